@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { ALGORYTHMS, type Algorythm } from '../../src/contracts/barcode.js';
+import { ConfigError } from '../../src/errors.js';
+import type { VerificationStore } from '../../src/stores/store.js';
+import { isHex } from './hex.js';
+
+/** Printable ASCII without space: what a scanner reliably reproduces. */
+const PRINTABLE = /^[\x21-\x7e]+$/;
+/** Characters a card number or session may hold; a delimiter must avoid them. */
+const FIELD_CHAR = /[0-9A-Za-z-]/;
+
+const int = (min: number, max: number) => {
+  const error = `must be an integer from ${min} to ${max}`;
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+};
+
+/** The seven init parameters of section 2.1, in the document's spelling. */
+export const initParametersSchema = z.object({
+  algorythm: z.enum(ALGORYTHMS as [Algorythm, ...Algorythm[]], { error: 'must be HMACSHA256 or HMACSHA1' }),
+  passLength: int(1, 10),
+  prefix: z.string({ error: 'must be 1 to 16 printable ASCII characters' })
+    .regex(PRINTABLE, { error: 'must be 1 to 16 printable ASCII characters' })
+    .max(16, { error: 'must be 1 to 16 printable ASCII characters' })
+    .default('CM'),
+  key: z.string({ error: 'must be hex of at least 16 bytes' })
+    .refine((k) => isHex(k) && k.length >= 32, { error: 'must be hex of at least 16 bytes' })
+    .refine((k) => k.length <= 2048, { error: 'must be hex of at most 1024 bytes' }),
+  interval: int(1, 86_400),
+  cardSessionLength: int(1, 64),
+  delimeter: z.string({ error: 'must be 1 to 4 printable ASCII characters other than letters, digits and -' })
+    .regex(PRINTABLE, { error: 'must be 1 to 4 printable ASCII characters other than letters, digits and -' })
+    .max(4, { error: 'must be 1 to 4 printable ASCII characters other than letters, digits and -' })
+    .refine((d) => !FIELD_CHAR.test(d), { error: 'must not contain letters, digits or -, which card numbers use' }),
+});
+
+const storeSchema = z.custom<VerificationStore>(
+  (value) => typeof value === 'object' && value !== null && typeof (value as VerificationStore).claim === 'function' &&
+    typeof (value as VerificationStore).synchronous === 'boolean',
+  { error: 'must be a store (MemoryStore, RedisStore or your own) or false' },
+);
+
+const verifierSchema = initParametersSchema.extend({
+  window: int(0, 10).default(1),
+  partnerId: z.string({ error: 'must be 1 to 128 printable ASCII characters' })
+    .regex(PRINTABLE, { error: 'must be 1 to 128 printable ASCII characters' })
+    .max(128, { error: 'must be 1 to 128 printable ASCII characters' })
+    .optional(),
+  replay: z.union([z.literal(false), storeSchema]).optional(),
+  lockout: z.union([
+    z.literal(false),
+    z.object({
+      maxFailures: int(1, 1000).default(10),
+      coolDownSeconds: int(1, 86_400).default(300),
+    }).strict(),
+  ]).default({ maxFailures: 10, coolDownSeconds: 300 }),
+  clock: z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function returning ms since the epoch' })
+    .default(() => Date.now),
+}).strict();
+
+/** What `createVerifier` and `init` accept (the document's spellings, or `algorithm`/`delimiter`). */
+export type VerifierConfig = Omit<z.input<typeof verifierSchema>, 'algorythm' | 'delimeter'> & (
+  | { algorythm: Algorythm; algorithm?: never }
+  | { algorithm: Algorythm; algorythm?: never }
+) & (
+  | { delimeter: string; delimiter?: never }
+  | { delimiter: string; delimeter?: never }
+);
+
+/** A validated configuration, defaults applied. */
+export type ResolvedConfig = z.output<typeof verifierSchema>;
+
+/** `<field>: <message>` for each zod issue, the document's field names kept. */
+export function formatIssues(error: z.ZodError): string[] {
+  return error.issues.flatMap((issue) => {
+    if (issue.code === 'unrecognized_keys') return issue.keys.map((k) => `${k}: unknown field`);
+    const path = issue.path.length > 0 ? issue.path.join('.') : 'config';
+    return [`${path}: ${issue.message}`];
+  });
+}
+
+/**
+ * Validates a verifier configuration, names every bad field, and accepts the
+ * correct spellings `algorithm`/`delimiter` as aliases of the document's own.
+ */
+export function resolveConfig(input: unknown): ResolvedConfig {
+  if (typeof input !== 'object' || input === null) throw new ConfigError(['config: must be an object']);
+  const raw: Record<string, unknown> = { ...input };
+  const aliasIssues: string[] = [];
+  for (const [alias, canonical] of [['algorithm', 'algorythm'], ['delimiter', 'delimeter']] as const) {
+    if (!(alias in raw)) continue;
+    if (canonical in raw && raw[canonical] !== raw[alias]) aliasIssues.push(`${alias}: conflicts with ${canonical}`);
+    raw[canonical] ??= raw[alias];
+    delete raw[alias];
+  }
+  const parsed = verifierSchema.safeParse(raw);
+  const issues = [...aliasIssues, ...(parsed.success ? [] : formatIssues(parsed.error))];
+  if (issues.length > 0 || !parsed.success) throw new ConfigError(issues);
+  const config = parsed.data;
+  if (config.prefix.includes(config.delimeter)) throw new ConfigError(['prefix: must not contain the delimiter']);
+  return config;
+}

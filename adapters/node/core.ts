@@ -1,0 +1,113 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { instantiateSync } from '@assemblyscript/loader';
+
+/** The raw exports of `build/core.wasm` (see `assembly/index.ts`). */
+export interface CoreExports {
+  memory: WebAssembly.Memory;
+  bufferAddress(which: number): number;
+  configure(alg: number, digits: number, interval: number, sessionLength: number, window: number,
+    prefixLength: number, delimiterLength: number): void;
+  setPartnerKey(keyLength: number): void;
+  verify(length: number, truncated: number, nowMs: number): number;
+  setTokenKid(length: number): void;
+  randomRefilled(): void;
+  tokenBegin(iat: number): number;
+  tokenUpdate(length: number): void;
+  tokenFinish(): number;
+  macBegin(alg: number, keyLength: number): void;
+  macUpdate(length: number): void;
+  macEnd(): number;
+  otpKey(alg: number, keyLength: number): void;
+  otp(counterHi: number, counterLo: number, digits: number, sessionLength: number): void;
+  deriveCardKey(cardLength: number): number;
+}
+
+/** Buffer capacities, mirrored from `assembly/buffers.ts`. */
+export const BARCODE_CAP = 1024;
+export const IO_CAP = 65536;
+export const KEY_CAP = 1024;
+export const OUT_CAP = 1024;
+export const CONFIG_CAP = 512;
+export const RANDOM_CAP = 4096;
+export const CONFIG_PREFIX = 0;
+export const CONFIG_DELIM = 64;
+export const CONFIG_KID = 128;
+
+/** Slots of the result area (i32). */
+export enum Slot {
+  CardOffset = 0,
+  CardLength = 1,
+  SessionOffset = 2,
+  SessionLength = 3,
+  PasswordOffset = 4,
+  MatchedDelta = 5,
+  CounterLo = 6,
+  CounterHi = 7,
+}
+
+/** Codes returned by the core's `verify`. */
+export enum VerifyCode {
+  Ok = 0,
+  PrefixMismatch = 1,
+  Malformed = 2,
+  CodeMismatch = 3,
+}
+
+/** Algorithm ids of the core. */
+export enum AlgId {
+  Sha1 = 1,
+  Sha256 = 2,
+}
+
+let compiled: WebAssembly.Module | undefined;
+
+function wasmPath(): string {
+  // Source layout: adapters/node/core.ts; published layout: dist/adapters/node/core.js.
+  for (const relative of ['../../build/core.wasm', '../../../build/core.wasm']) {
+    const path = fileURLToPath(new URL(relative, import.meta.url));
+    if (existsSync(path)) return path;
+  }
+  throw new Error('build/core.wasm not found: run `npm run build:wasm`');
+}
+
+function module(): WebAssembly.Module {
+  compiled ??= new WebAssembly.Module(readFileSync(wasmPath()));
+  return compiled;
+}
+
+/**
+ * One instance of the wasm core with its views made once. Memory is fixed in
+ * size (no growth), so the views never detach.
+ */
+export class Core {
+  readonly exports: CoreExports;
+  readonly barcode: Uint8Array;
+  readonly io: Uint8Array;
+  readonly key: Uint8Array;
+  readonly out: Buffer;
+  readonly config: Uint8Array;
+  readonly random: Uint8Array;
+  readonly result: Int32Array;
+
+  constructor() {
+    const instance = instantiateSync<Record<string, unknown>>(module(), {});
+    this.exports = instance.exports as unknown as CoreExports;
+    const { buffer } = this.exports.memory;
+    const at = (which: number) => this.exports.bufferAddress(which);
+    this.barcode = new Uint8Array(buffer, at(0), BARCODE_CAP);
+    this.io = new Uint8Array(buffer, at(1), IO_CAP);
+    this.key = new Uint8Array(buffer, at(2), KEY_CAP);
+    this.out = Buffer.from(buffer, at(3), OUT_CAP);
+    this.config = new Uint8Array(buffer, at(4), CONFIG_CAP);
+    this.random = new Uint8Array(buffer, at(5), RANDOM_CAP);
+    this.result = new Int32Array(buffer, at(6), 16);
+  }
+
+  /** Copies key bytes in; the core wipes them once absorbed. */
+  loadKey(bytes: Uint8Array): number {
+    if (bytes.length > KEY_CAP) throw new RangeError(`key: must be at most ${KEY_CAP} bytes`);
+    this.key.set(bytes);
+    return bytes.length;
+  }
+}

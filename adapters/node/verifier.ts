@@ -1,0 +1,231 @@
+import { randomFillSync } from 'node:crypto';
+import type { BarcodeVerification, VerifyReason } from '../../src/contracts/barcode.js';
+import { KitError, RequestDataError, StoreError } from '../../src/errors.js';
+import { MemoryStore } from '../../src/stores/memory.js';
+import type { AsyncStore, SyncStore, VerificationStore } from '../../src/stores/store.js';
+import { type ResolvedConfig, resolveConfig, type VerifierConfig } from './config.js';
+import {
+  AlgId, Core, CONFIG_DELIM, CONFIG_KID, CONFIG_PREFIX, IO_CAP, Slot, VerifyCode,
+} from './core.js';
+import { hexToBytes } from './hex.js';
+
+/**
+ * A configured verifier. `R` is the result type of `barcodeVerify`: plain with
+ * an in-process store, a Promise with a shared (Redis) one.
+ */
+export interface Verifier<R = BarcodeVerification> {
+  /** Splits and checks a scanned barcode (section 2.2); never throws on a string. */
+  barcodeVerify(fullBarcode: string): R;
+  /** Signs the JSON text of a Pay API request body (DESIGN.md section 2); the value for `X-Wallet-Token`. */
+  getToken(requestData: string): string;
+  /** Releases the verifier (and the store it created itself); later calls throw VERIFIER_CLOSED. */
+  close(): Promise<void>;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Creates a verifier from the seven init parameters plus options.
+ *
+ * @example
+ * const verifier = createVerifier({ algorythm: 'HMACSHA256', passLength: 8, prefix: 'CM', key: process.env.PARTNER_KEY!,
+ *   interval: 30, cardSessionLength: 8, delimeter: ';' });
+ * const result = verifier.barcodeVerify(scanned); // { resultCode: 'CARDSESSION_AVAILABLE', ... }
+ */
+export function createVerifier(config: VerifierConfig & { replay: AsyncStore }): Verifier<Promise<BarcodeVerification>>;
+export function createVerifier(config: VerifierConfig & { replay?: SyncStore | false }): Verifier<BarcodeVerification>;
+export function createVerifier(config: VerifierConfig): Verifier<BarcodeVerification | Promise<BarcodeVerification>>;
+export function createVerifier(config: VerifierConfig): Verifier<BarcodeVerification | Promise<BarcodeVerification>> {
+  return new WasmVerifier(resolveConfig(config));
+}
+
+/** Configures a fresh wasm core: layout, partner key (wiped after), token header tail. */
+export function configureCore(core: Core, config: ResolvedConfig): void {
+  const prefix = encoder.encode(config.prefix);
+  const delimiter = encoder.encode(config.delimeter);
+  core.config.set(prefix, CONFIG_PREFIX);
+  core.config.set(delimiter, CONFIG_DELIM);
+  core.exports.configure(
+    config.algorythm === 'HMACSHA1' ? AlgId.Sha1 : AlgId.Sha256, config.passLength, config.interval,
+    config.cardSessionLength, config.window, prefix.length, delimiter.length,
+  );
+  const key = hexToBytes(config.key);
+  core.exports.setPartnerKey(core.loadKey(key));
+  key.fill(0);
+  const kid = config.partnerId === undefined ? new Uint8Array(0) : encoder.encode(`,"kid":${JSON.stringify(config.partnerId)}`);
+  core.config.set(kid, CONFIG_KID);
+  core.exports.setTokenKid(kid.length);
+}
+
+const REASON_BY_CODE: Record<number, VerifyReason> = {
+  [VerifyCode.PrefixMismatch]: 'PREFIX_MISMATCH',
+  [VerifyCode.Malformed]: 'MALFORMED',
+  [VerifyCode.CodeMismatch]: 'CODE_MISMATCH',
+};
+
+class WasmVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerification>> {
+  readonly #core = new Core();
+  readonly #clock: () => number;
+  readonly #store: VerificationStore | undefined;
+  readonly #ownsStore: boolean;
+  readonly #replay: boolean;
+  readonly #maxFailures: number;
+  readonly #coolDownMs: number;
+  readonly #stepMs: number;
+  readonly #window: number;
+  #closed = false;
+
+  constructor(config: ResolvedConfig) {
+    configureCore(this.#core, config);
+    this.#clock = config.clock;
+    this.#replay = config.replay !== false;
+    this.#maxFailures = config.lockout === false ? 0 : config.lockout.maxFailures;
+    this.#coolDownMs = config.lockout === false ? 0 : config.lockout.coolDownSeconds * 1000;
+    const needsStore = this.#replay || this.#maxFailures > 0;
+    this.#ownsStore = needsStore && (config.replay === undefined || config.replay === false);
+    this.#store = !needsStore ? undefined : this.#ownsStore ? new MemoryStore() : (config.replay as VerificationStore);
+    this.#stepMs = config.interval * 1000;
+    this.#window = config.window;
+  }
+
+  barcodeVerify(fullBarcode: string): BarcodeVerification | Promise<BarcodeVerification> {
+    if (this.#closed) throw new KitError('VERIFIER_CLOSED', 'barcodeVerify: the verifier is closed');
+    if (typeof fullBarcode !== 'string') {
+      throw new TypeError(`barcodeVerify: fullBarcode must be a string, got ${fullBarcode === null ? 'null' : typeof fullBarcode}`);
+    }
+    const core = this.#core;
+    const now = this.#clock();
+    if (!Number.isFinite(now) || now < 0) throw new KitError('CLOCK_INVALID', 'clock: must return ms since the epoch');
+    const { read, written } = encoder.encodeInto(fullBarcode, core.barcode);
+    const code = core.exports.verify(written, read < fullBarcode.length ? 1 : 0, now);
+    const slots = core.result;
+    const cardLength = slots[Slot.CardLength]!;
+    const cardOffset = slots[Slot.CardOffset]!;
+    const cardNumber = cardLength > 0 ? fullBarcode.slice(cardOffset, cardOffset + cardLength) : null;
+
+    if (code === VerifyCode.PrefixMismatch) return anotherInstance(fullBarcode);
+    if (code === VerifyCode.Malformed || cardNumber === null) return failed(fullBarcode, cardNumber, 'MALFORMED');
+
+    const sessionLength = slots[Slot.SessionLength]!;
+    const sessionOffset = slots[Slot.SessionOffset]!;
+    const cardSession = sessionLength > 0 ? fullBarcode.slice(sessionOffset, sessionOffset + sessionLength) : null;
+    const ok = code === VerifyCode.Ok;
+    const store = this.#store;
+    if (store === undefined) return ok ? valid(fullBarcode, cardNumber, cardSession) : failed(fullBarcode, cardNumber, REASON_BY_CODE[code]!);
+
+    const passwordOffset = slots[Slot.PasswordOffset]!;
+    const replayKey = `replay:${cardNumber}:${fullBarcode.slice(passwordOffset)}`;
+    const counter = slots[Slot.CounterHi]! * 2 ** 32 + (slots[Slot.CounterLo]! >>> 0);
+    // A password stays acceptable until its step has left the window.
+    const replayTtl = (counter + this.#window + 1) * this.#stepMs - now;
+    const decision = { ok, cardNumber, cardSession, fullBarcode, replayKey, replayTtl };
+    return store.synchronous ? this.#decideSync(store, decision) : this.#decideAsync(store, decision);
+  }
+
+  #decideSync(store: SyncStore, d: Decision): BarcodeVerification {
+    const failKey = `fail:${d.cardNumber}`;
+    const failures = this.#maxFailures > 0 ? store.count(failKey) : 0;
+    if (this.#maxFailures > 0 && failures >= this.#maxFailures) return failed(d.fullBarcode, d.cardNumber, 'LOCKED');
+    if (!d.ok) {
+      if (this.#maxFailures > 0) store.increment(failKey, this.#coolDownMs);
+      return failed(d.fullBarcode, d.cardNumber, 'CODE_MISMATCH');
+    }
+    if (this.#replay && !store.claim(d.replayKey, d.replayTtl)) return failed(d.fullBarcode, d.cardNumber, 'REPLAYED');
+    if (failures > 0) store.delete(failKey);
+    return valid(d.fullBarcode, d.cardNumber, d.cardSession);
+  }
+
+  async #decideAsync(store: AsyncStore, d: Decision): Promise<BarcodeVerification> {
+    const failKey = `fail:${d.cardNumber}`;
+    try {
+      const failures = this.#maxFailures > 0 ? await store.count(failKey) : 0;
+      if (this.#maxFailures > 0 && failures >= this.#maxFailures) return failed(d.fullBarcode, d.cardNumber, 'LOCKED');
+      if (!d.ok) {
+        if (this.#maxFailures > 0) await store.increment(failKey, this.#coolDownMs);
+        return failed(d.fullBarcode, d.cardNumber, 'CODE_MISMATCH');
+      }
+      if (this.#replay && !(await store.claim(d.replayKey, d.replayTtl))) return failed(d.fullBarcode, d.cardNumber, 'REPLAYED');
+      if (failures > 0) await store.delete(failKey);
+      return valid(d.fullBarcode, d.cardNumber, d.cardSession);
+    } catch (error) {
+      throw error instanceof StoreError ? error : new StoreError('verification store failed', { cause: error });
+    }
+  }
+
+  getToken(requestData: string): string {
+    if (this.#closed) throw new KitError('VERIFIER_CLOSED', 'getToken: the verifier is closed');
+    if (typeof requestData !== 'string') {
+      throw new TypeError(`getToken: requestData must be a string (the JSON text of the request body), got ${typeof requestData}`);
+    }
+    assertJsonText(requestData);
+    const core = this.#core;
+    const iat = Math.floor(this.#clock() / 1000);
+    if (core.exports.tokenBegin(iat) < 0) {
+      randomFillSync(core.random);
+      core.exports.randomRefilled();
+      core.exports.tokenBegin(iat);
+    }
+    streamInto(core, requestData, (length) => core.exports.tokenUpdate(length));
+    return core.out.toString('latin1', 0, core.exports.tokenFinish());
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#core.key.fill(0);
+    if (this.#ownsStore) await this.#store?.close();
+  }
+}
+
+interface Decision {
+  ok: boolean;
+  cardNumber: string;
+  cardSession: string | null;
+  fullBarcode: string;
+  replayKey: string;
+  replayTtl: number;
+}
+
+/** Feeds the UTF-8 bytes of `text` through the core's IO buffer, chunk by chunk. */
+export function streamInto(core: Core, text: string, absorb: (length: number) => void): void {
+  if (text.length * 3 <= IO_CAP) {
+    absorb(encoder.encodeInto(text, core.io).written);
+    return;
+  }
+  for (let position = 0; position < text.length;) {
+    const { read, written } = encoder.encodeInto(position === 0 ? text : text.slice(position), core.io);
+    absorb(written);
+    position += read;
+  }
+}
+
+function assertJsonText(text: string): void {
+  try {
+    JSON.parse(text);
+  } catch {
+    // The parser's message quotes the input, which may hold personal data: echo none of it.
+    throw new RequestDataError('getToken: requestData must be the JSON text of the request body');
+  }
+}
+
+function valid(fullBarcode: string, cardNumber: string, cardSession: string | null): BarcodeVerification {
+  return {
+    resultCode: cardSession === null ? 'CARDSESSION_NOT_AVAILABLE' : 'CARDSESSION_AVAILABLE',
+    totpCodeValid: true,
+    cardNumber,
+    cardSession,
+    fullBarcode,
+    reason: 'OK',
+  };
+}
+
+function failed(fullBarcode: string, cardNumber: string | null, reason: VerifyReason): BarcodeVerification {
+  return { resultCode: 'VALIDATION_FAILED', totpCodeValid: false, cardNumber, cardSession: null, fullBarcode, reason };
+}
+
+function anotherInstance(fullBarcode: string): BarcodeVerification {
+  return {
+    resultCode: 'ANOTHER_INSTANCE', totpCodeValid: false, cardNumber: null, cardSession: null, fullBarcode,
+    reason: 'PREFIX_MISMATCH',
+  };
+}

@@ -1,0 +1,45 @@
+// Static linear-memory layout. Nothing in the core allocates: every buffer is
+// reserved here once, and the JS side builds its typed-array views over these
+// addresses a single time at instantiation.
+
+/** Capacity of the barcode input buffer; longer input is reported as truncated. */
+export const BARCODE_CAP: i32 = 1024;
+/** Capacity of the general I/O buffer (message chunks, session bytes, card numbers). */
+export const IO_CAP: i32 = 65536;
+/** Capacity of the key input buffer (raw key bytes, wiped after use). */
+export const KEY_CAP: i32 = 1024;
+/** Capacity of the output buffer (digests, digits, tokens). */
+export const OUT_CAP: i32 = 1024;
+/** Capacity of the configuration buffer (prefix, delimiter, token header tail). */
+export const CONFIG_CAP: i32 = 512;
+/** Size of the random pool the host refills for token ids. */
+export const RANDOM_CAP: i32 = 4096;
+
+export const BARCODE: usize = memory.data(BARCODE_CAP, 16);
+export const IO: usize = memory.data(IO_CAP, 16);
+export const KEY: usize = memory.data(KEY_CAP, 16);
+export const OUT: usize = memory.data(OUT_CAP, 16);
+export const CONFIG: usize = memory.data(CONFIG_CAP, 16);
+export const RANDOM: usize = memory.data(RANDOM_CAP, 16);
+/** Verification details for the host: i32 slots, see `Slot`. */
+export const RESULT: usize = memory.data(64, 16);
+
+// Offsets inside CONFIG.
+export const CONFIG_PREFIX: usize = 0; // up to 64 bytes
+export const CONFIG_DELIM: usize = 64; // up to 16 bytes
+export const CONFIG_KID: usize = 128; // header tail: `,"kid":"..."` up to 256 bytes
+
+/** Slots of RESULT (i32 each). */
+export const SLOT_CARD_OFFSET: i32 = 0;
+export const SLOT_CARD_LENGTH: i32 = 1;
+export const SLOT_SESSION_OFFSET: i32 = 2;
+export const SLOT_SESSION_LENGTH: i32 = 3;
+export const SLOT_PASSWORD_OFFSET: i32 = 4;
+export const SLOT_MATCHED_DELTA: i32 = 5;
+export const SLOT_COUNTER_LO: i32 = 6;
+export const SLOT_COUNTER_HI: i32 = 7;
+
+/** Overwrites `len` bytes at `ptr` with zeros (key hygiene). */
+export function wipe(ptr: usize, len: i32): void {
+  memory.fill(ptr, 0, <usize>len);
+}

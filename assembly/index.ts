@@ -1,0 +1,23 @@
+// The wasm core's exports. Buffers are fixed; the host makes its views once.
+
+import { BARCODE, CONFIG, IO, KEY, OUT, RANDOM, RESULT } from './buffers';
+
+export { BARCODE_CAP, CONFIG_CAP, IO_CAP, KEY_CAP, OUT_CAP, RANDOM_CAP } from './buffers';
+export { configure, setPartnerKey } from './config';
+export { verify } from './barcode';
+export { randomRefilled, setTokenKid, tokenBegin, tokenFinish, tokenUpdate } from './token';
+export { deriveCardKey, macBegin, macEnd, macUpdate, otp, otpKey } from './primitives';
+
+/** Addresses of the static buffers, in the order the host's `CoreLayout` expects. */
+export function bufferAddress(which: i32): usize {
+  switch (which) {
+    case 0: return BARCODE;
+    case 1: return IO;
+    case 2: return KEY;
+    case 3: return OUT;
+    case 4: return CONFIG;
+    case 5: return RANDOM;
+    case 6: return RESULT;
+  }
+  return 0;
+}

@@ -1,0 +1,62 @@
+/**
+ * Every error the kit raises carries a stable `code`. Branch on it, never on
+ * the message, which is for people and may be reworded.
+ */
+export type KitErrorCode =
+  | 'CONFIG_INVALID'
+  | 'ARGUMENT_INVALID'
+  | 'REQUEST_DATA_INVALID'
+  | 'CLOCK_INVALID'
+  | 'VERIFIER_CLOSED'
+  | 'STORE_UNAVAILABLE';
+
+/** Base class of the kit's errors. */
+export class KitError extends Error {
+  readonly code: KitErrorCode;
+
+  constructor(code: KitErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/**
+ * Bad configuration, found at start-up. `issues` lists every bad field as
+ * `<field>: <message>`; values (keys above all) are never echoed.
+ *
+ * @example
+ * try { createVerifier(cfg) } catch (e) { if (e instanceof ConfigError) console.error(e.issues) }
+ */
+export class ConfigError extends KitError {
+  readonly issues: readonly string[];
+
+  constructor(issues: readonly string[], what = 'configuration') {
+    super('CONFIG_INVALID', `Invalid ${what}: ${issues.join('; ')}`);
+    this.issues = issues;
+  }
+}
+
+/** A bad argument to a helper such as `hotp` or `generateBarcode`. */
+export class ArgumentError extends KitError {
+  readonly issues: readonly string[];
+
+  constructor(issues: readonly string[], what: string) {
+    super('ARGUMENT_INVALID', `Invalid ${what}: ${issues.join('; ')}`);
+    this.issues = issues;
+  }
+}
+
+/** `getToken` was given something that is not the JSON text of a request body. */
+export class RequestDataError extends KitError {
+  constructor(message: string) {
+    super('REQUEST_DATA_INVALID', message);
+  }
+}
+
+/** The shared replay/lockout store failed; the barcode was neither accepted nor refused. */
+export class StoreError extends KitError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('STORE_UNAVAILABLE', message, options);
+  }
+}
