@@ -11,7 +11,7 @@ import {
   prefixLength, sessionLength, window,
 } from './config';
 import { CTX_SIZE, digestLength, hashUpdate } from './hash';
-import { hmacBegin, hmacEnd, hmacKey, PADS_SIZE } from './hmac';
+import { hmacBegin, hmacEnd, hmacKey, hmacShort, PADS_SIZE, SHORT_MESSAGE_MAX } from './hmac';
 import { constantTimeEqual, otpDigits } from './otp';
 
 export const VERIFY_OK: i32 = 0;
@@ -69,6 +69,10 @@ function allDigits(from: i32, len: i32): bool {
 
 /** cardKey = HMAC_alg(partnerKey, "card:" || cardNumber), written at `out`. */
 export function deriveCardKeyInto(card: usize, cardLen: i32, out: usize): void {
+  if (5 + cardLen <= SHORT_MESSAGE_MAX) {
+    hmacShort(algorithm, PARTNER_PADS, CARD_LABEL, 5, card, cardLen, out);
+    return;
+  }
   hmacBegin(DERIVE_CTX, algorithm, PARTNER_PADS);
   hashUpdate(DERIVE_CTX, algorithm, CARD_LABEL, 5);
   hashUpdate(DERIVE_CTX, algorithm, card, cardLen);

@@ -2,17 +2,15 @@
 // card session (the OCRA idea of RFC 6287): the session bytes follow the
 // counter in the MAC input, so parts of two barcodes cannot be spliced.
 
-import { CTX_SIZE } from './hash';
-import { hmacBegin, hmacEnd } from './hmac';
-import { hashUpdate } from './hash';
+import { CTX_SIZE, hashUpdate } from './hash';
+import { hmacBegin, hmacEnd, hmacShort, SHORT_MESSAGE_MAX } from './hmac';
 
 const CTX: usize = memory.data(<i32>CTX_SIZE, 16);
 const COUNTER: usize = memory.data(8, 8);
 const TAG: usize = memory.data(32, 16);
 
-const POW10: usize = memory.data<u64>([
-  1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000, 10000000000,
-]);
+// 10^digits for digits 0..9; at 10 digits the 31-bit value is the code itself.
+const POW10: usize = memory.data<u32>([1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000]);
 
 /**
  * Computes the `digits`-digit code for `counter` under the key in `pads` and
@@ -22,20 +20,27 @@ export function otpDigits(
   alg: i32, pads: usize, counter: u64, session: usize, sessionLen: i32, digits: i32, out: usize,
 ): void {
   store<u64>(COUNTER, bswap<u64>(counter));
-  hmacBegin(CTX, alg, pads);
-  hashUpdate(CTX, alg, COUNTER, 8);
-  hashUpdate(CTX, alg, session, sessionLen);
-  hmacEnd(CTX, alg, pads, TAG);
+  if (8 + sessionLen <= SHORT_MESSAGE_MAX) {
+    hmacShort(alg, pads, COUNTER, 8, session, sessionLen, TAG);
+  } else {
+    hmacBegin(CTX, alg, pads);
+    hashUpdate(CTX, alg, COUNTER, 8);
+    hashUpdate(CTX, alg, session, sessionLen);
+    hmacEnd(CTX, alg, pads, TAG);
+  }
   const tagLen: usize = alg == 1 ? 20 : 32;
   const offset = <usize>(load<u8>(TAG + tagLen - 1) & 0x0f);
   const binary: u32 = ((<u32>load<u8>(TAG + offset) & 0x7f) << 24) |
     (<u32>load<u8>(TAG + offset + 1) << 16) |
     (<u32>load<u8>(TAG + offset + 2) << 8) |
     <u32>load<u8>(TAG + offset + 3);
-  let value = <u64>binary % load<u64>(POW10 + (<usize>digits << 3));
+  // u32 arithmetic throughout: the value is below 2^31, and V8 turns a u32
+  // division by the constant 10 into a multiply.
+  let value = digits >= 10 ? binary : binary % load<u32>(POW10 + (<usize>digits << 2));
   for (let i = digits - 1; i >= 0; i--) {
-    store<u8>(out + <usize>i, <u8>(48 + value % 10));
-    value /= 10;
+    const next = value / 10;
+    store<u8>(out + <usize>i, <u8>(48 + value - next * 10));
+    value = next;
   }
 }
 
