@@ -1,0 +1,24 @@
+import type { VerifierConfig } from '../../adapters/node/config.js';
+
+/** A test partner key (32 bytes). Never a real key. */
+export const PARTNER_KEY = '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f';
+
+/** The seven init parameters of a typical chain, in the document's spellings. */
+export const BASE_CONFIG = {
+  algorythm: 'HMACSHA256',
+  passLength: 8,
+  prefix: 'CM',
+  key: PARTNER_KEY,
+  interval: 30,
+  cardSessionLength: 8,
+  delimeter: ';',
+} as const satisfies VerifierConfig;
+
+/** A fixed instant (2026-11-22T10:00:00Z) well inside a 30 s step. */
+export const NOW = Date.UTC(2026, 10, 22, 10, 0, 10);
+
+/** A clock that returns `at.now` and can be moved by tests. */
+export function fixedClock(start = NOW): { now: number; clock: () => number } {
+  const state = { now: start, clock: () => state.now };
+  return state;
+}
