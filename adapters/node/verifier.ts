@@ -83,7 +83,9 @@ class WasmVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVeri
     this.#coolDownMs = config.lockout === false ? 0 : config.lockout.coolDownSeconds * 1000;
     const needsStore = this.#replay || this.#maxFailures > 0;
     this.#ownsStore = needsStore && (config.replay === undefined || config.replay === false);
-    this.#store = !needsStore ? undefined : this.#ownsStore ? new MemoryStore() : (config.replay as VerificationStore);
+    // A store of our own keeps time by the verifier's clock, so lockouts and replay marks expire with it.
+    this.#store = !needsStore ? undefined
+      : this.#ownsStore ? new MemoryStore({ clock: config.clock }) : (config.replay as VerificationStore);
     this.#stepMs = config.interval * 1000;
     this.#window = config.window;
   }

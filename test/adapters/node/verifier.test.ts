@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { barcodeVerify, createVerifier, deriveCardKey, generateBarcode, getToken, init, KitError } from '../../../src/index.js';
+import { verificationSuite } from '../../shared/verification-suite.js';
+import { BASE_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
+
+verificationSuite('embedding (wasm)', async (config) => {
+  const verifier = createVerifier(config);
+  return {
+    barcodeVerify: async (code) => verifier.barcodeVerify(code),
+    getToken: async (data) => verifier.getToken(data),
+    close: () => verifier.close(),
+  };
+});
+
+describe('createVerifier', () => {
+  it('verifies synchronously with the default in-memory store', () => {
+    const verifier = createVerifier({ ...BASE_CONFIG, clock: () => NOW });
+    const code = generateBarcode({ ...BASE_CONFIG, cardNumber: '77', cardKey: deriveCardKey(PARTNER_KEY, '77', 'HMACSHA256'), at: NOW });
+    const result = verifier.barcodeVerify(code);
+    expect(result).not.toBeInstanceOf(Promise);
+    expect(result.resultCode).toBe('CARDSESSION_NOT_AVAILABLE');
+  });
+
+  it('throws a TypeError naming the type when fullBarcode is not a string', () => {
+    const verifier = createVerifier(BASE_CONFIG);
+    for (const bad of [undefined, null, 42, {}, ['CM']]) {
+      expect(() => verifier.barcodeVerify(bad as unknown as string)).toThrow(TypeError);
+    }
+    expect(() => verifier.barcodeVerify(null as unknown as string)).toThrow(/fullBarcode must be a string, got null/);
+    expect(() => verifier.getToken({} as unknown as string)).toThrow(TypeError);
+  });
+
+  it('throws VERIFIER_CLOSED after close', async () => {
+    const verifier = createVerifier(BASE_CONFIG);
+    await verifier.close();
+    expect(() => verifier.barcodeVerify('CM;1;;1')).toThrow(expect.objectContaining({ code: 'VERIFIER_CLOSED' }));
+    expect(() => verifier.getToken('{}')).toThrow(KitError);
+  });
+
+  it('throws CLOCK_INVALID when the clock returns something other than ms', () => {
+    const verifier = createVerifier({ ...BASE_CONFIG, clock: () => Number.NaN });
+    expect(() => verifier.barcodeVerify('CM;1;;12345678')).toThrow(expect.objectContaining({ code: 'CLOCK_INVALID' }));
+  });
+
+  it('keeps separate state per verifier', () => {
+    const a = createVerifier({ ...BASE_CONFIG, clock: () => NOW });
+    const b = createVerifier({ ...BASE_CONFIG, prefix: 'ZZ', clock: () => NOW });
+    const code = generateBarcode({ ...BASE_CONFIG, cardNumber: '5', cardKey: deriveCardKey(PARTNER_KEY, '5', 'HMACSHA256'), at: NOW });
+    expect(b.barcodeVerify(code).resultCode).toBe('ANOTHER_INSTANCE');
+    expect(a.barcodeVerify(code).resultCode).toBe('CARDSESSION_NOT_AVAILABLE');
+  });
+});
+
+describe('init, barcodeVerify, getToken (module level)', () => {
+  it('throws until init is called, then serves the default verifier', () => {
+    expect(() => getToken('{}')).toThrow(/call init\(config\) first/);
+    init({ ...BASE_CONFIG, clock: () => NOW });
+    const code = generateBarcode({ ...BASE_CONFIG, cardNumber: '123', cardKey: deriveCardKey(PARTNER_KEY, '123', 'HMACSHA256'), cardSession: 'AAAABBBB', at: NOW });
+    expect(barcodeVerify(code)).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE', cardNumber: '123', cardSession: 'AAAABBBB' });
+    expect(getToken('{"a":1}')).toContain('..');
+  });
+
+  it('replaces the default verifier on a second init', () => {
+    init({ ...BASE_CONFIG, clock: () => NOW });
+    init({ ...BASE_CONFIG, prefix: 'QQ', clock: () => NOW });
+    const code = generateBarcode({ ...BASE_CONFIG, cardNumber: '9', cardKey: deriveCardKey(PARTNER_KEY, '9', 'HMACSHA256'), at: NOW });
+    expect((barcodeVerify(code) as { resultCode: string }).resultCode).toBe('ANOTHER_INSTANCE');
+  });
+});
