@@ -6,6 +6,7 @@ export { BARCODE_CAP, CONFIG_CAP, IO_CAP, KEY_CAP, OUT_CAP, RANDOM_CAP } from '.
 export { configure, setPartnerKey } from './config';
 export { verify } from './barcode';
 export { randomRefilled, setTokenKid, tokenBegin, tokenFinish, tokenUpdate } from './token';
+export { jsonFinish } from './json';
 export { deriveCardKey, macBegin, macEnd, macUpdate, otp, otpKey } from './primitives';
 
 /** Addresses of the static buffers, in the order the host's `CoreLayout` expects. */

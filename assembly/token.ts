@@ -7,6 +7,7 @@ import { TOKEN_PADS } from './config';
 import { base64url } from './base64';
 import { CTX_SIZE, hashUpdate, SHA256 } from './hash';
 import { hmacBegin, hmacEnd } from './hmac';
+import { jsonReset, jsonUpdate } from './json';
 
 const CTX: usize = memory.data(<i32>CTX_SIZE, 16);
 const HEADER: usize = memory.data(512, 16);
@@ -72,6 +73,7 @@ export function tokenBegin(iat: f64): i32 {
   store<u8>(p, 0x7d);
   p += 1;
 
+  jsonReset();
   tokenLength = base64url(HEADER, <i32>(p - HEADER), OUT);
   hmacBegin(CTX, SHA256, TOKEN_PADS);
   hashUpdate(CTX, SHA256, OUT, tokenLength);
@@ -79,12 +81,17 @@ export function tokenBegin(iat: f64): i32 {
   return tokenLength;
 }
 
-/** Absorbs the next `len` bytes of the request body from IO. */
+/** Absorbs the next `len` bytes of the request body from IO, checking them as JSON on the way. */
 export function tokenUpdate(len: i32): void {
+  jsonUpdate(IO, len);
   hashUpdate(CTX, SHA256, IO, len);
 }
 
-/** Finishes the signature; the token (`header..signature`) is at OUT. Returns its length. */
+/**
+ * Finishes the signature; the token (`header..signature`) is at OUT. Returns
+ * its length. The host asks `jsonFinish` first and discards the token of a
+ * body that is not JSON.
+ */
 export function tokenFinish(): i32 {
   hmacEnd(CTX, SHA256, TOKEN_PADS, TAG);
   memory.copy(OUT + <usize>tokenLength, DOTS, 2);

@@ -15,6 +15,7 @@ export interface CoreExports {
   tokenBegin(iat: number): number;
   tokenUpdate(length: number): void;
   tokenFinish(): number;
+  jsonFinish(): number;
   macBegin(alg: number, keyLength: number): void;
   macUpdate(length: number): void;
   macEnd(): number;

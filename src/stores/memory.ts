@@ -26,6 +26,7 @@ export class MemoryStore implements SyncStore {
   readonly #maxEntries: number;
   readonly #clock: () => number;
   #writesSinceSweep = 0;
+  #sizeAfterSweep = 0;
 
   constructor(options: MemoryStoreOptions = {}) {
     const maxEntries = options.maxEntries ?? 1_000_000;
@@ -74,7 +75,9 @@ export class MemoryStore implements SyncStore {
     // Delete first so the map's insertion order stays "least recently written first".
     this.#entries.delete(key);
     this.#entries.set(key, entry);
-    if (++this.#writesSinceSweep >= Math.max(1024, this.#entries.size)) this.#sweep(now);
+    // Sweep once the writes since the last sweep match what it left: each sweep
+    // then pays for itself, and expired entries never outnumber live ones by much.
+    if (++this.#writesSinceSweep >= Math.max(1024, this.#sizeAfterSweep)) this.#sweep(now);
     while (this.#entries.size > this.#maxEntries) {
       const oldest = this.#entries.keys().next().value as string;
       this.#entries.delete(oldest);
@@ -86,5 +89,6 @@ export class MemoryStore implements SyncStore {
     for (const [key, entry] of this.#entries) {
       if (entry.expiresAt <= now) this.#entries.delete(key);
     }
+    this.#sizeAfterSweep = this.#entries.size;
   }
 }

@@ -35,6 +35,9 @@ export class RedisStore implements AsyncStore {
     } else if (options.url !== undefined) {
       // Fail fast rather than queue verifications behind a Redis that is down.
       this.client = new Redis(options.url, { maxRetriesPerRequest: 1, commandTimeout: 2000, ...options.redisOptions });
+      // Connection errors reach callers as StoreError on their commands; without
+      // a listener ioredis would also print each reconnect failure to stderr.
+      this.client.on('error', () => {});
       this.#owned = true;
     } else {
       throw new TypeError('RedisStore needs a client or a url');
