@@ -8,7 +8,9 @@ const W: usize = memory.data(320, 16);
 
 /** Writes the SHA-1 initial state (5 words) at `state`. */
 export function sha1Init(state: usize): void {
-  memory.copy(state, IV, 20);
+  store<u64>(state, load<u64>(IV, 0), 0);
+  store<u64>(state, load<u64>(IV, 8), 8);
+  store<u32>(state, load<u32>(IV, 16), 16);
 }
 
 /** Folds one 64-byte block at `block` into the 5-word state at `state`. */

@@ -40,7 +40,7 @@ export function measure(group: BenchGroup): Map<string, Measured> {
   const suite = new Benchmark.Suite(group.title);
   for (const [name, fn] of group.cases) suite.add(name, fn, { maxTime: MAX_TIME, minSamples: 10 });
   suite.on('cycle', (event: Benchmark.Event) => {
-    const b = event.target as Benchmark & { name: string };
+    const b = event.target as unknown as Benchmark & { name: string };
     results.set(b.name, { name: b.name, hz: b.hz, rme: b.stats.rme, samples: b.stats.sample.length });
     process.stderr.write(`  measured ${b.name}\n`);
   });

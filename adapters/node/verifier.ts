@@ -115,13 +115,18 @@ class WasmVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVeri
     const store = this.#store;
     if (store === undefined) return ok ? valid(fullBarcode, cardNumber, cardSession) : failed(fullBarcode, cardNumber, REASON_BY_CODE[code]!);
 
-    const passwordOffset = slots[Slot.PasswordOffset]!;
-    const replayKey = `replay:${cardNumber}:${fullBarcode.slice(passwordOffset)}`;
+    return store.synchronous
+      ? this.#decideSync(store, ok, fullBarcode, cardNumber, cardSession, now)
+      : this.#decideAsync(store, ok, fullBarcode, cardNumber, cardSession, now);
+  }
+
+  /** The replay mark of the password just accepted, and how long it could still be valid. */
+  #replayMark(fullBarcode: string, cardNumber: string, now: number): [key: string, ttlMs: number] {
+    const slots = this.#core.result;
     const counter = slots[Slot.CounterHi]! * 2 ** 32 + (slots[Slot.CounterLo]! >>> 0);
     // A password stays acceptable until its step has left the window.
-    const replayTtl = (counter + this.#window + 1) * this.#stepMs - now;
-    const decision = { ok, cardNumber, cardSession, fullBarcode, replayKey, replayTtl };
-    return store.synchronous ? this.#decideSync(store, decision) : this.#decideAsync(store, decision);
+    const ttl = (counter + this.#window + 1) * this.#stepMs - now;
+    return [`replay:${cardNumber}:${fullBarcode.slice(slots[Slot.PasswordOffset]!)}`, ttl];
   }
 
   /** A verifier over an async store answers every string with a Promise, early results included. */
@@ -129,31 +134,41 @@ class WasmVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVeri
     return this.#store !== undefined && !this.#store.synchronous ? Promise.resolve(result) : result;
   }
 
-  #decideSync(store: SyncStore, d: Decision): BarcodeVerification {
-    const failKey = `fail:${d.cardNumber}`;
+  // The same policy twice, once per store kind: a sync store keeps barcodeVerify
+  // synchronous (and free of promise overhead) on the path every till takes.
+  #decideSync(
+    store: SyncStore, ok: boolean, fullBarcode: string, cardNumber: string, cardSession: string | null, now: number,
+  ): BarcodeVerification {
+    const failKey = `fail:${cardNumber}`;
     const failures = this.#maxFailures > 0 ? store.count(failKey) : 0;
-    if (this.#maxFailures > 0 && failures >= this.#maxFailures) return failed(d.fullBarcode, d.cardNumber, 'LOCKED');
-    if (!d.ok) {
+    if (this.#maxFailures > 0 && failures >= this.#maxFailures) return failed(fullBarcode, cardNumber, 'LOCKED');
+    if (!ok) {
       if (this.#maxFailures > 0) store.increment(failKey, this.#coolDownMs);
-      return failed(d.fullBarcode, d.cardNumber, 'CODE_MISMATCH');
+      return failed(fullBarcode, cardNumber, 'CODE_MISMATCH');
     }
-    if (this.#replay && !store.claim(d.replayKey, d.replayTtl)) return failed(d.fullBarcode, d.cardNumber, 'REPLAYED');
+    if (this.#replay && !store.claim(...this.#replayMark(fullBarcode, cardNumber, now))) {
+      return failed(fullBarcode, cardNumber, 'REPLAYED');
+    }
     if (failures > 0) store.delete(failKey);
-    return valid(d.fullBarcode, d.cardNumber, d.cardSession);
+    return valid(fullBarcode, cardNumber, cardSession);
   }
 
-  async #decideAsync(store: AsyncStore, d: Decision): Promise<BarcodeVerification> {
-    const failKey = `fail:${d.cardNumber}`;
+  async #decideAsync(
+    store: AsyncStore, ok: boolean, fullBarcode: string, cardNumber: string, cardSession: string | null, now: number,
+  ): Promise<BarcodeVerification> {
+    const failKey = `fail:${cardNumber}`;
+    // Read before any await: the core's result slots belong to the next call after it.
+    const mark = ok && this.#replay ? this.#replayMark(fullBarcode, cardNumber, now) : undefined;
     try {
       const failures = this.#maxFailures > 0 ? await store.count(failKey) : 0;
-      if (this.#maxFailures > 0 && failures >= this.#maxFailures) return failed(d.fullBarcode, d.cardNumber, 'LOCKED');
-      if (!d.ok) {
+      if (this.#maxFailures > 0 && failures >= this.#maxFailures) return failed(fullBarcode, cardNumber, 'LOCKED');
+      if (!ok) {
         if (this.#maxFailures > 0) await store.increment(failKey, this.#coolDownMs);
-        return failed(d.fullBarcode, d.cardNumber, 'CODE_MISMATCH');
+        return failed(fullBarcode, cardNumber, 'CODE_MISMATCH');
       }
-      if (this.#replay && !(await store.claim(d.replayKey, d.replayTtl))) return failed(d.fullBarcode, d.cardNumber, 'REPLAYED');
+      if (mark !== undefined && !(await store.claim(...mark))) return failed(fullBarcode, cardNumber, 'REPLAYED');
       if (failures > 0) await store.delete(failKey);
-      return valid(d.fullBarcode, d.cardNumber, d.cardSession);
+      return valid(fullBarcode, cardNumber, cardSession);
     } catch (error) {
       throw error instanceof StoreError ? error : new StoreError('verification store failed', { cause: error });
     }
@@ -189,14 +204,6 @@ class WasmVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVeri
   }
 }
 
-interface Decision {
-  ok: boolean;
-  cardNumber: string;
-  cardSession: string | null;
-  fullBarcode: string;
-  replayKey: string;
-  replayTtl: number;
-}
 
 /** Feeds the UTF-8 bytes of `text` through the core's IO buffer, chunk by chunk. */
 export function streamInto(core: Core, text: string, absorb: (length: number) => void): void {
