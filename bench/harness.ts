@@ -56,7 +56,7 @@ function fmt(hz: number): string {
 export function report(group: BenchGroup, results: Map<string, Measured>): boolean {
   const lines = [`### ${group.title}`, '', '| case | rate | ±rme | samples |', '|---|---:|---:|---:|'];
   for (const r of results.values()) lines.push(`| ${r.name} | ${fmt(r.hz)} | ${r.rme.toFixed(1)}% | ${r.samples} |`);
-  lines.push('', '| target | measured | goal | met |', '|---|---:|---:|:---:|');
+  if ((group.floors ?? []).length + group.ratios.length > 0) lines.push('', '| target | measured | goal | met |', '|---|---:|---:|:---:|');
   let allMet = true;
   for (const f of group.floors ?? []) {
     const hz = results.get(f.subject)!.hz;

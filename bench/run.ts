@@ -1,4 +1,5 @@
 import { cpus } from 'node:os';
+import { calibrationGroup } from './calibration.bench.js';
 import { type BenchGroup, measure, report } from './harness.js';
 import { tokenGroup } from './token.bench.js';
 import { verifyGroup } from './verify.bench.js';
@@ -6,7 +7,7 @@ import { verifyGroup } from './verify.bench.js';
 // Every group measures its subject and its baselines in the same process, one
 // after the other on one thread, so a ratio compares like with like on a noisy,
 // shared machine. BENCH_MAX_TIME (seconds per case, default 3) trades time for precision.
-const groups: Array<() => BenchGroup> = [verifyGroup, tokenGroup];
+const groups: Array<() => BenchGroup> = [calibrationGroup, verifyGroup, tokenGroup];
 const only = process.argv[2];
 
 console.log(`# wallet-partner-kit benchmarks\n\n${new Date().toISOString()} · node ${process.version} · ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}\n`);
