@@ -8,7 +8,8 @@ export type KitErrorCode =
   | 'REQUEST_DATA_INVALID'
   | 'CLOCK_INVALID'
   | 'VERIFIER_CLOSED'
-  | 'STORE_UNAVAILABLE';
+  | 'STORE_UNAVAILABLE'
+  | 'BACKEND_UNAVAILABLE';
 
 /** Base class of the kit's errors. */
 export class KitError extends Error {

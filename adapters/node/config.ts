@@ -53,6 +53,7 @@ const verifierSchema = initParametersSchema.extend({
       coolDownSeconds: int(1, 86_400).default(300),
     }).strict(),
   ]).default({ maxFailures: 10, coolDownSeconds: 300 }),
+  backend: z.enum(['wasm', 'native', 'auto'], { error: 'must be wasm, native or auto' }).default('auto'),
   clock: z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function returning ms since the epoch' })
     .default(() => Date.now),
 }).strict();

@@ -4,7 +4,7 @@ import { ArgumentError } from '../../src/errors.js';
 import { formatIssues, initParametersSchema } from './config.js';
 import { AlgId, Core, IO_CAP, KEY_CAP } from './core.js';
 import { bytesToHex, hexToBytes, isHex } from './hex.js';
-import { configureCore } from './verifier.js';
+import { configureCore } from './backend.js';
 
 let shared: Core | undefined;
 /** One core for the stateless helpers: calls are synchronous, so they never interleave. */
@@ -134,7 +134,7 @@ export function deriveCardKey(partnerKeyHex: string, cardNumber: string, algoryt
   const c = core();
   configureCore(c, {
     algorythm, key: partnerKeyHex, passLength: 6, prefix: 'CM', interval: 30, cardSessionLength: 8, delimeter: ';',
-    window: 1, lockout: false, clock: Date.now,
+    window: 1, lockout: false, backend: 'wasm', clock: Date.now,
   });
   return bytesToHex(c.out.subarray(0, c.exports.deriveCardKey(loadIo(c, encoder.encode(cardNumber)))));
 }

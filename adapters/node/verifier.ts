@@ -1,13 +1,11 @@
-import { randomFillSync } from 'node:crypto';
 import type { BarcodeVerification, VerifyReason } from '../../src/contracts/barcode.js';
 import { KitError, RequestDataError, StoreError } from '../../src/errors.js';
 import { MemoryStore } from '../../src/stores/memory.js';
 import type { AsyncStore, SyncStore, VerificationStore } from '../../src/stores/store.js';
+import { type CoreBackend } from './backend.js';
+import { selectBackend } from './backends.js';
 import { type ResolvedConfig, resolveConfig, type VerifierConfig } from './config.js';
-import {
-  AlgId, Core, CONFIG_DELIM, CONFIG_KID, CONFIG_PREFIX, IO_CAP, Slot, VerifyCode,
-} from './core.js';
-import { hexToBytes } from './hex.js';
+import { Slot, VerifyCode } from './core.js';
 
 /**
  * A configured verifier. `R` is the result type of `barcodeVerify`: plain with
@@ -20,9 +18,9 @@ export interface Verifier<R = BarcodeVerification> {
   getToken(requestData: string): string;
   /** Releases the verifier (and the store it created itself); later calls throw VERIFIER_CLOSED. */
   close(): Promise<void>;
+  /** The core implementation in use. */
+  readonly backend: 'wasm' | 'native';
 }
-
-const encoder = new TextEncoder();
 
 /**
  * Creates a verifier from the seven init parameters plus options.
@@ -36,26 +34,10 @@ export function createVerifier(config: VerifierConfig & { replay: AsyncStore }):
 export function createVerifier(config: VerifierConfig & { replay?: SyncStore | false }): Verifier<BarcodeVerification>;
 export function createVerifier(config: VerifierConfig): Verifier<BarcodeVerification | Promise<BarcodeVerification>>;
 export function createVerifier(config: VerifierConfig): Verifier<BarcodeVerification | Promise<BarcodeVerification>> {
-  return new WasmVerifier(resolveConfig(config));
+  const resolved = resolveConfig(config);
+  return new KitVerifier(resolved, selectBackend(resolved));
 }
 
-/** Configures a fresh wasm core: layout, partner key (wiped after), token header tail. */
-export function configureCore(core: Core, config: ResolvedConfig): void {
-  const prefix = encoder.encode(config.prefix);
-  const delimiter = encoder.encode(config.delimeter);
-  core.config.set(prefix, CONFIG_PREFIX);
-  core.config.set(delimiter, CONFIG_DELIM);
-  core.exports.configure(
-    config.algorythm === 'HMACSHA1' ? AlgId.Sha1 : AlgId.Sha256, config.passLength, config.interval,
-    config.cardSessionLength, config.window, prefix.length, delimiter.length,
-  );
-  const key = hexToBytes(config.key);
-  core.exports.setPartnerKey(core.loadKey(key));
-  key.fill(0);
-  const kid = config.partnerId === undefined ? new Uint8Array(0) : encoder.encode(`,"kid":${JSON.stringify(config.partnerId)}`);
-  core.config.set(kid, CONFIG_KID);
-  core.exports.setTokenKid(kid.length);
-}
 
 const REASON_BY_CODE: Record<number, VerifyReason> = {
   [VerifyCode.PrefixMismatch]: 'PREFIX_MISMATCH',
@@ -63,8 +45,8 @@ const REASON_BY_CODE: Record<number, VerifyReason> = {
   [VerifyCode.CodeMismatch]: 'CODE_MISMATCH',
 };
 
-class WasmVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerification>> {
-  readonly #core = new Core();
+class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerification>> {
+  readonly #core: CoreBackend;
   readonly #clock: () => number;
   readonly #store: VerificationStore | undefined;
   readonly #ownsStore: boolean;
@@ -75,8 +57,8 @@ class WasmVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVeri
   readonly #window: number;
   #closed = false;
 
-  constructor(config: ResolvedConfig) {
-    configureCore(this.#core, config);
+  constructor(config: ResolvedConfig, core: CoreBackend) {
+    this.#core = core;
     this.#clock = config.clock;
     this.#replay = config.replay !== false;
     this.#maxFailures = config.lockout === false ? 0 : config.lockout.maxFailures;
@@ -90,17 +72,19 @@ class WasmVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVeri
     this.#window = config.window;
   }
 
+  get backend(): 'wasm' | 'native' {
+    return this.#core.name;
+  }
+
   barcodeVerify(fullBarcode: string): BarcodeVerification | Promise<BarcodeVerification> {
     if (this.#closed) throw new KitError('VERIFIER_CLOSED', 'barcodeVerify: the verifier is closed');
     if (typeof fullBarcode !== 'string') {
       throw new TypeError(`barcodeVerify: fullBarcode must be a string, got ${fullBarcode === null ? 'null' : typeof fullBarcode}`);
     }
-    const core = this.#core;
     const now = this.#clock();
     if (!Number.isFinite(now) || now < 0) throw new KitError('CLOCK_INVALID', 'clock: must return ms since the epoch');
-    const { read, written } = encoder.encodeInto(fullBarcode, core.barcode);
-    const code = core.exports.verify(written, read < fullBarcode.length ? 1 : 0, now);
-    const slots = core.result;
+    const code = this.#core.verify(fullBarcode, now);
+    const slots = this.#core.result;
     const cardLength = slots[Slot.CardLength]!;
     const cardOffset = slots[Slot.CardOffset]!;
     const cardNumber = cardLength > 0 ? fullBarcode.slice(cardOffset, cardOffset + cardLength) : null;
@@ -179,44 +163,23 @@ class WasmVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVeri
     if (typeof requestData !== 'string') {
       throw new TypeError(`getToken: requestData must be a string (the JSON text of the request body), got ${typeof requestData}`);
     }
-    const core = this.#core;
-    const iat = Math.floor(this.#clock() / 1000);
-    if (core.exports.tokenBegin(iat) < 0) {
-      randomFillSync(core.random);
-      core.exports.randomRefilled();
-      core.exports.tokenBegin(iat);
-    }
-    streamInto(core, requestData, (length) => core.exports.tokenUpdate(length));
-    // The core checked the bytes as JSON while hashing them; a bad body's token is never returned.
-    const badAt = core.exports.jsonFinish();
-    if (badAt >= 0) {
+    const token = this.#core.sign(requestData, Math.floor(this.#clock() / 1000));
+    if (typeof token === 'number') {
       // Say where, never what: request bodies hold personal data.
-      throw new RequestDataError(`getToken: requestData must be the JSON text of the request body (invalid at byte ${badAt})`);
+      throw new RequestDataError(`getToken: requestData must be the JSON text of the request body (invalid at byte ${token})`);
     }
-    return core.out.toString('latin1', 0, core.exports.tokenFinish());
+    return token;
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#core.key.fill(0);
+    this.#core.wipe();
     if (this.#ownsStore) await this.#store?.close();
   }
 }
 
 
-/** Feeds the UTF-8 bytes of `text` through the core's IO buffer, chunk by chunk. */
-export function streamInto(core: Core, text: string, absorb: (length: number) => void): void {
-  if (text.length * 3 <= IO_CAP) {
-    absorb(encoder.encodeInto(text, core.io).written);
-    return;
-  }
-  for (let position = 0; position < text.length;) {
-    const { read, written } = encoder.encodeInto(position === 0 ? text : text.slice(position), core.io);
-    absorb(written);
-    position += read;
-  }
-}
 
 
 function valid(fullBarcode: string, cardNumber: string, cardSession: string | null): BarcodeVerification {

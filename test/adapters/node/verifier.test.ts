@@ -4,7 +4,7 @@ import { verificationSuite } from '../../shared/verification-suite.js';
 import { BASE_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 
 verificationSuite('embedding (wasm)', async (config) => {
-  const verifier = createVerifier(config);
+  const verifier = createVerifier({ ...config, backend: 'wasm' });
   return {
     barcodeVerify: async (code) => verifier.barcodeVerify(code),
     getToken: async (data) => verifier.getToken(data),

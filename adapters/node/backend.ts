@@ -1,0 +1,98 @@
+import { randomFillSync } from 'node:crypto';
+import type { ResolvedConfig } from './config.js';
+import { AlgId, Core, CONFIG_DELIM, CONFIG_KID, CONFIG_PREFIX, IO_CAP } from './core.js';
+import { hexToBytes } from './hex.js';
+
+/** Which implementation of the core runs a verifier. `auto` takes native when it loads, else wasm. */
+export type BackendName = 'wasm' | 'native' | 'auto';
+
+/**
+ * What a core implementation gives the verifier: the split-and-check of a
+ * barcode and the token signature. Both backends produce identical results;
+ * the policy around them (stores, results, errors) lives once, in the verifier.
+ */
+export interface CoreBackend {
+  readonly name: 'wasm' | 'native';
+  /** Result slots of the last `verify` (see `Slot`). */
+  readonly result: Int32Array;
+  /** Splits and checks `fullBarcode` at `nowMs`; returns a `VerifyCode` and fills `result`. */
+  verify(fullBarcode: string, nowMs: number): number;
+  /** The token for `requestData` issued at `iat`, or the byte offset where it stops being JSON. */
+  sign(requestData: string, iat: number): string | number;
+  /** Forgets key material it can reach. */
+  wipe(): void;
+}
+
+const encoder = new TextEncoder();
+
+/** The header tail the token carries for a partner id: `,"kid":"..."`, JSON-escaped. */
+export function kidTail(partnerId: string | undefined): string {
+  return partnerId === undefined ? '' : `,"kid":${JSON.stringify(partnerId)}`;
+}
+
+/** Configures a fresh wasm core: layout, partner key (wiped after), token header tail. */
+export function configureCore(core: Core, config: ResolvedConfig): void {
+  const prefix = encoder.encode(config.prefix);
+  const delimiter = encoder.encode(config.delimeter);
+  core.config.set(prefix, CONFIG_PREFIX);
+  core.config.set(delimiter, CONFIG_DELIM);
+  core.exports.configure(
+    config.algorythm === 'HMACSHA1' ? AlgId.Sha1 : AlgId.Sha256, config.passLength, config.interval,
+    config.cardSessionLength, config.window, prefix.length, delimiter.length,
+  );
+  const key = hexToBytes(config.key);
+  core.exports.setPartnerKey(core.loadKey(key));
+  key.fill(0);
+  const kid = encoder.encode(kidTail(config.partnerId));
+  core.config.set(kid, CONFIG_KID);
+  core.exports.setTokenKid(kid.length);
+}
+
+/** Feeds the UTF-8 bytes of `text` through the core's IO buffer, chunk by chunk. */
+export function streamInto(core: Core, text: string, absorb: (length: number) => void): void {
+  if (text.length * 3 <= IO_CAP) {
+    absorb(encoder.encodeInto(text, core.io).written);
+    return;
+  }
+  for (let position = 0; position < text.length;) {
+    const { read, written } = encoder.encodeInto(position === 0 ? text : text.slice(position), core.io);
+    absorb(written);
+    position += read;
+  }
+}
+
+/** The AssemblyScript core in this process: one instance per verifier, views made once. */
+export class WasmBackend implements CoreBackend {
+  readonly name = 'wasm';
+  readonly result: Int32Array;
+  readonly #core = new Core();
+
+  constructor(config: ResolvedConfig) {
+    configureCore(this.#core, config);
+    this.result = this.#core.result;
+  }
+
+  verify(fullBarcode: string, nowMs: number): number {
+    const core = this.#core;
+    // The barcode's bytes go straight into the core's static buffer; the core splits them there.
+    const { read, written } = encoder.encodeInto(fullBarcode, core.barcode);
+    return core.exports.verify(written, read < fullBarcode.length ? 1 : 0, nowMs);
+  }
+
+  sign(requestData: string, iat: number): string | number {
+    const core = this.#core;
+    if (core.exports.tokenBegin(iat) < 0) {
+      randomFillSync(core.random);
+      core.exports.randomRefilled();
+      core.exports.tokenBegin(iat);
+    }
+    streamInto(core, requestData, (length) => core.exports.tokenUpdate(length));
+    // The core checked the bytes as JSON while hashing them; a bad body's token is never returned.
+    const badAt = core.exports.jsonFinish();
+    return badAt >= 0 ? badAt : core.out.toString('latin1', 0, core.exports.tokenFinish());
+  }
+
+  wipe(): void {
+    this.#core.key.fill(0);
+  }
+}
