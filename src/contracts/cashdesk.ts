@@ -1,0 +1,40 @@
+import { z } from '@hono/zod-openapi';
+
+/**
+ * The cash desk server's contract (DESIGN.md section 7): one set of schemas
+ * for the HTTP adapter, the WebSocket bridge's params, and the OpenAPI document.
+ */
+
+/** Longest barcode text accepted over the wire; the core reads at most 1 KiB of it anyway. */
+export const MAX_BARCODE_LENGTH = 4096;
+
+export const VerifyRequest = z.object({
+  fullBarcode: z.string({ error: 'must be a string' })
+    .max(MAX_BARCODE_LENGTH, { error: `must be at most ${MAX_BARCODE_LENGTH} characters` })
+    .openapi({ example: 'CM;4000123412341234;AB12CD34;04067162', description: 'The barcode value as received from the scanner.' }),
+}).strict().openapi('VerifyRequest');
+
+export const Verification = z.object({
+  resultCode: z.enum(['CARDSESSION_AVAILABLE', 'ANOTHER_INSTANCE', 'CARDSESSION_NOT_AVAILABLE', 'VALIDATION_FAILED']),
+  totpCodeValid: z.boolean(),
+  cardNumber: z.string().nullable(),
+  cardSession: z.string().nullable(),
+  fullBarcode: z.string(),
+  reason: z.enum(['OK', 'PREFIX_MISMATCH', 'MALFORMED', 'CODE_MISMATCH', 'REPLAYED', 'LOCKED']),
+}).openapi('Verification');
+
+export const TokenRequest = z.object({
+  requestData: z.string({ error: 'must be a string: the JSON text of the request body' })
+    .openapi({ example: '{"requestId":"r-1","cardSession":"AB12CD34","totalAmount":1000}' }),
+}).strict().openapi('TokenRequest');
+
+export const TokenResponse = z.object({
+  token: z.string().openapi({ description: 'The value for the X-Wallet-Token header.' }),
+}).openapi('TokenResponse');
+
+export const Health = z.object({
+  status: z.literal('ok'),
+  backend: z.enum(['wasm', 'native']),
+  version: z.string(),
+  uptimeSeconds: z.number().int(),
+}).openapi('Health');

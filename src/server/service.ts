@@ -1,0 +1,77 @@
+import type { Verifier } from '../../adapters/node/verifier.js';
+import type { BarcodeVerification } from '../contracts/barcode.js';
+import { KitError } from '../errors.js';
+import { ServerMetrics } from './metrics.js';
+import type { Till, TillRegistry } from './tills.js';
+
+/** What the cash desk service needs. */
+export interface CashDeskServiceOptions {
+  verifier: Verifier<BarcodeVerification | Promise<BarcodeVerification>>;
+  tills: TillRegistry;
+  metrics?: ServerMetrics;
+  /** Package version reported by `health`. */
+  version?: string;
+}
+
+/** The answer of `health`. */
+export interface Health {
+  status: 'ok';
+  backend: 'wasm' | 'native';
+  version: string;
+  uptimeSeconds: number;
+}
+
+/**
+ * The cash desk server's operations, shared by every transport (WebSocket
+ * bridge, HTTP): verification and token signing with metrics, and till auth.
+ * Transports validate their own input and map errors to their own shapes.
+ */
+export class CashDeskService {
+  readonly metrics: ServerMetrics;
+  readonly #verifier: CashDeskServiceOptions['verifier'];
+  readonly #tills: TillRegistry;
+  readonly #version: string;
+  readonly #started = performance.now();
+
+  constructor(options: CashDeskServiceOptions) {
+    this.#verifier = options.verifier;
+    this.#tills = options.tills;
+    this.metrics = options.metrics ?? new ServerMetrics();
+    this.#version = options.version ?? '0.0.0';
+  }
+
+  /** The till a presented key belongs to; counts refusals per transport. */
+  authenticate(key: string | undefined, transport: 'ws' | 'http'): Till | undefined {
+    const till = this.#tills.authenticate(key);
+    if (till === undefined) this.metrics.authFailures.inc({ transport });
+    return till;
+  }
+
+  /** Verifies a scanned barcode (section 2.2 result plus reason). */
+  async verify(fullBarcode: string): Promise<BarcodeVerification> {
+    const started = performance.now();
+    const result = await this.#verifier.barcodeVerify(fullBarcode);
+    this.metrics.verifyDuration.observe((performance.now() - started) / 1000);
+    this.metrics.verifications.inc({ result_code: result.resultCode, reason: result.reason });
+    return result;
+  }
+
+  /** Signs the JSON text of a Pay API request body. */
+  token(requestData: string): string {
+    try {
+      const token = this.#verifier.getToken(requestData);
+      this.metrics.tokens.inc({ outcome: 'issued' });
+      return token;
+    } catch (error) {
+      this.metrics.tokens.inc({ outcome: error instanceof KitError ? error.code : 'error' });
+      throw error;
+    }
+  }
+
+  health(): Health {
+    return {
+      status: 'ok', backend: this.#verifier.backend, version: this.#version,
+      uptimeSeconds: Math.round((performance.now() - this.#started) / 1000),
+    };
+  }
+}
