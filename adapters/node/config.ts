@@ -85,18 +85,27 @@ export function formatIssues(error: z.ZodError): string[] {
  */
 export function resolveConfig(input: unknown): ResolvedConfig {
   if (typeof input !== 'object' || input === null) throw new ConfigError(['config: must be an object']);
-  const raw: Record<string, unknown> = { ...input };
-  const aliasIssues: string[] = [];
-  for (const [alias, canonical] of [['algorithm', 'algorythm'], ['delimiter', 'delimeter']] as const) {
-    if (!(alias in raw)) continue;
-    if (canonical in raw && raw[canonical] !== raw[alias]) aliasIssues.push(`${alias}: conflicts with ${canonical}`);
-    raw[canonical] ??= raw[alias];
-    delete raw[alias];
-  }
-  const parsed = verifierSchema.safeParse(raw);
+  const { value, issues: aliasIssues } = applyAliases(input as Record<string, unknown>);
+  const parsed = verifierSchema.safeParse(value);
   const issues = [...aliasIssues, ...(parsed.success ? [] : formatIssues(parsed.error))];
   if (issues.length > 0 || !parsed.success) throw new ConfigError(issues);
   const config = parsed.data;
   if (config.prefix.includes(config.delimeter)) throw new ConfigError(['prefix: must not contain the delimiter']);
   return config;
+}
+
+/**
+ * Maps the correct spellings `algorithm`/`delimiter` onto the document's
+ * `algorythm`/`delimeter`; `issues` names conflicting pairs (prefixed by `path`).
+ */
+export function applyAliases(input: Record<string, unknown>, path = ''): { value: Record<string, unknown>; issues: string[] } {
+  const value: Record<string, unknown> = { ...input };
+  const issues: string[] = [];
+  for (const [alias, canonical] of [['algorithm', 'algorythm'], ['delimiter', 'delimeter']] as const) {
+    if (!(alias in value)) continue;
+    if (canonical in value && value[canonical] !== value[alias]) issues.push(`${path}${alias}: conflicts with ${canonical}`);
+    value[canonical] ??= value[alias];
+    delete value[alias];
+  }
+  return { value, issues };
 }

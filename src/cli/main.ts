@@ -1,27 +1,38 @@
 #!/usr/bin/env node
-import { createVerifier, deriveCardKey, generateBarcode } from '../index.js';
+import { KitError } from '../errors.js';
+import { VERSION } from '../version.js';
+import { barcode, BARCODE_USAGE } from './commands/barcode.js';
+import { serve, SERVE_USAGE } from './commands/serve.js';
 
-// Until the cash desk server lands (issue 3), `npm start` shows the core at work
-// on a clearly marked demo key, then how to use it.
-const DEMO_KEY = '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff'; // DEMO ONLY, not a real partner key
-const config = {
-  algorythm: 'HMACSHA256', passLength: 8, prefix: 'CM', key: DEMO_KEY, interval: 30, cardSessionLength: 8, delimeter: ';',
-} as const;
+const USAGE = `wallet-partner-kit ${VERSION}
 
-const verifier = createVerifier(config);
-const cardNumber = '4000123412341234';
-const barcode = generateBarcode({ ...config, cardNumber, cardKey: deriveCardKey(DEMO_KEY, cardNumber, config.algorythm), cardSession: 'AB12CD34' });
+Commands:
+  serve     start the cash desk server (HTTP + WebSocket bridge)
+  barcode   print a barcode as the wallet app would draw it
+  version   print the version
 
-console.log(`wallet-partner-kit: TOTP loyalty-card barcodes for the wallet application
+${SERVE_USAGE}
 
-Demo (key marked DEMO ONLY):
-  a wallet app draws   ${barcode}
-  barcodeVerify gives  ${JSON.stringify(verifier.barcodeVerify(barcode))}
-  scanned again        ${verifier.barcodeVerify(barcode).reason}
-  getToken('{"requestId":"r-1"}') = ${verifier.getToken('{"requestId":"r-1"}').slice(0, 40)}...
+${BARCODE_USAGE}`;
 
-Use it from code:  import { createVerifier } from 'wallet-partner-kit'   (see README.md)
-Tests:             npm test
-Benchmarks:        npm run bench
-The cash desk server (\`wallet-partner-kit serve\`) comes with the next release.`);
-await verifier.close();
+const [command, ...rest] = process.argv.slice(2);
+
+try {
+  switch (command) {
+    case 'serve': await serve(rest); break;
+    case 'barcode': barcode(rest); break;
+    case 'version': case '--version': console.log(VERSION); break;
+    case undefined: case 'help': case '--help': case '-h': console.log(USAGE); break;
+    default:
+      console.error(`Unknown command '${command}'.\n\n${USAGE}`);
+      process.exitCode = 2;
+  }
+} catch (error) {
+  // Configuration and argument errors are the user's to fix: say what, not where in our code.
+  if (error instanceof KitError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    console.error(`wallet-partner-kit: ${(error as Error).message}`);
+    process.exitCode = 2;
+  } else {
+    throw error;
+  }
+}

@@ -1,0 +1,71 @@
+import { parseArgs } from 'node:util';
+import { pino } from 'pino';
+import { demoConfig } from '../../demo.js';
+import { generateBarcode, deriveCardKey } from '../../../adapters/node/primitives.js';
+import { resolveServeConfig, type ServeConfig } from '../../server/config.js';
+import { startServer } from '../../server/serve.js';
+import { readConfigFile } from '../config-file.js';
+
+export const SERVE_USAGE = `wallet-partner-kit serve [--config FILE] [--host HOST] [--port N] [--demo]
+
+Starts the cash desk server: HTTP (POST /v1/barcode/verify, POST /v1/token, GET /healthz,
+GET /metrics, GET /openapi.json) and the WebSocket bridge (/ws, subprotocol wallet-pos.v1)
+on one port. Configuration: --config FILE (JSON) or WPK_CONFIG, then WPK_* variables, then flags.
+  --demo        use the embedded demo configuration (public demo keys; never in production)
+  --host HOST   bind address (default 127.0.0.1)
+  --port N      port (default 8080; 0 picks a free one)
+LOG_LEVEL sets the log level (default info).`;
+
+function parsePort(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  return /^\d+$/.test(value) ? Number(value) : Number.NaN;
+}
+
+/** Runs `serve` until SIGTERM or SIGINT, then drains and exits. */
+export async function serve(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv, strict: true,
+    options: { config: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' }, demo: { type: 'boolean' }, help: { type: 'boolean' } },
+  });
+  if (values.help) {
+    console.log(SERVE_USAGE);
+    return;
+  }
+  const configPath = values.config ?? process.env.WPK_CONFIG;
+  const file = values.demo ? demoConfig : configPath ? readConfigFile(configPath) : undefined;
+  const config = resolveServeConfig(file, process.env, { host: values.host, port: parsePort(values.port) });
+  const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+  const server = await startServer(config, logger);
+  if (values.demo) process.stdout.write(demoBanner(config, server.url, server.wsUrl));
+
+  let signals = 0;
+  const stop = (signal: NodeJS.Signals) => {
+    if (++signals > 1) process.exit(1);
+    logger.info({ signal }, 'shutting down');
+    server.close().then(() => process.exit(0), (error: unknown) => {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    });
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+function demoBanner(config: ServeConfig, url: string, wsUrl: string): string {
+  const till = config.tills[0]!;
+  const v = config.verifier;
+  const barcode = generateBarcode({ ...v, cardNumber: '4000123412341234', cardKey: deriveCardKey(v.key, '4000123412341234', v.algorythm), cardSession: 'AB12CD34' });
+  const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'barcode.verify', params: { fullBarcode: barcode } });
+  return `
+  wallet-partner-kit cash desk server (DEMO configuration: public keys, never use in production)
+  HTTP       ${url}   (GET /healthz, /metrics, /openapi.json)
+  WebSocket  ${wsUrl}  (subprotocol wallet-pos.v1)
+  Till key   ${till.key}
+
+  Try it (the barcode is valid for about a minute; \`npx wallet-partner-kit barcode --demo\` prints a fresh one):
+    curl -s -H 'Authorization: Bearer ${till.key}' -H 'Content-Type: application/json' \\
+      -d '{"fullBarcode":"${barcode}"}' ${url}/v1/barcode/verify
+    node -e "const W=require('ws');const s=new W('${wsUrl}','wallet-pos.v1',{headers:{Authorization:'Bearer ${till.key}'}});s.on('open',()=>s.send(process.argv[1]));s.on('message',m=>{console.log(String(m));s.close()})" '${call}'
+
+`;
+}

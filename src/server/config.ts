@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { applyAliases, formatIssues, initParametersSchema } from '../../adapters/node/config.js';
+import { ConfigError } from '../errors.js';
+
+const TILL_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+const verifierSection = initParametersSchema.extend({
+  window: z.number().int().min(0).max(10, { error: 'must be an integer from 0 to 10' }).default(1),
+  partnerId: z.string().regex(/^[\x21-\x7e]{1,128}$/, { error: 'must be 1 to 128 printable ASCII characters' }).optional(),
+  backend: z.enum(['wasm', 'native', 'auto'], { error: 'must be wasm, native or auto' }).default('auto'),
+  lockout: z.union([z.literal(false), z.object({
+    maxFailures: z.number().int().min(1).max(1000).default(10),
+    coolDownSeconds: z.number().int().min(1).max(86_400).default(300),
+  }).strict()]).default({ maxFailures: 10, coolDownSeconds: 300 }),
+}).strict();
+
+/** The `serve` command's configuration (file, environment and flags), validated as one. */
+export const serveConfigSchema = z.object({
+  verifier: verifierSection,
+  tills: z.array(z.object({
+    id: z.string().regex(TILL_ID, { error: 'must be 1 to 64 of [A-Za-z0-9._-]' }),
+    key: z.string({ error: 'must be a string of 16 to 512 characters' })
+      .min(16, { error: 'must be a string of 16 to 512 characters' }).max(512, { error: 'must be a string of 16 to 512 characters' }),
+  }).strict(), { error: 'must be a list of { id, key }' }).min(1, { error: 'must list at least one till' })
+    .refine((tills) => new Set(tills.map((t) => t.id)).size === tills.length, { error: 'ids must be unique' })
+    .refine((tills) => new Set(tills.map((t) => t.key)).size === tills.length, { error: 'keys must be unique' }),
+  server: z.object({
+    host: z.string().min(1).default('127.0.0.1'),
+    port: z.number({ error: 'must be an integer from 0 to 65535' }).int({ error: 'must be an integer from 0 to 65535' })
+      .min(0, { error: 'must be an integer from 0 to 65535' }).max(65_535, { error: 'must be an integer from 0 to 65535' }).default(8080),
+    allowedOrigins: z.array(z.url({ error: 'must be an origin like https://till.example' })).default([]),
+    bodyLimitBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(1024 * 1024),
+    maxPayloadBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(1024 * 1024),
+    drainSeconds: z.number().int().min(0).max(300).default(10),
+  }).strict().default({ host: '127.0.0.1', port: 8080, allowedOrigins: [], bodyLimitBytes: 1_048_576, maxPayloadBytes: 1_048_576, drainSeconds: 10 }),
+  redisUrl: z.string().regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' }).optional(),
+}).strict();
+
+/** A validated `serve` configuration. */
+export type ServeConfig = z.output<typeof serveConfigSchema>;
+/** What a config file may hold. */
+export type ServeConfigInput = z.input<typeof serveConfigSchema>;
+
+/** Environment variables read by `serve`, and the field each one sets. */
+export const ENVIRONMENT: Record<string, { path: readonly string[]; kind: 'string' | 'number' | 'list' | 'tills' }> = {
+  WPK_ALGORYTHM: { path: ['verifier', 'algorythm'], kind: 'string' },
+  WPK_PASS_LENGTH: { path: ['verifier', 'passLength'], kind: 'number' },
+  WPK_PREFIX: { path: ['verifier', 'prefix'], kind: 'string' },
+  WPK_KEY: { path: ['verifier', 'key'], kind: 'string' },
+  WPK_INTERVAL: { path: ['verifier', 'interval'], kind: 'number' },
+  WPK_CARD_SESSION_LENGTH: { path: ['verifier', 'cardSessionLength'], kind: 'number' },
+  WPK_DELIMETER: { path: ['verifier', 'delimeter'], kind: 'string' },
+  WPK_WINDOW: { path: ['verifier', 'window'], kind: 'number' },
+  WPK_PARTNER_ID: { path: ['verifier', 'partnerId'], kind: 'string' },
+  WPK_BACKEND: { path: ['verifier', 'backend'], kind: 'string' },
+  WPK_TILLS: { path: ['tills'], kind: 'tills' },
+  WPK_HOST: { path: ['server', 'host'], kind: 'string' },
+  WPK_PORT: { path: ['server', 'port'], kind: 'number' },
+  WPK_ALLOWED_ORIGINS: { path: ['server', 'allowedOrigins'], kind: 'list' },
+  REDIS_URL: { path: ['redisUrl'], kind: 'string' },
+};
+
+function envValue(raw: string, kind: 'string' | 'number' | 'list' | 'tills'): unknown {
+  if (kind === 'number') return /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw;
+  if (kind === 'list') return raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (kind === 'tills') {
+    // id:key pairs, comma separated; a key may itself contain ':'.
+    return raw.split(',').map((s) => s.trim()).filter(Boolean).map((pair) => {
+      const at = pair.indexOf(':');
+      return at < 0 ? { id: pair, key: '' } : { id: pair.slice(0, at), key: pair.slice(at + 1) };
+    });
+  }
+  return raw;
+}
+
+function setPath(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let node = target;
+  for (const key of path.slice(0, -1)) {
+    const next = node[key];
+    node[key] = typeof next === 'object' && next !== null && !Array.isArray(next) ? { ...next } : {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[path[path.length - 1]!] = value;
+}
+
+/**
+ * Merges a config file's content, the environment and command-line overrides
+ * (later wins), validates once and names every bad field; throws ConfigError.
+ */
+export function resolveServeConfig(
+  file: unknown, env: Record<string, string | undefined>, overrides: { host?: string; port?: number } = {},
+): ServeConfig {
+  const merged: Record<string, unknown> = typeof file === 'object' && file !== null ? structuredClone(file) as Record<string, unknown> : {};
+  if (file !== undefined && (typeof file !== 'object' || file === null || Array.isArray(file))) {
+    throw new ConfigError(['config: the file must hold a JSON object'], 'server configuration');
+  }
+  for (const [name, { path, kind }] of Object.entries(ENVIRONMENT)) {
+    const raw = env[name];
+    if (raw !== undefined && raw !== '') setPath(merged, path, envValue(raw, kind));
+  }
+  if (overrides.host !== undefined) setPath(merged, ['server', 'host'], overrides.host);
+  if (overrides.port !== undefined) setPath(merged, ['server', 'port'], overrides.port);
+  const aliasIssues: string[] = [];
+  if (typeof merged.verifier === 'object' && merged.verifier !== null) {
+    const { value, issues } = applyAliases(merged.verifier as Record<string, unknown>, 'verifier.');
+    merged.verifier = value;
+    aliasIssues.push(...issues);
+  }
+  const parsed = serveConfigSchema.safeParse(merged);
+  const issues = [...aliasIssues, ...(parsed.success ? [] : formatIssues(parsed.error))];
+  if (issues.length > 0 || !parsed.success) throw new ConfigError(issues, 'server configuration');
+  const { prefix, delimeter } = parsed.data.verifier;
+  if (prefix.includes(delimeter)) throw new ConfigError(['verifier.prefix: must not contain the delimiter'], 'server configuration');
+  return parsed.data;
+}
