@@ -1,21 +1,28 @@
 import { cpus } from 'node:os';
 import { calibrationGroup } from './calibration.bench.js';
 import { type BenchGroup, measure, report } from './harness.js';
+import { serverGroups } from './server.bench.js';
 import { tokenGroup } from './token.bench.js';
 import { verifyGroup } from './verify.bench.js';
 
-// Every group measures its subject and its baselines in the same process, one
-// after the other on one thread, so a ratio compares like with like on a noisy,
-// shared machine. BENCH_MAX_TIME (seconds per case, default 3) trades time for precision.
+// Every group measures its subject and its baselines in the same run, one after
+// the other, so a ratio compares like with like on a noisy, shared machine.
+// In-process groups run on one thread (benchmark.js; BENCH_MAX_TIME seconds per
+// case, default 3); server groups put the server on core 0 and the load on core 1.
+// `npm run bench -- <word>` runs only the groups whose title contains the word.
 const groups: Array<() => BenchGroup> = [calibrationGroup, verifyGroup, tokenGroup];
-const only = process.argv[2];
+const only = process.argv[2]?.toLowerCase();
+const wanted = (title: string) => !only || title.toLowerCase().includes(only);
 
 console.log(`# wallet-partner-kit benchmarks\n\n${new Date().toISOString()} · node ${process.version} · ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}\n`);
 let allMet = true;
 for (const make of groups) {
   const group = make();
-  if (only && !group.title.toLowerCase().includes(only.toLowerCase())) continue;
+  if (!wanted(group.title)) continue;
   process.stderr.write(`${group.title}\n`);
   allMet = report(group, measure(group)) && allMet;
+}
+if (!only || 'server http websocket bridge'.includes(only)) {
+  for (const { group, results } of await serverGroups()) allMet = report(group, results) && allMet;
 }
 console.log(allMet ? 'All targets met.' : 'Some targets were not met (see the tables above).');

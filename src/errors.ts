@@ -50,8 +50,12 @@ export class ArgumentError extends KitError {
 
 /** `getToken` was given something that is not the JSON text of a request body. */
 export class RequestDataError extends KitError {
-  constructor(message: string) {
+  /** Byte offset (in the UTF-8 text) where it stopped being JSON. */
+  readonly offset: number;
+
+  constructor(message: string, offset: number) {
     super('REQUEST_DATA_INVALID', message);
+    this.offset = offset;
   }
 }
 

@@ -166,7 +166,7 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
     const token = this.#core.sign(requestData, Math.floor(this.#clock() / 1000));
     if (typeof token === 'number') {
       // Say where, never what: request bodies hold personal data.
-      throw new RequestDataError(`getToken: requestData must be the JSON text of the request body (invalid at byte ${token})`);
+      throw new RequestDataError(`getToken: requestData must be the JSON text of the request body (invalid at byte ${token})`, token);
     }
     return token;
   }

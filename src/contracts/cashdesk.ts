@@ -5,8 +5,12 @@ import { z } from '@hono/zod-openapi';
  * for the HTTP adapter, the WebSocket bridge's params, and the OpenAPI document.
  */
 
-/** Longest barcode text accepted over the wire; the core reads at most 1 KiB of it anyway. */
-export const MAX_BARCODE_LENGTH = 4096;
+/**
+ * Longest barcode text accepted over the wire. The core reads at most 1 KiB
+ * and answers VALIDATION_FAILED past it; the cap only bounds what a transport
+ * carries, so every transport gives the embedding's answer up to it.
+ */
+export const MAX_BARCODE_LENGTH = 16_384;
 
 export const VerifyRequest = z.object({
   fullBarcode: z.string({ error: 'must be a string' })

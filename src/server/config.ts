@@ -8,6 +8,8 @@ const verifierSection = initParametersSchema.extend({
   window: z.number().int().min(0).max(10, { error: 'must be an integer from 0 to 10' }).default(1),
   partnerId: z.string().regex(/^[\x21-\x7e]{1,128}$/, { error: 'must be 1 to 128 printable ASCII characters' }).optional(),
   backend: z.enum(['wasm', 'native', 'auto'], { error: 'must be wasm, native or auto' }).default('auto'),
+  /** Refuse a password seen before (in memory, or in Redis with redisUrl). Turning it off weakens security. */
+  replay: z.boolean({ error: 'must be true or false' }).default(true),
   lockout: z.union([z.literal(false), z.object({
     maxFailures: z.number().int().min(1).max(1000).default(10),
     coolDownSeconds: z.number().int().min(1).max(86_400).default(300),

@@ -86,7 +86,8 @@ export class ServerMetrics {
   readonly verifyDuration = new Histogram('wpk_barcode_verify_duration_seconds', 'Time to verify one barcode.',
     [0.000_01, 0.000_025, 0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.005, 0.025, 0.1]);
   readonly tokens = new Counter('wpk_tokens_total', 'Pay API tokens requested, by outcome.');
-  readonly requests = new Counter('wpk_requests_total', 'Requests by transport, method and outcome.');
+  readonly httpRequests = new Counter('wpk_http_requests_total', 'HTTP requests by route and status code.');
+  readonly bridgeCalls = new Counter('wpk_bridge_calls_total', 'WebSocket bridge calls by method and outcome (ok, or the error code).');
   readonly bridgeConnections = new Gauge('wpk_bridge_connections', 'Open WebSocket bridge connections.');
   readonly authFailures = new Counter('wpk_auth_failures_total', 'Refused till authentications, by transport.');
 
@@ -94,7 +95,7 @@ export class ServerMetrics {
   static readonly contentType = 'text/plain; version=0.0.4; charset=utf-8';
 
   render(): string {
-    return [this.verifications, this.verifyDuration, this.tokens, this.requests, this.bridgeConnections, this.authFailures]
+    return [this.verifications, this.verifyDuration, this.tokens, this.httpRequests, this.bridgeCalls, this.bridgeConnections, this.authFailures]
       .map((m) => m.render()).join('\n') + '\n';
   }
 }

@@ -34,6 +34,9 @@ export async function serve(argv: string[]): Promise<void> {
   const configPath = values.config ?? process.env.WPK_CONFIG;
   const file = values.demo ? demoConfig : configPath ? readConfigFile(configPath) : undefined;
   const config = resolveServeConfig(file, process.env, { host: values.host, port: parsePort(values.port) });
+  // If whoever reads our stdout goes away (a closed pipe), keep serving and
+  // shutting down properly: losing log lines must not cost a till its answers.
+  process.stdout.on('error', () => {});
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
   const server = await startServer(config, logger);
   if (values.demo) process.stdout.write(demoBanner(config, server.url, server.wsUrl));
@@ -41,7 +44,11 @@ export async function serve(argv: string[]): Promise<void> {
   let signals = 0;
   const stop = (signal: NodeJS.Signals) => {
     if (++signals > 1) process.exit(1);
-    logger.info({ signal }, 'shutting down');
+    try {
+      logger.info({ signal }, 'shutting down');
+    } catch {
+      // stdout is gone; shut down all the same
+    }
     server.close().then(() => process.exit(0), (error: unknown) => {
       logger.error({ err: error }, 'shutdown failed');
       process.exit(1);

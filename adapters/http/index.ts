@@ -1,0 +1,8 @@
+/**
+ * The cash desk server's HTTP adapter (Hono): routes, error envelope, OpenAPI
+ * document, and a Node listener. See DESIGN.md section 7.
+ */
+export { createHttpApp } from './app.js';
+export { DEFAULT_BODY_LIMIT_BYTES, type HttpAdapterOptions, MAX_BODY_LIMIT_BYTES } from './options.js';
+export { PATHS } from './routes.js';
+export { type FetchApp, type HttpServerHandle, serveHttp, type ServeHttpOptions } from './serve.js';

@@ -1,0 +1,129 @@
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import { Health, TokenRequest, TokenResponse, Verification, VerifyRequest } from '../../src/contracts/cashdesk.js';
+import { ErrorEnvelope } from '../../src/contracts/errors.js';
+import { ServerMetrics } from '../../src/server/metrics.js';
+
+/** Paths of the HTTP adapter (DESIGN.md section 7). */
+export const PATHS = {
+  verify: '/v1/barcode/verify',
+  token: '/v1/token',
+  health: '/healthz',
+  metrics: '/metrics',
+  openapi: '/openapi.json',
+} as const;
+
+/** Methods each path answers; any other method gets 405 with this as `Allow`. */
+export const ALLOWED_METHODS: ReadonlyMap<string, readonly string[]> = new Map([
+  [PATHS.verify, ['POST']],
+  [PATHS.token, ['POST']],
+  // Hono answers HEAD for every GET route.
+  [PATHS.health, ['GET', 'HEAD']],
+  [PATHS.metrics, ['GET', 'HEAD']],
+  [PATHS.openapi, ['GET', 'HEAD']],
+]);
+
+/** Security scheme names in the OpenAPI document: the till key, in a header or the query. */
+export const SECURITY_SCHEMES = { bearer: 'tillKey', query: 'tillKeyQuery' } as const;
+
+/** Declares the till key schemes (and the token body's `TokenRequest`) in the app's OpenAPI registry. */
+export function registerComponents(app: OpenAPIHono): void {
+  app.openAPIRegistry.registerComponent('securitySchemes', SECURITY_SCHEMES.bearer, {
+    type: 'http', scheme: 'bearer', description: "The till's key: `Authorization: Bearer <key>`.",
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', SECURITY_SCHEMES.query, {
+    type: 'apiKey', in: 'query', name: 'key', description: "The till's key as `?key=`, for tills that cannot set headers.",
+  });
+  // The token body is described by hand (below), so its schema is registered explicitly for the $ref.
+  app.openAPIRegistry.register('TokenRequest', TokenRequest);
+}
+
+// Either scheme admits the request.
+const tillSecurity: Array<Record<string, string[]>> = [{ [SECURITY_SCHEMES.bearer]: [] }, { [SECURITY_SCHEMES.query]: [] }];
+
+function errorResponse(description: string) {
+  return { description, content: { 'application/json': { schema: ErrorEnvelope } } };
+}
+
+const postErrors = {
+  400: errorResponse('The body is not JSON or fails the schema (`BAD_REQUEST`, one `<field>: <message>` line per problem).'),
+  401: errorResponse('No till key, or a key of no till (`UNAUTHORIZED`). Sent with `WWW-Authenticate: Bearer`.'),
+  413: errorResponse('The body is over the configured limit (`PAYLOAD_TOO_LARGE`).'),
+  415: errorResponse('The body is not declared as `application/json` (`UNSUPPORTED_MEDIA_TYPE`).'),
+  500: errorResponse('An unexpected failure (`INTERNAL`); details are logged, never returned.'),
+  503: errorResponse('The shared verification store is down (`STORE_UNAVAILABLE`) or the server is draining (`SERVICE_UNAVAILABLE`): retry.'),
+};
+
+/** `POST /v1/barcode/verify`, behind `guards` (auth, then body limit). */
+export function verifyRoute(guards: MiddlewareHandler[]) {
+  return createRoute({
+    method: 'post',
+    path: PATHS.verify,
+    summary: 'Verify a scanned barcode',
+    description: 'Splits and checks a loyalty-card barcode (interface document section 2.2). A refused barcode is a 200 with `totpCodeValid: false`.',
+    security: tillSecurity,
+    middleware: guards,
+    request: { body: { required: true, content: { 'application/json': { schema: VerifyRequest } } } },
+    responses: {
+      200: { description: 'The verification result.', content: { 'application/json': { schema: Verification } } },
+      ...postErrors,
+    },
+  });
+}
+
+/** `POST /v1/token`, behind `guards` (auth, body limit, JSON media type). */
+export function tokenRoute(guards: MiddlewareHandler[]) {
+  return createRoute({
+    method: 'post',
+    path: PATHS.token,
+    summary: 'Sign a Pay API request body',
+    description: 'Returns the `X-Wallet-Token` for a request body. Send either the body itself, which is signed byte for byte as '
+      + 'received, or `{ "requestData": "<json text>" }`. Text that is not JSON is refused with `REQUEST_DATA_INVALID` and its byte offset.',
+    security: tillSecurity,
+    middleware: guards,
+    request: {
+      body: {
+        required: true,
+        content: {
+          // A plain schema object, not zod: the raw form is any JSON and must reach the handler unparsed.
+          // anyOf, not oneOf: a { requestData } object is also "any JSON".
+          'application/json': {
+            schema: {
+              anyOf: [
+                { $ref: '#/components/schemas/TokenRequest' },
+                { description: 'The Pay API request body itself (any JSON text), signed exactly as sent.' },
+              ],
+            },
+          },
+        },
+      },
+    },
+    responses: {
+      200: { description: 'The token.', content: { 'application/json': { schema: TokenResponse } } },
+      ...postErrors,
+      400: errorResponse('Not JSON (`REQUEST_DATA_INVALID`, with the byte offset) or `requestData` not a string (`BAD_REQUEST`).'),
+    },
+  });
+}
+
+/** `GET /healthz`, unauthenticated. */
+export const healthRoute = createRoute({
+  method: 'get',
+  path: PATHS.health,
+  summary: 'Liveness and version',
+  responses: { 200: { description: 'The server is up.', content: { 'application/json': { schema: Health } } } },
+});
+
+/** `GET /metrics`, unauthenticated: the server binds loopback by default and scrapers are expected on the host. */
+export const metricsRoute = createRoute({
+  method: 'get',
+  path: PATHS.metrics,
+  summary: 'Prometheus metrics',
+  description: 'Prometheus text format 0.0.4. Unauthenticated: bind to loopback (the default) and scrape from the host.',
+  responses: {
+    200: {
+      description: 'The metrics.',
+      content: { [ServerMetrics.contentType]: { schema: z.string() } },
+    },
+  },
+});

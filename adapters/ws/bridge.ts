@@ -1,0 +1,126 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Logger } from 'pino';
+import { type WebSocket, WebSocketServer } from 'ws';
+import type { CashDeskService } from '../../src/server/service.js';
+import type { Till } from '../../src/server/tills.js';
+import { BridgeConnection } from './connection.js';
+import { Dispatcher } from './dispatch.js';
+import { Heartbeat } from './heartbeat.js';
+import { type BridgeOptions, resolveBridgeOptions, type ResolvedBridgeOptions } from './options.js';
+import { checkUpgrade, refuseUpgrade, SUBPROTOCOL, UPGRADE_REFUSALS } from './upgrade.js';
+
+/** The WebSocket bridge for legacy tills (DESIGN.md section 7). */
+export interface Bridge {
+  /**
+   * Takes an HTTP upgrade request (route `/ws` upgrades here from the server's
+   * `'upgrade'` event): refuses it with a plain HTTP response (403, 400, 401,
+   * 503: see `UPGRADE_REFUSALS`) or completes the WebSocket handshake.
+   */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /**
+   * Stops accepting connections; closes each one with 1001 once the calls it
+   * has in flight are answered, terminates those still open after the grace
+   * (`closeGraceMs`), and stops the heartbeat. Frames arriving once closing
+   * has begun are not answered: the till gets the close frame and reconnects
+   * elsewhere. Idempotent.
+   */
+  close(): Promise<void>;
+  /** Open connections. */
+  readonly clients: number;
+}
+
+/**
+ * Creates the bridge: JSON-RPC 2.0 over WebSocket, subprotocol
+ * `wallet-pos.v1`, till auth at upgrade. Options are validated here, once
+ * (a bad one throws `ConfigError`).
+ *
+ * @example
+ * const bridge = createBridge(service, { allowedOrigins: ['https://pos.example.com'], logger });
+ * server.on('upgrade', (req, socket, head) => {
+ *   if (new URL(req.url ?? '/', 'http://x').pathname === '/ws') bridge.handleUpgrade(req, socket, head);
+ *   else socket.destroy();
+ * });
+ */
+export function createBridge(service: CashDeskService, options?: BridgeOptions): Bridge {
+  return new WsBridge(service, resolveBridgeOptions(options));
+}
+
+class WsBridge implements Bridge {
+  readonly #service: CashDeskService;
+  readonly #options: ResolvedBridgeOptions;
+  readonly #log: Logger;
+  readonly #allowedOrigins: ReadonlySet<string>;
+  readonly #dispatcher: Dispatcher;
+  readonly #wss: WebSocketServer;
+  readonly #connections = new Set<BridgeConnection>();
+  readonly #heartbeat: Heartbeat;
+  #closing: Promise<void> | undefined;
+  #nextId = 1;
+
+  constructor(service: CashDeskService, options: ResolvedBridgeOptions) {
+    this.#service = service;
+    this.#options = options;
+    this.#log = options.logger;
+    this.#allowedOrigins = new Set(options.allowedOrigins);
+    this.#dispatcher = new Dispatcher(service, options.maxBatch);
+    this.#wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: options.maxPayloadBytes,
+      // Deflate costs memory per connection and opens compression-bomb and CRIME-style attacks;
+      // the answers are small JSON anyway.
+      perMessageDeflate: false,
+      clientTracking: true,
+      // Upgrades without the subprotocol are refused before reaching ws; this only names it in the 101.
+      handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
+    });
+    this.#heartbeat = new Heartbeat(options.pingIntervalMs, () => this.#connections,
+      (error) => this.#log.error({ err: error }, 'bridge heartbeat failed'));
+  }
+
+  get clients(): number {
+    return this.#connections.size;
+  }
+
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    // The key may be in the query string: log the path only, never `req.url`.
+    const remote = { remoteAddress: req.socket.remoteAddress, path: (req.url ?? '/').split('?')[0] };
+    const checked = this.#closing !== undefined ? { refusal: UPGRADE_REFUSALS.closing }
+      : checkUpgrade(req, { allowedOrigins: this.#allowedOrigins, authenticate: (key) => this.#service.authenticate(key, 'ws') });
+    if ('refusal' in checked) {
+      this.#log.info({ ...remote, status: checked.refusal.status, reason: checked.refusal.message }, 'bridge upgrade refused');
+      refuseUpgrade(socket, checked.refusal);
+      return;
+    }
+    try {
+      this.#wss.handleUpgrade(req, socket, head, (ws) => this.#accept(ws, checked.till, remote));
+    } catch (error) {
+      // Only a programming error gets here (a socket upgraded twice); it must not take the server down.
+      this.#log.error({ err: error, ...remote }, 'bridge upgrade failed');
+      socket.destroy();
+    }
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      this.#heartbeat.stop();
+      const started = Date.now();
+      await Promise.all([...this.#connections].map((c) => c.shutdown(this.#options.closeGraceMs)));
+      await new Promise<void>((resolve) => this.#wss.close(() => resolve()));
+      this.#log.info({ ms: Date.now() - started }, 'bridge closed');
+    })();
+    return this.#closing;
+  }
+
+  #accept(ws: WebSocket, till: Till, remote: { remoteAddress: string | undefined }): void {
+    const log = this.#log.child({ till: till.id, conn: this.#nextId++ });
+    const connection = new BridgeConnection(ws, till.id, this.#dispatcher, this.#options, log);
+    this.#connections.add(connection);
+    this.#service.metrics.bridgeConnections.inc();
+    log.info({ remoteAddress: remote.remoteAddress }, 'till connected');
+    void connection.closed.then(() => {
+      this.#connections.delete(connection);
+      this.#service.metrics.bridgeConnections.dec();
+    });
+  }
+}

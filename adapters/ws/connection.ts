@@ -1,0 +1,198 @@
+import type { Logger } from 'pino';
+import { type RawData, WebSocket } from 'ws';
+import type { Dispatcher, FrameOutcome } from './dispatch.js';
+import { internalError } from './errors.js';
+
+/** Close codes and reasons the bridge sends (RFC 6455 section 7.4.1). */
+export const CLOSE_FRAMES = {
+  /** Policy violation: too many invalid frames. */
+  badFrames: { code: 1008, reason: 'too many invalid frames' },
+  /** Policy violation: answers pile up unread. */
+  slowConsumer: { code: 1008, reason: 'slow consumer' },
+  /** Going away: `Bridge#close()`. */
+  shutdown: { code: 1001, reason: 'server shutting down' },
+} as const;
+
+/**
+ * Frames being answered at once on one connection before it stops reading
+ * more (TCP back-pressure on the till). With the in-memory store every frame
+ * is answered within the turn it arrives in; with Redis a flooding till would
+ * otherwise queue unbounded store round trips.
+ */
+const MAX_FRAMES_IN_FLIGHT = 64;
+
+/** What a connection needs to know from the bridge's options. */
+export interface ConnectionLimits {
+  maxBufferedBytes: number;
+  maxBadFrames: number;
+  closeGraceMs: number;
+}
+
+/**
+ * One till's WebSocket: answers its frames, counts its invalid ones, watches
+ * its send buffer, answers the heartbeat, and closes it when told to. Every
+ * path that could throw is contained here, so no frame can crash the process.
+ */
+export class BridgeConnection {
+  readonly tillId: string;
+  /** Resolves once the socket is closed, whoever closed it. */
+  readonly closed: Promise<void>;
+  readonly #ws: WebSocket;
+  readonly #dispatcher: Dispatcher;
+  readonly #limits: ConnectionLimits;
+  readonly #log: Logger;
+  readonly #inFlight = new Set<Promise<void>>();
+  /** `open` answers frames; anything else ignores new ones (their answers would race the close frame). */
+  #state: 'open' | 'draining' | 'closing' | 'closed' = 'open';
+  #alive = true;
+  #badFrames = 0;
+  /** The answer of the latest frame: the next one is sent after it. */
+  #lastAnswer: Promise<void> = Promise.resolve();
+  #terminateTimer: NodeJS.Timeout | undefined;
+
+  constructor(ws: WebSocket, tillId: string, dispatcher: Dispatcher, limits: ConnectionLimits, log: Logger) {
+    this.#ws = ws;
+    this.tillId = tillId;
+    this.#dispatcher = dispatcher;
+    this.#limits = limits;
+    this.#log = log;
+    this.closed = new Promise((resolve) => {
+      ws.on('close', (code: number, reason: Buffer) => {
+        this.#state = 'closed';
+        clearTimeout(this.#terminateTimer);
+        this.#log.info({ code, reason: reason.toString() }, 'till disconnected');
+        resolve();
+      });
+    });
+    // Without an 'error' listener ws would rethrow (oversized frame, invalid UTF-8, reset): ws closes the socket itself.
+    ws.on('error', (error: Error & { code?: string }) => this.#log.warn({ code: error.code, message: error.message }, 'bridge socket error'));
+    ws.on('pong', () => { this.#alive = true; });
+    ws.on('message', (data: RawData, isBinary: boolean) => this.#onFrame(data, isBinary));
+  }
+
+  /** Frames being answered. */
+  get inFlight(): number {
+    return this.#inFlight.size;
+  }
+
+  /**
+   * One heartbeat tick: a peer that did not answer the previous ping is dead
+   * (a till that lost power leaves a half-open TCP connection nobody notices),
+   * so it is terminated; otherwise it is pinged again.
+   */
+  heartbeat(): void {
+    if (this.#ws.readyState !== WebSocket.OPEN) return;
+    if (!this.#alive) {
+      this.#log.warn('no pong since the last ping: terminating');
+      this.#ws.terminate();
+      return;
+    }
+    this.#alive = false;
+    this.#ws.ping();
+  }
+
+  /**
+   * Stops answering new frames, lets the frames in flight be answered, then
+   * closes with 1001; a peer that has not completed the close handshake by
+   * `graceMs` from now is terminated.
+   */
+  async shutdown(graceMs = this.#limits.closeGraceMs): Promise<void> {
+    const deadline = Date.now() + graceMs;
+    if (this.#state === 'open') this.#state = 'draining';
+    await within(Promise.allSettled([...this.#inFlight]), graceMs);
+    this.#close(CLOSE_FRAMES.shutdown, Math.max(0, deadline - Date.now()));
+    await this.closed;
+  }
+
+  #onFrame(data: RawData, isBinary: boolean): void {
+    if (this.#state !== 'open') return;
+    // A till that does not read its answers gets no more work done for it.
+    if (this.#ws.bufferedAmount > this.#limits.maxBufferedBytes) {
+      this.#slowConsumer();
+      return;
+    }
+    // Frames are worked on at once (store round trips overlap) but answered in arrival order,
+    // which is what a legacy till that reads answers one by one expects.
+    const outcome = this.#dispatch(toBuffer(data), isBinary);
+    const task: Promise<void> = this.#lastAnswer.then(() => outcome).then((o) => this.#deliver(o)).catch((error: unknown) => {
+      // Nothing here may reject: the chain would stall the connection, and an unhandled rejection ends the process.
+      this.#log.error({ err: error }, 'bridge answer failed unexpectedly');
+    }).finally(() => {
+      this.#inFlight.delete(task);
+      if (this.#ws.isPaused && this.#inFlight.size < MAX_FRAMES_IN_FLIGHT / 2) this.#ws.resume();
+    });
+    this.#lastAnswer = task;
+    this.#inFlight.add(task);
+    if (this.#inFlight.size >= MAX_FRAMES_IN_FLIGHT && !this.#ws.isPaused) this.#ws.pause();
+  }
+
+  /** Works out a frame's answer; never rejects. */
+  async #dispatch(data: Buffer, isBinary: boolean): Promise<FrameOutcome> {
+    try {
+      return await this.#dispatcher.handleFrame(data, isBinary, this.#log);
+    } catch (error) {
+      // A bug in the dispatcher: answered like any other unexpected error, with no id we could trust.
+      this.#log.error({ err: error }, 'bridge frame failed unexpectedly');
+      return { reply: JSON.stringify({ jsonrpc: '2.0', id: null, error: internalError() }), bad: false };
+    }
+  }
+
+  /** Sends a frame's answer and counts it if it was invalid. */
+  #deliver(outcome: FrameOutcome): void {
+    if (outcome.reply !== undefined) this.#send(outcome.reply);
+    if (outcome.bad && ++this.#badFrames >= this.#limits.maxBadFrames && this.#state === 'open') {
+      this.#log.warn({ badFrames: this.#badFrames }, 'too many invalid frames: closing');
+      this.#close(CLOSE_FRAMES.badFrames, this.#limits.closeGraceMs);
+    }
+  }
+
+  #send(text: string): void {
+    // Answers finished after a close began are dropped: the till sees the close and retries elsewhere.
+    if (this.#ws.readyState !== WebSocket.OPEN || this.#state === 'closing') return;
+    if (this.#ws.bufferedAmount > this.#limits.maxBufferedBytes) {
+      this.#slowConsumer();
+      return;
+    }
+    this.#ws.send(text, (error) => {
+      if (error) this.#log.debug({ message: error.message }, 'answer not sent');
+    });
+  }
+
+  #slowConsumer(): void {
+    if (this.#state === 'closing' || this.#state === 'closed') return;
+    this.#log.warn({ bufferedAmount: this.#ws.bufferedAmount }, 'slow consumer: closing');
+    this.#close(CLOSE_FRAMES.slowConsumer, this.#limits.closeGraceMs);
+  }
+
+  /**
+   * Starts the close handshake. The close frame queues behind unsent answers,
+   * so a peer that does not read would hold the socket (and its buffer) until
+   * ws's own 30 s timeout: ours terminates it after `graceMs`.
+   */
+  #close({ code, reason }: { code: number; reason: string }, graceMs: number): void {
+    if (this.#state === 'closing' || this.#state === 'closed') return;
+    this.#state = 'closing';
+    // A connection paused for back-pressure must read again to see the peer's close frame.
+    if (this.#ws.isPaused) this.#ws.resume();
+    this.#ws.close(code, reason);
+    this.#terminateTimer = setTimeout(() => {
+      this.#log.warn({ code }, 'close handshake not completed in time: terminating');
+      this.#ws.terminate();
+    }, graceMs);
+    this.#terminateTimer.unref();
+  }
+}
+
+/** A frame's payload as one Buffer, whatever `binaryType` produced. */
+function toBuffer(data: RawData): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.from(data);
+}
+
+/** Waits for `promise`, but no longer than `ms`. */
+async function within(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => { timer = setTimeout(resolve, ms); })]);
+  clearTimeout(timer);
+}

@@ -1,0 +1,42 @@
+import type { Logger } from 'pino';
+import { KitError, type KitErrorCode } from '../../src/errors.js';
+import { JsonRpcErrorCode, type JsonRpcErrorObject } from './jsonrpc.js';
+
+/**
+ * The fixed JSON-RPC code of each kit error a call can raise. Tills branch on
+ * `error.data.code` (the `KitError#code`); the number is there for generic
+ * JSON-RPC clients. Any kit error not listed answers -32000.
+ */
+export const KIT_ERROR_RPC_CODES: Readonly<Partial<Record<KitErrorCode, number>>> = {
+  REQUEST_DATA_INVALID: JsonRpcErrorCode.RequestDataInvalid,
+  STORE_UNAVAILABLE: JsonRpcErrorCode.StoreUnavailable,
+  VERIFIER_CLOSED: JsonRpcErrorCode.VerifierClosed,
+};
+
+/** Kit errors that are the server's trouble, not the till's: worth an operator's attention. */
+const OPERATIONAL: ReadonlySet<KitErrorCode> = new Set(['STORE_UNAVAILABLE', 'VERIFIER_CLOSED', 'BACKEND_UNAVAILABLE']);
+
+/**
+ * The `error` member for an exception thrown by a method. A `KitError` keeps
+ * its message (kit messages never carry keys or request content) and its
+ * code; anything else is a bug: logged in full here, answered as a bare
+ * -32603 so nothing about the server's internals reaches the till.
+ */
+export function errorForException(error: unknown, log: Logger, method: string): JsonRpcErrorObject {
+  if (error instanceof KitError) {
+    const level = OPERATIONAL.has(error.code) ? 'warn' : 'debug';
+    log[level]({ method, code: error.code }, 'bridge call refused by the kit');
+    return {
+      code: KIT_ERROR_RPC_CODES[error.code] ?? JsonRpcErrorCode.ServerError,
+      message: error.message,
+      data: { code: error.code },
+    };
+  }
+  log.error({ err: error, method }, 'bridge call failed unexpectedly');
+  return internalError();
+}
+
+/** The answer to a bug: no message, no stack, nothing but the fact. */
+export function internalError(): JsonRpcErrorObject {
+  return { code: JsonRpcErrorCode.InternalError, message: 'Internal error', data: { code: 'INTERNAL_ERROR' } };
+}

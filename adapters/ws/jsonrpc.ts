@@ -1,0 +1,132 @@
+/**
+ * JSON-RPC 2.0 (https://www.jsonrpc.org/specification) as the bridge speaks
+ * it: the message shapes, the error codes, and the check of a request object.
+ */
+
+/** A request id: echoed unchanged in the response so a till can match (and safely retry) its calls. */
+export type JsonRpcId = string | number | null;
+
+/**
+ * Every `error.code` the bridge answers with. The first five are the
+ * specification's; the -32000..-32099 range carries the kit's own errors, one
+ * fixed code per `KitError#code` (the same code is in `error.data.code`).
+ */
+export const JsonRpcErrorCode = {
+  /** The frame is not JSON. The response id is null. */
+  ParseError: -32700,
+  /** Not a request: wrong `jsonrpc`, no `method`, bad `id` or `params`, empty or oversized batch, binary frame. */
+  InvalidRequest: -32600,
+  /** No such method. */
+  MethodNotFound: -32601,
+  /** Params refused by the method's schema; `data.errors` lists `<field>: <message>` lines. */
+  InvalidParams: -32602,
+  /** A bug on the server side; nothing about it is sent, it is logged. */
+  InternalError: -32603,
+  /** A kit error without a code of its own below (`data.code` names it). */
+  ServerError: -32000,
+  /** `token.get`: `requestData` is not JSON text (`RequestDataError`). */
+  RequestDataInvalid: -32001,
+  /** The shared replay/lockout store failed; the barcode was neither accepted nor refused: retry. */
+  StoreUnavailable: -32002,
+  /** The server's verifier is closed (the server is stopping). */
+  VerifierClosed: -32003,
+} as const;
+
+/** One of the codes of `JsonRpcErrorCode`. */
+export type JsonRpcErrorCode = (typeof JsonRpcErrorCode)[keyof typeof JsonRpcErrorCode];
+
+/**
+ * The stable, machine-readable part of every error the bridge sends, in
+ * `error.data.code`: `PARSE_ERROR`, `INVALID_REQUEST`, `BINARY_FRAME`,
+ * `BATCH_TOO_LARGE`, `METHOD_NOT_FOUND`, `BAD_REQUEST` (invalid params),
+ * `INTERNAL_ERROR`, or a `KitError` code such as `REQUEST_DATA_INVALID`.
+ */
+export interface JsonRpcErrorData {
+  code: string;
+  /** `<field>: <message>` lines, for INVALID_REQUEST, BATCH_TOO_LARGE, BINARY_FRAME and BAD_REQUEST. */
+  errors?: string[];
+}
+
+/** The `error` member of a failed response. */
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data: JsonRpcErrorData;
+}
+
+/** A call as sent by a till; without `id` it is a notification and gets no response. */
+export interface JsonRpcRequest<P = unknown> {
+  jsonrpc: '2.0';
+  method: string;
+  params?: P;
+  id?: JsonRpcId;
+}
+
+/** A successful response. */
+export interface JsonRpcSuccess<R = unknown> {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  result: R;
+}
+
+/** A failed response. */
+export interface JsonRpcFailure {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  error: JsonRpcErrorObject;
+}
+
+/** What the bridge sends back for one call. */
+export type JsonRpcResponse<R = unknown> = JsonRpcSuccess<R> | JsonRpcFailure;
+
+/** Builds a failed response. */
+export function failure(id: JsonRpcId, code: number, message: string, data: JsonRpcErrorData): JsonRpcFailure {
+  return { jsonrpc: '2.0', id, error: { code, message, data } };
+}
+
+/** Builds a successful response. */
+export function success<R>(id: JsonRpcId, result: R): JsonRpcSuccess<R> {
+  return { jsonrpc: '2.0', id, result };
+}
+
+/** The outcome of checking one element of a frame against the request shape. */
+export type RequestCheck =
+  | { ok: true; request: JsonRpcRequest; notification: boolean }
+  | { ok: false; id: JsonRpcId; errors: string[] };
+
+/**
+ * Checks that a parsed value is a request object. Invalid requests are always
+ * answered (a notification cannot be told apart from a broken request), with
+ * the request's id when that id itself is valid, so the till can match it.
+ */
+export function checkRequest(value: unknown): RequestCheck {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, id: null, errors: ['request: must be an object'] };
+  }
+  const object = value as Record<string, unknown>;
+  const errors: string[] = [];
+  const hasId = Object.hasOwn(object, 'id');
+  const idValid = !hasId || isId(object.id);
+  if (!idValid) errors.push('id: must be a string, a number of at most 2^53 in magnitude, or null');
+  if (object.jsonrpc !== '2.0') errors.push('jsonrpc: must be "2.0"');
+  if (typeof object.method !== 'string') errors.push('method: must be a string');
+  const params = object.params;
+  if (Object.hasOwn(object, 'params') && (typeof params !== 'object' || params === null)) {
+    errors.push('params: must be an object or an array');
+  }
+  const id = hasId && idValid ? (object.id as JsonRpcId) : null;
+  if (errors.length > 0) return { ok: false, id, errors };
+  const request: JsonRpcRequest = { jsonrpc: '2.0', method: object.method as string, params };
+  if (hasId) request.id = id;
+  return { ok: true, request, notification: !hasId };
+}
+
+/**
+ * Strings, null, and numbers that survive a JSON round trip unchanged: a
+ * number beyond 2^53 has already been rounded by JSON.parse, so echoing it
+ * would answer a different id than the till sent (and confuse its retries).
+ */
+function isId(id: unknown): id is JsonRpcId {
+  if (id === null || typeof id === 'string') return true;
+  return typeof id === 'number' && Number.isFinite(id) && Math.abs(id) <= Number.MAX_SAFE_INTEGER;
+}

@@ -1,0 +1,99 @@
+import { type IncomingMessage, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Till } from '../../src/server/tills.js';
+import { presentedKey } from '../../src/server/tills.js';
+
+/** The subprotocol a till must offer (`Sec-WebSocket-Protocol`); later versions get a new name. */
+export const SUBPROTOCOL = 'wallet-pos.v1';
+
+/**
+ * Why an upgrade is refused, as HTTP statuses, checked in this order:
+ * 503 the bridge is closing; 403 an `Origin` outside the allowlist; 400 the
+ * subprotocol `wallet-pos.v1` not offered (400 rather than 426, which asks for
+ * a different protocol in `Upgrade` and would mislead: the till speaks
+ * WebSocket already, it only lacks the subprotocol); 401 no valid till key.
+ * The till key is checked last, so a misconfigured till is told what is wrong
+ * before its key is looked at, and the auth-failure metric counts only real
+ * key refusals.
+ */
+export const UPGRADE_REFUSALS = {
+  closing: { status: 503, message: 'server shutting down' },
+  origin: { status: 403, message: 'origin not allowed' },
+  subprotocol: { status: 400, message: `subprotocol ${SUBPROTOCOL} required` },
+  unauthorized: { status: 401, message: 'a valid till key is required (Authorization: Bearer <key> or ?key=)' },
+} as const;
+
+/** A refusal to send instead of upgrading. */
+export interface UpgradeRefusal {
+  status: number;
+  message: string;
+  headers?: Record<string, string>;
+}
+
+/** What the upgrade check needs from the bridge. */
+export interface UpgradeContext {
+  /** Normalised allowed origins (`scheme://host[:port]`). */
+  allowedOrigins: ReadonlySet<string>;
+  authenticate(key: string | undefined): Till | undefined;
+}
+
+/** The till an upgrade request authenticates as, or why it is refused. */
+export function checkUpgrade(req: IncomingMessage, context: UpgradeContext): { till: Till } | { refusal: UpgradeRefusal } {
+  // Browsers always send Origin on a WebSocket handshake (old drafts, version 8, used Sec-WebSocket-Origin);
+  // native tills send neither, and are not exposed to cross-site WebSocket hijacking.
+  const origin = header(req, 'origin') ?? header(req, 'sec-websocket-origin');
+  if (origin !== undefined && !context.allowedOrigins.has(normaliseOrigin(origin))) {
+    return { refusal: UPGRADE_REFUSALS.origin };
+  }
+  if (!offeredProtocols(req).includes(SUBPROTOCOL)) return { refusal: UPGRADE_REFUSALS.subprotocol };
+  const till = context.authenticate(presentedKey(header(req, 'authorization'), req.url));
+  if (till === undefined) {
+    return { refusal: { ...UPGRADE_REFUSALS.unauthorized, headers: { 'WWW-Authenticate': `Bearer realm="${SUBPROTOCOL}"` } } };
+  }
+  return { till };
+}
+
+/** The serialised origin, so `HTTPS://POS.example.com:443` matches `https://pos.example.com`. */
+export function normaliseOrigin(origin: string): string {
+  try {
+    return new URL(origin).origin;
+  } catch {
+    return origin; // e.g. "null" (sandboxed frames): never in the allowlist, so refused
+  }
+}
+
+/** Subprotocols in `Sec-WebSocket-Protocol` (comma-separated, possibly over several header lines, which Node joins). */
+function offeredProtocols(req: IncomingMessage): string[] {
+  return (header(req, 'sec-websocket-protocol') ?? '').split(',').map((p) => p.trim());
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * Answers an upgrade request with a plain HTTP/1.1 response and closes the
+ * socket, without upgrading. The body is short text: tills log it as is.
+ */
+export function refuseUpgrade(socket: Duplex, refusal: UpgradeRefusal): void {
+  // Node's HTTP server detaches its own listeners from an upgraded socket: a reset while we answer must not crash.
+  socket.on('error', () => socket.destroy());
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = `${refusal.message}\n`;
+  const headers: Record<string, string | number> = {
+    Connection: 'close',
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    ...refusal.headers,
+  };
+  const head = [`HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? ''}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  socket.once('finish', () => socket.destroy());
+  // A peer that never reads would keep the socket forever; the answer is tiny, a second is plenty.
+  setTimeout(() => socket.destroy(), 1_000).unref();
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+}

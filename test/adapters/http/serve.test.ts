@@ -1,0 +1,98 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHttpApp, serveHttp } from '../../../adapters/http/index.js';
+import type { BarcodeVerification } from '../../../src/contracts/barcode.js';
+import { CashDeskService } from '../../../src/server/service.js';
+import { TillRegistry } from '../../../src/server/tills.js';
+import { request, TILL_KEY } from './client.js';
+
+/** A verifier whose barcodeVerify waits until the test releases it. */
+function gatedVerifier() {
+  let release!: () => void;
+  let entered!: () => void;
+  const started = new Promise<void>((resolve) => { entered = resolve; });
+  const gate = new Promise<void>((resolve) => { release = resolve; });
+  const verifier = {
+    backend: 'wasm' as const,
+    async barcodeVerify(fullBarcode: string): Promise<BarcodeVerification> {
+      entered();
+      await gate;
+      return { resultCode: 'ANOTHER_INSTANCE', totpCodeValid: false, cardNumber: null, cardSession: null, fullBarcode, reason: 'PREFIX_MISMATCH' };
+    },
+    getToken: () => 'unused',
+    close: async () => {},
+  };
+  return { verifier, started, release };
+}
+
+const service = (verifier: ConstructorParameters<typeof CashDeskService>[0]['verifier']) =>
+  new CashDeskService({ verifier, tills: new TillRegistry([{ id: 'till-1', key: TILL_KEY }]) });
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+describe('serveHttp', () => {
+  it('listens on 127.0.0.1 and an ephemeral port by default', async () => {
+    const served = await serveHttp(createHttpApp(service(gatedVerifier().verifier)));
+    closers.push(served.close);
+    expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(Number(new URL(served.url).port)).toBeGreaterThan(0);
+    expect((await request(served.url, '/healthz', { key: null })).status).toBe(200);
+  });
+
+  it('rejects when the port is taken', async () => {
+    const first = await serveHttp(createHttpApp(service(gatedVerifier().verifier)));
+    closers.push(first.close);
+    const port = Number(new URL(first.url).port);
+    await expect(serveHttp(createHttpApp(service(gatedVerifier().verifier)), { port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  });
+
+  it('finishes an in-flight request before close() resolves, and refuses new connections meanwhile', async () => {
+    const { verifier, started, release } = gatedVerifier();
+    const served = await serveHttp(createHttpApp(service(verifier)));
+    // An idle keep-alive connection must not hold close() open.
+    expect((await request(served.url, '/healthz', { key: null })).status).toBe(200);
+
+    const inFlight = request(served.url, '/v1/barcode/verify', { body: { fullBarcode: 'XX;1;;2' } });
+    await started;
+    let closed = false;
+    const closing = served.close().then(() => { closed = true; });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(closed).toBe(false);
+    await expect(fetch(new URL('/healthz', served.url))).rejects.toThrow();
+
+    release();
+    const reply = await inFlight;
+    expect(reply.status).toBe(200);
+    expect(reply.body.resultCode).toBe('ANOTHER_INSTANCE');
+    expect(reply.headers.get('connection')).toBe('close');
+    // Promptly: the answered keep-alive socket must not idle until its timeout.
+    const answered = performance.now();
+    await closing;
+    expect(performance.now() - answered).toBeLessThan(1000);
+    expect(closed).toBe(true);
+    await served.close(); // idempotent
+  });
+
+  it('lets the caller attach an upgrade handler to the same server', async () => {
+    const served = await serveHttp(createHttpApp(service(gatedVerifier().verifier)));
+    closers.push(served.close);
+    let upgraded = '';
+    served.server.on('upgrade', (req, socket) => {
+      upgraded = req.url ?? '';
+      socket.end('HTTP/1.1 101 Switching Protocols\r\nUpgrade: test\r\nConnection: Upgrade\r\n\r\n');
+    });
+    const { request: httpRequest } = await import('node:http');
+    await new Promise<void>((resolve, reject) => {
+      const req = httpRequest(`${served.url}/ws`, { headers: { Connection: 'Upgrade', Upgrade: 'test' } });
+      req.on('upgrade', (_res, socket) => {
+        socket.destroy();
+        resolve();
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(upgraded).toBe('/ws');
+  });
+});

@@ -1,0 +1,74 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Level, type Logger, pino } from 'pino';
+import type { VerifierConfig } from '../../../adapters/node/config.js';
+import { type Bridge, type BridgeOptions, createBridge } from '../../../adapters/ws/index.js';
+import { createVerifier } from '../../../src/index.js';
+import { CashDeskService } from '../../../src/server/service.js';
+import { TillRegistry } from '../../../src/server/tills.js';
+import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
+
+/** The till every bridge test server knows. */
+export const TILL = { id: 'till-1', key: 'till-key-0123456789abcdef' } as const;
+
+/** A bridge on a real HTTP server on 127.0.0.1, ephemeral port. */
+export interface BridgeServer {
+  /** `ws://127.0.0.1:<port>/ws` */
+  url: string;
+  bridge: Bridge;
+  service: CashDeskService;
+  server: Server;
+  /** Closes bridge, HTTP server and verifier. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts verifier + service + bridge + HTTP server, routing `/ws` upgrades to
+ * the bridge as the real server does.
+ */
+export async function startBridgeServer(
+  options: BridgeOptions = {}, config: Partial<VerifierConfig> = {},
+): Promise<BridgeServer> {
+  const verifier = createVerifier({ ...BASE_CONFIG, backend: 'wasm', clock: () => NOW, ...config } as VerifierConfig);
+  const service = new CashDeskService({ verifier, tills: new TillRegistry([TILL]) });
+  const bridge = createBridge(service, options);
+  const server = createServer();
+  server.on('upgrade', (req, socket, head) => {
+    if ((req.url ?? '').split('?')[0] === '/ws') bridge.handleUpgrade(req, socket, head);
+    else socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `ws://127.0.0.1:${port}/ws`,
+    bridge,
+    service,
+    server,
+    close() {
+      closing ??= (async () => {
+        await bridge.close();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await verifier.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** A pino logger whose records land in `records`, parsed, for asserting what the bridge logged. */
+export function capturingLogger(level: Level = 'debug'): { logger: Logger; records: Array<Record<string, unknown>> } {
+  const records: Array<Record<string, unknown>> = [];
+  const logger = pino({ level }, { write: (line: string) => { records.push(JSON.parse(line) as Record<string, unknown>); } });
+  return { logger, records };
+}
+
+/** Polls `condition` every 10 ms until it holds; fails after `timeoutMs`. */
+export async function eventually(condition: () => boolean, timeoutMs = 5_000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

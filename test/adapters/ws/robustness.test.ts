@@ -1,0 +1,121 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { deriveCardKey, generateBarcode } from '../../../src/index.js';
+import { BASE_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
+import { RpcClient } from '../../support/ws-client.js';
+import { type BridgeServer, capturingLogger, eventually, startBridgeServer, TILL } from './harness.js';
+
+function barcodeFor(cardNumber: string): string {
+  return generateBarcode({ ...BASE_CONFIG, cardNumber, cardKey: deriveCardKey(PARTNER_KEY, cardNumber, 'HMACSHA256'), cardSession: 'AB12CD34', at: NOW });
+}
+
+/** The socket under a ws client, to stop reading as a stuck till would. */
+function rawSocket(client: RpcClient): { pause(): void; resume(): void } {
+  return (client.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+}
+
+describe('bridge robustness', () => {
+  let srv: BridgeServer | undefined;
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await srv?.close();
+    srv = undefined;
+  });
+
+  it('keeps serving others when a client disconnects in the middle of a call', async () => {
+    srv = await startBridgeServer();
+    const other = await RpcClient.connect(srv.url, { key: TILL.key });
+    // A call the server is still working on when its client goes away.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const verify = srv.service.verify.bind(srv.service);
+    vi.spyOn(srv.service, 'verify').mockImplementationOnce(async (code) => { await gate; return verify(code); });
+    const leaver = await RpcClient.connect(srv.url, { key: TILL.key });
+    leaver.send({ jsonrpc: '2.0', id: 1, method: 'barcode.verify', params: { fullBarcode: barcodeFor('4100000000000001') } });
+    await eventually(() => vi.mocked(srv!.service.verify).mock.calls.length === 1, 2_000, 'call started');
+    leaver.ws.terminate();
+    await leaver.closed;
+    release();
+    // And one that leaves right after sending, before the server has even read the frame.
+    for (let i = 0; i < 20; i++) {
+      const quick = await RpcClient.connect(srv.url, { key: TILL.key });
+      quick.send({ jsonrpc: '2.0', id: i, method: 'token.get', params: { requestData: `{"n":${i}}` } });
+      quick.ws.terminate();
+    }
+    expect(await other.call('barcode.verify', { fullBarcode: barcodeFor('4100000000000002') })).toMatchObject({ reason: 'OK' });
+    await eventually(() => srv!.bridge.clients === 1, 5_000, 'only the other client left');
+    expect(srv.service.metrics.bridgeConnections.value).toBe(1);
+    await other.close();
+  });
+
+  it('closes a client that never reads as a slow consumer (1008) while another keeps getting answers', async () => {
+    const { logger, records } = capturingLogger('warn');
+    srv = await startBridgeServer({ logger, closeGraceMs: 10_000 });
+    const reader = await RpcClient.connect(srv.url, { key: TILL.key });
+    const stuck = await RpcClient.connect(srv.url, { key: TILL.key });
+    rawSocket(stuck).pause();
+    // Answers to verify echo the barcode: 100 long ones make a ~420 KB answer per frame. Token
+    // requests with large bodies make the server work while their answers stay small.
+    const longBarcode = `CM;4000123412341234;${'A'.repeat(3_900)};12345678`;
+    const verifyBatch = JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'barcode.verify', params: { fullBarcode: longBarcode } })));
+    const bigBody = JSON.stringify({ items: Array.from({ length: 5_000 }, (_, i) => ({ sku: `sku-${i}`, qty: 1 })) });
+    const tokenBatch = JSON.stringify(Array.from({ length: 4 }, (_, i) => ({ jsonrpc: '2.0', id: `t${i}`, method: 'token.get', params: { requestData: bigBody } })));
+    const slow = (): boolean => records.some((r) => r.msg === 'slow consumer: closing');
+    let answered = 0;
+    for (let frame = 0; frame < 400 && !slow(); frame++) {
+      stuck.send(frame % 2 === 0 ? verifyBatch : tokenBatch);
+      if (frame % 10 === 0) {
+        expect(await reader.call('health')).toMatchObject({ status: 'ok' });
+        answered++;
+      }
+      // Let the server read: the flood is bounded by the socket, not by this loop.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await eventually(slow, 10_000, 'slow consumer detected');
+    expect(answered).toBeGreaterThan(0);
+    expect(records.find((r) => r.msg === 'slow consumer: closing')).toMatchObject({ till: 'till-1', level: 40 });
+    expect(await reader.call('barcode.verify', { fullBarcode: barcodeFor('4200000000000001') })).toMatchObject({ reason: 'OK' });
+    // Once the stuck till reads again it finds its answers, then the close frame.
+    rawSocket(stuck).resume();
+    expect(await stuck.closed).toEqual({ code: 1008, reason: 'slow consumer' });
+    expect(await reader.call('health')).toMatchObject({ status: 'ok' });
+    await reader.close();
+  });
+
+  it('terminates a peer that stops answering pings and keeps one that answers', async () => {
+    const { logger, records } = capturingLogger('warn');
+    srv = await startBridgeServer({ pingIntervalMs: 100, logger });
+    const healthy = await RpcClient.connect(srv.url, { key: TILL.key });
+    const dead = await RpcClient.connect(srv.url, { key: TILL.key, ws: { autoPong: false } });
+    const started = Date.now();
+    const closed = await dead.closed;
+    // Terminated, not closed: a dead peer would never complete a close handshake.
+    expect(closed.code).toBe(1006);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(records.some((r) => r.msg === 'no pong since the last ping: terminating')).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(healthy.ws.readyState).toBe(healthy.ws.OPEN);
+    expect(await healthy.call('health')).toMatchObject({ status: 'ok' });
+    expect(srv.bridge.clients).toBe(1);
+    await healthy.close();
+  });
+
+  it('answers 1,000 concurrent connections each verifying a barcode, and still answers after', async () => {
+    srv = await startBridgeServer();
+    const started = Date.now();
+    const clients: RpcClient[] = [];
+    // Opened in waves so the listen backlog never overflows (a dropped SYN costs a 1 s retry).
+    for (let wave = 0; wave < 10; wave++) {
+      clients.push(...await Promise.all(Array.from({ length: 100 }, () => RpcClient.connect(srv!.url, { key: TILL.key }))));
+    }
+    expect(srv.bridge.clients).toBe(1_000);
+    expect(srv.service.metrics.bridgeConnections.value).toBe(1_000);
+    const cards = clients.map((_, i) => `43${String(i).padStart(14, '0')}`);
+    const results = await Promise.all(clients.map((c, i) => c.call<{ resultCode: string; cardNumber: string }>('barcode.verify', { fullBarcode: barcodeFor(cards[i]!) })));
+    expect(results.every((r, i) => r.resultCode === 'CARDSESSION_AVAILABLE' && r.cardNumber === cards[i])).toBe(true);
+    const late = await RpcClient.connect(srv.url, { key: TILL.key });
+    expect(await late.call('health')).toMatchObject({ status: 'ok' });
+    await Promise.all([...clients, late].map((c) => c.close()));
+    await eventually(() => srv!.bridge.clients === 0, 10_000, 'all disconnected');
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 60_000);
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, demoConfig } from '../../../src/index.js';
+import { resolveServeConfig } from '../../../src/server/config.js';
+
+function issuesOf(file: unknown, env: Record<string, string> = {}): string[] {
+  try {
+    resolveServeConfig(file, env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return [...(error as ConfigError).issues];
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('resolveServeConfig', () => {
+  it('accepts the demo configuration with loopback and port 8080 by default', () => {
+    const config = resolveServeConfig(demoConfig, {});
+    expect(config.server).toMatchObject({ host: '127.0.0.1', port: 8080, allowedOrigins: [], bodyLimitBytes: 1_048_576 });
+    expect(config.verifier).toMatchObject({ window: 1, backend: 'auto', lockout: { maxFailures: 10, coolDownSeconds: 300 } });
+  });
+
+  it('builds a whole configuration from the environment', () => {
+    const config = resolveServeConfig(undefined, {
+      WPK_ALGORYTHM: 'HMACSHA1', WPK_PASS_LENGTH: '6', WPK_PREFIX: 'ZX', WPK_KEY: 'ab'.repeat(16), WPK_INTERVAL: '60',
+      WPK_CARD_SESSION_LENGTH: '10', WPK_DELIMETER: '|', WPK_TILLS: 'till-1:key-one-0123456789abc, till-2:key:two:0123456789',
+      WPK_PORT: '9000', WPK_ALLOWED_ORIGINS: 'https://pos.example, https://pos2.example', REDIS_URL: 'redis://127.0.0.1:6379',
+    });
+    expect(config.verifier).toMatchObject({ algorythm: 'HMACSHA1', passLength: 6, prefix: 'ZX', interval: 60, cardSessionLength: 10, delimeter: '|' });
+    expect(config.tills).toEqual([{ id: 'till-1', key: 'key-one-0123456789abc' }, { id: 'till-2', key: 'key:two:0123456789' }]);
+    expect(config.server).toMatchObject({ port: 9000, allowedOrigins: ['https://pos.example', 'https://pos2.example'] });
+    expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
+  });
+
+  it('lets the environment override the file and flags override both', () => {
+    const config = resolveServeConfig(demoConfig, { WPK_PORT: '9001', WPK_HOST: '0.0.0.0' }, { port: 9002 });
+    expect(config.server.port).toBe(9002);
+    expect(config.server.host).toBe('0.0.0.0');
+  });
+
+  it('names every bad field at once, with its path', () => {
+    const issues = issuesOf({
+      verifier: { ...demoConfig.verifier, passLength: 12, key: 'nothex' },
+      tills: [{ id: 'bad id!', key: 'short' }],
+      server: { port: 70000 },
+    });
+    expect(issues).toEqual(expect.arrayContaining([
+      'verifier.passLength: must be an integer from 1 to 10',
+      'verifier.key: must be hex of at least 16 bytes',
+      'tills.0.id: must be 1 to 64 of [A-Za-z0-9._-]',
+      'tills.0.key: must be a string of 16 to 512 characters',
+      'server.port: must be an integer from 0 to 65535',
+    ]));
+  });
+
+  it('reports a non-numeric environment number as a bad field, not NaN', () => {
+    expect(issuesOf(demoConfig, { WPK_PORT: 'eighty' })).toEqual(['server.port: must be an integer from 0 to 65535']);
+  });
+
+  it('refuses a configuration without tills, duplicate till keys, and unknown fields', () => {
+    expect(issuesOf({ verifier: demoConfig.verifier, tills: [] })).toEqual(['tills: must list at least one till']);
+    const key = 'same-key-0123456789';
+    expect(issuesOf({ verifier: demoConfig.verifier, tills: [{ id: 'a', key }, { id: 'b', key }] })).toEqual(['tills: keys must be unique']);
+    expect(issuesOf({ ...demoConfig, extra: 1 })).toEqual(['extra: unknown field']);
+  });
+
+  it('accepts algorithm and delimiter spellings in the file', () => {
+    const { algorythm, delimeter, ...rest } = demoConfig.verifier;
+    const config = resolveServeConfig({ ...demoConfig, verifier: { ...rest, algorithm: algorythm, delimiter: delimeter } }, {});
+    expect(config.verifier.algorythm).toBe('HMACSHA256');
+  });
+
+  it('never echoes a key in its messages', () => {
+    const secretish = 'c'.repeat(31);
+    const issues = issuesOf({ ...demoConfig, verifier: { ...demoConfig.verifier, key: secretish } });
+    expect(issues.join('\n')).not.toContain(secretish);
+  });
+});

@@ -1,0 +1,29 @@
+import { execSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..', '..');
+
+function newest(dir: string, suffix: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(join(root, dir), { recursive: true, withFileTypes: true })) {
+    if (entry.isFile() && entry.name.endsWith(suffix) && !entry.parentPath.includes('node_modules') && !entry.parentPath.includes(`${dir}/build`)) {
+      latest = Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+    }
+  }
+  return latest;
+}
+
+function mtime(path: string): number {
+  return existsSync(join(root, path)) ? statSync(join(root, path)).mtimeMs : 0;
+}
+
+/**
+ * Tests that spawn the CLI (`npm start`) run the compiled package: rebuild it
+ * first when the sources are newer, so no test ever runs stale output.
+ */
+export default function setup(): void {
+  if (newest('assembly', '.ts') > mtime('build/core.wasm')) execSync('npm run build:wasm', { cwd: root, stdio: 'inherit' });
+  const sources = Math.max(newest('src', '.ts'), newest('adapters', '.ts'));
+  if (sources > mtime('dist/src/cli/main.js')) execSync('npm run build:ts', { cwd: root, stdio: 'inherit' });
+}
