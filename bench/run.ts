@@ -1,6 +1,7 @@
 import { cpus } from 'node:os';
 import { calibrationGroup } from './calibration.bench.js';
 import { type BenchGroup, measure, report } from './harness.js';
+import { nativeGroup } from './native.bench.js';
 import { serverGroups } from './server.bench.js';
 import { tokenGroup } from './token.bench.js';
 import { verifyGroup } from './verify.bench.js';
@@ -10,7 +11,7 @@ import { verifyGroup } from './verify.bench.js';
 // In-process groups run on one thread (benchmark.js; BENCH_MAX_TIME seconds per
 // case, default 3); server groups put the server on core 0 and the load on core 1.
 // `npm run bench -- <word>` runs only the groups whose title contains the word.
-const groups: Array<() => BenchGroup> = [calibrationGroup, verifyGroup, tokenGroup];
+const groups: Array<() => BenchGroup> = [calibrationGroup, verifyGroup, tokenGroup, nativeGroup];
 const only = process.argv[2]?.toLowerCase();
 const wanted = (title: string) => !only || title.toLowerCase().includes(only);
 

@@ -1,7 +1,77 @@
-import type { CoreBackend } from '../node/backend.js';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { type CoreBackend, kidTail } from '../node/backend.js';
 import type { ResolvedConfig } from '../node/config.js';
+import { AlgId } from '../node/core.js';
 
-/** Builds native backends, or says why the addon cannot be used. */
+/** One configured native core (see adapters/native/src/addon.cc). */
+interface NativeCore {
+  /** 8 int32 result slots the addon writes on every verify. */
+  readonly result: ArrayBuffer;
+  verify(fullBarcode: string, nowMs: number): number;
+  sign(requestData: string, iat: number): string | number;
+  wipe(): void;
+}
+
+/** What `wallet_core.node` exports. */
+interface Addon {
+  Core: new (
+    alg: number, passLength: number, interval: number, sessionLength: number, window: number,
+    prefix: string, delimiter: string, keyHex: string, kidTail: string,
+  ) => NativeCore;
+  selfTest(): boolean;
+}
+
+const ADDON = 'build/Release/wallet_core.node';
+// Source layout: adapters/native/index.ts; compiled: dist/adapters/native/index.js (the addon stays in adapters/native).
+const CANDIDATES = [`./${ADDON}`, `../../../adapters/native/${ADDON}`];
+
+/** The addon's core behind the backend interface; its result slots are shared, not copied. */
+class NativeBackend implements CoreBackend {
+  readonly name = 'native';
+  readonly result: Int32Array;
+  readonly #core: NativeCore;
+
+  constructor(addon: Addon, config: ResolvedConfig) {
+    this.#core = new addon.Core(
+      config.algorythm === 'HMACSHA1' ? AlgId.Sha1 : AlgId.Sha256, config.passLength, config.interval,
+      config.cardSessionLength, config.window, config.prefix, config.delimeter, config.key, kidTail(config.partnerId),
+    );
+    this.result = new Int32Array(this.#core.result);
+  }
+
+  verify(fullBarcode: string, nowMs: number): number {
+    return this.#core.verify(fullBarcode, nowMs);
+  }
+
+  sign(requestData: string, iat: number): string | number {
+    return this.#core.sign(requestData, iat);
+  }
+
+  wipe(): void {
+    this.#core.wipe();
+  }
+}
+
+function load(): ((config: ResolvedConfig) => CoreBackend) | Error {
+  const path = CANDIDATES.map((relative) => fileURLToPath(new URL(relative, import.meta.url))).find((p) => existsSync(p));
+  if (path === undefined) return new Error(`${ADDON} not found (run \`npm run build:native\`)`);
+  let addon: Addon;
+  try {
+    addon = createRequire(import.meta.url)(path) as Addon;
+  } catch (error) {
+    return new Error(`${ADDON} failed to load: ${(error as Error).message.split('\n')[0]}`);
+  }
+  // Known answers first: a host whose OpenSSL misbehaves must not verify anything.
+  if (typeof addon.Core !== 'function' || addon.selfTest() !== true) return new Error(`${ADDON} failed its self-test`);
+  return (config) => new NativeBackend(addon, config);
+}
+
+let cached: ((config: ResolvedConfig) => CoreBackend) | Error | undefined;
+
+/** Builds native backends, or says why the addon cannot be used. Loaded once per process. */
 export function loadNativeBackend(): ((config: ResolvedConfig) => CoreBackend) | Error {
-  return new Error('the native addon has not been built');
+  cached ??= load();
+  return cached;
 }

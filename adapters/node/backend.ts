@@ -93,6 +93,8 @@ export class WasmBackend implements CoreBackend {
   }
 
   wipe(): void {
-    this.#core.key.fill(0);
+    // The whole linear memory: pad states, derived card keys, the last barcode
+    // and body chunk. The instance is never used again after this.
+    new Uint8Array(this.#core.exports.memory.buffer).fill(0);
   }
 }

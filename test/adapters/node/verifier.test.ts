@@ -67,3 +67,15 @@ describe('init, barcodeVerify, getToken (module level)', () => {
     expect((barcodeVerify(code) as { resultCode: string }).resultCode).toBe('ANOTHER_INSTANCE');
   });
 });
+
+describe('close', () => {
+  it('leaves no key material in the wasm core it used', async () => {
+    const { WasmBackend } = await import('../../../adapters/node/backend.js');
+    const { resolveConfig } = await import('../../../adapters/node/config.js');
+    const backend = new WasmBackend(resolveConfig({ ...BASE_CONFIG, backend: 'wasm' }));
+    const memory = (backend as unknown as { result: Int32Array }).result.buffer;
+    expect(new Uint8Array(memory).some((b) => b !== 0)).toBe(true);
+    backend.wipe();
+    expect(new Uint8Array(memory).every((b) => b === 0)).toBe(true);
+  });
+});

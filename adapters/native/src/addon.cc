@@ -1,0 +1,164 @@
+// The N-API surface: `new Core(alg, passLength, interval, sessionLength,
+// window, prefix, delimiter, keyHex, kidTail)` with `result` (an ArrayBuffer
+// of 8 int32 slots shared with JS), `verify(barcode, nowMs)`,
+// `sign(requestData, iat)` and `wipe()`; plus `selfTest()`.
+// Per call, only the string's contents are copied (a barcode's UTF-8 into a
+// fixed buffer; a body's UTF-16, transcoded here) and one value crosses back.
+#include <napi.h>
+
+#include <memory>
+
+#include "core.h"
+#include "json.h"
+#include "utf8.h"
+
+namespace {
+
+using wpk::Core;
+
+class NativeCore : public Napi::ObjectWrap<NativeCore> {
+ public:
+  static Napi::Function Define(Napi::Env env) {
+    return DefineClass(env, "Core",
+                       {InstanceMethod<&NativeCore::Verify>("verify"), InstanceMethod<&NativeCore::Sign>("sign"),
+                        InstanceMethod<&NativeCore::Wipe>("wipe")});
+  }
+
+  explicit NativeCore(const Napi::CallbackInfo& info) : Napi::ObjectWrap<NativeCore>(info) {
+    Napi::Env env = info.Env();
+    if (info.Length() != 9 || !info[0].IsNumber() || !info[1].IsNumber() || !info[2].IsNumber() ||
+        !info[3].IsNumber() || !info[4].IsNumber() || !info[5].IsString() || !info[6].IsString() ||
+        !info[7].IsString() || !info[8].IsString()) {
+      Napi::TypeError::New(env, "Core(alg, passLength, interval, sessionLength, window, prefix, delimiter, keyHex, kidTail)")
+          .ThrowAsJavaScriptException();
+      return;
+    }
+    wpk::CoreConfig config;
+    config.alg = info[0].As<Napi::Number>().Int32Value();
+    config.passLength = info[1].As<Napi::Number>().Int32Value();
+    config.interval = info[2].As<Napi::Number>().DoubleValue();
+    config.sessionLength = info[3].As<Napi::Number>().Int32Value();
+    config.window = info[4].As<Napi::Number>().Int32Value();
+    config.prefix = info[5].As<Napi::String>().Utf8Value();
+    config.delimiter = info[6].As<Napi::String>().Utf8Value();
+    config.keyHex = info[7].As<Napi::String>().Utf8Value();
+    config.kidTail = info[8].As<Napi::String>().Utf8Value();
+    core_ = std::make_unique<Core>();
+    const std::string error = core_->configure(config);
+    if (!error.empty()) {
+      core_.reset();
+      Napi::RangeError::New(env, error).ThrowAsJavaScriptException();
+      return;
+    }
+    Napi::ArrayBuffer result = Napi::ArrayBuffer::New(env, wpk::kSlotCount * sizeof(int32_t));
+    slots_ = static_cast<int32_t*>(result.Data());
+    for (int i = 0; i < wpk::kSlotCount; i++) slots_[i] = 0;
+    result_ = Napi::Persistent(result);
+    info.This().As<Napi::Object>().DefineProperty(Napi::PropertyDescriptor::Value("result", result, napi_enumerable));
+  }
+
+ private:
+  /** Bodies up to this many UTF-16 units are transcoded here (5 bytes of scratch a unit); larger ones by V8, exactly sized. */
+  static constexpr size_t kUtf16MaxUnits = 256 * 1024;
+
+  static void Throw(napi_env env, const char* message) { napi_throw_type_error(env, nullptr, message); }
+
+  static Napi::Value OutOfMemory(napi_env env) {
+    napi_throw_range_error(env, nullptr, "sign: requestData is too large to copy");
+    return Napi::Value();
+  }
+
+  Napi::Value Verify(const Napi::CallbackInfo& info) {
+    napi_env env = info.Env();
+    uint8_t* bytes = core_->barcodeBytes;
+    size_t written = 0;
+    double nowMs = 0;
+    if (napi_get_value_string_utf8(env, info[0], reinterpret_cast<char*>(bytes), Core::kBarcodeBuffer, &written) !=
+            napi_ok ||
+        napi_get_value_double(env, info[1], &nowMs) != napi_ok) {
+      Throw(env, "verify(fullBarcode: string, nowMs: number)");
+      return Napi::Value();
+    }
+    // The buffer holds a few bytes more than the wasm core's 1024, so up to
+    // 1024 bytes were written whole; beyond, the input is truncated to the
+    // whole characters within 1024 bytes, as TextEncoder.encodeInto leaves it.
+    int length = static_cast<int>(written);
+    const bool truncated = written > static_cast<size_t>(wpk::kBarcodeCap);
+    if (truncated) {
+      length = wpk::kBarcodeCap;
+      while (length > 0 && (bytes[length] & 0xc0) == 0x80) length--;
+    }
+    const int code = core_->barcode.verify(bytes, length, truncated, nowMs, slots_);
+    napi_value result;
+    napi_create_int32(env, code, &result);
+    return Napi::Value(env, result);
+  }
+
+  Napi::Value Sign(const Napi::CallbackInfo& info) {
+    napi_env env = info.Env();
+    napi_value text = info[0];
+    size_t units = 0;
+    double iat = 0;
+    if (napi_get_value_string_utf16(env, text, nullptr, 0, &units) != napi_ok ||
+        napi_get_value_double(env, info[1], &iat) != napi_ok) {
+      Throw(env, "sign(requestData: string, iat: number)");
+      return Napi::Value();
+    }
+    char token[wpk::kTokenCap];
+    size_t tokenLength = 0;
+    uint8_t* body = nullptr;
+    size_t length = 0;
+    if (units <= kUtf16MaxUnits) {
+      // The units are copied as they are (a memcpy in V8) and transcoded here, ASCII runs 16 at a time.
+      const size_t utf16Bytes = (units + 1) * sizeof(char16_t);
+      uint8_t* room = core_->scratch(utf16Bytes + 3 * units + wpk::kJsonPadding);
+      if (room == nullptr) return OutOfMemory(env);
+      char16_t* utf16 = reinterpret_cast<char16_t*>(room);
+      napi_get_value_string_utf16(env, text, utf16, units + 1, &units);
+      body = room + utf16Bytes;
+      length = wpk::utf16ToUtf8(reinterpret_cast<const uint16_t*>(utf16), units, body);
+    } else {
+      // A huge body: V8 encodes it straight into a buffer of the exact size.
+      size_t exact = 0;
+      napi_get_value_string_utf8(env, text, nullptr, 0, &exact);
+      body = core_->scratch(exact + wpk::kJsonPadding);
+      if (body == nullptr) return OutOfMemory(env);
+      napi_get_value_string_utf8(env, text, reinterpret_cast<char*>(body), exact + 1, &length);
+    }
+    body[length] = 0;  // the validator's end mark
+    const int64_t outcome = core_->token.sign(body, length, iat, token, &tokenLength);
+    core_->releaseLargeScratch();
+    napi_value result;
+    if (outcome == wpk::TokenSigner::kRandomFailed) {
+      napi_throw_error(env, nullptr, "sign: the CSPRNG (RAND_bytes) failed");
+      return Napi::Value();
+    }
+    if (outcome >= 0) {
+      napi_create_double(env, static_cast<double>(outcome), &result);
+    } else {
+      napi_create_string_latin1(env, token, tokenLength, &result);
+    }
+    return Napi::Value(env, result);
+  }
+
+  Napi::Value Wipe(const Napi::CallbackInfo& info) {
+    core_->wipe();
+    return info.Env().Undefined();
+  }
+
+  std::unique_ptr<Core> core_;
+  int32_t* slots_ = nullptr;
+  Napi::Reference<Napi::ArrayBuffer> result_;
+};
+
+Napi::Value SelfTest(const Napi::CallbackInfo& info) { return Napi::Boolean::New(info.Env(), wpk::selfTest()); }
+
+Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  exports.Set("Core", NativeCore::Define(env));
+  exports.Set("selfTest", Napi::Function::New<SelfTest>(env, "selfTest"));
+  return exports;
+}
+
+}  // namespace
+
+NODE_API_MODULE(wallet_core, Init)

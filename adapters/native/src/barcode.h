@@ -1,0 +1,70 @@
+// Barcode split and verification over the UTF-8 bytes of a scanned barcode.
+// Layout: prefix D cardNumber D cardSession D password (session may be empty),
+// or the three-part prefix D cardNumber D password. Mirrors assembly/barcode.ts
+// check for check, so both cores answer every input the same.
+#pragma once
+
+#include "hmac.h"
+
+namespace wpk {
+
+enum VerifyCode : int { kVerifyOk = 0, kVerifyPrefixMismatch = 1, kVerifyMalformed = 2, kVerifyCodeMismatch = 3 };
+
+/** Slots of the result area (int32 each), as the host reads them. */
+enum Slot : int {
+  kSlotCardOffset = 0,
+  kSlotCardLength = 1,
+  kSlotSessionOffset = 2,
+  kSlotSessionLength = 3,
+  kSlotPasswordOffset = 4,
+  kSlotMatchedDelta = 5,
+  kSlotCounterLo = 6,
+  kSlotCounterHi = 7,
+  kSlotCount = 8,
+};
+
+/** Capacity of the wasm core's barcode buffer: longer input counts as truncated. */
+constexpr int kBarcodeCap = 1024;
+constexpr int kMaxCardLength = 64;
+constexpr int kMaxPrefixLength = 16;
+constexpr int kMaxDelimiterLength = 4;
+
+/** The barcode layout and OTP parameters (validated by the host). */
+struct Layout {
+  Alg alg = Alg::Sha256;
+  int passLength = 8;
+  uint64_t intervalSeconds = 30;
+  int sessionLength = 8;
+  int window = 1;
+  uint8_t prefix[kMaxPrefixLength] = {};
+  int prefixLength = 0;
+  uint8_t delimiter[kMaxDelimiterLength] = {};
+  int delimiterLength = 0;
+};
+
+class BarcodeVerifier {
+ public:
+  Layout layout;
+  /** Pads of the partner key under the layout's algorithm (card key derivation). */
+  Pads partner;
+
+  /**
+   * Splits and checks the `length` bytes at `barcode` at Unix time `nowMs`;
+   * `truncated` says the input was longer than kBarcodeCap. Returns a
+   * VerifyCode; offsets of the parts that could be read go to `slots`.
+   */
+  int verify(const uint8_t* barcode, int length, bool truncated, double nowMs, int32_t* slots);
+
+  /** Forgets the partner pads and the last card's key. */
+  void wipe();
+  ~BarcodeVerifier() { wipe(); }
+
+ private:
+  uint8_t cardKey_[32] = {};
+  Pads cardPads_ = {};
+};
+
+/** `x` converted to u64 the way wasm's saturating truncation does (NaN and negatives are 0). */
+uint64_t saturateToU64(double x);
+
+}  // namespace wpk
