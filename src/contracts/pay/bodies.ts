@@ -1,0 +1,125 @@
+import { z } from '@hono/zod-openapi';
+import { Amounts, Item, MAX_AMOUNT } from './items.js';
+import { RejectReason, StatusClass, TransactionStatus } from './statuses.js';
+
+const id = (what: string, example: string) =>
+  z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9._:-]{1,64}$/, { error: 'must be 1 to 64 of [A-Za-z0-9._:-]' })
+    .openapi({ description: what, example });
+
+export const RequestId = id('Identifies one checkout request; a new one for every updated invoice.', 'req-000123');
+export const CardSession = z.string({ error: 'must be a string' }).regex(/^[0-9A-Za-z]{1,64}$/, { error: 'must be 1 to 64 of [0-9A-Za-z]' })
+  .openapi({ description: 'Payment session identifier from the barcode.', example: 'AB12CD34' });
+export const TransactionId = id('Identifies a payment transaction.', 'trx-7f3a');
+export const ProviderId = id('Identifies a payment provider.', 'wallet-sbp');
+
+export const Provider = z.object({
+  providerId: ProviderId,
+  name: z.string(),
+  available: z.boolean(),
+  message: z.string().optional().openapi({ description: 'Why the provider is unavailable.' }),
+}).openapi('Provider');
+
+// POST /availability-info
+export const AvailabilityRequest = z.object({ cardSession: CardSession }).strict().openapi('AvailabilityRequest');
+export const AvailabilityResponse = z.object({
+  walletPayIsDefault: z.boolean(),
+  providers: z.array(Provider),
+}).openapi('AvailabilityResponse');
+
+// POST /availability-info/task
+export const Offer = z.object({
+  providerId: ProviderId,
+  marketingMessage: z.string({ error: 'must be a string' }).max(500, { error: 'must be at most 500 characters' }),
+}).strict().openapi('Offer');
+export const AvailabilityTaskRequest = z.object({
+  requestId: RequestId,
+  cardSession: CardSession,
+  ...Amounts,
+  items: z.array(Item).max(1000).optional(),
+  offers: z.array(Offer).max(20).optional(),
+}).strict().openapi('AvailabilityTaskRequest');
+export const AvailabilityTaskResponse = AvailabilityResponse.extend({
+  taskId: z.string(),
+}).openapi('AvailabilityTaskResponse');
+
+// POST /checkout
+export const CheckoutRequest = z.object({
+  requestId: RequestId,
+  cardSession: CardSession,
+  providerId: ProviderId.optional(),
+  items: z.array(Item, { error: 'must be a list of items' }).min(1, { error: 'must list at least one item' }).max(1000),
+  ...Amounts,
+}).strict().openapi('CheckoutRequest');
+export const CheckoutResponse = z.object({
+  transactionId: TransactionId,
+  requestId: RequestId,
+  status: TransactionStatus,
+}).openapi('CheckoutResponse');
+
+// POST /status
+export const StatusRequest = z.union([
+  z.object({ transactionId: TransactionId }).strict(),
+  z.object({ requestId: RequestId, cardSession: CardSession }).strict(),
+], { error: 'must be { transactionId } or { requestId, cardSession }' }).openapi('StatusRequest');
+export const TransactionState = z.object({
+  transactionId: TransactionId,
+  requestId: RequestId,
+  status: TransactionStatus,
+  statusClass: StatusClass,
+  reason: RejectReason.optional(),
+  totalAmount: z.number().int(),
+  refundedAmount: z.number().int(),
+  updatedAt: z.string().openapi({ description: 'RFC 3339 time of the last change.' }),
+}).openapi('TransactionState');
+
+// POST /cancel
+export const CancelRequest = z.object({ transactionId: TransactionId }).strict().openapi('CancelRequest');
+
+// POST /refund
+export const RefundItem = z.object({
+  article: z.string().min(1).max(64),
+  quantity: z.number({ error: 'must be a positive integer' }).int({ error: 'must be a positive integer' }).min(1, { error: 'must be a positive integer' }),
+}).strict().openapi('RefundItem');
+export const RefundRequest = z.object({
+  transactionId: TransactionId,
+  refundId: id('Identifies one refund; repeating it is safe.', 'ref-1'),
+  amount: z.number().int().min(1, { error: 'must be a positive number of kopecks' }).max(MAX_AMOUNT).optional(),
+  items: z.array(RefundItem).min(1).max(1000).optional(),
+}).strict().refine((r) => !(r.amount !== undefined && r.items !== undefined), { error: 'give amount or items, not both' })
+  .openapi('RefundRequest');
+export const RefundResponse = z.object({
+  refundId: z.string(),
+  transactionId: TransactionId,
+  amount: z.number().int(),
+  refundedAmount: z.number().int(),
+  status: z.literal('succeeded'),
+}).openapi('RefundResponse');
+
+// POST /receipt
+export const ReceiptRequest = z.object({
+  transactionId: TransactionId,
+  receipt: z.record(z.string(), z.json()).openapi({ description: 'The fiscal receipt, forwarded to the app as given.' }),
+}).strict().openapi('ReceiptRequest');
+export const ReceiptResponse = z.object({ transactionId: TransactionId, status: z.literal('ACCEPTED') }).openapi('ReceiptResponse');
+
+/** The webhook event the service POSTs on every status change (Standard Webhooks signed). */
+export const TransactionUpdatedEvent = z.object({
+  type: z.literal('transaction.updated'),
+  timestamp: z.string(),
+  data: TransactionState,
+}).openapi('TransactionUpdatedEvent');
+
+export type AvailabilityRequest = z.infer<typeof AvailabilityRequest>;
+export type AvailabilityResponse = z.infer<typeof AvailabilityResponse>;
+export type AvailabilityTaskRequest = z.input<typeof AvailabilityTaskRequest>;
+export type AvailabilityTaskResponse = z.infer<typeof AvailabilityTaskResponse>;
+export type CheckoutRequest = z.input<typeof CheckoutRequest>;
+export type CheckoutResponse = z.infer<typeof CheckoutResponse>;
+export type StatusRequest = z.infer<typeof StatusRequest>;
+export type TransactionState = z.infer<typeof TransactionState>;
+export type CancelRequest = z.infer<typeof CancelRequest>;
+export type RefundRequest = z.infer<typeof RefundRequest>;
+export type RefundResponse = z.infer<typeof RefundResponse>;
+export type ReceiptRequest = z.infer<typeof ReceiptRequest>;
+export type ReceiptResponse = z.infer<typeof ReceiptResponse>;
+export type TransactionUpdatedEvent = z.infer<typeof TransactionUpdatedEvent>;

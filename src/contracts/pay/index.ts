@@ -1,0 +1,4 @@
+export * from './bodies.js';
+export * from './errors.js';
+export * from './items.js';
+export * from './statuses.js';
