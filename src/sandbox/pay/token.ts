@@ -1,0 +1,71 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** Why a token was refused; never sent to the caller beyond TOKEN_INVALID, but logged and tested. */
+export type TokenRefusal = 'MALFORMED' | 'HEADER' | 'SIGNATURE' | 'STALE' | 'REPLAYED';
+
+/** Options of {@link verifyWalletToken}. */
+export interface TokenCheck {
+  /** tokenKey = HMAC-SHA256(partnerKey, "token"). */
+  tokenKey: Uint8Array;
+  /** Seconds since the epoch, now. */
+  nowSeconds: number;
+  /** Largest |now - iat| accepted. Default 300 (DESIGN.md section 2). */
+  maxSkewSeconds?: number;
+  /** Records a jti; false when it was seen before (within the skew window). */
+  claimJti(jti: string, ttlSeconds: number): boolean | Promise<boolean>;
+}
+
+/** The protected header the kit's getToken writes. */
+export interface WalletTokenHeader {
+  alg: 'HS256';
+  b64: false;
+  crit: ['b64'];
+  iat: number;
+  jti: string;
+  kid?: string;
+}
+
+const B64URL = /^[A-Za-z0-9_-]+$/;
+
+/** tokenKey for a partner key given as hex (DESIGN.md section 2). */
+export function tokenKeyOf(partnerKeyHex: string): Buffer {
+  return createHmac('sha256', Buffer.from(partnerKeyHex, 'hex')).update('token').digest();
+}
+
+function parseHeader(encoded: string): WalletTokenHeader | undefined {
+  try {
+    const header = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as Partial<WalletTokenHeader>;
+    const ok = header.alg === 'HS256' && header.b64 === false && Array.isArray(header.crit) && header.crit.length === 1 &&
+      header.crit[0] === 'b64' && Number.isSafeInteger(header.iat) && typeof header.jti === 'string' &&
+      /^[A-Za-z0-9_-]{16,64}$/.test(header.jti) && (header.kid === undefined || typeof header.kid === 'string');
+    return ok ? header as WalletTokenHeader : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Checks an `X-Wallet-Token` against the exact body bytes received: a JWS
+ * HS256 with detached unencoded payload (RFC 7515, RFC 7797). Order: shape,
+ * signature (constant time), age, then the jti is claimed, so a forged token
+ * can never burn a real one's jti.
+ */
+export async function verifyWalletToken(token: string | undefined, body: Uint8Array, check: TokenCheck):
+  Promise<{ ok: true; header: WalletTokenHeader } | { ok: false; refusal: TokenRefusal }> {
+  if (typeof token !== 'string' || token.length > 4096) return { ok: false, refusal: 'MALFORMED' };
+  const parts = token.split('.');
+  if (parts.length !== 3 || parts[1] !== '' || !B64URL.test(parts[0]!) || !B64URL.test(parts[2]!)) {
+    return { ok: false, refusal: 'MALFORMED' };
+  }
+  const [encodedHeader, , encodedSignature] = parts as [string, string, string];
+  const header = parseHeader(encodedHeader);
+  if (header === undefined) return { ok: false, refusal: 'HEADER' };
+  const expected = createHmac('sha256', check.tokenKey).update(`${encodedHeader}.`).update(body).digest();
+  const presented = Buffer.from(encodedSignature, 'base64url');
+  if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return { ok: false, refusal: 'SIGNATURE' };
+  const maxSkew = check.maxSkewSeconds ?? 300;
+  if (Math.abs(check.nowSeconds - header.iat) > maxSkew) return { ok: false, refusal: 'STALE' };
+  // A jti must stay remembered as long as its token could still pass the age check.
+  if (!(await check.claimJti(header.jti, maxSkew * 2 + 1))) return { ok: false, refusal: 'REPLAYED' };
+  return { ok: true, header };
+}
