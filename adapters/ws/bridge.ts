@@ -93,7 +93,7 @@ class WsBridge implements Bridge {
       return;
     }
     try {
-      this.#wss.handleUpgrade(req, socket, head, (ws) => this.#accept(ws, checked.till, remote));
+      this.#wss.handleUpgrade(req, socket, head, (ws) => this.#accept(ws, socket, checked.till, remote));
     } catch (error) {
       // Only a programming error gets here (a socket upgraded twice); it must not take the server down.
       this.#log.error({ err: error, ...remote }, 'bridge upgrade failed');
@@ -112,9 +112,9 @@ class WsBridge implements Bridge {
     return this.#closing;
   }
 
-  #accept(ws: WebSocket, till: Till, remote: { remoteAddress: string | undefined }): void {
+  #accept(ws: WebSocket, socket: Duplex, till: Till, remote: { remoteAddress: string | undefined }): void {
     const log = this.#log.child({ till: till.id, conn: this.#nextId++ });
-    const connection = new BridgeConnection(ws, till.id, this.#dispatcher, this.#options, log);
+    const connection = new BridgeConnection(ws, socket, till.id, this.#dispatcher, this.#options, log);
     this.#connections.add(connection);
     this.#service.metrics.bridgeConnections.inc();
     log.info({ remoteAddress: remote.remoteAddress }, 'till connected');

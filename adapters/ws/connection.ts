@@ -1,7 +1,10 @@
+import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { type RawData, WebSocket } from 'ws';
 import type { Dispatcher, FrameOutcome } from './dispatch.js';
 import { internalError } from './errors.js';
+import { OrderedDelivery } from './ordered.js';
+import { TurnCork } from './turn-cork.js';
 
 /** Close codes and reasons the bridge sends (RFC 6455 section 7.4.1). */
 export const CLOSE_FRAMES = {
@@ -14,10 +17,11 @@ export const CLOSE_FRAMES = {
 } as const;
 
 /**
- * Frames being answered at once on one connection before it stops reading
- * more (TCP back-pressure on the till). With the in-memory store every frame
- * is answered within the turn it arrives in; with Redis a flooding till would
- * otherwise queue unbounded store round trips.
+ * Frames waiting for a slower frame ahead of them (or being worked on) before
+ * the connection stops reading more (TCP back-pressure on the till). With the
+ * in-memory store every frame is answered within the turn it arrives in, so
+ * nothing waits; with Redis a flooding till would otherwise queue unbounded
+ * store round trips.
  */
 const MAX_FRAMES_IN_FLIGHT = 64;
 
@@ -41,21 +45,31 @@ export class BridgeConnection {
   readonly #dispatcher: Dispatcher;
   readonly #limits: ConnectionLimits;
   readonly #log: Logger;
-  readonly #inFlight = new Set<Promise<void>>();
+  /** Frames are worked on at once (store round trips overlap) but answered in arrival order. */
+  readonly #answers: OrderedDelivery<FrameOutcome>;
+  readonly #cork: TurnCork;
   /** `open` answers frames; anything else ignores new ones (their answers would race the close frame). */
   #state: 'open' | 'draining' | 'closing' | 'closed' = 'open';
   #alive = true;
   #badFrames = 0;
-  /** The answer of the latest frame: the next one is sent after it. */
-  #lastAnswer: Promise<void> = Promise.resolve();
   #terminateTimer: NodeJS.Timeout | undefined;
 
-  constructor(ws: WebSocket, tillId: string, dispatcher: Dispatcher, limits: ConnectionLimits, log: Logger) {
+  /**
+   * @param socket the upgraded TCP socket under `ws`: this turn's answers are held on it and sent together.
+   */
+  constructor(ws: WebSocket, socket: Duplex, tillId: string, dispatcher: Dispatcher, limits: ConnectionLimits, log: Logger) {
     this.#ws = ws;
     this.tillId = tillId;
     this.#dispatcher = dispatcher;
     this.#limits = limits;
     this.#log = log;
+    // Calls are counted per turn: publish the counts before the answers reporting those calls leave.
+    this.#cork = new TurnCork(socket, () => dispatcher.flushCounts());
+    this.#answers = new OrderedDelivery<FrameOutcome>(
+      (outcome) => this.#deliver(outcome),
+      (error) => this.#internalError(error),
+      () => { if (this.#ws.isPaused && this.#answers.pending < MAX_FRAMES_IN_FLIGHT / 2) this.#ws.resume(); },
+    );
     this.closed = new Promise((resolve) => {
       ws.on('close', (code: number, reason: Buffer) => {
         this.#state = 'closed';
@@ -70,9 +84,9 @@ export class BridgeConnection {
     ws.on('message', (data: RawData, isBinary: boolean) => this.#onFrame(data, isBinary));
   }
 
-  /** Frames being answered. */
+  /** Frames received and not yet answered. */
   get inFlight(): number {
-    return this.#inFlight.size;
+    return this.#answers.pending;
   }
 
   /**
@@ -99,7 +113,7 @@ export class BridgeConnection {
   async shutdown(graceMs = this.#limits.closeGraceMs): Promise<void> {
     const deadline = Date.now() + graceMs;
     if (this.#state === 'open') this.#state = 'draining';
-    await within(Promise.allSettled([...this.#inFlight]), graceMs);
+    await within(this.#answers.idle(), graceMs);
     this.#close(CLOSE_FRAMES.shutdown, Math.max(0, deadline - Date.now()));
     await this.closed;
   }
@@ -107,55 +121,63 @@ export class BridgeConnection {
   #onFrame(data: RawData, isBinary: boolean): void {
     if (this.#state !== 'open') return;
     // A till that does not read its answers gets no more work done for it.
-    if (this.#ws.bufferedAmount > this.#limits.maxBufferedBytes) {
+    if (this.#unsentTooLarge()) {
       this.#slowConsumer();
       return;
     }
-    // Frames are worked on at once (store round trips overlap) but answered in arrival order,
-    // which is what a legacy till that reads answers one by one expects.
-    const outcome = this.#dispatch(toBuffer(data), isBinary);
-    const task: Promise<void> = this.#lastAnswer.then(() => outcome).then((o) => this.#deliver(o)).catch((error: unknown) => {
-      // Nothing here may reject: the chain would stall the connection, and an unhandled rejection ends the process.
-      this.#log.error({ err: error }, 'bridge answer failed unexpectedly');
-    }).finally(() => {
-      this.#inFlight.delete(task);
-      if (this.#ws.isPaused && this.#inFlight.size < MAX_FRAMES_IN_FLIGHT / 2) this.#ws.resume();
-    });
-    this.#lastAnswer = task;
-    this.#inFlight.add(task);
-    if (this.#inFlight.size >= MAX_FRAMES_IN_FLIGHT && !this.#ws.isPaused) this.#ws.pause();
-  }
-
-  /** Works out a frame's answer; never rejects. */
-  async #dispatch(data: Buffer, isBinary: boolean): Promise<FrameOutcome> {
+    let outcome: FrameOutcome | PromiseLike<FrameOutcome>;
     try {
-      return await this.#dispatcher.handleFrame(data, isBinary, this.#log);
+      outcome = this.#dispatcher.handleFrame(toBuffer(data), isBinary, this.#log);
     } catch (error) {
-      // A bug in the dispatcher: answered like any other unexpected error, with no id we could trust.
-      this.#log.error({ err: error }, 'bridge frame failed unexpectedly');
-      return { reply: JSON.stringify({ jsonrpc: '2.0', id: null, error: internalError() }), bad: false };
+      outcome = this.#internalError(error);
     }
+    // Answered here and now when synchronous and nothing is ahead of it; otherwise queued in arrival
+    // order, which is what a legacy till that reads answers one by one expects.
+    this.#answers.push(outcome);
+    if (this.#answers.pending >= MAX_FRAMES_IN_FLIGHT && !this.#ws.isPaused) this.#ws.pause();
   }
 
-  /** Sends a frame's answer and counts it if it was invalid. */
+  /** The answer to a bug in the dispatcher: like any other unexpected error, with no id we could trust. */
+  #internalError(error: unknown): FrameOutcome {
+    this.#log.error({ err: error }, 'bridge frame failed unexpectedly');
+    return { reply: JSON.stringify({ jsonrpc: '2.0', id: null, error: internalError() }), bad: false };
+  }
+
+  /** Sends a frame's answer and counts it if it was invalid; never throws (it runs inside ws's and promise callbacks). */
   #deliver(outcome: FrameOutcome): void {
-    if (outcome.reply !== undefined) this.#send(outcome.reply);
-    if (outcome.bad && ++this.#badFrames >= this.#limits.maxBadFrames && this.#state === 'open') {
-      this.#log.warn({ badFrames: this.#badFrames }, 'too many invalid frames: closing');
-      this.#close(CLOSE_FRAMES.badFrames, this.#limits.closeGraceMs);
+    try {
+      if (outcome.reply !== undefined) this.#send(outcome.reply);
+      if (outcome.bad && ++this.#badFrames >= this.#limits.maxBadFrames && this.#state === 'open') {
+        this.#log.warn({ badFrames: this.#badFrames }, 'too many invalid frames: closing');
+        this.#close(CLOSE_FRAMES.badFrames, this.#limits.closeGraceMs);
+      }
+    } catch (error) {
+      this.#log.error({ err: error }, 'bridge answer failed unexpectedly');
     }
   }
 
   #send(text: string): void {
     // Answers finished after a close began are dropped: the till sees the close and retries elsewhere.
     if (this.#ws.readyState !== WebSocket.OPEN || this.#state === 'closing') return;
-    if (this.#ws.bufferedAmount > this.#limits.maxBufferedBytes) {
-      this.#slowConsumer();
-      return;
+    if (!this.#cork.held) {
+      if (this.#unsentTooLarge()) {
+        this.#slowConsumer();
+        return;
+      }
+      this.#cork.hold();
     }
-    this.#ws.send(text, (error) => {
-      if (error) this.#log.debug({ message: error.message }, 'answer not sent');
-    });
+    // No callback: a failed write errors the socket, and ws closes it (the till retries elsewhere).
+    this.#ws.send(text);
+  }
+
+  /**
+   * More than `maxBufferedBytes` of answers unread. While this turn's writes
+   * are held they sit in the send buffer too; they are not the till's backlog
+   * (they were never offered to it), and nothing left the buffer since the
+   * hold began, so the check made when it began still stands.
+   */
+  #unsentTooLarge(): boolean {
+    return !this.#cork.held && this.#ws.bufferedAmount > this.#limits.maxBufferedBytes;
   }
 
   #slowConsumer(): void {

@@ -89,6 +89,20 @@ export function success<R>(id: JsonRpcId, result: R): JsonRpcSuccess<R> {
   return { jsonrpc: '2.0', id, result };
 }
 
+/**
+ * A response as JSON text, the same as `JSON.stringify(response)`. The
+ * envelope of a success is written by hand, so only the result goes through
+ * JSON.stringify: this runs once per call.
+ */
+export function responseText(response: JsonRpcResponse): string {
+  if ('result' in response) {
+    const result = JSON.stringify(response.result);
+    // `undefined` (no result, or a toJSON returning nothing) leaves the member out, as JSON.stringify does.
+    if (result !== undefined) return `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":${result}}`;
+  }
+  return JSON.stringify(response);
+}
+
 /** The outcome of checking one element of a frame against the request shape. */
 export type RequestCheck =
   | { ok: true; request: JsonRpcRequest; notification: boolean }

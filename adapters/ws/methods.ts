@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { TokenRequest, VerifyRequest } from '../../src/contracts/cashdesk.js';
+import { MAX_BARCODE_LENGTH, TokenRequest, VerifyRequest } from '../../src/contracts/cashdesk.js';
 import type { BarcodeVerification } from '../../src/contracts/barcode.js';
 import { validationErrors } from '../../src/contracts/errors.js';
 import type { CashDeskService, Health } from '../../src/server/service.js';
@@ -32,28 +32,50 @@ const NoParams = z.object({}).strict();
 
 interface MethodEntry {
   schema: z.ZodType;
+  accepts(params: unknown): boolean;
   run(service: CashDeskService, params: never): unknown;
 }
 
-/** Each method's params schema and its call into the service, typed by `BridgeMethods`. */
+/** Each method's params schema, its fast check, and its call into the service, typed by `BridgeMethods`. */
 type MethodTable = {
   [M in BridgeMethodName]: {
     schema: z.ZodType<BridgeMethods[M]['params']>;
-    run(service: CashDeskService, params: BridgeMethods[M]['params']): BridgeMethods[M]['result'] | Promise<BridgeMethods[M]['result']>;
+    /**
+     * A hand-written check of the common valid shape, run before the schema:
+     * about 0.02 µs against 0.17 µs for zod's safeParse, some 1% of a call's
+     * server time under load. It may only say yes to params the
+     * schema accepts unchanged; anything else goes to the schema, which says
+     * what is wrong (or accepts what this check is too simple to).
+     */
+    accepts(params: unknown): params is BridgeMethods[M]['params'];
+    run(service: CashDeskService, params: BridgeMethods[M]['params']): BridgeMethods[M]['result'] | PromiseLike<BridgeMethods[M]['result']>;
   };
 };
 
 /** The HTTP API's own contracts validate the params, so both transports refuse the same input the same way. */
 const METHODS: MethodTable = {
-  'barcode.verify': { schema: VerifyRequest, run: (service, { fullBarcode }) => service.verify(fullBarcode) },
-  'token.get': { schema: TokenRequest, run: (service, { requestData }) => ({ token: service.token(requestData) }) },
-  health: { schema: NoParams, run: (service) => service.health() },
+  'barcode.verify': {
+    schema: VerifyRequest,
+    accepts: (params): params is { fullBarcode: string } => onlyStringMember(params, 'fullBarcode', MAX_BARCODE_LENGTH),
+    // Not `verify`: with an in-process store the result comes back without a promise (see Dispatcher).
+    run: (service, { fullBarcode }) => service.verifySync(fullBarcode),
+  },
+  'token.get': {
+    schema: TokenRequest,
+    accepts: (params): params is { requestData: string } => onlyStringMember(params, 'requestData', Infinity),
+    run: (service, { requestData }) => ({ token: service.token(requestData) }),
+  },
+  health: {
+    schema: NoParams,
+    accepts: (params): params is undefined => params === undefined || isEmptyObject(params),
+    run: (service) => service.health(),
+  },
 };
 
-/** A method ready to run, or why its params were refused. */
-export type PreparedCall =
-  | { ok: true; run(service: CashDeskService): Promise<unknown> }
-  | { ok: false; errors: string[] };
+/** Why a call's params were refused: `<field>: <message>` lines. */
+export class InvalidParams {
+  constructor(readonly errors: string[]) {}
+}
 
 /** True for the bridge's own method names (not `toString`, `__proto__` and other inherited keys). */
 export function isBridgeMethod(name: string): name is BridgeMethodName {
@@ -61,15 +83,45 @@ export function isBridgeMethod(name: string): name is BridgeMethodName {
 }
 
 /**
- * Validates a call's params against its method's schema. Positional (array)
- * params are refused: named members are what the contracts describe, and a
- * legacy till sending `["CM;..."]` gets a message that says so.
+ * Validates a call's params against its method's schema: the params to run
+ * the method with, or `InvalidParams`. Positional (array) params are refused:
+ * named members are what the contracts describe, and a legacy till sending
+ * `["CM;..."]` gets a message that says so.
  */
-export function prepareCall(method: BridgeMethodName, params: unknown): PreparedCall {
-  if (Array.isArray(params)) return { ok: false, errors: ['params: must be an object with named members, not an array'] };
+export function checkParams(method: BridgeMethodName, params: unknown): unknown {
+  if (Array.isArray(params)) return new InvalidParams(['params: must be an object with named members, not an array']);
   const entry = METHODS[method] as MethodEntry;
+  if (entry.accepts(params)) return params;
   // Omitted params read as `{}`, so a missing field is named ("fullBarcode: must be a string").
   const parsed = entry.schema.safeParse(params ?? {});
-  if (!parsed.success) return { ok: false, errors: validationErrors(parsed.error) };
-  return { ok: true, run: async (service) => entry.run(service, parsed.data as never) };
+  return parsed.success ? parsed.data : new InvalidParams(validationErrors(parsed.error));
+}
+
+/**
+ * Runs a method with params `checkParams` returned. The result is plain when
+ * the service answers synchronously (the in-memory store) and a promise
+ * otherwise; a synchronous throw is thrown here.
+ */
+export function runMethod(method: BridgeMethodName, service: CashDeskService, params: unknown): unknown {
+  return (METHODS[method] as MethodEntry).run(service, params as never);
+}
+
+/** `{ [name]: string of at most maxLength }` and nothing else, as a JSON object from the wire. */
+function onlyStringMember(params: unknown, name: string, maxLength: number): boolean {
+  if (typeof params !== 'object' || params === null) return false;
+  let members = 0;
+  // for-in sees inherited enumerable keys too: any such oddity fails here and goes to the schema.
+  for (const key in params) {
+    if (key !== name) return false;
+    members++;
+  }
+  const value = (params as Record<string, unknown>)[name];
+  return members === 1 && typeof value === 'string' && value.length <= maxLength;
+}
+
+/** `{}` and nothing else. */
+function isEmptyObject(params: unknown): boolean {
+  if (typeof params !== 'object' || params === null) return false;
+  for (const _ in params) return false;
+  return true;
 }

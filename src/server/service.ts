@@ -49,8 +49,26 @@ export class CashDeskService {
 
   /** Verifies a scanned barcode (section 2.2 result plus reason). */
   async verify(fullBarcode: string): Promise<BarcodeVerification> {
+    return this.verifySync(fullBarcode);
+  }
+
+  /**
+   * `verify` without a promise when the verifier has none to give: the result
+   * itself with an in-process store, a promise of it with a shared (Redis)
+   * one. Same metrics. A synchronous verifier's throw is thrown here. For
+   * transports where a promise per call is a measurable cost (the bridge).
+   */
+  verifySync(fullBarcode: string): BarcodeVerification | Promise<BarcodeVerification> {
     const started = performance.now();
-    const result = await this.#verifier.barcodeVerify(fullBarcode);
+    const result = this.#verifier.barcodeVerify(fullBarcode);
+    // Checked by `then`, as `await` would: any thenable a verifier returns is waited on.
+    if (typeof (result as { then?: unknown }).then === 'function') {
+      return Promise.resolve(result).then((settled) => this.#verified(settled, started));
+    }
+    return this.#verified(result as BarcodeVerification, started);
+  }
+
+  #verified(result: BarcodeVerification, started: number): BarcodeVerification {
     this.metrics.verifyDuration.observe((performance.now() - started) / 1000);
     this.metrics.verifications.inc({ result_code: result.resultCode, reason: result.reason });
     return result;

@@ -151,7 +151,7 @@ describe('bridge calls', () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => { release = resolve; });
     const verify = srv.service.verify.bind(srv.service);
-    const spy = vi.spyOn(srv.service, 'verify').mockImplementationOnce(async (code) => { await gate; return verify(code); });
+    const spy = vi.spyOn(srv.service, 'verifySync').mockImplementationOnce(async (code) => { await gate; return verify(code); });
     try {
       client.send({ jsonrpc: '2.0', id: 'slow', method: 'barcode.verify', params: { fullBarcode: 'CM;1;;1' } });
       client.send({ jsonrpc: '2.0', id: 'fast', method: 'health' });
@@ -234,7 +234,7 @@ describe('bridge limits', () => {
     const { logger, records } = capturingLogger('error');
     const srv = await startBridgeServer({ logger });
     try {
-      vi.spyOn(srv.service, 'verify').mockRejectedValueOnce(new Error('db password is hunter2'));
+      vi.spyOn(srv.service, 'verifySync').mockRejectedValueOnce(new Error('db password is hunter2'));
       vi.spyOn(srv.service, 'health').mockImplementationOnce(() => { throw new TypeError('boom'); });
       const client = await RpcClient.connect(srv.url, { key: TILL.key });
       client.send({ jsonrpc: '2.0', id: 1, method: 'barcode.verify', params: { fullBarcode: 'x' } });
@@ -253,7 +253,7 @@ describe('bridge limits', () => {
   it('maps STORE_UNAVAILABLE to -32002 with the kit message', async () => {
     const srv = await startBridgeServer();
     try {
-      vi.spyOn(srv.service, 'verify').mockRejectedValueOnce(new StoreError('replay store unreachable'));
+      vi.spyOn(srv.service, 'verifySync').mockRejectedValueOnce(new StoreError('replay store unreachable'));
       const client = await RpcClient.connect(srv.url, { key: TILL.key });
       await expect(client.call('barcode.verify', { fullBarcode: 'x' })).rejects.toMatchObject({
         rpcCode: -32002, code: 'STORE_UNAVAILABLE', message: 'replay store unreachable',

@@ -114,10 +114,10 @@ describe('bridge close', () => {
       let release!: () => void;
       const gate = new Promise<void>((resolve) => { release = resolve; });
       const verify = srv.service.verify.bind(srv.service);
-      vi.spyOn(srv.service, 'verify').mockImplementationOnce(async (code) => { await gate; return verify(code); });
+      vi.spyOn(srv.service, 'verifySync').mockImplementationOnce(async (code) => { await gate; return verify(code); });
       const client = await RpcClient.connect(srv.url, { key: TILL.key });
       const call = client.call('barcode.verify', { fullBarcode: 'CM;1;;1' });
-      await eventually(() => vi.mocked(srv.service.verify).mock.calls.length === 1, 2_000, 'call started');
+      await eventually(() => vi.mocked(srv.service.verifySync).mock.calls.length === 1, 2_000, 'call started');
       const closing = srv.bridge.close();
       setTimeout(release, 50);
       expect(await call).toMatchObject({ resultCode: 'VALIDATION_FAILED' });

@@ -28,10 +28,10 @@ describe('bridge robustness', () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => { release = resolve; });
     const verify = srv.service.verify.bind(srv.service);
-    vi.spyOn(srv.service, 'verify').mockImplementationOnce(async (code) => { await gate; return verify(code); });
+    vi.spyOn(srv.service, 'verifySync').mockImplementationOnce(async (code) => { await gate; return verify(code); });
     const leaver = await RpcClient.connect(srv.url, { key: TILL.key });
     leaver.send({ jsonrpc: '2.0', id: 1, method: 'barcode.verify', params: { fullBarcode: barcodeFor('4100000000000001') } });
-    await eventually(() => vi.mocked(srv!.service.verify).mock.calls.length === 1, 2_000, 'call started');
+    await eventually(() => vi.mocked(srv!.service.verifySync).mock.calls.length === 1, 2_000, 'call started');
     leaver.ws.terminate();
     await leaver.closed;
     release();
