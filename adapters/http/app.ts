@@ -1,13 +1,15 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { ServerMetrics } from '../../src/server/metrics.js';
 import type { CashDeskService } from '../../src/server/service.js';
-import { closeAfterRefusal } from './connection.js';
-import { limitBody, requireJsonMediaType, requireTill } from './guards.js';
+import { errorHandler, notFoundHandler } from './fallbacks.js';
+import type { NodeEnv } from './node-env.js';
 import { type HttpAdapterOptions, resolveHttpAdapterOptions } from './options.js';
-import { errorHandler, notFoundHandler, validationHook } from './problems.js';
-import { countRequests } from './request-metrics.js';
+import { rawJsonRoute } from './raw-route.js';
+import { countRequests, RequestCounter } from './request-metrics.js';
 import { ALLOWED_METHODS, healthRoute, metricsRoute, PATHS, registerComponents, tokenRoute, verifyRoute } from './routes.js';
-import { readRequestData } from './token-body.js';
+import { rememberingAuthenticator } from './till-keys.js';
+import { requestDataFrom } from './token-body.js';
+import { fullBarcodeFrom } from './verify-body.js';
 
 /**
  * The cash desk server's HTTP API (DESIGN.md section 7) over a
@@ -16,35 +18,41 @@ import { readRequestData } from './token-body.js';
  * refusal is the envelope `{ status, errors[] }`; the OpenAPI 3.1 document is
  * generated from the same zod schemas that validate the requests.
  *
+ * The POST routes and the refusals are written straight to the Node response,
+ * so the app must be served by @hono/node-server, as `serveHttp` does.
+ *
  * @throws ConfigError when `options` are invalid.
  * @example
  * const app = createHttpApp(service, { logger });
  * const { url, close } = await serveHttp(app, { port: 8080 });
  */
-export function createHttpApp(service: CashDeskService, options?: HttpAdapterOptions): OpenAPIHono {
+export function createHttpApp(service: CashDeskService, options?: HttpAdapterOptions): OpenAPIHono<NodeEnv> {
   const { bodyLimitBytes, logger } = resolveHttpAdapterOptions(options);
-  const app = new OpenAPIHono({ defaultHook: validationHook });
-
-  // First, so it sees the final response of every request, errors and 404s included.
-  app.use('*', countRequests(service.metrics, new Set(ALLOWED_METHODS.keys())));
-  app.use('*', closeAfterRefusal);
-  app.onError(errorHandler(logger));
-  app.notFound(notFoundHandler(ALLOWED_METHODS));
+  const app = new OpenAPIHono<NodeEnv>();
   registerComponents(app);
 
-  // Auth before the body limit: an unauthenticated caller is refused without its body being read.
-  const guards = [requireTill(service), limitBody(bodyLimitBytes)];
+  // The POST routes are raw routes (raw-route.ts): they authenticate, limit, count and refuse
+  // by themselves, and no middleware is put on their paths, so hono calls them directly.
+  // They are registered in the document by hand: app.openapi() would add zod-openapi's
+  // validator, which reads the body through a web Request.
+  const requests = new RequestCounter(service.metrics);
+  const deps = { authenticate: rememberingAuthenticator(service), requests, bodyLimitBytes, logger };
+  app.openAPIRegistry.registerPath(verifyRoute);
+  // verifySync: no promise per request with an in-process store (a promise of the result with Redis).
+  app.post(PATHS.verify, rawJsonRoute(deps, PATHS.verify, (body) => service.verifySync(fullBarcodeFrom(body))));
+  app.openAPIRegistry.registerPath(tokenRoute);
+  app.post(PATHS.token, rawJsonRoute(deps, PATHS.token, (body) => ({ token: service.token(requestDataFrom(body)) })));
 
-  app.openapi(verifyRoute(guards), async (c) => {
-    const { fullBarcode } = c.req.valid('json');
-    return c.json(await service.verify(fullBarcode), 200);
-  });
-  app.openapi(tokenRoute([...guards, requireJsonMediaType]), async (c) => {
-    const requestData = await readRequestData(c);
-    return c.json({ token: service.token(requestData) }, 200);
-  });
+  app.onError(errorHandler(logger));
+  app.notFound(notFoundHandler(ALLOWED_METHODS, requests));
+  // Before the GET routes, so it wraps them (hono runs matched handlers in the order they were added).
+  app.on('GET', [PATHS.health, PATHS.metrics, PATHS.openapi], countRequests(requests));
+
   app.openapi(healthRoute, (c) => c.json(service.health(), 200));
-  app.openapi(metricsRoute, (c) => c.text(service.metrics.render(), 200, { 'Content-Type': ServerMetrics.contentType }));
+  app.openapi(metricsRoute, (c) => {
+    requests.flush(); // this turn's answers, so the scrape is exact
+    return c.text(service.metrics.render(), 200, { 'Content-Type': ServerMetrics.contentType });
+  });
 
   // Routes are fixed once this function returns, so the document is built once, on first request.
   let document: string | undefined;

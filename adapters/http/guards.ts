@@ -1,51 +1,35 @@
-import type { MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import type { CashDeskService } from '../../src/server/service.js';
-import { presentedKey, type Till } from '../../src/server/tills.js';
-import { payloadTooLarge, problemResponse, unauthorized, unsupportedMediaType } from './problems.js';
-
-/** Context variables set by {@link requireTill}. */
-export interface TillEnv {
-  Variables: { till: Till };
-}
-
-/**
- * Admits a request only with a till key, from `Authorization: Bearer <key>` or
- * `?key=` (for tills that cannot set headers); sets `till`. Runs before the
- * body is read, so an unauthenticated caller costs no body parsing.
- */
-export function requireTill(service: CashDeskService): MiddlewareHandler<TillEnv> {
-  return async (c, next) => {
-    const till = service.authenticate(presentedKey(c.req.header('authorization'), c.req.url), 'http');
-    if (till === undefined) return problemResponse(c, unauthorized());
-    c.set('till', till);
-    await next();
-  };
-}
-
-/**
- * Refuses bodies over `limitBytes` with 413: at once when Content-Length says
- * so, otherwise as soon as a chunked body passes the limit (hono's bodyLimit).
- */
-export function limitBody(limitBytes: number): MiddlewareHandler {
-  return bodyLimit({ maxSize: limitBytes, onError: (c) => problemResponse(c, payloadTooLarge(limitBytes)) });
-}
+import type { IncomingMessage } from 'node:http';
+import { presentedKey } from '../../src/server/tills.js';
+import { type HttpProblem, payloadTooLarge, unauthorized, unsupportedMediaType } from './problems.js';
+import type { TillAuthenticator } from './till-keys.js';
 
 // application/json or any +json type, with parameters such as charset.
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json[\t ]*(?:;.*)?$/i;
 
 /** True when a Content-Type header declares JSON. */
 export function isJsonMediaType(contentType: string): boolean {
-  return JSON_MEDIA_TYPE.test(contentType.trim());
+  // What tills send, checked before the general pattern: this runs on every POST.
+  return contentType === 'application/json' || JSON_MEDIA_TYPE.test(contentType.trim());
 }
 
 /**
- * 415 unless a declared Content-Type is JSON. A missing one is left to the
- * handler, which refuses it only when a body is actually present (as the
- * zod-openapi gate does for the verify route).
+ * The refusal owed to a POST before its body is read, or undefined when the
+ * body may be read. In order:
+ * - 401 without a till key, from `Authorization: Bearer <key>` or `?key=` (for
+ *   tills that cannot set headers), so an unauthenticated caller costs no body reading;
+ * - 413 when Content-Length already says the body is over `limitBytes`;
+ * - 415 when a declared Content-Type is not JSON. A missing one is judged
+ *   after reading: it is refused only when a body is actually present.
+ *
+ * Reads the Node request's own headers: building a web `Headers` costs more than all the checks.
  */
-export const requireJsonMediaType: MiddlewareHandler = async (c, next) => {
-  const contentType = c.req.header('content-type');
-  if (contentType !== undefined && !isJsonMediaType(contentType)) return problemResponse(c, unsupportedMediaType());
-  await next();
-};
+export function refusalBeforeBody(authenticate: TillAuthenticator, incoming: IncomingMessage, limitBytes: number): HttpProblem | undefined {
+  const { headers } = incoming;
+  if (authenticate(presentedKey(headers.authorization, incoming.url)) === undefined) return unauthorized();
+  const length = headers['content-length'];
+  // With Transfer-Encoding the length is not to be trusted; the limit is then enforced while reading.
+  if (length !== undefined && headers['transfer-encoding'] === undefined && Number(length) > limitBytes) return payloadTooLarge(limitBytes);
+  const contentType = headers['content-type'];
+  if (contentType !== undefined && !isJsonMediaType(contentType)) return unsupportedMediaType();
+  return undefined;
+}

@@ -1,21 +1,19 @@
-import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
-import { HTTPException } from 'hono/http-exception';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
 import type { ZodError } from 'zod';
-import { errorEnvelope, validationErrors } from '../../src/contracts/errors.js';
+import { validationErrors } from '../../src/contracts/errors.js';
 import { KitError, RequestDataError } from '../../src/errors.js';
 
 /**
  * A refusal with its HTTP status and error envelope (`{ status, errors }`).
- * Thrown or returned anywhere in the app; the error handler turns it into
- * the response, so every refusal has the same shape.
+ * Thrown anywhere in a request's handling; `sendProblem` (reply.ts) writes it,
+ * so every refusal has the same shape whichever path produced it.
  */
 export class HttpProblem extends Error {
   constructor(
-    readonly httpStatus: ContentfulStatusCode,
+    readonly httpStatus: number,
     readonly status: string,
     readonly errors: readonly string[],
+    /** Extra response headers, names in lower case as on the wire. */
     readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(`${httpStatus} ${status}`);
@@ -23,14 +21,9 @@ export class HttpProblem extends Error {
   }
 }
 
-/** The envelope response for a problem. */
-export function problemResponse(c: Context, problem: HttpProblem): Response {
-  return c.json(errorEnvelope(problem.status, problem.errors), problem.httpStatus, { ...problem.headers });
-}
-
 /** 401: no key, or a key of no till. The wording is the interface document's. */
 export function unauthorized(): HttpProblem {
-  return new HttpProblem(401, 'UNAUTHORIZED', ['Invalid authorization token'], { 'WWW-Authenticate': 'Bearer' });
+  return new HttpProblem(401, 'UNAUTHORIZED', ['Invalid authorization token'], { 'www-authenticate': 'Bearer' });
 }
 
 /** 400: the body (or a field of it) failed the route's schema. */
@@ -59,20 +52,20 @@ export function unsupportedMediaType(): HttpProblem {
   return new HttpProblem(415, 'UNSUPPORTED_MEDIA_TYPE', ['Content-Type: must be application/json']);
 }
 
-const INTERNAL = new HttpProblem(500, 'INTERNAL', ['Internal error']);
-
-/** The zod-openapi `defaultHook`: schema failures get the envelope instead of zod's own JSON. */
-export function validationHook(result: { success: true } | { success: false; error: ZodError }, c: Context): Response | undefined {
-  return result.success ? undefined : problemResponse(c, invalidBody(result.error));
+/** 404: no route has this path. */
+export function notFound(): HttpProblem {
+  return new HttpProblem(404, 'NOT_FOUND', ['No such route']);
 }
+
+/** 405: the path exists, but only under `allowed` methods (sent as `Allow`). */
+export function methodNotAllowed(allowed: readonly string[]): HttpProblem {
+  return new HttpProblem(405, 'METHOD_NOT_ALLOWED', [`method: must be ${allowed.join(' or ')}`], { allow: allowed.join(', ') });
+}
+
+const INTERNAL = new HttpProblem(500, 'INTERNAL', ['Internal error']);
 
 function classify(error: unknown): { problem: HttpProblem; log?: 'warn' | 'error' } {
   if (error instanceof HttpProblem) return { problem: error };
-  if (error instanceof HTTPException) {
-    // Hono raises these from its validators: 400 only when the JSON body does not parse.
-    if (error.status === 400) return { problem: bodyNotJson() };
-    if (error.status === 415) return { problem: unsupportedMediaType() };
-  }
   if (error instanceof KitError) {
     switch (error.code) {
       case 'REQUEST_DATA_INVALID':
@@ -94,30 +87,16 @@ function classify(error: unknown): { problem: HttpProblem; log?: 'warn' | 'error
 }
 
 /**
- * The app's `onError`: known failures become their envelope; anything else is
- * a 500 saying only "Internal error" (messages may hold request data), with
- * the error itself logged. Logs carry the path, never the URL: `?key=` holds a till key.
+ * The refusal for anything thrown while answering a request: known failures
+ * become their envelope; anything else is a 500 saying only "Internal error"
+ * (messages may hold request data), with the error itself logged. 503s are
+ * logged at `warn`, 500s at `error`. `path` must not carry the query string:
+ * `?key=` holds a till key.
  */
-export function errorHandler(logger: Logger): ErrorHandler {
-  return (error, c) => {
-    const { problem, log } = classify(error);
-    if (log !== undefined) {
-      logger[log]({ err: error, method: c.req.method, path: c.req.path, status: problem.httpStatus }, 'http request failed');
-    }
-    return problemResponse(c, problem);
-  };
-}
-
-/**
- * The app's `notFound`: 405 with `Allow` when the path exists under another
- * method, else 404. Both in the envelope.
- */
-export function notFoundHandler(allowedMethods: ReadonlyMap<string, readonly string[]>): NotFoundHandler {
-  return (c) => {
-    const allowed = allowedMethods.get(c.req.path);
-    if (allowed === undefined) return problemResponse(c, new HttpProblem(404, 'NOT_FOUND', ['No such route']));
-    return problemResponse(c, new HttpProblem(405, 'METHOD_NOT_ALLOWED', [`method: must be ${allowed.join(' or ')}`], {
-      Allow: allowed.join(', '),
-    }));
-  };
+export function problemFor(error: unknown, logger: Logger, request: { method: string; path: string }): HttpProblem {
+  const { problem, log } = classify(error);
+  if (log !== undefined) {
+    logger[log]({ err: error, method: request.method, path: request.path, status: problem.httpStatus }, 'http request failed');
+  }
+  return problem;
 }

@@ -1,5 +1,4 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
 import { Health, TokenRequest, TokenResponse, Verification, VerifyRequest } from '../../src/contracts/cashdesk.js';
 import { ErrorEnvelope } from '../../src/contracts/errors.js';
 import { ServerMetrics } from '../../src/server/metrics.js';
@@ -27,7 +26,7 @@ export const ALLOWED_METHODS: ReadonlyMap<string, readonly string[]> = new Map([
 export const SECURITY_SCHEMES = { bearer: 'tillKey', query: 'tillKeyQuery' } as const;
 
 /** Declares the till key schemes (and the token body's `TokenRequest`) in the app's OpenAPI registry. */
-export function registerComponents(app: OpenAPIHono): void {
+export function registerComponents(app: Pick<OpenAPIHono, 'openAPIRegistry'>): void {
   app.openAPIRegistry.registerComponent('securitySchemes', SECURITY_SCHEMES.bearer, {
     type: 'http', scheme: 'bearer', description: "The till's key: `Authorization: Bearer <key>`.",
   });
@@ -54,57 +53,57 @@ const postErrors = {
   503: errorResponse('The shared verification store is down (`STORE_UNAVAILABLE`) or the server is draining (`SERVICE_UNAVAILABLE`): retry.'),
 };
 
-/** `POST /v1/barcode/verify`, behind `guards` (auth, then body limit). */
-export function verifyRoute(guards: MiddlewareHandler[]) {
-  return createRoute({
-    method: 'post',
-    path: PATHS.verify,
-    summary: 'Verify a scanned barcode',
-    description: 'Splits and checks a loyalty-card barcode (interface document section 2.2). A refused barcode is a 200 with `totpCodeValid: false`.',
-    security: tillSecurity,
-    middleware: guards,
-    request: { body: { required: true, content: { 'application/json': { schema: VerifyRequest } } } },
-    responses: {
-      200: { description: 'The verification result.', content: { 'application/json': { schema: Verification } } },
-      ...postErrors,
-    },
-  });
-}
+/**
+ * `POST /v1/barcode/verify`, for the OpenAPI document only: the route itself
+ * is a raw route (raw-route.ts) that checks the same `VerifyRequest` schema.
+ */
+export const verifyRoute = createRoute({
+  method: 'post',
+  path: PATHS.verify,
+  summary: 'Verify a scanned barcode',
+  description: 'Splits and checks a loyalty-card barcode (interface document section 2.2). A refused barcode is a 200 with `totpCodeValid: false`.',
+  security: tillSecurity,
+  request: { body: { required: true, content: { 'application/json': { schema: VerifyRequest } } } },
+  responses: {
+    200: { description: 'The verification result.', content: { 'application/json': { schema: Verification } } },
+    ...postErrors,
+  },
+});
 
-/** `POST /v1/token`, behind `guards` (auth, body limit, JSON media type). */
-export function tokenRoute(guards: MiddlewareHandler[]) {
-  return createRoute({
-    method: 'post',
-    path: PATHS.token,
-    summary: 'Sign a Pay API request body',
-    description: 'Returns the `X-Wallet-Token` for a request body. Send either the body itself, which is signed byte for byte as '
-      + 'received, or `{ "requestData": "<json text>" }`. Text that is not JSON is refused with `REQUEST_DATA_INVALID` and its byte offset.',
-    security: tillSecurity,
-    middleware: guards,
-    request: {
-      body: {
-        required: true,
-        content: {
-          // A plain schema object, not zod: the raw form is any JSON and must reach the handler unparsed.
-          // anyOf, not oneOf: a { requestData } object is also "any JSON".
-          'application/json': {
-            schema: {
-              anyOf: [
-                { $ref: '#/components/schemas/TokenRequest' },
-                { description: 'The Pay API request body itself (any JSON text), signed exactly as sent.' },
-              ],
-            },
+/**
+ * `POST /v1/token`, for the OpenAPI document only: the route itself is a raw
+ * route (raw-route.ts) that reads the body as token-body.ts describes.
+ */
+export const tokenRoute = createRoute({
+  method: 'post',
+  path: PATHS.token,
+  summary: 'Sign a Pay API request body',
+  description: 'Returns the `X-Wallet-Token` for a request body. Send either the body itself, which is signed byte for byte as '
+    + 'received, or `{ "requestData": "<json text>" }`. Text that is not JSON is refused with `REQUEST_DATA_INVALID` and its byte offset.',
+  security: tillSecurity,
+  request: {
+    body: {
+      required: true,
+      content: {
+        // A plain schema object, not zod: the raw form is any JSON and must reach the handler unparsed.
+        // anyOf, not oneOf: a { requestData } object is also "any JSON".
+        'application/json': {
+          schema: {
+            anyOf: [
+              { $ref: '#/components/schemas/TokenRequest' },
+              { description: 'The Pay API request body itself (any JSON text), signed exactly as sent.' },
+            ],
           },
         },
       },
     },
-    responses: {
-      200: { description: 'The token.', content: { 'application/json': { schema: TokenResponse } } },
-      ...postErrors,
-      400: errorResponse('Not JSON (`REQUEST_DATA_INVALID`, with the byte offset) or `requestData` not a string (`BAD_REQUEST`).'),
-    },
-  });
-}
+  },
+  responses: {
+    200: { description: 'The token.', content: { 'application/json': { schema: TokenResponse } } },
+    ...postErrors,
+    400: errorResponse('Not JSON (`REQUEST_DATA_INVALID`, with the byte offset) or `requestData` not a string (`BAD_REQUEST`).'),
+  },
+});
 
 /** `GET /healthz`, unauthenticated. */
 export const healthRoute = createRoute({

@@ -1,4 +1,4 @@
-import type { Server, ServerResponse } from 'node:http';
+import { type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 
@@ -29,6 +29,35 @@ export interface FetchApp {
   fetch(request: Request, env: HttpBindings | Http2Bindings): Response | Promise<Response>;
 }
 
+/** How often {@link HttpServerHandle.close} drops connections that have become idle, while it waits. */
+const IDLE_SWEEP_MS = 50;
+
+type WriteHead = (this: ServerResponse, statusCode: number, reasonOrHeaders?: unknown, headers?: unknown) => ServerResponse;
+
+/**
+ * A `ServerResponse` whose head says `Connection: close` once `draining()`
+ * is true, so a keep-alive socket whose request is in flight when the server
+ * starts closing ends after its answer instead of idling until its timeout.
+ * A response class rather than a listener per request, since the POST hot path
+ * pays for each. Built the way Node subclasses its own function-style classes,
+ * not with `class extends`: V8 constructs that noticeably slower, once per request.
+ */
+function drainingResponseClass(draining: () => boolean): typeof ServerResponse {
+  const base = ServerResponse as unknown as (this: ServerResponse, request: IncomingMessage, options?: object) => void;
+  function DrainingResponse(this: ServerResponse, request: IncomingMessage, options?: object): void {
+    base.call(this, request, options);
+  }
+  Object.setPrototypeOf(DrainingResponse.prototype, ServerResponse.prototype);
+  Object.setPrototypeOf(DrainingResponse, ServerResponse);
+  const writeHead = ServerResponse.prototype.writeHead as WriteHead;
+  // Every head goes through writeHead, end() without one included (Node calls it then).
+  (DrainingResponse.prototype as { writeHead: WriteHead }).writeHead = function (statusCode, reasonOrHeaders, headers) {
+    if (draining()) this.setHeader('Connection', 'close');
+    return writeHead.call(this, statusCode, reasonOrHeaders, headers);
+  };
+  return DrainingResponse as unknown as typeof ServerResponse;
+}
+
 /**
  * Serves an app with @hono/node-server on a plain `http.Server` (not yet
  * listening until this resolves), so the caller can share the port with a
@@ -39,9 +68,12 @@ export interface FetchApp {
  * server.on('upgrade', bridge.handleUpgrade);
  */
 export async function serveHttp(app: FetchApp, { host = '127.0.0.1', port = 0 }: ServeHttpOptions = {}): Promise<HttpServerHandle> {
+  let draining = false;
   // overrideGlobalObjects: false keeps the process's global Request/Response untouched;
   // a library should not swap them under the code that embeds it.
-  const server = createAdaptorServer({ fetch: app.fetch.bind(app), overrideGlobalObjects: false }) as Server;
+  const server = createAdaptorServer({
+    fetch: app.fetch.bind(app), overrideGlobalObjects: false, serverOptions: { ServerResponse: drainingResponseClass(() => draining) },
+  }) as Server;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -52,28 +84,23 @@ export async function serveHttp(app: FetchApp, { host = '127.0.0.1', port = 0 }:
   const address = server.address() as AddressInfo;
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
-  // Responses in progress, so close() can end their connections once each is answered.
-  const inFlight = new Set<ServerResponse>();
-  server.on('request', (_request, response: ServerResponse) => {
-    inFlight.add(response);
-    response.once('close', () => inFlight.delete(response));
-  });
-
   let closing: Promise<void> | undefined;
   return {
     server,
     url: `http://${hostPart}:${address.port}`,
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
+        draining = true;
+        // An answer already under way when close() began went out without Connection: close;
+        // its socket turns idle once the answer is sent, and is dropped at the next sweep.
+        const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+        server.close((error) => {
+          clearInterval(sweep);
+          if (error) reject(error);
+          else resolve();
+        });
         // Without this, keep-alive sockets with nothing in flight hold close() open until they time out.
         server.closeIdleConnections();
-        // A keep-alive socket whose response is still being prepared would otherwise idle until
-        // its timeout after answering: say Connection: close, and drop it once it is idle.
-        for (const response of inFlight) {
-          if (!response.headersSent) response.setHeader('Connection', 'close');
-          response.once('finish', () => setImmediate(() => server.closeIdleConnections()));
-        }
       });
       return closing;
     },

@@ -1,6 +1,5 @@
-import type { Context } from 'hono';
 import { TokenRequest } from '../../src/contracts/cashdesk.js';
-import { invalidBody, requestDataInvalid, unsupportedMediaType } from './problems.js';
+import { invalidBody, requestDataInvalid } from './problems.js';
 
 // fatal: bytes that are not UTF-8 cannot be signed as the text the till sent.
 // ignoreBOM: a BOM is kept (so the core refuses it) rather than silently dropped from what is signed.
@@ -10,18 +9,17 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const STARTS_AS_OBJECT = /^[\t\n\r ]*\{/;
 
 /**
- * The text `POST /v1/token` signs. The body is either the Pay API request
- * body itself, signed byte for byte as received (never re-serialised, so the
- * signature matches what the till sends on), or `{ "requestData": "<json text>" }`
- * (an object whose only key is `requestData`), whose string is signed.
+ * The text `POST /v1/token` signs, from the raw body bytes. The body is either
+ * the Pay API request body itself, signed byte for byte as received (never
+ * re-serialised, so the signature matches what the till sends on), or
+ * `{ "requestData": "<json text>" }` (an object whose only key is `requestData`),
+ * whose string is signed.
  *
- * @throws HttpProblem 415 for a body without a Content-Type, 400 REQUEST_DATA_INVALID
- *   for bytes that are not UTF-8, 400 BAD_REQUEST when `requestData` is not a string.
- *   Text that is not JSON is left to the core, which names the byte offset.
+ * @throws HttpProblem 400 REQUEST_DATA_INVALID for bytes that are not UTF-8,
+ *   400 BAD_REQUEST when `requestData` is not a string. Text that is not JSON
+ *   is left to the core, which names the byte offset.
  */
-export async function readRequestData(c: Context): Promise<string> {
-  const bytes = new Uint8Array(await c.req.arrayBuffer());
-  if (c.req.header('content-type') === undefined && bytes.byteLength > 0) throw unsupportedMediaType();
+export function requestDataFrom(bytes: Uint8Array): string {
   let text: string;
   try {
     text = utf8.decode(bytes);

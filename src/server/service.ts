@@ -32,6 +32,8 @@ export class CashDeskService {
   readonly #tills: TillRegistry;
   readonly #version: string;
   readonly #started = performance.now();
+  /** Counter handles per result code and reason, made on first use: no label text per verification. */
+  readonly #series = new Map<string, { inc(): void }>();
 
   constructor(options: CashDeskServiceOptions) {
     this.#verifier = options.verifier;
@@ -70,7 +72,7 @@ export class CashDeskService {
 
   #verified(result: BarcodeVerification, started: number): BarcodeVerification {
     this.metrics.verifyDuration.observe((performance.now() - started) / 1000);
-    this.metrics.verifications.inc({ result_code: result.resultCode, reason: result.reason });
+    this.#verificationSeries(result).inc();
     return result;
   }
 
@@ -84,6 +86,16 @@ export class CashDeskService {
       this.metrics.tokens.inc({ outcome: error instanceof KitError ? error.code : 'error' });
       throw error;
     }
+  }
+
+  #verificationSeries(result: BarcodeVerification): { inc(): void } {
+    const key = result.resultCode + result.reason;
+    let series = this.#series.get(key);
+    if (series === undefined) {
+      series = this.metrics.verifications.series({ result_code: result.resultCode, reason: result.reason });
+      this.#series.set(key, series);
+    }
+    return series;
   }
 
   health(): Health {

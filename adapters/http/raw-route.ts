@@ -1,0 +1,116 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import type { Handler } from 'hono';
+import type { Logger } from 'pino';
+import { refusalBeforeBody } from './guards.js';
+import type { NodeEnv } from './node-env.js';
+import { problemFor, unsupportedMediaType } from './problems.js';
+import { type BodySink, readRawBody } from './raw-body.js';
+import { sendJson, sendProblem } from './reply.js';
+import type { RequestCounter } from './request-metrics.js';
+import type { TillAuthenticator } from './till-keys.js';
+
+/** What every raw POST route shares. */
+export interface RawRouteDeps {
+  /** Admits the till key presented with a request (`rememberingAuthenticator`). */
+  authenticate: TillAuthenticator;
+  /** Where answers are counted (`wpk_http_requests_total`). */
+  requests: RequestCounter;
+  bodyLimitBytes: number;
+  logger: Logger;
+}
+
+/** Turns a request body into the 200 JSON answer, or throws (an HttpProblem, or anything for `problemFor`). */
+export type Answer = (body: Buffer) => unknown;
+
+interface RawRoute extends RawRouteDeps {
+  path: string;
+  answer: Answer;
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+}
+
+/**
+ * One request on a raw route, from its body to its answer: the {@link BodySink}
+ * its body is read into. A class, so a request costs one object rather than a
+ * set of closures (only an asynchronous answer adds its two callbacks).
+ */
+class RawPost implements BodySink {
+  constructor(
+    private readonly route: RawRoute,
+    private readonly incoming: IncomingMessage,
+    private readonly outgoing: ServerResponse,
+  ) {}
+
+  bodyRead(body: Buffer): void {
+    // Only now can a body without a Content-Type be told from no body at all.
+    if (body.length > 0 && this.incoming.headers['content-type'] === undefined) {
+      this.bodyFailed(unsupportedMediaType());
+      return;
+    }
+    let result: unknown;
+    try {
+      result = this.route.answer(body);
+    } catch (error) {
+      this.bodyFailed(error);
+      return;
+    }
+    if (isPromiseLike(result)) result.then((value) => this.send(value), (error: unknown) => this.bodyFailed(error));
+    else this.send(result);
+  }
+
+  /** Answers any failure, from reading the body to producing the answer, with its refusal. */
+  bodyFailed(error: unknown): void {
+    const { route, outgoing } = this;
+    const problem = problemFor(error, route.logger, { method: 'POST', path: route.path });
+    // An answer cannot follow one already under way (a failure inside the write itself).
+    if (!outgoing.headersSent) sendProblem(this.incoming.headers, outgoing, problem);
+    route.requests.count(route.path, problem.httpStatus);
+  }
+
+  private send(value: unknown): void {
+    try {
+      sendJson(this.outgoing, 200, value);
+    } catch (error) {
+      this.bodyFailed(error);
+      return;
+    }
+    this.route.requests.count(this.route.path, 200);
+  }
+}
+
+/**
+ * A JSON POST route answered from the Node request and response directly
+ * (issue 3): the body is read from `c.env.incoming` and the answer written to
+ * `c.env.outgoing`, skipping the web Request, ReadableStream and Response
+ * that would otherwise cost more than the verification.
+ *
+ * The handler returns `RESPONSE_ALREADY_SENT` at once, telling node-server
+ * the route owns the Node response; the answer follows when the body has
+ * arrived. So the route does all of its own work, and no Hono middleware or
+ * `onError` ever sees it: till auth and declared length and type before the
+ * body is read (`refusalBeforeBody`), the body limit while reading, 415 for a
+ * body sent without a Content-Type, every failure through `problemFor` and
+ * `sendProblem`, and the request count.
+ *
+ * @param path The route's path: the metrics label and the logged path (never the URL, whose `?key=` holds a till key).
+ * @param answer Turns the body into the 200 answer (or a promise of it), or throws.
+ */
+export function rawJsonRoute(deps: RawRouteDeps, path: string, answer: Answer): Handler<NodeEnv> {
+  const route: RawRoute = { ...deps, path, answer };
+  return (c) => {
+    const { incoming, outgoing } = c.env;
+    const post = new RawPost(route, incoming, outgoing);
+    let refusal: unknown;
+    try {
+      refusal = refusalBeforeBody(route.authenticate, incoming, route.bodyLimitBytes);
+    } catch (error) {
+      refusal = error; // answered and counted here like any other failure, not by Hono's onError
+    }
+    if (refusal === undefined) readRawBody(incoming, route.bodyLimitBytes, post);
+    else post.bodyFailed(refusal);
+    return RESPONSE_ALREADY_SENT;
+  };
+}
