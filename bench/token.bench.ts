@@ -18,7 +18,7 @@ export function checkoutBody(targetBytes = 2048): string {
 export function tokenGroup(): BenchGroup {
   const body = checkoutBody();
   const kit = createVerifier({
-    algorythm: 'HMACSHA256', passLength: 8, prefix: 'CM', interval: 30, cardSessionLength: 8, delimeter: ';', key: KEY,
+    algorythm: 'HMACSHA256', passLength: 8, prefix: 'CM', interval: 30, cardSessionLength: 8, delimeter: ';', key: KEY, backend: 'wasm',
   });
   const node = createNodeCryptoSigner(KEY, { validateJson: false });
   const nodeValidating = createNodeCryptoSigner(KEY, { validateJson: true });

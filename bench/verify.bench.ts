@@ -21,8 +21,8 @@ export function verifyGroup(): BenchGroup {
   const clock = () => AT;
   // Replay off in the ratio rows: neither baseline keeps replay marks, and a
   // benchmark repeats its inputs. Lockout stays on (its store lookup is paid).
-  const kit = createVerifier({ ...CONFIG, clock, replay: false });
-  const bare = createVerifier({ ...CONFIG, clock, replay: false, lockout: false });
+  const kit = createVerifier({ ...CONFIG, backend: 'wasm', clock, replay: false });
+  const bare = createVerifier({ ...CONFIG, backend: 'wasm', clock, replay: false, lockout: false });
   const nodeCrypto = createNodeCryptoVerifier({ ...CONFIG, clock });
   const secrets = cards.map((c) => OTPAuth.Secret.fromHex(deriveCardKey(CONFIG.key, c, CONFIG.algorythm)));
   const plainCodes = secrets.map((secret) => new OTPAuth.TOTP({ secret, algorithm: 'SHA256', digits: 8, period: 30 })
