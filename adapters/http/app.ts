@@ -5,7 +5,7 @@ import { errorHandler, notFoundHandler } from './fallbacks.js';
 import type { NodeEnv } from './node-env.js';
 import { type HttpAdapterOptions, resolveHttpAdapterOptions } from './options.js';
 import { rawJsonRoute } from './raw-route.js';
-import { countRequests, RequestCounter } from './request-metrics.js';
+import { countRequests, requestCounter } from './request-metrics.js';
 import { ALLOWED_METHODS, healthRoute, metricsRoute, PATHS, registerComponents, tokenRoute, verifyRoute } from './routes.js';
 import { rememberingAuthenticator } from './till-keys.js';
 import { requestDataFrom } from './token-body.js';
@@ -35,7 +35,7 @@ export function createHttpApp(service: CashDeskService, options?: HttpAdapterOpt
   // by themselves, and no middleware is put on their paths, so hono calls them directly.
   // They are registered in the document by hand: app.openapi() would add zod-openapi's
   // validator, which reads the body through a web Request.
-  const requests = new RequestCounter(service.metrics);
+  const requests = requestCounter(service.metrics);
   const deps = { authenticate: rememberingAuthenticator(service), requests, bodyLimitBytes, logger };
   app.openAPIRegistry.registerPath(verifyRoute);
   // verifySync: no promise per request with an in-process store (a promise of the result with Redis).

@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import type { NodeEnv } from './node-env.js';
 import { methodNotAllowed, notFound, problemFor } from './problems.js';
 import { sendProblem } from './reply.js';
-import { type RequestCounter, UNMATCHED_ROUTE } from './request-metrics.js';
+import type { TurnCounter } from '../../src/server/metrics.js';
+import { UNMATCHED_ROUTE } from './request-metrics.js';
 
 /**
  * The app's `onError`, for failures in the Hono routes: the envelope from
@@ -26,7 +27,7 @@ export function errorHandler(logger: Logger): ErrorHandler<NodeEnv> {
  * method, else 404. Both in the envelope, via `sendProblem`, and counted here:
  * no counting middleware runs for a request no route matched.
  */
-export function notFoundHandler(allowedMethods: ReadonlyMap<string, readonly string[]>, requests: RequestCounter): NotFoundHandler<NodeEnv> {
+export function notFoundHandler(allowedMethods: ReadonlyMap<string, readonly string[]>, requests: TurnCounter): NotFoundHandler<NodeEnv> {
   return (c) => {
     const allowed = allowedMethods.get(c.req.path);
     const problem = allowed === undefined ? notFound() : methodNotAllowed(allowed);

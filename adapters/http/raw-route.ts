@@ -7,7 +7,7 @@ import type { NodeEnv } from './node-env.js';
 import { problemFor, unsupportedMediaType } from './problems.js';
 import { type BodySink, readRawBody } from './raw-body.js';
 import { sendJson, sendProblem } from './reply.js';
-import type { RequestCounter } from './request-metrics.js';
+import type { TurnCounter } from '../../src/server/metrics.js';
 import type { TillAuthenticator } from './till-keys.js';
 
 /** What every raw POST route shares. */
@@ -15,7 +15,7 @@ export interface RawRouteDeps {
   /** Admits the till key presented with a request (`rememberingAuthenticator`). */
   authenticate: TillAuthenticator;
   /** Where answers are counted (`wpk_http_requests_total`). */
-  requests: RequestCounter;
+  requests: TurnCounter;
   bodyLimitBytes: number;
   logger: Logger;
 }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { CashDeskService } from '../../src/server/service.js';
-import { CallCounter } from './call-counter.js';
+import { TurnCounter } from '../../src/server/metrics.js';
 import { errorForException } from './errors.js';
 import {
   checkRequest, failure, JsonRpcErrorCode, type JsonRpcErrorObject, type JsonRpcId, type JsonRpcResponse, responseText, success,
@@ -37,12 +37,12 @@ interface CallOutcome {
 export class Dispatcher {
   readonly #service: CashDeskService;
   readonly #maxBatch: number;
-  readonly #calls: CallCounter;
+  readonly #calls: TurnCounter;
 
   constructor(service: CashDeskService, maxBatch: number) {
     this.#service = service;
     this.#maxBatch = maxBatch;
-    this.#calls = new CallCounter(() => service.metrics.bridgeCalls);
+    this.#calls = new TurnCounter(() => service.metrics.bridgeCalls, ['method', 'outcome']);
   }
 
   /** Adds the calls counted this turn to `wpk_bridge_calls_total` now: call before sending their answers. */

@@ -44,6 +44,57 @@ export class Counter implements Metric {
   }
 }
 
+/**
+ * Adds to a two-label counter once per event-loop turn instead of once per
+ * event. Transports count every call or request, and a turn's events mostly
+ * share one label pair: one `inc(labels, n)` per pair replaces rendering the
+ * label text per event. The turn's `setImmediate` publishes them, before any
+ * answer of the turn can come back as another request; `flush()` publishes at
+ * once (before a scrape, or before answers leave the process).
+ */
+export class TurnCounter {
+  readonly #counter: () => Counter;
+  readonly #labels: readonly [string, string];
+  /** first label value → second label value → events this turn. */
+  readonly #pending = new Map<string, Map<string | number, number>>();
+  #scheduled = false;
+  readonly #onImmediate = (): void => {
+    this.#scheduled = false;
+    this.flush();
+  };
+
+  /** @param counter looked up at each flush. @param labels the names of the two labels. */
+  constructor(counter: () => Counter, labels: readonly [string, string]) {
+    this.#counter = counter;
+    this.#labels = labels;
+  }
+
+  /** Counts one event; it reaches the counter by the end of this turn. */
+  count(first: string, second: string | number): void {
+    let inner = this.#pending.get(first);
+    if (inner === undefined) {
+      inner = new Map();
+      this.#pending.set(first, inner);
+    }
+    inner.set(second, (inner.get(second) ?? 0) + 1);
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(this.#onImmediate);
+    }
+  }
+
+  /** Adds the events counted so far to the counter now. */
+  flush(): void {
+    if (this.#pending.size === 0) return;
+    const counter = this.#counter();
+    const [a, b] = this.#labels;
+    for (const [first, inner] of this.#pending) {
+      for (const [second, events] of inner) counter.inc({ [a]: first, [b]: String(second) }, events);
+    }
+    this.#pending.clear();
+  }
+}
+
 /** A value that goes up and down. */
 export class Gauge implements Metric {
   #value = 0;

@@ -1,6 +1,5 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { CallCounter } from '../../../adapters/ws/call-counter.js';
 import { TurnCork } from '../../../adapters/ws/turn-cork.js';
 import { Counter } from '../../../src/server/metrics.js';
 
@@ -57,35 +56,5 @@ describe('TurnCork', () => {
     stream.destroy();
     await nextTurn();
     expect(cork.held).toBe(false);
-  });
-});
-
-describe('CallCounter', () => {
-  it('adds the calls of a turn per label set by the end of the turn', async () => {
-    const counter = new Counter('t_calls_total', 'test');
-    const calls = new CallCounter(() => counter);
-    for (let i = 0; i < 32; i++) calls.count('barcode.verify', 'ok');
-    calls.count('barcode.verify', 'BAD_REQUEST');
-    calls.count('other', 'METHOD_NOT_FOUND');
-    expect(counter.get({ method: 'barcode.verify', outcome: 'ok' })).toBe(0);
-    await nextTurn();
-    expect(counter.get({ method: 'barcode.verify', outcome: 'ok' })).toBe(32);
-    expect(counter.get({ method: 'barcode.verify', outcome: 'BAD_REQUEST' })).toBe(1);
-    expect(counter.get({ method: 'other', outcome: 'METHOD_NOT_FOUND' })).toBe(1);
-    calls.count('health', 'ok');
-    await nextTurn();
-    expect(counter.get({ method: 'health', outcome: 'ok' })).toBe(1);
-    expect(counter.get({ method: 'barcode.verify', outcome: 'ok' })).toBe(32);
-  });
-
-  it('publishes at once on flush(), and counts nothing twice', async () => {
-    const counter = new Counter('t_calls_total', 'test');
-    const calls = new CallCounter(() => counter);
-    calls.count('health', 'ok');
-    calls.flush();
-    expect(counter.get({ method: 'health', outcome: 'ok' })).toBe(1);
-    calls.count('health', 'ok');
-    await nextTurn();
-    expect(counter.get({ method: 'health', outcome: 'ok' })).toBe(2);
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Counter, Histogram, ServerMetrics } from '../../../src/server/metrics.js';
+import { Counter, Histogram, ServerMetrics, TurnCounter } from '../../../src/server/metrics.js';
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('ServerMetrics', () => {
   it('renders counters with escaped labels and histograms with cumulative buckets', () => {
@@ -25,5 +27,35 @@ describe('ServerMetrics', () => {
     for (const line of metrics.render().trimEnd().split('\n')) {
       expect(line).toMatch(/^(# (HELP|TYPE) \w+ .+|\w+(\{[^}]*\})? [-+.\deE]+|\w+(\{[^}]*\})? \+?Inf)$/);
     }
+  });
+});
+
+describe('TurnCounter', () => {
+  it('adds the calls of a turn per label set by the end of the turn', async () => {
+    const counter = new Counter('t_calls_total', 'test');
+    const calls = new TurnCounter(() => counter, ['method', 'outcome']);
+    for (let i = 0; i < 32; i++) calls.count('barcode.verify', 'ok');
+    calls.count('barcode.verify', 'BAD_REQUEST');
+    calls.count('other', 'METHOD_NOT_FOUND');
+    expect(counter.get({ method: 'barcode.verify', outcome: 'ok' })).toBe(0);
+    await nextTurn();
+    expect(counter.get({ method: 'barcode.verify', outcome: 'ok' })).toBe(32);
+    expect(counter.get({ method: 'barcode.verify', outcome: 'BAD_REQUEST' })).toBe(1);
+    expect(counter.get({ method: 'other', outcome: 'METHOD_NOT_FOUND' })).toBe(1);
+    calls.count('health', 'ok');
+    await nextTurn();
+    expect(counter.get({ method: 'health', outcome: 'ok' })).toBe(1);
+    expect(counter.get({ method: 'barcode.verify', outcome: 'ok' })).toBe(32);
+  });
+
+  it('publishes at once on flush(), and counts nothing twice', async () => {
+    const counter = new Counter('t_calls_total', 'test');
+    const calls = new TurnCounter(() => counter, ['method', 'outcome']);
+    calls.count('health', 'ok');
+    calls.flush();
+    expect(counter.get({ method: 'health', outcome: 'ok' })).toBe(1);
+    calls.count('health', 'ok');
+    await nextTurn();
+    expect(counter.get({ method: 'health', outcome: 'ok' })).toBe(2);
   });
 });
