@@ -1,16 +1,10 @@
 import { loadNativeBackend } from '../adapters/native/index.js';
-import { createVerifier, deriveCardKey, generateBarcode } from '../src/index.js';
+import { createVerifier } from '../src/index.js';
 import { createNodeCryptoSigner } from './baselines/node-crypto-token.js';
 import type { BenchGroup } from './harness.js';
 import { checkoutBody } from './token.bench.js';
+import { AT, benchBarcodes, CARDS, CONFIG } from './verify.bench.js';
 
-const CONFIG = {
-  algorythm: 'HMACSHA256', passLength: 8, prefix: 'CM', interval: 30, cardSessionLength: 8, delimeter: ';',
-  key: '5f1e0c3a9b7d2468ace013579bdf2468ace013579bdf2468ace013579bdf2468',
-} as const;
-const CARDS = 10_000;
-// The instant and cards of verify.bench.ts: every barcode matches the present step.
-const AT = Date.UTC(2026, 10, 22, 12, 0, 15);
 
 /** The native addon against the wasm core in one process: barcodeVerify, and getToken against node:crypto. */
 export function nativeGroup(): BenchGroup {
@@ -19,11 +13,7 @@ export function nativeGroup(): BenchGroup {
   if (addon instanceof Error) {
     return { title, cases: [], ratios: [], notes: [`Not measured: the native addon is unavailable (${addon.message}).`] };
   }
-  const cards = Array.from({ length: CARDS }, (_, i) => String(4_000_000_000_000_000 + i * 7919));
-  const barcodes = cards.map((cardNumber) => generateBarcode({
-    ...CONFIG, cardNumber, cardKey: deriveCardKey(CONFIG.key, cardNumber, CONFIG.algorythm),
-    cardSession: `S${String(cardNumber).slice(-7)}`, at: AT,
-  }));
+  const barcodes = benchBarcodes();
   const clock = () => AT;
   // Replay off, as in verify.bench.ts: a benchmark repeats its inputs. Lockout on in the ratio rows (its lookup is paid by both).
   const wasm = createVerifier({ ...CONFIG, clock, replay: false, backend: 'wasm' });

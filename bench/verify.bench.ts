@@ -3,21 +3,32 @@ import { createVerifier, deriveCardKey, generateBarcode } from '../src/index.js'
 import { createNodeCryptoVerifier } from './baselines/node-crypto-verifier.js';
 import type { BenchGroup } from './harness.js';
 
-const CONFIG = {
+/** The verifier layout every in-process group measures. */
+export const CONFIG = {
   algorythm: 'HMACSHA256', passLength: 8, prefix: 'CM', interval: 30, cardSessionLength: 8, delimeter: ';',
   key: '5f1e0c3a9b7d2468ace013579bdf2468ace013579bdf2468ace013579bdf2468',
 } as const;
-const CARDS = 10_000;
+export const CARDS = 10_000;
 // A fixed instant mid-step: every barcode matches the present step, as a fresh scan does.
-const AT = Date.UTC(2026, 10, 22, 12, 0, 15);
+export const AT = Date.UTC(2026, 10, 22, 12, 0, 15);
 
-/** barcodeVerify of valid card-bound barcodes against baselines (a) and (b) of issue 2. */
-export function verifyGroup(): BenchGroup {
-  const cards = Array.from({ length: CARDS }, (_, i) => String(4_000_000_000_000_000 + i * 7919));
-  const barcodes = cards.map((cardNumber) => generateBarcode({
+/** CARDS distinct card numbers. */
+export function benchCards(): string[] {
+  return Array.from({ length: CARDS }, (_, i) => String(4_000_000_000_000_000 + i * 7919));
+}
+
+/** A card-bound barcode for each card, drawn at AT. */
+export function benchBarcodes(cards = benchCards()): string[] {
+  return cards.map((cardNumber) => generateBarcode({
     ...CONFIG, cardNumber, cardKey: deriveCardKey(CONFIG.key, cardNumber, CONFIG.algorythm),
     cardSession: `S${String(cardNumber).slice(-7)}`, at: AT,
   }));
+}
+
+/** barcodeVerify of valid card-bound barcodes against baselines (a) and (b) of issue 2. */
+export function verifyGroup(): BenchGroup {
+  const cards = benchCards();
+  const barcodes = benchBarcodes(cards);
   const clock = () => AT;
   // Replay off in the ratio rows: neither baseline keeps replay marks, and a
   // benchmark repeats its inputs. Lockout stays on (its store lookup is paid).
