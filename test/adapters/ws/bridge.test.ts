@@ -4,7 +4,7 @@ import { MAX_BARCODE_LENGTH } from '../../../src/contracts/cashdesk.js';
 import { deriveCardKey, generateBarcode, StoreError } from '../../../src/index.js';
 import { BASE_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 import { RpcClient, RpcError } from '../../support/ws-client.js';
-import { type BridgeServer, capturingLogger, eventually, startBridgeServer, TILL } from './harness.js';
+import { clientPool, type BridgeServer, capturingLogger, eventually, startBridgeServer, TILL } from './harness.js';
 
 function validBarcode(cardNumber = '4000123412341234'): string {
   return generateBarcode({ ...BASE_CONFIG, cardNumber, cardKey: deriveCardKey(PARTNER_KEY, cardNumber, 'HMACSHA256'), cardSession: 'AB12CD34', at: NOW });
@@ -12,15 +12,11 @@ function validBarcode(cardNumber = '4000123412341234'): string {
 
 describe('bridge calls', () => {
   let srv: BridgeServer;
-  const clients: RpcClient[] = [];
-  const connect = async (options: Parameters<typeof RpcClient.connect>[1] = { key: TILL.key }, url = srv.url): Promise<RpcClient> => {
-    const client = await RpcClient.connect(url, options);
-    clients.push(client);
-    return client;
-  };
+  const pool = clientPool(() => srv.url);
+  const connect = pool.connect;
 
   beforeAll(async () => { srv = await startBridgeServer({ maxBatch: 5 }); });
-  afterEach(async () => { await Promise.all(clients.splice(0).map((c) => c.close())); });
+  afterEach(() => pool.closeAll());
   afterAll(async () => { await srv.close(); });
 
   it('answers barcode.verify with the verification result', async () => {

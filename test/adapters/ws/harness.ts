@@ -7,6 +7,7 @@ import { createVerifier } from '../../../src/index.js';
 import { CashDeskService } from '../../../src/server/service.js';
 import { TillRegistry } from '../../../src/server/tills.js';
 import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
+import { RpcClient } from '../../support/ws-client.js';
 
 /** The till every bridge test server knows. */
 export const TILL = { id: 'till-1', key: 'till-key-0123456789abcdef' } as const;
@@ -71,4 +72,25 @@ export async function eventually(condition: () => boolean, timeoutMs = 5_000, wh
     if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/**
+ * Clients a test opens through `connect` (the shared till's key by default),
+ * closed together by `closeAll` in the suite's afterEach.
+ */
+export function clientPool(url: () => string): {
+  connect(options?: Parameters<typeof RpcClient.connect>[1], to?: string): Promise<RpcClient>;
+  closeAll(): Promise<void>;
+} {
+  const clients: RpcClient[] = [];
+  return {
+    async connect(options = { key: TILL.key }, to = url()) {
+      const client = await RpcClient.connect(to, options);
+      clients.push(client);
+      return client;
+    },
+    async closeAll() {
+      await Promise.all(clients.splice(0).map((c) => c.close()));
+    },
+  };
 }

@@ -4,19 +4,15 @@ import { ConfigError } from '../../../src/index.js';
 import { CashDeskService } from '../../../src/server/service.js';
 import { TillRegistry } from '../../../src/server/tills.js';
 import { rawUpgrade, RpcClient } from '../../support/ws-client.js';
-import { type BridgeServer, eventually, startBridgeServer, TILL } from './harness.js';
+import { clientPool, type BridgeServer, eventually, startBridgeServer, TILL } from './harness.js';
 
 describe('bridge upgrade', () => {
   let srv: BridgeServer;
-  const clients: RpcClient[] = [];
-  const connect = async (options: Parameters<typeof RpcClient.connect>[1] = { key: TILL.key }, url = srv.url): Promise<RpcClient> => {
-    const client = await RpcClient.connect(url, options);
-    clients.push(client);
-    return client;
-  };
+  const pool = clientPool(() => srv.url);
+  const connect = pool.connect;
 
   beforeAll(async () => { srv = await startBridgeServer(); });
-  afterEach(async () => { await Promise.all(clients.splice(0).map((c) => c.close())); });
+  afterEach(() => pool.closeAll());
   afterAll(async () => { await srv.close(); });
 
   it('refuses a request without a key with a plain 401 and does not upgrade', async () => {
@@ -59,7 +55,7 @@ describe('bridge upgrade', () => {
       expect(await browser.call('health')).toMatchObject({ status: 'ok' });
       const till = await connect({ key: TILL.key }, guarded.url);
       expect(await till.call('health')).toMatchObject({ status: 'ok' });
-      await Promise.all(clients.splice(0).map((c) => c.close()));
+      await pool.closeAll();
     } finally {
       await guarded.close();
     }
