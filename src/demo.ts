@@ -21,4 +21,8 @@ export const demoConfig = {
   tills: [
     { id: 'demo-till', key: 'demo-till-key-DEMO-ONLY-not-secret' }, // DEMO ONLY
   ],
+  /** The sandbox's demo Push API account (`sandbox --demo`); the password is the initial one, to be reset. */
+  push: { login: 'demo-push', password: 'demo-push-initial-DEMO-ONLY' }, // DEMO ONLY
+  /** Basic credentials the wallet service uses on the demo Loyalty server (`loyalty --demo`). */
+  loyalty: { login: 'demo-wallet', password: 'demo-loyalty-DEMO-ONLY' }, // DEMO ONLY
 } as const;

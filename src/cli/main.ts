@@ -2,6 +2,9 @@
 import { KitError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { barcode, BARCODE_USAGE } from './commands/barcode.js';
+import { loyalty, LOYALTY_USAGE } from './commands/loyalty.js';
+import { push, PUSH_USAGE } from './commands/push.js';
+import { sandbox, SANDBOX_USAGE } from './commands/sandbox.js';
 import { serve, SERVE_USAGE } from './commands/serve.js';
 
 const USAGE = `wallet-partner-kit ${VERSION}
@@ -9,11 +12,20 @@ const USAGE = `wallet-partner-kit ${VERSION}
 Commands:
   serve     start the cash desk server (HTTP + WebSocket bridge)
   barcode   print a barcode as the wallet app would draw it
+  sandbox   start the wallet-service sandbox (Pay, Push, callbacks, wallet-app simulator)
+  push      send pushes and campaigns through a Push API
+  loyalty   run the Loyalty API server, or check one
   version   print the version
 
 ${SERVE_USAGE}
 
-${BARCODE_USAGE}`;
+${BARCODE_USAGE}
+
+${SANDBOX_USAGE}
+
+${PUSH_USAGE}
+
+${LOYALTY_USAGE}`;
 
 const [command, ...rest] = process.argv.slice(2);
 
@@ -21,6 +33,9 @@ try {
   switch (command) {
     case 'serve': await serve(rest); break;
     case 'barcode': barcode(rest); break;
+    case 'sandbox': await sandbox(rest); break;
+    case 'push': await push(rest); break;
+    case 'loyalty': await loyalty(rest); break;
     case 'version': case '--version': console.log(VERSION); break;
     case undefined: case 'help': case '--help': case '-h': console.log(USAGE); break;
     default:

@@ -1,0 +1,69 @@
+import { parseArgs } from 'node:util';
+import { pino } from 'pino';
+import { startSandbox } from '../../sandbox/server.js';
+import { pushAccount, PUSH_ACCOUNT_USAGE } from './push-account.js';
+
+export const SANDBOX_USAGE = `wallet-partner-kit sandbox [--port N] [--host HOST] [--data DIR] [--demo] [--time-scale N]
+
+Starts the wallet-service sandbox: the Pay API, the Push API with its callback sender, the
+wallet-app simulator and test controls (/sandbox/...), GET /openapi.json.
+  --port N         port (default 8090; 0 picks a free one)
+  --host HOST      bind address (default 127.0.0.1)
+  --data DIR       keep the data in DIR (PGlite); default in memory. DATABASE_URL selects a PostgreSQL server instead.
+  --demo           create the demo partner (the key of demoConfig), Push account and cards; print the simulator's URLs
+  --time-scale N   run the sandbox's waits (webhook retries, bank delays) N times faster (default 1)
+LOG_LEVEL sets the log level (default info).
+
+${PUSH_ACCOUNT_USAGE}`;
+
+function number(value: string | undefined, what: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+(\.\d+)?$/.test(value)) throw Object.assign(new Error(`${what}: must be a number`), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' });
+  return Number(value);
+}
+
+/** Runs `sandbox` until SIGTERM or SIGINT, or a `sandbox` subcommand. */
+export async function sandbox(argv: string[]): Promise<void> {
+  if (argv[0] === 'push-account') {
+    await pushAccount(argv.slice(1));
+    return;
+  }
+  const { values } = parseArgs({
+    args: argv, strict: true,
+    options: {
+      port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' }, demo: { type: 'boolean' },
+      'time-scale': { type: 'string' }, help: { type: 'boolean' },
+    },
+  });
+  if (values.help) {
+    console.log(SANDBOX_USAGE);
+    return;
+  }
+  process.stdout.on('error', () => {});
+  const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+  const databaseUrl = values.data === undefined ? process.env.DATABASE_URL || undefined : undefined;
+  const running = await startSandbox({
+    host: values.host, port: number(values.port, '--port'), dataDir: values.data, databaseUrl,
+    demo: values.demo ?? false, timeScale: number(values['time-scale'], '--time-scale'), logger,
+  });
+  logger.info({ url: running.url, database: running.sandbox.context.db.kind, demo: values.demo ?? false }, 'sandbox listening');
+  const lines = running.sandbox.banner.map((line) => line.replaceAll('{url}', running.url));
+  process.stdout.write(`
+  wallet-partner-kit sandbox ${values.demo ? '(DEMO records: public keys, never use in production)' : ''}
+  URL        ${running.url}   (GET /healthz, /openapi.json)
+  Database   ${running.sandbox.context.db.kind}${values.data ? ` in ${values.data}` : databaseUrl ? '' : ' in memory'}
+${lines.map((line) => `  ${line}`).join('\n')}
+`);
+
+  let signals = 0;
+  const stop = (signal: NodeJS.Signals) => {
+    if (++signals > 1) process.exit(1);
+    logger.info({ signal }, 'shutting down');
+    running.close().then(() => process.exit(0), (error: unknown) => {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    });
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}

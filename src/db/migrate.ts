@@ -1,0 +1,38 @@
+import type { Database } from './database.js';
+
+/** One schema change. `id`s are applied in array order, each once, and never edited once released. */
+export interface Migration {
+  id: string;
+  sql: string;
+}
+
+/**
+ * Brings `module`'s tables up to date: applies the migrations not yet recorded
+ * in `wpk_migrations`, each in its own transaction with its record. An advisory
+ * lock makes concurrent starts (several servers on one PostgreSQL) apply each once.
+ *
+ * @example
+ * await migrate(db, 'pay', [{ id: '001-transactions', sql: 'CREATE TABLE ...' }]);
+ */
+export async function migrate(db: Database, module: string, migrations: readonly Migration[]): Promise<string[]> {
+  await db.exec(`CREATE TABLE IF NOT EXISTS wpk_migrations (
+    module TEXT NOT NULL, id TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now(), PRIMARY KEY (module, id))`);
+  const applied: string[] = [];
+  for (const migration of migrations) {
+    const done = await db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`wpk_migrations:${module}`]);
+      const seen = await tx.query('SELECT 1 FROM wpk_migrations WHERE module = $1 AND id = $2', [module, migration.id]);
+      if (seen.rows.length > 0) return false;
+      for (const statement of splitStatements(migration.sql)) await tx.query(statement);
+      await tx.query('INSERT INTO wpk_migrations (module, id) VALUES ($1, $2)', [module, migration.id]);
+      return true;
+    });
+    if (done) applied.push(migration.id);
+  }
+  return applied;
+}
+
+/** Splits a migration on `;` at line ends; migrations hold no function bodies, so this is enough. */
+function splitStatements(sql: string): string[] {
+  return sql.split(/;\s*(?:\n|$)/).map((s) => s.trim()).filter((s) => s.length > 0);
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { ConfigError } from '../errors.js';
+import type { Database } from './database.js';
+import { openPglite } from './pglite.js';
+import { openPostgres } from './postgres.js';
+
+const SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
+
+const optionsSchema = z.object({
+  url: z.string().regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// URL' }).optional(),
+  dataDir: z.string().min(1).optional(),
+  schema: z.string().regex(SCHEMA, { error: 'must be 1 to 63 of [a-z0-9_], not starting with a digit' }).optional(),
+  maxConnections: z.number().int().min(1).max(100).optional(),
+}).strict().refine((o) => !(o.url !== undefined && o.dataDir !== undefined), { error: 'give url or dataDir, not both' });
+
+/** Where the kit keeps its data. */
+export interface DatabaseOptions {
+  /** A PostgreSQL server (`postgres://...`, e.g. `DATABASE_URL`). Default: PGlite in this process. */
+  url?: string;
+  /** PGlite only: a folder that keeps the data across restarts. Default: in memory. */
+  dataDir?: string;
+  /** A schema of its own (created when missing), e.g. to keep tests or tenants apart. */
+  schema?: string;
+  /** PostgreSQL only: connection pool size. Default 10. */
+  maxConnections?: number;
+}
+
+/**
+ * Opens the kit's database: PGlite (in memory, or in `dataDir`) by default, a
+ * PostgreSQL server when `url` is given.
+ *
+ * @throws ConfigError when the options are invalid.
+ * @example
+ * const db = await openDatabase({ url: process.env.DATABASE_URL });
+ * await migrate(db, 'pay', payMigrations);
+ */
+export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
+  const parsed = optionsSchema.safeParse(options);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'database'}: ${i.message}`), 'database options');
+  }
+  const { url, dataDir, schema, maxConnections } = parsed.data;
+  return url === undefined ? openPglite(dataDir, schema) : openPostgres({ url, schema, maxConnections });
+}

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context, Env } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import type { Logger } from 'pino';
+import { pino } from 'pino';
+import { errorEnvelope, validationErrors } from '../contracts/errors.js';
+import { HttpProblem } from './problem.js';
+
+/** Options of {@link createApiApp}. */
+export interface ApiAppOptions {
+  /** Where failures are logged (never bodies or credentials). Default: silent. */
+  logger?: Logger;
+  /** Largest request body. Default 1 MiB. */
+  bodyLimitBytes?: number;
+}
+
+/** Header that carries the request id, echoed or generated. */
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+/** Answers a refusal as the error envelope. */
+export function sendProblem(c: Context, p: HttpProblem): Response {
+  return c.json(errorEnvelope(p.status, p.errors), p.httpStatus as 400, p.headers);
+}
+
+/**
+ * An OpenAPIHono app with the kit's conventions, for the sandbox, the Loyalty
+ * server and the Callback receiver: zod validation failures answer 400
+ * `BAD_REQUEST` with `<field>: <message>` lines; a body that is not JSON 400;
+ * over the limit 413; unknown routes 404; a thrown {@link HttpProblem} its own
+ * envelope; anything else 500 `INTERNAL`, logged, with nothing internal in the
+ * answer. Every answer carries `x-request-id`.
+ *
+ * @example
+ * const app = createApiApp({ logger });
+ * app.openapi(route, (c) => c.json(...));
+ */
+export function createApiApp<E extends Env = Env>({ logger = pino({ level: 'silent' }), bodyLimitBytes = 1024 * 1024 }: ApiAppOptions = {}): OpenAPIHono<E> {
+  const app = new OpenAPIHono<E>({
+    defaultHook: (result, c) => {
+      if (!result.success) return c.json(errorEnvelope('BAD_REQUEST', validationErrors(result.error)), 400);
+      return undefined;
+    },
+  });
+  app.use('*', async (c, next) => {
+    const given = c.req.header(REQUEST_ID_HEADER);
+    const id = given !== undefined && /^[\x21-\x7e]{1,128}$/.test(given) ? given : randomUUID();
+    c.header(REQUEST_ID_HEADER, id);
+    await next();
+  });
+  app.use('*', bodyLimit({
+    maxSize: bodyLimitBytes,
+    onError: (c) => c.json(errorEnvelope('PAYLOAD_TOO_LARGE', [`body: must be at most ${bodyLimitBytes} bytes`]), 413),
+  }));
+  app.onError((error, c) => {
+    if (error instanceof HttpProblem) return sendProblem(c, error);
+    if (error instanceof HTTPException && error.status === 400) {
+      return c.json(errorEnvelope('BAD_REQUEST', ['body: must be JSON']), 400);
+    }
+    logger.error({ err: error, method: c.req.method, path: c.req.path }, 'request failed');
+    return c.json(errorEnvelope('INTERNAL', ['Internal error']), 500);
+  });
+  app.notFound((c) => c.json(errorEnvelope('NOT_FOUND', ['No such route']), 404));
+  return app;
+}
+
+/**
+ * Serves the app's OpenAPI 3.1 document at `GET /openapi.json`, built once on
+ * first request (routes are fixed by then).
+ */
+export function serveOpenApi(app: OpenAPIHono<any>, info: { title: string; version: string; description?: string }): void {
+  let document: string | undefined;
+  app.get('/openapi.json', (c) => {
+    document ??= JSON.stringify(app.getOpenAPI31Document({ openapi: '3.1.0', info }));
+    return c.body(document, 200, { 'Content-Type': 'application/json' });
+  });
+}

@@ -1,0 +1,42 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Logger } from 'pino';
+import type { Database, Migration } from '../db/index.js';
+import type { Outbox } from './outbox/outbox.js';
+
+/** What every sandbox module is given. */
+export interface SandboxContext {
+  /** The sandbox's database (PGlite by default, PostgreSQL with DATABASE_URL). */
+  readonly db: Database;
+  /** Now, in ms since the epoch. Tests move it; everything time-based reads it. */
+  readonly clock: () => number;
+  readonly logger: Logger;
+  /** Durable, signed, retried webhook deliveries (Pay status events, Push callbacks). */
+  readonly outbox: Outbox;
+  /** Started with `--demo`: the demo partner, account and cards exist. */
+  readonly demo: boolean;
+  /**
+   * Compresses the sandbox's waits (webhook retry schedule, simulated bank delays): a
+   * wait of `ms` lasts `ms / timeScale`. Default 1; tests use e.g. 1000.
+   */
+  readonly timeScale: number;
+}
+
+/**
+ * One emulated part of the wallet service (Pay, Push, the Loyalty driver).
+ * The sandbox applies each module's migrations, then mounts its routes on the
+ * one app: public API paths as the document names them, simulator and
+ * test-control paths under `/sandbox/`, all with `app.openapi()` so they are in
+ * the OpenAPI document.
+ */
+export interface SandboxModule {
+  /** Short name; also the migrations' module name. */
+  readonly name: string;
+  readonly migrations: readonly Migration[];
+  mount(app: OpenAPIHono<any>, ctx: SandboxContext): void;
+  /** With `--demo`: creates the demo records if missing (idempotent); returns lines for the start banner. */
+  seedDemo?(ctx: SandboxContext): Promise<string[]>;
+  /** Background work to start once the server listens (e.g. the simulated bank). */
+  start?(ctx: SandboxContext): void;
+  /** Stops background work; awaited on shutdown before the database closes. */
+  close?(): Promise<void>;
+}

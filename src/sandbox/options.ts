@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { ConfigError } from '../errors.js';
+
+const schema = z.object({
+  host: z.string().min(1).default('127.0.0.1'),
+  port: z.number({ error: 'must be an integer from 0 to 65535' }).int().min(0).max(65_535, { error: 'must be an integer from 0 to 65535' }).default(8090),
+  dataDir: z.string().min(1).optional(),
+  databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// URL' }).optional(),
+  databaseSchema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: 'must be 1 to 63 of [a-z0-9_]' }).optional(),
+  demo: z.boolean().default(false),
+  timeScale: z.number().min(1, { error: 'must be at least 1' }).max(1_000_000).default(1),
+  bodyLimitBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(8 * 1024 * 1024),
+}).strict().refine((o) => !(o.dataDir !== undefined && o.databaseUrl !== undefined), { error: 'give dataDir or databaseUrl, not both' });
+
+/** Options of `startSandbox` and `createSandbox`. */
+export type SandboxOptions = z.input<typeof schema> & {
+  /** Now, in ms; default `Date.now`. */
+  clock?: () => number;
+  /** Default: silent. */
+  logger?: import('pino').Logger;
+};
+
+/** Validated sandbox options. */
+export type ResolvedSandboxOptions = z.output<typeof schema>;
+
+/**
+ * Validates the options once, at the boundary. Defaults: 127.0.0.1:8090,
+ * PGlite in memory (a folder with `dataDir`, a server with `databaseUrl`),
+ * no demo records, real time (`timeScale` 1), 8 MiB bodies (a 10,000-number batch fits).
+ */
+export function resolveSandboxOptions(options: SandboxOptions): ResolvedSandboxOptions {
+  const { clock: _clock, logger: _logger, ...rest } = options;
+  const parsed = schema.safeParse(rest);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'sandbox'}: ${i.message}`), 'sandbox options');
+  }
+  return parsed.data;
+}

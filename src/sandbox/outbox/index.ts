@@ -1,0 +1,3 @@
+export { Outbox, type Delivery, type OutboxMessage, type OutboxOptions } from './outbox.js';
+export { outboxMigrations } from './migrations.js';
+export { nextDelayMs, RETRY_SCHEDULE_MS } from './schedule.js';

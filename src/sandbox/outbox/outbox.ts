@@ -1,0 +1,228 @@
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import { pino } from 'pino';
+import type { Database, Queryable } from '../../db/index.js';
+import { signWebhook } from '../../webhooks/index.js';
+import { nextDelayMs } from './schedule.js';
+
+/** A webhook to deliver. */
+export interface OutboxMessage {
+  /** Who enqueued it: `pay` or `push`. */
+  topic: string;
+  /** The partner id or Push account login it belongs to, to list by. */
+  owner: string;
+  /** e.g. `transaction.updated`, `push.delivered`. */
+  eventType: string;
+  url: string;
+  /** `whsec_...` */
+  secret: string;
+  /** The JSON body, sent byte for byte. */
+  payload: unknown;
+  /** The webhook id; default a new `msg_...`. Reusing one de-duplicates on the receiver. */
+  id?: string;
+}
+
+/** A delivery and its attempts, as listed by the simulator API. */
+export interface Delivery {
+  id: string;
+  topic: string;
+  owner: string;
+  eventType: string;
+  url: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastError: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+  body: string;
+  history: { attempt: number; at: string; httpStatus: number | null; error: string | null; durationMs: number }[];
+}
+
+/** Options of {@link Outbox}. */
+export interface OutboxOptions {
+  db: Database;
+  clock?: () => number;
+  logger?: Logger;
+  /** Divides every retry wait (DESIGN.md 5); tests use e.g. 1000. Default 1. */
+  timeScale?: number;
+  /** How often due deliveries are looked for, besides right after an enqueue. Default 250 ms. */
+  pollMs?: number;
+  /** Time allowed for one POST. Default 10 s. */
+  timeoutMs?: number;
+  /** Deliveries sent at once. Default 8. */
+  concurrency?: number;
+}
+
+const toIso = (value: unknown): string | null => (value instanceof Date ? value.toISOString() : value == null ? null : String(value));
+
+/**
+ * The sandbox's durable webhook sender. A message is inserted in the same
+ * transaction as the change it reports, so none is lost or sent for a change
+ * that rolled back; a worker POSTs due ones signed per Standard Webhooks (a
+ * fresh timestamp per attempt, the same `webhook-id`), records every attempt,
+ * and retries non-2xx answers and timeouts on {@link RETRY_SCHEDULE_MS}.
+ * Delivery is at least once: receivers de-duplicate by `webhook-id`.
+ */
+export class Outbox {
+  readonly #db: Database;
+  readonly #clock: () => number;
+  readonly #logger: Logger;
+  readonly #timeScale: number;
+  readonly #pollMs: number;
+  readonly #timeoutMs: number;
+  readonly #concurrency: number;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #again = false;
+  #stopped = true;
+
+  constructor({ db, clock = Date.now, logger = pino({ level: 'silent' }), timeScale = 1, pollMs = 250, timeoutMs = 10_000, concurrency = 8 }: OutboxOptions) {
+    this.#db = db;
+    this.#clock = clock;
+    this.#logger = logger;
+    this.#timeScale = timeScale;
+    this.#pollMs = pollMs;
+    this.#timeoutMs = timeoutMs;
+    this.#concurrency = concurrency;
+  }
+
+  /**
+   * Records a message to deliver, inside the caller's transaction `tx`. Call
+   * {@link kick} after the transaction commits to send it without waiting for the poll.
+   */
+  async enqueue(tx: Queryable, message: OutboxMessage): Promise<string> {
+    const id = message.id ?? `msg_${randomBytes(12).toString('hex')}`;
+    const now = new Date(this.#clock());
+    await tx.query(
+      `INSERT INTO webhook_deliveries (id, topic, owner, event_type, url, secret, body, next_attempt_at, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) ON CONFLICT (id) DO NOTHING`,
+      [id, message.topic, message.owner, message.eventType, message.url, message.secret, JSON.stringify(message.payload), now],
+    );
+    return id;
+  }
+
+  /** Starts the worker. */
+  start(): void {
+    if (!this.#stopped) return;
+    this.#stopped = false;
+    this.#timer = setInterval(() => this.kick(), this.#pollMs);
+    this.#timer.unref();
+    this.kick();
+  }
+
+  /** Looks for due deliveries now (coalesced with a run already under way). */
+  kick(): void {
+    if (this.#stopped) return;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    this.#running = this.#drainDue().catch((error: unknown) => {
+      this.#logger.warn({ err: error }, 'outbox run failed');
+    }).finally(() => {
+      this.#running = undefined;
+      if (this.#again) {
+        this.#again = false;
+        this.kick();
+      }
+    });
+  }
+
+  /** Stops the worker and waits for the attempts under way. */
+  async close(): Promise<void> {
+    this.#stopped = true;
+    clearInterval(this.#timer);
+    await this.#running;
+  }
+
+  /** Deliveries of a topic (and owner), newest first, with their attempts. */
+  async list(filter: { topic?: string; owner?: string; limit?: number } = {}): Promise<Delivery[]> {
+    const { rows } = await this.#db.query<Record<string, unknown>>(
+      `SELECT * FROM webhook_deliveries WHERE ($1::text IS NULL OR topic = $1) AND ($2::text IS NULL OR owner = $2)
+       ORDER BY created_at DESC, id LIMIT $3`,
+      [filter.topic ?? null, filter.owner ?? null, filter.limit ?? 100],
+    );
+    if (rows.length === 0) return [];
+    const attempts = await this.#db.query<Record<string, unknown>>(
+      'SELECT * FROM webhook_attempts WHERE delivery_id = ANY($1::text[]) ORDER BY delivery_id, attempt', [rows.map((r) => r.id)],
+    );
+    return rows.map((r) => ({
+      id: String(r.id), topic: String(r.topic), owner: String(r.owner), eventType: String(r.event_type), url: String(r.url),
+      status: r.status as Delivery['status'], attempts: Number(r.attempts),
+      nextAttemptAt: r.status === 'pending' ? toIso(r.next_attempt_at) : null, lastError: (r.last_error as string | null) ?? null,
+      createdAt: toIso(r.created_at)!, deliveredAt: toIso(r.delivered_at), body: String(r.body),
+      history: attempts.rows.filter((a) => a.delivery_id === r.id).map((a) => ({
+        attempt: Number(a.attempt), at: toIso(a.at)!, httpStatus: (a.http_status as number | null) ?? null,
+        error: (a.error as string | null) ?? null, durationMs: Number(a.duration_ms),
+      })),
+    }));
+  }
+
+  /** Makes a failed or pending delivery due now (the simulator's "redeliver"). */
+  async redeliver(id: string): Promise<boolean> {
+    const { rowCount } = await this.#db.query(
+      `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $2 WHERE id = $1 AND status <> 'delivered'`,
+      [id, new Date(this.#clock())],
+    );
+    if (rowCount > 0) this.kick();
+    return rowCount > 0;
+  }
+
+  async #drainDue(): Promise<void> {
+    for (;;) {
+      if (this.#stopped) return;
+      const now = this.#clock();
+      // Claim by pushing next_attempt_at past the POST's timeout: another sandbox on the same
+      // PostgreSQL skips these rows, and a crash mid-attempt makes them due again later.
+      const { rows } = await this.#db.query<Record<string, unknown>>(
+        `UPDATE webhook_deliveries SET next_attempt_at = $2 WHERE id IN (
+           SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $1
+           ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+         RETURNING id, url, secret, body, attempts`,
+        [new Date(now), new Date(now + this.#timeoutMs * 2), this.#concurrency],
+      );
+      if (rows.length === 0) return;
+      await Promise.all(rows.map((row) => this.#attempt(row)));
+    }
+  }
+
+  async #attempt(row: Record<string, unknown>): Promise<void> {
+    const id = String(row.id);
+    const body = String(row.body);
+    const attempt = Number(row.attempts) + 1;
+    const started = this.#clock();
+    const headers = signWebhook(String(row.secret), { id, timestampSeconds: Math.floor(started / 1000), body });
+    let httpStatus: number | null = null;
+    let error: string | null = null;
+    const t0 = performance.now();
+    try {
+      const response = await fetch(String(row.url), {
+        method: 'POST', body, headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'wallet-partner-kit-sandbox' },
+        signal: AbortSignal.timeout(this.#timeoutMs), redirect: 'manual',
+      });
+      httpStatus = response.status;
+      await response.body?.cancel();
+      if (httpStatus < 200 || httpStatus > 299) error = `HTTP ${httpStatus}`;
+    } catch (cause) {
+      error = (cause as Error).name === 'TimeoutError' ? `timeout after ${this.#timeoutMs} ms` : `network error: ${(cause as Error).message}`;
+    }
+    const durationMs = Math.round(performance.now() - t0);
+    const delay = error === null ? undefined : nextDelayMs(attempt, this.#timeScale);
+    const status = error === null ? 'delivered' : delay === undefined ? 'failed' : 'pending';
+    await this.#db.transaction(async (tx) => {
+      await tx.query(
+        'INSERT INTO webhook_attempts (delivery_id, attempt, at, http_status, error, duration_ms) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING',
+        [id, attempt, new Date(started), httpStatus, error, durationMs],
+      );
+      await tx.query(
+        `UPDATE webhook_deliveries SET attempts = $2, status = $3, last_error = $4, next_attempt_at = $5, delivered_at = $6 WHERE id = $1`,
+        [id, attempt, status, error, new Date(this.#clock() + (delay ?? 0)), error === null ? new Date(this.#clock()) : null],
+      );
+    });
+    if (error !== null) this.#logger.info({ delivery: id, attempt, error, status }, 'webhook attempt failed');
+    if (status === 'pending' && delay !== undefined && delay < this.#pollMs) {
+      setTimeout(() => this.kick(), delay).unref();
+    }
+  }
+}

@@ -1,0 +1,4 @@
+export { WebhookError, type WebhookErrorCode } from './errors.js';
+export { generateWebhookSecret, webhookKey } from './secret.js';
+export { signWebhook, webhookSignature, type WebhookHeaders } from './sign.js';
+export { verifyWebhook, type VerifyWebhookOptions } from './verify.js';
