@@ -1,0 +1,27 @@
+/**
+ * Push API answers other than 200 (document section 7). 304 carries no body
+ * (HTTP forbids one): the wait is in `Retry-After`. The others carry the
+ * envelope `{ status, errors[] }`.
+ */
+export const PUSH_ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+} as const;
+
+/** A Push API error envelope status. */
+export type PushErrorCode = keyof typeof PUSH_ERROR_STATUS;
+
+/** The document's 401 message. */
+export const UNAUTHORIZED_MESSAGE = 'Invalid authorization token';
+
+/** Paths of the Push API (DESIGN.md section 4), under `/public`. */
+export const PUSH_PATHS = {
+  resetPassword: '/public/user/reset-password',
+  single: '/public/push/single',
+  batch: '/public/push/batch',
+  message: '/public/push/{messageId}',
+} as const;
+
+/** The current Push API version (document section 9). */
+export const PUSH_API_VERSION = '1.1.0';
