@@ -1,0 +1,65 @@
+import { createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../../src/errors.js';
+import { createSandbox, resolveSandboxOptions, startSandbox, type SandboxModule } from '../../../src/sandbox/index.js';
+
+const echoModule = (calls: string[]): SandboxModule => ({
+  name: 'echo',
+  migrations: [{ id: '001-echo', sql: 'CREATE TABLE echo (v TEXT)' }],
+  mount(app, ctx) {
+    app.get('/echo', async (c) => c.json({ rows: (await ctx.db.query('SELECT v FROM echo')).rows, demo: ctx.demo, timeScale: ctx.timeScale }));
+  },
+  async seedDemo(ctx) {
+    await ctx.db.query("INSERT INTO echo VALUES ('seeded')");
+    return ['Echo       {url}/echo'];
+  },
+  start() { calls.push('start'); },
+  async close() { calls.push('close'); },
+});
+
+describe('resolveSandboxOptions', () => {
+  it('defaults to loopback, port 8090, memory, real time', () => {
+    expect(resolveSandboxOptions({})).toMatchObject({ host: '127.0.0.1', port: 8090, demo: false, timeScale: 1 });
+  });
+
+  it('names every bad option at once', () => {
+    const error = (() => { try { resolveSandboxOptions({ port: 70000, timeScale: 0, dataDir: '/tmp/x', databaseUrl: 'postgres://h/db' }); } catch (e) { return e; } })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).issues).toEqual(expect.arrayContaining([
+      'port: must be an integer from 0 to 65535', 'timeScale: must be at least 1', 'sandbox: give dataDir or databaseUrl, not both',
+    ]));
+  });
+});
+
+describe('createSandbox', () => {
+  it('applies the modules migrations, seeds demo records, mounts routes and serves the document', async () => {
+    const calls: string[] = [];
+    const sandbox = await createSandbox({ demo: true, timeScale: 100 }, [echoModule(calls)]);
+    try {
+      expect(sandbox.banner).toEqual(['Echo       {url}/echo']);
+      expect(await (await sandbox.app.request('/echo')).json()).toEqual({ rows: [{ v: 'seeded' }], demo: true, timeScale: 100 });
+      expect(await (await sandbox.app.request('/healthz')).json()).toMatchObject({ status: 'ok', database: 'pglite' });
+      expect(await (await sandbox.app.request('/openapi.json')).json()).toMatchObject({ openapi: '3.1.0' });
+      sandbox.start();
+    } finally {
+      await sandbox.close();
+    }
+    expect(calls).toEqual(['start', 'close']);
+  });
+});
+
+describe('startSandbox', () => {
+  it('listens on a real socket and says so when the port is taken, closing what it opened', async () => {
+    const running = await startSandbox({ port: 0 }, []);
+    try {
+      expect((await fetch(`${running.url}/healthz`)).status).toBe(200);
+      const blocker = createServer();
+      await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+      const port = (blocker.address() as { port: number }).port;
+      await expect(startSandbox({ port }, [])).rejects.toMatchObject({ code: 'EADDRINUSE' });
+      blocker.close();
+    } finally {
+      await running.close();
+    }
+  });
+});
