@@ -1,5 +1,125 @@
-// PLACEHOLDER, replaced by the Loyalty work: `loyalty [--port N] [--demo]` and `loyalty check --url URL`.
-export const LOYALTY_USAGE = '';
-export async function loyalty(_argv: string[]): Promise<void> {
-  throw new Error('not implemented yet');
+import { parseArgs } from 'node:util';
+import { pino } from 'pino';
+import { demoConfig } from '../../demo.js';
+import { ConfigError } from '../../errors.js';
+import { formatConformanceReport, runConformanceCheck } from '../../loyalty/conformance/check.js';
+import { startLoyaltyProgram, type StartLoyaltyProgramOptions } from '../../loyalty/program/program.js';
+
+export const LOYALTY_USAGE = `wallet-partner-kit loyalty [--port N] [--host HOST] [--data DIR] [--demo]
+wallet-partner-kit loyalty check --url URL [--login L] [--password P]
+
+Runs the merchant's Loyalty API server (the default, store-backed implementation): anonymous cards,
+category groups and favourites, promo codes, receipt QR codes; GET /healthz, /openapi.json.
+  --port N         port (default 8091; 0 picks a free one)
+  --host HOST      bind address (default 127.0.0.1)
+  --data DIR       keep the data in DIR (PGlite); default in memory. DATABASE_URL selects a PostgreSQL server instead.
+  --demo           the demo partner key and Basic credentials (demoConfig.loyalty), demo categories and promo codes
+Without --demo: WPK_KEY (partner key, hex), WPK_ALGORYTHM (default HMACSHA256),
+WPK_LOYALTY_LOGIN and WPK_LOYALTY_PASSWORD (the wallet service's Basic credentials).
+'check' calls a Loyalty server as the wallet would and prints PASS/FAIL per operation; exits 1 on a failure.
+Credentials default to WPK_LOYALTY_LOGIN / WPK_LOYALTY_PASSWORD. LOG_LEVEL sets the log level (default info).`;
+
+function parsePort(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) > 65_535) throw new ConfigError(['--port: must be an integer from 0 to 65535'], 'arguments');
+  return Number(value);
+}
+
+/** Runs `loyalty` until SIGTERM or SIGINT, or `loyalty check`. */
+export async function loyalty(argv: string[]): Promise<void> {
+  if (argv[0] === 'check') {
+    await check(argv.slice(1));
+    return;
+  }
+  const { values } = parseArgs({
+    args: argv, strict: true,
+    options: { port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' }, demo: { type: 'boolean' }, help: { type: 'boolean' } },
+  });
+  if (values.help) {
+    console.log(LOYALTY_USAGE);
+    return;
+  }
+  const env = process.env;
+  const fromEnv: Partial<StartLoyaltyProgramOptions> = {};
+  if (!values.demo) {
+    const missing = ['WPK_KEY', 'WPK_LOYALTY_LOGIN', 'WPK_LOYALTY_PASSWORD'].filter((name) => !env[name]);
+    if (missing.length > 0) throw new ConfigError(missing.map((name) => `${name}: must be set (or use --demo)`), 'loyalty configuration');
+    Object.assign(fromEnv, {
+      partnerKey: env.WPK_KEY, credentials: { login: env.WPK_LOYALTY_LOGIN!, password: env.WPK_LOYALTY_PASSWORD! },
+      ...(env.WPK_ALGORYTHM ? { algorythm: env.WPK_ALGORYTHM } : {}),
+    });
+  }
+  process.stdout.on('error', () => {});
+  const logger = pino({ level: env.LOG_LEVEL ?? 'info' });
+  const databaseUrl = values.data === undefined ? env.DATABASE_URL || undefined : undefined;
+  const running = await startLoyaltyProgram({
+    ...fromEnv, host: values.host, port: parsePort(values.port), dataDir: values.data, databaseUrl, demo: values.demo ?? false, logger,
+  });
+  logger.info({ url: running.url, database: running.db.kind, demo: values.demo ?? false }, 'loyalty server listening');
+  process.stdout.write(banner(running.url, `${running.db.kind}${values.data ? ` in ${values.data}` : databaseUrl ? '' : ' in memory'}`, values.demo ?? false));
+
+  let signals = 0;
+  const stop = (signal: NodeJS.Signals) => {
+    if (++signals > 1) process.exit(1);
+    try {
+      logger.info({ signal }, 'shutting down');
+    } catch {
+      // stdout is gone; shut down all the same
+    }
+    running.close().then(() => {
+      logger.info('stopped');
+      process.exit(0);
+    }, (error: unknown) => {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    });
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+function banner(url: string, database: string, demo: boolean): string {
+  const lines = [
+    '',
+    `  wallet-partner-kit Loyalty API server${demo ? ' (DEMO: public partner key and credentials, never use in production)' : ''}`,
+    `  URL        ${url}   (API under /v1; GET /healthz, /openapi.json)`,
+    `  Database   ${database}`,
+  ];
+  if (demo) {
+    const { login, password } = demoConfig.loyalty;
+    lines.push(
+      `  Login      ${login}`,
+      `  Password   ${password}`,
+      '  Promo      WELCOME100, ONCE500 (single use), WEEK50, EXPIRED2024 (expired)',
+      '',
+      '  Try it:',
+      `    curl -s -u '${login}:${password}' -H 'Content-Type: application/json' -d '{"requestId":"try-1"}' ${url}/v1/card/anonymous`,
+      `    npx wallet-partner-kit loyalty check --url ${url} --login ${login} --password ${password}`,
+    );
+  }
+  return `${lines.join('\n')}\n\n`;
+}
+
+async function check(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv, strict: true,
+    options: { url: { type: 'string' }, login: { type: 'string' }, password: { type: 'string' }, 'timeout-ms': { type: 'string' }, help: { type: 'boolean' } },
+  });
+  if (values.help) {
+    console.log(LOYALTY_USAGE);
+    return;
+  }
+  const login = values.login ?? process.env.WPK_LOYALTY_LOGIN;
+  const password = values.password ?? process.env.WPK_LOYALTY_PASSWORD;
+  const issues: string[] = [];
+  if (values.url === undefined || !/^https?:\/\/[^\s]+$/.test(values.url)) issues.push('--url: must be the server\'s http(s):// URL');
+  if (!login) issues.push('--login: must be given (or WPK_LOYALTY_LOGIN)');
+  if (password === undefined) issues.push('--password: must be given (or WPK_LOYALTY_PASSWORD)');
+  const timeoutMs = values['timeout-ms'] === undefined ? undefined : Number(values['timeout-ms']);
+  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) issues.push('--timeout-ms: must be a positive integer');
+  if (issues.length > 0) throw new ConfigError(issues, 'arguments');
+  const report = await runConformanceCheck({ baseUrl: values.url!, login: login!, password: password!, timeoutMs });
+  for (const line of formatConformanceReport(report)) console.log(line);
+  console.log(report.ok ? 'conformance: all passed' : `conformance: ${report.results.filter((r) => !r.ok).length} failed`);
+  if (!report.ok) process.exitCode = 1;
 }

@@ -98,7 +98,7 @@ export const RefundResponse = z.object({
 // POST /receipt
 export const ReceiptRequest = z.object({
   transactionId: TransactionId,
-  receipt: z.record(z.string(), z.json()).openapi({ description: 'The fiscal receipt, forwarded to the app as given.' }),
+  receipt: z.record(z.string(), z.unknown()).openapi({ description: 'The fiscal receipt, forwarded to the app as given.' }),
 }).strict().openapi('ReceiptRequest');
 export const ReceiptResponse = z.object({ transactionId: TransactionId, status: z.literal('ACCEPTED') }).openapi('ReceiptResponse');
 

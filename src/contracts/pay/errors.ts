@@ -1,3 +1,5 @@
+import { z } from '@hono/zod-openapi';
+
 /**
  * Error codes of the Pay API (DESIGN.md section 3) and their HTTP statuses.
  * Checks run in this order, the first failure answers: token (401), body
@@ -19,3 +21,25 @@ export type PayErrorCode = keyof typeof PAY_ERROR_STATUS;
 
 /** The header carrying the token from `getToken` (DESIGN.md section 2). */
 export const TOKEN_HEADER = 'X-Wallet-Token';
+
+/** Codes the sandbox adds to the Pay API's: a body that is not JSON by type, and an injected or real outage (retry). */
+export const SANDBOX_ERROR_STATUS = { UNSUPPORTED_MEDIA_TYPE: 415, UNAVAILABLE: 503 } as const;
+
+type AnyCode = PayErrorCode | keyof typeof SANDBOX_ERROR_STATUS;
+const CODES = [...Object.keys(PAY_ERROR_STATUS), ...Object.keys(SANDBOX_ERROR_STATUS)] as [AnyCode, ...AnyCode[]];
+
+/**
+ * The Pay API's error envelope: `status` is one of the codes, `errors` are
+ * `<field>: <message>` lines or free messages (never which token check failed).
+ *
+ * @example
+ * PayErrorEnvelope.parse({ status: 'AMOUNT_MISMATCH', errors: ['totalAmount: must equal ...'] })
+ */
+export const PayErrorEnvelope = z.object({
+  status: z.enum(CODES)
+    .openapi({ example: 'AMOUNT_MISMATCH' }),
+  errors: z.array(z.string()).openapi({ example: ['totalAmount: must equal the purchase amount 27980 minus discountAmount 5000 (22980)'] }),
+}).openapi('PayError');
+
+/** A Pay API error answer. */
+export type PayErrorEnvelope = z.infer<typeof PayErrorEnvelope>;

@@ -2,3 +2,4 @@ export * from './bodies.js';
 export * from './errors.js';
 export * from './items.js';
 export * from './statuses.js';
+export * from './routes.js';

@@ -54,6 +54,9 @@ export interface OutboxOptions {
   concurrency?: number;
 }
 
+/** Lets pending I/O (requests to the sandbox) run before the next round of work. */
+export const yieldToIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 const toIso = (value: unknown): string | null => (value instanceof Date ? value.toISOString() : value == null ? null : String(value));
 
 /**
@@ -76,6 +79,7 @@ export class Outbox {
   #running: Promise<void> | undefined;
   #again = false;
   #stopped = true;
+  readonly #closeHooks: (() => Promise<void>)[] = [];
 
   constructor({ db, clock = Date.now, logger = pino({ level: 'silent' }), timeScale = 1, pollMs = 250, timeoutMs = 10_000, concurrency = 8 }: OutboxOptions) {
     this.#db = db;
@@ -100,6 +104,24 @@ export class Outbox {
       [id, message.topic, message.owner, message.eventType, message.url, message.secret, JSON.stringify(message.payload), now],
     );
     return id;
+  }
+
+  /**
+   * Records many messages with one multi-row INSERT inside `tx` (the Push
+   * simulator moves thousands of messages at a time); same rules as {@link enqueue}.
+   */
+  async enqueueMany(tx: Queryable, messages: readonly OutboxMessage[]): Promise<string[]> {
+    if (messages.length === 0) return [];
+    const ids = messages.map((m) => m.id ?? `msg_${randomBytes(12).toString('hex')}`);
+    await tx.query(
+      `INSERT INTO webhook_deliveries (id, topic, owner, event_type, url, secret, body, next_attempt_at, created_at)
+       SELECT t.id, t.topic, t.owner, t.event_type, t.url, t.secret, t.body, $8, $8
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS t(id, topic, owner, event_type, url, secret, body)
+       ON CONFLICT (id) DO NOTHING`,
+      [ids, messages.map((m) => m.topic), messages.map((m) => m.owner), messages.map((m) => m.eventType), messages.map((m) => m.url),
+        messages.map((m) => m.secret), messages.map((m) => JSON.stringify(m.payload)), new Date(this.#clock())],
+    );
+    return ids;
   }
 
   /** Starts the worker. */
@@ -129,19 +151,34 @@ export class Outbox {
     });
   }
 
-  /** Stops the worker and waits for the attempts under way. */
+  /**
+   * Work that feeds this outbox and must stop before it does (e.g. the Push
+   * phone simulator): run first by {@link close}. A module's own `close()`
+   * cannot tell which sandbox is closing (modules are shared singletons), the
+   * outbox can: there is one per sandbox.
+   */
+  onClose(hook: () => Promise<void>): void {
+    this.#closeHooks.push(hook);
+  }
+
+  /** Stops the worker (after the {@link onClose} hooks) and waits for the attempts under way. */
   async close(): Promise<void> {
+    const hooks = this.#closeHooks.splice(0);
+    for (const hook of hooks) {
+      // A hook that fails must not keep the outbox (and so the sandbox's shutdown) from stopping.
+      await hook().catch((error: unknown) => this.#logger.warn({ err: error }, 'outbox close hook failed'));
+    }
     this.#stopped = true;
     clearInterval(this.#timer);
     await this.#running;
   }
 
-  /** Deliveries of a topic (and owner), newest first, with their attempts. */
-  async list(filter: { topic?: string; owner?: string; limit?: number } = {}): Promise<Delivery[]> {
+  /** Deliveries of a topic (and owner, or one id), newest first, with their attempts; at most `limit` (default 100). */
+  async list(filter: { topic?: string; owner?: string; id?: string; limit?: number } = {}): Promise<Delivery[]> {
     const { rows } = await this.#db.query<Record<string, unknown>>(
       `SELECT * FROM webhook_deliveries WHERE ($1::text IS NULL OR topic = $1) AND ($2::text IS NULL OR owner = $2)
-       ORDER BY created_at DESC, id LIMIT $3`,
-      [filter.topic ?? null, filter.owner ?? null, filter.limit ?? 100],
+       AND ($4::text IS NULL OR id = $4) ORDER BY created_at DESC, id LIMIT $3`,
+      [filter.topic ?? null, filter.owner ?? null, filter.limit ?? 100, filter.id ?? null],
     );
     if (rows.length === 0) return [];
     const attempts = await this.#db.query<Record<string, unknown>>(
@@ -184,6 +221,8 @@ export class Outbox {
       );
       if (rows.length === 0) return;
       await Promise.all(rows.map((row) => this.#attempt(row)));
+      // PGlite answers without I/O, so a loop of queries would never let the event loop serve requests.
+      await yieldToIo();
     }
   }
 

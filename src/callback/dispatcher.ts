@@ -1,0 +1,100 @@
+import type { Logger } from 'pino';
+import type { CallbackEvent } from '../contracts/callback/index.js';
+import type { CallbackStore } from './store.js';
+
+/** The merchant's code run for each stored event. Throwing (or rejecting) makes it come again later. */
+export type CallbackHandler = (event: CallbackEvent, info: { attempt: number }) => void | Promise<void>;
+
+/** Options of {@link CallbackDispatcher}. */
+export interface DispatcherOptions {
+  store: CallbackStore;
+  handler: CallbackHandler;
+  logger: Logger;
+  clock: () => number;
+  /** First wait after a handler failure, in ms, doubling each failure. Default 1 000. */
+  retryBaseMs?: number;
+  /** Longest wait between two handler attempts, in ms. Default 300 000. */
+  retryMaxMs?: number;
+  /** How often due events are looked for, besides right after one is stored. Default 1 000. */
+  pollMs?: number;
+  /** Time an event is reserved for one handler call; after a crash it comes due again then. Default 60 000. */
+  leaseMs?: number;
+}
+
+/**
+ * Hands stored events to the handler, oldest first, one at a time (so a
+ * message's delivery comes before its reading). A failed call is recorded and
+ * retried with a doubling wait, forever: the event stays stored and is never
+ * lost. Delivery to the handler is at least once (a crash mid-call repeats it):
+ * make the handler idempotent by `eventId`.
+ */
+export class CallbackDispatcher {
+  readonly #o: Required<DispatcherOptions>;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #again = false;
+  #stopped = true;
+
+  constructor(options: DispatcherOptions) {
+    this.#o = { retryBaseMs: 1_000, retryMaxMs: 300_000, pollMs: 1_000, leaseMs: 60_000, ...options };
+  }
+
+  /** Starts handing events over, the backlog first. */
+  start(): void {
+    if (!this.#stopped) return;
+    this.#stopped = false;
+    this.#timer = setInterval(() => this.kick(), this.#o.pollMs);
+    this.#timer.unref();
+    this.kick();
+  }
+
+  /** Looks for due events now (coalesced with a run under way). */
+  kick(): void {
+    if (this.#stopped) return;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    this.#running = this.#drain().catch((error: unknown) => {
+      this.#o.logger.warn({ err: error }, 'callback dispatch run failed');
+    }).finally(() => {
+      this.#running = undefined;
+      if (this.#again) {
+        this.#again = false;
+        this.kick();
+      }
+    });
+  }
+
+  /** Stops, letting the handler call under way finish. */
+  async close(): Promise<void> {
+    this.#stopped = true;
+    clearInterval(this.#timer);
+    await this.#running;
+  }
+
+  async #drain(): Promise<void> {
+    const { store, handler, clock, leaseMs, retryBaseMs, retryMaxMs, logger } = this.#o;
+    while (!this.#stopped) {
+      const due = await store.claimDue(new Date(clock()), 16, leaseMs);
+      if (due.length === 0) return;
+      for (const [i, { event, attempts }] of due.entries()) {
+        if (this.#stopped) {
+          // Hand back what this run will not get to, so a restart does not wait out the lease.
+          await store.release(due.slice(i).map((d) => d.event.eventId), new Date(clock()));
+          return;
+        }
+        try {
+          await handler(event, { attempt: attempts });
+          await store.markHandled(event.eventId, new Date(clock()));
+        } catch (error) {
+          const wait = Math.min(retryMaxMs, retryBaseMs * 2 ** Math.min(30, attempts - 1));
+          const reason = error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 500) : 'handler failed';
+          // The event id and the error only: the event's content stays out of the logs.
+          logger.warn({ eventId: event.eventId, attempt: attempts, retryInMs: wait, error: reason }, 'callback handler failed; will retry');
+          await store.markFailed(event.eventId, reason, new Date(clock() + wait));
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,184 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Logger } from 'pino';
+import { pino } from 'pino';
+import { serveHttp, type HttpServerHandle } from '../../adapters/http/serve.js';
+import { CallbackEvent } from '../contracts/callback/index.js';
+import { ErrorEnvelope, validationErrors } from '../contracts/errors.js';
+import { openDatabase, type Database, type DatabaseOptions } from '../db/index.js';
+import { ConfigError } from '../errors.js';
+import { createApiApp, problem, safeEqual, serveOpenApi } from '../http/index.js';
+import { createWebhookVerifier, WebhookError } from '../webhooks/index.js';
+import { CallbackDispatcher, type CallbackHandler } from './dispatcher.js';
+import { MessageDeliveryState } from './schemas.js';
+import { CallbackStore } from './store.js';
+
+/** Options of {@link createCallbackReceiver}. */
+export interface CallbackReceiverOptions {
+  /** The account's callback secret(s), `whsec_...`; several during a rotation. */
+  secrets: string | readonly string[];
+  /**
+   * Where events are kept: an open {@link Database} (yours to close), or options to open one
+   * (closed with the receiver). Default: PostgreSQL at `DATABASE_URL` when set, else PGlite in memory.
+   */
+  database?: Database | DatabaseOptions;
+  /** Your code, run for each new event after it is stored. If it throws, the event is retried later. Default none (events are only stored). */
+  handler?: CallbackHandler;
+  /** Path the wallet service POSTs to. Default `/callback`. */
+  path?: string;
+  /** Largest |now - webhook-timestamp| accepted, in seconds. Default 300. */
+  toleranceSeconds?: number;
+  /** When set, `GET /messages/{messageId}` needs `Authorization: Bearer <queryToken>`. Default none: keep the receiver on loopback or behind your gateway. */
+  queryToken?: string;
+  /** Largest callback body. Default 64 KiB. */
+  bodyLimitBytes?: number;
+  /** Handler retry: first wait and longest wait, ms. Defaults 1 000 and 300 000. */
+  handlerRetryBaseMs?: number;
+  handlerRetryMaxMs?: number;
+  /** How often stored events are re-checked for the handler. Default 1 000 ms. */
+  pollMs?: number;
+  clock?: () => number;
+  logger?: Logger;
+}
+
+/** A Callback API receiver (DESIGN.md section 5). */
+export interface CallbackReceiver {
+  /** The Hono app: mount it in your own server, or {@link listen}. */
+  readonly app: OpenAPIHono;
+  readonly store: CallbackStore;
+  /** Serves the app (default 127.0.0.1, a free port) and starts the handler; `close()` of the handle stops listening. */
+  listen(options?: { host?: string; port?: number }): Promise<HttpServerHandle>;
+  /** Starts handing stored events to the handler (done by `listen`; call it yourself when you mount `app` elsewhere). */
+  start(): void;
+  /** Stops listening and dispatching, then closes the database if the receiver opened it. Idempotent. */
+  close(): Promise<void>;
+}
+
+const optionsSchema = z.object({
+  secrets: z.union([z.string(), z.array(z.string()).min(1, { error: 'must hold at least one secret' })]),
+  path: z.string().regex(/^\/[\w\-./]*$/, { error: 'must be a path such as /callback' }).default('/callback'),
+  toleranceSeconds: z.number().int().min(1).max(86_400).default(300),
+  queryToken: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+  bodyLimitBytes: z.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
+  handlerRetryBaseMs: z.number().int().min(1).optional(),
+  handlerRetryMaxMs: z.number().int().min(1).optional(),
+  pollMs: z.number().int().min(10).optional(),
+}).loose();
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+const messageRoute = createRoute({
+  method: 'get',
+  path: '/messages/{messageId}',
+  summary: 'Delivery and read state of a message, from the callbacks received',
+  request: { params: z.object({ messageId: z.string().min(1).max(128) }) },
+  responses: {
+    200: { description: 'The state', content: { 'application/json': { schema: MessageDeliveryState } } },
+    401: { description: 'queryToken set and not presented', content: { 'application/json': { schema: ErrorEnvelope } } },
+    404: { description: 'No event for this message yet', content: { 'application/json': { schema: ErrorEnvelope } } },
+  },
+});
+
+/**
+ * A Callback API receiver: verifies the Standard Webhooks signature over the
+ * raw body, refuses stale timestamps, stores each event once per `webhook-id`
+ * (a redelivery is answered 200 and changes nothing) durably BEFORE answering
+ * 200, then hands it to `handler`; plus `GET /messages/{messageId}`.
+ * Refusals: 400 `WEBHOOK_HEADERS_MISSING` or `BAD_REQUEST`; 401 `WEBHOOK_SIGNATURE_INVALID` or
+ * `WEBHOOK_TIMESTAMP_STALE`; 500 when storing failed (the sender retries).
+ *
+ * @throws ConfigError for bad options, WebhookError `WEBHOOK_SECRET_INVALID` for a bad secret.
+ * @example
+ * const receiver = await createCallbackReceiver({
+ *   secrets: process.env.CALLBACK_SECRET!,
+ *   handler: async (event) => { if (event.type === 'push.read') await markRead(event.messageId); },
+ * });
+ * const { url } = await receiver.listen({ port: 8095 });
+ */
+export async function createCallbackReceiver(options: CallbackReceiverOptions): Promise<CallbackReceiver> {
+  const parsed = optionsSchema.safeParse(options);
+  if (!parsed.success) throw new ConfigError(validationErrors(parsed.error), 'callback receiver options');
+  const { path, toleranceSeconds, queryToken, bodyLimitBytes } = parsed.data;
+  const clock = options.clock ?? Date.now;
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const verifier = createWebhookVerifier(options.secrets, { toleranceSeconds, clock });
+
+  const given = options.database;
+  const owned = given === undefined || !('query' in given);
+  const db: Database = owned ? await openDatabase((given as DatabaseOptions | undefined) ?? { url: process.env.DATABASE_URL || undefined }) : given;
+  const store = new CallbackStore(db);
+  try {
+    await store.migrate();
+  } catch (error) {
+    if (owned) await db.close();
+    throw error;
+  }
+  const dispatcher = options.handler === undefined ? undefined : new CallbackDispatcher({
+    store, handler: options.handler, logger, clock,
+    retryBaseMs: parsed.data.handlerRetryBaseMs, retryMaxMs: parsed.data.handlerRetryMaxMs, pollMs: parsed.data.pollMs,
+  });
+
+  const app = createApiApp({ logger, bodyLimitBytes });
+  app.post(path, async (c) => {
+    const body = new Uint8Array(await c.req.arrayBuffer());
+    let webhookId: string;
+    try {
+      webhookId = verifier.verify(c.req.raw.headers, body).id;
+    } catch (error) {
+      if (!(error instanceof WebhookError)) throw error;
+      throw problem(error.code === 'WEBHOOK_HEADERS_MISSING' ? 400 : 401, error.code, [error.message]);
+    }
+    let text: string;
+    let json: unknown;
+    try {
+      text = utf8.decode(body);
+      json = JSON.parse(text);
+    } catch {
+      throw problem(400, 'BAD_REQUEST', ['body: must be JSON in UTF-8']);
+    }
+    const event = CallbackEvent.safeParse(json);
+    if (!event.success) throw problem(400, 'BAD_REQUEST', validationErrors(event.error));
+    if (event.data.eventId !== webhookId) throw problem(400, 'BAD_REQUEST', ['eventId: must equal the webhook-id header']);
+    if (!RFC3339.test(event.data.occurredAt) || Number.isNaN(Date.parse(event.data.occurredAt))) {
+      throw problem(400, 'BAD_REQUEST', ['occurredAt: must be an RFC 3339 time']);
+    }
+    // Committed before the 200: an event acknowledged is an event kept.
+    const stored = await store.insert(event.data, text, new Date(clock()));
+    if (stored) dispatcher?.kick();
+    return c.json({ status: 'OK', duplicate: !stored }, 200);
+  });
+  app.openapi(messageRoute, async (c) => {
+    if (queryToken !== undefined) {
+      const presented = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
+      if (!safeEqual(presented, queryToken)) throw problem(401, 'UNAUTHORIZED', ['Invalid authorization token'], { 'WWW-Authenticate': 'Bearer' });
+    }
+    const { messageId } = c.req.valid('param');
+    const state = await store.messageState(messageId);
+    if (state === undefined) throw problem(404, 'NOT_FOUND', ['messageId: no event received for this message']);
+    return c.json(state, 200);
+  });
+  serveOpenApi(app, { title: 'wallet-partner-kit Callback receiver', version: '1.0.0' });
+
+  let servers: HttpServerHandle[] = [];
+  let closing: Promise<void> | undefined;
+  return {
+    app: app as unknown as OpenAPIHono,
+    store,
+    start: () => dispatcher?.start(),
+    async listen(listenOptions = {}) {
+      const handle = await serveHttp(app, { host: listenOptions.host ?? '127.0.0.1', port: listenOptions.port ?? 0 });
+      servers.push(handle);
+      dispatcher?.start();
+      return handle;
+    },
+    close() {
+      closing ??= (async () => {
+        await Promise.all(servers.map((s) => s.close()));
+        servers = [];
+        await dispatcher?.close();
+        if (owned) await db.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * Error codes of the Loyalty API envelope `{ status, errors[] }` and their HTTP
+ * statuses. Only refusals of the request itself are errors: what happened to a
+ * promo code or a receipt (INVALID, EXPIRED, ALREADY_USED, DUPLICATE) is an
+ * answer, in the 200 body's `result` (DESIGN.md section 6). An unknown card is
+ * 404; unknown categories and too many favourites are 400 (DESIGN.md 6), each
+ * with its own code so the wallet can tell them from a malformed body.
+ */
+export const LOYALTY_ERROR_STATUS = {
+  /** The body, a path parameter or the receipt QR string fails the contract; one `<field>: <message>` line each. */
+  BAD_REQUEST: 400,
+  /** `setFavoriteCategories` named a group or category the card's list does not have. */
+  UNKNOWN_CATEGORY: 400,
+  /** `setFavoriteCategories` chose more categories in a group than its `maxSelected`. */
+  TOO_MANY_FAVORITES: 400,
+  /** No or wrong Basic credentials; sent with `WWW-Authenticate: Basic`. */
+  UNAUTHORIZED: 401,
+  /** The path or body names a card the merchant does not know. */
+  CARD_NOT_FOUND: 404,
+  /** No such route. */
+  NOT_FOUND: 404,
+  /** The body is over the server's limit. */
+  PAYLOAD_TOO_LARGE: 413,
+  /** An unexpected failure; details are logged, never returned. */
+  INTERNAL: 500,
+  /** The merchant cannot answer now (e.g. its database is down); the wallet may retry. */
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+/** A Loyalty API error envelope status. */
+export type LoyaltyErrorCode = keyof typeof LOYALTY_ERROR_STATUS;
+
+/** True when `value` is one of the documented codes. */
+export function isLoyaltyErrorCode(value: unknown): value is LoyaltyErrorCode {
+  return typeof value === 'string' && Object.hasOwn(LOYALTY_ERROR_STATUS, value);
+}
+
+/** The 401 message (the wording of the document's Push API, which shares the wallet's conventions). */
+export const LOYALTY_UNAUTHORIZED_MESSAGE = 'Invalid authorization token';
+
+/** `WWW-Authenticate` of a 401 (RFC 7617). */
+export const LOYALTY_WWW_AUTHENTICATE = 'Basic realm="loyalty", charset="UTF-8"';

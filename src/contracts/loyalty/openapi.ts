@@ -1,0 +1,51 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { LOYALTY_ERROR_STATUS } from './errors.js';
+import { LOYALTY_ROUTES, LOYALTY_SECURITY_SCHEME } from './routes.js';
+import { LOYALTY_API_VERSION, LOYALTY_API_VERSIONS } from './versions.js';
+
+function description(): string {
+  const history = LOYALTY_API_VERSIONS.map((v) => `| ${v.version} | ${v.date} | ${v.change} |`).join('\n');
+  const codes = Object.entries(LOYALTY_ERROR_STATUS).map(([code, status]) => `\`${code}\` ${status}`).join(', ');
+  return [
+    'The Loyalty API is served by the merchant and called by the wallet service (DESIGN.md section 6), with HTTP Basic credentials.',
+    '',
+    `Every non-2xx answer is \`{ "status": "<CODE>", "errors": ["<field>: <message>" | "<message>"] }\`; codes: ${codes}.`,
+    'What happened to a promo code or a receipt (INVALID, EXPIRED, ALREADY_USED, DUPLICATE) is a 200 answer\'s `result`, not an error.',
+    '',
+    '| Version | Date | Change |',
+    '|---|---|---|',
+    history,
+  ].join('\n');
+}
+
+/** Registers the six routes and the Basic scheme on an app, for its OpenAPI document. */
+export function registerLoyaltyOpenApi(app: OpenAPIHono<any>): void {
+  app.openAPIRegistry.registerComponent('securitySchemes', LOYALTY_SECURITY_SCHEME, {
+    type: 'http', scheme: 'basic', description: 'The login and password the merchant gave the wallet service (RFC 7617).',
+  });
+}
+
+let cached: object | undefined;
+
+/**
+ * The Loyalty API's OpenAPI 3.1 document, made from the same schemas that
+ * validate requests: paths under `/v1`, the error envelope, and the version
+ * history of the interface document (section 9) in `info` (as a table in
+ * `description`, and as `x-version-history`).
+ *
+ * @example
+ * writeFileSync('openapi/loyalty.json', JSON.stringify(loyaltyOpenApiDocument(), null, 2));
+ */
+export function loyaltyOpenApiDocument(): object {
+  if (cached) return structuredClone(cached);
+  const app = new OpenAPIHono();
+  registerLoyaltyOpenApi(app);
+  for (const route of Object.values(LOYALTY_ROUTES)) app.openAPIRegistry.registerPath(route);
+  const document = app.getOpenAPI31Document({
+    openapi: '3.1.0',
+    info: { title: 'Loyalty API', version: LOYALTY_API_VERSION, description: description() },
+  }) as unknown as { info: Record<string, unknown> };
+  document.info['x-version-history'] = LOYALTY_API_VERSIONS.map((v) => ({ ...v }));
+  cached = document;
+  return structuredClone(cached);
+}

@@ -1,0 +1,42 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { SIMULATOR_ROUTES } from '../../sandbox/pay/simulator-spec.js';
+import { VERSION } from '../../version.js';
+import { PAY_ERROR_STATUS } from './errors.js';
+import { PAY_ROUTES, PAY_SECURITY_SCHEME, PAY_SECURITY_SCHEME_OBJECT, transactionUpdatedWebhook } from './routes.js';
+
+function description(): string {
+  const codes = Object.entries(PAY_ERROR_STATUS).map(([code, status]) => `\`${code}\` ${status}`).join(', ');
+  return [
+    'The Pay API of the wallet service (DESIGN.md section 3) as the sandbox serves it, with the wallet-app simulator and the test controls under `/sandbox/`.',
+    '',
+    `Every non-2xx answer is \`{ "status": "<CODE>", "errors": ["<field>: <message>" | "<message>"] }\`; codes: ${codes}`,
+    '(and, from the sandbox, `UNSUPPORTED_MEDIA_TYPE` 415, `UNAVAILABLE` 503). Checks run in this order, the first failure answers:',
+    'token (401), body shape (400), amounts (422), then stored state (404, 409). Nothing is stored for a refused request.',
+    'Amounts are integers in kopecks: totalAmount = sum(quantity x price) - discountAmount.',
+  ].join('\n');
+}
+
+/** Registers the Pay API's security scheme and `transaction.updated` webhook on an app, for its document. */
+export function registerPayOpenApi(app: OpenAPIHono<any>): void {
+  app.openAPIRegistry.registerComponent('securitySchemes', PAY_SECURITY_SCHEME, PAY_SECURITY_SCHEME_OBJECT);
+  app.openAPIRegistry.registerWebhook(transactionUpdatedWebhook);
+}
+
+let cached: object | undefined;
+
+/**
+ * The OpenAPI 3.1 document of the Pay API plus the sandbox's simulator and
+ * test controls, made from the same schemas that validate requests, without
+ * starting a server (the build script writes it to openapi/pay.json).
+ *
+ * @example
+ * writeFileSync('openapi/pay.json', JSON.stringify(payOpenApiDocument(), null, 2));
+ */
+export function payOpenApiDocument(): object {
+  if (cached) return structuredClone(cached);
+  const app = new OpenAPIHono();
+  registerPayOpenApi(app);
+  for (const route of [...Object.values(PAY_ROUTES), ...SIMULATOR_ROUTES]) app.openAPIRegistry.registerPath(route);
+  cached = app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'Pay API (wallet-partner-kit sandbox)', version: VERSION, description: description() } });
+  return structuredClone(cached);
+}

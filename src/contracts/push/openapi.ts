@@ -1,0 +1,50 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { callbackWebhook } from '../callback/webhook.js';
+import { PUSH_API_VERSION } from './errors.js';
+import { PUSH_ROUTES, PUSH_SECURITY_SCHEME } from './routes.js';
+
+const DESCRIPTION = [
+  'Push API (interface document 2.5, 3, 4.3, 5, 7, 8; DESIGN.md section 4): JSON, UTF-8, HTTPS, HTTP Basic (RFC 7617).',
+  '',
+  'The initial password of an account must be reset with `PUT /public/user/reset-password`; until then every other call answers 401.',
+  'Answers: 200 done; 304 too early (no body, `Retry-After`); 400 `BAD_REQUEST`; 401 `UNAUTHORIZED`; 404 `NOT_FOUND`.',
+  'Every error body is `{ "status": "<CODE>", "errors": ["<field>: <message>" | "<message>"] }`.',
+  '',
+  'Callback API (DESIGN.md section 5): the `pushEvent` webhook below is POSTed to the account\'s callback URL for each',
+  'delivery (`push.delivered`), reading (`push.read`) and failure (`push.failed`), signed per Standard Webhooks.',
+  '',
+  '| Version | Change |',
+  '|---|---|',
+  '| 1.0.0 | Initial |',
+  '| 1.1.0 | Added PUT /public/user/reset-password |',
+].join('\n');
+
+/** Registers the Basic scheme of the Push API on an app, for its OpenAPI document. */
+export function registerPushOpenApi(app: OpenAPIHono<any>): void {
+  app.openAPIRegistry.registerComponent('securitySchemes', PUSH_SECURITY_SCHEME, {
+    type: 'http', scheme: 'basic', description: 'The account\'s login and password (the initial one must be reset first).',
+  });
+}
+
+let cached: object | undefined;
+
+/**
+ * The Push API's OpenAPI 3.1 document with the Callback API as its
+ * `webhooks.pushEvent`, made from the schemas that validate requests, without
+ * a server.
+ *
+ * @example
+ * writeFileSync('openapi/push.json', JSON.stringify(pushOpenApiDocument(), null, 2));
+ */
+export function pushOpenApiDocument(): object {
+  if (cached) return structuredClone(cached);
+  const app = new OpenAPIHono();
+  registerPushOpenApi(app);
+  for (const route of Object.values(PUSH_ROUTES)) app.openAPIRegistry.registerPath(route);
+  app.openAPIRegistry.registerWebhook(callbackWebhook);
+  cached = app.getOpenAPI31Document({
+    openapi: '3.1.0',
+    info: { title: 'Push API and Callback API', version: PUSH_API_VERSION, description: DESCRIPTION },
+  });
+  return structuredClone(cached);
+}

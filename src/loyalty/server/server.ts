@@ -1,0 +1,124 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { Logger } from 'pino';
+import { pino } from 'pino';
+import type { z } from 'zod';
+import {
+  AnonymousCardResponse, CategoriesResponse, FavoritesResponse, LOYALTY_ROUTES, PromoCodeResponse, ReceiptQrResponse,
+  parseReceiptQr, type LoyaltyOperation,
+} from '../../contracts/loyalty/index.js';
+import { loyaltyOpenApiDocument } from '../../contracts/loyalty/openapi.js';
+import { LOYALTY_API_VERSION } from '../../contracts/loyalty/versions.js';
+import { createApiApp, problem, REQUEST_ID_HEADER } from '../../http/index.js';
+import { LoyaltyError } from '../errors.js';
+import type { LoyaltyCallContext, LoyaltyHandlers } from '../handlers.js';
+import { basicAuth, type LoyaltyAuth, type LoyaltyAuthVariables } from './auth.js';
+import { MemoryIdempotencyCache, type IdempotencyCache } from './idempotency.js';
+
+/** Options of {@link createLoyaltyServer}. */
+export interface LoyaltyServerOptions {
+  /** The merchant's six functions. */
+  handlers: LoyaltyHandlers;
+  /** The Basic credentials the wallet service calls with. */
+  auth: LoyaltyAuth;
+  /** Where failures are logged (never bodies or credentials). Default: silent. */
+  logger?: Logger;
+  /** Largest request body. Default 64 KiB (the largest valid body is a few KiB). */
+  bodyLimitBytes?: number;
+  /**
+   * Coalesces `issueAnonymousCard` calls by requestId (concurrent repeats run the
+   * handler once; answers replayed for 24 h). Default: in memory. `false`: the
+   * handler alone is responsible.
+   */
+  idempotency?: IdempotencyCache | false;
+}
+
+type Env = { Variables: LoyaltyAuthVariables };
+
+const RESPONSES: Record<LoyaltyOperation, z.ZodType> = {
+  issueAnonymousCard: AnonymousCardResponse,
+  listCategories: CategoriesResponse,
+  getFavoriteCategories: FavoritesResponse,
+  setFavoriteCategories: FavoritesResponse,
+  sendPromoCode: PromoCodeResponse,
+  sendReceiptQr: ReceiptQrResponse,
+};
+
+/**
+ * The merchant's Loyalty API server (DESIGN.md section 6): the six routes under
+ * `/v1` with the contract's validation, Basic auth (checked first: 401 before
+ * 400), request ids (`x-request-id`), `LoyaltyError` mapped to the envelope,
+ * answers checked against the contract, idempotent card issue, plus
+ * `GET /healthz` and `GET /openapi.json` (unauthenticated). Listen with
+ * `serveHttp(app, { port })` or any Hono adapter.
+ *
+ * @example
+ * const app = createLoyaltyServer({ handlers: myHandlers, auth: { login: 'wallet', password: process.env.LOYALTY_PASSWORD! } });
+ * const { url } = await serveHttp(app, { port: 8091 });
+ */
+export function createLoyaltyServer(options: LoyaltyServerOptions): OpenAPIHono<Env> {
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const { handlers } = options;
+  const idempotency = options.idempotency === false ? undefined : options.idempotency ?? new MemoryIdempotencyCache();
+  const app = createApiApp<Env>({ logger, bodyLimitBytes: options.bodyLimitBytes ?? 64 * 1024 });
+
+  let document: string | undefined;
+  app.get('/openapi.json', (c) => {
+    document ??= JSON.stringify(loyaltyOpenApiDocument());
+    return c.body(document, 200, { 'Content-Type': 'application/json' });
+  });
+  app.get('/healthz', (c) => c.json({ status: 'ok', api: 'loyalty', version: LOYALTY_API_VERSION }));
+  app.use('/v1/*', basicAuth(options.auth));
+
+  /** Runs a handler: LoyaltyError to its envelope, the answer checked against the contract. */
+  async function call<T>(operation: LoyaltyOperation, c: Context<Env>, run: (ctx: LoyaltyCallContext) => Promise<T>): Promise<T> {
+    const ctx: LoyaltyCallContext = { requestId: c.res.headers.get(REQUEST_ID_HEADER) ?? '', login: c.get('loyaltyLogin') };
+    let answer: T;
+    try {
+      answer = await run(ctx);
+    } catch (error) {
+      if (error instanceof LoyaltyError) throw problem(error.httpStatus, error.code, error.errors);
+      throw error;
+    }
+    const checked = RESPONSES[operation].safeParse(answer);
+    if (!checked.success) {
+      // Paths and messages only: the values may be personal data.
+      logger.error({ operation, issues: checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) }, 'handler answered off-contract');
+      throw problem(500, 'INTERNAL', ['Internal error']);
+    }
+    return checked.data as T;
+  }
+
+  app.openapi(LOYALTY_ROUTES.issueAnonymousCard, async (c) => {
+    const { requestId } = c.req.valid('json');
+    const body = await call('issueAnonymousCard', c, (ctx) => (idempotency
+      ? idempotency.run(`${ctx.login}\n${requestId}`, () => handlers.issueAnonymousCard({ requestId }, ctx))
+      : handlers.issueAnonymousCard({ requestId }, ctx)));
+    return c.json(body, 200);
+  });
+  app.openapi(LOYALTY_ROUTES.listCategories, async (c) => {
+    const { cardNumber } = c.req.valid('param');
+    return c.json(await call('listCategories', c, (ctx) => handlers.listCategories({ cardNumber }, ctx)), 200);
+  });
+  app.openapi(LOYALTY_ROUTES.getFavoriteCategories, async (c) => {
+    const { cardNumber } = c.req.valid('param');
+    return c.json(await call('getFavoriteCategories', c, (ctx) => handlers.getFavoriteCategories({ cardNumber }, ctx)), 200);
+  });
+  app.openapi(LOYALTY_ROUTES.setFavoriteCategories, async (c) => {
+    const { cardNumber } = c.req.valid('param');
+    const { favorites } = c.req.valid('json');
+    return c.json(await call('setFavoriteCategories', c, (ctx) => handlers.setFavoriteCategories({ cardNumber, favorites }, ctx)), 200);
+  });
+  app.openapi(LOYALTY_ROUTES.sendPromoCode, async (c) => {
+    const { cardNumber, code } = c.req.valid('json');
+    return c.json(await call('sendPromoCode', c, (ctx) => handlers.sendPromoCode({ cardNumber, code }, ctx)), 200);
+  });
+  app.openapi(LOYALTY_ROUTES.sendReceiptQr, async (c) => {
+    const { cardNumber, qrCode } = c.req.valid('json');
+    const parsed = parseReceiptQr(qrCode);
+    // The schema already refused a bad string; this only narrows the type.
+    if (!parsed.ok) throw problem(400, 'BAD_REQUEST', parsed.problems.map((p) => `qrCode: ${p}`));
+    return c.json(await call('sendReceiptQr', c, (ctx) => handlers.sendReceiptQr({ cardNumber, qrCode, receipt: parsed.receipt }, ctx)), 200);
+  });
+  return app;
+}

@@ -1,0 +1,29 @@
+import type { PayError } from './errors.js';
+
+/** The Pay API operations, named as the client's methods. */
+export type PayOperation = 'availability' | 'availabilityTask' | 'checkout' | 'status' | 'cancel' | 'refund' | 'receipt';
+
+interface AttemptBase {
+  operation: PayOperation;
+  /** e.g. `/checkout` */
+  path: string;
+  /** 1 for the first try, 2 for the first retry... */
+  attempt: number;
+  /** The `x-request-id` the client sent with this attempt. */
+  httpRequestId: string;
+}
+
+/**
+ * What the client reports through `onEvent`, for logs and metrics. Never
+ * carries bodies or tokens. Listener errors are swallowed: observing a call
+ * cannot break it.
+ *
+ * - `request`: an attempt is about to be sent;
+ * - `response`: an answer came (any status), `durationMs` from send to body read;
+ * - `failure`: the attempt failed (no answer, timeout, error answer, bad answer);
+ *   `retryInMs` is set when the client will try again after that wait.
+ */
+export type PayClientEvent =
+  | (AttemptBase & { type: 'request' })
+  | (AttemptBase & { type: 'response'; httpStatus: number; durationMs: number; requestId: string | undefined })
+  | (AttemptBase & { type: 'failure'; durationMs: number; error: PayError; retryInMs: number | undefined });

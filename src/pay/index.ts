@@ -1,0 +1,13 @@
+export { backoffDelay, DEFAULT_RETRY_POLICY, realSleep, type RetryPolicy, type Sleep } from './backoff.js';
+export { createPayClient, type PayCallOptions, type PayClient } from './client.js';
+export { ENDPOINTS as PAY_ENDPOINTS, type Endpoint as PayEndpoint } from './endpoints.js';
+export { PayError, PaymentSessionError, type PayClientErrorCode, type PayErrorDetails, type PaymentSessionErrorCode } from './errors.js';
+export type { PayClientEvent, PayOperation } from './events.js';
+export type { PayClientOptions, TokenSigner } from './options.js';
+export { createPaymentSession, PaymentSession } from './session.js';
+export type {
+  Basket, BasketItem, PaymentPhase, PaymentSessionEvent, PaymentSessionEventOf, PaymentSessionOptions, Provider as PayProvider,
+  ProviderMessage, RescanReason,
+} from './session-types.js';
+export { createTransactionUpdates, type TransactionListener, type TransactionUpdates } from './updates.js';
+export { createPayWebhookHandler, type PayWebhookOptions } from './webhook.js';

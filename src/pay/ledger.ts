@@ -1,0 +1,94 @@
+import type { TransactionState } from '../contracts/pay/bodies.js';
+import { TRANSITIONS, type TransactionStatus } from '../contracts/pay/statuses.js';
+
+/** Statuses that are a result for the desk (cancelled too, though the bank may still answer it). */
+export const RESULT_STATUSES: ReadonlySet<TransactionStatus> = new Set(['succeeded', 'rejected', 'cancelled', 'expired']);
+
+/**
+ * Whether `to` can follow `from` through one or more moves. A poll can miss
+ * intermediate states (created, then already succeeded), while a state that
+ * cannot follow is stale: an out-of-order webhook or a slow poll.
+ */
+export function reachable(from: TransactionStatus, to: TransactionStatus, seen = new Set<TransactionStatus>()): boolean {
+  for (const next of TRANSITIONS[from]) {
+    if (next === to) return true;
+    if (!seen.has(next)) {
+      seen.add(next);
+      if (reachable(next, to, seen)) return true;
+    }
+  }
+  return false;
+}
+
+type Waiter = { resolve(state: TransactionState): void; reject(error: unknown): void };
+
+/**
+ * What a payment session knows of its transactions: the last state of each
+ * (stale and repeated states refused), the ones it left behind (cancelled or
+ * replaced: a success there is a late result), and the desk's pending
+ * `waitForResult` calls.
+ */
+export class TransactionLedger {
+  readonly #states = new Map<string, TransactionState>();
+  readonly #left = new Set<string>();
+  #waiters: Waiter[] = [];
+
+  /** The last known state of a transaction. */
+  get(transactionId: string): TransactionState | undefined {
+    return this.#states.get(transactionId);
+  }
+
+  /** Records a state; false when it is stale or says nothing new. */
+  record(state: TransactionState): boolean {
+    const known = this.#states.get(state.transactionId);
+    if (known && (known.status === state.status ? known.refundedAmount === state.refundedAmount : !reachable(known.status, state.status))) {
+      return false;
+    }
+    this.#states.set(state.transactionId, state);
+    return true;
+  }
+
+  /** Notes a refund's new total without waiting for the next state. */
+  refunded(transactionId: string, refundedAmount: number): void {
+    const known = this.#states.get(transactionId);
+    if (known) this.#states.set(transactionId, { ...known, refundedAmount });
+  }
+
+  /** Marks (or unmarks) a transaction as left behind by the session. */
+  leave(transactionId: string, left = true): void {
+    if (left) this.#left.add(transactionId);
+    else this.#left.delete(transactionId);
+  }
+
+  /** Whether the session left the transaction behind. */
+  isLeft(transactionId: string): boolean {
+    return this.#left.has(transactionId);
+  }
+
+  /** A promise for the next result handed to {@link settle}; rejected by {@link fail} or the signal. */
+  wait(signal?: AbortSignal): Promise<TransactionState> {
+    return new Promise<TransactionState>((resolve, reject) => {
+      signal?.throwIfAborted();
+      const waiter: Waiter = { resolve, reject };
+      this.#waiters.push(waiter);
+      signal?.addEventListener('abort', () => {
+        this.#waiters = this.#waiters.filter((w) => w !== waiter);
+        reject(signal.reason);
+      }, { once: true });
+    });
+  }
+
+  /** Resolves every pending wait with a result. */
+  settle(state: TransactionState): void {
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const w of waiters) w.resolve(state);
+  }
+
+  /** Rejects every pending wait. */
+  fail(error: unknown): void {
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const w of waiters) w.reject(error);
+  }
+}

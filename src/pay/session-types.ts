@@ -1,0 +1,110 @@
+import type { z } from 'zod';
+import type { AvailabilityResponse, CheckoutResponse, Offer, TransactionState } from '../contracts/pay/bodies.js';
+import type { Item } from '../contracts/pay/items.js';
+import type { Sleep } from './backoff.js';
+import type { PayClient } from './client.js';
+import type { PayError } from './errors.js';
+import type { TransactionUpdates } from './updates.js';
+
+/**
+ * Where a payment session stands.
+ *
+ * | phase | meaning | the desk may call |
+ * |---|---|---|
+ * | `new` | created | `start()` |
+ * | `checking` | asking for the providers | |
+ * | `offered` | wallet pay possible, not the default: the operator asks the customer | `pay()`, `changeBasket()`, `abandon()` |
+ * | `unavailable` | no provider: show each provider's message, use another method (end) | |
+ * | `checkout` | POST /checkout in flight, recovering if no answer | |
+ * | `rescanning` | the card session was refused: waiting for the till's rescan | |
+ * | `pending` | invoice in the app; waiting for the customer and the bank | `waitForResult()`, `changeBasket()`, `cancel()`, `abandon()` |
+ * | `unknown` | no answer to /checkout even after recovery | `recover()`, `abandon()` |
+ * | `succeeded` | paid | `sendReceipt()`, `refund()` |
+ * | `unsuccessful` | rejected, cancelled or expired | `retry()`, `changeBasket()`, `abandon()` |
+ * | `refunded` | refunded: the card session is closed, a new payment needs a rescan (end) | `refund()` (the rest), `sendReceipt()` |
+ * | `blocked` | the token was refused: no operation with the card is possible (end) | |
+ * | `abandoned` | the desk fell back to another payment method (end) | |
+ */
+export type PaymentPhase =
+  | 'new' | 'checking' | 'offered' | 'unavailable' | 'checkout' | 'rescanning' | 'pending' | 'unknown'
+  | 'succeeded' | 'unsuccessful' | 'refunded' | 'blocked' | 'abandoned';
+
+/** A payment provider from the provider list. */
+export type Provider = AvailabilityResponse['providers'][number];
+
+/** Why the till must scan the card again. */
+export type RescanReason = 'CARD_SESSION_INVALID' | 'REFUNDED';
+
+/** A basket line as the desk gives it (`measure` defaults to PIECE). */
+export type BasketItem = z.input<typeof Item>;
+
+/** What is paid: the lines and the part paid otherwise; totalAmount is computed from them. */
+export interface Basket {
+  items: BasketItem[];
+  /** Paid otherwise (cash, advance, points), in kopecks. Default 0. */
+  discountAmount?: number;
+}
+
+/** One provider's reason to show when wallet pay cannot be used. */
+export interface ProviderMessage {
+  providerId: string;
+  name: string;
+  message: string;
+}
+
+/**
+ * What a session tells the cash desk. The `type`s a UI must act on:
+ * `offerWalletPay` (say wallet pay is possible), `showProviderMessages` (none
+ * available: show them, fall back), `tellCustomerNotToConfirm` (the invoice is
+ * being replaced or cancelled), `rescanNeeded`, `cardRefused` (say operations
+ * with the card are impossible), `lateResult` (a cancelled or replaced payment
+ * succeeded after all: refund it).
+ */
+export type PaymentSessionEvent =
+  | { type: 'phase'; from: PaymentPhase; to: PaymentPhase }
+  | { type: 'providers'; walletPayIsDefault: boolean; providers: Provider[] }
+  | { type: 'offerWalletPay'; providers: Provider[] }
+  | { type: 'showProviderMessages'; messages: ProviderMessage[] }
+  | { type: 'tellCustomerNotToConfirm'; reason: 'BASKET_CHANGED' | 'CANCELLING' }
+  | { type: 'rescanNeeded'; reason: RescanReason }
+  | { type: 'cardRefused'; error: PayError }
+  | { type: 'invoice'; checkout: CheckoutResponse }
+  | { type: 'transaction'; state: TransactionState }
+  | { type: 'recovering'; step: 'status' | 'checkout'; requestId: string; error: PayError }
+  | { type: 'lateResult'; state: TransactionState };
+
+/** The event of a given type. */
+export type PaymentSessionEventOf<T extends PaymentSessionEvent['type']> = Extract<PaymentSessionEvent, { type: T }>;
+
+/** Options of `createPaymentSession`. */
+export interface PaymentSessionOptions {
+  client: PayClient;
+  /** From the scan's `barcodeVerify` (CARDSESSION_AVAILABLE). */
+  cardSession: string;
+  basket: Basket;
+  /** Asks the till to scan the card again; resolves to the new cardSession (reject to give up). */
+  rescan(reason: RescanReason): Promise<string>;
+  /** Webhook-fed states (see `createPayWebhookHandler`); polling still runs, slower. */
+  updates?: TransactionUpdates;
+  /** /status poll interval while waiting. Default 2000 ms, or 10 000 ms with `updates`. */
+  pollIntervalMs?: number;
+  /** Provider list by `task` (POST /availability-info/task, registers the payment and offers) or `info`. Default `task`. */
+  availability?: 'task' | 'info';
+  /** Marketing message per provider (Part A step 4), sent with the task. */
+  offers?: Array<z.input<typeof Offer>>;
+  /** Rescans allowed per checkout when the card session is refused. Default 1. */
+  maxRescans?: number;
+  /**
+   * After the client's own retries gave up with no answer: rounds of
+   * "/status by requestId, then the same /checkout again". Default `{ rounds: 3, baseMs: 500, maxMs: 5000 }`.
+   */
+  recovery?: { rounds?: number; baseMs?: number; maxMs?: number };
+  /** New requestIds and refundIds. Default `randomUUID`. */
+  newId?: () => string;
+  /** Default: real time. Tests inject their own. */
+  sleep?: Sleep;
+  /** Jitter source. Default `Math.random`. */
+  random?: () => number;
+  /** Every event, e.g. for a log. */
+  onEvent?: (event: PaymentSessionEvent) => void;
+}

@@ -1,0 +1,59 @@
+import type { TransactionState } from '../contracts/pay/bodies.js';
+
+/** A listener for one transaction's states. */
+export type TransactionListener = (state: TransactionState) => void;
+
+/**
+ * Where `transaction.updated` webhooks meet the payment sessions waiting for
+ * them: the webhook handler publishes, each session subscribes to its
+ * transactions. The last state of recent transactions is kept, so a session
+ * that subscribes after its webhook came (the webhook can beat the /checkout
+ * answer) still gets it.
+ */
+export interface TransactionUpdates {
+  /** Hands a state to the transaction's subscribers (and remembers it). */
+  publish(state: TransactionState): void;
+  /** Listens to one transaction; the last known state, if any, is delivered at once. Returns the unsubscribe. */
+  subscribe(transactionId: string, listener: TransactionListener): () => void;
+}
+
+/**
+ * In-process {@link TransactionUpdates}. `remember` bounds the states kept
+ * (oldest dropped first). Listener errors are swallowed so one bad listener
+ * cannot starve the others.
+ *
+ * @example
+ * const updates = createTransactionUpdates();
+ * const handler = createPayWebhookHandler({ secrets: [secret], updates });
+ * const session = createPaymentSession({ client, cardSession, basket, rescan, updates });
+ */
+export function createTransactionUpdates({ remember = 10_000 }: { remember?: number } = {}): TransactionUpdates {
+  const last = new Map<string, TransactionState>();
+  const listeners = new Map<string, Set<TransactionListener>>();
+  const deliver = (listener: TransactionListener, state: TransactionState) => {
+    try {
+      listener(state);
+    } catch {
+      // see above
+    }
+  };
+  return {
+    publish(state) {
+      last.delete(state.transactionId);
+      last.set(state.transactionId, state);
+      if (last.size > remember) last.delete(last.keys().next().value!);
+      for (const listener of listeners.get(state.transactionId) ?? []) deliver(listener, state);
+    },
+    subscribe(transactionId, listener) {
+      let set = listeners.get(transactionId);
+      if (set === undefined) listeners.set(transactionId, set = new Set());
+      set.add(listener);
+      const known = last.get(transactionId);
+      if (known !== undefined) deliver(listener, known);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0 && listeners.get(transactionId) === set) listeners.delete(transactionId);
+      };
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import type { TransactionState } from '../contracts/pay/bodies.js';
+import type { Sleep } from './backoff.js';
+import type { PayClient } from './client.js';
+import type { TransactionUpdates } from './updates.js';
+
+/** Options of {@link TransactionWatcher}. */
+export interface WatcherOptions {
+  client: PayClient;
+  /** Webhook-fed states; polling goes on beside them as a safety net. */
+  updates: TransactionUpdates | undefined;
+  /** Time between two /status polls of the watched transactions. */
+  pollIntervalMs: number;
+  sleep: Sleep;
+  /** Every state seen, from a webhook or a poll, in arrival order. */
+  onState(state: TransactionState): void;
+}
+
+/**
+ * Waits for transactions' results two ways at once: `transaction.updated`
+ * webhooks (through {@link TransactionUpdates}) and polling POST /status by
+ * transactionId. Whichever comes first wins; the session drops stale or
+ * repeated states. One poll loop serves every watched transaction.
+ */
+export class TransactionWatcher {
+  readonly #o: WatcherOptions;
+  readonly #watched = new Map<string, () => void>();
+  readonly #stop = new AbortController();
+  #polling = false;
+
+  constructor(options: WatcherOptions) {
+    this.#o = options;
+  }
+
+  /** Starts watching (idempotent). */
+  watch(transactionId: string): void {
+    if (this.#watched.has(transactionId) || this.#stop.signal.aborted) return;
+    const unsubscribe = this.#o.updates?.subscribe(transactionId, (state) => this.#o.onState(state)) ?? (() => {});
+    this.#watched.set(transactionId, unsubscribe);
+    if (!this.#polling) void this.#poll();
+  }
+
+  /** Stops watching one transaction. */
+  unwatch(transactionId: string): void {
+    this.#watched.get(transactionId)?.();
+    this.#watched.delete(transactionId);
+  }
+
+  /** Whether a transaction is watched. */
+  watching(transactionId: string): boolean {
+    return this.#watched.has(transactionId);
+  }
+
+  /** Stops everything; no state is reported afterwards. */
+  close(): void {
+    this.#stop.abort();
+    for (const unsubscribe of this.#watched.values()) unsubscribe();
+    this.#watched.clear();
+  }
+
+  async #poll(): Promise<void> {
+    this.#polling = true;
+    const signal = this.#stop.signal;
+    try {
+      while (this.#watched.size > 0 && !signal.aborted) {
+        await this.#o.sleep(this.#o.pollIntervalMs, signal);
+        for (const transactionId of [...this.#watched.keys()]) {
+          if (signal.aborted || !this.#watched.has(transactionId)) continue;
+          try {
+            // No retries inside a poll: the next tick is the retry.
+            const state = await this.#o.client.status({ transactionId }, { retries: 0, signal });
+            if (!signal.aborted && this.#watched.has(transactionId)) this.#o.onState(state);
+          } catch {
+            // No answer this time (or closed meanwhile): the next tick asks again.
+          }
+        }
+      }
+    } catch {
+      // The sleep was aborted by close().
+    } finally {
+      this.#polling = false;
+    }
+  }
+}

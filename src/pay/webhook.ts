@@ -1,0 +1,71 @@
+import { TransactionUpdatedEvent } from '../contracts/pay/bodies.js';
+import { errorEnvelope, validationErrors } from '../contracts/errors.js';
+import { WebhookError, verifyWebhook } from '../webhooks/index.js';
+import type { TransactionUpdates } from './updates.js';
+
+/** Options of {@link createPayWebhookHandler}. */
+export interface PayWebhookOptions {
+  /** The partner's webhook secret(s), `whsec_...`; several during a rotation. */
+  secrets: string | readonly string[];
+  /** Where verified states go: the sessions' {@link TransactionUpdates}. */
+  updates?: TransactionUpdates;
+  /** Called with each new verified event (after `updates`); throw to have the service redeliver. */
+  onEvent?: (event: TransactionUpdatedEvent, webhookId: string) => void | Promise<void>;
+  /** Largest |now - webhook-timestamp|, seconds. Default 300. */
+  toleranceSeconds?: number;
+  /** Now, in ms. Default `Date.now`. */
+  clock?: () => number;
+  /** How many recent webhook ids are remembered to drop redeliveries. Default 10 000. */
+  remember?: number;
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+/**
+ * A fetch-style handler (`(Request) => Promise<Response>`, mount it in Hono,
+ * or any server with Web Requests) for the Pay service's `transaction.updated`
+ * webhooks: verifies the Standard Webhooks signature over the raw body
+ * (`verifyWebhook`), checks the event's shape, drops redeliveries by
+ * `webhook-id`, publishes the state, and answers 204. Refusals: 401 (signature,
+ * stale, headers) or 400 (not the contract's event), in the `{ status, errors }`
+ * envelope; a throwing `onEvent` answers 500 so the service retries.
+ *
+ * @example
+ * const updates = createTransactionUpdates();
+ * app.post('/webhooks/pay', (c) => handler(c.req.raw));
+ * const handler = createPayWebhookHandler({ secrets: process.env.PAY_WEBHOOK_SECRET!, updates });
+ */
+export function createPayWebhookHandler(options: PayWebhookOptions): (request: Request) => Promise<Response> {
+  const clock = options.clock ?? Date.now;
+  const remember = options.remember ?? 10_000;
+  const seen = new Set<string>();
+  return async (request) => {
+    const body = new Uint8Array(await request.arrayBuffer());
+    let id: string;
+    try {
+      ({ id } = verifyWebhook(options.secrets, request.headers, body, { toleranceSeconds: options.toleranceSeconds, now: clock() }));
+    } catch (error) {
+      if (error instanceof WebhookError) return json(401, errorEnvelope(error.code, [error.message]));
+      throw error;
+    }
+    if (seen.has(id)) return new Response(null, { status: 204 });
+    let value: unknown;
+    try {
+      value = JSON.parse(new TextDecoder().decode(body));
+    } catch {
+      return json(400, errorEnvelope('BAD_REQUEST', ['body: must be JSON']));
+    }
+    const parsed = TransactionUpdatedEvent.safeParse(value);
+    if (!parsed.success) return json(400, errorEnvelope('BAD_REQUEST', validationErrors(parsed.error)));
+    options.updates?.publish(parsed.data.data);
+    try {
+      await options.onEvent?.(parsed.data, id);
+    } catch {
+      return json(500, errorEnvelope('INTERNAL', ['the event could not be processed']));
+    }
+    seen.add(id);
+    if (seen.size > remember) seen.delete(seen.values().next().value!);
+    return new Response(null, { status: 204 });
+  };
+}

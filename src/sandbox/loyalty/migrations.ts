@@ -1,0 +1,28 @@
+import type { Migration } from '../../db/index.js';
+
+/**
+ * The Loyalty driver's tables (module `loyalty-driver`): the merchant server
+ * it calls (one row), and the cards it was issued, kept with their keys as the
+ * wallet app keeps them, so the simulator can draw their barcodes.
+ */
+export const loyaltyDriverMigrations: readonly Migration[] = [
+  {
+    id: '001-loyalty-driver',
+    sql: `
+CREATE TABLE loyalty_driver_target (
+  id SMALLINT PRIMARY KEY CHECK (id = 1),
+  url TEXT NOT NULL,
+  login TEXT NOT NULL,
+  password TEXT NOT NULL,
+  barcode JSONB NOT NULL,
+  updated_at TIMESTAMPTZ NOT NULL
+);
+CREATE TABLE loyalty_driver_cards (
+  card_number TEXT PRIMARY KEY,
+  card_key TEXT NOT NULL,
+  request_id TEXT NOT NULL,
+  target_url TEXT NOT NULL,
+  issued_at TIMESTAMPTZ NOT NULL
+)`,
+  },
+];

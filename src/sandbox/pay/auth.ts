@@ -1,0 +1,74 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { TOKEN_HEADER } from '../../contracts/pay/index.js';
+import { problem } from '../../http/index.js';
+import { resolvePartner, type Partner } from './partners.js';
+import type { PayRuntime } from './runtime.js';
+import { verifyWalletToken } from './token.js';
+
+const PARTNER_KEY = 'payPartner';
+
+/** The partner whose token the request carried (undefined on an unsigned `/status`). */
+export function partnerOf(c: Context): Partner | undefined {
+  return c.get(PARTNER_KEY as never) as Partner | undefined;
+}
+
+/** Like {@link partnerOf}, for routes whose token is required. */
+export function signedPartner(c: Context): Partner {
+  const partner = partnerOf(c);
+  if (partner === undefined) throw new Error('route without the token middleware');
+  return partner;
+}
+
+function kidOf(token: string): string | undefined | null {
+  const encoded = token.slice(0, token.indexOf('.'));
+  try {
+    const header = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as { kid?: unknown };
+    if (header.kid === undefined) return undefined;
+    return typeof header.kid === 'string' ? header.kid : null;
+  } catch {
+    return null;
+  }
+}
+
+const refused = () => problem(401, 'TOKEN_INVALID', [`${TOKEN_HEADER}: invalid`]);
+
+/**
+ * Checks `X-Wallet-Token` over the raw body bytes before anything else
+ * (DESIGN.md section 2; the first check of section 3): the partner is the
+ * token's `kid` (or the only partner), then signature, age and a new jti
+ * (kept in the database: shared by sandboxes on one PostgreSQL, kept across
+ * restarts). Every refusal answers the same 401; the reason is logged at debug.
+ * Then the body must be JSON by its content type (415 otherwise).
+ */
+export function walletToken(rt: PayRuntime, { required }: { required: boolean }): MiddlewareHandler {
+  return async (c, next) => {
+    const token = c.req.header(TOKEN_HEADER);
+    if (token !== undefined || required) {
+      const body = new Uint8Array(await c.req.arrayBuffer());
+      const kid = token === undefined ? null : kidOf(token);
+      const partner = kid === null ? undefined : kid === undefined ? await resolvePartner(rt.ctx.db, undefined) : await rt.partners.get(rt.ctx.db, kid);
+      if (partner === undefined) {
+        rt.ctx.logger.debug({ path: c.req.path, refusal: kid === null ? 'MALFORMED' : 'PARTNER' }, 'wallet token refused');
+        throw refused();
+      }
+      const result = await verifyWalletToken(token, body, {
+        tokenKey: partner.tokenKey,
+        nowSeconds: Math.floor(rt.ctx.clock() / 1000),
+        claimJti: async (jti, ttlSeconds) => (await rt.ctx.db.query(
+          'INSERT INTO pay_token_ids (jti, partner_id, expires_at) VALUES ($1, $2, $3) ON CONFLICT (jti) DO NOTHING',
+          [jti, partner.partnerId, new Date(rt.ctx.clock() + ttlSeconds * 1000)],
+        )).rowCount === 1,
+      });
+      if (!result.ok) {
+        rt.ctx.logger.debug({ path: c.req.path, partnerId: partner.partnerId, refusal: result.refusal }, 'wallet token refused');
+        throw refused();
+      }
+      c.set(PARTNER_KEY as never, partner as never);
+    }
+    const type = c.req.header('content-type');
+    if (type === undefined || !/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
+      throw problem(415, 'UNSUPPORTED_MEDIA_TYPE', ['content-type: must be application/json']);
+    }
+    await next();
+  };
+}

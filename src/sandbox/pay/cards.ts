@@ -1,0 +1,135 @@
+import { randomInt } from 'node:crypto';
+import { deriveCardKey, generateBarcode } from '../../../adapters/node/primitives.js';
+import type { Queryable } from '../../db/index.js';
+import { problem } from '../../http/index.js';
+import type { Partner } from './partners.js';
+
+/** A payment provider as the customer of a card sees it (DESIGN.md section 3). */
+export interface CardProvider {
+  providerId: string;
+  name: string;
+  available: boolean;
+  message?: string | undefined;
+}
+
+const ALPHANUMERIC = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** What the wallet app holds for a card, and the barcode it draws now. */
+export interface IssuedCard {
+  partnerId: string;
+  cardNumber: string;
+  cardKey: string;
+  cardSession: string | null;
+  barcode: string;
+  sessionExpiresAt: string | null;
+}
+
+/** Options of {@link issueCard}. */
+export interface IssueCardInput {
+  cardNumber?: string;
+  /** Draw a barcode with a card session (wallet payment available). Default true. */
+  withSession?: boolean;
+  /** Whether the customer's app has wallet payment as the default method. Default: kept, or true for a new card. */
+  walletPayIsDefault?: boolean;
+  /** Whether wallet payment is enabled for the customer at all. Default: kept, or true for a new card. */
+  payEnabled?: boolean;
+  /** The providers this customer is offered. Default: kept, or the module's providers, all available. */
+  providers?: CardProvider[];
+}
+
+/** A card session of `length` characters of [0-9A-Za-z], unbiased. */
+export function newCardSession(length: number): string {
+  let session = '';
+  for (let i = 0; i < length; i++) session += ALPHANUMERIC[randomInt(62)];
+  return session;
+}
+
+function newCardNumber(): string {
+  let digits = '4000';
+  for (let i = 0; i < 12; i++) digits += String(randomInt(10));
+  return digits;
+}
+
+/**
+ * The wallet app issues (or re-reads) a card and draws its barcode: the card
+ * key is diversified from the partner key (DESIGN.md section 2), a new card
+ * session is opened unless `withSession` is false. Runs in the caller's transaction.
+ */
+export async function issueCard(tx: Queryable, partner: Partner, input: IssueCardInput, now: number, ttlSeconds: number): Promise<IssuedCard> {
+  const cardNumber = input.cardNumber ?? newCardNumber();
+  const cardKey = deriveCardKey(partner.keyHex, cardNumber, partner.layout.algorythm);
+  await tx.query(
+    `INSERT INTO pay_cards AS c (partner_id, card_number, card_key, wallet_pay_is_default, pay_enabled, providers, created_at)
+     VALUES ($1, $2, $3, COALESCE($4, TRUE), COALESCE($5, TRUE), $7::jsonb, $6)
+     ON CONFLICT (partner_id, card_number) DO UPDATE SET card_key = EXCLUDED.card_key,
+       wallet_pay_is_default = COALESCE($4, c.wallet_pay_is_default), pay_enabled = COALESCE($5, c.pay_enabled),
+       providers = COALESCE($7::jsonb, c.providers)`,
+    [partner.partnerId, cardNumber, cardKey, input.walletPayIsDefault ?? null, input.payEnabled ?? null, new Date(now),
+      input.providers === undefined ? null : JSON.stringify(input.providers)],
+  );
+  let cardSession: string | null = null;
+  let expiresAt: Date | null = null;
+  if (input.withSession ?? true) {
+    cardSession = newCardSession(partner.layout.cardSessionLength);
+    expiresAt = new Date(now + ttlSeconds * 1000);
+    await tx.query(
+      `INSERT INTO pay_card_sessions (partner_id, card_session, card_number, issued_at, expires_at) VALUES ($1, $2, $3, $4, $5)`,
+      [partner.partnerId, cardSession, cardNumber, new Date(now), expiresAt],
+    );
+  }
+  const barcode = generateBarcode({ ...partner.layout, cardNumber, cardKey, cardSession: cardSession ?? undefined, at: now });
+  return { partnerId: partner.partnerId, cardNumber, cardKey, cardSession, barcode, sessionExpiresAt: expiresAt?.toISOString() ?? null };
+}
+
+/** A card session's stored life. */
+export interface CardSessionRecord {
+  cardSession: string;
+  cardNumber: string;
+  issuedAt: Date;
+  expiresAt: Date;
+  closedAt: Date | null;
+  walletPayIsDefault: boolean;
+  payEnabled: boolean;
+  /** The card's own provider list, or null for the module's. */
+  providers: CardProvider[] | null;
+}
+
+/** Why a session cannot be used, or undefined when it can. */
+export function sessionProblem(session: CardSessionRecord | undefined, now: number): string | undefined {
+  if (session === undefined) return 'cardSession: unknown card session; scan the barcode again';
+  if (session.closedAt !== null) return 'cardSession: closed after a refund; scan the barcode again';
+  if (session.expiresAt.getTime() <= now) return 'cardSession: expired; scan the barcode again';
+  return undefined;
+}
+
+/** Reads a card session (with its card's settings), locking it when `lock` is set. */
+export async function findSession(tx: Queryable, partnerId: string, cardSession: string, lock = false): Promise<CardSessionRecord | undefined> {
+  const { rows } = await tx.query<Record<string, unknown>>(
+    `SELECT s.card_session, s.card_number, s.issued_at, s.expires_at, s.closed_at, c.wallet_pay_is_default, c.pay_enabled, c.providers
+     FROM pay_card_sessions s JOIN pay_cards c ON c.partner_id = s.partner_id AND c.card_number = s.card_number
+     WHERE s.partner_id = $1 AND s.card_session = $2${lock ? ' FOR UPDATE OF s' : ''}`,
+    [partnerId, cardSession],
+  );
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  return {
+    cardSession: String(row.card_session), cardNumber: String(row.card_number), issuedAt: row.issued_at as Date,
+    expiresAt: row.expires_at as Date, closedAt: (row.closed_at as Date | null) ?? null,
+    walletPayIsDefault: Boolean(row.wallet_pay_is_default), payEnabled: Boolean(row.pay_enabled),
+    providers: (row.providers as CardProvider[] | null) ?? null,
+  };
+}
+
+/** A usable card session, or 409 CARD_SESSION_INVALID (document section 7: scan again, new requestId). */
+export async function requireSession(tx: Queryable, partnerId: string, cardSession: string, now: number, lock = false): Promise<CardSessionRecord> {
+  const session = await findSession(tx, partnerId, cardSession, lock);
+  const why = sessionProblem(session, now);
+  if (why !== undefined) throw problem(409, 'CARD_SESSION_INVALID', [why]);
+  return session!;
+}
+
+/** Closes a card session (after a refund): the customer scans again for a new transaction (document section 3, rule 2). */
+export async function closeSession(tx: Queryable, partnerId: string, cardSession: string, now: number): Promise<void> {
+  await tx.query('UPDATE pay_card_sessions SET closed_at = $3 WHERE partner_id = $1 AND card_session = $2 AND closed_at IS NULL',
+    [partnerId, cardSession, new Date(now)]);
+}

@@ -1,0 +1,107 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { amountMismatch, type CheckoutResponse, type Item } from '../../contracts/pay/index.js';
+import type { Queryable } from '../../db/index.js';
+import { problem } from '../../http/index.js';
+import { findSession, sessionProblem } from './cards.js';
+import { enqueueTransactionUpdated } from './events.js';
+import type { Partner } from './partners.js';
+import { write, type PayRuntime } from './runtime.js';
+import { providersFor, requireOffered } from './providers.js';
+import { move } from './state-machine.js';
+import { transactionFromRow } from './transactions.js';
+
+/** A validated checkout body (the contract's output: measure defaulted). */
+export interface CheckoutBody {
+  requestId: string;
+  cardSession: string;
+  providerId?: string | undefined;
+  items: Item[];
+  discountAmount: number;
+  totalAmount: number;
+}
+
+/** SHA-256 of a body's canonical JSON: the validated value in the contract's field order, so spacing and key order do not matter. */
+export function bodyHash(body: unknown): string {
+  return createHash('sha256').update(JSON.stringify(body)).digest('base64url');
+}
+
+/** 422 when totalAmount is not sum(quantity x price) - discountAmount (document section 2.4). */
+export function checkAmounts(items: readonly Item[], discountAmount: number, totalAmount: number): void {
+  const mismatch = amountMismatch(items, discountAmount, totalAmount);
+  if (mismatch !== undefined) throw problem(422, 'AMOUNT_MISMATCH', [mismatch]);
+}
+
+function canonical(body: CheckoutBody): CheckoutBody {
+  return {
+    requestId: body.requestId, cardSession: body.cardSession, ...(body.providerId === undefined ? {} : { providerId: body.providerId }),
+    items: body.items.map((i) => ({ name: i.name, article: i.article, measure: i.measure, quantity: i.quantity, price: i.price })),
+    discountAmount: body.discountAmount, totalAmount: body.totalAmount,
+  };
+}
+
+async function stored(tx: Queryable, partnerId: string, requestId: string, hash: string): Promise<string | undefined> {
+  const { rows } = await tx.query<{ response: string; body_hash: string }>(
+    'SELECT response, body_hash FROM pay_transactions WHERE partner_id = $1 AND request_id = $2', [partnerId, requestId],
+  );
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  if (row.body_hash !== hash) {
+    throw problem(409, 'IDEMPOTENCY_CONFLICT', ['requestId: already used for another checkout (other body or cardSession); use a new requestId']);
+  }
+  return row.response;
+}
+
+/**
+ * POST /checkout (document section 4.2, rules 1-2): creates the invoice the
+ * app shows, or answers the stored response again, byte for byte, for the
+ * same requestId, cardSession and body (the recovery for a lost answer).
+ * The same requestId with another body or cardSession is 409
+ * IDEMPOTENCY_CONFLICT. A unique (partner, requestId) key with ON CONFLICT
+ * makes concurrent repeats create exactly one transaction. An invoice of the
+ * same card session still waiting (`created`) is superseded: cancelled.
+ * Returns the response's JSON text.
+ */
+export async function checkout(rt: PayRuntime, partner: Partner, body: CheckoutBody): Promise<string> {
+  checkAmounts(body.items, body.discountAmount, body.totalAmount);
+  const value = canonical(body);
+  const hash = bodyHash(value);
+  return write(rt, async (tx, effects) => {
+    const now = rt.ctx.clock();
+    // Locking the session serializes checkouts of one customer, so superseding sees every earlier invoice
+    // and a concurrent identical request waits here, then finds the stored answer.
+    const session = await findSession(tx, partner.partnerId, body.cardSession, true);
+    // A repeat is answered before the session is judged, even once it has expired or closed (the recovery for a lost answer).
+    const repeat = await stored(tx, partner.partnerId, body.requestId, hash);
+    if (repeat !== undefined) return repeat;
+    const why = sessionProblem(session, now);
+    if (why !== undefined) throw problem(409, 'CARD_SESSION_INVALID', [why]);
+    requireOffered(providersFor(rt, session!), body.providerId, 'providerId');
+    const transactionId = `trx_${randomBytes(10).toString('hex')}`;
+    const response: CheckoutResponse = { transactionId, requestId: body.requestId, status: 'created' };
+    const text = JSON.stringify(response);
+    const { rows } = await tx.query<Record<string, unknown>>(
+      `INSERT INTO pay_transactions (transaction_id, partner_id, request_id, card_session, card_number, body_hash, response, provider_id,
+         items, discount_amount, total_amount, status, invoice_expires_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, 'created', $12, $13, $13)
+       ON CONFLICT (partner_id, request_id) DO NOTHING RETURNING *`,
+      [transactionId, partner.partnerId, body.requestId, body.cardSession, session!.cardNumber, hash, text, body.providerId ?? null,
+        JSON.stringify(value.items), body.discountAmount, body.totalAmount, new Date(now + rt.options.invoiceTtlSeconds * 1000), new Date(now)],
+    );
+    if (rows[0] === undefined) {
+      const raced = await stored(tx, partner.partnerId, body.requestId, hash);
+      if (raced !== undefined) return raced;
+      throw problem(409, 'IDEMPOTENCY_CONFLICT', ['requestId: a checkout with this requestId is being created; retry']);
+    }
+    const created = transactionFromRow(rows[0]);
+    effects.kick ||= await enqueueTransactionUpdated(tx, rt, created);
+    const earlier = await tx.query<Record<string, unknown>>(
+      `SELECT * FROM pay_transactions WHERE partner_id = $1 AND card_session = $2 AND status = 'created' AND transaction_id <> $3
+       ORDER BY created_at FOR UPDATE`,
+      [partner.partnerId, body.cardSession, transactionId],
+    );
+    for (const row of earlier.rows) {
+      effects.moved(await move(tx, rt, transactionFromRow(row), 'cancelled', 'superseded', { cancelled_by: 'superseded' }));
+    }
+    return text;
+  });
+}

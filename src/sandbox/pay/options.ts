@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { ConfigError } from '../../errors.js';
+
+const provider = z.object({
+  providerId: z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/, { error: 'must be 1 to 64 of [A-Za-z0-9._:-]' }),
+  name: z.string().min(1).max(200),
+}).strict();
+
+const schema = z.object({
+  cardSessionTtlSeconds: z.number().int().min(1).max(86_400 * 30).default(900),
+  invoiceTtlSeconds: z.number().int().min(1).max(86_400).default(300),
+  sweepIntervalMs: z.number().int().min(10).max(60_000).default(1000),
+  providers: z.array(provider).min(1).max(20).default([{ providerId: 'wallet', name: 'Wallet Pay' }]),
+}).strict();
+
+/** Options of {@link createPayModule}. */
+export type PayModuleOptions = z.input<typeof schema>;
+
+/** Validated options. */
+export type ResolvedPayOptions = z.output<typeof schema>;
+
+/**
+ * Validates the Pay module's options once. Defaults: card sessions live 900 s
+ * (DESIGN.md section 3: 15 min), invoices not confirmed within 300 s expire,
+ * expiry is swept every 1000 ms (real time; reads also apply it at once), and
+ * one provider, `wallet` (a card may be given its own list by the simulator).
+ */
+export function resolvePayOptions(options: PayModuleOptions = {}): ResolvedPayOptions {
+  const parsed = schema.safeParse(options);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'pay'}: ${i.message}`), 'pay module options');
+  }
+  return parsed.data;
+}

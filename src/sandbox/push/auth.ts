@@ -1,0 +1,83 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Context, MiddlewareHandler } from 'hono';
+import { UNAUTHORIZED_MESSAGE } from '../../contracts/push/index.js';
+import type { Queryable } from '../../db/index.js';
+import { parseBasicAuth, problem, type HttpProblem } from '../../http/index.js';
+import { findAccount, type PushAccount } from './accounts.js';
+import { DUMMY_HASH, verifyPassword } from './password.js';
+
+/** The 401 of the Push API, word for word (document section 7), with the Basic challenge. */
+export function pushUnauthorized(): HttpProblem {
+  return problem(401, 'UNAUTHORIZED', [UNAUTHORIZED_MESSAGE], { 'www-authenticate': 'Basic realm="push"' });
+}
+
+/**
+ * Remembers passwords already checked against a stored hash, so a campaign's
+ * thousands of calls pay for scrypt once. Keyed by login; an entry holds the
+ * hash it was checked against (a reset invalidates it) and an HMAC of the
+ * password under a key that lives only in this process.
+ */
+export class VerifiedPasswords {
+  readonly #key = randomBytes(32);
+  readonly #entries = new Map<string, { hash: string; digest: Buffer }>();
+  readonly #max: number;
+
+  constructor(max = 10_000) {
+    this.#max = max;
+  }
+
+  #digest(password: string): Buffer {
+    return createHmac('sha256', this.#key).update(password, 'utf8').digest();
+  }
+
+  /** True when `password` is known to match `hash` (constant-time). */
+  has(login: string, hash: string, password: string): boolean {
+    const entry = this.#entries.get(login);
+    return entry !== undefined && entry.hash === hash && timingSafeEqual(entry.digest, this.#digest(password));
+  }
+
+  remember(login: string, hash: string, password: string): void {
+    if (this.#entries.size >= this.#max) this.#entries.clear();
+    this.#entries.set(login, { hash, digest: this.#digest(password) });
+  }
+}
+
+/**
+ * The account whose Basic credentials are right, else undefined. Unknown logins
+ * cost a scrypt run too, so timing does not tell which logins exist.
+ */
+export async function authenticate(db: Queryable, cache: VerifiedPasswords, header: string | undefined): Promise<PushAccount | undefined> {
+  const credentials = parseBasicAuth(header);
+  if (credentials === undefined) return undefined;
+  const account = await findAccount(db, credentials.login);
+  if (account === undefined) {
+    await verifyPassword(credentials.password, DUMMY_HASH);
+    return undefined;
+  }
+  if (cache.has(account.login, account.passwordHash, credentials.password)) return account;
+  if (!(await verifyPassword(credentials.password, account.passwordHash))) return undefined;
+  cache.remember(account.login, account.passwordHash, credentials.password);
+  return account;
+}
+
+const ACCOUNT = 'pushAccount';
+
+/**
+ * Basic auth for `/public/*` (document section 3, 5): wrong or missing
+ * credentials answer 401, and so does every call but the reset while the
+ * initial password is in force. The reset itself needs the current password.
+ */
+export function pushAuth(db: Queryable, cache: VerifiedPasswords, resetPath: string): MiddlewareHandler {
+  return async (c, next) => {
+    const account = await authenticate(db, cache, c.req.header('authorization'));
+    if (account === undefined) throw pushUnauthorized();
+    if (!account.passwordReset && !(c.req.method === 'PUT' && c.req.path === resetPath)) throw pushUnauthorized();
+    c.set(ACCOUNT as never, account as never);
+    await next();
+  };
+}
+
+/** The authenticated account of a `/public/*` request. */
+export function currentAccount(c: Context): PushAccount {
+  return c.get(ACCOUNT as never) as PushAccount;
+}

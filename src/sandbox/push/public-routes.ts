@@ -1,0 +1,69 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { PUSH_HEADERS, PUSH_PATHS, PUSH_ROUTES, registerPushOpenApi, type PushMessageState, type PushStatus } from '../../contracts/push/index.js';
+import { problem } from '../../http/index.js';
+import type { SandboxContext } from '../module.js';
+import { setPassword } from './accounts.js';
+import { currentAccount, pushAuth, VerifiedPasswords } from './auth.js';
+import { hashPassword, verifyPassword } from './password.js';
+import { retryHeaders, TooEarly } from './rate.js';
+import { sendBatch, sendSingle, type SendResult } from './send.js';
+
+/** 304 without a body (HTTP forbids one), the wait in the headers. */
+function notModified(waitMs: number): Response {
+  return new Response(null, { status: 304, headers: retryHeaders(waitMs) });
+}
+
+async function answer<T>(run: () => Promise<SendResult<T>>): Promise<Response> {
+  try {
+    const { response, replayed } = await run();
+    return Response.json(response, { status: 200, headers: replayed ? { [PUSH_HEADERS.idempotentReplayed]: 'true' } : {} });
+  } catch (error) {
+    if (error instanceof TooEarly) return notModified(error.waitMs);
+    throw error;
+  }
+}
+
+/**
+ * Mounts the Push API (DESIGN.md section 4) under `/public`: Basic auth and
+ * the initial-password rule first, then the contract's routes.
+ */
+export function mountPublicRoutes(app: OpenAPIHono<any>, ctx: SandboxContext): void {
+  const verified = new VerifiedPasswords();
+  registerPushOpenApi(app);
+  app.use('/public/*', pushAuth(ctx.db, verified, PUSH_PATHS.resetPassword));
+
+  app.openapi(PUSH_ROUTES.resetPassword, async (c) => {
+    const account = currentAccount(c);
+    const { password } = c.req.valid('json');
+    if (await verifyPassword(password, account.passwordHash)) {
+      throw problem(400, 'BAD_REQUEST', ['password: must differ from the current password']);
+    }
+    await setPassword(ctx.db, account.login, await hashPassword(password), ctx.clock());
+    ctx.logger.info({ login: account.login }, 'push account password reset');
+    return c.json({ status: 'OK' as const }, 200);
+  });
+
+  app.openapi(PUSH_ROUTES.sendSingle, async (c) => answer(() => sendSingle({
+    db: ctx.db, account: currentAccount(c), now: ctx.clock(), timeScale: ctx.timeScale,
+    idempotencyKey: c.req.valid('header')['idempotency-key'], path: PUSH_PATHS.single,
+  }, c.req.valid('json'))) as never);
+
+  app.openapi(PUSH_ROUTES.sendBatch, async (c) => answer(() => sendBatch({
+    db: ctx.db, account: currentAccount(c), now: ctx.clock(), timeScale: ctx.timeScale,
+    idempotencyKey: c.req.valid('header')['idempotency-key'], path: PUSH_PATHS.batch,
+  }, c.req.valid('json'))) as never);
+
+  app.openapi(PUSH_ROUTES.getMessage, async (c) => {
+    const { messageId } = c.req.valid('param');
+    const { rows } = await ctx.db.query<{ message_id: string; sub_id: string; msisdn: string; status: PushStatus; updated_at: Date }>(
+      'SELECT message_id, sub_id, msisdn, status, updated_at FROM push_messages WHERE message_id = $1 AND login = $2',
+      [messageId, currentAccount(c).login],
+    );
+    const row = rows[0];
+    if (row === undefined) throw problem(404, 'NOT_FOUND', ['messageId: no such message']);
+    const state: PushMessageState = {
+      messageId: row.message_id, subId: row.sub_id, msisdn: row.msisdn, status: row.status, updatedAt: row.updated_at.toISOString(),
+    };
+    return c.json(state, 200);
+  });
+}

@@ -1,0 +1,119 @@
+import { openDatabase } from '../../../src/db/index.js';
+import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+import { uniqueSchema } from '../../support/databases.js';
+import { DATABASE_URL, haveService } from '../../support/services.js';
+
+/** A card as the sandbox's wallet app issues it. */
+export interface SandboxCard {
+  cardNumber: string;
+  cardKey: string;
+  cardSession: string;
+  barcode: string;
+}
+
+/** What a card's provider list answers: the sandbox's per-customer settings (both default true). */
+export interface CardProviders {
+  walletPayIsDefault?: boolean;
+  /** false: every provider is unavailable, each with its message. */
+  payEnabled?: boolean;
+}
+
+/** The sandbox's wallet-app simulator and test controls, over HTTP. */
+export class Simulator {
+  constructor(readonly url: string) {}
+
+  async post<T = any>(path: string, body: unknown = {}): Promise<T> {
+    const res = await fetch(this.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`sandbox ${path}: ${res.status} ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  async get<T = any>(path: string): Promise<T> {
+    const res = await fetch(this.url + path);
+    const text = await res.text();
+    if (!res.ok) throw new Error(`sandbox ${path}: ${res.status} ${text}`);
+    return JSON.parse(text) as T;
+  }
+
+  issueCard(providers: CardProviders = {}): Promise<SandboxCard> {
+    return this.post('/sandbox/cards', { ...providers });
+  }
+  rescan(cardNumber: string): Promise<SandboxCard> {
+    return this.post(`/sandbox/cards/${encodeURIComponent(cardNumber)}/barcode`, {});
+  }
+  async invoices(cardNumber: string): Promise<Array<{ transactionId: string; requestId: string; status: string; totalAmount: number; cardSession: string }>> {
+    return (await this.get<{ invoices: any[] }>(`/sandbox/app/invoices?cardNumber=${encodeURIComponent(cardNumber)}`)).invoices;
+  }
+  confirm(transactionId: string) { return this.post(`/sandbox/app/transactions/${transactionId}/confirm`); }
+  decline(transactionId: string, reason?: 'DECLINED' | 'INSUFFICIENT_FUNDS') {
+    return this.post(`/sandbox/app/transactions/${transactionId}/decline`, reason ? { reason } : {});
+  }
+  cancelInApp(transactionId: string) { return this.post(`/sandbox/app/transactions/${transactionId}/cancel`); }
+  /** The bank's answer to the next confirmations, `delayMs` after each, having received it after `receiveMs` (sandbox ms). */
+  bank(mode: 'approve' | 'decline' | 'insufficient' | 'technical', delayMs = 0, receiveMs = 0) {
+    return this.post('/sandbox/bank', { mode, delayMs, receiveMs });
+  }
+  fault(path: string, action: 'drop-after-commit' | 'fail-before-commit' | 'delay', count = 1, delayMs?: number) {
+    return this.post('/sandbox/faults', { path, action, count, ...(delayMs === undefined ? {} : { delayMs }) });
+  }
+  transaction(transactionId: string): Promise<any> { return this.get(`/sandbox/transactions/${transactionId}`); }
+  partner(body: { partnerId: string; key: string; webhookUrl?: string | null; webhookSecret?: string }): Promise<{ partnerId: string; webhookSecret: string }> {
+    return this.post('/sandbox/partners', body);
+  }
+}
+
+/** A movable clock shared by the sandbox and the verifier, so card sessions can expire without waiting. */
+export class MovableClock {
+  offsetMs = 0;
+  readonly now = () => Date.now() + this.offsetMs;
+  advance(ms: number) { this.offsetMs += ms; }
+}
+
+/** A running demo sandbox with its simulator. */
+export interface PaySandbox {
+  readonly url: string;
+  readonly sim: Simulator;
+  readonly running: RunningSandbox;
+  close(): Promise<void>;
+}
+
+/** The database a sandbox runs on; every Pay test over HTTP runs on each. */
+export interface SandboxCase {
+  readonly name: 'pglite' | 'postgres';
+  start(clock: () => number): Promise<PaySandbox>;
+}
+
+function wrap(running: RunningSandbox, drop?: () => Promise<void>): PaySandbox {
+  return {
+    url: running.url, sim: new Simulator(running.url), running,
+    async close() {
+      await running.close();
+      await drop?.();
+    },
+  };
+}
+
+/** PGlite always; PostgreSQL (a schema of its own, dropped afterwards) when DATABASE_URL is set. */
+export function sandboxCases(what: string): SandboxCase[] {
+  const options = { port: 0, demo: true, timeScale: 1000 } as const;
+  const cases: SandboxCase[] = [{ name: 'pglite', start: async (clock) => wrap(await startSandbox({ ...options, clock })) }];
+  if (haveService('DATABASE_URL', DATABASE_URL, `${what} on PostgreSQL`)) {
+    cases.push({
+      name: 'postgres',
+      async start(clock) {
+        const schema = uniqueSchema('pay');
+        const running = await startSandbox({ ...options, clock, databaseUrl: DATABASE_URL!, databaseSchema: schema });
+        return wrap(running, async () => {
+          const db = await openDatabase({ url: DATABASE_URL! });
+          try {
+            await db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+          } finally {
+            await db.close();
+          }
+        });
+      },
+    });
+  }
+  return cases;
+}

@@ -1,0 +1,89 @@
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPushClient, readMsisdnFile, readProgress, sendCampaign } from '../../../src/push/index.js';
+import { DATABASE_URL, haveService } from '../../support/services.js';
+import { startPushSandbox, type PushSandbox } from './sandbox.js';
+
+const TOTAL = 250_000;
+const CRASH_BATCH = 10;
+const PASSWORD = 'campaign-password-0123';
+const dir = mkdtempSync(join(tmpdir(), 'wpk-crash-'));
+const numbersFile = join(dir, 'numbers.csv');
+const child = join(import.meta.dirname, 'campaign-child.ts');
+
+async function writeNumbers(): Promise<void> {
+  const out = createWriteStream(numbersFile);
+  out.write('msisdn\n');
+  for (let i = 0; i < TOTAL; i++) out.write(`7900${String(i).padStart(7, '0')}\n`);
+  await new Promise<void>((resolve) => out.end(resolve));
+}
+
+/** Runs the campaign in a child process and SIGKILLs it once batch `crashKey` was answered but not yet recorded. */
+function runAndKill(args: string[], crashKey: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', child, ...args, crashKey], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const lines: string[] = [];
+    let stderr = '';
+    proc.stderr.on('data', (chunk) => { stderr += chunk; });
+    createInterface({ input: proc.stdout }).on('line', (line) => {
+      lines.push(line);
+      if (line === `answered ${crashKey}`) proc.kill('SIGKILL');
+    });
+    proc.on('exit', (code, signal) => {
+      if (signal === 'SIGKILL') resolve(lines);
+      else reject(new Error(`child ended with ${code}: ${stderr.slice(-2000)}`));
+    });
+  });
+}
+
+const sandboxes: Array<{ name: string; databaseUrl?: string }> = [{ name: 'PGlite' }];
+if (haveService('DATABASE_URL', DATABASE_URL, 'the campaign crash test against a sandbox on PostgreSQL')) sandboxes.push({ name: 'PostgreSQL', databaseUrl: DATABASE_URL });
+
+beforeAll(writeNumbers);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe.each(sandboxes)('sendCampaign after a crash, sandbox on $name', ({ name, databaseUrl }) => {
+  let sandbox: PushSandbox;
+  const progressFile = join(dir, `${name}.progress.json`);
+  const resultsFile = join(dir, `${name}.results.ndjson`);
+  beforeAll(async () => {
+    sandbox = await startPushSandbox({ databaseUrl });
+  });
+  afterAll(() => sandbox?.close());
+
+  it('sends each of 250,000 numbers exactly once when the sender is killed mid-batch and resumed', async () => {
+    const { login, password } = await sandbox.createAccount({ batchIntervalMs: 1, simulateDelivery: false });
+    const client = createPushClient({ url: sandbox.url, login, password });
+    await client.resetPassword(PASSWORD);
+    const subId = 'crash-250k';
+    const campaignId = 'crash-campaign';
+    const crashKey = `${campaignId}:${CRASH_BATCH}`;
+
+    const lines = await runAndKill([sandbox.url, login, PASSWORD, numbersFile, progressFile, resultsFile, subId, campaignId], crashKey);
+    expect(lines).toEqual([...Array.from({ length: CRASH_BATCH }, (_, i) => `batch ${i}`), `answered ${crashKey}`]);
+    // The worst moment: the service took batch 10, the progress file still says it is being sent.
+    const atCrash = await readProgress(progressFile);
+    expect(atCrash?.batches.map((b) => b.status)).toEqual([...Array<string>(CRASH_BATCH).fill('done'), 'sending']);
+    expect(await sandbox.stats(login, subId)).toMatchObject({ messages: (CRASH_BATCH + 1) * 10_000, batches: CRASH_BATCH + 1 });
+
+    const resumed: number[] = [];
+    const report = await sendCampaign({
+      client, numbers: readMsisdnFile(numbersFile), subId, message: { title: 'Crash test', text: 'Each number exactly once' },
+      progressFile, resultsFile, onBatch: (b) => { if (!b.skipped) resumed.push(b.index); },
+    });
+    expect(report).toMatchObject({ campaignId, read: TOTAL, accepted: TOTAL, rejectedCount: 0, batches: 25, skippedBatches: CRASH_BATCH });
+    expect(resumed).toEqual(Array.from({ length: 25 - CRASH_BATCH }, (_, i) => CRASH_BATCH + i));
+
+    // Batch 10 was answered from the service's record, not sent again: 25 batches, every number once.
+    expect(await sandbox.stats(login, subId)).toMatchObject({ messages: TOTAL, distinctMsisdn: TOTAL, duplicateMsisdn: 0, batches: 25 });
+    const results = readFileSync(resultsFile, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as { msisdn: string; status: string });
+    expect(results).toHaveLength(TOTAL);
+    expect(new Set(results.map((r) => r.msisdn)).size).toBe(TOTAL);
+    expect(results.every((r) => r.status === 'ACCEPTED')).toBe(true);
+    expect((await readProgress(progressFile))?.finished).toBe(true);
+  }, 90_000);
+});

@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+import { uniqueSchema } from '../../support/databases.js';
+
+/** Account settings the tests create through POST /sandbox/push/accounts. */
+export interface AccountSettings {
+  callbackUrl?: string;
+  singleIntervalMs?: number;
+  batchIntervalMs?: number;
+  simulateDelivery?: boolean;
+  callbackSecret?: string;
+}
+
+/** A sandbox for the Push tests, with helpers over its /sandbox/ controls. */
+export interface PushSandbox {
+  url: string;
+  running: RunningSandbox;
+  createAccount(settings?: AccountSettings): Promise<{ login: string; password: string; callbackSecret: string }>;
+  stats(login: string, subId?: string): Promise<{ messages: number; distinctMsisdn: number; duplicateMsisdn: number; batches: number; byStatus: Record<string, number> }>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the sandbox on a free port: PGlite in memory, or on the PostgreSQL
+ * server in a schema of its own (dropped on close) when `databaseUrl` is given.
+ */
+export async function startPushSandbox({ timeScale = 1, databaseUrl }: { timeScale?: number; databaseUrl?: string } = {}): Promise<PushSandbox> {
+  const schema = databaseUrl === undefined ? undefined : uniqueSchema('push');
+  const running = await startSandbox({ port: 0, timeScale, databaseUrl, databaseSchema: schema });
+  const url = running.url;
+  return {
+    url,
+    running,
+    async createAccount(settings = {}) {
+      const login = `acct-${randomBytes(4).toString('hex')}`;
+      const response = await fetch(`${url}/sandbox/push/accounts`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login, partner: 'demo-partner', ...settings }),
+      });
+      if (response.status !== 200) throw new Error(`account creation answered ${response.status}: ${await response.text()}`);
+      const body = await response.json() as { password: string; callbackSecret: string };
+      return { login, password: body.password, callbackSecret: body.callbackSecret };
+    },
+    async stats(login, subId) {
+      const query = new URLSearchParams({ login, ...(subId === undefined ? {} : { subId }) });
+      const response = await fetch(`${url}/sandbox/push/stats?${query}`);
+      if (response.status !== 200) throw new Error(`stats answered ${response.status}`);
+      return response.json() as ReturnType<PushSandbox['stats']>;
+    },
+    async close() {
+      await running.close();
+      if (databaseUrl !== undefined && schema !== undefined) {
+        const client = new Client({ connectionString: databaseUrl });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => client.end());
+      }
+    },
+  };
+}
+
+/** `count` distinct valid numbers, deterministic: 7900 followed by a zero-padded counter. */
+export function generatedNumbers(count: number, offset = 0): string[] {
+  return Array.from({ length: count }, (_, i) => `7900${String(offset + i).padStart(7, '0')}`);
+}

@@ -1,0 +1,138 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createVerifier, demoConfig } from '../../../../src/index.js';
+import { startLoyaltyProgram, type RunningLoyaltyProgram } from '../../../../src/loyalty/index.js';
+import { loyaltyDriverModule } from '../../../../src/sandbox/loyalty/module.js';
+import { startSandbox, type RunningSandbox } from '../../../../src/sandbox/server.js';
+import { uniqueSchema } from '../../../support/databases.js';
+import { DATABASE_URL, haveService } from '../../../support/services.js';
+
+type SandboxCase = { name: string; options: () => { databaseUrl?: string; databaseSchema?: string } };
+const cases: SandboxCase[] = [{ name: 'pglite', options: () => ({}) }];
+if (haveService('DATABASE_URL', DATABASE_URL, 'the sandbox Loyalty driver on PostgreSQL')) {
+  cases.push({ name: 'postgres', options: () => ({ databaseUrl: DATABASE_URL!, databaseSchema: uniqueSchema('sbl') }) });
+}
+
+async function dropSchema(schema: string | undefined): Promise<void> {
+  if (schema === undefined) return;
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+describe.each(cases)('the sandbox Loyalty driver on $name', ({ options }) => {
+  let merchant: RunningLoyaltyProgram;
+  let sandbox: RunningSandbox;
+  let schema: string | undefined;
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${sandbox.url}${path}`, {
+      method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json() as any };
+  };
+  const target = () => ({ url: merchant.url, ...demoConfig.loyalty });
+
+  beforeAll(async () => {
+    const chosen = options();
+    schema = chosen.databaseSchema;
+    [merchant, sandbox] = await Promise.all([startLoyaltyProgram({ port: 0, demo: true }), startSandbox({ port: 0, ...chosen }, [loyaltyDriverModule])]);
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+    await merchant?.close();
+    await dropSchema(schema);
+  });
+
+  it('asks for a target first (409 TARGET_NOT_CONFIGURED), then keeps it without echoing the password', async () => {
+    expect(await call('POST', '/sandbox/loyalty/cards', {})).toMatchObject({ status: 409, body: { status: 'TARGET_NOT_CONFIGURED' } });
+    expect((await call('PUT', '/sandbox/loyalty/target', { url: 'ftp://x', login: '', password: 'p' })).body)
+      .toMatchObject({ status: 'BAD_REQUEST', errors: expect.arrayContaining([expect.stringMatching(/^url: /), expect.stringMatching(/^login: /)]) });
+    const put = await call('PUT', '/sandbox/loyalty/target', target());
+    expect(put.status).toBe(200);
+    expect(put.body).toEqual({ url: merchant.url, login: demoConfig.loyalty.login, barcode: expect.objectContaining({ prefix: 'CM', passLength: 8 }) });
+    expect(JSON.stringify((await call('GET', '/sandbox/loyalty/target')).body)).not.toContain(demoConfig.loyalty.password);
+  });
+
+  it('has the merchant issue a card and draws its barcode, which the core verifies', async () => {
+    const issued = await call('POST', '/sandbox/loyalty/cards', { requestId: 'sandbox-test-1' });
+    expect(issued.status).toBe(200);
+    const { cardNumber, cardKey } = issued.body;
+    expect(await call('POST', '/sandbox/loyalty/cards', { requestId: 'sandbox-test-1' })).toMatchObject({ body: { cardNumber, cardKey } });
+    expect((await call('GET', '/sandbox/loyalty/cards')).body.cards).toEqual([expect.objectContaining({ cardNumber, cardKey, requestId: 'sandbox-test-1' })]);
+
+    const verifier = createVerifier({ ...demoConfig.verifier, replay: false });
+    const plain = await call('GET', `/sandbox/loyalty/cards/${cardNumber}/barcode`);
+    expect(verifier.barcodeVerify(plain.body.fullBarcode)).toMatchObject({ resultCode: 'CARDSESSION_NOT_AVAILABLE', cardNumber });
+    const withSession = await call('GET', `/sandbox/loyalty/cards/${cardNumber}/barcode?cardSession=ZX81ZX81`);
+    expect(verifier.barcodeVerify(withSession.body.fullBarcode)).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE', cardSession: 'ZX81ZX81' });
+    expect(await call('GET', '/sandbox/loyalty/cards/299000/barcode')).toMatchObject({ status: 404, body: { status: 'NOT_FOUND' } });
+  });
+
+  it('picks favourites, enters promo codes and scans receipts as the wallet would', async () => {
+    const { cardNumber } = (await call('POST', '/sandbox/loyalty/cards', {})).body;
+    const groups = (await call('GET', `/sandbox/loyalty/cards/${cardNumber}/categories`)).body.groups;
+    expect(groups.map((g: { groupId: string }) => g.groupId)).toEqual(['products', 'cashback']);
+    const picked = [{ groupId: 'cashback', categoryIds: ['cafe'] }];
+    expect(await call('POST', `/sandbox/loyalty/cards/${cardNumber}/favorites`, { favorites: picked })).toEqual({ status: 200, body: { favorites: picked } });
+    expect((await call('GET', `/sandbox/loyalty/cards/${cardNumber}/favorites`)).body).toEqual({ favorites: picked });
+
+    expect((await call('POST', `/sandbox/loyalty/cards/${cardNumber}/promo-code`, { code: 'WELCOME100' })).body).toMatchObject({ result: 'APPLIED', bonusAmount: 10_000 });
+    expect((await call('POST', `/sandbox/loyalty/cards/${cardNumber}/promo-code`, { code: 'WELCOME100' })).body).toMatchObject({ result: 'ALREADY_USED' });
+
+    const scanned = await call('POST', `/sandbox/loyalty/cards/${cardNumber}/receipt`, { sum: 250_000 });
+    expect(scanned.body).toMatchObject({ result: 'ACCEPTED', bonusAmount: 2_500, qrCode: expect.stringMatching(/^t=\d{8}T\d{6}&s=2500\.00&fn=\d{16}&i=\d+&fp=\d+&n=1$/) });
+    expect((await call('POST', `/sandbox/loyalty/cards/${cardNumber}/receipt`, { qrCode: scanned.body.qrCode })).body).toMatchObject({ result: 'DUPLICATE' });
+    expect((await merchant.store.card(cardNumber))?.balance).toBe(12_500);
+  });
+
+  it('relays a merchant refusal as 502 MERCHANT_ERROR with its status, code and lines', async () => {
+    expect(await call('POST', '/sandbox/loyalty/cards/NO-SUCH-CARD/promo-code', { code: 'X' })).toEqual({
+      status: 502, body: { status: 'MERCHANT_ERROR', errors: ['merchant answered 404 CARD_NOT_FOUND', 'cardNumber: no such card'] },
+    });
+    const qr = await call('POST', '/sandbox/loyalty/cards/NO-SUCH-CARD/receipt', { qrCode: 't=1&s=2&fn=3&i=4&fp=5&n=6' });
+    expect(qr.body.errors[0]).toBe('merchant answered 400 BAD_REQUEST');
+    expect(qr.body.errors).toContain('qrCode: fn must be the 16-digit fiscal drive number');
+  });
+
+  it('runs the conformance check against the target, or a URL given', async () => {
+    const report = await call('POST', '/sandbox/loyalty/check', {});
+    expect(report.status).toBe(200);
+    expect(report.body.ok).toBe(true);
+    expect(report.body.lines).toHaveLength(7);
+    expect(report.body.lines.every((line: string) => line.startsWith('PASS '))).toBe(true);
+    const wrong = await call('POST', '/sandbox/loyalty/check', { url: merchant.url, login: 'someone', password: 'else' });
+    expect(wrong.body.ok).toBe(false);
+    expect(wrong.body.lines[0]).toMatch(/^FAIL issueAnonymousCard: issue: expected 200, got HTTP 401/);
+  });
+
+  it('says so when the merchant cannot be reached or refuses the sandbox\'s credentials', async () => {
+    await call('PUT', '/sandbox/loyalty/target', { ...target(), password: 'wrong-password' });
+    expect((await call('POST', '/sandbox/loyalty/cards', {})).body).toEqual({ status: 'MERCHANT_ERROR', errors: ['merchant answered 401 UNAUTHORIZED', 'Invalid authorization token'] });
+    await call('PUT', '/sandbox/loyalty/target', { ...target(), url: 'http://127.0.0.1:1' });
+    expect(await call('POST', '/sandbox/loyalty/cards', {})).toMatchObject({ status: 502, body: { status: 'MERCHANT_UNREACHABLE' } });
+    await call('PUT', '/sandbox/loyalty/target', target());
+  });
+});
+
+describe('the sandbox Loyalty driver with --demo', () => {
+  it('targets `loyalty --demo` on its default port and says how in the banner, keeping a target already set', async () => {
+    const sandbox = await startSandbox({ port: 0, demo: true }, [loyaltyDriverModule]);
+    try {
+      expect((await (await fetch(`${sandbox.url}/sandbox/loyalty/target`)).json())).toMatchObject({ url: 'http://127.0.0.1:8091', login: demoConfig.loyalty.login });
+      expect(sandbox.sandbox.banner.join('\n')).toContain('/sandbox/loyalty/cards');
+      await fetch(`${sandbox.url}/sandbox/loyalty/target`, {
+        method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'http://127.0.0.1:9999', login: 'a', password: 'b' }),
+      });
+      await loyaltyDriverModule.seedDemo!(sandbox.sandbox.context);
+      expect((await (await fetch(`${sandbox.url}/sandbox/loyalty/target`)).json())).toMatchObject({ url: 'http://127.0.0.1:9999' });
+      const doc = await (await fetch(`${sandbox.url}/openapi.json`)).json() as { paths: Record<string, unknown> };
+      expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/sandbox/loyalty/cards', '/sandbox/loyalty/check', '/sandbox/loyalty/cards/{cardNumber}/receipt']));
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
