@@ -5,6 +5,12 @@ import { nativeGroup } from './native.bench.js';
 import { serverGroups } from './server.bench.js';
 import { tokenGroup } from './token.bench.js';
 import { verifyGroup } from './verify.bench.js';
+import { callbackGroups } from './callback.bench.js';
+import { loyaltyGroups } from './loyalty.bench.js';
+import { payClientGroups } from './pay-client.bench.js';
+import { pushGroups } from './push.bench.js';
+import { sandboxPayGroups } from './sandbox-pay.bench.js';
+import { sandboxPushGroups } from './sandbox-push.bench.js';
 
 // Every group measures its subject and its baselines in the same run, one after
 // the other, so a ratio compares like with like on a noisy, shared machine.
@@ -25,5 +31,14 @@ for (const make of groups) {
 }
 if (!only || 'server http websocket bridge'.includes(only)) {
   for (const { group, results } of await serverGroups()) allMet = report(group, results) && allMet;
+}
+// Issues 4-6: servers and clients over real sockets, each against a baseline in the same run.
+const asyncGroups: Array<[words: string, run: () => Promise<Array<{ group: BenchGroup; results: Map<string, import('./harness.js').Measured> }>>]> = [
+  ['sandbox pay checkout status', sandboxPayGroups], ['pay client', payClientGroups], ['sandbox push batch', sandboxPushGroups],
+  ['push campaign', pushGroups], ['callback receiver webhook signature', callbackGroups], ['loyalty', loyaltyGroups],
+];
+for (const [words, run] of asyncGroups) {
+  if (only && !words.includes(only)) continue;
+  for (const { group, results } of await run()) allMet = report(group, results) && allMet;
 }
 console.log(allMet ? 'All targets met.' : 'Some targets were not met (see the tables above).');

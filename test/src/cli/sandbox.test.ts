@@ -26,7 +26,7 @@ function waitForUrl(child: ChildProcess, output: { text: string }): Promise<stri
 describe('wallet-partner-kit sandbox', () => {
   it('starts on a data folder with --demo, answers /healthz and /openapi.json, and exits 0 on SIGTERM', async () => {
     const data = mkdtempSync(join(tmpdir(), 'wpk-sandbox-cli-'));
-    const env = { ...process.env, LOG_LEVEL: 'info' };
+    const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info' };
     delete env.DATABASE_URL;
     const child = spawn(process.execPath, [cli, 'sandbox', '--port', '0', '--demo', '--data', data], { cwd: root, env });
     const output = { text: '' };

@@ -47,7 +47,7 @@ describe('payOpenApiDocument', () => {
     expect(doc.webhooks['transaction.updated']).toBeDefined();
   });
 
-  it('is what openapi/pay.json holds (regenerate with npx tsx scripts/openapi-pay.ts)', () => {
+  it('is what openapi/pay.json holds (regenerate with npm run build:openapi)', () => {
     const file = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', 'openapi', 'pay.json'), 'utf8')) as unknown;
     expect(file).toEqual(doc);
   });
