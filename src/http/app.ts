@@ -49,14 +49,24 @@ export function createApiApp<E extends Env = Env>({ logger = pino({ level: 'sile
     c.header(REQUEST_ID_HEADER, id);
     await next();
   });
-  app.use('*', bodyLimit({
+  const limit = bodyLimit({
     maxSize: bodyLimitBytes,
     onError: (c) => c.json(errorEnvelope('PAYLOAD_TOO_LARGE', [`body: must be at most ${bodyLimitBytes} bytes`]), 413),
-  }));
+  });
+  // hono's bodyLimit fails on a request with neither Content-Length nor a body (`curl -X POST`): nothing to limit there.
+  app.use('*', (c, next) => {
+    // Over a socket, a request with neither header has no body (RFC 9112 6.3); in-process requests are always limited.
+    const framed = c.req.header('content-length') !== undefined || c.req.header('transfer-encoding') !== undefined;
+    const overSocket = (c.env as { incoming?: unknown } | undefined)?.incoming !== undefined;
+    return framed || !overSocket ? limit(c, next) : next();
+  });
   app.onError((error, c) => {
     if (error instanceof HttpProblem) return sendProblem(c, error);
     if (error instanceof HTTPException && error.status === 400) {
       return c.json(errorEnvelope('BAD_REQUEST', ['body: must be JSON']), 400);
+    }
+    if (error instanceof HTTPException && error.status === 415) {
+      return c.json(errorEnvelope('UNSUPPORTED_MEDIA_TYPE', ['Content-Type: must be application/json']), 415);
     }
     logger.error({ err: error, method: c.req.method, path: c.req.path }, 'request failed');
     return c.json(errorEnvelope('INTERNAL', ['Internal error']), 500);

@@ -69,6 +69,27 @@ describe('createApiApp', () => {
     expect(made).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('answers a POST with no body and no Content-Length (curl -X POST) through the route, not a 500', async () => {
+    const http = await serveHttp(testApp());
+    try {
+      const { connect } = await import('node:net');
+      const { port } = new URL(http.url);
+      // Written by hand: clients add Content-Length or chunked framing themselves, curl -X POST does not.
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.end('POST /things HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n'));
+        let text = '';
+        socket.on('data', (chunk) => { text += chunk.toString(); });
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+      });
+      const status = Number(answer.split(' ')[1]);
+      expect(answer).toContain('BAD_REQUEST');
+      expect(status).not.toBe(500);
+    } finally {
+      await http.close();
+    }
+  });
+
   it('serves an OpenAPI 3.1 document listing its routes, over a real socket', async () => {
     const http = await serveHttp(testApp());
     try {
