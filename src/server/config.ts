@@ -16,6 +16,8 @@ const verifierSection = initParametersSchema.extend({
   }).strict()]).default({ maxFailures: 10, coolDownSeconds: 300 }),
 }).strict();
 
+const credentials = z.object({ login: z.string().min(1).max(128), password: z.string().min(1).max(512) }).strict();
+
 /** The `serve` command's configuration (file, environment and flags), validated as one. */
 export const serveConfigSchema = z.object({
   verifier: verifierSection,
@@ -36,6 +38,9 @@ export const serveConfigSchema = z.object({
     drainSeconds: z.number().int().min(0).max(300).default(10),
   }).strict().default({ host: '127.0.0.1', port: 8080, allowedOrigins: [], bodyLimitBytes: 1_048_576, maxPayloadBytes: 1_048_576, drainSeconds: 10 }),
   redisUrl: z.string().regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' }).optional(),
+  // One file (and demoConfig) may also hold the Push account and the Loyalty server's credentials: serve does not use them.
+  push: credentials.optional(),
+  loyalty: credentials.optional(),
 }).strict();
 
 /** A validated `serve` configuration. */
