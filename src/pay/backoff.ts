@@ -34,22 +34,4 @@ export function retryAfterMs(header: string | null, now: number): number {
   return Number.isNaN(at) ? 0 : Math.max(0, at - now);
 }
 
-/** Waits `ms`; rejects with the signal's reason when it aborts first. */
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
-
-/** The real-time {@link Sleep}. Tests inject their own. */
-export const realSleep: Sleep = (ms, signal) => new Promise<void>((resolve, reject) => {
-  if (signal?.aborted) {
-    reject(signal.reason);
-    return;
-  }
-  const onAbort = () => {
-    clearTimeout(timer);
-    reject(signal!.reason);
-  };
-  const timer = setTimeout(() => {
-    signal?.removeEventListener('abort', onAbort);
-    resolve();
-  }, ms);
-  signal?.addEventListener('abort', onAbort, { once: true });
-});
+export { realSleep, type Sleep } from '../http/sleep.js';

@@ -1,22 +1,4 @@
-/** Waits `ms`; rejects with the signal's reason when it aborts first. Tests inject their own. */
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
-
-/** The real-time {@link Sleep}. */
-export const realSleep: Sleep = (ms, signal) => new Promise<void>((resolve, reject) => {
-  if (signal?.aborted) {
-    reject(signal.reason);
-    return;
-  }
-  const onAbort = () => {
-    clearTimeout(timer);
-    reject(signal!.reason);
-  };
-  const timer = setTimeout(() => {
-    signal?.removeEventListener('abort', onAbort);
-    resolve();
-  }, Math.max(0, ms));
-  signal?.addEventListener('abort', onAbort, { once: true });
-});
+export { realSleep, type Sleep } from '../http/sleep.js';
 
 /**
  * How long a 304 asks to wait, in ms: `X-Retry-After-Ms` when present (precise,
