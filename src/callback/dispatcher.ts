@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { CallbackEvent } from '../contracts/callback/index.js';
 import type { CallbackStore } from './store.js';
+import { Poller } from '../db/poller.js';
 
 /** The merchant's code run for each stored event. Throwing (or rejecting) makes it come again later. */
 export type CallbackHandler = (event: CallbackEvent, info: { attempt: number }) => void | Promise<void>;
@@ -30,56 +31,35 @@ export interface DispatcherOptions {
  */
 export class CallbackDispatcher {
   readonly #o: Required<DispatcherOptions>;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
-  #again = false;
-  #stopped = true;
+  readonly #poller: Poller;
 
   constructor(options: DispatcherOptions) {
     this.#o = { retryBaseMs: 1_000, retryMaxMs: 300_000, pollMs: 1_000, leaseMs: 60_000, ...options };
+    this.#poller = new Poller(() => this.#drain(), this.#o.pollMs, (error) => this.#o.logger.warn({ err: error }, 'callback dispatch run failed'));
   }
 
   /** Starts handing events over, the backlog first. */
   start(): void {
-    if (!this.#stopped) return;
-    this.#stopped = false;
-    this.#timer = setInterval(() => this.kick(), this.#o.pollMs);
-    this.#timer.unref();
-    this.kick();
+    this.#poller.start();
   }
 
   /** Looks for due events now (coalesced with a run under way). */
   kick(): void {
-    if (this.#stopped) return;
-    if (this.#running) {
-      this.#again = true;
-      return;
-    }
-    this.#running = this.#drain().catch((error: unknown) => {
-      this.#o.logger.warn({ err: error }, 'callback dispatch run failed');
-    }).finally(() => {
-      this.#running = undefined;
-      if (this.#again) {
-        this.#again = false;
-        this.kick();
-      }
-    });
+    this.#poller.kick();
   }
 
   /** Stops, letting the handler call under way finish. */
   async close(): Promise<void> {
-    this.#stopped = true;
-    clearInterval(this.#timer);
-    await this.#running;
+    await this.#poller.stop();
   }
 
   async #drain(): Promise<void> {
     const { store, handler, clock, leaseMs, retryBaseMs, retryMaxMs, logger } = this.#o;
-    while (!this.#stopped) {
+    while (!this.#poller.stopped) {
       const due = await store.claimDue(new Date(clock()), 16, leaseMs);
       if (due.length === 0) return;
       for (const [i, { event, attempts }] of due.entries()) {
-        if (this.#stopped) {
+        if (this.#poller.stopped) {
           // Hand back what this run will not get to, so a restart does not wait out the lease.
           await store.release(due.slice(i).map((d) => d.event.eventId), new Date(clock()));
           return;

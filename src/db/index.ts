@@ -1,3 +1,4 @@
 export { SQLSTATE, sqlState, type Database, type Queryable, type QueryResult } from './database.js';
 export { openDatabase, type DatabaseOptions } from './open.js';
 export { migrate, type Migration } from './migrate.js';
+export { Poller } from './poller.js';

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { pino } from 'pino';
 import type { Database, Queryable } from '../../db/index.js';
+import { Poller } from '../../db/poller.js';
 import { signWebhook } from '../../webhooks/index.js';
 import { nextDelayMs } from './schedule.js';
 
@@ -75,10 +76,7 @@ export class Outbox {
   readonly #pollMs: number;
   readonly #timeoutMs: number;
   readonly #concurrency: number;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
-  #again = false;
-  #stopped = true;
+  readonly #poller: Poller;
   readonly #closeHooks: (() => Promise<void>)[] = [];
 
   constructor({ db, clock = Date.now, logger = pino({ level: 'silent' }), timeScale = 1, pollMs = 250, timeoutMs = 10_000, concurrency = 8 }: OutboxOptions) {
@@ -89,6 +87,7 @@ export class Outbox {
     this.#pollMs = pollMs;
     this.#timeoutMs = timeoutMs;
     this.#concurrency = concurrency;
+    this.#poller = new Poller(() => this.#drainDue(), pollMs, (error) => this.#logger.warn({ err: error }, 'outbox run failed'));
   }
 
   /**
@@ -126,29 +125,12 @@ export class Outbox {
 
   /** Starts the worker. */
   start(): void {
-    if (!this.#stopped) return;
-    this.#stopped = false;
-    this.#timer = setInterval(() => this.kick(), this.#pollMs);
-    this.#timer.unref();
-    this.kick();
+    this.#poller.start();
   }
 
   /** Looks for due deliveries now (coalesced with a run already under way). */
   kick(): void {
-    if (this.#stopped) return;
-    if (this.#running) {
-      this.#again = true;
-      return;
-    }
-    this.#running = this.#drainDue().catch((error: unknown) => {
-      this.#logger.warn({ err: error }, 'outbox run failed');
-    }).finally(() => {
-      this.#running = undefined;
-      if (this.#again) {
-        this.#again = false;
-        this.kick();
-      }
-    });
+    this.#poller.kick();
   }
 
   /**
@@ -168,9 +150,7 @@ export class Outbox {
       // A hook that fails must not keep the outbox (and so the sandbox's shutdown) from stopping.
       await hook().catch((error: unknown) => this.#logger.warn({ err: error }, 'outbox close hook failed'));
     }
-    this.#stopped = true;
-    clearInterval(this.#timer);
-    await this.#running;
+    await this.#poller.stop();
   }
 
   /** Deliveries of a topic (and owner, or one id), newest first, with their attempts; at most `limit` (default 100). */
@@ -208,7 +188,7 @@ export class Outbox {
 
   async #drainDue(): Promise<void> {
     for (;;) {
-      if (this.#stopped) return;
+      if (this.#poller.stopped) return;
       const now = this.#clock();
       // Claim by pushing next_attempt_at past the POST's timeout: another sandbox on the same
       // PostgreSQL skips these rows, and a crash mid-attempt makes them due again later.
