@@ -4,6 +4,7 @@ import { demoConfig } from '../../demo.js';
 import { ConfigError } from '../../errors.js';
 import { formatConformanceReport, runConformanceCheck } from '../../loyalty/conformance/check.js';
 import { startLoyaltyProgram, type StartLoyaltyProgramOptions } from '../../loyalty/program/program.js';
+import { exitOnSignals } from '../shutdown.js';
 
 export const LOYALTY_USAGE = `wallet-partner-kit loyalty [--port N] [--host HOST] [--data DIR] [--demo]
 wallet-partner-kit loyalty check --url URL [--login L] [--password P]
@@ -58,24 +59,10 @@ export async function loyalty(argv: string[]): Promise<void> {
   logger.info({ url: running.url, database: running.db.kind, demo: values.demo ?? false }, 'loyalty server listening');
   process.stdout.write(banner(running.url, `${running.db.kind}${values.data ? ` in ${values.data}` : databaseUrl ? '' : ' in memory'}`, values.demo ?? false));
 
-  let signals = 0;
-  const stop = (signal: NodeJS.Signals) => {
-    if (++signals > 1) process.exit(1);
-    try {
-      logger.info({ signal }, 'shutting down');
-    } catch {
-      // stdout is gone; shut down all the same
-    }
-    running.close().then(() => {
-      logger.info('stopped');
-      process.exit(0);
-    }, (error: unknown) => {
-      logger.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    });
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  exitOnSignals(logger, async () => {
+    await running.close();
+    logger.info('stopped');
+  });
 }
 
 function banner(url: string, database: string, demo: boolean): string {

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { startSandbox } from '../../sandbox/server.js';
 import { pushAccount, PUSH_ACCOUNT_USAGE } from './push-account.js';
+import { exitOnSignals } from '../shutdown.js';
 
 export const SANDBOX_USAGE = `wallet-partner-kit sandbox [--port N] [--host HOST] [--data DIR] [--demo] [--time-scale N]
 
@@ -55,15 +56,5 @@ export async function sandbox(argv: string[]): Promise<void> {
 ${lines.map((line) => `  ${line}`).join('\n')}
 `);
 
-  let signals = 0;
-  const stop = (signal: NodeJS.Signals) => {
-    if (++signals > 1) process.exit(1);
-    logger.info({ signal }, 'shutting down');
-    running.close().then(() => process.exit(0), (error: unknown) => {
-      logger.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    });
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  exitOnSignals(logger, () => running.close());
 }

@@ -5,6 +5,7 @@ import { generateBarcode, deriveCardKey } from '../../../adapters/node/primitive
 import { resolveServeConfig, type ServeConfig } from '../../server/config.js';
 import { startServer } from '../../server/serve.js';
 import { readConfigFile } from '../config-file.js';
+import { exitOnSignals } from '../shutdown.js';
 
 export const SERVE_USAGE = `wallet-partner-kit serve [--config FILE] [--host HOST] [--port N] [--demo]
 
@@ -41,21 +42,7 @@ export async function serve(argv: string[]): Promise<void> {
   const server = await startServer(config, logger);
   if (values.demo) process.stdout.write(demoBanner(config, server.url, server.wsUrl));
 
-  let signals = 0;
-  const stop = (signal: NodeJS.Signals) => {
-    if (++signals > 1) process.exit(1);
-    try {
-      logger.info({ signal }, 'shutting down');
-    } catch {
-      // stdout is gone; shut down all the same
-    }
-    server.close().then(() => process.exit(0), (error: unknown) => {
-      logger.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    });
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  exitOnSignals(logger, () => server.close());
 }
 
 function demoBanner(config: ServeConfig, url: string, wsUrl: string): string {
