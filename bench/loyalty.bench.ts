@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { openDatabase } from '../src/db/index.js';
 import { demoConfig } from '../src/demo.js';
-import { basicAuthHeader, createApiApp } from '../src/http/index.js';
+import { basicAuthHeader, createApiApp } from '../src/api-app/index.js';
 import {
   createLoyaltyProgram, createLoyaltyServer, formatReceiptQr, parseReceiptQr, ReceiptQrRequest, ReceiptQrResponse, receiptTimeOf,
   type LoyaltyHandlers,

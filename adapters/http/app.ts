@@ -1,6 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { ServerMetrics } from '../../src/server/metrics.js';
-import type { CashDeskService } from '../../src/server/service.js';
+import { ServerMetrics } from '../../src/cashdesk/metrics.js';
+import type { CashDeskService } from '../../src/cashdesk/service.js';
 import { errorHandler, notFoundHandler } from './fallbacks.js';
 import type { NodeEnv } from './node-env.js';
 import { type HttpAdapterOptions, resolveHttpAdapterOptions } from './options.js';

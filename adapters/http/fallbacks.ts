@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { NodeEnv } from './node-env.js';
 import { methodNotAllowed, notFound, problemFor } from './problems.js';
 import { sendProblem } from './reply.js';
-import type { TurnCounter } from '../../src/server/metrics.js';
+import type { TurnCounter } from '../../src/cashdesk/metrics.js';
 import { UNMATCHED_ROUTE } from './request-metrics.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { presentedKey } from '../../src/server/tills.js';
+import { presentedKey } from '../../src/cashdesk/tills.js';
 import { type HttpProblem, payloadTooLarge, unauthorized, unsupportedMediaType } from './problems.js';
 import type { TillAuthenticator } from './till-keys.js';
 

@@ -7,7 +7,7 @@ import type { NodeEnv } from './node-env.js';
 import { problemFor, unsupportedMediaType } from './problems.js';
 import { type BodySink, readRawBody } from './raw-body.js';
 import { sendJson, sendProblem } from './reply.js';
-import type { TurnCounter } from '../../src/server/metrics.js';
+import type { TurnCounter } from '../../src/cashdesk/metrics.js';
 import type { TillAuthenticator } from './till-keys.js';
 
 /** What every raw POST route shares. */

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { type ServerMetrics, TurnCounter } from '../../src/server/metrics.js';
+import { type ServerMetrics, TurnCounter } from '../../src/cashdesk/metrics.js';
 import type { NodeEnv } from './node-env.js';
 
 /** The `route` label of unknown paths: scanners probing random paths cannot grow the series without bound. */

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { Health, TokenRequest, TokenResponse, Verification, VerifyRequest } from '../../src/contracts/cashdesk.js';
 import { ErrorEnvelope } from '../../src/contracts/errors.js';
-import { ServerMetrics } from '../../src/server/metrics.js';
+import { ServerMetrics } from '../../src/cashdesk/metrics.js';
 
 /** Paths of the HTTP adapter (DESIGN.md section 7). */
 export const PATHS = {

@@ -1,5 +1,5 @@
-import type { CashDeskService } from '../../src/server/service.js';
-import type { Till } from '../../src/server/tills.js';
+import type { CashDeskService } from '../../src/cashdesk/service.js';
+import type { Till } from '../../src/cashdesk/tills.js';
 
 /** Authenticates a presented till key for the HTTP transport: the till, or undefined. */
 export type TillAuthenticator = (key: string | undefined) => Till | undefined;

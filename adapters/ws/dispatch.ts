@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { CashDeskService } from '../../src/server/service.js';
-import { TurnCounter } from '../../src/server/metrics.js';
+import type { CashDeskService } from '../../src/cashdesk/service.js';
+import { TurnCounter } from '../../src/cashdesk/metrics.js';
 import { errorForException } from './errors.js';
 import {
   checkRequest, failure, JsonRpcErrorCode, type JsonRpcErrorObject, type JsonRpcId, type JsonRpcResponse, responseText, success,

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { MAX_BARCODE_LENGTH, TokenRequest, VerifyRequest } from '../../src/contracts/cashdesk.js';
 import type { BarcodeVerification } from '../../src/contracts/barcode.js';
 import { validationErrors } from '../../src/contracts/errors.js';
-import type { CashDeskService, Health } from '../../src/server/service.js';
+import type { CashDeskService, Health } from '../../src/cashdesk/service.js';
 
 /**
  * The bridge's methods: names, params and results, for typed clients and the

@@ -1,7 +1,7 @@
 import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Till } from '../../src/server/tills.js';
-import { presentedKey } from '../../src/server/tills.js';
+import type { Till } from '../../src/cashdesk/tills.js';
+import { presentedKey } from '../../src/cashdesk/tills.js';
 
 /** The subprotocol a till must offer (`Sec-WebSocket-Protocol`); later versions get a new name. */
 export const SUBPROTOCOL = 'wallet-pos.v1';

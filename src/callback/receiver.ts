@@ -6,7 +6,7 @@ import { CallbackEvent } from '../contracts/callback/index.js';
 import { ErrorEnvelope, validationErrors } from '../contracts/errors.js';
 import { openDatabase, type Database, type DatabaseOptions } from '../db/index.js';
 import { ConfigError } from '../errors.js';
-import { createApiApp, problem, safeEqual, serveOpenApi } from '../http/index.js';
+import { createApiApp, problem, safeEqual, serveOpenApi } from '../api-app/index.js';
 import { createWebhookVerifier, WebhookError } from '../webhooks/index.js';
 import { CallbackDispatcher, type CallbackHandler } from './dispatcher.js';
 import { MessageDeliveryState } from './schemas.js';

@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { pino } from 'pino';
 import { migrate, openDatabase, type Database } from '../db/index.js';
-import { createApiApp, serveOpenApi } from '../http/index.js';
+import { createApiApp, serveOpenApi } from '../api-app/index.js';
 import { VERSION } from '../version.js';
 import type { SandboxContext, SandboxModule } from './module.js';
 import { SANDBOX_MODULES } from './modules.js';

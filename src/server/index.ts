@@ -2,6 +2,6 @@
 // verifier does not load the HTTP and WebSocket stacks.
 export { startServer, BRIDGE_PATH, type RunningServer } from './serve.js';
 export { resolveServeConfig, serveConfigSchema, ENVIRONMENT, type ServeConfig, type ServeConfigInput } from './config.js';
-export { CashDeskService, type CashDeskServiceOptions, type Health } from './service.js';
-export { TillRegistry, presentedKey, type Till, type TillCredentials } from './tills.js';
-export { ServerMetrics } from './metrics.js';
+export { CashDeskService, type CashDeskServiceOptions, type Health } from '../cashdesk/service.js';
+export { TillRegistry, presentedKey, type Till, type TillCredentials } from '../cashdesk/tills.js';
+export { ServerMetrics } from '../cashdesk/metrics.js';

@@ -7,8 +7,8 @@ import { createBridge } from '../../adapters/ws/index.js';
 import { RedisStore } from '../stores/redis.js';
 import { VERSION } from '../version.js';
 import type { ServeConfig } from './config.js';
-import { CashDeskService } from './service.js';
-import { TillRegistry } from './tills.js';
+import { CashDeskService } from '../cashdesk/service.js';
+import { TillRegistry } from '../cashdesk/tills.js';
 
 /** A running cash desk server. */
 export interface RunningServer {

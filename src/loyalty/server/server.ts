@@ -9,7 +9,7 @@ import {
 } from '../../contracts/loyalty/index.js';
 import { loyaltyOpenApiDocument } from '../../contracts/loyalty/openapi.js';
 import { LOYALTY_API_VERSION } from '../../contracts/loyalty/versions.js';
-import { createApiApp, problem, REQUEST_ID_HEADER } from '../../http/index.js';
+import { createApiApp, problem, REQUEST_ID_HEADER } from '../../api-app/index.js';
 import { LoyaltyError } from '../errors.js';
 import type { LoyaltyCallContext, LoyaltyHandlers } from '../handlers.js';
 import { basicAuth, type LoyaltyAuth, type LoyaltyAuthVariables } from './auth.js';

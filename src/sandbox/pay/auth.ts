@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { TOKEN_HEADER } from '../../contracts/pay/index.js';
-import { problem } from '../../http/index.js';
+import { problem } from '../../api-app/index.js';
 import { resolvePartner, type Partner } from './partners.js';
 import type { PayRuntime } from './runtime.js';
 import { verifyWalletToken } from './token.js';

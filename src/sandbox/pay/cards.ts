@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { deriveCardKey, generateBarcode } from '../../../adapters/node/primitives.js';
 import type { Queryable } from '../../db/index.js';
-import { problem } from '../../http/index.js';
+import { problem } from '../../api-app/index.js';
 import type { Partner } from './partners.js';
 
 /** A payment provider as the customer of a card sees it (DESIGN.md section 3). */

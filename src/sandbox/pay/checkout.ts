@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { amountMismatch, type CheckoutResponse, type Item } from '../../contracts/pay/index.js';
 import type { Queryable } from '../../db/index.js';
-import { problem } from '../../http/index.js';
+import { problem } from '../../api-app/index.js';
 import { findSession, sessionProblem } from './cards.js';
 import { enqueueTransactionUpdated } from './events.js';
 import type { Partner } from './partners.js';

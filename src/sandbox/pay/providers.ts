@@ -1,4 +1,4 @@
-import { problem } from '../../http/index.js';
+import { problem } from '../../api-app/index.js';
 import type { CardProvider, CardSessionRecord } from './cards.js';
 import type { PayRuntime } from './runtime.js';
 

@@ -1,6 +1,6 @@
 import type { Item, RefundResponse } from '../../contracts/pay/index.js';
 import type { Queryable } from '../../db/index.js';
-import { problem } from '../../http/index.js';
+import { problem } from '../../api-app/index.js';
 import { closeSession } from './cards.js';
 import { bodyHash } from './checkout.js';
 import { enqueueTransactionUpdated } from './events.js';

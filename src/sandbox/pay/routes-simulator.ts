@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { problem } from '../../http/index.js';
+import { problem } from '../../api-app/index.js';
 import { confirmInvoice } from './bank.js';
 import { issueCard } from './cards.js';
 import { sweep } from './expiry.js';

@@ -2,7 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { UNAUTHORIZED_MESSAGE } from '../../contracts/push/index.js';
 import type { Queryable } from '../../db/index.js';
-import { parseBasicAuth, problem, type HttpProblem } from '../../http/index.js';
+import { parseBasicAuth, problem, type HttpProblem } from '../../api-app/index.js';
 import { findAccount, type PushAccount } from './accounts.js';
 import { DUMMY_HASH, verifyPassword } from './password.js';
 

@@ -1,8 +1,8 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpApp } from '../../../adapters/http/index.js';
-import { CashDeskService } from '../../../src/server/service.js';
-import { TillRegistry } from '../../../src/server/tills.js';
+import { CashDeskService } from '../../../src/cashdesk/service.js';
+import { TillRegistry } from '../../../src/cashdesk/tills.js';
 import { ConfigError, createVerifier, StoreError } from '../../../src/index.js';
 import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
 import { barcode, CARD, request, startServer, TILL_KEY, type TestServer, type TestVerifier } from './client.js';

@@ -1,7 +1,7 @@
 import type { VerifierConfig } from '../../../adapters/node/config.js';
 import { createHttpApp, type HttpAdapterOptions, serveHttp } from '../../../adapters/http/index.js';
-import { CashDeskService } from '../../../src/server/service.js';
-import { TillRegistry } from '../../../src/server/tills.js';
+import { CashDeskService } from '../../../src/cashdesk/service.js';
+import { TillRegistry } from '../../../src/cashdesk/tills.js';
 import { createVerifier, deriveCardKey, generateBarcode } from '../../../src/index.js';
 import { BASE_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 

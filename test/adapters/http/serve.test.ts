@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpApp, serveHttp } from '../../../adapters/http/index.js';
 import type { BarcodeVerification } from '../../../src/contracts/barcode.js';
-import { CashDeskService } from '../../../src/server/service.js';
-import { TillRegistry } from '../../../src/server/tills.js';
+import { CashDeskService } from '../../../src/cashdesk/service.js';
+import { TillRegistry } from '../../../src/cashdesk/tills.js';
 import { request, TILL_KEY } from './client.js';
 
 /** A verifier whose barcodeVerify waits until the test releases it. */

@@ -4,8 +4,8 @@ import { type Level, type Logger, pino } from 'pino';
 import type { VerifierConfig } from '../../../adapters/node/config.js';
 import { type Bridge, type BridgeOptions, createBridge } from '../../../adapters/ws/index.js';
 import { createVerifier } from '../../../src/index.js';
-import { CashDeskService } from '../../../src/server/service.js';
-import { TillRegistry } from '../../../src/server/tills.js';
+import { CashDeskService } from '../../../src/cashdesk/service.js';
+import { TillRegistry } from '../../../src/cashdesk/tills.js';
 import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
 import { RpcClient } from '../../support/ws-client.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createBridge } from '../../../adapters/ws/index.js';
 import { ConfigError } from '../../../src/index.js';
-import { CashDeskService } from '../../../src/server/service.js';
-import { TillRegistry } from '../../../src/server/tills.js';
+import { CashDeskService } from '../../../src/cashdesk/service.js';
+import { TillRegistry } from '../../../src/cashdesk/tills.js';
 import { rawUpgrade, RpcClient } from '../../support/ws-client.js';
 import { clientPool, type BridgeServer, eventually, startBridgeServer, TILL } from './harness.js';
 

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Verifier } from '../../../adapters/node/verifier.js';
 import type { BarcodeVerification } from '../../../src/contracts/barcode.js';
 import { KitError } from '../../../src/errors.js';
-import { CashDeskService } from '../../../src/server/service.js';
-import { TillRegistry } from '../../../src/server/tills.js';
+import { CashDeskService } from '../../../src/cashdesk/service.js';
+import { TillRegistry } from '../../../src/cashdesk/tills.js';
 import { RpcClient } from '../../support/ws-client.js';
 import { type BridgeServer, capturingLogger, startBridgeServer, TILL } from './harness.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHttp, type HttpServerHandle } from '../../../../adapters/http/serve.js';
-import { parseBasicAuth } from '../../../../src/http/index.js';
+import { parseBasicAuth } from '../../../../src/api-app/index.js';
 import { createLoyaltyClient, LoyaltyClientError, LoyaltyError } from '../../../../src/loyalty/index.js';
 
 const CREDENTIALS = { login: 'wallet', password: 'pässword:with:colons' };

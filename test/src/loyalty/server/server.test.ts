@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHttp, type HttpServerHandle } from '../../../../adapters/http/serve.js';
-import { basicAuthHeader } from '../../../../src/http/index.js';
+import { basicAuthHeader } from '../../../../src/api-app/index.js';
 import { createLoyaltyServer, LoyaltyError, type LoyaltyCallContext, type LoyaltyHandlers } from '../../../../src/loyalty/index.js';
 
 const CREDENTIALS = { login: 'wallet', password: 'wallet-password-1' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { presentedKey, TillRegistry } from '../../../src/server/tills.js';
+import { presentedKey, TillRegistry } from '../../../src/cashdesk/tills.js';
 
 describe('TillRegistry', () => {
   const registry = new TillRegistry([{ id: 'a', key: 'key-of-till-a-0123' }, { id: 'b', key: 'key-of-till-b-0123' }]);

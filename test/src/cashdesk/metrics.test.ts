@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Counter, Histogram, ServerMetrics, TurnCounter } from '../../../src/server/metrics.js';
+import { Counter, Histogram, ServerMetrics, TurnCounter } from '../../../src/cashdesk/metrics.js';
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 

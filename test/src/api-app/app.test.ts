@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createApiApp, problem, REQUEST_ID_HEADER, serveOpenApi } from '../../../src/http/index.js';
+import { createApiApp, problem, REQUEST_ID_HEADER, serveOpenApi } from '../../../src/api-app/index.js';
 import { serveHttp } from '../../../adapters/http/serve.js';
 
 function testApp(logged: unknown[] = []) {
