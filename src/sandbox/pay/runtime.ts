@@ -1,8 +1,14 @@
 import type { Queryable } from '../../db/index.js';
 import type { SandboxContext } from '../module.js';
-import type { Moved } from './state-machine.js';
+import type { TransactionRow } from './transactions.js';
 import type { ResolvedPayOptions } from './options.js';
 import type { PartnerCache } from './partners.js';
+
+/** A transaction after a move, and whether the move enqueued its event. */
+export interface Moved {
+  transaction: TransactionRow;
+  enqueued: boolean;
+}
 
 /** What must happen once a database transaction has committed. */
 export class Effects {

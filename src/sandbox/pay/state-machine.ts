@@ -2,7 +2,7 @@ import { canMove, type RejectReason, type TransactionStatus } from '../../contra
 import type { Queryable } from '../../db/index.js';
 import { problem } from '../../api-app/index.js';
 import { enqueueTransactionUpdated } from './events.js';
-import type { PayRuntime } from './runtime.js';
+import type { Moved, PayRuntime } from './runtime.js';
 import { transactionFromRow, type TransactionRow } from './transactions.js';
 
 /** Columns a move may set besides status, reason, version and updated_at. */
@@ -18,10 +18,6 @@ export interface MoveFields {
 }
 
 /** A successful move and whether an event waits in the outbox. */
-export interface Moved {
-  transaction: TransactionRow;
-  enqueued: boolean;
-}
 
 /** 409 INVALID_STATE for a move the rules of `TRANSITIONS` forbid. */
 export function invalidState(t: Pick<TransactionRow, 'status'>, action: string) {
