@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { basicAuthHeader } from '../src/api-app/basic-auth.js';
+import { basicAuthHeader } from '../src/net/basic-auth.js';
 import { createPushClient, readMsisdnFile, sendCampaign } from '../src/push/index.js';
 import type { BenchGroup, Measured } from './harness.js';
 import { pinLoadToCore1 } from './load.js';

@@ -7,11 +7,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loyaltyOpenApiDocument } from './loyalty/openapi.js';
-import { payOpenApiDocument } from './pay/openapi.js';
+import { sandboxPayOpenApiDocument } from '../sandbox/pay/openapi.js';
 import { pushOpenApiDocument } from './push/openapi.js';
 
 const root = join(import.meta.dirname, '..', '..');
-const documents: Record<string, () => object> = { pay: payOpenApiDocument, push: pushOpenApiDocument, loyalty: loyaltyOpenApiDocument };
+const documents: Record<string, () => object> = { pay: sandboxPayOpenApiDocument, push: pushOpenApiDocument, loyalty: loyaltyOpenApiDocument };
 let stale = false;
 for (const [name, build] of Object.entries(documents)) {
   const target = join(root, 'openapi', `${name}.json`);

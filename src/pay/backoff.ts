@@ -34,4 +34,4 @@ export function retryAfterMs(header: string | null, now: number): number {
   return Number.isNaN(at) ? 0 : Math.max(0, at - now);
 }
 
-export { realSleep, type Sleep } from '../api-app/sleep.js';
+export { realSleep, type Sleep } from '../net/sleep.js';

@@ -6,7 +6,7 @@ import {
   SinglePushResponse, PUSH_PATHS,
 } from '../contracts/push/index.js';
 import { ConfigError } from '../errors.js';
-import { basicAuthHeader } from '../api-app/basic-auth.js';
+import { basicAuthHeader } from '../net/basic-auth.js';
 import { PushError, type PushErrorCode } from './errors.js';
 import { backoffMs, realSleep, retryAfterMs, type Sleep } from './wait.js';
 

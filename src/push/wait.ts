@@ -1,4 +1,4 @@
-export { realSleep, type Sleep } from '../api-app/sleep.js';
+export { realSleep, type Sleep } from '../net/sleep.js';
 
 /**
  * How long a 304 asks to wait, in ms: `X-Retry-After-Ms` when present (precise,

@@ -1,5 +1,4 @@
-import { OpenAPIHono } from '@hono/zod-openapi';
-import { SIMULATOR_ROUTES } from '../../sandbox/pay/simulator-spec.js';
+import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import { VERSION } from '../../version.js';
 import { PAY_ERROR_STATUS } from './errors.js';
 import { PAY_ROUTES, PAY_SECURITY_SCHEME, PAY_SECURITY_SCHEME_OBJECT, transactionUpdatedWebhook } from './routes.js';
@@ -22,21 +21,17 @@ export function registerPayOpenApi(app: OpenAPIHono<any>): void {
   app.openAPIRegistry.registerWebhook(transactionUpdatedWebhook);
 }
 
-let cached: object | undefined;
-
 /**
- * The OpenAPI 3.1 document of the Pay API plus the sandbox's simulator and
- * test controls, made from the same schemas that validate requests, without
- * starting a server (the build script writes it to openapi/pay.json).
+ * The OpenAPI 3.1 document of the Pay API, plus the routes a server adds
+ * beside it (the sandbox passes its simulator and test controls), made from
+ * the same schemas that validate requests, without starting a server.
  *
  * @example
- * writeFileSync('openapi/pay.json', JSON.stringify(payOpenApiDocument(), null, 2));
+ * writeFileSync('pay.json', JSON.stringify(payOpenApiDocument(), null, 2));
  */
-export function payOpenApiDocument(): object {
-  if (cached) return structuredClone(cached);
+export function payOpenApiDocument(extraRoutes: readonly RouteConfig[] = []): object {
   const app = new OpenAPIHono();
   registerPayOpenApi(app);
-  for (const route of [...Object.values(PAY_ROUTES), ...SIMULATOR_ROUTES]) app.openAPIRegistry.registerPath(route);
-  cached = app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'Pay API (wallet-partner-kit sandbox)', version: VERSION, description: description() } });
-  return structuredClone(cached);
+  for (const route of [...Object.values(PAY_ROUTES), ...extraRoutes]) app.openAPIRegistry.registerPath(route);
+  return app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'Pay API (wallet-partner-kit sandbox)', version: VERSION, description: description() } });
 }

@@ -1,5 +1,5 @@
 import type { FavoriteSelection, LoyaltyOperation } from '../../contracts/loyalty/index.js';
-import { basicAuthHeader } from '../../api-app/basic-auth.js';
+import { basicAuthHeader } from '../../net/basic-auth.js';
 import { LoyaltyClientError } from '../errors.js';
 
 /** Where and how to call a merchant's Loyalty server. */

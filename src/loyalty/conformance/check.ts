@@ -3,7 +3,7 @@ import {
   AnonymousCardResponse, CARD_NUMBER, CategoriesResponse, FavoritesResponse, PromoCodeResponse, ReceiptQrResponse, formatReceiptQr,
   receiptTimeOf, type CategoryGroup, type FavoriteSelection, type LoyaltyOperation,
 } from '../../contracts/loyalty/index.js';
-import { basicAuthHeader } from '../../api-app/basic-auth.js';
+import { basicAuthHeader } from '../../net/basic-auth.js';
 import { requestOf, sendRaw, type LoyaltyInputs, type LoyaltyTransportOptions, type RawAnswer } from '../client/transport.js';
 import { CheckFailure, check, expectError, expectOk } from './expect.js';
 

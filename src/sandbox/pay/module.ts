@@ -23,7 +23,7 @@ interface Instance {
 /**
  * Mounts every Pay route of the sandbox on an app: the Pay API, the
  * wallet-app simulator and the test controls, each through `app.openapi()`
- * from the same route configs `payOpenApiDocument` documents.
+ * from the same route configs `sandboxPayOpenApiDocument` documents.
  */
 export function mountPay(app: OpenAPIHono<any>, rt: PayRuntime, faults: Faults): void {
   mountPayApi(app, rt, faults);

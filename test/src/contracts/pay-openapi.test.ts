@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { payOpenApiDocument } from '../../../src/contracts/pay/openapi.js';
+import { sandboxPayOpenApiDocument } from '../../../src/sandbox/pay/openapi.js';
 import { PAY_PATHS } from '../../../src/contracts/pay/routes.js';
 
 type Doc = {
@@ -11,8 +11,8 @@ type Doc = {
   webhooks: Record<string, unknown>;
 };
 
-describe('payOpenApiDocument', () => {
-  const doc = payOpenApiDocument() as Doc;
+describe('sandboxPayOpenApiDocument', () => {
+  const doc = sandboxPayOpenApiDocument() as Doc;
 
   it('describes every Pay API path with its token, body schema and error answers', () => {
     expect(doc.openapi).toBe('3.1.0');

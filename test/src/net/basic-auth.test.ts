@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { basicAuthHeader, parseBasicAuth, safeEqual } from '../../../src/api-app/index.js';
+import { basicAuthHeader, parseBasicAuth, safeEqual } from '../../../src/net/index.js';
 
 describe('parseBasicAuth', () => {
   it('reads the credentials of the header basicAuthHeader writes, colons in the password included', () => {

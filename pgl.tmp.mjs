@@ -1,0 +1,14 @@
+import { PGlite } from '@electric-sql/pglite';
+let t=performance.now();
+const pg = await PGlite.create();
+console.log('create', performance.now()-t);
+t=performance.now();
+const dump = await pg.dumpDataDir('none');
+console.log('dump', performance.now()-t, dump.size);
+await pg.close();
+t=performance.now();
+const pg2 = await PGlite.create({ loadDataDir: dump });
+console.log('create from dump', performance.now()-t);
+t=performance.now();
+const pg3 = await PGlite.create({ loadDataDir: dump });
+console.log('create from dump 2', performance.now()-t);
