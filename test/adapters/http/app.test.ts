@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHttpApp } from '../../../adapters/http/index.js';
 import { CashDeskService } from '../../../src/cashdesk/service.js';
 import { TillRegistry } from '../../../src/cashdesk/tills.js';
@@ -118,7 +118,12 @@ describe('POST /v1/barcode/verify', () => {
     const refused = await request(server.url, '/v1/barcode/verify', { body: JSON.stringify({ fullBarcode: 'C'.repeat(1024 * 1024) }) });
     expect(refused.status).toBe(413);
     expect(refused.headers.get('connection')).toBe('close');
-    await new Promise((resolve) => setTimeout(resolve, 600)); // past the adapter's drain window
+    // Waits (on the server, not a timer) until the refused socket is gone: a client that reused it would now fail.
+    await vi.waitFor(() => new Promise<void>((resolve, reject) => server.server.getConnections((error, open) => {
+      if (error) reject(error);
+      else if (open === 0) resolve();
+      else reject(new Error(`${open} connections still open`));
+    })), { timeout: 15_000, interval: 20 });
     const next = await request(server.url, '/v1/barcode/verify', { body: { fullBarcode: 'XX;1;;2' } });
     expect(next.status).toBe(200);
   });

@@ -24,6 +24,8 @@ export type TestVerifier = ConstructorParameters<typeof CashDeskService>[0]['ver
 /** A listening HTTP adapter over a service with one till. */
 export interface TestServer {
   url: string;
+  /** The Node server, e.g. to wait on its connections rather than on a timer. */
+  server: import('node:http').Server;
   service: CashDeskService;
   close(): Promise<void>;
 }
@@ -40,6 +42,7 @@ export async function startServer(
   const http = await serveHttp(createHttpApp(service, options));
   return {
     url: http.url,
+    server: http.server,
     service,
     async close() {
       await http.close();

@@ -51,6 +51,8 @@ describe('serveHttp', () => {
   it('finishes an in-flight request before close() resolves, and refuses new connections meanwhile', async () => {
     const { verifier, started, release } = gatedVerifier();
     const served = await serveHttp(createHttpApp(service(verifier)));
+    // Far beyond the test's timeout: if close() waited for a keep-alive socket to idle out, the test would time out.
+    served.server.keepAliveTimeout = 600_000;
     // An idle keep-alive connection must not hold close() open.
     expect((await request(served.url, '/healthz', { key: null })).status).toBe(200);
 
@@ -58,19 +60,16 @@ describe('serveHttp', () => {
     await started;
     let closed = false;
     const closing = served.close().then(() => { closed = true; });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(closed).toBe(false);
     await expect(fetch(new URL('/healthz', served.url))).rejects.toThrow();
+    expect(closed).toBe(false);
 
     release();
     const reply = await inFlight;
     expect(reply.status).toBe(200);
     expect(reply.body.resultCode).toBe('ANOTHER_INSTANCE');
     expect(reply.headers.get('connection')).toBe('close');
-    // Promptly: the answered keep-alive socket must not idle until its timeout.
-    const answered = performance.now();
+    // Promptly: the answered keep-alive socket must not idle until its (10 minute) timeout.
     await closing;
-    expect(performance.now() - answered).toBeLessThan(1000);
     expect(closed).toBe(true);
     await served.close(); // idempotent
   });

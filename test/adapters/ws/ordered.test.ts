@@ -76,10 +76,13 @@ describe('OrderedDelivery', () => {
   it('waits on thenables that are not native promises', async () => {
     const delivered: string[] = [];
     const queue = new OrderedDelivery<string>((v) => delivered.push(v), () => 'rejected', () => undefined);
-    queue.push({ then: (resolve: (v: string) => void) => { setTimeout(() => resolve('later'), 5); } } as PromiseLike<string>);
+    let settle!: (v: string) => void;
+    queue.push({ then: (resolve: (v: string) => void) => { settle = resolve; } } as PromiseLike<string>);
     queue.push('now');
+    await flush();
     expect(delivered).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    settle('later');
+    await flush();
     expect(delivered).toEqual(['later', 'now']);
   });
 });

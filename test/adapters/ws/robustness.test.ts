@@ -31,7 +31,7 @@ describe('bridge robustness', () => {
     vi.spyOn(srv.service, 'verifySync').mockImplementationOnce(async (code) => { await gate; return verify(code); });
     const leaver = await RpcClient.connect(srv.url, { key: TILL.key });
     leaver.send({ jsonrpc: '2.0', id: 1, method: 'barcode.verify', params: { fullBarcode: barcodeFor('4100000000000001') } });
-    await eventually(() => vi.mocked(srv!.service.verifySync).mock.calls.length === 1, 2_000, 'call started');
+    await eventually(() => vi.mocked(srv!.service.verifySync).mock.calls.length === 1, 15_000, 'call started');
     leaver.ws.terminate();
     await leaver.closed;
     release();
@@ -79,29 +79,46 @@ describe('bridge robustness', () => {
     expect(await stuck.closed).toEqual({ code: 1008, reason: 'slow consumer' });
     expect(await reader.call('health')).toMatchObject({ status: 'ok' });
     await reader.close();
-  });
+  }, 90_000); // sized by frames (at most 400), not time: heavy work that a loaded machine stretches
 
   it('terminates a peer that stops answering pings and keeps one that answers', async () => {
-    const { logger, records } = capturingLogger('warn');
-    srv = await startBridgeServer({ pingIntervalMs: 100, logger });
-    const healthy = await RpcClient.connect(srv.url, { key: TILL.key });
-    const dead = await RpcClient.connect(srv.url, { key: TILL.key, ws: { autoPong: false } });
-    const started = Date.now();
-    const closed = await dead.closed;
-    // Terminated, not closed: a dead peer would never complete a close handshake.
-    expect(closed.code).toBe(1006);
-    expect(Date.now() - started).toBeLessThan(2_000);
-    expect(records.some((r) => r.msg === 'no pong since the last ping: terminating')).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 350));
-    expect(healthy.ws.readyState).toBe(healthy.ws.OPEN);
-    expect(await healthy.call('health')).toMatchObject({ status: 'ok' });
-    expect(srv.bridge.clients).toBe(1);
-    await healthy.close();
+    // The heartbeat's interval is driven by the test (only setInterval is faked; sockets run for real), so a
+    // healthy peer's pong can never be late for a tick on a loaded machine: each round waits on events.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const { logger, records } = capturingLogger('warn');
+      srv = await startBridgeServer({ pingIntervalMs: 100, logger });
+      const healthy = await RpcClient.connect(srv.url, { key: TILL.key });
+      const dead = await RpcClient.connect(srv.url, { key: TILL.key, ws: { autoPong: false } });
+      let deadClosed = false;
+      void dead.closed.then(() => { deadClosed = true; });
+      /** One heartbeat tick; resolves once the healthy peer got its ping and the server read its pong. */
+      const tick = async (): Promise<void> => {
+        const pinged = new Promise((resolve) => healthy.ws.once('ping', resolve));
+        vi.advanceTimersByTime(100);
+        await pinged;
+        // The pong went out before this call's frame, so the server has read it once the call is answered.
+        expect(await healthy.call('health')).toMatchObject({ status: 'ok' });
+      };
+      await tick(); // both pinged; the dead peer does not answer
+      expect(deadClosed).toBe(false);
+      await tick(); // the dead peer is terminated, the healthy one pinged again
+      const closed = await dead.closed;
+      // Terminated, not closed: a dead peer would never complete a close handshake.
+      expect(closed.code).toBe(1006);
+      expect(records.filter((r) => r.msg === 'no pong since the last ping: terminating')).toHaveLength(1);
+      for (let round = 0; round < 3; round++) await tick();
+      expect(healthy.ws.readyState).toBe(healthy.ws.OPEN);
+      expect(records.filter((r) => r.msg === 'no pong since the last ping: terminating')).toHaveLength(1);
+      expect(srv.bridge.clients).toBe(1);
+      await healthy.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('answers 1,000 concurrent connections each verifying a barcode, and still answers after', async () => {
     srv = await startBridgeServer();
-    const started = Date.now();
     const clients: RpcClient[] = [];
     // Opened in waves so the listen backlog never overflows (a dropped SYN costs a 1 s retry).
     for (let wave = 0; wave < 10; wave++) {
@@ -115,7 +132,6 @@ describe('bridge robustness', () => {
     const late = await RpcClient.connect(srv.url, { key: TILL.key });
     expect(await late.call('health')).toMatchObject({ status: 'ok' });
     await Promise.all([...clients, late].map((c) => c.close()));
-    await eventually(() => srv!.bridge.clients === 0, 10_000, 'all disconnected');
-    expect(Date.now() - started).toBeLessThan(30_000);
-  }, 60_000);
+    await eventually(() => srv!.bridge.clients === 0, 30_000, 'all disconnected');
+  }, 120_000);
 });

@@ -25,9 +25,9 @@ export interface PushSandbox {
  * Starts the sandbox on a free port: PGlite in memory, or on the PostgreSQL
  * server in a schema of its own (dropped on close) when `databaseUrl` is given.
  */
-export async function startPushSandbox({ timeScale = 1, databaseUrl }: { timeScale?: number; databaseUrl?: string } = {}): Promise<PushSandbox> {
+export async function startPushSandbox({ timeScale = 1, databaseUrl, clock }: { timeScale?: number; databaseUrl?: string; clock?: () => number } = {}): Promise<PushSandbox> {
   const schema = databaseUrl === undefined ? undefined : uniqueSchema('push');
-  const running = await startSandbox({ port: 0, timeScale, databaseUrl, databaseSchema: schema });
+  const running = await startSandbox({ port: 0, timeScale, databaseUrl, databaseSchema: schema, clock });
   const url = running.url;
   return {
     url,

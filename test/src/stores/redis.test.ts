@@ -5,7 +5,6 @@ import { createVerifier, deriveCardKey, generateBarcode, RedisStore, StoreError 
 import { BASE_CONFIG, NOW, PARTNER_KEY, fixedClock } from '../../support/fixtures.js';
 import { haveService, REDIS_URL } from '../../support/services.js';
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Options that make a client give up at once on a Redis that is not there. */
 const FAIL_FAST = { maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 500 };
@@ -39,6 +38,8 @@ describe.skipIf(!haveService('REDIS_URL', REDIS_URL, 'the RedisStore tests'))('R
   let n = 0;
   /** A key no other test uses. */
   const key = (what: string) => `${what}:${++n}`;
+  /** Resolves once Redis itself reports the key gone (PTTL -2): waits on Redis's expiry, never on a timer of ours. */
+  const expired = (k: string) => vi.waitFor(async () => expect(await admin.pttl(prefix + k)).toBe(-2), { timeout: 10_000, interval: 20 });
 
   beforeAll(() => {
     admin = new Redis(REDIS_URL!);
@@ -119,7 +120,8 @@ describe.skipIf(!haveService('REDIS_URL', REDIS_URL, 'the RedisStore tests'))('R
       const k = key('claim-expiry');
       expect(await store.claim(k, 100)).toBe(true);
       expect(await store.claim(k, 100)).toBe(false);
-      await sleep(250);
+      expect(await admin.pttl(prefix + k)).toBeLessThanOrEqual(100);
+      await expired(k);
       expect(await store.claim(k, 100)).toBe(true);
     });
 
@@ -171,12 +173,14 @@ describe.skipIf(!haveService('REDIS_URL', REDIS_URL, 'the RedisStore tests'))('R
 
     it('keeps a counter alive past its first TTL when incremented again, then lets it expire', async () => {
       const k = key('incr-expiry');
-      expect(await store.increment(k, 300)).toBe(1);
-      await sleep(200);
-      expect(await store.increment(k, 300)).toBe(2);
-      await sleep(200); // 400 ms after the first increment: only the reset TTL keeps it
+      expect(await store.increment(k, 100)).toBe(1);
+      // The second increment's TTL replaces the first's (PTTL), so no sleep is needed to tell them apart.
+      expect(await store.increment(k, 60_000)).toBe(2);
+      expect(await admin.pttl(prefix + k)).toBeGreaterThan(55_000);
       expect(await store.count(k)).toBe(2);
-      await sleep(250); // 450 ms after the second
+      expect(await store.increment(k, 100)).toBe(3);
+      expect(await admin.pttl(prefix + k)).toBeLessThanOrEqual(100);
+      await expired(k);
       expect(await store.count(k)).toBe(0);
       expect(await store.increment(k, 300)).toBe(1);
     });
@@ -192,7 +196,7 @@ describe.skipIf(!haveService('REDIS_URL', REDIS_URL, 'the RedisStore tests'))('R
       await store.increment(k, 100);
       await store.increment(k, 100);
       expect(await store.count(k)).toBe(2);
-      await sleep(250);
+      await expired(k);
       expect(await store.count(k)).toBe(0);
     });
   });
@@ -258,14 +262,16 @@ describe.skipIf(!haveService('REDIS_URL', REDIS_URL, 'the RedisStore tests'))('R
   describe('when Redis is unreachable', () => {
     it('rejects every operation with StoreError STORE_UNAVAILABLE quickly (fail-fast options)', async () => {
       const dead = deadStore(FAIL_FAST);
+      let reconnects = 0;
+      dead.client.on('reconnecting', () => reconnects++);
       try {
-        const started = Date.now();
         for (const call of [() => dead.claim('k', 1000), () => dead.increment('k', 1000), () => dead.count('k'), () => dead.delete('k')]) {
           const error = await call().then(() => undefined, (e: unknown) => e);
           expect(error).toBeInstanceOf(StoreError);
           expect(error).toMatchObject({ code: 'STORE_UNAVAILABLE' });
         }
-        expect(Date.now() - started).toBeLessThan(2000);
+        // Quickly = with no reconnection attempt in between (not timed: the test's own timeout catches a hang).
+        expect(reconnects).toBe(0);
       } finally {
         await dead.close();
       }
@@ -274,10 +280,10 @@ describe.skipIf(!haveService('REDIS_URL', REDIS_URL, 'the RedisStore tests'))('R
     it('rejects with StoreError STORE_UNAVAILABLE quickly with only a url (its own defaults)', async () => {
       const dead = deadStore();
       try {
-        const started = Date.now();
+        // Its defaults bound each command (one retry, a 2 s command timeout); a hang would hit the test's timeout.
+        expect(dead.client.options).toMatchObject({ maxRetriesPerRequest: 1, commandTimeout: 2000 });
         await expect(dead.claim('k', 1000)).rejects.toSatisfy((e) => e instanceof StoreError && e.code === 'STORE_UNAVAILABLE');
         await expect(dead.increment('k', 1000)).rejects.toBeInstanceOf(StoreError);
-        expect(Date.now() - started).toBeLessThan(3000);
       } finally {
         await dead.close();
       }
