@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { payloadTooLarge } from './problems.js';
+import { payloadTooLarge, requestAborted } from './problems.js';
 
 /** Where {@link readRawBody} delivers the body: exactly one of the two is called, once. */
 export interface BodySink {
@@ -46,13 +46,14 @@ function onEnd(this: ReadRequest): void {
   sink.bodyRead(chunks.length === 1 ? chunks[0]! : chunks.length === 0 ? EMPTY : Buffer.concat(chunks, size));
 }
 
-function onError(this: ReadRequest, error: Error): void {
-  finish(this)?.sink.bodyFailed(error);
+// The request stream fails only when the connection does (the client reset or went away).
+function onError(this: ReadRequest): void {
+  finish(this)?.sink.bodyFailed(requestAborted());
 }
 
 // 'close' before 'end' means the client went away without an error event.
 function onClose(this: ReadRequest): void {
-  finish(this)?.sink.bodyFailed(new Error('request closed before its body ended'));
+  finish(this)?.sink.bodyFailed(requestAborted());
 }
 
 /**
@@ -63,13 +64,13 @@ function onClose(this: ReadRequest): void {
  * never buffered whole.
  *
  * `sink.bodyFailed` gets an HttpProblem 413 once the body passes `limitBytes`,
- * or the request's stream error when the client goes away mid-body.
+ * or a `REQUEST_ABORTED` one when the client goes away mid-body.
  * A callback rather than a promise: this is the hot path, and each promise
  * hop showed in its profile.
  */
 export function readRawBody(incoming: IncomingMessage, limitBytes: number, sink: BodySink): void {
   if (incoming.destroyed) {
-    sink.bodyFailed(new Error('request closed before its body was read'));
+    sink.bodyFailed(requestAborted());
     return;
   }
   (incoming as ReadRequest)[READING] = { sink, chunks: [], size: 0, limitBytes };

@@ -4,13 +4,16 @@ import type { Context, Env } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { Logger } from 'pino';
-import { pino } from 'pino';
 import { errorEnvelope, validationErrors } from '../contracts/errors.js';
-import { HttpProblem } from './problem.js';
+import { silentLogger, withLogPolicy } from '../log/index.js';
+import { clientAborted, databaseRefusal } from './failures.js';
+import { boundJsonDepth, jsonTooDeepProblem, refuseControlsInUrl, wasTooDeep } from './guards.js';
+import { methodTable } from './methods.js';
+import { HttpProblem, problem } from './problem.js';
 
 /** Options of {@link createApiApp}. */
 export interface ApiAppOptions {
-  /** Where failures are logged (never bodies or credentials). Default: silent. */
+  /** Where failures are logged, under the kit's log policy (never bodies, parameters or credentials). Default: silent. */
   logger?: Logger;
   /** Largest request body. Default 1 MiB. */
   bodyLimitBytes?: number;
@@ -28,15 +31,20 @@ export function sendProblem(c: Context, p: HttpProblem): Response {
  * An OpenAPIHono app with the kit's conventions, for the sandbox, the Loyalty
  * server and the Callback receiver: zod validation failures answer 400
  * `BAD_REQUEST` with `<field>: <message>` lines; a body that is not JSON 400;
- * over the limit 413; unknown routes 404; a thrown {@link HttpProblem} its own
- * envelope; anything else 500 `INTERNAL`, logged, with nothing internal in the
- * answer. Every answer carries `x-request-id`.
+ * a body nested deeper than 64 levels 400 (before anything walks it); a control
+ * character in the path or query 400; over the limit 413; unknown routes 404; a
+ * known path under another method 405 with `Allow` (before any auth); a thrown
+ * {@link HttpProblem} its own envelope; input the database refuses as invalid
+ * data (SQLSTATE class 22) 400; a client gone mid-body logged at `info`;
+ * anything else 500 `INTERNAL`, logged, with nothing internal in the answer.
+ * Every answer carries `x-request-id`.
  *
  * @example
  * const app = createApiApp({ logger });
  * app.openapi(route, (c) => c.json(...));
  */
-export function createApiApp<E extends Env = Env>({ logger = pino({ level: 'silent' }), bodyLimitBytes = 1024 * 1024 }: ApiAppOptions = {}): OpenAPIHono<E> {
+export function createApiApp<E extends Env = Env>({ logger: given, bodyLimitBytes = 1024 * 1024 }: ApiAppOptions = {}): OpenAPIHono<E> {
+  const logger = withLogPolicy(given ?? silentLogger());
   const app = new OpenAPIHono<E>({
     defaultHook: (result, c) => {
       if (!result.success) return c.json(errorEnvelope('BAD_REQUEST', validationErrors(result.error)), 400);
@@ -49,6 +57,16 @@ export function createApiApp<E extends Env = Env>({ logger = pino({ level: 'sile
     c.header(REQUEST_ID_HEADER, id);
     await next();
   });
+  app.use('*', refuseControlsInUrl());
+  const allowedMethods = methodTable(app);
+  app.use('*', async (c, next) => {
+    const allowed = allowedMethods(c.req.path, c.req.method);
+    if (allowed !== undefined) {
+      throw problem(405, 'METHOD_NOT_ALLOWED', [`method: must be ${allowed.join(' or ')}`], { allow: allowed.join(', ') });
+    }
+    await next();
+  });
+  app.use('*', boundJsonDepth());
   const limit = bodyLimit({
     maxSize: bodyLimitBytes,
     onError: (c) => c.json(errorEnvelope('PAYLOAD_TOO_LARGE', [`body: must be at most ${bodyLimitBytes} bytes`]), 413),
@@ -62,8 +80,18 @@ export function createApiApp<E extends Env = Env>({ logger = pino({ level: 'sile
   });
   app.onError((error, c) => {
     if (error instanceof HttpProblem) return sendProblem(c, error);
+    if (clientAborted(c)) {
+      logger.info({ method: c.req.method, path: c.req.path }, 'request aborted by the client');
+      return c.json(errorEnvelope('REQUEST_ABORTED', ['body: the client closed the connection before the body ended']), 400);
+    }
     if (error instanceof HTTPException && error.status === 400) {
+      if (wasTooDeep(c)) return sendProblem(c, jsonTooDeepProblem());
       return c.json(errorEnvelope('BAD_REQUEST', ['body: must be JSON']), 400);
+    }
+    const refused = databaseRefusal(error);
+    if (refused !== undefined) {
+      logger.warn({ err: error, method: c.req.method, path: c.req.path }, 'input refused by the database');
+      return sendProblem(c, refused);
     }
     if (error instanceof HTTPException && error.status === 415) {
       return c.json(errorEnvelope('UNSUPPORTED_MEDIA_TYPE', ['Content-Type: must be application/json']), 415);

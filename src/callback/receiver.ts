@@ -1,12 +1,14 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Logger } from 'pino';
-import { pino } from 'pino';
 import { serveHttp, type HttpServerHandle } from '../../adapters/http/serve.js';
 import { CallbackEvent } from '../contracts/callback/index.js';
 import { ErrorEnvelope, validationErrors } from '../contracts/errors.js';
+import { JSON_TOO_DEEP_MESSAGE, jsonTooDeep } from '../contracts/json-depth.js';
+import { singleLine } from '../contracts/text.js';
+import { silentLogger, withLogPolicy } from '../log/index.js';
 import { openDatabase, type Database, type DatabaseOptions } from '../db/index.js';
 import { ConfigError } from '../errors.js';
-import { createApiApp, problem, safeEqual, serveOpenApi } from '../api-app/index.js';
+import { createApiApp, HttpProblem, problem, safeEqual, serveOpenApi } from '../api-app/index.js';
 import { createWebhookVerifier, WebhookError } from '../webhooks/index.js';
 import { CallbackDispatcher, type CallbackHandler } from './dispatcher.js';
 import { MessageDeliveryState } from './schemas.js';
@@ -71,7 +73,7 @@ const messageRoute = createRoute({
   method: 'get',
   path: '/messages/{messageId}',
   summary: 'Delivery and read state of a message, from the callbacks received',
-  request: { params: z.object({ messageId: z.string().min(1).max(128) }) },
+  request: { params: z.object({ messageId: singleLine(z.string().min(1).max(128)) }) },
   responses: {
     200: { description: 'The state', content: { 'application/json': { schema: MessageDeliveryState } } },
     401: { description: 'queryToken set and not presented', content: { 'application/json': { schema: ErrorEnvelope } } },
@@ -100,7 +102,7 @@ export async function createCallbackReceiver(options: CallbackReceiverOptions): 
   if (!parsed.success) throw new ConfigError(validationErrors(parsed.error), 'callback receiver options');
   const { path, toleranceSeconds, queryToken, bodyLimitBytes } = parsed.data;
   const clock = options.clock ?? Date.now;
-  const logger = options.logger ?? pino({ level: 'silent' });
+  const logger = withLogPolicy(options.logger ?? silentLogger());
   const verifier = createWebhookVerifier(options.secrets, { toleranceSeconds, clock });
 
   const given = options.database;
@@ -132,8 +134,10 @@ export async function createCallbackReceiver(options: CallbackReceiverOptions): 
     let json: unknown;
     try {
       text = utf8.decode(body);
+      if (jsonTooDeep(text)) throw problem(400, 'BAD_REQUEST', [JSON_TOO_DEEP_MESSAGE]);
       json = JSON.parse(text);
-    } catch {
+    } catch (error) {
+      if (error instanceof HttpProblem) throw error;
       throw problem(400, 'BAD_REQUEST', ['body: must be JSON in UTF-8']);
     }
     const event = CallbackEvent.safeParse(json);

@@ -1,10 +1,13 @@
 import { PGlite } from '@electric-sql/pglite';
 import type { Database, QueryResult, Queryable } from './database.js';
+import { scrubQueryError } from './scrub.js';
 
 function wrap(runner: Pick<PGlite, 'query'>): Queryable {
   return {
     async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
-      const result = await runner.query<Row>(sql, params as unknown[]);
+      const result = await runner.query<Row>(sql, params as unknown[]).catch((error: unknown) => {
+        throw scrubQueryError(error);
+      });
       return { rows: result.rows, rowCount: result.affectedRows ?? 0 };
     },
   };

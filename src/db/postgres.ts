@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Database, QueryResult, Queryable } from './database.js';
+import { scrubQueryError } from './scrub.js';
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -16,7 +17,9 @@ const types = {
 function wrap(client: pg.Pool | pg.PoolClient): Queryable {
   return {
     async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
-      const result = await client.query({ text: sql, values: params as unknown[], types });
+      const result = await client.query({ text: sql, values: params as unknown[], types }).catch((error: unknown) => {
+        throw scrubQueryError(error);
+      });
       return { rows: result.rows as Row[], rowCount: result.command === 'SELECT' ? 0 : (result.rowCount ?? 0) };
     },
   };

@@ -1,4 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { textProblem } from '../contracts/text.js';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Login and password of an `Authorization: Basic` header (RFC 7617). */
 export interface BasicCredentials {
@@ -6,15 +9,29 @@ export interface BasicCredentials {
   password: string;
 }
 
-/** Reads `Authorization: Basic base64(login:password)`; undefined when absent or malformed. */
+/**
+ * Reads `Authorization: Basic base64(login:password)`; undefined when absent or
+ * malformed, or when either part breaks the text rule (a control character, NUL
+ * above all, or bytes that are not UTF-8): such credentials can match no
+ * account, so they are refused before any lookup.
+ */
 export function parseBasicAuth(header: string | undefined | null): BasicCredentials | undefined {
   if (!header || header.length > 4096) return undefined;
   const match = /^Basic ([A-Za-z0-9+/]+={0,2})$/i.exec(header.trim());
   if (!match) return undefined;
-  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const bytes = Buffer.from(match[1]!, 'base64');
+  let decoded: string;
+  try {
+    decoded = utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
   const colon = decoded.indexOf(':');
   if (colon <= 0) return undefined;
-  return { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+  const login = decoded.slice(0, colon);
+  const password = decoded.slice(colon + 1);
+  if (textProblem(login) !== undefined || textProblem(password) !== undefined) return undefined;
+  return { login, password };
 }
 
 /** The header value for `login:password`. */

@@ -1,3 +1,4 @@
+import { JSON_TOO_DEEP_MESSAGE, jsonTooDeep } from '../contracts/json-depth.js';
 import { TransactionUpdatedEvent } from '../contracts/pay/bodies.js';
 import { errorEnvelope, validationErrors } from '../contracts/errors.js';
 import { WebhookError, verifyWebhook } from '../webhooks/index.js';
@@ -52,7 +53,9 @@ export function createPayWebhookHandler(options: PayWebhookOptions): (request: R
     if (seen.has(id)) return new Response(null, { status: 204 });
     let value: unknown;
     try {
-      value = JSON.parse(new TextDecoder().decode(body));
+      const text = new TextDecoder().decode(body);
+      if (jsonTooDeep(text)) return json(400, errorEnvelope('BAD_REQUEST', [JSON_TOO_DEEP_MESSAGE]));
+      value = JSON.parse(text);
     } catch {
       return json(400, errorEnvelope('BAD_REQUEST', ['body: must be JSON']));
     }

@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { pino } from 'pino';
 import { migrate, openDatabase, type Database } from '../db/index.js';
 import { createApiApp, serveOpenApi } from '../api-app/index.js';
+import { silentLogger, withLogPolicy } from '../log/index.js';
 import { VERSION } from '../version.js';
 import type { SandboxContext, SandboxModule } from './module.js';
 import { SANDBOX_MODULES } from './modules.js';
@@ -31,7 +31,7 @@ export interface Sandbox {
  */
 export async function createSandbox(options: SandboxOptions = {}, modules: readonly SandboxModule[] = SANDBOX_MODULES): Promise<Sandbox> {
   const resolved = resolveSandboxOptions(options);
-  const logger = options.logger ?? pino({ level: 'silent' });
+  const logger = withLogPolicy(options.logger ?? silentLogger());
   const clock = options.clock ?? Date.now;
   const db: Database = await openDatabase({ url: resolved.databaseUrl, dataDir: resolved.dataDir, schema: resolved.databaseSchema });
   try {

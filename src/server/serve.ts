@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { silentLogger, withLogPolicy } from '../log/index.js';
 import { createHttpApp, serveHttp } from '../../adapters/http/index.js';
 import { createVerifier } from '../../adapters/node/verifier.js';
 import { createBridge } from '../../adapters/ws/index.js';
@@ -32,7 +33,8 @@ export const BRIDGE_PATH = '/ws';
  * const server = await startServer(resolveServeConfig(demoConfig, process.env));
  * console.log(server.url); // http://127.0.0.1:8080
  */
-export async function startServer(config: ServeConfig, logger: Logger = pino({ level: 'silent' })): Promise<RunningServer> {
+export async function startServer(config: ServeConfig, given: Logger = silentLogger()): Promise<RunningServer> {
+  const logger = withLogPolicy(given);
   const { replay, ...verifierConfig } = config.verifier;
   const store = config.redisUrl === undefined ? undefined : new RedisStore({ url: config.redisUrl });
   const verifier = createVerifier({ ...verifierConfig, replay: replay ? store : false });

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
+import { createLogger } from '../../log/index.js';
 import { demoConfig } from '../../demo.js';
 import { ConfigError } from '../../errors.js';
 import { formatConformanceReport, runConformanceCheck } from '../../loyalty/conformance/check.js';
@@ -51,7 +51,7 @@ export async function loyalty(argv: string[]): Promise<void> {
     });
   }
   process.stdout.on('error', () => {});
-  const logger = pino({ level: env.LOG_LEVEL ?? 'info' });
+  const logger = createLogger({ level: env.LOG_LEVEL });
   const databaseUrl = values.data === undefined ? env.DATABASE_URL || undefined : undefined;
   const running = await startLoyaltyProgram({
     ...fromEnv, host: values.host, port: parsePort(values.port), dataDir: values.data, databaseUrl, demo: values.demo ?? false, logger,

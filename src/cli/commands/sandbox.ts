@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
+import { createLogger } from '../../log/index.js';
 import { startSandbox } from '../../sandbox/server.js';
 import { pushAccount, PUSH_ACCOUNT_USAGE } from './push-account.js';
 import { exitOnSignals } from '../shutdown.js';
@@ -41,7 +41,7 @@ export async function sandbox(argv: string[]): Promise<void> {
     return;
   }
   process.stdout.on('error', () => {});
-  const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+  const logger = createLogger({ level: process.env.LOG_LEVEL });
   const databaseUrl = values.data === undefined ? process.env.DATABASE_URL || undefined : undefined;
   const running = await startSandbox({
     host: values.host, port: number(values.port, '--port'), dataDir: values.data, databaseUrl,

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
+import { createLogger } from '../../log/index.js';
 import { demoConfig } from '../../demo.js';
 import { generateBarcode, deriveCardKey } from '../../../adapters/node/primitives.js';
 import { resolveServeConfig, type ServeConfig } from '../../server/config.js';
@@ -38,7 +38,7 @@ export async function serve(argv: string[]): Promise<void> {
   // If whoever reads our stdout goes away (a closed pipe), keep serving and
   // shutting down properly: losing log lines must not cost a till its answers.
   process.stdout.on('error', () => {});
-  const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+  const logger = createLogger({ level: process.env.LOG_LEVEL });
   const server = await startServer(config, logger);
   if (values.demo) process.stdout.write(demoBanner(config, server.url, server.wsUrl));
 

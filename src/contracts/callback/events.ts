@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { singleLine } from '../text.js';
 
 /** What a Callback API event reports (DESIGN.md section 5). */
 export const CallbackEventType = z.enum(['push.delivered', 'push.read', 'push.failed']).openapi('CallbackEventType');
@@ -8,12 +9,12 @@ export const CallbackEventType = z.enum(['push.delivered', 'push.read', 'push.fa
  * Standard Webhooks (`webhook-id` equals `eventId`).
  */
 export const CallbackEvent = z.object({
-  eventId: z.string().min(1).max(128),
+  eventId: singleLine(z.string().min(1).max(128)),
   type: CallbackEventType,
-  messageId: z.string().min(1).max(128),
-  subId: z.string().min(1).max(64),
-  msisdn: z.string().min(1).max(15),
-  occurredAt: z.string().openapi({ description: 'RFC 3339 time of the delivery or reading.' }),
+  messageId: singleLine(z.string().min(1).max(128)),
+  subId: singleLine(z.string().min(1).max(64)),
+  msisdn: singleLine(z.string().min(1).max(15)),
+  occurredAt: singleLine(z.string().max(64)).openapi({ description: 'RFC 3339 time of the delivery or reading.' }),
 }).strict().openapi('CallbackEvent');
 
 export type CallbackEventType = z.infer<typeof CallbackEventType>;

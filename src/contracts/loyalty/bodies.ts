@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { singleLine } from '../text.js';
 import { MAX_RECEIPT_QR_LENGTH, parseReceiptQr } from './receipt-qr.js';
 
 /** Card numbers the barcode core accepts (DESIGN.md section 2): 1 to 64 of `[0-9A-Za-z-]`. */
@@ -52,7 +53,7 @@ export const SetFavoritesRequest = z.object({
 // POST /v1/promo/code
 export const PromoCodeRequest = z.object({
   cardNumber: CardNumber,
-  code: z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' }).max(64, { error: 'must be at most 64 characters' })
+  code: singleLine(z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' }).max(64, { error: 'must be at most 64 characters' }))
     .openapi({ description: 'The code as the user typed it (surrounding spaces are dropped).', example: 'WELCOME100' }),
 }).strict().openapi('PromoCodeRequest');
 export const PromoCodeResult = z.enum(['APPLIED', 'INVALID', 'EXPIRED', 'ALREADY_USED']).openapi('PromoCodeResult', {
@@ -79,7 +80,7 @@ export const AnonymousCardResponse = z.object({
 // POST /v1/promo/qrCode
 export const ReceiptQrRequest = z.object({
   cardNumber: CardNumber,
-  qrCode: z.string({ error: 'must be a string' }).max(MAX_RECEIPT_QR_LENGTH, { error: `must be at most ${MAX_RECEIPT_QR_LENGTH} characters` })
+  qrCode: singleLine(z.string({ error: 'must be a string' }).max(MAX_RECEIPT_QR_LENGTH, { error: `must be at most ${MAX_RECEIPT_QR_LENGTH} characters` }))
     .superRefine((text, ctx) => {
       const parsed = parseReceiptQr(text);
       if (!parsed.ok) for (const message of parsed.problems) ctx.addIssue({ code: 'custom', message });

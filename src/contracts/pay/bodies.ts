@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { Amounts, Item, MAX_AMOUNT } from './items.js';
+import { freeText, jsonTextRule, singleLine } from '../text.js';
 import { RejectReason, StatusClass, TransactionStatus } from './statuses.js';
 
 const id = (what: string, example: string) =>
@@ -14,9 +15,9 @@ export const ProviderId = id('Identifies a payment provider.', 'wallet-sbp');
 
 export const Provider = z.object({
   providerId: ProviderId,
-  name: z.string(),
+  name: singleLine(z.string()),
   available: z.boolean(),
-  message: z.string().optional().openapi({ description: 'Why the provider is unavailable.' }),
+  message: freeText(z.string()).optional().openapi({ description: 'Why the provider is unavailable.' }),
 }).openapi('Provider');
 
 // POST /availability-info
@@ -29,7 +30,7 @@ export const AvailabilityResponse = z.object({
 // POST /availability-info/task
 export const Offer = z.object({
   providerId: ProviderId,
-  marketingMessage: z.string({ error: 'must be a string' }).max(500, { error: 'must be at most 500 characters' }),
+  marketingMessage: freeText(z.string({ error: 'must be a string' }).max(500, { error: 'must be at most 500 characters' })),
 }).strict().openapi('Offer');
 export const AvailabilityTaskRequest = z.object({
   requestId: RequestId,
@@ -77,7 +78,7 @@ export const CancelRequest = z.object({ transactionId: TransactionId }).strict()
 
 // POST /refund
 export const RefundItem = z.object({
-  article: z.string().min(1).max(64),
+  article: singleLine(z.string().min(1).max(64)),
   quantity: z.number({ error: 'must be a positive integer' }).int({ error: 'must be a positive integer' }).min(1, { error: 'must be a positive integer' }),
 }).strict().openapi('RefundItem');
 export const RefundRequest = z.object({
@@ -98,7 +99,7 @@ export const RefundResponse = z.object({
 // POST /receipt
 export const ReceiptRequest = z.object({
   transactionId: TransactionId,
-  receipt: z.record(z.string(), z.unknown()).openapi({ description: 'The fiscal receipt, forwarded to the app as given.' }),
+  receipt: z.record(z.string(), z.unknown()).superRefine(jsonTextRule).openapi({ description: 'The fiscal receipt, forwarded to the app as given.' }),
 }).strict().openapi('ReceiptRequest');
 export const ReceiptResponse = z.object({ transactionId: TransactionId, status: z.literal('ACCEPTED') }).openapi('ReceiptResponse');
 

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { singleLine } from '../text.js';
 
 /** Largest amount in kopecks the contract accepts: beyond any basket, and exact in a double. */
 export const MAX_AMOUNT = 1_000_000_000_000;
@@ -17,8 +18,8 @@ export const Measure = z.enum(['PIECE', 'GRAM', 'KILOGRAM'], { error: 'must be P
 
 /** One line of a basket. Several identical pieces: one item with quantity n, or n items of the same article. */
 export const Item = z.object({
-  name: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(256),
-  article: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(64),
+  name: singleLine(z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(256)),
+  article: singleLine(z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(64)),
   measure: Measure.default('PIECE'),
   quantity: z.number({ error: 'must be a positive integer' }).int({ error: 'must be a positive integer' })
     .min(1, { error: 'must be a positive integer' }).max(1_000_000, { error: 'must be at most 1000000' }),

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { freeText, singleLine } from '../text.js';
 
 /** Largest batch, and the document's validation message for it, word for word (section 2.5, 8). */
 export const MAX_BATCH = 10_000;
@@ -10,8 +11,8 @@ export const SUB_ID_NULL_MESSAGE = 'must not be null';
 export const MSISDN = /^[1-9][0-9]{10,14}$/;
 
 /** `subId`: required and not null (the document's words), 1 to 64 printable characters. */
-export const SubId = z.string({ error: (issue) => (issue.input == null ? SUB_ID_NULL_MESSAGE : 'must be a string') })
-  .min(1, { error: 'must not be empty' }).max(64, { error: 'must be at most 64 characters' })
+export const SubId = singleLine(z.string({ error: (issue) => (issue.input == null ? SUB_ID_NULL_MESSAGE : 'must be a string') })
+  .min(1, { error: 'must not be empty' }).max(64, { error: 'must be at most 64 characters' }))
   .openapi({ description: 'Subscription (campaign or topic) the message belongs to.', example: 'promo-2026-11' });
 
 export const Msisdn = z.string({ error: 'must be a string of 11 to 15 digits' })
@@ -19,14 +20,14 @@ export const Msisdn = z.string({ error: 'must be a string of 11 to 15 digits' })
   .openapi({ example: '79991234567' });
 
 export const PushMessage = z.object({
-  title: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(100, { error: 'must be at most 100 characters' }),
-  text: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(1000, { error: 'must be at most 1000 characters' }),
-  deeplink: z.url({ error: 'must be a URL' }).max(2048).optional(),
+  title: singleLine(z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(100, { error: 'must be at most 100 characters' })),
+  text: freeText(z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(1000, { error: 'must be at most 1000 characters' })),
+  deeplink: singleLine(z.url({ error: 'must be a URL' }).max(2048)).optional(),
 }, { error: 'must be an object { title, text, deeplink? }' }).strict().openapi('PushMessage');
 
 // PUT /public/user/reset-password
 export const ResetPasswordRequest = z.object({
-  password: z.string({ error: 'must be a string' }).min(12, { error: 'must be 12 to 128 characters' }).max(128, { error: 'must be 12 to 128 characters' }),
+  password: singleLine(z.string({ error: 'must be a string' }).min(12, { error: 'must be 12 to 128 characters' }).max(128, { error: 'must be 12 to 128 characters' })),
 }).strict().openapi('ResetPasswordRequest');
 export const ResetPasswordResponse = z.object({ status: z.literal('OK') }).openapi('ResetPasswordResponse');
 

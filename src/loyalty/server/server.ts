@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Logger } from 'pino';
-import { pino } from 'pino';
+import { silentLogger, withLogPolicy } from '../../log/index.js';
 import type { z } from 'zod';
 import {
   AnonymousCardResponse, CategoriesResponse, FavoritesResponse, LOYALTY_ROUTES, PromoCodeResponse, ReceiptQrResponse,
@@ -57,7 +57,7 @@ const RESPONSES: Record<LoyaltyOperation, z.ZodType> = {
  * const { url } = await serveHttp(app, { port: 8091 });
  */
 export function createLoyaltyServer(options: LoyaltyServerOptions): OpenAPIHono<Env> {
-  const logger = options.logger ?? pino({ level: 'silent' });
+  const logger = withLogPolicy(options.logger ?? silentLogger());
   const { handlers } = options;
   const idempotency = options.idempotency === false ? undefined : options.idempotency ?? new MemoryIdempotencyCache();
   const app = createApiApp<Env>({ logger, bodyLimitBytes: options.bodyLimitBytes ?? 64 * 1024 });

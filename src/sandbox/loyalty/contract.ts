@@ -3,20 +3,21 @@ import { ErrorEnvelope } from '../../contracts/errors.js';
 import {
   AnonymousCardResponse, CardNumber, CategoriesResponse, FavoritesResponse, PromoCodeResponse, ReceiptQrResponse, SetFavoritesRequest,
 } from '../../contracts/loyalty/index.js';
+import { singleLine } from '../../contracts/text.js';
 
 /** How the target merchant's barcodes are laid out (its verifier's parameters, without the key). */
 export const BarcodeLayout = z.object({
   algorythm: z.enum(['HMACSHA256', 'HMACSHA1']),
   passLength: z.number().int().min(1).max(10),
-  prefix: z.string().min(1).max(16),
+  prefix: singleLine(z.string().min(1).max(16)),
   interval: z.number().int().min(1).max(86_400),
-  delimeter: z.string().min(1).max(4),
+  delimeter: singleLine(z.string().min(1).max(4)),
 }).strict().openapi('SandboxBarcodeLayout');
 
 export const TargetRequest = z.object({
-  url: z.url({ error: 'must be the merchant Loyalty server\'s http(s) URL' }).regex(/^https?:\/\//, { error: 'must be http or https' }),
-  login: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(256),
-  password: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(1024),
+  url: singleLine(z.url({ error: 'must be the merchant Loyalty server\'s http(s) URL' }).regex(/^https?:\/\//, { error: 'must be http or https' }).max(2048)),
+  login: singleLine(z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(256)),
+  password: singleLine(z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(1024)),
   barcode: BarcodeLayout.optional().openapi({ description: 'Default: the layout of demoConfig.verifier.' }),
 }).strict().openapi('SandboxLoyaltyTargetRequest');
 export const Target = z.object({ url: z.string(), login: z.string(), barcode: BarcodeLayout }).openapi('SandboxLoyaltyTarget');
@@ -32,15 +33,15 @@ export const BarcodeQuery = z.object({
     .openapi({ param: { name: 'cardSession', in: 'query' } }),
 });
 export const Barcode = z.object({ fullBarcode: z.string() }).openapi('SandboxBarcode');
-export const PromoRequest = z.object({ code: z.string({ error: 'must be a string' }).max(256) }).strict().openapi('SandboxPromoRequest');
+export const PromoRequest = z.object({ code: singleLine(z.string({ error: 'must be a string' }).max(256)) }).strict().openapi('SandboxPromoRequest');
 export const ReceiptRequest = z.object({
-  qrCode: z.string({ error: 'must be a string' }).max(1024).optional()
+  qrCode: singleLine(z.string({ error: 'must be a string' }).max(1024)).optional()
     .openapi({ description: 'The scanned string. Default: a fresh purchase receipt made up now (random fiscal numbers).' }),
   sum: z.number().int().min(0).max(1e11).optional().openapi({ description: 'Kopecks, for the made-up receipt. Default 100000.' }),
 }).strict().openapi('SandboxReceiptRequest');
 export const ReceiptAnswer = ReceiptQrResponse.extend({ qrCode: z.string() }).openapi('SandboxReceiptAnswer');
 export const CheckRequest = z.object({
-  url: z.url().optional(), login: z.string().min(1).optional(), password: z.string().optional(),
+  url: singleLine(z.url().max(2048)).optional(), login: singleLine(z.string().min(1).max(256)).optional(), password: singleLine(z.string().max(1024)).optional(),
 }).strict().openapi('SandboxCheckRequest');
 export const CheckAnswer = z.object({
   ok: z.boolean(),

@@ -3,7 +3,7 @@ import { TOKEN_HEADER } from '../../contracts/pay/index.js';
 import { problem } from '../../api-app/index.js';
 import { resolvePartner, type Partner } from './partners.js';
 import type { PayRuntime } from './runtime.js';
-import { verifyWalletToken } from './token.js';
+import { tokenKid, verifyWalletToken } from './token.js';
 
 const PARTNER_KEY = 'payPartner';
 
@@ -17,17 +17,6 @@ export function signedPartner(c: Context): Partner {
   const partner = partnerOf(c);
   if (partner === undefined) throw new Error('route without the token middleware');
   return partner;
-}
-
-function kidOf(token: string): string | undefined | null {
-  const encoded = token.slice(0, token.indexOf('.'));
-  try {
-    const header = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as { kid?: unknown };
-    if (header.kid === undefined) return undefined;
-    return typeof header.kid === 'string' ? header.kid : null;
-  } catch {
-    return null;
-  }
 }
 
 const refused = () => problem(401, 'TOKEN_INVALID', [`${TOKEN_HEADER}: invalid`]);
@@ -45,7 +34,7 @@ export function walletToken(rt: PayRuntime, { required }: { required: boolean })
     const token = c.req.header(TOKEN_HEADER);
     if (token !== undefined || required) {
       const body = new Uint8Array(await c.req.arrayBuffer());
-      const kid = token === undefined ? null : kidOf(token);
+      const kid = token === undefined ? null : tokenKid(token);
       const partner = kid === null ? undefined : kid === undefined ? await resolvePartner(rt.ctx.db, undefined) : await rt.partners.get(rt.ctx.db, kid);
       if (partner === undefined) {
         rt.ctx.logger.debug({ path: c.req.path, refusal: kid === null ? 'MALFORMED' : 'PARTNER' }, 'wallet token refused');

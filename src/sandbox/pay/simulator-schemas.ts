@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { CardSession, Item, Provider, RejectReason, TransactionId, TransactionState } from '../../contracts/pay/index.js';
+import { singleLine } from '../../contracts/text.js';
 
 const PartnerId = z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/, { error: 'must be 1 to 64 of [A-Za-z0-9._:-]' })
   .openapi({ example: 'demo-partner' });
@@ -21,7 +22,7 @@ export const PartnerRequest = z.object({
   partnerId: PartnerId,
   key: z.string().regex(/^(?:[0-9a-fA-F]{2}){16,1024}$/, { error: 'must be hex of 16 to 1024 bytes' })
     .openapi({ description: 'The partner key (hex), the one the merchant\'s verifier is configured with.' }),
-  webhookUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).nullable().optional()
+  webhookUrl: singleLine(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048)).nullable().optional()
     .openapi({ description: 'Where `transaction.updated` events go; null stops them.' }),
   webhookSecret: z.string().regex(/^whsec_[A-Za-z0-9+/]{32,88}={0,2}$/, { error: 'must be whsec_ followed by base64 of 24 to 64 bytes' }).optional(),
   layout: BarcodeLayoutSchema.optional(),
@@ -95,8 +96,8 @@ export const FaultsResponse = z.object({
 
 /** GET /sandbox/webhooks filters. */
 export const WebhooksQuery = z.object({
-  topic: z.string().max(32).optional().openapi({ param: { name: 'topic', in: 'query' }, example: 'pay' }),
-  owner: z.string().max(64).optional().openapi({ param: { name: 'owner', in: 'query' } }),
+  topic: singleLine(z.string().max(32)).optional().openapi({ param: { name: 'topic', in: 'query' }, example: 'pay' }),
+  owner: singleLine(z.string().max(64)).optional().openapi({ param: { name: 'owner', in: 'query' } }),
 });
 /** A webhook delivery and its attempts (the outbox's record). */
 export const Delivery = z.object({
@@ -108,7 +109,7 @@ export const Delivery = z.object({
 /** Webhook deliveries, newest first. */
 export const DeliveriesResponse = z.object({ deliveries: z.array(Delivery) }).openapi('SandboxDeliveries');
 /** The `{id}` path parameter of a delivery. */
-export const DeliveryPath = z.object({ id: z.string().max(128).openapi({ param: { name: 'id', in: 'path' } }) });
+export const DeliveryPath = z.object({ id: singleLine(z.string().max(128)).openapi({ param: { name: 'id', in: 'path' } }) });
 
 /** A transaction's full record for inspection. */
 export const TransactionRecord = TransactionState.extend({

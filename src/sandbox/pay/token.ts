@@ -26,6 +26,30 @@ export interface WalletTokenHeader {
 }
 
 const B64URL = /^[A-Za-z0-9_-]+$/;
+/** What a partner id can be (the sandbox's PartnerId): a `kid` outside it names no partner. */
+const KID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/**
+ * The `kid` of a token's protected header, read before anything else so the
+ * partner (and its key) can be found: undefined when the header has none,
+ * null when the token is not readable or the kid cannot be a partner id (a NUL
+ * or any other character a partner id never has), so such a token is refused
+ * without a database lookup.
+ */
+export function tokenKid(token: string): string | undefined | null {
+  if (token.length > 4096) return null;
+  const dot = token.indexOf('.');
+  const encoded = token.slice(0, dot < 0 ? token.length : dot);
+  if (!B64URL.test(encoded)) return null;
+  try {
+    const header = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as { kid?: unknown } | null;
+    if (typeof header !== 'object' || header === null) return null;
+    if (header.kid === undefined) return undefined;
+    return typeof header.kid === 'string' && KID.test(header.kid) ? header.kid : null;
+  } catch {
+    return null;
+  }
+}
 
 /** tokenKey for a partner key given as hex (DESIGN.md section 2). */
 export function tokenKeyOf(partnerKeyHex: string): Buffer {
@@ -37,7 +61,7 @@ function parseHeader(encoded: string): WalletTokenHeader | undefined {
     const header = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as Partial<WalletTokenHeader>;
     const ok = header.alg === 'HS256' && header.b64 === false && Array.isArray(header.crit) && header.crit.length === 1 &&
       header.crit[0] === 'b64' && Number.isSafeInteger(header.iat) && typeof header.jti === 'string' &&
-      /^[A-Za-z0-9_-]{16,64}$/.test(header.jti) && (header.kid === undefined || typeof header.kid === 'string');
+      /^[A-Za-z0-9_-]{16,64}$/.test(header.jti) && (header.kid === undefined || (typeof header.kid === 'string' && KID.test(header.kid)));
     return ok ? header as WalletTokenHeader : undefined;
   } catch {
     return undefined;

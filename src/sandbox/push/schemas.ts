@@ -1,10 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import { Msisdn, PushStatus } from '../../contracts/push/index.js';
+import { singleLine } from '../../contracts/text.js';
 
 const login = z.string({ error: 'must be a string' })
   .regex(/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/, { error: 'must be 1 to 64 of [A-Za-z0-9._@-], starting with a letter or digit' });
-const password = z.string({ error: 'must be a string' }).min(12, { error: 'must be 12 to 128 characters' }).max(128, { error: 'must be 12 to 128 characters' });
-const callbackUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048, { error: 'must be at most 2048 characters' });
+const password = singleLine(z.string({ error: 'must be a string' }).min(12, { error: 'must be 12 to 128 characters' }).max(128, { error: 'must be 12 to 128 characters' }));
+const callbackUrl = singleLine(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048, { error: 'must be at most 2048 characters' }));
 const interval = z.number({ error: 'must be a number of ms' }).int({ error: 'must be an integer' })
   .min(0, { error: 'must be 0 to 86400000' }).max(86_400_000, { error: 'must be 0 to 86400000' });
 
@@ -14,7 +15,7 @@ export const ACCOUNT_DEFAULTS = { singleIntervalMs: 60_000, batchIntervalMs: 1_0
 /** POST /sandbox/push/accounts */
 export const CreateAccountRequest = z.object({
   login,
-  partner: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(64, { error: 'must be at most 64 characters' }),
+  partner: singleLine(z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(64, { error: 'must be at most 64 characters' })),
   callbackUrl: callbackUrl.optional(),
   password: password.optional().openapi({ description: 'The initial password; default a random one, answered once.' }),
   callbackSecret: z.string({ error: 'must be a string' }).regex(/^whsec_[A-Za-z0-9+/]{32,88}={0,2}$/, { error: 'must be whsec_ followed by 24 to 64 bytes in base64' })
@@ -57,7 +58,7 @@ export const LoginPath = z.object({ login: login.openapi({ param: { name: 'login
 export const LoginQuery = z.object({ login: login.openapi({ param: { name: 'login', in: 'query' }, example: 'demo-push' }) });
 export const MsisdnPath = z.object({ msisdn: Msisdn.openapi({ param: { name: 'msisdn', in: 'path' } }) });
 export const InboxMessagePath = MsisdnPath.extend({
-  messageId: z.string().min(1).max(128).openapi({ param: { name: 'messageId', in: 'path' } }),
+  messageId: singleLine(z.string().min(1).max(128)).openapi({ param: { name: 'messageId', in: 'path' } }),
 });
 
 /** POST /sandbox/push/phones/{msisdn} */
@@ -77,7 +78,7 @@ export const InboxResponse = z.object({
 /** GET /sandbox/push/stats */
 export const StatsQuery = z.object({
   login: login.openapi({ param: { name: 'login', in: 'query' } }),
-  subId: z.string().min(1).max(64).optional().openapi({ param: { name: 'subId', in: 'query' } }),
+  subId: singleLine(z.string().min(1).max(64)).optional().openapi({ param: { name: 'subId', in: 'query' } }),
 });
 export const StatsResponse = z.object({
   messages: z.number().int(),
@@ -98,4 +99,4 @@ export const DeliveryView = z.object({
   history: z.array(z.object({ attempt: z.number().int(), at: z.string(), httpStatus: z.number().int().nullable(), error: z.string().nullable(), durationMs: z.number().int() })),
 }).openapi('SandboxDelivery');
 export const DeliveriesResponse = z.object({ deliveries: z.array(DeliveryView) }).openapi('SandboxDeliveries');
-export const DeliveryPath = z.object({ id: z.string().min(1).max(128).openapi({ param: { name: 'id', in: 'path' } }) });
+export const DeliveryPath = z.object({ id: singleLine(z.string().min(1).max(128)).openapi({ param: { name: 'id', in: 'path' } }) });

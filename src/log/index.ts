@@ -1,0 +1,2 @@
+export { createLogger, silentLogger, type CreateLoggerOptions } from './logger.js';
+export { logPolicyOptions, REDACTED_LOG_FIELDS, serializeError, withLogPolicy } from './policy.js';
