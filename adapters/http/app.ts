@@ -6,7 +6,7 @@ import type { NodeEnv } from './node-env.js';
 import { type HttpAdapterOptions, resolveHttpAdapterOptions } from './options.js';
 import { rawJsonRoute } from './raw-route.js';
 import { countRequests, requestCounter } from './request-metrics.js';
-import { ALLOWED_METHODS, healthRoute, metricsRoute, PATHS, registerComponents, tokenRoute, verifyRoute } from './routes.js';
+import { ALLOWED_METHODS, healthRoute, liveRoute, metricsRoute, PATHS, registerComponents, tokenRoute, verifyRoute } from './routes.js';
 import { rememberingAuthenticator } from './till-keys.js';
 import { requestDataFrom } from './token-body.js';
 import { fullBarcodeFrom } from './verify-body.js';
@@ -14,7 +14,8 @@ import { fullBarcodeFrom } from './verify-body.js';
 /**
  * The cash desk server's HTTP API (DESIGN.md section 7) over a
  * {@link CashDeskService}: `POST /v1/barcode/verify`, `POST /v1/token` (till
- * key required), `GET /healthz`, `GET /metrics`, `GET /openapi.json`. Every
+ * key required), `GET /healthz` (503 naming a dependency that does not answer), `GET /livez`,
+ * `GET /metrics`, `GET /openapi.json`. Every
  * refusal is the envelope `{ status, errors[] }`; the OpenAPI 3.1 document is
  * generated from the same zod schemas that validate the requests.
  *
@@ -27,7 +28,7 @@ import { fullBarcodeFrom } from './verify-body.js';
  * const { url, close } = await serveHttp(app, { port: 8080 });
  */
 export function createHttpApp(service: CashDeskService, options?: HttpAdapterOptions): OpenAPIHono<NodeEnv> {
-  const { bodyLimitBytes, logger } = resolveHttpAdapterOptions(options);
+  const { bodyLimitBytes, logger, health } = resolveHttpAdapterOptions(options);
   const app = new OpenAPIHono<NodeEnv>();
   registerComponents(app);
 
@@ -46,9 +47,14 @@ export function createHttpApp(service: CashDeskService, options?: HttpAdapterOpt
   app.onError(errorHandler(logger));
   app.notFound(notFoundHandler(ALLOWED_METHODS, requests));
   // Before the GET routes, so it wraps them (hono runs matched handlers in the order they were added).
-  app.on('GET', [PATHS.health, PATHS.metrics, PATHS.openapi], countRequests(requests));
+  app.on('GET', [PATHS.health, PATHS.live, PATHS.metrics, PATHS.openapi], countRequests(requests));
 
-  app.openapi(healthRoute, (c) => c.json(service.health(), 200));
+  app.openapi(healthRoute, async (c) => {
+    const { failing } = await health.check();
+    if (failing.length > 0) return c.json({ status: 'unavailable' as const, failing: [...failing] }, 503);
+    return c.json(service.health(), 200);
+  });
+  app.openapi(liveRoute, (c) => c.json({ status: 'ok' as const }, 200));
   app.openapi(metricsRoute, (c) => {
     requests.flush(); // this turn's answers, so the scrape is exact
     return c.text(service.metrics.render(), 200, { 'Content-Type': ServerMetrics.contentType });

@@ -6,3 +6,4 @@ export { createHttpApp } from './app.js';
 export { DEFAULT_BODY_LIMIT_BYTES, type HttpAdapterOptions, MAX_BODY_LIMIT_BYTES } from './options.js';
 export { PATHS } from './routes.js';
 export { type FetchApp, type HttpServerHandle, serveHttp, type ServeHttpOptions } from './serve.js';
+export { DEFAULT_SERVER_LIMITS, resolveServerLimits, type ServerLimits } from './server-limits.js';

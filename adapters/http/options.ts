@@ -2,6 +2,7 @@ import { pino, type Logger } from 'pino';
 import { z } from 'zod';
 import { validationErrors } from '../../src/contracts/errors.js';
 import { ConfigError } from '../../src/errors.js';
+import { HealthCheck } from '../../src/api-app/health.js';
 
 /** Default largest request body: 1 MiB, ample for a Pay API body and far beyond any barcode. */
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -15,12 +16,15 @@ export interface HttpAdapterOptions {
   bodyLimitBytes?: number;
   /** Where request failures are logged (500s at `error`, 503s at `warn`). Default: a silent pino logger. */
   logger?: Logger;
+  /** The dependencies `GET /healthz` probes (the shared Redis store); 503 names the failing ones. Default: none, always 200. */
+  health?: HealthCheck;
 }
 
 /** {@link HttpAdapterOptions} with every default applied. */
 export interface ResolvedHttpAdapterOptions {
   bodyLimitBytes: number;
   logger: Logger;
+  health: HealthCheck;
 }
 
 function isLogger(value: unknown): value is Logger {
@@ -36,6 +40,7 @@ const optionsSchema = z.object({
     .min(1, { error: limitMessage }).max(MAX_BODY_LIMIT_BYTES, { error: limitMessage })
     .default(DEFAULT_BODY_LIMIT_BYTES),
   logger: z.custom<Logger>(isLogger, { error: 'must be a pino Logger' }).optional(),
+  health: z.instanceof(HealthCheck, { error: 'must be a HealthCheck' }).optional(),
 }).strict();
 
 /**
@@ -51,5 +56,6 @@ export function resolveHttpAdapterOptions(options: HttpAdapterOptions = {}): Res
     bodyLimitBytes: parsed.data.bodyLimitBytes,
     // Silent by default: an embedding application decides where its logs go.
     logger: parsed.data.logger ?? pino({ level: 'silent' }),
+    health: parsed.data.health ?? new HealthCheck({}),
   };
 }

@@ -52,14 +52,6 @@ export function unsupportedMediaType(): HttpProblem {
   return new HttpProblem(415, 'UNSUPPORTED_MEDIA_TYPE', ['Content-Type: must be application/json']);
 }
 
-/**
- * The client closed the connection before its body ended: its own failure,
- * not the server's, so it is counted as a 400 and logged at `info`, never as a 500.
- */
-export function requestAborted(): HttpProblem {
-  return new HttpProblem(400, 'REQUEST_ABORTED', ['body: the client closed the connection before the body ended']);
-}
-
 /** 404: no route has this path. */
 export function notFound(): HttpProblem {
   return new HttpProblem(404, 'NOT_FOUND', ['No such route']);
@@ -73,7 +65,7 @@ export function methodNotAllowed(allowed: readonly string[]): HttpProblem {
 const INTERNAL = new HttpProblem(500, 'INTERNAL', ['Internal error']);
 
 function classify(error: unknown): { problem: HttpProblem; log?: 'info' | 'warn' | 'error' } {
-  if (error instanceof HttpProblem) return error.status === 'REQUEST_ABORTED' ? { problem: error, log: 'info' } : { problem: error };
+  if (error instanceof HttpProblem) return { problem: error };
   if (error instanceof KitError) {
     switch (error.code) {
       case 'REQUEST_DATA_INVALID':

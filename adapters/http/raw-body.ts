@@ -1,5 +1,16 @@
 import type { IncomingMessage } from 'node:http';
-import { payloadTooLarge, requestAborted } from './problems.js';
+import { payloadTooLarge } from './problems.js';
+
+/**
+ * The client went away before its body ended (closed the socket, or reset it):
+ * nobody is left to answer, and it is no fault of the server's.
+ */
+export class ClientAborted extends Error {
+  constructor(options?: ErrorOptions) {
+    super('request closed before its body ended', options);
+    this.name = 'ClientAborted';
+  }
+}
 
 /** Where {@link readRawBody} delivers the body: exactly one of the two is called, once. */
 export interface BodySink {
@@ -46,14 +57,14 @@ function onEnd(this: ReadRequest): void {
   sink.bodyRead(chunks.length === 1 ? chunks[0]! : chunks.length === 0 ? EMPTY : Buffer.concat(chunks, size));
 }
 
-// The request stream fails only when the connection does (the client reset or went away).
-function onError(this: ReadRequest): void {
-  finish(this)?.sink.bodyFailed(requestAborted());
+// A request stream errs only when its socket does: the client reset the connection mid-body.
+function onError(this: ReadRequest, error: Error): void {
+  finish(this)?.sink.bodyFailed(new ClientAborted({ cause: error }));
 }
 
 // 'close' before 'end' means the client went away without an error event.
 function onClose(this: ReadRequest): void {
-  finish(this)?.sink.bodyFailed(requestAborted());
+  finish(this)?.sink.bodyFailed(new ClientAborted());
 }
 
 /**
@@ -64,13 +75,13 @@ function onClose(this: ReadRequest): void {
  * never buffered whole.
  *
  * `sink.bodyFailed` gets an HttpProblem 413 once the body passes `limitBytes`,
- * or a `REQUEST_ABORTED` one when the client goes away mid-body.
+ * or {@link ClientAborted} when the client goes away mid-body.
  * A callback rather than a promise: this is the hot path, and each promise
  * hop showed in its profile.
  */
 export function readRawBody(incoming: IncomingMessage, limitBytes: number, sink: BodySink): void {
   if (incoming.destroyed) {
-    sink.bodyFailed(requestAborted());
+    sink.bodyFailed(new ClientAborted());
     return;
   }
   (incoming as ReadRequest)[READING] = { sink, chunks: [], size: 0, limitBytes };

@@ -5,10 +5,13 @@ import type { Logger } from 'pino';
 import { refusalBeforeBody } from './guards.js';
 import type { NodeEnv } from './node-env.js';
 import { problemFor, unsupportedMediaType } from './problems.js';
-import { type BodySink, readRawBody } from './raw-body.js';
+import { type BodySink, ClientAborted, readRawBody } from './raw-body.js';
 import { sendJson, sendProblem } from './reply.js';
 import type { TurnCounter } from '../../src/cashdesk/metrics.js';
 import type { TillAuthenticator } from './till-keys.js';
+
+/** The status a request is counted under when its client went away mid-body (no answer was sent). */
+export const CLIENT_CLOSED_REQUEST = 499;
 
 /** What every raw POST route shares. */
 export interface RawRouteDeps {
@@ -64,6 +67,12 @@ class RawPost implements BodySink {
   /** Answers any failure, from reading the body to producing the answer, with its refusal. */
   bodyFailed(error: unknown): void {
     const { route, outgoing } = this;
+    if (error instanceof ClientAborted) {
+      // Not the server's failure, and no one to answer: logged at info, counted as 499 (nginx's "client closed request").
+      route.logger.info({ method: 'POST', path: route.path }, 'client closed the request before its body ended');
+      route.requests.count(route.path, CLIENT_CLOSED_REQUEST);
+      return;
+    }
     const problem = problemFor(error, route.logger, { method: 'POST', path: route.path });
     // An answer cannot follow one already under way (a failure inside the write itself).
     if (!outgoing.headersSent) sendProblem(this.incoming.headers, outgoing, problem);

@@ -8,6 +8,7 @@ export const PATHS = {
   verify: '/v1/barcode/verify',
   token: '/v1/token',
   health: '/healthz',
+  live: '/livez',
   metrics: '/metrics',
   openapi: '/openapi.json',
 } as const;
@@ -18,6 +19,7 @@ export const ALLOWED_METHODS: ReadonlyMap<string, readonly string[]> = new Map([
   [PATHS.token, ['POST']],
   // Hono answers HEAD for every GET route.
   [PATHS.health, ['GET', 'HEAD']],
+  [PATHS.live, ['GET', 'HEAD']],
   [PATHS.metrics, ['GET', 'HEAD']],
   [PATHS.openapi, ['GET', 'HEAD']],
 ]);
@@ -105,12 +107,30 @@ export const tokenRoute = createRoute({
   },
 });
 
+/** The `/healthz` answer while a dependency does not answer its probe. */
+export const HealthUnavailable = z.object({
+  status: z.literal('unavailable'),
+  failing: z.array(z.string()).openapi({ example: ['redis'] }),
+}).openapi('HealthUnavailable');
+
 /** `GET /healthz`, unauthenticated. */
 export const healthRoute = createRoute({
   method: 'get',
   path: PATHS.health,
-  summary: 'Liveness and version',
-  responses: { 200: { description: 'The server is up.', content: { 'application/json': { schema: Health } } } },
+  summary: 'Readiness: the server and the dependencies it needs',
+  description: 'Probes the shared Redis store (when configured) with `PING`, at most about once a second.',
+  responses: {
+    200: { description: 'The server is up and its dependencies answer.', content: { 'application/json': { schema: Health } } },
+    503: { description: 'A dependency does not answer (named in `failing`): verifications would fail.', content: { 'application/json': { schema: HealthUnavailable } } },
+  },
+});
+
+/** `GET /livez`, unauthenticated: 200 while the process answers at all, whatever its dependencies. */
+export const liveRoute = createRoute({
+  method: 'get',
+  path: PATHS.live,
+  summary: 'Liveness',
+  responses: { 200: { description: 'The process is up.', content: { 'application/json': { schema: z.object({ status: z.literal('ok') }) } } } },
 });
 
 /** `GET /metrics`, unauthenticated: the server binds loopback by default and scrapers are expected on the host. */

@@ -1,6 +1,7 @@
 import { type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer, type Http2Bindings, type HttpBindings } from '@hono/node-server';
+import { applyServerLimits, resolveServerLimits, serverOptionsFor, type ServerLimits } from './server-limits.js';
 
 /** Where {@link serveHttp} listens. */
 export interface ServeHttpOptions {
@@ -8,6 +9,8 @@ export interface ServeHttpOptions {
   host?: string;
   /** Port; default 0, an ephemeral port (read it from `url`). */
   port?: number;
+  /** Timeouts and connection cap; defaults `DEFAULT_SERVER_LIMITS` (headers 10 s, request 30 s, keep-alive 5 s, 1024 connections). */
+  limits?: Partial<ServerLimits>;
 }
 
 /** A listening HTTP server. */
@@ -61,19 +64,22 @@ function drainingResponseClass(draining: () => boolean): typeof ServerResponse {
 /**
  * Serves an app with @hono/node-server on a plain `http.Server` (not yet
  * listening until this resolves), so the caller can share the port with a
- * WebSocket bridge.
+ * WebSocket bridge. Every server of the kit listens through here, with the
+ * timeouts and connection cap of `limits` (server-limits.ts).
  *
  * @example
  * const { server, url, close } = await serveHttp(createHttpApp(service), { port: 8080 });
  * server.on('upgrade', bridge.handleUpgrade);
  */
-export async function serveHttp(app: FetchApp, { host = '127.0.0.1', port = 0 }: ServeHttpOptions = {}): Promise<HttpServerHandle> {
+export async function serveHttp(app: FetchApp, { host = '127.0.0.1', port = 0, limits: given }: ServeHttpOptions = {}): Promise<HttpServerHandle> {
+  const limits = resolveServerLimits(given);
   let draining = false;
   // overrideGlobalObjects: false keeps the process's global Request/Response untouched;
   // a library should not swap them under the code that embeds it.
   const server = createAdaptorServer({
-    fetch: app.fetch.bind(app), overrideGlobalObjects: false, serverOptions: { ServerResponse: drainingResponseClass(() => draining) },
+    fetch: app.fetch.bind(app), overrideGlobalObjects: false, serverOptions: { ...serverOptionsFor(limits), ServerResponse: drainingResponseClass(() => draining) },
   }) as Server;
+  applyServerLimits(server, limits);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

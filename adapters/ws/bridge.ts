@@ -7,15 +7,17 @@ import type { Till } from '../../src/cashdesk/tills.js';
 import { BridgeConnection } from './connection.js';
 import { Dispatcher } from './dispatch.js';
 import { Heartbeat } from './heartbeat.js';
+import { SendBudget } from './send-budget.js';
 import { type BridgeOptions, resolveBridgeOptions, type ResolvedBridgeOptions } from './options.js';
-import { checkUpgrade, refuseUpgrade, SUBPROTOCOL, UPGRADE_REFUSALS } from './upgrade.js';
+import { checkUpgrade, refuseUpgrade, SUBPROTOCOL, UPGRADE_REFUSALS, type UpgradeRefusal } from './upgrade.js';
 
 /** The WebSocket bridge for legacy tills (DESIGN.md section 7). */
 export interface Bridge {
   /**
    * Takes an HTTP upgrade request (route `/ws` upgrades here from the server's
-   * `'upgrade'` event): refuses it with a plain HTTP response (403, 400, 401,
-   * 503: see `UPGRADE_REFUSALS`) or completes the WebSocket handshake.
+   * `'upgrade'` event): refuses it with a plain HTTP response (503 closing or
+   * over `maxConnections`, 403, 400, 401, 429 over `maxConnectionsPerTill`:
+   * see `UPGRADE_REFUSALS`) or completes the WebSocket handshake.
    */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   /**
@@ -54,6 +56,9 @@ class WsBridge implements Bridge {
   readonly #dispatcher: Dispatcher;
   readonly #wss: WebSocketServer;
   readonly #connections = new Set<BridgeConnection>();
+  /** Open connections per till id, for `maxConnectionsPerTill`. */
+  readonly #perTill = new Map<string, number>();
+  readonly #budget: SendBudget;
   readonly #heartbeat: Heartbeat;
   #closing: Promise<void> | undefined;
   #nextId = 1;
@@ -74,6 +79,7 @@ class WsBridge implements Bridge {
       // Upgrades without the subprotocol are refused before reaching ws; this only names it in the 101.
       handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
     });
+    this.#budget = new SendBudget(options.maxBufferedBytesTotal, () => this.#connections);
     this.#heartbeat = new Heartbeat(options.pingIntervalMs, () => this.#connections,
       (error) => this.#log.error({ err: error }, 'bridge heartbeat failed'));
   }
@@ -86,7 +92,8 @@ class WsBridge implements Bridge {
     // The key may be in the query string: log the path only, never `req.url`.
     const remote = { remoteAddress: req.socket.remoteAddress, path: (req.url ?? '/').split('?')[0] };
     const checked = this.#closing !== undefined ? { refusal: UPGRADE_REFUSALS.closing }
-      : checkUpgrade(req, { allowedOrigins: this.#allowedOrigins, authenticate: (key) => this.#service.authenticate(key, 'ws') });
+      : this.#connections.size >= this.#options.maxConnections ? { refusal: UPGRADE_REFUSALS.tooManyConnections }
+        : this.#underTillCap(checkUpgrade(req, { allowedOrigins: this.#allowedOrigins, authenticate: (key) => this.#service.authenticate(key, 'ws') }));
     if ('refusal' in checked) {
       this.#log.info({ ...remote, status: checked.refusal.status, reason: checked.refusal.message }, 'bridge upgrade refused');
       refuseUpgrade(socket, checked.refusal);
@@ -112,14 +119,26 @@ class WsBridge implements Bridge {
     return this.#closing;
   }
 
+  /** An authenticated upgrade, refused when its till already holds `maxConnectionsPerTill`. */
+  #underTillCap<T extends { till: Till } | { refusal: UpgradeRefusal }>(checked: T): T | { refusal: UpgradeRefusal } {
+    if ('till' in checked && (this.#perTill.get(checked.till.id) ?? 0) >= this.#options.maxConnectionsPerTill) {
+      return { refusal: UPGRADE_REFUSALS.tooManyForTill };
+    }
+    return checked;
+  }
+
   #accept(ws: WebSocket, socket: Duplex, till: Till, remote: { remoteAddress: string | undefined }): void {
     const log = this.#log.child({ till: till.id, conn: this.#nextId++ });
-    const connection = new BridgeConnection(ws, socket, till.id, this.#dispatcher, this.#options, log);
+    const connection = new BridgeConnection(ws, socket, till.id, this.#dispatcher, this.#options, log, this.#budget);
     this.#connections.add(connection);
+    this.#perTill.set(till.id, (this.#perTill.get(till.id) ?? 0) + 1);
     this.#service.metrics.bridgeConnections.inc();
     log.info({ remoteAddress: remote.remoteAddress }, 'till connected');
     void connection.closed.then(() => {
       this.#connections.delete(connection);
+      const left = (this.#perTill.get(till.id) ?? 1) - 1;
+      if (left > 0) this.#perTill.set(till.id, left);
+      else this.#perTill.delete(till.id);
       this.#service.metrics.bridgeConnections.dec();
     });
   }

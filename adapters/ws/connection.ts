@@ -4,6 +4,7 @@ import { type RawData, WebSocket } from 'ws';
 import type { Dispatcher, FrameOutcome } from './dispatch.js';
 import { internalError } from './errors.js';
 import { OrderedDelivery } from './ordered.js';
+import type { SendBudget } from './send-budget.js';
 import { TurnCork } from './turn-cork.js';
 
 /** Close codes and reasons the bridge sends (RFC 6455 section 7.4.1). */
@@ -12,6 +13,8 @@ export const CLOSE_FRAMES = {
   badFrames: { code: 1008, reason: 'too many invalid frames' },
   /** Policy violation: answers pile up unread. */
   slowConsumer: { code: 1008, reason: 'slow consumer' },
+  /** Try again later: this client lags while all clients' unsent answers are over `maxBufferedBytesTotal`. */
+  overBudget: { code: 1013, reason: 'server send budget exhausted' },
   /** Going away: `Bridge#close()`. */
   shutdown: { code: 1001, reason: 'server shutting down' },
 } as const;
@@ -44,6 +47,7 @@ export class BridgeConnection {
   readonly #ws: WebSocket;
   readonly #dispatcher: Dispatcher;
   readonly #limits: ConnectionLimits;
+  readonly #budget: SendBudget | undefined;
   readonly #log: Logger;
   /** Frames are worked on at once (store round trips overlap) but answered in arrival order. */
   readonly #answers: OrderedDelivery<FrameOutcome>;
@@ -56,9 +60,11 @@ export class BridgeConnection {
 
   /**
    * @param socket the upgraded TCP socket under `ws`: this turn's answers are held on it and sent together.
+   * @param budget the bridge's budget for unsent answers over all clients.
    */
-  constructor(ws: WebSocket, socket: Duplex, tillId: string, dispatcher: Dispatcher, limits: ConnectionLimits, log: Logger) {
+  constructor(ws: WebSocket, socket: Duplex, tillId: string, dispatcher: Dispatcher, limits: ConnectionLimits, log: Logger, budget?: SendBudget) {
     this.#ws = ws;
+    this.#budget = budget;
     this.tillId = tillId;
     this.#dispatcher = dispatcher;
     this.#limits = limits;
@@ -82,6 +88,11 @@ export class BridgeConnection {
     ws.on('error', (error: Error & { code?: string }) => this.#log.warn({ code: error.code, message: error.message }, 'bridge socket error'));
     ws.on('pong', () => { this.#alive = true; });
     ws.on('message', (data: RawData, isBinary: boolean) => this.#onFrame(data, isBinary));
+  }
+
+  /** Answers written and not yet handed to the kernel (`WebSocket#bufferedAmount`). */
+  get bufferedAmount(): number {
+    return this.#ws.bufferedAmount;
   }
 
   /** Frames received and not yet answered. */
@@ -121,8 +132,9 @@ export class BridgeConnection {
   #onFrame(data: RawData, isBinary: boolean): void {
     if (this.#state !== 'open') return;
     // A till that does not read its answers gets no more work done for it.
-    if (this.#unsentTooLarge()) {
-      this.#slowConsumer();
+    const over = this.#overLimit();
+    if (over !== undefined) {
+      this.#slowConsumer(over);
       return;
     }
     let outcome: FrameOutcome | PromiseLike<FrameOutcome>;
@@ -160,8 +172,9 @@ export class BridgeConnection {
     // Answers finished after a close began are dropped: the till sees the close and retries elsewhere.
     if (this.#ws.readyState !== WebSocket.OPEN || this.#state === 'closing') return;
     if (!this.#cork.held) {
-      if (this.#unsentTooLarge()) {
-        this.#slowConsumer();
+      const over = this.#overLimit();
+      if (over !== undefined) {
+        this.#slowConsumer(over);
         return;
       }
       this.#cork.hold();
@@ -171,19 +184,25 @@ export class BridgeConnection {
   }
 
   /**
-   * More than `maxBufferedBytes` of answers unread. While this turn's writes
-   * are held they sit in the send buffer too; they are not the till's backlog
-   * (they were never offered to it), and nothing left the buffer since the
-   * hold began, so the check made when it began still stands.
+   * The close frame for a client whose unread answers are too many: more than
+   * `maxBufferedBytes` of its own, or lagging while the bridge's total is over
+   * its budget. While this turn's writes are held they sit in the send buffer
+   * too; they are not the till's backlog (they were never offered to it), and
+   * nothing left the buffer since the hold began, so the check made when it
+   * began still stands.
    */
-  #unsentTooLarge(): boolean {
-    return !this.#cork.held && this.#ws.bufferedAmount > this.#limits.maxBufferedBytes;
+  #overLimit(): { code: number; reason: string } | undefined {
+    if (this.#cork.held) return undefined;
+    const unsent = this.#ws.bufferedAmount;
+    if (unsent > this.#limits.maxBufferedBytes) return CLOSE_FRAMES.slowConsumer;
+    if (this.#budget?.exceededBy(unsent)) return CLOSE_FRAMES.overBudget;
+    return undefined;
   }
 
-  #slowConsumer(): void {
+  #slowConsumer(frame: { code: number; reason: string }): void {
     if (this.#state === 'closing' || this.#state === 'closed') return;
-    this.#log.warn({ bufferedAmount: this.#ws.bufferedAmount }, 'slow consumer: closing');
-    this.#close(CLOSE_FRAMES.slowConsumer, this.#limits.closeGraceMs);
+    this.#log.warn({ bufferedAmount: this.#ws.bufferedAmount, code: frame.code }, 'slow consumer: closing');
+    this.#close(frame, this.#limits.closeGraceMs);
   }
 
   /**

@@ -9,6 +9,16 @@ export const DEFAULT_MAX_PAYLOAD_BYTES = 1024 * 1024;
 export const DEFAULT_PING_INTERVAL_MS = 30_000;
 /** 4 MiB of unsent answers per client before it counts as a slow consumer. */
 export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+/** Open connections per bridge; an upgrade beyond it is refused with 503. */
+export const DEFAULT_MAX_CONNECTIONS = 1000;
+/** Open connections per till key; an upgrade beyond it is refused with 429 (a till needs one, a few while reconnecting). */
+export const DEFAULT_MAX_CONNECTIONS_PER_TILL = 16;
+/**
+ * 64 MiB of unsent answers over all clients: without it, 100 clients that never
+ * read could each hold `maxBufferedBytes`. A lagging client that finds the total
+ * over this is closed with 1013.
+ */
+export const DEFAULT_MAX_BUFFERED_BYTES_TOTAL = 64 * 1024 * 1024;
 /** Invalid frames tolerated per connection before it is closed (1008). */
 export const DEFAULT_MAX_BAD_FRAMES = 10;
 /** Calls per batch array. */
@@ -47,6 +57,9 @@ const optionsSchema = z.object({
   maxPayloadBytes: int(1, 256 * 1024 * 1024).default(DEFAULT_MAX_PAYLOAD_BYTES),
   pingIntervalMs: int(10, MAX_TIMER_MS).default(DEFAULT_PING_INTERVAL_MS),
   maxBufferedBytes: int(1, Number.MAX_SAFE_INTEGER).default(DEFAULT_MAX_BUFFERED_BYTES),
+  maxBufferedBytesTotal: int(1, Number.MAX_SAFE_INTEGER).default(DEFAULT_MAX_BUFFERED_BYTES_TOTAL),
+  maxConnections: int(1, 1_000_000).default(DEFAULT_MAX_CONNECTIONS),
+  maxConnectionsPerTill: int(1, 1_000_000).default(DEFAULT_MAX_CONNECTIONS_PER_TILL),
   maxBadFrames: int(1, 1_000_000).default(DEFAULT_MAX_BAD_FRAMES),
   maxBatch: int(1, 10_000).default(DEFAULT_MAX_BATCH),
   closeGraceMs: int(0, MAX_TIMER_MS).default(DEFAULT_CLOSE_GRACE_MS),
@@ -71,6 +84,16 @@ export interface BridgeOptions {
   pingIntervalMs?: number;
   /** Unsent bytes (`WebSocket#bufferedAmount`) above which a client is closed as a slow consumer (1008). Default 4 MiB. */
   maxBufferedBytes?: number;
+  /**
+   * Unsent bytes over all clients: a client holding unsent answers (more than
+   * 64 KiB of them) that finds the total above this is closed (1013), so clients
+   * that stop reading cannot take the server's memory. Default 64 MiB.
+   */
+  maxBufferedBytesTotal?: number;
+  /** Open connections; an upgrade beyond this answers HTTP 503 without upgrading. Default 1000. */
+  maxConnections?: number;
+  /** Open connections per till; an upgrade beyond this answers HTTP 429 without upgrading. Default 16. */
+  maxConnectionsPerTill?: number;
   /** Invalid frames (unparsable JSON, invalid requests, binary frames) after which a client is closed (1008). Default 10. */
   maxBadFrames?: number;
   /** Calls per batch array; a larger batch is refused whole with -32600. Default 100. */

@@ -21,6 +21,10 @@ export const UPGRADE_REFUSALS = {
   origin: { status: 403, message: 'origin not allowed' },
   subprotocol: { status: 400, message: `subprotocol ${SUBPROTOCOL} required` },
   unauthorized: { status: 401, message: 'a valid till key is required (Authorization: Bearer <key> or ?key=)' },
+  /** Checked before everything but `closing`: over the bridge's `maxConnections`. */
+  tooManyConnections: { status: 503, message: 'too many connections', headers: { 'Retry-After': '1' } },
+  /** Checked after the till key: that till is over `maxConnectionsPerTill`. */
+  tooManyForTill: { status: 429, message: 'too many connections for this till', headers: { 'Retry-After': '1' } },
 } as const;
 
 /** A refusal to send instead of upgrading. */

@@ -2,3 +2,4 @@ export { createApiApp, serveOpenApi, sendProblem, REQUEST_ID_HEADER, type ApiApp
 export { basicAuthHeader, parseBasicAuth, safeEqual, type BasicCredentials } from '../net/basic-auth.js';
 export { HttpProblem, problem } from './problem.js';
 export { realSleep, type Sleep } from '../net/sleep.js';
+export { HealthCheck, mountHealthRoutes, type HealthCheckOptions, type HealthProbe, type HealthReport, type UnavailableBody } from './health.js';

@@ -1,6 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Logger } from 'pino';
 import { serveHttp, type HttpServerHandle } from '../../adapters/http/serve.js';
+import type { ServerLimits } from '../../adapters/http/server-limits.js';
 import { CallbackEvent } from '../contracts/callback/index.js';
 import { ErrorEnvelope, validationErrors } from '../contracts/errors.js';
 import { JSON_TOO_DEEP_MESSAGE, jsonTooDeep } from '../contracts/json-depth.js';
@@ -8,7 +9,7 @@ import { singleLine } from '../contracts/text.js';
 import { silentLogger, withLogPolicy } from '../log/index.js';
 import { openDatabase, type Database, type DatabaseOptions } from '../db/index.js';
 import { ConfigError } from '../errors.js';
-import { createApiApp, HttpProblem, problem, safeEqual, serveOpenApi } from '../api-app/index.js';
+import { createApiApp, HealthCheck, HttpProblem, mountHealthRoutes, problem, safeEqual, serveOpenApi } from '../api-app/index.js';
 import { createWebhookVerifier, WebhookError } from '../webhooks/index.js';
 import { CallbackDispatcher, type CallbackHandler } from './dispatcher.js';
 import { MessageDeliveryState } from './schemas.js';
@@ -47,8 +48,11 @@ export interface CallbackReceiver {
   /** The Hono app: mount it in your own server, or {@link listen}. */
   readonly app: OpenAPIHono;
   readonly store: CallbackStore;
-  /** Serves the app (default 127.0.0.1, a free port) and starts the handler; `close()` of the handle stops listening. */
-  listen(options?: { host?: string; port?: number }): Promise<HttpServerHandle>;
+  /**
+   * Serves the app (default 127.0.0.1, a free port; `limits`: timeouts and connection cap, default
+   * `DEFAULT_SERVER_LIMITS`) and starts the handler; `close()` of the handle stops listening.
+   */
+  listen(options?: { host?: string; port?: number; limits?: Partial<ServerLimits> }): Promise<HttpServerHandle>;
   /** Starts handing stored events to the handler (done by `listen`; call it yourself when you mount `app` elsewhere). */
   start(): void;
   /** Stops listening and dispatching, then closes the database if the receiver opened it. Idempotent. */
@@ -161,6 +165,7 @@ export async function createCallbackReceiver(options: CallbackReceiverOptions): 
     if (state === undefined) throw problem(404, 'NOT_FOUND', ['messageId: no event received for this message']);
     return c.json(state, 200);
   });
+  mountHealthRoutes(app, new HealthCheck({ database: () => db.query('SELECT 1') }, { clock }), () => ({ database: db.kind }));
   serveOpenApi(app, { title: 'wallet-partner-kit Callback receiver', version: '1.0.0' });
 
   let servers: HttpServerHandle[] = [];
@@ -170,7 +175,7 @@ export async function createCallbackReceiver(options: CallbackReceiverOptions): 
     store,
     start: () => dispatcher?.start(),
     async listen(listenOptions = {}) {
-      const handle = await serveHttp(app, { host: listenOptions.host ?? '127.0.0.1', port: listenOptions.port ?? 0 });
+      const handle = await serveHttp(app, { host: listenOptions.host ?? '127.0.0.1', port: listenOptions.port ?? 0, limits: listenOptions.limits });
       servers.push(handle);
       dispatcher?.start();
       return handle;

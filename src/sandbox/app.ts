@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { migrate, openDatabase, type Database } from '../db/index.js';
-import { createApiApp, serveOpenApi } from '../api-app/index.js';
+import { createApiApp, HealthCheck, mountHealthRoutes, serveOpenApi } from '../api-app/index.js';
 import { silentLogger, withLogPolicy } from '../log/index.js';
 import { VERSION } from '../version.js';
 import type { SandboxContext, SandboxModule } from './module.js';
@@ -23,7 +23,8 @@ export interface Sandbox {
 /**
  * Builds the wallet-service sandbox: opens the database, applies every
  * module's migrations, mounts the Pay and Push APIs, the wallet-app simulator
- * and test controls (under `/sandbox/`), `GET /healthz` and `GET /openapi.json`.
+ * and test controls (under `/sandbox/`), `GET /healthz` (503 naming `database` while it does not
+ * answer `SELECT 1`), `GET /livez` and `GET /openapi.json`.
  *
  * @example
  * const sandbox = await createSandbox({ demo: true });
@@ -44,7 +45,8 @@ export async function createSandbox(options: SandboxOptions = {}, modules: reado
   const outbox = new Outbox({ db, clock, logger, timeScale: resolved.timeScale });
   const context: SandboxContext = { db, clock, logger, outbox, demo: resolved.demo, timeScale: resolved.timeScale };
   const app = createApiApp({ logger, bodyLimitBytes: resolved.bodyLimitBytes });
-  app.get('/healthz', (c) => c.json({ status: 'ok', version: VERSION, database: db.kind }));
+  const health = new HealthCheck({ database: () => db.query('SELECT 1') }, { clock });
+  mountHealthRoutes(app, health, () => ({ version: VERSION, database: db.kind }));
   for (const module of modules) module.mount(app, context);
   serveOpenApi(app, {
     title: 'wallet-partner-kit sandbox',

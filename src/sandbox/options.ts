@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { serverLimitsSchema } from '../../adapters/http/server-limits.js';
 import { ConfigError } from '../errors.js';
 
 const schema = z.object({
@@ -10,6 +11,8 @@ const schema = z.object({
   demo: z.boolean().default(false),
   timeScale: z.number().min(1, { error: 'must be at least 1' }).max(1_000_000).default(1),
   bodyLimitBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(8 * 1024 * 1024),
+  /** Timeouts and connection cap of the listening server (`startSandbox`); default `DEFAULT_SERVER_LIMITS`. */
+  limits: serverLimitsSchema.optional(),
 }).strict().refine((o) => !(o.dataDir !== undefined && o.databaseUrl !== undefined), { error: 'give dataDir or databaseUrl, not both' });
 
 /** Options of `startSandbox` and `createSandbox`. */

@@ -24,11 +24,11 @@ export interface RunningSandbox {
  * await sandbox.close();
  */
 export async function startSandbox(options: SandboxOptions = {}, modules: readonly SandboxModule[] = SANDBOX_MODULES): Promise<RunningSandbox> {
-  const { host, port } = resolveSandboxOptions(options);
+  const { host, port, limits } = resolveSandboxOptions(options);
   const sandbox = await createSandbox(options, modules);
   let http;
   try {
-    http = await serveHttp(sandbox.app, { host, port });
+    http = await serveHttp(sandbox.app, { host, port, limits });
   } catch (error) {
     await sandbox.close();
     throw error;

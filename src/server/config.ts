@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { applyAliases, formatIssues, initParametersSchema } from '../../adapters/node/config.js';
+import { DEFAULT_SERVER_LIMITS, serverLimitsShape } from '../../adapters/http/server-limits.js';
 import { ConfigError } from '../errors.js';
 
 const TILL_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -36,6 +37,12 @@ export const serveConfigSchema = z.object({
     bodyLimitBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(1024 * 1024),
     maxPayloadBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(1024 * 1024),
     drainSeconds: z.number().int().min(0).max(300).default(10),
+    // Timeouts and connection cap of the HTTP server (adapters/http/server-limits.ts); unset: its defaults.
+    ...serverLimitsShape,
+    // WebSocket caps (adapters/ws/options.ts); unset: the bridge's defaults.
+    maxWsConnections: z.number().int().min(1).max(1_000_000).optional(),
+    maxWsConnectionsPerTill: z.number().int().min(1).max(1_000_000).optional(),
+    maxWsBufferedBytesTotal: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
   }).strict().default({ host: '127.0.0.1', port: 8080, allowedOrigins: [], bodyLimitBytes: 1_048_576, maxPayloadBytes: 1_048_576, drainSeconds: 10 }),
   redisUrl: z.string().regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' }).optional(),
   // One file (and demoConfig) may also hold the Push account and the Loyalty server's credentials: serve does not use them.
@@ -64,6 +71,12 @@ export const ENVIRONMENT: Record<string, { path: readonly string[]; kind: 'strin
   WPK_HOST: { path: ['server', 'host'], kind: 'string' },
   WPK_PORT: { path: ['server', 'port'], kind: 'number' },
   WPK_ALLOWED_ORIGINS: { path: ['server', 'allowedOrigins'], kind: 'list' },
+  WPK_HEADERS_TIMEOUT_MS: { path: ['server', 'headersTimeoutMs'], kind: 'number' },
+  WPK_REQUEST_TIMEOUT_MS: { path: ['server', 'requestTimeoutMs'], kind: 'number' },
+  WPK_KEEP_ALIVE_TIMEOUT_MS: { path: ['server', 'keepAliveTimeoutMs'], kind: 'number' },
+  WPK_MAX_CONNECTIONS: { path: ['server', 'maxConnections'], kind: 'number' },
+  WPK_MAX_WS_CONNECTIONS: { path: ['server', 'maxWsConnections'], kind: 'number' },
+  WPK_MAX_WS_CONNECTIONS_PER_TILL: { path: ['server', 'maxWsConnectionsPerTill'], kind: 'number' },
   REDIS_URL: { path: ['redisUrl'], kind: 'string' },
 };
 
@@ -118,5 +131,9 @@ export function resolveServeConfig(
   if (issues.length > 0 || !parsed.success) throw new ConfigError(issues, 'server configuration');
   const { prefix, delimeter } = parsed.data.verifier;
   if (prefix.includes(delimeter)) throw new ConfigError(['verifier.prefix: must not contain the delimiter'], 'server configuration');
+  const { headersTimeoutMs = DEFAULT_SERVER_LIMITS.headersTimeoutMs, requestTimeoutMs = DEFAULT_SERVER_LIMITS.requestTimeoutMs } = parsed.data.server;
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(['server.headersTimeoutMs: must not exceed server.requestTimeoutMs'], 'server configuration');
+  }
   return parsed.data;
 }

@@ -5,6 +5,7 @@ import { silentLogger, withLogPolicy } from '../log/index.js';
 import { createHttpApp, serveHttp } from '../../adapters/http/index.js';
 import { createVerifier } from '../../adapters/node/verifier.js';
 import { createBridge } from '../../adapters/ws/index.js';
+import { HealthCheck } from '../api-app/health.js';
 import { RedisStore } from '../stores/redis.js';
 import { VERSION } from '../version.js';
 import type { ServeConfig } from './config.js';
@@ -39,11 +40,18 @@ export async function startServer(config: ServeConfig, given: Logger = silentLog
   const store = config.redisUrl === undefined ? undefined : new RedisStore({ url: config.redisUrl });
   const verifier = createVerifier({ ...verifierConfig, replay: replay ? store : false });
   const service = new CashDeskService({ verifier, tills: new TillRegistry(config.tills), version: VERSION });
-  const app = createHttpApp(service, { bodyLimitBytes: config.server.bodyLimitBytes, logger });
+  const { server: s } = config;
+  // Only Redis can fail under the cash desk; the in-memory store is part of the process.
+  const health = new HealthCheck(store === undefined ? {} : { redis: () => store.ping() });
+  const app = createHttpApp(service, { bodyLimitBytes: s.bodyLimitBytes, logger, health });
   const bridge = createBridge(service, {
-    allowedOrigins: config.server.allowedOrigins, maxPayloadBytes: config.server.maxPayloadBytes, logger,
+    allowedOrigins: s.allowedOrigins, maxPayloadBytes: s.maxPayloadBytes, logger,
+    ...defined({ maxConnections: s.maxWsConnections, maxConnectionsPerTill: s.maxWsConnectionsPerTill, maxBufferedBytesTotal: s.maxWsBufferedBytesTotal }),
   });
-  const http = await serveHttp(app, { host: config.server.host, port: config.server.port });
+  const limits = defined({
+    headersTimeoutMs: s.headersTimeoutMs, requestTimeoutMs: s.requestTimeoutMs, keepAliveTimeoutMs: s.keepAliveTimeoutMs, maxConnections: s.maxConnections,
+  });
+  const http = await serveHttp(app, { host: s.host, port: s.port, limits });
   http.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (new URL(req.url ?? '/', 'http://localhost').pathname === BRIDGE_PATH) {
       bridge.handleUpgrade(req, socket, head);
@@ -73,4 +81,9 @@ export async function startServer(config: ServeConfig, given: Logger = silentLog
       return closing;
     },
   };
+}
+
+/** `fields` without the ones not set, so the callee's defaults apply. */
+function defined<T extends Record<string, unknown>>(fields: T): Partial<{ [K in keyof T]: Exclude<T[K], undefined> }> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<{ [K in keyof T]: Exclude<T[K], undefined> }>;
 }

@@ -67,6 +67,11 @@ export class RedisStore implements AsyncStore {
     await this.#run(() => this.client.del(this.#prefix + key));
   }
 
+  /** One `PING` round trip: resolves when Redis answered, else rejects with StoreError (for health checks). */
+  async ping(): Promise<void> {
+    await this.#run(() => this.client.ping());
+  }
+
   async close(): Promise<void> {
     if (this.#owned) await this.client.quit().catch(() => this.client.disconnect());
   }

@@ -1,6 +1,8 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { pino } from 'pino';
 import { serveHttp } from '../../../adapters/http/serve.js';
+import type { ServerLimits } from '../../../adapters/http/server-limits.js';
+import { HealthCheck } from '../../api-app/health.js';
 import { migrate, openDatabase, type Database } from '../../db/index.js';
 import { demoConfig } from '../../demo.js';
 import type { LoyaltyHandlers } from '../handlers.js';
@@ -36,7 +38,8 @@ export async function createLoyaltyProgram(db: Database, options: LoyaltyProgram
   await migrate(db, 'loyalty', loyaltyMigrations);
   const store = new LoyaltyStore(db);
   const handlers = withStoreUnavailable(createStoreHandlers(store, resolved, clock));
-  const app = createLoyaltyServer({ handlers, auth: resolved.credentials, logger: options.logger, bodyLimitBytes: resolved.bodyLimitBytes });
+  const health = new HealthCheck({ database: () => db.query('SELECT 1') }, { clock });
+  const app = createLoyaltyServer({ handlers, auth: resolved.credentials, logger: options.logger, bodyLimitBytes: resolved.bodyLimitBytes, health });
   app.get('/healthz/db', async (c) => {
     await db.query('SELECT 1');
     return c.json({ status: 'ok', database: db.kind });
@@ -50,6 +53,8 @@ export type StartLoyaltyProgramOptions = Partial<LoyaltyProgramOptions> & {
   host?: string;
   /** Default 8091; 0 picks a free one. */
   port?: number;
+  /** Timeouts and connection cap of the server; default `DEFAULT_SERVER_LIMITS`. */
+  limits?: Partial<ServerLimits>;
   /** PGlite folder; default in memory. */
   dataDir?: string;
   /** A PostgreSQL server instead of PGlite. */
@@ -82,7 +87,7 @@ export interface RunningLoyaltyProgram extends LoyaltyProgram {
  * // loyalty.url, loyalty.store; later: await loyalty.close();
  */
 export async function startLoyaltyProgram(options: StartLoyaltyProgramOptions): Promise<RunningLoyaltyProgram> {
-  const { host = '127.0.0.1', port = 8091, dataDir, databaseUrl, databaseSchema, demo = false, ...given } = options;
+  const { host = '127.0.0.1', port = 8091, limits, dataDir, databaseUrl, databaseSchema, demo = false, ...given } = options;
   // An option given as undefined means "not given": it must not blank out a demo default.
   const rest = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
   const programOptions = {
@@ -96,7 +101,7 @@ export async function startLoyaltyProgram(options: StartLoyaltyProgramOptions): 
   try {
     program = await createLoyaltyProgram(db, { ...programOptions, logger: programOptions.logger ?? pino({ level: 'silent' }) });
     if (demo) await seedDemoProgram(program.store, (options.clock ?? Date.now)());
-    http = await serveHttp(program.app, { host, port });
+    http = await serveHttp(program.app, { host, port, limits });
   } catch (error) {
     await db.close();
     throw error;

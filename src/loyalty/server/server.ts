@@ -9,7 +9,7 @@ import {
 } from '../../contracts/loyalty/index.js';
 import { loyaltyOpenApiDocument } from '../../contracts/loyalty/openapi.js';
 import { LOYALTY_API_VERSION } from '../../contracts/loyalty/versions.js';
-import { createApiApp, problem, REQUEST_ID_HEADER } from '../../api-app/index.js';
+import { createApiApp, HealthCheck, mountHealthRoutes, problem, REQUEST_ID_HEADER } from '../../api-app/index.js';
 import { LoyaltyError } from '../errors.js';
 import type { LoyaltyCallContext, LoyaltyHandlers } from '../handlers.js';
 import { basicAuth, type LoyaltyAuth, type LoyaltyAuthVariables } from './auth.js';
@@ -31,6 +31,8 @@ export interface LoyaltyServerOptions {
    * handler alone is responsible.
    */
   idempotency?: IdempotencyCache | false;
+  /** What `GET /healthz` probes (e.g. the handlers' database); 503 names the failing ones. Default: nothing, always 200. */
+  health?: HealthCheck;
 }
 
 type Env = { Variables: LoyaltyAuthVariables };
@@ -49,7 +51,7 @@ const RESPONSES: Record<LoyaltyOperation, z.ZodType> = {
  * `/v1` with the contract's validation, Basic auth (checked first: 401 before
  * 400), request ids (`x-request-id`), `LoyaltyError` mapped to the envelope,
  * answers checked against the contract, idempotent card issue, plus
- * `GET /healthz` and `GET /openapi.json` (unauthenticated). Listen with
+ * `GET /healthz`, `GET /livez` and `GET /openapi.json` (unauthenticated). Listen with
  * `serveHttp(app, { port })` or any Hono adapter.
  *
  * @example
@@ -67,7 +69,7 @@ export function createLoyaltyServer(options: LoyaltyServerOptions): OpenAPIHono<
     document ??= JSON.stringify(loyaltyOpenApiDocument());
     return c.body(document, 200, { 'Content-Type': 'application/json' });
   });
-  app.get('/healthz', (c) => c.json({ status: 'ok', api: 'loyalty', version: LOYALTY_API_VERSION }));
+  mountHealthRoutes(app, options.health ?? new HealthCheck({}), () => ({ api: 'loyalty', version: LOYALTY_API_VERSION }));
   app.use('/v1/*', basicAuth(options.auth));
 
   /** Runs a handler: LoyaltyError to its envelope, the answer checked against the contract. */

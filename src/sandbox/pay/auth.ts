@@ -3,7 +3,7 @@ import { TOKEN_HEADER } from '../../contracts/pay/index.js';
 import { problem } from '../../api-app/index.js';
 import { resolvePartner, type Partner } from './partners.js';
 import type { PayRuntime } from './runtime.js';
-import { tokenKid, verifyWalletToken } from './token.js';
+import { precheckWalletToken, verifyWalletToken } from './token.js';
 
 const PARTNER_KEY = 'payPartner';
 
@@ -23,8 +23,11 @@ const refused = () => problem(401, 'TOKEN_INVALID', [`${TOKEN_HEADER}: invalid`]
 
 /**
  * Checks `X-Wallet-Token` over the raw body bytes before anything else
- * (DESIGN.md section 2; the first check of section 3): the partner is the
- * token's `kid` (or the only partner), then signature, age and a new jti
+ * (DESIGN.md section 2; the first check of section 3). Before the body is
+ * read: the token's shape, header and age, and its partner, the token's `kid`
+ * (or the only partner); so no body is buffered for a request that could
+ * never pass (and the app's body limit has refused an oversized one before
+ * either). Then, over the body: signature and a new jti
  * (kept in the database: shared by sandboxes on one PostgreSQL, kept across
  * restarts). Every refusal answers the same 401; the reason is logged at debug.
  * Then the body must be JSON by its content type (415 otherwise).
@@ -33,13 +36,14 @@ export function walletToken(rt: PayRuntime, { required }: { required: boolean })
   return async (c, next) => {
     const token = c.req.header(TOKEN_HEADER);
     if (token !== undefined || required) {
-      const body = new Uint8Array(await c.req.arrayBuffer());
-      const kid = token === undefined ? null : tokenKid(token);
-      const partner = kid === null ? undefined : kid === undefined ? await resolvePartner(rt.ctx.db, undefined) : await rt.partners.get(rt.ctx.db, kid);
+      const pre = precheckWalletToken(token, Math.floor(rt.ctx.clock() / 1000));
+      const kid = pre.ok ? pre.header.kid : undefined;
+      const partner = !pre.ok ? undefined : kid === undefined ? await resolvePartner(rt.ctx.db, undefined) : await rt.partners.get(rt.ctx.db, kid);
       if (partner === undefined) {
-        rt.ctx.logger.debug({ path: c.req.path, refusal: kid === null ? 'MALFORMED' : 'PARTNER' }, 'wallet token refused');
+        rt.ctx.logger.debug({ path: c.req.path, refusal: pre.ok ? 'PARTNER' : pre.refusal }, 'wallet token refused');
         throw refused();
       }
+      const body = new Uint8Array(await c.req.arrayBuffer());
       const result = await verifyWalletToken(token, body, {
         tokenKey: partner.tokenKey,
         nowSeconds: Math.floor(rt.ctx.clock() / 1000),

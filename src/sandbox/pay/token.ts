@@ -68,27 +68,43 @@ function parseHeader(encoded: string): WalletTokenHeader | undefined {
   }
 }
 
+/** Default largest |now - iat|, in seconds (DESIGN.md section 2). */
+const MAX_SKEW_SECONDS = 300;
+
 /**
- * Checks an `X-Wallet-Token` against the exact body bytes received: a JWS
- * HS256 with detached unencoded payload (RFC 7515, RFC 7797). Order: shape,
- * signature (constant time), age, then the jti is claimed, so a forged token
- * can never burn a real one's jti.
+ * What can be checked of an `X-Wallet-Token` without the body: its shape, its
+ * protected header (alg, b64, crit, iat, jti, kid) and its age. Run before the
+ * body is read, so a request without a plausible token costs no body buffering.
  */
-export async function verifyWalletToken(token: string | undefined, body: Uint8Array, check: TokenCheck):
-  Promise<{ ok: true; header: WalletTokenHeader } | { ok: false; refusal: TokenRefusal }> {
+export function precheckWalletToken(token: string | undefined, nowSeconds: number, maxSkewSeconds = MAX_SKEW_SECONDS):
+  { ok: true; header: WalletTokenHeader } | { ok: false; refusal: TokenRefusal } {
   if (typeof token !== 'string' || token.length > 4096) return { ok: false, refusal: 'MALFORMED' };
   const parts = token.split('.');
   if (parts.length !== 3 || parts[1] !== '' || !B64URL.test(parts[0]!) || !B64URL.test(parts[2]!)) {
     return { ok: false, refusal: 'MALFORMED' };
   }
-  const [encodedHeader, , encodedSignature] = parts as [string, string, string];
-  const header = parseHeader(encodedHeader);
+  const header = parseHeader(parts[0]!);
   if (header === undefined) return { ok: false, refusal: 'HEADER' };
+  if (Math.abs(nowSeconds - header.iat) > maxSkewSeconds) return { ok: false, refusal: 'STALE' };
+  return { ok: true, header };
+}
+
+/**
+ * Checks an `X-Wallet-Token` against the exact body bytes received: a JWS
+ * HS256 with detached unencoded payload (RFC 7515, RFC 7797). Order: shape,
+ * header and age ({@link precheckWalletToken}), signature (constant time),
+ * then the jti is claimed, so a forged token can never burn a real one's jti.
+ */
+export async function verifyWalletToken(token: string | undefined, body: Uint8Array, check: TokenCheck):
+  Promise<{ ok: true; header: WalletTokenHeader } | { ok: false; refusal: TokenRefusal }> {
+  const maxSkew = check.maxSkewSeconds ?? MAX_SKEW_SECONDS;
+  const pre = precheckWalletToken(token, check.nowSeconds, maxSkew);
+  if (!pre.ok) return pre;
+  const { header } = pre;
+  const [encodedHeader, , encodedSignature] = (token as string).split('.') as [string, string, string];
   const expected = createHmac('sha256', check.tokenKey).update(`${encodedHeader}.`).update(body).digest();
   const presented = Buffer.from(encodedSignature, 'base64url');
   if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return { ok: false, refusal: 'SIGNATURE' };
-  const maxSkew = check.maxSkewSeconds ?? 300;
-  if (Math.abs(check.nowSeconds - header.iat) > maxSkew) return { ok: false, refusal: 'STALE' };
   // A jti must stay remembered as long as its token could still pass the age check.
   if (!(await check.claimJti(header.jti, maxSkew * 2 + 1))) return { ok: false, refusal: 'REPLAYED' };
   return { ok: true, header };

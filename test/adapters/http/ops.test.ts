@@ -61,7 +61,7 @@ describe('GET /openapi.json', () => {
     const doc = reply.body;
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info).toMatchObject({ title: 'wallet-partner-kit cash desk server', version: '9.9.9' });
-    expect(Object.keys(doc.paths).sort()).toEqual(['/healthz', '/metrics', '/v1/barcode/verify', '/v1/token']);
+    expect(Object.keys(doc.paths).sort()).toEqual(['/healthz', '/livez', '/metrics', '/v1/barcode/verify', '/v1/token']);
     expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['VerifyRequest', 'Verification', 'TokenRequest', 'TokenResponse', 'Health', 'Error']));
     expect(doc.components.securitySchemes.tillKey).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
     expect(doc.components.securitySchemes.tillKeyQuery).toEqual(expect.objectContaining({ type: 'apiKey', in: 'query', name: 'key' }));
