@@ -40,7 +40,8 @@ export function createHttpApp(service: CashDeskService, options?: HttpAdapterOpt
   const deps = { authenticate: rememberingAuthenticator(service), requests, bodyLimitBytes, logger };
   app.openAPIRegistry.registerPath(verifyRoute);
   // verifySync: no promise per request with an in-process store (a promise of the result with Redis).
-  app.post(PATHS.verify, rawJsonRoute(deps, PATHS.verify, (body) => service.verifySync(fullBarcodeFrom(body))));
+  // The till is the requester: its retry after a lost answer gets the first answer again (`repeated: true`).
+  app.post(PATHS.verify, rawJsonRoute(deps, PATHS.verify, (body, till) => service.verifySync(fullBarcodeFrom(body), till.id)));
   app.openAPIRegistry.registerPath(tokenRoute);
   app.post(PATHS.token, rawJsonRoute(deps, PATHS.token, (body) => ({ token: service.token(requestDataFrom(body)) })));
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { presentedKey } from '../../src/cashdesk/tills.js';
+import { presentedKey, type Till } from '../../src/cashdesk/tills.js';
 import { type HttpProblem, payloadTooLarge, unauthorized, unsupportedMediaType } from './problems.js';
 import type { TillAuthenticator } from './till-keys.js';
 
@@ -13,8 +13,10 @@ export function isJsonMediaType(contentType: string): boolean {
 }
 
 /**
- * The refusal owed to a POST before its body is read, or undefined when the
- * body may be read. In order:
+ * The refusal owed to a POST before its body is read, or the till it
+ * authenticated as when the body may be read. In order:
+ * - 429 while the caller's address is locked out after too many wrong keys
+ *   (thrown by `authenticate` as `LockoutError`);
  * - 401 without a till key, from `Authorization: Bearer <key>` or `?key=` (for
  *   tills that cannot set headers), so an unauthenticated caller costs no body reading;
  * - 413 when Content-Length already says the body is over `limitBytes`;
@@ -23,13 +25,14 @@ export function isJsonMediaType(contentType: string): boolean {
  *
  * Reads the Node request's own headers: building a web `Headers` costs more than all the checks.
  */
-export function refusalBeforeBody(authenticate: TillAuthenticator, incoming: IncomingMessage, limitBytes: number): HttpProblem | undefined {
+export function refusalBeforeBody(authenticate: TillAuthenticator, incoming: IncomingMessage, limitBytes: number): HttpProblem | Till {
   const { headers } = incoming;
-  if (authenticate(presentedKey(headers.authorization, incoming.url)) === undefined) return unauthorized();
+  const till = authenticate(presentedKey(headers.authorization, incoming.url), incoming.socket.remoteAddress);
+  if (till === undefined) return unauthorized();
   const length = headers['content-length'];
   // With Transfer-Encoding the length is not to be trusted; the limit is then enforced while reading.
   if (length !== undefined && headers['transfer-encoding'] === undefined && Number(length) > limitBytes) return payloadTooLarge(limitBytes);
   const contentType = headers['content-type'];
   if (contentType !== undefined && !isJsonMediaType(contentType)) return unsupportedMediaType();
-  return undefined;
+  return till;
 }

@@ -4,11 +4,12 @@ import type { Handler } from 'hono';
 import type { Logger } from 'pino';
 import { refusalBeforeBody } from './guards.js';
 import type { NodeEnv } from './node-env.js';
-import { problemFor, unsupportedMediaType } from './problems.js';
+import { HttpProblem, problemFor, unsupportedMediaType } from './problems.js';
 import { type BodySink, ClientAborted, readRawBody } from './raw-body.js';
 import { sendJson, sendProblem } from './reply.js';
 import type { TurnCounter } from '../../src/cashdesk/metrics.js';
 import type { TillAuthenticator } from './till-keys.js';
+import type { Till } from '../../src/cashdesk/tills.js';
 
 /** The status a request is counted under when its client went away mid-body (no answer was sent). */
 export const CLIENT_CLOSED_REQUEST = 499;
@@ -23,8 +24,8 @@ export interface RawRouteDeps {
   logger: Logger;
 }
 
-/** Turns a request body into the 200 JSON answer, or throws (an HttpProblem, or anything for `problemFor`). */
-export type Answer = (body: Buffer) => unknown;
+/** Turns a request body of the till `till` into the 200 JSON answer, or throws (an HttpProblem, or anything for `problemFor`). */
+export type Answer = (body: Buffer, till: Till) => unknown;
 
 interface RawRoute extends RawRouteDeps {
   path: string;
@@ -47,6 +48,9 @@ class RawPost implements BodySink {
     private readonly outgoing: ServerResponse,
   ) {}
 
+  /** The till the request authenticated as; set before the body is read. */
+  till: Till | undefined;
+
   bodyRead(body: Buffer): void {
     // Only now can a body without a Content-Type be told from no body at all.
     if (body.length > 0 && this.incoming.headers['content-type'] === undefined) {
@@ -55,7 +59,7 @@ class RawPost implements BodySink {
     }
     let result: unknown;
     try {
-      result = this.route.answer(body);
+      result = this.route.answer(body, this.till!);
     } catch (error) {
       this.bodyFailed(error);
       return;
@@ -114,7 +118,9 @@ export function rawJsonRoute(deps: RawRouteDeps, path: string, answer: Answer): 
     const post = new RawPost(route, incoming, outgoing);
     let refusal: unknown;
     try {
-      refusal = refusalBeforeBody(route.authenticate, incoming, route.bodyLimitBytes);
+      const checked = refusalBeforeBody(route.authenticate, incoming, route.bodyLimitBytes);
+      if (checked instanceof HttpProblem) refusal = checked;
+      else post.till = checked;
     } catch (error) {
       refusal = error; // answered and counted here like any other failure, not by Hono's onError
     }

@@ -1,8 +1,12 @@
 import type { CashDeskService } from '../../src/cashdesk/service.js';
 import type { Till } from '../../src/cashdesk/tills.js';
 
-/** Authenticates a presented till key for the HTTP transport: the till, or undefined. */
-export type TillAuthenticator = (key: string | undefined) => Till | undefined;
+/**
+ * Authenticates a presented till key, from `remoteAddress`, for the HTTP
+ * transport: the till, or undefined; throws `LockoutError` while the address
+ * is locked out after too many wrong keys.
+ */
+export type TillAuthenticator = (key: string | undefined, remoteAddress: string | undefined) => Till | undefined;
 
 /**
  * `service.authenticate` for every HTTP request, remembering the keys that

@@ -1,7 +1,7 @@
 import type { BarcodeVerification } from '../../src/contracts/barcode.js';
 import { KitError } from '../../src/errors.js';
 import type { VerifierConfig } from './config.js';
-import { createVerifier, type Verifier } from './verifier.js';
+import { createVerifier, type Verifier, type VerifyOptions } from './verifier.js';
 
 // The document's library surface (section 4.1) is module-level: one instance
 // configured by init(). New code should prefer createVerifier().
@@ -26,8 +26,8 @@ export function init(config: VerifierConfig): void {
 }
 
 /** Section 4.1 `barcodeVerify()` on the default verifier. */
-export function barcodeVerify(fullBarcode: string): BarcodeVerification | Promise<BarcodeVerification> {
-  return current('barcodeVerify').barcodeVerify(fullBarcode);
+export function barcodeVerify(fullBarcode: string, options?: VerifyOptions): BarcodeVerification | Promise<BarcodeVerification> {
+  return current('barcodeVerify').barcodeVerify(fullBarcode, options);
 }
 
 /** Section 4.1 `getToken()` on the default verifier. */

@@ -1,4 +1,4 @@
-export { createVerifier, type Verifier } from './verifier.js';
+export { createVerifier, type Verifier, type VerifyOptions } from './verifier.js';
 export { init, barcodeVerify, getToken } from './default.js';
 export { deriveCardKey, generateBarcode, hmac, hotp, totp } from './primitives.js';
 export type { GenerateBarcodeOptions, HotpOptions, TotpOptions } from './primitives.js';

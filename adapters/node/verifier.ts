@@ -11,9 +11,20 @@ import { Slot, VerifyCode } from './core.js';
  * A configured verifier. `R` is the result type of `barcodeVerify`: plain with
  * an in-process store, a Promise with a shared (Redis) one.
  */
+/** Options of one `barcodeVerify` call. */
+export interface VerifyOptions {
+  /**
+   * Who asks (e.g. a till id). The same requester asking again about the same
+   * barcode while its password is valid gets the first answer again, with
+   * `repeated: true` (a till whose answer was lost may retry); anyone else, or
+   * a call without a requester, gets REPLAYED.
+   */
+  requester?: string;
+}
+
 export interface Verifier<R = BarcodeVerification> {
   /** Splits and checks a scanned barcode (section 2.2); never throws on a string. */
-  barcodeVerify(fullBarcode: string): R;
+  barcodeVerify(fullBarcode: string, options?: VerifyOptions): R;
   /** Signs the JSON text of a Pay API request body (DESIGN.md section 2); the value for `X-Wallet-Token`. */
   getToken(requestData: string): string;
   /** Releases the verifier (and the store it created itself); later calls throw VERIFIER_CLOSED. */
@@ -76,7 +87,7 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
     return this.#core.name;
   }
 
-  barcodeVerify(fullBarcode: string): BarcodeVerification | Promise<BarcodeVerification> {
+  barcodeVerify(fullBarcode: string, options?: VerifyOptions): BarcodeVerification | Promise<BarcodeVerification> {
     if (this.#closed) throw new KitError('VERIFIER_CLOSED', 'barcodeVerify: the verifier is closed');
     if (typeof fullBarcode !== 'string') {
       throw new TypeError(`barcodeVerify: fullBarcode must be a string, got ${fullBarcode === null ? 'null' : typeof fullBarcode}`);
@@ -99,9 +110,12 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
     const store = this.#store;
     if (store === undefined) return ok ? valid(fullBarcode, cardNumber, cardSession) : failed(fullBarcode, cardNumber, REASON_BY_CODE[code]!);
 
+    const requester = options?.requester;
+    // The barcode is part of the owner: the same card and password in another barcode is not a retry.
+    const owner = requester === undefined || store.claimFor === undefined ? undefined : `${requester.length}:${requester}:${fullBarcode}`;
     return store.synchronous
-      ? this.#decideSync(store, ok, fullBarcode, cardNumber, cardSession, now)
-      : this.#decideAsync(store, ok, fullBarcode, cardNumber, cardSession, now);
+      ? this.#decideSync(store, ok, fullBarcode, cardNumber, cardSession, now, owner)
+      : this.#decideAsync(store, ok, fullBarcode, cardNumber, cardSession, now, owner);
   }
 
   /** The replay mark of the password just accepted, and how long it could still be valid. */
@@ -122,6 +136,7 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
   // synchronous (and free of promise overhead) on the path every till takes.
   #decideSync(
     store: SyncStore, ok: boolean, fullBarcode: string, cardNumber: string, cardSession: string | null, now: number,
+    owner: string | undefined,
   ): BarcodeVerification {
     const failKey = `fail:${cardNumber}`;
     const failures = this.#maxFailures > 0 ? store.count(failKey) : 0;
@@ -130,8 +145,14 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
       if (this.#maxFailures > 0) store.increment(failKey, this.#coolDownMs);
       return failed(fullBarcode, cardNumber, 'CODE_MISMATCH');
     }
-    if (this.#replay && !store.claim(...this.#replayMark(fullBarcode, cardNumber, now))) {
-      return failed(fullBarcode, cardNumber, 'REPLAYED');
+    if (this.#replay) {
+      const [key, ttl] = this.#replayMark(fullBarcode, cardNumber, now);
+      if (owner === undefined) {
+        if (!store.claim(key, ttl)) return failed(fullBarcode, cardNumber, 'REPLAYED');
+      } else {
+        const claimed = store.claimFor!(key, ttl, owner);
+        if (claimed !== true) return again(claimed === owner, fullBarcode, cardNumber, cardSession);
+      }
     }
     if (failures > 0) store.delete(failKey);
     return valid(fullBarcode, cardNumber, cardSession);
@@ -139,6 +160,7 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
 
   async #decideAsync(
     store: AsyncStore, ok: boolean, fullBarcode: string, cardNumber: string, cardSession: string | null, now: number,
+    owner: string | undefined,
   ): Promise<BarcodeVerification> {
     const failKey = `fail:${cardNumber}`;
     // Read before any await: the core's result slots belong to the next call after it.
@@ -150,7 +172,14 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
         if (this.#maxFailures > 0) await store.increment(failKey, this.#coolDownMs);
         return failed(fullBarcode, cardNumber, 'CODE_MISMATCH');
       }
-      if (mark !== undefined && !(await store.claim(...mark))) return failed(fullBarcode, cardNumber, 'REPLAYED');
+      if (mark !== undefined) {
+        if (owner === undefined) {
+          if (!(await store.claim(...mark))) return failed(fullBarcode, cardNumber, 'REPLAYED');
+        } else {
+          const claimed = await store.claimFor!(...mark, owner);
+          if (claimed !== true) return again(claimed === owner, fullBarcode, cardNumber, cardSession);
+        }
+      }
       if (failures > 0) await store.delete(failKey);
       return valid(fullBarcode, cardNumber, cardSession);
     } catch (error) {
@@ -191,6 +220,11 @@ function valid(fullBarcode: string, cardNumber: string, cardSession: string | nu
     fullBarcode,
     reason: 'OK',
   };
+}
+
+/** A password already accepted: the first answer again for its requester's retry, else REPLAYED. */
+function again(sameRequester: boolean, fullBarcode: string, cardNumber: string, cardSession: string | null): BarcodeVerification {
+  return sameRequester ? { ...valid(fullBarcode, cardNumber, cardSession), repeated: true } : failed(fullBarcode, cardNumber, 'REPLAYED');
 }
 
 function failed(fullBarcode: string, cardNumber: string | null, reason: VerifyReason): BarcodeVerification {

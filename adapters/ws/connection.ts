@@ -139,7 +139,7 @@ export class BridgeConnection {
     }
     let outcome: FrameOutcome | PromiseLike<FrameOutcome>;
     try {
-      outcome = this.#dispatcher.handleFrame(toBuffer(data), isBinary, this.#log);
+      outcome = this.#dispatcher.handleFrame(toBuffer(data), isBinary, this.#log, this.tillId);
     } catch (error) {
       outcome = this.#internalError(error);
     }

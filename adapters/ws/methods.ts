@@ -13,7 +13,7 @@ import type { CashDeskService, Health } from '../../src/cashdesk/service.js';
  *   { jsonrpc: '2.0', id: 1, method: 'barcode.verify', params: { fullBarcode: scanned } };
  */
 export interface BridgeMethods {
-  /** Verifies a scanned barcode; the result is the `Verification` of the HTTP API. */
+  /** Verifies a scanned barcode; the result is the `Verification` of the HTTP API (a retry by the same till: `repeated: true`). */
   'barcode.verify': { params: z.infer<typeof VerifyRequest>; result: BarcodeVerification };
   /** Signs the JSON text of a Pay API request body; `token` goes in `X-Wallet-Token`. */
   'token.get': { params: z.infer<typeof TokenRequest>; result: { token: string } };
@@ -33,7 +33,7 @@ const NoParams = z.object({}).strict();
 interface MethodEntry {
   schema: z.ZodType;
   accepts(params: unknown): boolean;
-  run(service: CashDeskService, params: never): unknown;
+  run(service: CashDeskService, params: never, tillId: string): unknown;
 }
 
 /** Each method's params schema, its fast check, and its call into the service, typed by `BridgeMethods`. */
@@ -48,7 +48,8 @@ type MethodTable = {
      * what is wrong (or accepts what this check is too simple to).
      */
     accepts(params: unknown): params is BridgeMethods[M]['params'];
-    run(service: CashDeskService, params: BridgeMethods[M]['params']): BridgeMethods[M]['result'] | PromiseLike<BridgeMethods[M]['result']>;
+    /** `tillId`: the till the connection authenticated as. */
+    run(service: CashDeskService, params: BridgeMethods[M]['params'], tillId: string): BridgeMethods[M]['result'] | PromiseLike<BridgeMethods[M]['result']>;
   };
 };
 
@@ -58,7 +59,8 @@ const METHODS: MethodTable = {
     schema: VerifyRequest,
     accepts: (params): params is { fullBarcode: string } => onlyStringMember(params, 'fullBarcode', MAX_BARCODE_LENGTH),
     // Not `verify`: with an in-process store the result comes back without a promise (see Dispatcher).
-    run: (service, { fullBarcode }) => service.verifySync(fullBarcode),
+    // The till is the requester, so a till retrying after a lost answer gets it again (`repeated: true`).
+    run: (service, { fullBarcode }, tillId) => service.verifySync(fullBarcode, tillId),
   },
   'token.get': {
     schema: TokenRequest,
@@ -102,8 +104,8 @@ export function checkParams(method: BridgeMethodName, params: unknown): unknown 
  * the service answers synchronously (the in-memory store) and a promise
  * otherwise; a synchronous throw is thrown here.
  */
-export function runMethod(method: BridgeMethodName, service: CashDeskService, params: unknown): unknown {
-  return (METHODS[method] as MethodEntry).run(service, params as never);
+export function runMethod(method: BridgeMethodName, service: CashDeskService, params: unknown, tillId: string): unknown {
+  return (METHODS[method] as MethodEntry).run(service, params as never, tillId);
 }
 
 /** `{ [name]: string of at most maxLength }` and nothing else, as a JSON object from the wire. */

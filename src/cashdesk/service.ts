@@ -49,9 +49,13 @@ export class CashDeskService {
     return till;
   }
 
-  /** Verifies a scanned barcode (section 2.2 result plus reason). */
-  async verify(fullBarcode: string): Promise<BarcodeVerification> {
-    return this.verifySync(fullBarcode);
+  /**
+   * Verifies a scanned barcode (section 2.2 result plus reason). `tillId`, the
+   * requester, makes a retry idempotent: the same till asking again about the
+   * same barcode gets its first answer with `repeated: true`.
+   */
+  async verify(fullBarcode: string, tillId?: string): Promise<BarcodeVerification> {
+    return this.verifySync(fullBarcode, tillId);
   }
 
   /**
@@ -60,9 +64,9 @@ export class CashDeskService {
    * one. Same metrics. A synchronous verifier's throw is thrown here. For
    * transports where a promise per call is a measurable cost (the bridge).
    */
-  verifySync(fullBarcode: string): BarcodeVerification | Promise<BarcodeVerification> {
+  verifySync(fullBarcode: string, tillId?: string): BarcodeVerification | Promise<BarcodeVerification> {
     const started = performance.now();
-    const result = this.#verifier.barcodeVerify(fullBarcode);
+    const result = this.#verifier.barcodeVerify(fullBarcode, tillId === undefined ? undefined : { requester: tillId });
     // Checked by `then`, as `await` would: any thenable a verifier returns is waited on.
     if (typeof (result as { then?: unknown }).then === 'function') {
       return Promise.resolve(result).then((settled) => this.#verified(settled, started));

@@ -19,6 +19,8 @@ export interface BarcodeVerification {
   cardSession: string | null;
   fullBarcode: string;
   reason: VerifyReason;
+  /** Present (true) only when this answer repeats the first one to the same requester's retry. */
+  repeated?: boolean;
 }
 
 /** The two password algorithms of section 2.1. */

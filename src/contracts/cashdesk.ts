@@ -25,6 +25,10 @@ export const Verification = z.object({
   cardSession: z.string().nullable(),
   fullBarcode: z.string(),
   reason: z.enum(['OK', 'PREFIX_MISMATCH', 'MALFORMED', 'CODE_MISMATCH', 'REPLAYED', 'LOCKED']),
+  repeated: z.boolean().optional().openapi({
+    description: 'true when this answer repeats the first one: the same till asked again about the same barcode while its '
+      + 'password is valid (a retry after a lost answer). Absent otherwise; another till gets REPLAYED.',
+  }),
 }).openapi('Verification');
 
 export const TokenRequest = z.object({

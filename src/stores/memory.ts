@@ -1,94 +1,167 @@
+import { StoreError } from '../errors.js';
 import type { SyncStore } from './store.js';
 
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {
-  /** Most entries kept; past it the oldest go first. Default 1,000,000 (about 150 MB at worst). */
+  /**
+   * Most live replay marks (`claim`, `claimFor`). Never evicted before they
+   * expire: when full, a new claim throws `StoreError` (STORE_UNAVAILABLE)
+   * rather than forget a used barcode. Default 1,000,000 (about 150 MB at worst).
+   */
+  maxReplayMarks?: number;
+  /** Most failure counters (`increment`); past it the least recently written go first. Default 1,000,000. */
+  maxFailureCounters?: number;
+  /** @deprecated Sets both budgets at once; prefer `maxReplayMarks` and `maxFailureCounters`. */
   maxEntries?: number;
   /** Milliseconds since the epoch. Default `Date.now`. */
   clock?: () => number;
 }
 
-interface Entry {
+interface Counter {
   count: number;
   expiresAt: number;
 }
 
+interface Mark {
+  expiresAt: number;
+  owner: string;
+}
+
+/** A map of entries with an expiry; the store decides when to sweep it. */
+class ExpiringTable<E extends { expiresAt: number }> {
+  readonly entries = new Map<string, E>();
+  /** No entry expires before this: a sweep earlier than it would find nothing. */
+  #earliestExpiry = Number.POSITIVE_INFINITY;
+
+  live(key: string, now: number): E | undefined {
+    const entry = this.entries.get(key);
+    return entry !== undefined && entry.expiresAt > now ? entry : undefined;
+  }
+
+  write(key: string, entry: E): void {
+    // Delete first so the map's insertion order stays "least recently written first".
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    if (entry.expiresAt < this.#earliestExpiry) this.#earliestExpiry = entry.expiresAt;
+  }
+
+  /** Drops expired entries; free when nothing can have expired yet. */
+  sweep(now: number): void {
+    if (now < this.#earliestExpiry) return;
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const [key, entry] of this.entries) {
+      if (entry.expiresAt <= now) this.entries.delete(key);
+      else if (entry.expiresAt < earliest) earliest = entry.expiresAt;
+    }
+    this.#earliestExpiry = earliest;
+  }
+}
+
 /**
- * In-process store, bounded in memory: entries expire with their TTL and are
- * swept in amortised constant time; past `maxEntries` the oldest are evicted.
+ * In-process store, bounded in memory, with separate budgets: failure
+ * counters (which anyone can create with made-up card numbers) are shed
+ * least recently written first past `maxFailureCounters`; replay marks (which
+ * exist only for valid passwords) are never shed before they expire, and past
+ * `maxReplayMarks` live ones a new mark is refused with `StoreError`, so a
+ * flood of counters can never make a used barcode valid again.
  *
  * @example
- * const verifier = createVerifier({ ...config, replay: new MemoryStore({ maxEntries: 100_000 }) });
+ * const verifier = createVerifier({ ...config, replay: new MemoryStore({ maxReplayMarks: 100_000 }) });
  */
 export class MemoryStore implements SyncStore {
   readonly synchronous = true;
-  readonly #entries = new Map<string, Entry>();
-  readonly #maxEntries: number;
+  readonly #marks = new ExpiringTable<Mark>();
+  readonly #counters = new ExpiringTable<Counter>();
+  readonly #maxMarks: number;
+  readonly #maxCounters: number;
   readonly #clock: () => number;
   #writesSinceSweep = 0;
   #sizeAfterSweep = 0;
 
   constructor(options: MemoryStoreOptions = {}) {
-    const maxEntries = options.maxEntries ?? 1_000_000;
-    if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {
-      throw new RangeError('maxEntries: must be a positive integer');
-    }
-    this.#maxEntries = maxEntries;
+    this.#maxMarks = budget(options, 'maxReplayMarks');
+    this.#maxCounters = budget(options, 'maxFailureCounters');
     this.#clock = options.clock ?? Date.now;
   }
 
-  /** Number of entries held, expired ones not yet swept included. */
+  /** Number of entries held (marks and counters), expired ones not yet swept included. */
   get size(): number {
-    return this.#entries.size;
+    return this.#marks.entries.size + this.#counters.entries.size;
+  }
+
+  /** Replay marks held, expired ones not yet swept included. */
+  get replayMarks(): number {
+    return this.#marks.entries.size;
+  }
+
+  /** Failure counters held, expired ones not yet swept included. */
+  get failureCounters(): number {
+    return this.#counters.entries.size;
   }
 
   claim(key: string, ttlMs: number): boolean {
+    return this.claimFor(key, ttlMs, '') === true;
+  }
+
+  claimFor(key: string, ttlMs: number, owner: string): true | string {
     const now = this.#clock();
-    const entry = this.#entries.get(key);
-    if (entry !== undefined && entry.expiresAt > now) return false;
-    this.#write(key, { count: 1, expiresAt: now + ttlMs }, now);
+    const marks = this.#marks;
+    const mark = marks.live(key, now);
+    if (mark !== undefined) return mark.owner;
+    if (!marks.entries.has(key) && marks.entries.size >= this.#maxMarks) {
+      marks.sweep(now);
+      if (marks.entries.size >= this.#maxMarks) {
+        throw new StoreError(`replay mark budget full (${this.#maxMarks} live marks): refusing rather than forgetting a used barcode`);
+      }
+    }
+    marks.write(key, { expiresAt: now + ttlMs, owner });
+    this.#wrote(now);
     return true;
   }
 
   increment(key: string, ttlMs: number): number {
     const now = this.#clock();
-    const entry = this.#entries.get(key);
-    const count = entry !== undefined && entry.expiresAt > now ? entry.count + 1 : 1;
-    this.#write(key, { count, expiresAt: now + ttlMs }, now);
-    return count;
+    const counters = this.#counters;
+    const entry = counters.live(key, now);
+    counters.write(key, { count: entry === undefined ? 1 : entry.count + 1, expiresAt: now + ttlMs });
+    this.#wrote(now);
+    while (counters.entries.size > this.#maxCounters) {
+      counters.entries.delete(counters.entries.keys().next().value as string);
+    }
+    return entry === undefined ? 1 : entry.count + 1;
   }
 
   count(key: string): number {
-    const entry = this.#entries.get(key);
-    return entry !== undefined && entry.expiresAt > this.#clock() ? entry.count : 0;
+    return this.#counters.live(key, this.#clock())?.count ?? 0;
   }
 
   delete(key: string): void {
-    this.#entries.delete(key);
+    this.#counters.entries.delete(key);
+    this.#marks.entries.delete(key);
   }
 
   close(): void {
-    this.#entries.clear();
+    this.#counters.entries.clear();
+    this.#marks.entries.clear();
   }
 
-  #write(key: string, entry: Entry, now: number): void {
-    // Delete first so the map's insertion order stays "least recently written first".
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
-    // Sweep once the writes since the last sweep match what it left: each sweep
-    // then pays for itself, and expired entries never outnumber live ones by much.
-    if (++this.#writesSinceSweep >= Math.max(1024, this.#sizeAfterSweep)) this.#sweep(now);
-    while (this.#entries.size > this.#maxEntries) {
-      const oldest = this.#entries.keys().next().value as string;
-      this.#entries.delete(oldest);
-    }
-  }
-
-  #sweep(now: number): void {
+  /**
+   * Sweeps both tables once the writes since the last sweep match what it
+   * left: each sweep then pays for itself, and expired entries never
+   * outnumber live ones by much, whichever kind is being written.
+   */
+  #wrote(now: number): void {
+    if (++this.#writesSinceSweep < Math.max(1024, this.#sizeAfterSweep)) return;
     this.#writesSinceSweep = 0;
-    for (const [key, entry] of this.#entries) {
-      if (entry.expiresAt <= now) this.#entries.delete(key);
-    }
-    this.#sizeAfterSweep = this.#entries.size;
+    this.#marks.sweep(now);
+    this.#counters.sweep(now);
+    this.#sizeAfterSweep = this.size;
   }
+}
+
+function budget(options: MemoryStoreOptions, name: 'maxReplayMarks' | 'maxFailureCounters'): number {
+  const field = options[name] !== undefined ? name : options.maxEntries !== undefined ? 'maxEntries' : undefined;
+  const n = field === undefined ? 1_000_000 : options[field]!;
+  if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`${field}: must be a positive integer`);
+  return n;
 }

@@ -16,7 +16,10 @@ export interface RedisStoreOptions {
 
 /**
  * Redis-backed store, shared by every verifier of a chain: replay marks are
- * `SET NX PX`, failure counters `INCR` + `PEXPIRE` in one transaction.
+ * `SET NX PX` (or a script doing the same and returning the mark's owner),
+ * failure counters `INCR` + `PEXPIRE` in one transaction; separate keys, each
+ * with its TTL. Redis must not evict them (`maxmemory-policy noeviction`) and
+ * should persist them (`appendonly yes`): see the README.
  *
  * @example
  * const store = new RedisStore({ url: process.env.REDIS_URL });
@@ -46,8 +49,14 @@ export class RedisStore implements AsyncStore {
   }
 
   async claim(key: string, ttlMs: number): Promise<boolean> {
-    const answer = await this.#run(() => this.client.set(this.#prefix + key, '1', 'PX', pxOf(ttlMs), 'NX'));
+    const answer = await this.#run(() => this.client.set(this.#prefix + key, '', 'PX', pxOf(ttlMs), 'NX'));
     return answer === 'OK';
+  }
+
+  async claimFor(key: string, ttlMs: number, owner: string): Promise<true | string> {
+    // A script rather than `SET NX GET` (Redis 7 and later only): atomic on every Redis version.
+    const answer = await this.#run(() => this.client.eval(CLAIM_FOR, 1, this.#prefix + key, owner, pxOf(ttlMs)));
+    return answer === null ? true : String(answer);
   }
 
   async increment(key: string, ttlMs: number): Promise<number> {
@@ -84,6 +93,12 @@ export class RedisStore implements AsyncStore {
     }
   }
 }
+
+/** Records KEYS[1] = ARGV[1] for ARGV[2] ms unless present; nil when recorded, else the value there. */
+const CLAIM_FOR = `local old = redis.call('GET', KEYS[1])
+if old then return old end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return false`;
 
 function pxOf(ttlMs: number): number {
   return Math.max(1, Math.ceil(ttlMs));

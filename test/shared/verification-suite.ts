@@ -9,6 +9,11 @@ export interface VerificationTarget {
   barcodeVerify(fullBarcode: string): Promise<BarcodeVerification>;
   getToken(requestData: string): Promise<string>;
   close(): Promise<void>;
+  /**
+   * True when every call comes from one requester (a till of a transport):
+   * a barcode asked about twice then gets the first answer with `repeated: true`.
+   */
+  sameRequester?: boolean;
 }
 
 /** Builds a target for a verifier config (with `clock` set by the suite). */
@@ -135,8 +140,10 @@ export function verificationSuite(name: string, makeTarget: TargetFactory): void
     it('refuses a replayed barcode while it could still be valid', async () => {
       await withTarget({}, async (t) => {
         const code = barcode();
-        expect((await t.barcodeVerify(code)).resultCode).toBe('CARDSESSION_AVAILABLE');
-        expect(await t.barcodeVerify(code)).toMatchObject({ resultCode: 'VALIDATION_FAILED', reason: 'REPLAYED', cardNumber: CARD, totpCodeValid: false });
+        const first = await t.barcodeVerify(code);
+        expect(first.resultCode).toBe('CARDSESSION_AVAILABLE');
+        if (t.sameRequester) expect(await t.barcodeVerify(code)).toEqual({ ...first, repeated: true });
+        else expect(await t.barcodeVerify(code)).toMatchObject({ resultCode: 'VALIDATION_FAILED', reason: 'REPLAYED', cardNumber: CARD, totpCodeValid: false });
       });
     });
 

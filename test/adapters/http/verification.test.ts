@@ -11,6 +11,7 @@ class EnvelopeError extends Error {
 verificationSuite('http', async (config) => {
   const server = await startServer({ config });
   return {
+    sameRequester: true,
     async barcodeVerify(fullBarcode) {
       const reply = await request(server.url, '/v1/barcode/verify', { body: { fullBarcode } });
       if (reply.status !== 200) throw new EnvelopeError(reply.body.status, reply.body.errors);

@@ -9,6 +9,7 @@ verificationSuite('bridge (ws)', async (config) => {
   const server = await startBridgeServer({}, config);
   const client = await RpcClient.connect(server.url, { key: TILL.key });
   return {
+    sameRequester: true,
     barcodeVerify: (fullBarcode) => client.call<BarcodeVerification>('barcode.verify', { fullBarcode }),
     getToken: async (requestData) => (await client.call<{ token: string }>('token.get', { requestData })).token,
     close: async () => {

@@ -125,16 +125,16 @@ describe('MemoryStore', () => {
   });
 
   describe('bounds', () => {
-    it('keeps at most maxEntries and the newest keys still claimed after 1,000 claims with maxEntries 100', () => {
+    it('keeps at most maxEntries failure counters, the newest still counted, after 1,000 increments with maxEntries 100', () => {
       const store = new MemoryStore({ maxEntries: 100, clock: fixedClock().clock });
       for (let i = 0; i < 1000; i++) {
-        expect(store.claim(`k${i}`, 60_000)).toBe(true);
+        expect(store.increment(`k${i}`, 60_000)).toBe(1);
         expect(store.size).toBeLessThanOrEqual(100);
       }
       expect(store.size).toBeLessThanOrEqual(100);
-      for (let i = 900; i < 1000; i++) expect(store.claim(`k${i}`, 60_000), `k${i}`).toBe(false);
+      for (let i = 900; i < 1000; i++) expect(store.count(`k${i}`), `k${i}`).toBe(1);
       // The oldest went first.
-      expect(store.claim('k0', 60_000)).toBe(true);
+      expect(store.count('k0')).toBe(0);
     });
 
     it('evicts the least recently written key, not a recently re-written one', () => {
@@ -194,11 +194,11 @@ describe('MemoryStore', () => {
 
     it('accepts maxEntries 1 and keeps only the newest key', () => {
       const store = new MemoryStore({ maxEntries: 1, clock: fixedClock().clock });
-      store.claim('a', 1000);
-      store.claim('b', 1000);
+      store.increment('a', 1000);
+      store.increment('b', 1000);
       expect(store.size).toBe(1);
-      expect(store.claim('b', 1000)).toBe(false);
-      expect(store.claim('a', 1000)).toBe(true);
+      expect(store.count('b')).toBe(1);
+      expect(store.count('a')).toBe(0);
     });
 
     it('reads time from Date.now when no clock is given', () => {

@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadNativeBackend } from '../../../adapters/native/index.js';
+import {
+  barcodeVerify, createVerifier, deriveCardKey, generateBarcode, init, MemoryStore, RedisStore, type VerificationStore,
+} from '../../../src/index.js';
+import { BASE_CONFIG, fixedClock, NOW, PARTNER_KEY } from '../../support/fixtures.js';
+import { haveService, REDIS_URL } from '../../support/services.js';
+
+function barcodeFor(cardNumber: string, at = NOW, cardSession = 'AB12CD34'): string {
+  return generateBarcode({ ...BASE_CONFIG, cardNumber, cardKey: deriveCardKey(PARTNER_KEY, cardNumber, 'HMACSHA256'), cardSession, at });
+}
+
+const nativeMissing = loadNativeBackend() instanceof Error;
+const backends = (['wasm', 'native'] as const).filter((b) => b === 'wasm' || !nativeMissing);
+
+/** The same cases over a synchronous and an asynchronous store, on each backend. */
+function requesterSuite(name: string, makeStore: (clock: () => number) => VerificationStore, skip = false): void {
+  describe.skipIf(skip).each(backends)(`barcodeVerify with a requester (${name}, %s)`, (backend) => {
+    let card = 0;
+    const setup = () => {
+      const time = fixedClock();
+      const verifier = createVerifier({ ...BASE_CONFIG, backend, clock: time.clock, replay: makeStore(time.clock) });
+      // A card number no other test (or earlier run against the same Redis) has used.
+      const cardNumber = `${process.pid}${randomBytes(3).toString('hex')}${++card}`.replace(/[^0-9A-Za-z]/g, '');
+      return { time, verifier, cardNumber, verify: async (code: string, requester?: string) => verifier.barcodeVerify(code, requester === undefined ? undefined : { requester }) };
+    };
+
+    it('gives the same requester the first answer again with repeated: true, and REPLAYED to anyone else', async () => {
+      const { verify, cardNumber, verifier } = setup();
+      const code = barcodeFor(cardNumber);
+      const first = await verify(code, 'till-1');
+      expect(first).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE', reason: 'OK', cardNumber, cardSession: 'AB12CD34' });
+      expect(first.repeated).toBeUndefined();
+      expect(await verify(code, 'till-1')).toEqual({ ...first, repeated: true });
+      expect(await verify(code, 'till-1')).toEqual({ ...first, repeated: true });
+      expect(await verify(code, 'till-2')).toMatchObject({ resultCode: 'VALIDATION_FAILED', reason: 'REPLAYED', totpCodeValid: false });
+      expect(await verify(code)).toMatchObject({ reason: 'REPLAYED' });
+      await verifier.close();
+    });
+
+    it('answers REPLAYED to a requester whose barcode was first used without one', async () => {
+      const { verify, cardNumber, verifier } = setup();
+      const code = barcodeFor(cardNumber);
+      expect((await verify(code)).reason).toBe('OK');
+      expect((await verify(code, 'till-1')).reason).toBe('REPLAYED');
+      await verifier.close();
+    });
+
+    it('does not take a requester whose id is a prefix of another for the other', async () => {
+      const { verify, cardNumber, verifier } = setup();
+      const code = barcodeFor(cardNumber);
+      expect((await verify(code, 'till-1')).reason).toBe('OK');
+      expect((await verify(code, 'till-10')).reason).toBe('REPLAYED');
+      expect((await verify(code, 'till-')).reason).toBe('REPLAYED');
+      expect((await verify(code, '')).reason).toBe('REPLAYED');
+      await verifier.close();
+    });
+
+    it('answers CODE_MISMATCH to the same requester once the password is no longer valid', async () => {
+      const { verify, cardNumber, verifier, time } = setup();
+      const code = barcodeFor(cardNumber);
+      expect((await verify(code, 'till-1')).reason).toBe('OK');
+      time.now += 2 * 30_000; // two steps on: out of the window of 1
+      expect((await verify(code, 'till-1'))).toMatchObject({ reason: 'CODE_MISMATCH', totpCodeValid: false });
+      await verifier.close();
+    });
+  });
+}
+
+requesterSuite('memory', (clock) => new MemoryStore({ clock }));
+
+describe('barcodeVerify with a requester (the verifier\'s own store)', () => {
+  it('repeats for the same requester through the module-level barcodeVerify', () => {
+    init({ ...BASE_CONFIG, clock: () => NOW });
+    const code = barcodeFor('31337');
+    expect(barcodeVerify(code, { requester: 'till-1' })).toMatchObject({ reason: 'OK' });
+    expect(barcodeVerify(code, { requester: 'till-1' })).toMatchObject({ reason: 'OK', repeated: true, totpCodeValid: true });
+    expect(barcodeVerify(code, { requester: 'till-2' })).toMatchObject({ reason: 'REPLAYED' });
+  });
+});
+
+const skipRedis = !haveService('REDIS_URL', REDIS_URL, 'the requester tests over Redis');
+const prefix = `wpk-test-requester:${process.pid}:${randomBytes(4).toString('hex')}:`;
+let shared: RedisStore | undefined;
+beforeAll(() => {
+  if (!skipRedis) shared = new RedisStore({ url: REDIS_URL!, keyPrefix: prefix });
+});
+afterAll(async () => {
+  if (shared === undefined) return;
+  const leftover = await shared.client.keys(`${prefix}*`);
+  if (leftover.length > 0) await shared.client.del(...leftover);
+  await shared.close();
+});
+// Redis keeps time itself: marks live their TTL in real time, which these cases never wait out.
+requesterSuite('Redis', () => shared!, skipRedis);
