@@ -26,3 +26,12 @@ describe('safeEqual', () => {
     expect(safeEqual('', '')).toBe(true);
   });
 });
+
+describe('parseBasicAuth, given control characters', () => {
+  it('refuses a login or password holding NUL or any C0 control, and bytes that are not UTF-8', () => {
+    for (const [login, password] of [['a\u0000', 'pw'], ['a', 'p\u0000w'], ['a\u001b', 'pw'], ['a', 'p\tw']]) {
+      expect(parseBasicAuth(basicAuthHeader(login!, password!))).toBeUndefined();
+    }
+    expect(parseBasicAuth(`Basic ${Buffer.from([0x61, 0x3a, 0xff, 0xfe]).toString('base64')}`)).toBeUndefined();
+  });
+});
