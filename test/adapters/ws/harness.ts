@@ -66,7 +66,7 @@ export function capturingLogger(level: Level = 'debug'): { logger: Logger; recor
 }
 
 /** Polls `condition` every 10 ms until it holds; fails after `timeoutMs`. */
-export async function eventually(condition: () => boolean, timeoutMs = 5_000, what = 'condition'): Promise<void> {
+export async function eventually(condition: () => boolean, timeoutMs = 15_000, what = 'condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);

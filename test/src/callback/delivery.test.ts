@@ -24,15 +24,22 @@ async function freePort(): Promise<number> {
 
 // The sandbox's callback sender retries on DESIGN.md 5's schedule divided by 1000:
 // immediately, 5 ms, 300 ms, 1.8 s, 7.2 s...
+// One sandbox for the file (each test makes its own account); only the receiver's database differs per case.
+let sandbox: PushSandbox;
+beforeAll(async () => {
+  sandbox = await startPushSandbox({ timeScale: 1000 });
+}, 180_000); // PGlite start-up: stretched many times over on a loaded machine
+afterAll(async () => {
+  await sandbox?.close();
+});
+
 describe.each(databaseCases('callback delivery'))('callbacks from the sandbox to a receiver on $name', ({ open }) => {
-  let sandbox: PushSandbox;
   let db: Database;
 
   beforeAll(async () => {
-    [sandbox, db] = await Promise.all([startPushSandbox({ timeScale: 1000 }), open()]);
-  });
+    db = await open();
+  }, 180_000);
   afterAll(async () => {
-    await sandbox?.close();
     await db?.close();
   });
 

@@ -5,14 +5,15 @@ import { join } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
 import { demoConfig } from '../../../src/index.js';
 import { createLoyaltyClient } from '../../../src/loyalty/index.js';
+import { childTestTimeout, waitForOutput } from '../../support/cli-child.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const { login, password } = demoConfig.loyalty;
 
-/** The CLI from its sources (tsx), so the test never runs a stale build. */
+/** The compiled CLI (global setup rebuilds it when the sources are newer): no tsx compile per child. */
 function cli(args: string[], env: Record<string, string | undefined> = {}): ChildProcess {
   const childEnv: Record<string, string | undefined> = { ...process.env, LOG_LEVEL: 'info', DATABASE_URL: undefined, ...env };
-  return spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: root, env: childEnv as NodeJS.ProcessEnv });
+  return spawn(process.execPath, [join(root, 'dist', 'src', 'cli', 'main.js'), ...args], { cwd: root, env: childEnv as NodeJS.ProcessEnv });
 }
 
 function run(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -24,20 +25,8 @@ function run(args: string[], env: Record<string, string | undefined> = {}): Prom
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
 }
 
-function waitForUrl(child: ChildProcess, output: { text: string }): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner within 30 s:\n${output.text}`)), 30_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output.text += chunk.toString();
-      const url = /URL\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output.text)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve(url);
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => { output.text += chunk.toString(); });
-    child.on('exit', (code) => reject(new Error(`exited early with ${code}:\n${output.text}`)));
-  });
+async function waitForUrl(child: ChildProcess, output: { text: string }): Promise<string> {
+  return (await waitForOutput(child, output, /URL\s+(http:\/\/127\.0\.0\.1:\d+)/))[1]!;
 }
 
 async function stop(child: ChildProcess): Promise<number | null> {
@@ -86,7 +75,7 @@ describe.concurrent('wallet-partner-kit loyalty', () => {
     } finally {
       child.kill('SIGKILL');
     }
-  }, 90_000);
+  }, childTestTimeout(1));
 
   it('keeps cards across restarts with --data, and takes its configuration from WPK_* without --demo', async ({ expect }) => {
     const dir = mkdtempSync(join(tmpdir(), 'wpk-loyalty-'));
@@ -107,7 +96,7 @@ describe.concurrent('wallet-partner-kit loyalty', () => {
     };
     const first = await issue();
     expect(await issue()).toEqual(first);
-  }, 90_000);
+  }, childTestTimeout(2));
 
   it('refuses to start without its configuration, and a check without a URL, with exit code 2', async ({ expect }) => {
     const [missing, badKey, noUrl] = await Promise.all([
@@ -122,5 +111,5 @@ describe.concurrent('wallet-partner-kit loyalty', () => {
     expect(badKey.stderr).not.toContain('zz');
     expect(noUrl.code).toBe(2);
     expect(noUrl.stderr).toContain("--url: must be the server's http(s):// URL");
-  }, 60_000);
+  }, childTestTimeout(1));
 });

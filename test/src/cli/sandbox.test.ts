@@ -3,24 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { childTestTimeout, waitForOutput } from '../../support/cli-child.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const cli = join(root, 'dist', 'src', 'cli', 'main.js');
 
-function waitForUrl(child: ChildProcess, output: { text: string }): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner within 30 s:\n${output.text}`)), 30_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output.text += chunk.toString();
-      const url = /URL\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output.text)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve(url);
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => { output.text += chunk.toString(); });
-    child.on('exit', (code) => reject(new Error(`exited early with ${code}:\n${output.text}`)));
-  });
+async function waitForUrl(child: ChildProcess, output: { text: string }): Promise<string> {
+  return (await waitForOutput(child, output, /URL\s+(http:\/\/127\.0\.0\.1:\d+)/))[1]!;
 }
 
 describe('wallet-partner-kit sandbox', () => {
@@ -43,7 +32,7 @@ describe('wallet-partner-kit sandbox', () => {
       child.kill('SIGKILL');
       rmSync(data, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, childTestTimeout(1));
 
   it('refuses bad options with one line naming them and exit code 2', async () => {
     const child = spawn(process.execPath, [cli, 'sandbox', '--port', 'eighty'], { cwd: root });
@@ -52,5 +41,5 @@ describe('wallet-partner-kit sandbox', () => {
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(2);
     expect(stderr).toContain('--port: must be a number');
-  }, 30_000);
+  }, childTestTimeout(1));
 });

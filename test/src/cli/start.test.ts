@@ -3,25 +3,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { demoConfig, deriveCardKey, generateBarcode } from '../../../src/index.js';
+import { childTestTimeout, waitForOutput } from '../../support/cli-child.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
 /** Resolves with the banner's HTTP and WebSocket URLs once the server prints them. */
-function waitForBanner(child: ChildProcess, output: { text: string }): Promise<{ url: string; wsUrl: string }> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner within 30 s:\n${output.text}`)), 30_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output.text += chunk.toString();
-      const url = /HTTP\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output.text)?.[1];
-      const wsUrl = /WebSocket\s+(ws:\/\/127\.0\.0\.1:\d+\/ws)/.exec(output.text)?.[1];
-      if (url && wsUrl) {
-        clearTimeout(timer);
-        resolve({ url, wsUrl });
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => { output.text += chunk.toString(); });
-    child.on('exit', (code) => reject(new Error(`exited early with ${code}:\n${output.text}`)));
-  });
+async function waitForBanner(child: ChildProcess, output: { text: string }): Promise<{ url: string; wsUrl: string }> {
+  const [, url, wsUrl] = await waitForOutput(child, output, /HTTP\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*WebSocket\s+(ws:\/\/127\.0\.0\.1:\d+\/ws)/);
+  return { url: url!, wsUrl: wsUrl! };
 }
 
 function bridgeCall(wsUrl: string, key: string, request: object): Promise<unknown> {
@@ -62,5 +51,5 @@ describe('npm start', () => {
     } finally {
       child.kill('SIGKILL');
     }
-  }, 60_000);
+  }, childTestTimeout(1));
 });

@@ -21,17 +21,22 @@ describe('createPushClient over HTTP against the sandbox', () => {
   let client: PushClient;
   let login: string;
 
+  // The sandbox and the client share a clock the test moves forward, so a 304 is met and waited out
+  // without timing anything: no real delay between two calls reaches the 10-minute interval.
+  let skewMs = 0;
+  const clock = () => Date.now() + skewMs;
+
   beforeAll(async () => {
-    sandbox = await startPushSandbox();
-    const account = await sandbox.createAccount({ singleIntervalMs: 600, batchIntervalMs: 0, simulateDelivery: false });
+    sandbox = await startPushSandbox({ clock });
+    const account = await sandbox.createAccount({ singleIntervalMs: 600_000, batchIntervalMs: 0, simulateDelivery: false });
     login = account.login;
-    client = createPushClient({ url: sandbox.url, login, password: account.password, retryBaseMs: 10 });
+    client = createPushClient({ url: sandbox.url, login, password: account.password, retryBaseMs: 10, clock });
     // Before the reset every call but the reset is refused (document section 3).
     const refused = await failure(client.single({ msisdn: '79990000001', subId: 'first', message }));
     expect({ code: refused.code, httpStatus: refused.httpStatus, errors: refused.errors })
       .toEqual({ code: 'UNAUTHORIZED', httpStatus: 401, errors: ['Invalid authorization token'] });
     await client.resetPassword(NEW_PASSWORD);
-  });
+  }, 180_000); // PGlite start-up: stretched many times over on a loaded machine
   afterAll(() => sandbox?.close());
 
   it('sends with the new password after a reset, and the initial one no longer works', async () => {
@@ -59,12 +64,12 @@ describe('createPushClient over HTTP against the sandbox', () => {
   it('raises TOO_EARLY with retryAt from Retry-After on a 304, and the same call succeeds once waited out', async () => {
     const request = { msisdn: '79990000020', subId: 'too-early', message };
     await client.single(request);
-    const before = Date.now();
+    const before = clock();
     const early = await failure(client.single(request));
     expect({ code: early.code, httpStatus: early.httpStatus }).toEqual({ code: 'TOO_EARLY', httpStatus: 304 });
     expect(early.retryAt).toBeGreaterThan(before);
-    expect(early.retryAt).toBeLessThanOrEqual(before + 600 + 50);
-    await new Promise((resolve) => setTimeout(resolve, early.retryAt! - Date.now() + 5));
+    expect(early.retryAt).toBeLessThanOrEqual(before + 600_000 + 1_000);
+    skewMs += early.retryAt! - clock() + 1; // waited out, on the shared clock
     expect(await client.single(request)).toMatchObject({ subId: 'too-early' });
   });
 

@@ -88,7 +88,7 @@ describe.skipIf(!haveService('REDIS_URL', REDIS_URL, 'the RedisStore tests'))('R
       expect(await owned.count(key('owned'))).toBe(0);
       expect(owned.client.status).toBe('ready');
       await owned.close();
-      await vi.waitFor(() => expect(owned.client.status).toBe('end'), { timeout: 2000 });
+      await vi.waitFor(() => expect(owned.client.status).toBe('end'), { timeout: 15_000 });
     });
   });
 

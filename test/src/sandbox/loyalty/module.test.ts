@@ -24,8 +24,16 @@ async function dropSchema(schema: string | undefined): Promise<void> {
   }
 }
 
+// One merchant (the target) for the file: each case starts only the sandbox it is about.
+let merchant: RunningLoyaltyProgram;
+beforeAll(async () => {
+  merchant = await startLoyaltyProgram({ port: 0, demo: true });
+}, 180_000); // PGlite start-up: stretched many times over on a loaded machine
+afterAll(async () => {
+  await merchant?.close();
+});
+
 describe.each(cases)('the sandbox Loyalty driver on $name', ({ options }) => {
-  let merchant: RunningLoyaltyProgram;
   let sandbox: RunningSandbox;
   let schema: string | undefined;
   const call = async (method: string, path: string, body?: unknown) => {
@@ -39,11 +47,10 @@ describe.each(cases)('the sandbox Loyalty driver on $name', ({ options }) => {
   beforeAll(async () => {
     const chosen = options();
     schema = chosen.databaseSchema;
-    [merchant, sandbox] = await Promise.all([startLoyaltyProgram({ port: 0, demo: true }), startSandbox({ port: 0, ...chosen }, [loyaltyDriverModule])]);
-  });
+    sandbox = await startSandbox({ port: 0, ...chosen }, [loyaltyDriverModule]);
+  }, 180_000);
   afterAll(async () => {
     await sandbox?.close();
-    await merchant?.close();
     await dropSchema(schema);
   });
 

@@ -143,7 +143,7 @@ export async function startPayHarness(
       if (answer.status !== 200) throw new Error(`checkout: ${answer.text}`);
       return { transactionId: answer.body.transactionId, cardSession: card.cardSession, cardNumber: card.cardNumber, requestId };
     },
-    async waitStatus(transactionId, predicate, timeoutMs = 5000) {
+    async waitStatus(transactionId, predicate, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const answer = await harness.pay('/status', { transactionId });

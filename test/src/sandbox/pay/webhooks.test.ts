@@ -24,7 +24,7 @@ async function receiver(failFirst = 0): Promise<{ url: string; received: Receive
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/pay`, received, server };
 }
 
-async function until<T>(what: () => T | undefined, timeoutMs = 5000): Promise<T> {
+async function until<T>(what: () => T | undefined, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = what();

@@ -32,7 +32,7 @@ describe.each(sandboxCases('Push simulated phones'))('simulated phones on $name'
 
   const state = async (auth: Record<string, string>, messageId: string) => (await call(url, 'GET', `/public/push/${messageId}`, undefined, auth)).body;
   const statusBecomes = (auth: Record<string, string>, messageId: string, status: string) =>
-    eventually(async () => ((await state(auth, messageId)).status === status ? true : undefined), 10_000, `${messageId} ${status}`);
+    eventually(async () => ((await state(auth, messageId)).status === status ? true : undefined), 30_000, `${messageId} ${status}`);
 
   it('moves a message QUEUED -> SENT after 200 ms and DELIVERED after 1 s, then posts a signed push.delivered', async () => {
     const { login, auth, created } = await readyAccount(url, { callbackUrl: hook.url });
@@ -50,7 +50,7 @@ describe.each(sandboxCases('Push simulated phones'))('simulated phones on $name'
     await statusBecomes(auth, id, 'DELIVERED');
     expect((await state(auth, id)).updatedAt).toBe(new Date(now).toISOString());
 
-    const got = await eventually(async () => hook.received.find((r) => r.body.includes(id)), 10_000, 'the callback');
+    const got = await eventually(async () => hook.received.find((r) => r.body.includes(id)), 30_000, 'the callback');
     const verified = new Webhook(created.callbackSecret).verify(got.body, got.headers as Record<string, string>);
     const event = CallbackEvent.parse(verified);
     expect(event).toEqual({ eventId: got.headers['webhook-id'], type: 'push.delivered', messageId: id, subId: 'life', msisdn: '79990001111', occurredAt: new Date(now).toISOString() });
