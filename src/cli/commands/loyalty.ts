@@ -56,8 +56,8 @@ export async function loyalty(argv: string[]): Promise<void> {
   const running = await startLoyaltyProgram({
     ...fromEnv, host: values.host, port: parsePort(values.port), dataDir: values.data, databaseUrl, demo: values.demo ?? false, logger,
   });
-  logger.info({ url: running.url, database: running.db.kind, demo: values.demo ?? false }, 'loyalty server listening');
   process.stdout.write(banner(running.url, `${running.db.kind}${values.data ? ` in ${values.data}` : databaseUrl ? '' : ' in memory'}`, values.demo ?? false));
+  logger.info({ url: running.url, database: running.db.kind, demo: values.demo ?? false }, 'loyalty server listening');
 
   exitOnSignals(logger, async () => {
     await running.close();
