@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCliArgs } from '../args.js';
 import { pino } from 'pino';
 import { startSandbox } from '../../sandbox/server.js';
 import { pushAccount, PUSH_ACCOUNT_USAGE } from './push-account.js';
@@ -29,7 +29,7 @@ export async function sandbox(argv: string[]): Promise<void> {
     await pushAccount(argv.slice(1));
     return;
   }
-  const { values } = parseArgs({
+  const { values } = parseCliArgs({
     args: argv, strict: true,
     options: {
       port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' }, demo: { type: 'boolean' },
