@@ -9,7 +9,9 @@ export type KitErrorCode =
   | 'CLOCK_INVALID'
   | 'VERIFIER_CLOSED'
   | 'STORE_UNAVAILABLE'
-  | 'BACKEND_UNAVAILABLE';
+  | 'BACKEND_UNAVAILABLE'
+  | 'DATA_DIR_IN_USE'
+  | 'DATABASE_UNREACHABLE';
 
 /** Base class of the kit's errors. */
 export class KitError extends Error {

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-import { KitError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { barcode, BARCODE_USAGE } from './commands/barcode.js';
 import { loyalty, LOYALTY_USAGE } from './commands/loyalty.js';
 import { push, PUSH_USAGE } from './commands/push.js';
 import { sandbox, SANDBOX_USAGE } from './commands/sandbox.js';
 import { serve, SERVE_USAGE } from './commands/serve.js';
+import { describeCliFailure } from './errors.js';
 
 const USAGE = `wallet-partner-kit ${VERSION}
 
@@ -43,11 +43,10 @@ try {
       process.exitCode = 2;
   }
 } catch (error) {
-  // Configuration and argument errors are the user's to fix: say what, not where in our code.
-  if (error instanceof KitError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-    console.error(`wallet-partner-kit: ${(error as Error).message}`);
-    process.exitCode = 2;
-  } else {
-    throw error;
-  }
+  // One line saying what and what to do; the stack is ours, not the user's, unless asked for.
+  const { line, exitCode } = describeCliFailure(error);
+  console.error(`wallet-partner-kit: ${line}`);
+  if (process.env.LOG_LEVEL === 'debug' || process.env.LOG_LEVEL === 'trace') console.error(error);
+  // Exit now: a half-started command may still hold a handle (a pool, a timer) that would keep us alive.
+  process.exit(exitCode);
 }

@@ -1,4 +1,8 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { lockDataDir } from './data-dir-lock.js';
+import { pgliteBase } from './pglite-base.js';
 import type { Database, QueryResult, Queryable } from './database.js';
 import { scrubQueryError } from './scrub.js';
 
@@ -13,14 +17,31 @@ function wrap(runner: Pick<PGlite, 'query'>): Queryable {
   };
 }
 
+/** A new database starts from the build-time snapshot when there is one (no initdb); an existing folder resumes. */
+function create(dataDir: string | undefined): Promise<PGlite> {
+  const fresh = dataDir === undefined || !existsSync(join(dataDir, 'PG_VERSION'));
+  const base = fresh ? pgliteBase() : undefined;
+  return PGlite.create({ ...(dataDir === undefined ? {} : { dataDir }), ...(base === undefined ? {} : { loadDataDir: base }) });
+}
+
 /**
  * PostgreSQL compiled to wasm, in this process: in memory, or kept in
- * `dataDir` across restarts. One connection; PGlite queues concurrent callers,
- * and a transaction holds the connection until it ends.
+ * `dataDir` across restarts, which this process then holds alone (a lock
+ * file; see {@link lockDataDir}). One connection; PGlite queues concurrent
+ * callers, and a transaction holds the connection until it ends.
+ *
+ * @throws DataDirInUseError when another live process holds `dataDir`.
  */
 export async function openPglite(dataDir?: string, schema?: string): Promise<Database> {
-  const pg = await PGlite.create(dataDir === undefined ? undefined : { dataDir });
-  if (schema !== undefined) await pg.exec(`CREATE SCHEMA IF NOT EXISTS "${schema}"; SET search_path TO "${schema}"`);
+  const release = dataDir === undefined ? () => {} : lockDataDir(dataDir);
+  let pg: PGlite;
+  try {
+    pg = await create(dataDir);
+    if (schema !== undefined) await pg.exec(`CREATE SCHEMA IF NOT EXISTS "${schema}"; SET search_path TO "${schema}"`);
+  } catch (error) {
+    release();
+    throw error;
+  }
   const direct = wrap(pg);
   let closed: Promise<void> | undefined;
   return {
@@ -33,7 +54,7 @@ export async function openPglite(dataDir?: string, schema?: string): Promise<Dat
       return pg.transaction((tx) => fn(wrap(tx)));
     },
     close() {
-      closed ??= pg.close();
+      closed ??= pg.close().finally(release);
       return closed;
     },
   };

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { KitError } from '../errors.js';
 import type { Database, QueryResult, Queryable } from './database.js';
 import { scrubQueryError } from './scrub.js';
 
@@ -43,8 +44,13 @@ export async function openPostgres({ url, schema, maxConnections = 10 }: Postgre
   });
   // An idle client's error (the server restarted) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
-  if (schema !== undefined) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-  else await pool.query('SELECT 1');
+  try {
+    if (schema !== undefined) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    else await pool.query('SELECT 1');
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw unreachable(url, error);
+  }
   const direct = wrap(pool);
   let closed: Promise<void> | undefined;
   return {
@@ -72,4 +78,23 @@ export async function openPostgres({ url, schema, maxConnections = 10 }: Postgre
       return closed;
     },
   };
+}
+
+/** `url` without its password, for messages and logs: `postgres://user:***@host/db`. */
+export function redactDatabaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    for (const key of [...parsed.searchParams.keys()]) if (/pass|secret|key/i.test(key)) parsed.searchParams.set(key, '***');
+    return parsed.toString().replace('%2A%2A%2A', '***');
+  } catch {
+    return 'the DATABASE_URL given (not a valid URL)';
+  }
+}
+
+/** The first query failed: the server is down, unknown, or refused us. Say where, never with the password. */
+function unreachable(url: string, error: unknown): KitError {
+  const e = error as { code?: string; message?: string };
+  const why = typeof e.code === 'string' && /^[A-Z]/.test(e.code) && !/^[0-9A-Z]{5}$/.test(e.code) ? e.code : e.message ?? String(error);
+  return new KitError('DATABASE_UNREACHABLE', `cannot reach the database at ${redactDatabaseUrl(url)} (${why.split('\n')[0]})`, { cause: error });
 }

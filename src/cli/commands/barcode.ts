@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCliArgs } from '../args.js';
 import { deriveCardKey, generateBarcode } from '../../../adapters/node/primitives.js';
 import { demoConfig } from '../../demo.js';
 import { resolveServeConfig } from '../../server/config.js';
@@ -11,7 +11,7 @@ configuration (the demo one with --demo). For testing tills and servers.`;
 
 /** Prints a fresh barcode for a card. */
 export function barcode(argv: string[]): void {
-  const { values } = parseArgs({
+  const { values } = parseCliArgs({
     args: argv, strict: true,
     options: { demo: { type: 'boolean' }, config: { type: 'string' }, card: { type: 'string' }, session: { type: 'string' }, help: { type: 'boolean' } },
   });

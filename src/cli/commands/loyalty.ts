@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCliArgs } from '../args.js';
 import { createLogger } from '../../log/index.js';
 import { demoConfig } from '../../demo.js';
 import { ConfigError } from '../../errors.js';
@@ -32,7 +32,7 @@ export async function loyalty(argv: string[]): Promise<void> {
     await check(argv.slice(1));
     return;
   }
-  const { values } = parseArgs({
+  const { values } = parseCliArgs({
     args: argv, strict: true,
     options: { port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' }, demo: { type: 'boolean' }, help: { type: 'boolean' } },
   });
@@ -56,8 +56,8 @@ export async function loyalty(argv: string[]): Promise<void> {
   const running = await startLoyaltyProgram({
     ...fromEnv, host: values.host, port: parsePort(values.port), dataDir: values.data, databaseUrl, demo: values.demo ?? false, logger,
   });
-  logger.info({ url: running.url, database: running.db.kind, demo: values.demo ?? false }, 'loyalty server listening');
   process.stdout.write(banner(running.url, `${running.db.kind}${values.data ? ` in ${values.data}` : databaseUrl ? '' : ' in memory'}`, values.demo ?? false));
+  logger.info({ url: running.url, database: running.db.kind, demo: values.demo ?? false }, 'loyalty server listening');
 
   exitOnSignals(logger, async () => {
     await running.close();
@@ -88,7 +88,7 @@ function banner(url: string, database: string, demo: boolean): string {
 }
 
 async function check(argv: string[]): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseCliArgs({
     args: argv, strict: true,
     options: { url: { type: 'string' }, login: { type: 'string' }, password: { type: 'string' }, 'timeout-ms': { type: 'string' }, help: { type: 'boolean' } },
   });

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCliArgs } from '../args.js';
 import { migrate, openDatabase } from '../../db/index.js';
 import { ArgumentError, ConfigError, KitError } from '../../errors.js';
 import { createAccount } from '../../sandbox/push/accounts.js';
@@ -82,7 +82,7 @@ export async function pushAccount(argv: string[], env: NodeJS.ProcessEnv = proce
     return;
   }
   if (action !== 'create') throw new ArgumentError([`${action}: unknown action (create is the one there is)`], 'push-account command');
-  const { values } = parseArgs({ args: rest, options: OPTIONS, strict: true });
+  const { values } = parseCliArgs({ args: rest, options: OPTIONS, strict: true });
   if (values.help) {
     console.log(PUSH_ACCOUNT_USAGE);
     return;

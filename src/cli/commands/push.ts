@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCliArgs } from '../args.js';
 import cliProgress from 'cli-progress';
 import { createPushClient, PushError, readMsisdnFile, sendCampaign, type CampaignProgressEvent } from '../../push/index.js';
 
@@ -77,7 +77,7 @@ function progressView(total: number): { update(p: CampaignProgressEvent): void; 
 }
 
 async function send(argv: string[]): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseCliArgs({
     args: argv, strict: true,
     options: {
       url: { type: 'string' }, login: { type: 'string' }, password: { type: 'string' }, file: { type: 'string' }, 'sub-id': { type: 'string' },
@@ -122,7 +122,7 @@ async function send(argv: string[]): Promise<void> {
 }
 
 async function resetPassword(argv: string[]): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseCliArgs({
     args: argv, strict: true,
     options: { url: { type: 'string' }, login: { type: 'string' }, password: { type: 'string' }, 'new-password': { type: 'string' } },
   });

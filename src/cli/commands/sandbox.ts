@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCliArgs } from '../args.js';
 import { createLogger } from '../../log/index.js';
 import { startSandbox } from '../../sandbox/server.js';
 import { pushAccount, PUSH_ACCOUNT_USAGE } from './push-account.js';
@@ -29,7 +29,7 @@ export async function sandbox(argv: string[]): Promise<void> {
     await pushAccount(argv.slice(1));
     return;
   }
-  const { values } = parseArgs({
+  const { values } = parseCliArgs({
     args: argv, strict: true,
     options: {
       port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' }, demo: { type: 'boolean' },
@@ -47,7 +47,6 @@ export async function sandbox(argv: string[]): Promise<void> {
     host: values.host, port: number(values.port, '--port'), dataDir: values.data, databaseUrl,
     demo: values.demo ?? false, timeScale: number(values['time-scale'], '--time-scale'), logger,
   });
-  logger.info({ url: running.url, database: running.sandbox.context.db.kind, demo: values.demo ?? false }, 'sandbox listening');
   const lines = running.sandbox.banner.map((line) => line.replaceAll('{url}', running.url));
   process.stdout.write(`
   wallet-partner-kit sandbox ${values.demo ? '(DEMO records: public keys, never use in production)' : ''}
@@ -55,6 +54,7 @@ export async function sandbox(argv: string[]): Promise<void> {
   Database   ${running.sandbox.context.db.kind}${values.data ? ` in ${values.data}` : databaseUrl ? '' : ' in memory'}
 ${lines.map((line) => `  ${line}`).join('\n')}
 `);
+  logger.info({ url: running.url, database: running.sandbox.context.db.kind, demo: values.demo ?? false }, 'sandbox listening');
 
   exitOnSignals(logger, () => running.close());
 }

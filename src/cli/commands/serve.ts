@@ -1,6 +1,7 @@
-import { parseArgs } from 'node:util';
+import { parseCliArgs } from '../args.js';
 import { createLogger } from '../../log/index.js';
 import { demoConfig } from '../../demo.js';
+import { ConfigError } from '../../errors.js';
 import { generateBarcode, deriveCardKey } from '../../../adapters/node/primitives.js';
 import { resolveServeConfig, type ServeConfig } from '../../server/config.js';
 import { startServer } from '../../server/serve.js';
@@ -24,7 +25,7 @@ function parsePort(value: string | undefined): number | undefined {
 
 /** Runs `serve` until SIGTERM or SIGINT, then drains and exits. */
 export async function serve(argv: string[]): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseCliArgs({
     args: argv, strict: true,
     options: { config: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' }, demo: { type: 'boolean' }, help: { type: 'boolean' } },
   });
@@ -34,6 +35,9 @@ export async function serve(argv: string[]): Promise<void> {
   }
   const configPath = values.config ?? process.env.WPK_CONFIG;
   const file = values.demo ? demoConfig : configPath ? readConfigFile(configPath) : undefined;
+  if (file === undefined && !Object.keys(process.env).some((name) => name.startsWith('WPK_'))) {
+    throw new ConfigError(['none given; try it with --demo, or give --config FILE (JSON; or WPK_CONFIG) or WPK_* variables'], 'server configuration');
+  }
   const config = resolveServeConfig(file, process.env, { host: values.host, port: parsePort(values.port) });
   // If whoever reads our stdout goes away (a closed pipe), keep serving and
   // shutting down properly: losing log lines must not cost a till its answers.
