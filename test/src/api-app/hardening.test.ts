@@ -93,7 +93,7 @@ describe.each(databaseCases('the database refusal guard'))('createApiApp on $nam
   beforeAll(async () => {
     db = await open();
     await db.exec('CREATE TABLE hostile (name TEXT, secret TEXT)');
-  });
+  }, 120_000);
   afterAll(async () => { await db?.close(); });
 
   it('answers 400 BAD_REQUEST (SQLSTATE class 22), not 500, and logs neither the value nor the other parameters', async () => {

@@ -36,7 +36,7 @@ describe.each(databaseCases('the callback receiver hostile-text checks'))('the c
     log = captureLog();
     receiver = await createCallbackReceiver({ secrets: secret, database: db, logger: log.logger, queryToken });
     url = (await receiver.listen()).url;
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await receiver?.close();
     await db?.close();

@@ -43,7 +43,7 @@ describe.each(sandboxCases('the hostile-text property test'))('the sandbox on $n
     const created = await call('POST', '/sandbox/push/accounts', JSON.stringify({ login, partner: 'p-1' }));
     const initial = ((await created.json()) as { password: string }).password;
     expect((await call('PUT', '/public/user/reset-password', JSON.stringify({ password }), { authorization: basicAuthHeader(login, initial) })).status).toBe(200);
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await sandbox?.close();
     await dbCase.cleanup(dbOptions ?? {});

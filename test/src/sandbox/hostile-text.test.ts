@@ -59,7 +59,7 @@ describe.each(sandboxCases('the sandbox hostile-text checks'))('the sandbox (Pay
     expect((await call('POST', '/sandbox/push/accounts', { login, partner: 'partner-1', password: pushPassword, callbackSecret })).status).toBe(200);
     expect((await call('PUT', '/public/user/reset-password', { password: pushNewPassword }, { authorization: basicAuthHeader(login, pushPassword) })).status).toBe(200);
     expect((await call('PUT', '/sandbox/loyalty/target', { url: 'http://127.0.0.1:9/', login: 'wallet', password: loyaltyPassword })).status).toBe(200);
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await running?.close();
     await dbCase.cleanup(dbOptions ?? {});

@@ -46,7 +46,7 @@ describe.each(cases)('the Loyalty server on $name, given NUL bytes and deep JSON
     const issued = await call('POST', '/v1/card/anonymous', { requestId: 'r-1' });
     expect(issued.status).toBe(200);
     card = await issued.json() as typeof card;
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await running?.close();
     if (schema !== undefined) {
