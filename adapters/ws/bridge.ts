@@ -15,7 +15,7 @@ export interface Bridge {
   /**
    * Takes an HTTP upgrade request (route `/ws` upgrades here from the server's
    * `'upgrade'` event): refuses it with a plain HTTP response (403, 400, 401,
-   * 503: see `UPGRADE_REFUSALS`) or completes the WebSocket handshake.
+   * 429, 503: see `UPGRADE_REFUSALS` and `checkUpgrade`) or completes the WebSocket handshake.
    */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   /**
@@ -86,7 +86,7 @@ class WsBridge implements Bridge {
     // The key may be in the query string: log the path only, never `req.url`.
     const remote = { remoteAddress: req.socket.remoteAddress, path: (req.url ?? '/').split('?')[0] };
     const checked = this.#closing !== undefined ? { refusal: UPGRADE_REFUSALS.closing }
-      : checkUpgrade(req, { allowedOrigins: this.#allowedOrigins, authenticate: (key) => this.#service.authenticate(key, 'ws') });
+      : checkUpgrade(req, { allowedOrigins: this.#allowedOrigins, authenticate: (key, address) => this.#service.authenticate(key, 'ws', address) });
     if ('refusal' in checked) {
       this.#log.info({ ...remote, status: checked.refusal.status, reason: checked.refusal.message }, 'bridge upgrade refused');
       refuseUpgrade(socket, checked.refusal);

@@ -36,7 +36,7 @@ export async function startServer(config: ServeConfig, logger: Logger = pino({ l
   const { replay, ...verifierConfig } = config.verifier;
   const store = config.redisUrl === undefined ? undefined : new RedisStore({ url: config.redisUrl });
   const verifier = createVerifier({ ...verifierConfig, replay: replay ? store : false });
-  const service = new CashDeskService({ verifier, tills: new TillRegistry(config.tills), version: VERSION });
+  const service = new CashDeskService({ verifier, tills: new TillRegistry(config.tills), version: VERSION, logger });
   const app = createHttpApp(service, { bodyLimitBytes: config.server.bodyLimitBytes, logger });
   const bridge = createBridge(service, {
     allowedOrigins: config.server.allowedOrigins, maxPayloadBytes: config.server.maxPayloadBytes, logger,
