@@ -2,3 +2,4 @@ export { createApiApp, serveOpenApi, sendProblem, REQUEST_ID_HEADER, type ApiApp
 export { basicAuthHeader, parseBasicAuth, safeEqual, type BasicCredentials } from './basic-auth.js';
 export { HttpProblem, problem } from './problem.js';
 export { realSleep, type Sleep } from './sleep.js';
+export { guardedCheck, limiterFrom, remoteAddressOf, type AuthGuard } from './auth-guard.js';

@@ -100,8 +100,9 @@ class Budget {
     return locks;
   }
 
-  forget(key: string): void {
-    this.#entries.delete(key);
+  /** Starts `key`'s count again, unless it is locked: a lock runs its course. */
+  reset(key: string, now: number): void {
+    if (this.lockedFor(key, now) === 0) this.#entries.delete(key);
   }
 
   get size(): number {
@@ -200,15 +201,19 @@ export class FailureLimiter {
     return lockout;
   }
 
-  /** Records a successful attempt: the credential's count starts again and the address is trusted for it. */
+  /**
+   * Records a successful attempt: the address is trusted for the credential,
+   * and the credential's count starts again (a lockout under way runs its course).
+   */
   succeeded(address: string | undefined, credential?: string): void {
     if (credential === undefined || this.#credentials === undefined) return;
     const name = credentialKey(credential);
-    this.#credentials.forget(name);
+    const now = this.#clock();
+    this.#credentials.reset(name, now);
     if (this.#trustMs === 0) return;
     const pair = `${name}\n${addressKey(address)}`;
     this.#trusted.delete(pair);
-    this.#trusted.set(pair, this.#clock() + this.#trustMs);
+    this.#trusted.set(pair, now + this.#trustMs);
     if (this.#trusted.size > this.#maxEntries) this.#trusted.delete(this.#trusted.keys().next().value!);
   }
 

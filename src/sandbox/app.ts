@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { pino } from 'pino';
 import { migrate, openDatabase, type Database } from '../db/index.js';
-import { createApiApp, serveOpenApi } from '../api-app/index.js';
+import { createApiApp, limiterFrom, serveOpenApi } from '../api-app/index.js';
 import { VERSION } from '../version.js';
 import type { SandboxContext, SandboxModule } from './module.js';
 import { SANDBOX_MODULES } from './modules.js';
@@ -42,7 +42,8 @@ export async function createSandbox(options: SandboxOptions = {}, modules: reado
     throw error;
   }
   const outbox = new Outbox({ db, clock, logger, timeScale: resolved.timeScale });
-  const context: SandboxContext = { db, clock, logger, outbox, demo: resolved.demo, timeScale: resolved.timeScale };
+  const authLimiter = limiterFrom(options.bruteForce, clock);
+  const context: SandboxContext = { db, clock, logger, outbox, demo: resolved.demo, timeScale: resolved.timeScale, ...(authLimiter ? { authLimiter } : {}) };
   const app = createApiApp({ logger, bodyLimitBytes: resolved.bodyLimitBytes });
   app.get('/healthz', (c) => c.json({ status: 'ok', version: VERSION, database: db.kind }));
   for (const module of modules) module.mount(app, context);

@@ -9,7 +9,8 @@ import {
 } from '../../contracts/loyalty/index.js';
 import { loyaltyOpenApiDocument } from '../../contracts/loyalty/openapi.js';
 import { LOYALTY_API_VERSION } from '../../contracts/loyalty/versions.js';
-import { createApiApp, problem, REQUEST_ID_HEADER } from '../../api-app/index.js';
+import { createApiApp, limiterFrom, problem, REQUEST_ID_HEADER } from '../../api-app/index.js';
+import type { FailureLimiter, FailureLimiterOptions } from '../../guard/failure-limiter.js';
 import { LoyaltyError } from '../errors.js';
 import type { LoyaltyCallContext, LoyaltyHandlers } from '../handlers.js';
 import { basicAuth, type LoyaltyAuth, type LoyaltyAuthVariables } from './auth.js';
@@ -31,6 +32,13 @@ export interface LoyaltyServerOptions {
    * handler alone is responsible.
    */
   idempotency?: IdempotencyCache | false;
+  /**
+   * Brute-force limit on Basic auth: a limiter (pass your own to read its
+   * `lockouts` count), its options, or `false`. Default: 50 failures per
+   * address and 10 per login (for addresses where it has not succeeded) per
+   * 5 min, then 429 with `Retry-After` for 5 min; each lockout logged once.
+   */
+  bruteForce?: FailureLimiter | FailureLimiterOptions | false;
 }
 
 type Env = { Variables: LoyaltyAuthVariables };
@@ -68,7 +76,8 @@ export function createLoyaltyServer(options: LoyaltyServerOptions): OpenAPIHono<
     return c.body(document, 200, { 'Content-Type': 'application/json' });
   });
   app.get('/healthz', (c) => c.json({ status: 'ok', api: 'loyalty', version: LOYALTY_API_VERSION }));
-  app.use('/v1/*', basicAuth(options.auth));
+  const limiter = limiterFrom(options.bruteForce);
+  app.use('/v1/*', basicAuth(options.auth, limiter && { limiter, logger, realm: 'loyalty' }));
 
   /** Runs a handler: LoyaltyError to its envelope, the answer checked against the contract. */
   async function call<T>(operation: LoyaltyOperation, c: Context<Env>, run: (ctx: LoyaltyCallContext) => Promise<T>): Promise<T> {
