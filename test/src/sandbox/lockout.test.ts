@@ -24,7 +24,7 @@ describe('sandbox brute-force limits (Push Basic auth, Pay tokens)', () => {
 
   beforeAll(async () => {
     running = await startSandbox({ port: 0, clock: time.clock, logger, bruteForce: limiter });
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await running?.close();
