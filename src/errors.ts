@@ -11,7 +11,8 @@ export type KitErrorCode =
   | 'STORE_UNAVAILABLE'
   | 'BACKEND_UNAVAILABLE'
   | 'DATA_DIR_IN_USE'
-  | 'DATABASE_UNREACHABLE';
+  | 'DATABASE_UNREACHABLE'
+  | 'TOO_MANY_REQUESTS';
 
 /** Base class of the kit's errors. */
 export class KitError extends Error {
@@ -65,5 +66,20 @@ export class RequestDataError extends KitError {
 export class StoreError extends KitError {
   constructor(message: string, options?: ErrorOptions) {
     super('STORE_UNAVAILABLE', message, options);
+  }
+}
+
+/**
+ * Too many failed authentications: the caller's address, or the credential it
+ * presents, is locked out for `retryAfterSeconds` (servers answer 429 with `Retry-After`).
+ */
+export class LockoutError extends KitError {
+  constructor(
+    /** What is locked: the caller's `address`, or the `credential` (login, partner) for new addresses. */
+    readonly scope: 'address' | 'credential',
+    /** Whole seconds until the lockout ends, at least 1. */
+    readonly retryAfterSeconds: number,
+  ) {
+    super('TOO_MANY_REQUESTS', `Too many failed authentications: retry after ${retryAfterSeconds} s`);
   }
 }

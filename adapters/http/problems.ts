@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { ZodError } from 'zod';
 import { validationErrors } from '../../src/contracts/errors.js';
-import { KitError, RequestDataError } from '../../src/errors.js';
+import { KitError, LockoutError, RequestDataError } from '../../src/errors.js';
 
 /**
  * A refusal with its HTTP status and error envelope (`{ status, errors }`).
@@ -62,6 +62,12 @@ export function methodNotAllowed(allowed: readonly string[]): HttpProblem {
   return new HttpProblem(405, 'METHOD_NOT_ALLOWED', [`method: must be ${allowed.join(' or ')}`], { allow: allowed.join(', ') });
 }
 
+/** 429: too many failed authentications; `Retry-After` says when to try again. */
+export function tooManyRequests(error: LockoutError): HttpProblem {
+  return new HttpProblem(429, 'TOO_MANY_REQUESTS', [`Too many failed authentications: retry after ${error.retryAfterSeconds} s`],
+    { 'retry-after': String(error.retryAfterSeconds) });
+}
+
 const INTERNAL = new HttpProblem(500, 'INTERNAL', ['Internal error']);
 
 function classify(error: unknown): { problem: HttpProblem; log?: 'info' | 'warn' | 'error' } {
@@ -76,6 +82,10 @@ function classify(error: unknown): { problem: HttpProblem; log?: 'info' | 'warn'
           problem: new HttpProblem(503, 'STORE_UNAVAILABLE', ['The verification store is unavailable; the barcode was neither accepted nor refused']),
           log: 'warn',
         };
+      case 'TOO_MANY_REQUESTS':
+        // Not logged per request: the lockout was logged once when it began.
+        if (error instanceof LockoutError) return { problem: tooManyRequests(error) };
+        break;
       case 'VERIFIER_CLOSED':
         // Only while the server drains: the till should retry, not report a fault.
         return { problem: new HttpProblem(503, 'SERVICE_UNAVAILABLE', ['The server is shutting down']), log: 'warn' };

@@ -51,6 +51,8 @@ const postErrors = {
   401: errorResponse('No till key, or a key of no till (`UNAUTHORIZED`). Sent with `WWW-Authenticate: Bearer`.'),
   413: errorResponse('The body is over the configured limit (`PAYLOAD_TOO_LARGE`).'),
   415: errorResponse('The body is not declared as `application/json` (`UNSUPPORTED_MEDIA_TYPE`).'),
+  429: errorResponse('Too many wrong till keys from this address (`TOO_MANY_REQUESTS`): locked out, the key not checked. '
+    + '`Retry-After` gives the seconds left.'),
   500: errorResponse('An unexpected failure (`INTERNAL`); details are logged, never returned.'),
   503: errorResponse('The shared verification store is down (`STORE_UNAVAILABLE`) or the server is draining (`SERVICE_UNAVAILABLE`): retry.'),
 };

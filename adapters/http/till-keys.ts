@@ -19,6 +19,8 @@ export type TillAuthenticator = (key: string | undefined, remoteAddress: string 
  *   per configured till and nothing a caller sends can grow it;
  * - a miss, i.e. every wrong key, still goes through `service.authenticate`,
  *   which compares in constant time and counts the failure;
+ * - a hit is admitted only while its address is not locked out, so the map
+ *   cannot check guesses for a locked-out caller;
  * - a `Map` compares string hashes before contents, so a wrong key's lookup
  *   time says nothing about how much of a kept key it matched; that a hit is
  *   faster than a miss tells only what the 200 or 401 tells anyway.
@@ -28,12 +30,15 @@ export type TillAuthenticator = (key: string | undefined, remoteAddress: string 
  */
 export function rememberingAuthenticator(service: CashDeskService): TillAuthenticator {
   const known = new Map<string, Till>();
-  return (key) => {
+  return (key, remoteAddress) => {
     if (key !== undefined) {
       const till = known.get(key);
-      if (till !== undefined) return till;
+      if (till !== undefined) {
+        service.admit(remoteAddress);
+        return till;
+      }
     }
-    const till = service.authenticate(key, 'http');
+    const till = service.authenticate(key, 'http', remoteAddress);
     if (till !== undefined && key !== undefined) known.set(key, till);
     return till;
   };

@@ -16,8 +16,8 @@ export interface Bridge {
   /**
    * Takes an HTTP upgrade request (route `/ws` upgrades here from the server's
    * `'upgrade'` event): refuses it with a plain HTTP response (503 closing or
-   * over `maxConnections`, 403, 400, 401, 429 over `maxConnectionsPerTill`:
-   * see `UPGRADE_REFUSALS`) or completes the WebSocket handshake.
+   * over `maxConnections`, 403, 400, 401, 429 locked out or over
+   * `maxConnectionsPerTill`: see `UPGRADE_REFUSALS` and `checkUpgrade`) or completes the WebSocket handshake.
    */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   /**
@@ -93,7 +93,7 @@ class WsBridge implements Bridge {
     const remote = { remoteAddress: req.socket.remoteAddress, path: (req.url ?? '/').split('?')[0] };
     const checked = this.#closing !== undefined ? { refusal: UPGRADE_REFUSALS.closing }
       : this.#connections.size >= this.#options.maxConnections ? { refusal: UPGRADE_REFUSALS.tooManyConnections }
-        : this.#underTillCap(checkUpgrade(req, { allowedOrigins: this.#allowedOrigins, authenticate: (key) => this.#service.authenticate(key, 'ws') }));
+        : this.#underTillCap(checkUpgrade(req, { allowedOrigins: this.#allowedOrigins, authenticate: (key, address) => this.#service.authenticate(key, 'ws', address) }));
     if ('refusal' in checked) {
       this.#log.info({ ...remote, status: checked.refusal.status, reason: checked.refusal.message }, 'bridge upgrade refused');
       refuseUpgrade(socket, checked.refusal);

@@ -2,6 +2,7 @@ import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Till } from '../../src/cashdesk/tills.js';
 import { presentedKey } from '../../src/cashdesk/tills.js';
+import { LockoutError } from '../../src/errors.js';
 
 /** The subprotocol a till must offer (`Sec-WebSocket-Protocol`); later versions get a new name. */
 export const SUBPROTOCOL = 'wallet-pos.v1';
@@ -38,7 +39,8 @@ export interface UpgradeRefusal {
 export interface UpgradeContext {
   /** Normalised allowed origins (`scheme://host[:port]`). */
   allowedOrigins: ReadonlySet<string>;
-  authenticate(key: string | undefined): Till | undefined;
+  /** The till of a key presented from `remoteAddress`; throws `LockoutError` while that address is locked out. */
+  authenticate(key: string | undefined, remoteAddress: string | undefined): Till | undefined;
 }
 
 /** The till an upgrade request authenticates as, or why it is refused. */
@@ -50,7 +52,15 @@ export function checkUpgrade(req: IncomingMessage, context: UpgradeContext): { t
     return { refusal: UPGRADE_REFUSALS.origin };
   }
   if (!offeredProtocols(req).includes(SUBPROTOCOL)) return { refusal: UPGRADE_REFUSALS.subprotocol };
-  const till = context.authenticate(presentedKey(header(req, 'authorization'), req.url));
+  let till: Till | undefined;
+  try {
+    till = context.authenticate(presentedKey(header(req, 'authorization'), req.url), req.socket.remoteAddress);
+  } catch (error) {
+    if (!(error instanceof LockoutError)) throw error;
+    return {
+      refusal: { status: 429, message: `too many wrong till keys: retry after ${error.retryAfterSeconds} s`, headers: { 'Retry-After': String(error.retryAfterSeconds) } },
+    };
+  }
   if (till === undefined) {
     return { refusal: { ...UPGRADE_REFUSALS.unauthorized, headers: { 'WWW-Authenticate': `Bearer realm="${SUBPROTOCOL}"` } } };
   }

@@ -152,12 +152,13 @@ export class ServerMetrics {
   readonly bridgeCalls = new Counter('wpk_bridge_calls_total', 'WebSocket bridge calls by method and outcome (ok, or the error code).');
   readonly bridgeConnections = new Gauge('wpk_bridge_connections', 'Open WebSocket bridge connections.');
   readonly authFailures = new Counter('wpk_auth_failures_total', 'Refused till authentications, by transport.');
+  readonly authLockouts = new Counter('wpk_auth_lockouts_total', 'Addresses locked out after too many wrong till keys, by transport.');
 
   /** Content type of `render()`. */
   static readonly contentType = 'text/plain; version=0.0.4; charset=utf-8';
 
   render(): string {
-    return [this.verifications, this.verifyDuration, this.tokens, this.httpRequests, this.bridgeCalls, this.bridgeConnections, this.authFailures]
+    return [this.verifications, this.verifyDuration, this.tokens, this.httpRequests, this.bridgeCalls, this.bridgeConnections, this.authFailures, this.authLockouts]
       .map((m) => m.render()).join('\n') + '\n';
   }
 }

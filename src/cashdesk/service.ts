@@ -1,6 +1,9 @@
+import type { Logger } from 'pino';
+import { pino } from 'pino';
 import type { Verifier } from '../../adapters/node/verifier.js';
 import type { BarcodeVerification } from '../contracts/barcode.js';
-import { KitError } from '../errors.js';
+import { KitError, type LockoutError } from '../errors.js';
+import { FailureLimiter, type FailureLimiterOptions } from '../guard/failure-limiter.js';
 import { ServerMetrics } from './metrics.js';
 import type { Till, TillRegistry } from './tills.js';
 
@@ -11,6 +14,14 @@ export interface CashDeskServiceOptions {
   metrics?: ServerMetrics;
   /** Package version reported by `health`. */
   version?: string;
+  /**
+   * Brute-force limit on till keys: a limiter, its options, or `false`. A wrong
+   * key names no till, so only the per-address budget applies (default 50
+   * wrong keys per address per 5 min, then 429 for 5 min).
+   */
+  authLimiter?: FailureLimiter | FailureLimiterOptions | false;
+  /** Where lockouts are logged (one line each, never the key). Default: silent. */
+  logger?: Logger;
 }
 
 /** The answer of `health`. */
@@ -31,6 +42,8 @@ export class CashDeskService {
   readonly #verifier: CashDeskServiceOptions['verifier'];
   readonly #tills: TillRegistry;
   readonly #version: string;
+  readonly #limiter: FailureLimiter | undefined;
+  readonly #log: Logger;
   readonly #started = performance.now();
   /** Counter handles per result code and reason, made on first use: no label text per verification. */
   readonly #series = new Map<string, { inc(): void }>();
@@ -40,13 +53,40 @@ export class CashDeskService {
     this.#tills = options.tills;
     this.metrics = options.metrics ?? new ServerMetrics();
     this.#version = options.version ?? '0.0.0';
+    const limiter = options.authLimiter;
+    this.#limiter = limiter === false ? undefined : limiter instanceof FailureLimiter ? limiter : new FailureLimiter({ ...limiter, perCredential: false });
+    this.#log = options.logger ?? pino({ level: 'silent' });
   }
 
-  /** The till a presented key belongs to; counts refusals per transport. */
-  authenticate(key: string | undefined, transport: 'ws' | 'http'): Till | undefined {
+  /**
+   * The till a presented key belongs to, from `remoteAddress`; counts
+   * refusals per transport.
+   *
+   * @throws LockoutError while `remoteAddress` is locked out after too many
+   *   wrong keys: the key is then not even checked.
+   */
+  authenticate(key: string | undefined, transport: 'ws' | 'http', remoteAddress?: string): Till | undefined {
+    this.admit(remoteAddress);
     const till = this.#tills.authenticate(key);
-    if (till === undefined) this.metrics.authFailures.inc({ transport });
+    if (till === undefined) {
+      this.metrics.authFailures.inc({ transport });
+      const lockout = this.#limiter?.failed(remoteAddress);
+      if (lockout !== undefined) {
+        this.metrics.authLockouts.inc({ transport });
+        this.#log.warn({ transport, remoteAddress: lockout.address, retryAfterSeconds: lockout.retryAfterSeconds }, 'till authentication locked out');
+      }
+    }
     return till;
+  }
+
+  /**
+   * Throws `LockoutError` while `remoteAddress` is locked out. For transports
+   * that remember keys already checked: a remembered key must not get past a
+   * lockout either, or the lookup itself would check guesses.
+   */
+  admit(remoteAddress: string | undefined): void {
+    const refusal: LockoutError | undefined = this.#limiter?.check(remoteAddress);
+    if (refusal !== undefined) throw refusal;
   }
 
   /**

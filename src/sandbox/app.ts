@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { migrate, openDatabase, type Database } from '../db/index.js';
-import { createApiApp, HealthCheck, mountHealthRoutes, serveOpenApi } from '../api-app/index.js';
+import { createApiApp, HealthCheck, limiterFrom, mountHealthRoutes, serveOpenApi } from '../api-app/index.js';
 import { silentLogger, withLogPolicy } from '../log/index.js';
 import { VERSION } from '../version.js';
 import type { SandboxContext, SandboxModule } from './module.js';
@@ -43,7 +43,8 @@ export async function createSandbox(options: SandboxOptions = {}, modules: reado
     throw error;
   }
   const outbox = new Outbox({ db, clock, logger, timeScale: resolved.timeScale });
-  const context: SandboxContext = { db, clock, logger, outbox, demo: resolved.demo, timeScale: resolved.timeScale };
+  const authLimiter = limiterFrom(options.bruteForce, clock);
+  const context: SandboxContext = { db, clock, logger, outbox, demo: resolved.demo, timeScale: resolved.timeScale, ...(authLimiter ? { authLimiter } : {}) };
   const app = createApiApp({ logger, bodyLimitBytes: resolved.bodyLimitBytes });
   const health = new HealthCheck({ database: () => db.query('SELECT 1') }, { clock });
   mountHealthRoutes(app, health, () => ({ version: VERSION, database: db.kind }));

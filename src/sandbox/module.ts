@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Logger } from 'pino';
 import type { Database, Migration } from '../db/index.js';
+import type { FailureLimiter } from '../guard/failure-limiter.js';
 import type { Outbox } from './outbox/outbox.js';
 
 /** What every sandbox module is given. */
@@ -19,6 +20,12 @@ export interface SandboxContext {
    * wait of `ms` lasts `ms / timeScale`. Default 1; tests use e.g. 1000.
    */
   readonly timeScale: number;
+  /**
+   * The brute-force limit shared by the sandbox's credential checks (Push
+   * Basic auth, Pay tokens), so one address has one budget; undefined when
+   * turned off. Its `lockouts` is the count for a metrics endpoint.
+   */
+  readonly authLimiter?: FailureLimiter;
 }
 
 /**

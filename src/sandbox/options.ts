@@ -21,6 +21,12 @@ export type SandboxOptions = z.input<typeof schema> & {
   clock?: () => number;
   /** Default: silent. */
   logger?: import('pino').Logger;
+  /**
+   * Brute-force limit on Push Basic auth and Pay tokens: a limiter, its options
+   * (on the sandbox's clock), or `false`. Default: 50 failures per address and
+   * 10 per login or partner (for addresses where it has not succeeded) per 5 min, then 429 for 5 min.
+   */
+  bruteForce?: import('../guard/failure-limiter.js').FailureLimiter | import('../guard/failure-limiter.js').FailureLimiterOptions | false;
 };
 
 /** Validated sandbox options. */
@@ -32,7 +38,7 @@ export type ResolvedSandboxOptions = z.output<typeof schema>;
  * no demo records, real time (`timeScale` 1), 8 MiB bodies (a 10,000-number batch fits).
  */
 export function resolveSandboxOptions(options: SandboxOptions): ResolvedSandboxOptions {
-  const { clock: _clock, logger: _logger, ...rest } = options;
+  const { clock: _clock, logger: _logger, bruteForce: _bruteForce, ...rest } = options;
   const parsed = schema.safeParse(rest);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'sandbox'}: ${i.message}`), 'sandbox options');

@@ -39,7 +39,7 @@ export async function startServer(config: ServeConfig, given: Logger = silentLog
   const { replay, ...verifierConfig } = config.verifier;
   const store = config.redisUrl === undefined ? undefined : new RedisStore({ url: config.redisUrl });
   const verifier = createVerifier({ ...verifierConfig, replay: replay ? store : false });
-  const service = new CashDeskService({ verifier, tills: new TillRegistry(config.tills), version: VERSION });
+  const service = new CashDeskService({ verifier, tills: new TillRegistry(config.tills), version: VERSION, logger });
   const { server: s } = config;
   // Only Redis can fail under the cash desk; the in-memory store is part of the process.
   const health = new HealthCheck(store === undefined ? {} : { redis: () => store.ping() });

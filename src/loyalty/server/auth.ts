@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { LOYALTY_UNAUTHORIZED_MESSAGE, LOYALTY_WWW_AUTHENTICATE } from '../../contracts/loyalty/errors.js';
-import { parseBasicAuth, problem, type BasicCredentials } from '../../api-app/index.js';
+import { guardedCheck, parseBasicAuth, problem, type AuthGuard, type BasicCredentials } from '../../api-app/index.js';
 
 /**
  * Who may call the Loyalty API: the Basic credentials given to the wallet
@@ -40,14 +40,20 @@ function matcher(allowed: readonly BasicCredentials[]): (given: BasicCredentials
   };
 }
 
-/** Refuses a request without valid Basic credentials: 401 `UNAUTHORIZED` with `WWW-Authenticate: Basic`. */
-export function basicAuth(auth: LoyaltyAuth): MiddlewareHandler<{ Variables: LoyaltyAuthVariables }> {
+/**
+ * Refuses a request without valid Basic credentials: 401 `UNAUTHORIZED` with
+ * `WWW-Authenticate: Basic`; under `guard`, 429 with `Retry-After` once the
+ * caller's address, or the login from a new address, has failed too often.
+ */
+export function basicAuth(auth: LoyaltyAuth, guard?: AuthGuard): MiddlewareHandler<{ Variables: LoyaltyAuthVariables }> {
   const check = typeof auth === 'function'
     ? auth
     : matcher(Array.isArray(auth) ? auth : [auth as BasicCredentials]);
   return async (c, next) => {
     const given = parseBasicAuth(c.req.header('authorization'));
-    if (given === undefined || !(await check(given))) {
+    // A missing or unreadable header counts as a failure of the address only.
+    const admitted = await guardedCheck(guard, c, given?.login, async () => (given !== undefined && (await check(given)) ? given : undefined));
+    if (given === undefined || admitted === undefined) {
       throw problem(401, 'UNAUTHORIZED', [LOYALTY_UNAUTHORIZED_MESSAGE], { 'www-authenticate': LOYALTY_WWW_AUTHENTICATE });
     }
     c.set('loyaltyLogin', given.login);

@@ -9,7 +9,8 @@ import {
 } from '../../contracts/loyalty/index.js';
 import { loyaltyOpenApiDocument } from '../../contracts/loyalty/openapi.js';
 import { LOYALTY_API_VERSION } from '../../contracts/loyalty/versions.js';
-import { createApiApp, HealthCheck, mountHealthRoutes, problem, REQUEST_ID_HEADER } from '../../api-app/index.js';
+import { createApiApp, HealthCheck, limiterFrom, mountHealthRoutes, problem, REQUEST_ID_HEADER } from '../../api-app/index.js';
+import type { FailureLimiter, FailureLimiterOptions } from '../../guard/failure-limiter.js';
 import { LoyaltyError } from '../errors.js';
 import type { LoyaltyCallContext, LoyaltyHandlers } from '../handlers.js';
 import { basicAuth, type LoyaltyAuth, type LoyaltyAuthVariables } from './auth.js';
@@ -33,6 +34,13 @@ export interface LoyaltyServerOptions {
   idempotency?: IdempotencyCache | false;
   /** What `GET /healthz` probes (e.g. the handlers' database); 503 names the failing ones. Default: nothing, always 200. */
   health?: HealthCheck;
+  /**
+   * Brute-force limit on Basic auth: a limiter (pass your own to read its
+   * `lockouts` count), its options, or `false`. Default: 50 failures per
+   * address and 10 per login (for addresses where it has not succeeded) per
+   * 5 min, then 429 with `Retry-After` for 5 min; each lockout logged once.
+   */
+  bruteForce?: FailureLimiter | FailureLimiterOptions | false;
 }
 
 type Env = { Variables: LoyaltyAuthVariables };
@@ -70,7 +78,8 @@ export function createLoyaltyServer(options: LoyaltyServerOptions): OpenAPIHono<
     return c.body(document, 200, { 'Content-Type': 'application/json' });
   });
   mountHealthRoutes(app, options.health ?? new HealthCheck({}), () => ({ api: 'loyalty', version: LOYALTY_API_VERSION }));
-  app.use('/v1/*', basicAuth(options.auth));
+  const limiter = limiterFrom(options.bruteForce);
+  app.use('/v1/*', basicAuth(options.auth, limiter && { limiter, logger, realm: 'loyalty' }));
 
   /** Runs a handler: LoyaltyError to its envelope, the answer checked against the contract. */
   async function call<T>(operation: LoyaltyOperation, c: Context<Env>, run: (ctx: LoyaltyCallContext) => Promise<T>): Promise<T> {

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { TOKEN_HEADER } from '../../contracts/pay/index.js';
-import { problem } from '../../api-app/index.js';
+import { guardedCheck, problem } from '../../api-app/index.js';
 import { resolvePartner, type Partner } from './partners.js';
 import type { PayRuntime } from './runtime.js';
 import { precheckWalletToken, verifyWalletToken } from './token.js';
@@ -30,6 +30,8 @@ const refused = () => problem(401, 'TOKEN_INVALID', [`${TOKEN_HEADER}: invalid`]
  * either). Then, over the body: signature and a new jti
  * (kept in the database: shared by sandboxes on one PostgreSQL, kept across
  * restarts). Every refusal answers the same 401; the reason is logged at debug.
+ * Refusals count against the sandbox's brute-force limit per address and per
+ * partner: past it, 429 with `Retry-After` before the body is read.
  * Then the body must be JSON by its content type (415 otherwise).
  */
 export function walletToken(rt: PayRuntime, { required }: { required: boolean }): MiddlewareHandler {
@@ -38,24 +40,30 @@ export function walletToken(rt: PayRuntime, { required }: { required: boolean })
     if (token !== undefined || required) {
       const pre = precheckWalletToken(token, Math.floor(rt.ctx.clock() / 1000));
       const kid = pre.ok ? pre.header.kid : undefined;
-      const partner = !pre.ok ? undefined : kid === undefined ? await resolvePartner(rt.ctx.db, undefined) : await rt.partners.get(rt.ctx.db, kid);
-      if (partner === undefined) {
-        rt.ctx.logger.debug({ path: c.req.path, refusal: pre.ok ? 'PARTNER' : pre.refusal }, 'wallet token refused');
-        throw refused();
-      }
-      const body = new Uint8Array(await c.req.arrayBuffer());
-      const result = await verifyWalletToken(token, body, {
-        tokenKey: partner.tokenKey,
-        nowSeconds: Math.floor(rt.ctx.clock() / 1000),
-        claimJti: async (jti, ttlSeconds) => (await rt.ctx.db.query(
-          'INSERT INTO pay_token_ids (jti, partner_id, expires_at) VALUES ($1, $2, $3) ON CONFLICT (jti) DO NOTHING',
-          [jti, partner.partnerId, new Date(rt.ctx.clock() + ttlSeconds * 1000)],
-        )).rowCount === 1,
+      const guard = rt.ctx.authLimiter && { limiter: rt.ctx.authLimiter, logger: rt.ctx.logger, realm: 'pay' };
+      // Checked before the body is read: a locked-out caller costs no body. Counted per partner (the token's kid) and per address.
+      const partner = await guardedCheck(guard, c, kid === undefined ? undefined : `pay:${kid}`, async () => {
+        const found = !pre.ok ? undefined : kid === undefined ? await resolvePartner(rt.ctx.db, undefined) : await rt.partners.get(rt.ctx.db, kid);
+        if (found === undefined) {
+          rt.ctx.logger.debug({ path: c.req.path, refusal: pre.ok ? 'PARTNER' : pre.refusal }, 'wallet token refused');
+          return undefined;
+        }
+        const body = new Uint8Array(await c.req.arrayBuffer());
+        const result = await verifyWalletToken(token, body, {
+          tokenKey: found.tokenKey,
+          nowSeconds: Math.floor(rt.ctx.clock() / 1000),
+          claimJti: async (jti, ttlSeconds) => (await rt.ctx.db.query(
+            'INSERT INTO pay_token_ids (jti, partner_id, expires_at) VALUES ($1, $2, $3) ON CONFLICT (jti) DO NOTHING',
+            [jti, found.partnerId, new Date(rt.ctx.clock() + ttlSeconds * 1000)],
+          )).rowCount === 1,
+        });
+        if (!result.ok) {
+          rt.ctx.logger.debug({ path: c.req.path, partnerId: found.partnerId, refusal: result.refusal }, 'wallet token refused');
+          return undefined;
+        }
+        return found;
       });
-      if (!result.ok) {
-        rt.ctx.logger.debug({ path: c.req.path, partnerId: partner.partnerId, refusal: result.refusal }, 'wallet token refused');
-        throw refused();
-      }
+      if (partner === undefined) throw refused();
       c.set(PARTNER_KEY as never, partner as never);
     }
     const type = c.req.header('content-type');

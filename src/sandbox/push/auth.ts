@@ -2,7 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { UNAUTHORIZED_MESSAGE } from '../../contracts/push/index.js';
 import type { Queryable } from '../../db/index.js';
-import { parseBasicAuth, problem, type HttpProblem } from '../../api-app/index.js';
+import { guardedCheck, parseBasicAuth, problem, type AuthGuard, type HttpProblem } from '../../api-app/index.js';
 import { findAccount, type PushAccount } from './accounts.js';
 import { DUMMY_HASH, verifyPassword } from './password.js';
 
@@ -66,10 +66,14 @@ const ACCOUNT = 'pushAccount';
  * Basic auth for `/public/*` (document section 3, 5): wrong or missing
  * credentials answer 401, and so does every call but the reset while the
  * initial password is in force. The reset itself needs the current password.
+ * Under `guard`, 429 with `Retry-After` once the caller's address, or the
+ * login from a new address, has failed too often.
  */
-export function pushAuth(db: Queryable, cache: VerifiedPasswords, resetPath: string): MiddlewareHandler {
+export function pushAuth(db: Queryable, cache: VerifiedPasswords, resetPath: string, guard?: AuthGuard): MiddlewareHandler {
   return async (c, next) => {
-    const account = await authenticate(db, cache, c.req.header('authorization'));
+    const header = c.req.header('authorization');
+    const login = parseBasicAuth(header)?.login;
+    const account = await guardedCheck(guard, c, login === undefined ? undefined : `push:${login}`, () => authenticate(db, cache, header));
     if (account === undefined) throw pushUnauthorized();
     if (!account.passwordReset && !(c.req.method === 'PUT' && c.req.path === resetPath)) throw pushUnauthorized();
     c.set(ACCOUNT as never, account as never);

@@ -30,7 +30,8 @@ async function answer<T>(run: () => Promise<SendResult<T>>): Promise<Response> {
 export function mountPublicRoutes(app: OpenAPIHono<any>, ctx: SandboxContext): void {
   const verified = new VerifiedPasswords();
   registerPushOpenApi(app);
-  app.use('/public/*', pushAuth(ctx.db, verified, PUSH_PATHS.resetPassword));
+  const guard = ctx.authLimiter && { limiter: ctx.authLimiter, logger: ctx.logger, realm: 'push' };
+  app.use('/public/*', pushAuth(ctx.db, verified, PUSH_PATHS.resetPassword, guard));
 
   app.openapi(PUSH_ROUTES.resetPassword, async (c) => {
     const account = currentAccount(c);
