@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, Env } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { Logger } from 'pino';
 import { errorEnvelope, validationErrors } from '../contracts/errors.js';
 import { silentLogger, withLogPolicy } from '../log/index.js';
+import { streamingBodyLimit } from './body-limit.js';
 import { clientAborted, databaseRefusal } from './failures.js';
 import { boundJsonDepth, jsonTooDeepProblem, refuseControlsInUrl, wasTooDeep } from './guards.js';
 import { methodTable } from './methods.js';
@@ -67,10 +67,8 @@ export function createApiApp<E extends Env = Env>({ logger: given, bodyLimitByte
     await next();
   });
   app.use('*', boundJsonDepth());
-  const limit = bodyLimit({
-    maxSize: bodyLimitBytes,
-    onError: (c) => c.json(errorEnvelope('PAYLOAD_TOO_LARGE', [`body: must be at most ${bodyLimitBytes} bytes`]), 413),
-  });
+  const limit = streamingBodyLimit(bodyLimitBytes,
+    (c) => c.json(errorEnvelope('PAYLOAD_TOO_LARGE', [`body: must be at most ${bodyLimitBytes} bytes`]), 413));
   // hono's bodyLimit fails on a request with neither Content-Length nor a body (`curl -X POST`): nothing to limit there.
   app.use('*', (c, next) => {
     // Over a socket, a request with neither header has no body (RFC 9112 6.3); in-process requests are always limited.

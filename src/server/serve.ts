@@ -2,9 +2,10 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { silentLogger, withLogPolicy } from '../log/index.js';
-import { createHttpApp, serveHttp } from '../../adapters/http/index.js';
+import { createHttpApp, DEFAULT_SERVER_LIMITS, serveHttp } from '../../adapters/http/index.js';
 import { createVerifier } from '../../adapters/node/verifier.js';
 import { createBridge } from '../../adapters/ws/index.js';
+import { DEFAULT_MAX_CONNECTIONS } from '../../adapters/ws/options.js';
 import { HealthCheck } from '../api-app/health.js';
 import { RedisStore } from '../stores/redis.js';
 import { VERSION } from '../version.js';
@@ -49,7 +50,9 @@ export async function startServer(config: ServeConfig, given: Logger = silentLog
     ...defined({ maxConnections: s.maxWsConnections, maxConnectionsPerTill: s.maxWsConnectionsPerTill, maxBufferedBytesTotal: s.maxWsBufferedBytesTotal }),
   });
   const limits = defined({
-    headersTimeoutMs: s.headersTimeoutMs, requestTimeoutMs: s.requestTimeoutMs, keepAliveTimeoutMs: s.keepAliveTimeoutMs, maxConnections: s.maxConnections,
+    headersTimeoutMs: s.headersTimeoutMs, requestTimeoutMs: s.requestTimeoutMs, keepAliveTimeoutMs: s.keepAliveTimeoutMs,
+    // Upgraded sockets stay counted by the HTTP server: by default a full bridge still leaves HTTP its own 1024.
+    maxConnections: s.maxConnections ?? DEFAULT_SERVER_LIMITS.maxConnections + (s.maxWsConnections ?? DEFAULT_MAX_CONNECTIONS),
   });
   const http = await serveHttp(app, { host: s.host, port: s.port, limits });
   http.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
