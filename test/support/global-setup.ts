@@ -24,6 +24,8 @@ function mtime(path: string): number {
  */
 export default function setup(): void {
   if (newest('assembly', '.ts') > mtime('build/core.wasm')) execSync('npm run build:wasm', { cwd: root, stdio: 'inherit' });
+  // Every PGlite the tests open loads this snapshot instead of running initdb; the script does nothing when it is up to date.
+  execSync('node scripts/build-pglite-base.mjs', { cwd: root, stdio: 'ignore' });
   const sources = Math.max(newest('src', '.ts'), newest('adapters', '.ts'));
   if (sources > mtime('dist/src/cli/main.js')) {
     try {
