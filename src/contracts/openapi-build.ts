@@ -30,3 +30,4 @@ for (const [name, build] of Object.entries(documents)) {
   }
 }
 if (stale) process.exitCode = 1;
+else if (process.argv.includes('--check')) console.log(`openapi/: ${Object.keys(documents).map((name) => `${name}.json`).join(', ')} are up to date`);

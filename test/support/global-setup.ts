@@ -24,6 +24,12 @@ function mtime(path: string): number {
  */
 export default function setup(): void {
   if (newest('assembly', '.ts') > mtime('build/core.wasm')) execSync('npm run build:wasm', { cwd: root, stdio: 'inherit' });
+  // Every PGlite the tests open loads this snapshot instead of running initdb; the script does nothing when it is up to date.
+  try {
+    execSync('node scripts/build-pglite-base.mjs', { cwd: root, stdio: 'ignore' });
+  } catch {
+    console.warn('global setup: `npm run build:pglite` failed; PGlite runs initdb for each database (slower)');
+  }
   const sources = Math.max(newest('src', '.ts'), newest('adapters', '.ts'));
   if (sources > mtime('dist/src/cli/main.js')) {
     try {

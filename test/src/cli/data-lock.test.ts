@@ -39,5 +39,5 @@ describe('one process per --data folder', () => {
     } finally {
       first.kill('SIGKILL');
     }
-  }, 180_000);
+  }, 300_000);
 });
