@@ -12,5 +12,10 @@ export default defineConfig({
     expect: { poll: { timeout: 30_000 } },
     // Two cores here and in CI: more workers only contend.
     maxWorkers: 2,
+    // One module graph per worker, not per file: re-importing src/ (zod schemas, hono, pglite, wasm) for each of
+    // ~85 files was most of the wall time (20 light files: 149 s -> 66 s under load). No test mocks modules
+    // (vi.mock) or leaves globals changed, so sharing the graph is safe; a file that ever needs a fresh graph
+    // belongs in a vitest project of its own with isolate: true.
+    isolate: false,
   },
 });

@@ -141,5 +141,5 @@ describe('the sandbox Loyalty driver with --demo', () => {
     } finally {
       await sandbox.close();
     }
-  });
+  }, 180_000); // starts a sandbox of its own (PGlite), stretched many times over on a loaded machine
 });

@@ -74,7 +74,7 @@ describe.each(sandboxCases('sandbox Pay restart'))('sandbox Pay restart on $name
     } finally {
       await second.close();
     }
-  }, 60_000); // two PGlite starts on a folder (initdb on the first) and every write flushed to disk
+  }, 240_000); // two PGlite starts on a folder (initdb on the first) and every write flushed to disk
 });
 
 describe.skipIf(!DATABASE_URL)('sandbox Pay: two sandboxes on one PostgreSQL', () => {
