@@ -25,6 +25,12 @@ export const Verification = z.object({
   cardSession: z.string().nullable(),
   fullBarcode: z.string(),
   reason: z.enum(['OK', 'PREFIX_MISMATCH', 'MALFORMED', 'CODE_MISMATCH', 'REPLAYED', 'LOCKED']),
+  keyIndex: z.number().int().min(0).optional()
+    .openapi({ description: 'Valid results: 0 when the current key matched, 1.. for the previous keys of a rotation, in order.' }),
+  driftSteps: z.number().int().optional()
+    .openapi({ description: "Valid results: the matched time step minus the current one (the phone's clock drift, in steps)." }),
+  bonusAvailable: z.boolean().optional()
+    .openapi({ description: "Valid results: whether bonus operations are available for the card (the merchant's hook; true without one)." }),
 }).openapi('Verification');
 
 export const TokenRequest = z.object({

@@ -4,7 +4,7 @@ import { flattenedVerify } from 'jose';
 import * as OTPAuth from 'otpauth';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createVerifier, deriveCardKey, generateBarcode, RequestDataError, totp, type Verifier } from '../../../src/index.js';
-import { BASE_CONFIG, fixedClock, NOW, PARTNER_KEY } from '../../support/fixtures.js';
+import { BASE_CONFIG, CARD_BOUND_CONFIG, fixedClock, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 
 type Alg = 'HMACSHA1' | 'HMACSHA256';
 const ALGS: readonly Alg[] = ['HMACSHA1', 'HMACSHA256'];
@@ -21,7 +21,7 @@ afterAll(async () => {
   await Promise.all(opened.map((v) => v.close()));
 });
 
-describe('barcodes interoperate with otpauth', () => {
+describe('card-bound barcodes interoperate with otpauth (TOTP of the card key)', () => {
   const card = '4000123412341234';
   const times = [NOW, NOW + 29_999, 1_111_111_111_000, 20_000_000_000_000];
   const cases = ALGS.flatMap((alg) => [4, 6, 8, 10].flatMap((digits) => times.map((at) => [alg, digits, at] as const)));
@@ -33,18 +33,19 @@ describe('barcodes interoperate with otpauth', () => {
     expect(code).toMatch(new RegExp(`^\\d{${digits}}$`));
 
     const barcode = `CM;${card};;${code}`;
-    const result = verifier({ ...BASE_CONFIG, algorythm: alg, passLength: digits, clock: () => at }).barcodeVerify(barcode);
+    const result = verifier({ ...CARD_BOUND_CONFIG, algorythm: alg, passLength: digits, clock: () => at }).barcodeVerify(barcode);
     expect(result).toEqual({
       resultCode: 'CARDSESSION_NOT_AVAILABLE', totpCodeValid: true, cardNumber: card, cardSession: null, fullBarcode: barcode, reason: 'OK',
+      keyIndex: 0, driftSteps: 0, bonusAvailable: true,
     });
-    expect(generateBarcode({ ...BASE_CONFIG, algorythm: alg, passLength: digits, cardNumber: card, cardKey, at })).toBe(barcode);
+    expect(generateBarcode({ ...CARD_BOUND_CONFIG, algorythm: alg, passLength: digits, cardNumber: card, cardKey, at })).toBe(barcode);
   });
 
   it.each(ALGS)('accepts an otpauth code when %s and the interval is 60 s', (alg) => {
     const cardKey = deriveCardKey(PARTNER_KEY, card, alg);
     const code = new OTPAuth.TOTP({ algorithm: otpauthAlg(alg), digits: 8, period: 60, secret: OTPAuth.Secret.fromHex(cardKey) })
       .generate({ timestamp: NOW });
-    const result = verifier({ ...BASE_CONFIG, algorythm: alg, interval: 60, clock: () => NOW }).barcodeVerify(`CM;${card};;${code}`);
+    const result = verifier({ ...CARD_BOUND_CONFIG, algorythm: alg, interval: 60, clock: () => NOW }).barcodeVerify(`CM;${card};;${code}`);
     expect(result.resultCode).toBe('CARDSESSION_NOT_AVAILABLE');
     expect(result.totpCodeValid).toBe(true);
   });
@@ -53,7 +54,7 @@ describe('barcodes interoperate with otpauth', () => {
     const otherKey = deriveCardKey(PARTNER_KEY, '4000999999999999', alg);
     const code = new OTPAuth.TOTP({ algorithm: otpauthAlg(alg), digits: 8, period: 30, secret: OTPAuth.Secret.fromHex(otherKey) })
       .generate({ timestamp: NOW });
-    const result = verifier({ ...BASE_CONFIG, algorythm: alg, clock: () => NOW }).barcodeVerify(`CM;${card};;${code}`);
+    const result = verifier({ ...CARD_BOUND_CONFIG, algorythm: alg, clock: () => NOW }).barcodeVerify(`CM;${card};;${code}`);
     expect(result).toMatchObject({ resultCode: 'VALIDATION_FAILED', totpCodeValid: false, reason: 'CODE_MISMATCH' });
   });
 
@@ -61,7 +62,7 @@ describe('barcodes interoperate with otpauth', () => {
     const cardKey = deriveCardKey(PARTNER_KEY, card, 'HMACSHA256');
     const code = new OTPAuth.TOTP({ algorithm: 'SHA256', digits: 8, period: 30, secret: OTPAuth.Secret.fromHex(cardKey) })
       .generate({ timestamp: NOW - 120_000 });
-    const result = verifier({ ...BASE_CONFIG, clock: () => NOW }).barcodeVerify(`CM;${card};;${code}`);
+    const result = verifier({ ...CARD_BOUND_CONFIG, clock: () => NOW }).barcodeVerify(`CM;${card};;${code}`);
     expect(result.totpCodeValid).toBe(false);
   });
 
