@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { applyAliases, formatIssues, initParametersSchema } from '../../adapters/node/config.js';
+import { applyAliases, formatIssues, initParametersSchema, schemeFields } from '../../adapters/node/config.js';
+import { bonusSection } from '../cashdesk/bonus.js';
 import { ConfigError } from '../errors.js';
 
 const TILL_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 const verifierSection = initParametersSchema.extend({
+  ...schemeFields,
   window: z.number().int().min(0).max(10, { error: 'must be an integer from 0 to 10' }).default(1),
   partnerId: z.string().regex(/^[\x21-\x7e]{1,128}$/, { error: 'must be 1 to 128 printable ASCII characters' }).optional(),
   backend: z.enum(['wasm', 'native', 'auto'], { error: 'must be wasm, native or auto' }).default('auto'),
@@ -37,6 +39,7 @@ export const serveConfigSchema = z.object({
     maxPayloadBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(1024 * 1024),
     drainSeconds: z.number().int().min(0).max(300).default(10),
   }).strict().default({ host: '127.0.0.1', port: 8080, allowedOrigins: [], bodyLimitBytes: 1_048_576, maxPayloadBytes: 1_048_576, drainSeconds: 10 }),
+  bonus: bonusSection.optional(),
   redisUrl: z.string().regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' }).optional(),
   // One file (and demoConfig) may also hold the Push account and the Loyalty server's credentials: serve does not use them.
   push: credentials.optional(),
@@ -60,6 +63,9 @@ export const ENVIRONMENT: Record<string, { path: readonly string[]; kind: 'strin
   WPK_WINDOW: { path: ['verifier', 'window'], kind: 'number' },
   WPK_PARTNER_ID: { path: ['verifier', 'partnerId'], kind: 'string' },
   WPK_BACKEND: { path: ['verifier', 'backend'], kind: 'string' },
+  WPK_SCHEME: { path: ['verifier', 'scheme'], kind: 'string' },
+  WPK_PREVIOUS_KEYS: { path: ['verifier', 'previousKeys'], kind: 'list' },
+  WPK_BONUS_URL: { path: ['bonus', 'url'], kind: 'string' },
   WPK_TILLS: { path: ['tills'], kind: 'tills' },
   WPK_HOST: { path: ['server', 'host'], kind: 'string' },
   WPK_PORT: { path: ['server', 'port'], kind: 'number' },

@@ -9,6 +9,8 @@ import { VERSION } from '../version.js';
 import type { ServeConfig } from './config.js';
 import { CashDeskService } from '../cashdesk/service.js';
 import { TillRegistry } from '../cashdesk/tills.js';
+import { httpBonusHook } from '../cashdesk/bonus.js';
+import { ServerMetrics } from '../cashdesk/metrics.js';
 
 /** A running cash desk server. */
 export interface RunningServer {
@@ -35,8 +37,10 @@ export const BRIDGE_PATH = '/ws';
 export async function startServer(config: ServeConfig, logger: Logger = pino({ level: 'silent' })): Promise<RunningServer> {
   const { replay, ...verifierConfig } = config.verifier;
   const store = config.redisUrl === undefined ? undefined : new RedisStore({ url: config.redisUrl });
-  const verifier = createVerifier({ ...verifierConfig, replay: replay ? store : false });
-  const service = new CashDeskService({ verifier, tills: new TillRegistry(config.tills), version: VERSION });
+  const metrics = new ServerMetrics();
+  const bonusAvailable = config.bonus === undefined ? undefined : httpBonusHook(config.bonus, metrics.bonusChecks);
+  const verifier = createVerifier({ ...verifierConfig, replay: replay ? store : false, ...(bonusAvailable ? { bonusAvailable } : {}) });
+  const service = new CashDeskService({ verifier, tills: new TillRegistry(config.tills), version: VERSION, metrics });
   const app = createHttpApp(service, { bodyLimitBytes: config.server.bodyLimitBytes, logger });
   const bridge = createBridge(service, {
     allowedOrigins: config.server.allowedOrigins, maxPayloadBytes: config.server.maxPayloadBytes, logger,

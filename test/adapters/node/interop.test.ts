@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { flattenedVerify } from 'jose';
 import * as OTPAuth from 'otpauth';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadNativeBackend } from '../../../adapters/native/index.js';
 import { createVerifier, deriveCardKey, generateBarcode, RequestDataError, totp, type Verifier } from '../../../src/index.js';
 import { BASE_CONFIG, CARD_BOUND_CONFIG, fixedClock, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 
@@ -19,6 +20,52 @@ function verifier(config: Parameters<typeof createVerifier>[0]): Verifier {
 }
 afterAll(async () => {
   await Promise.all(opened.map((v) => v.close()));
+});
+
+const nativeLoads = !(loadNativeBackend() instanceof Error);
+const BACKENDS = nativeLoads ? (['wasm', 'native'] as const) : (['wasm'] as const);
+
+describe('rfc6238 (the default scheme): a password otpauth makes from the partner key', () => {
+  const card = '4000123412341234';
+  // Counters: today's, and past 2^32 for both intervals.
+  const instants = (interval: number) => [NOW, (2 ** 32 + 7) * interval * 1000 + 1_234];
+  const cases = BACKENDS.flatMap((backend) => ALGS.flatMap((alg) => [6, 7, 8, 9, 10].flatMap((digits) =>
+    [30, 60].flatMap((interval) => instants(interval).map((now) => [backend, alg, digits, interval, now] as const)))));
+
+  it.each(cases)('verifies on %s when %s, %i digits, interval %i, now %i, at T-1, T and T+1', (backend, alg, digits, interval, now) => {
+    const otp = new OTPAuth.TOTP({ algorithm: otpauthAlg(alg), digits, period: interval, secret: OTPAuth.Secret.fromHex(PARTNER_KEY) });
+    const config = { ...BASE_CONFIG, algorythm: alg, passLength: digits, interval, backend, clock: () => now };
+    const v = verifier({ ...config, replay: false });
+    const cardBound = verifier({ ...config, scheme: 'card-bound', replay: false });
+    for (const drift of [-1, 0, 1]) {
+      const code = otp.generate({ timestamp: now + drift * interval * 1000 });
+      expect(code).toMatch(new RegExp(`^\\d{${digits}}$`));
+      const barcode = `CM;${card};AB12CD34;${code}`;
+      expect(v.barcodeVerify(barcode), `T${drift >= 0 ? '+' : ''}${drift}`).toEqual({
+        resultCode: 'CARDSESSION_AVAILABLE', totpCodeValid: true, cardNumber: card, cardSession: 'AB12CD34', fullBarcode: barcode,
+        reason: 'OK', keyIndex: 0, driftSteps: drift, bonusAvailable: true,
+      });
+      expect(generateBarcode({ ...config, cardNumber: card, cardSession: 'AB12CD34', at: now + drift * interval * 1000 })).toBe(barcode);
+      // Under card-bound the same password is refused (but for a 1 in 10^digits coincidence, below 10^-5 here).
+      expect(cardBound.barcodeVerify(barcode).reason).toBe('CODE_MISMATCH');
+    }
+  });
+
+  it.each(BACKENDS)('refuses on %s a password of T-2 and T+2 with window 1', (backend) => {
+    const otp = new OTPAuth.TOTP({ algorithm: 'SHA256', digits: 8, period: 30, secret: OTPAuth.Secret.fromHex(PARTNER_KEY) });
+    const v = verifier({ ...BASE_CONFIG, backend, clock: () => NOW });
+    for (const drift of [-2, 2]) {
+      expect(v.barcodeVerify(`CM;${card};;${otp.generate({ timestamp: NOW + drift * 30_000 })}`).reason).toBe('CODE_MISMATCH');
+    }
+  });
+
+  it.each(BACKENDS)('verifies on %s an otpauth password of a previous key with keyIndex 1', (backend) => {
+    const old = 'c0'.repeat(20);
+    const code = new OTPAuth.TOTP({ algorithm: 'SHA256', digits: 8, period: 30, secret: OTPAuth.Secret.fromHex(old) }).generate({ timestamp: NOW });
+    const v = verifier({ ...BASE_CONFIG, backend, previousKeys: [old], clock: () => NOW });
+    expect(v.barcodeVerify(`CM;${card};;${code}`)).toMatchObject({ reason: 'OK', keyIndex: 1, driftSteps: 0 });
+    expect(verifier({ ...BASE_CONFIG, backend, clock: () => NOW }).barcodeVerify(`CM;${card};;${code}`).reason).toBe('CODE_MISMATCH');
+  });
 });
 
 describe('card-bound barcodes interoperate with otpauth (TOTP of the card key)', () => {
