@@ -3,12 +3,12 @@
 // or the three-part prefix D cardNumber D password.
 
 import {
-  BARCODE, RESULT, SLOT_CARD_LENGTH, SLOT_CARD_OFFSET, SLOT_COUNTER_HI, SLOT_COUNTER_LO,
+  BARCODE, RESULT, SLOT_CARD_LENGTH, SLOT_CARD_OFFSET, SLOT_COUNTER_HI, SLOT_COUNTER_LO, SLOT_KEY_INDEX,
   SLOT_MATCHED_DELTA, SLOT_PASSWORD_OFFSET, SLOT_SESSION_LENGTH, SLOT_SESSION_OFFSET,
 } from './buffers';
 import {
-  algorithm, delimiterLength, DELIMITER, intervalSeconds, PARTNER_PADS, passLength, PREFIX,
-  prefixLength, sessionLength, window,
+  algorithm, delimiterLength, DELIMITER, intervalSeconds, KEY_PADS, keyCount, passLength, PREFIX,
+  prefixLength, scheme, SCHEME_CARD_BOUND, sessionLength, window,
 } from './config';
 import { CTX_SIZE, digestLength, hashUpdate } from './hash';
 import { hmacBegin, hmacEnd, hmacKey, hmacShort, PADS_SIZE, SHORT_MESSAGE_MAX } from './hmac';
@@ -67,16 +67,16 @@ function allDigits(from: i32, len: i32): bool {
   return true;
 }
 
-/** cardKey = HMAC_alg(partnerKey, "card:" || cardNumber), written at `out`. */
-export function deriveCardKeyInto(card: usize, cardLen: i32, out: usize): void {
+/** cardKey = HMAC_alg(partnerKey, "card:" || cardNumber) under the partner key's `pads`, written at `out`. */
+export function deriveCardKeyInto(pads: usize, card: usize, cardLen: i32, out: usize): void {
   if (5 + cardLen <= SHORT_MESSAGE_MAX) {
-    hmacShort(algorithm, PARTNER_PADS, CARD_LABEL, 5, card, cardLen, out);
+    hmacShort(algorithm, pads, CARD_LABEL, 5, card, cardLen, out);
     return;
   }
-  hmacBegin(DERIVE_CTX, algorithm, PARTNER_PADS);
+  hmacBegin(DERIVE_CTX, algorithm, pads);
   hashUpdate(DERIVE_CTX, algorithm, CARD_LABEL, 5);
   hashUpdate(DERIVE_CTX, algorithm, card, cardLen);
-  hmacEnd(DERIVE_CTX, algorithm, PARTNER_PADS, out);
+  hmacEnd(DERIVE_CTX, algorithm, pads, out);
 }
 
 /**
@@ -91,6 +91,7 @@ export function verify(len: i32, truncated: i32, nowMs: f64): i32 {
   slot(SLOT_SESSION_LENGTH, 0);
   slot(SLOT_PASSWORD_OFFSET, -1);
   slot(SLOT_MATCHED_DELTA, 0);
+  slot(SLOT_KEY_INDEX, -1);
 
   const d0 = findDelimiter(0, len);
   const field0End = d0 < 0 ? len : d0;
@@ -130,26 +131,43 @@ export function verify(len: i32, truncated: i32, nowMs: f64): i32 {
   }
   slot(SLOT_PASSWORD_OFFSET, passStart);
 
-  deriveCardKeyInto(BARCODE + <usize>cardStart, cardLen, CARD_KEY);
-  hmacKey(algorithm, CARD_PADS, CARD_KEY, digestLength(algorithm));
-
   const nowSeconds: u64 = nowMs > 0 ? <u64>(nowMs / 1000) : 0;
   const current = nowSeconds / intervalSeconds;
   const password = BARCODE + <usize>passStart;
-  const session = BARCODE + <usize>sessionStart;
+  const cardBound = scheme == SCHEME_CARD_BOUND;
+  // rfc6238 reads the card number and session but keeps them out of the MAC.
+  const macSessionLen = cardBound ? sessionLen : 0;
+  // The current key first; previous keys only for what it refuses.
+  for (let k = 0; k < keyCount; k++) {
+    let pads = KEY_PADS + <usize>(k * PADS_SIZE);
+    if (cardBound) {
+      deriveCardKeyInto(pads, BARCODE + <usize>cardStart, cardLen, CARD_KEY);
+      hmacKey(algorithm, CARD_PADS, CARD_KEY, digestLength(algorithm));
+      pads = CARD_PADS;
+    }
+    if (matchWindow(pads, current, BARCODE + <usize>sessionStart, macSessionLen, password)) {
+      slot(SLOT_KEY_INDEX, k);
+      return VERIFY_OK;
+    }
+  }
+  return VERIFY_CODE_MISMATCH;
+}
+
+/** Tries the steps of the window under `pads`; on a match, its delta and counter go to RESULT. */
+function matchWindow(pads: usize, current: u64, session: usize, sessionLen: i32, password: usize): bool {
   // Order 0, -1, +1, -2, +2, ...: the present step first, as valid scans mostly are.
   for (let i = 0, tries = 2 * window + 1; i < tries; i++) {
     const magnitude = <u64>((i + 1) >> 1);
     const earlier = (i & 1) == 1;
     if (earlier && current < magnitude) continue;
     const counter = earlier ? current - magnitude : current + magnitude;
-    otpDigits(algorithm, CARD_PADS, counter, session, sessionLen, passLength, DIGITS);
+    otpDigits(algorithm, pads, counter, session, sessionLen, passLength, DIGITS);
     if (constantTimeEqual(DIGITS, password, passLength) == 1) {
       slot(SLOT_MATCHED_DELTA, earlier ? -<i32>magnitude : <i32>magnitude);
       slot(SLOT_COUNTER_LO, <i32>(counter & 0xffffffff));
       slot(SLOT_COUNTER_HI, <i32>(counter >>> 32));
-      return VERIFY_OK;
+      return true;
     }
   }
-  return VERIFY_CODE_MISMATCH;
+  return false;
 }

@@ -38,6 +38,8 @@ export const SLOT_PASSWORD_OFFSET: i32 = 4;
 export const SLOT_MATCHED_DELTA: i32 = 5;
 export const SLOT_COUNTER_LO: i32 = 6;
 export const SLOT_COUNTER_HI: i32 = 7;
+/** Which verification key matched: 0 the current one, 1.. the previous ones in order. */
+export const SLOT_KEY_INDEX: i32 = 8;
 
 /** Overwrites `len` bytes at `ptr` with zeros (key hygiene). */
 export function wipe(ptr: usize, len: i32): void {

@@ -14,8 +14,19 @@ export let prefixLength: i32 = 0;
 export let delimiterLength: i32 = 0;
 export let keyed: bool = false;
 
-/** HMAC pads of the partner key under the configured algorithm (card key derivation). */
-export const PARTNER_PADS: usize = memory.data(PADS_SIZE, 16);
+/** Password schemes (DESIGN.md section 2): plain RFC 6238 TOTP of the partner key, or per-card keys with the session in the MAC. */
+export const SCHEME_RFC6238: i32 = 0;
+export const SCHEME_CARD_BOUND: i32 = 1;
+export let scheme: i32 = SCHEME_RFC6238;
+
+/** The current key and up to four previous ones (a key rotation) are accepted for verification. */
+export const MAX_KEYS: i32 = 5;
+/** How many verification keys are absorbed in KEY_PADS (index 0: the current key). */
+export let keyCount: i32 = 0;
+/** HMAC pads under the configured algorithm of each verification key, PADS_SIZE apart. */
+export const KEY_PADS: usize = memory.data(PADS_SIZE * MAX_KEYS, 16);
+/** HMAC pads of the current partner key (card key derivation, the stand-alone helpers). */
+export const PARTNER_PADS: usize = KEY_PADS;
 /** HMAC-SHA256 pads of tokenKey = HMAC-SHA256(partnerKey, "token"). */
 export const TOKEN_PADS: usize = memory.data(PADS_SIZE, 16);
 
@@ -29,8 +40,9 @@ export const DELIMITER: usize = CONFIG + CONFIG_DELIM;
 
 /** Sets the barcode layout and OTP parameters; prefix and delimiter bytes are already in CONFIG. */
 export function configure(
-  alg: i32, digits: i32, interval: u32, sessionLen: i32, win: i32, prefixLen: i32, delimLen: i32,
+  alg: i32, digits: i32, interval: u32, sessionLen: i32, win: i32, prefixLen: i32, delimLen: i32, schemeId: i32,
 ): void {
+  scheme = schemeId;
   algorithm = alg;
   passLength = digits;
   intervalSeconds = <u64>interval;
@@ -55,5 +67,21 @@ export function setPartnerKey(keyLen: i32): void {
   wipe(TOKEN_KEY, 32);
   wipe(SCRATCH_PADS, PADS_SIZE);
   wipe(SCRATCH_CTX, <i32>CTX_SIZE);
+  keyCount = 1;
   keyed = true;
+}
+
+/**
+ * Absorbs a previous partner key (raw bytes in KEY), accepted for verification
+ * only, never for tokens; wipes the raw key. Returns its index, or -1 when
+ * MAX_KEYS are absorbed already. Call after `setPartnerKey`.
+ */
+export function addPreviousKey(keyLen: i32): i32 {
+  if (keyCount < 1 || keyCount >= MAX_KEYS) {
+    wipe(KEY, keyLen);
+    return -1;
+  }
+  hmacKey(algorithm, KEY_PADS + <usize>(keyCount * PADS_SIZE), KEY, keyLen);
+  wipe(KEY, keyLen);
+  return keyCount++;
 }

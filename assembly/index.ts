@@ -3,7 +3,7 @@
 import { BARCODE, CONFIG, IO, KEY, OUT, RANDOM, RESULT } from './buffers';
 
 export { BARCODE_CAP, CONFIG_CAP, IO_CAP, KEY_CAP, OUT_CAP, RANDOM_CAP } from './buffers';
-export { configure, setPartnerKey } from './config';
+export { addPreviousKey, configure, setPartnerKey } from './config';
 export { verify } from './barcode';
 export { randomRefilled, setTokenKid, tokenBegin, tokenFinish, tokenUpdate } from './token';
 export { jsonFinish } from './json';

@@ -3,7 +3,7 @@
 
 import { IO, KEY, OUT, wipe } from './buffers';
 import { deriveCardKeyInto } from './barcode';
-import { algorithm } from './config';
+import { algorithm, PARTNER_PADS } from './config';
 import { CTX_SIZE, digestLength, hashUpdate } from './hash';
 import { hmacBegin, hmacEnd, hmacKey, PADS_SIZE } from './hmac';
 import { otpDigits } from './otp';
@@ -46,6 +46,6 @@ export function otp(counterHi: u32, counterLo: u32, digits: i32, sessionLen: i32
 
 /** Writes cardKey for the `cardLen` card number bytes in IO at OUT; returns its length. */
 export function deriveCardKey(cardLen: i32): i32 {
-  deriveCardKeyInto(IO, cardLen, OUT);
+  deriveCardKeyInto(PARTNER_PADS, IO, cardLen, OUT);
   return digestLength(algorithm);
 }

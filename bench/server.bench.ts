@@ -1,12 +1,12 @@
 import { demoConfig } from '../src/demo.js';
-import { deriveCardKey, generateBarcode } from '../src/index.js';
+import { drawBarcode } from '../src/index.js';
 import type { BenchGroup, Measured } from './harness.js';
 import { httpLoad, pinLoadToCore1, startBenchServer, wsLoad } from './load.js';
 
 function demoBarcode(): string {
   const v = demoConfig.verifier;
   const card = '4000123412341234';
-  return generateBarcode({ ...v, cardNumber: card, cardKey: deriveCardKey(v.key, card, v.algorythm), cardSession: 'AB12CD34' });
+  return drawBarcode({ ...v, cardNumber: card, cardSession: 'AB12CD34' });
 }
 
 const auth = { authorization: `Bearer ${demoConfig.tills[0].key}` };

@@ -17,6 +17,8 @@ export const demoConfig = {
     cardSessionLength: 8,
     delimeter: ';',
     partnerId: 'demo-partner',
+    // Stated, not defaulted: the demo sandbox draws its barcodes in the partner's scheme, and both must agree.
+    scheme: 'rfc6238',
   },
   tills: [
     { id: 'demo-till', key: 'demo-till-key-DEMO-ONLY-not-secret' }, // DEMO ONLY

@@ -3,11 +3,11 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { type CoreBackend, kidTail } from '../node/backend.js';
 import type { ResolvedConfig } from '../node/config.js';
-import { AlgId } from '../node/core.js';
+import { AlgId, SchemeId } from '../node/core.js';
 
 /** One configured native core (see adapters/native/src/addon.cc). */
 interface NativeCore {
-  /** 8 int32 result slots the addon writes on every verify. */
+  /** 9 int32 result slots the addon writes on every verify. */
   readonly result: ArrayBuffer;
   verify(fullBarcode: string, nowMs: number): number;
   sign(requestData: string, iat: number): string | number;
@@ -18,7 +18,7 @@ interface NativeCore {
 interface Addon {
   Core: new (
     alg: number, passLength: number, interval: number, sessionLength: number, window: number,
-    prefix: string, delimiter: string, keyHex: string, kidTail: string,
+    prefix: string, delimiter: string, keyHex: string, kidTail: string, scheme: number, previousKeysHex: string[],
   ) => NativeCore;
   selfTest(): boolean;
 }
@@ -37,6 +37,7 @@ class NativeBackend implements CoreBackend {
     this.#core = new addon.Core(
       config.algorythm === 'HMACSHA1' ? AlgId.Sha1 : AlgId.Sha256, config.passLength, config.interval,
       config.cardSessionLength, config.window, config.prefix, config.delimeter, config.key, kidTail(config.partnerId),
+      SchemeId[config.scheme], [...config.previousKeys],
     );
     this.result = new Int32Array(this.#core.result);
   }

@@ -1,6 +1,6 @@
 import { randomFillSync } from 'node:crypto';
 import type { ResolvedConfig } from './config.js';
-import { AlgId, Core, CONFIG_DELIM, CONFIG_KID, CONFIG_PREFIX, IO_CAP } from './core.js';
+import { AlgId, Core, CONFIG_DELIM, CONFIG_KID, CONFIG_PREFIX, IO_CAP, SchemeId } from './core.js';
 import { hexToBytes } from './hex.js';
 
 /** Which implementation of the core runs a verifier. `auto` takes native when it loads, else wasm. */
@@ -30,7 +30,7 @@ export function kidTail(partnerId: string | undefined): string {
   return partnerId === undefined ? '' : `,"kid":${JSON.stringify(partnerId)}`;
 }
 
-/** Configures a fresh wasm core: layout, partner key (wiped after), token header tail. */
+/** Configures a fresh wasm core: layout, scheme, partner key and previous keys (wiped after), token header tail. */
 export function configureCore(core: Core, config: ResolvedConfig): void {
   const prefix = encoder.encode(config.prefix);
   const delimiter = encoder.encode(config.delimeter);
@@ -38,11 +38,17 @@ export function configureCore(core: Core, config: ResolvedConfig): void {
   core.config.set(delimiter, CONFIG_DELIM);
   core.exports.configure(
     config.algorythm === 'HMACSHA1' ? AlgId.Sha1 : AlgId.Sha256, config.passLength, config.interval,
-    config.cardSessionLength, config.window, prefix.length, delimiter.length,
+    config.cardSessionLength, config.window, prefix.length, delimiter.length, SchemeId[config.scheme],
   );
   const key = hexToBytes(config.key);
   core.exports.setPartnerKey(core.loadKey(key));
   key.fill(0);
+  for (const previousHex of config.previousKeys) {
+    const previous = hexToBytes(previousHex);
+    const index = core.exports.addPreviousKey(core.loadKey(previous));
+    previous.fill(0);
+    if (index < 0) throw new RangeError('previousKeys: too many keys for the core');
+  }
   const kid = encoder.encode(kidTail(config.partnerId));
   core.config.set(kid, CONFIG_KID);
   core.exports.setTokenKid(kid.length);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ALGORYTHMS, type Algorythm } from '../../src/contracts/barcode.js';
+import { ALGORYTHMS, type Algorythm, PASSWORD_SCHEMES, type PasswordScheme } from '../../src/contracts/barcode.js';
 import { ConfigError } from '../../src/errors.js';
 import type { VerificationStore } from '../../src/stores/store.js';
 import { isHex } from './hex.js';
@@ -39,7 +39,28 @@ const storeSchema = z.custom<VerificationStore>(
   { error: 'must be a store (MemoryStore, RedisStore or your own) or false' },
 );
 
+/** How many previous keys a rotation may keep accepted at once. */
+export const MAX_PREVIOUS_KEYS = 4;
+
+/** `scheme` and `previousKeys`: the password scheme and a key rotation (DESIGN.md section 2), shared with the server's config. */
+export const schemeFields = {
+  scheme: z.enum(PASSWORD_SCHEMES as [PasswordScheme, ...PasswordScheme[]], { error: 'must be rfc6238 or card-bound' })
+    .default('rfc6238'),
+  previousKeys: z.array(
+    z.string({ error: 'must be hex of at least 16 bytes' })
+      .refine((k) => isHex(k) && k.length >= 32, { error: 'must be hex of at least 16 bytes' })
+      .refine((k) => k.length <= 2048, { error: 'must be hex of at most 1024 bytes' }),
+    { error: 'must be a list of hex keys' },
+  ).max(MAX_PREVIOUS_KEYS, { error: `must hold at most ${MAX_PREVIOUS_KEYS} keys` }).default([]),
+};
+
+/** Whether bonus operations are available for a card (DESIGN.md section 2; the document's "checks whether bonus operations are available"). */
+export type BonusHook = (cardNumber: string) => boolean | Promise<boolean>;
+
 const verifierSchema = initParametersSchema.extend({
+  ...schemeFields,
+  bonusAvailable: z.custom<BonusHook>((v) => typeof v === 'function', { error: 'must be a function (cardNumber) => boolean | Promise<boolean>' })
+    .optional(),
   window: int(0, 10).default(1),
   partnerId: z.string({ error: 'must be 1 to 128 printable ASCII characters' })
     .regex(PRINTABLE, { error: 'must be 1 to 128 printable ASCII characters' })

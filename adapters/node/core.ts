@@ -7,8 +7,9 @@ export interface CoreExports {
   memory: WebAssembly.Memory;
   bufferAddress(which: number): number;
   configure(alg: number, digits: number, interval: number, sessionLength: number, window: number,
-    prefixLength: number, delimiterLength: number): void;
+    prefixLength: number, delimiterLength: number, scheme: number): void;
   setPartnerKey(keyLength: number): void;
+  addPreviousKey(keyLength: number): number;
   verify(length: number, truncated: number, nowMs: number): number;
   setTokenKid(length: number): void;
   randomRefilled(): void;
@@ -45,7 +46,11 @@ export enum Slot {
   MatchedDelta = 5,
   CounterLo = 6,
   CounterHi = 7,
+  KeyIndex = 8,
 }
+
+/** Scheme ids of the core. */
+export const SchemeId = { rfc6238: 0, 'card-bound': 1 } as const;
 
 /** Codes returned by the core's `verify`. */
 export enum VerifyCode {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ALGORYTHMS, type Algorythm } from '../../src/contracts/barcode.js';
 import { ArgumentError } from '../../src/errors.js';
-import { formatIssues, initParametersSchema } from './config.js';
+import { formatIssues, initParametersSchema, schemeFields } from './config.js';
 import { AlgId, Core, IO_CAP, KEY_CAP } from './core.js';
 import { bytesToHex, hexToBytes, isHex } from './hex.js';
 import { configureCore } from './backend.js';
@@ -134,28 +134,48 @@ export function deriveCardKey(partnerKeyHex: string, cardNumber: string, algoryt
   const c = core();
   configureCore(c, {
     algorythm, key: partnerKeyHex, passLength: 6, prefix: 'CM', interval: 30, cardSessionLength: 8, delimeter: ';',
-    window: 1, lockout: false, backend: 'wasm', clock: Date.now,
+    window: 1, lockout: false, backend: 'wasm', clock: Date.now, scheme: 'card-bound', previousKeys: [],
   });
   return bytesToHex(c.out.subarray(0, c.exports.deriveCardKey(loadIo(c, encoder.encode(cardNumber)))));
 }
 
+const hexKey = z.string({ error: 'must be hex' }).refine(isHex, { error: 'must be hex' })
+  .refine((k) => k.length <= KEY_CAP * 2, { error: 'too long' });
+
 const barcodeSchema = initParametersSchema.pick({ algorythm: true, passLength: true, prefix: true, interval: true, delimeter: true })
   .extend({
+    scheme: schemeFields.scheme,
     cardNumber: z.string({ error: 'must be 1 to 64 of [0-9A-Za-z-]' }).regex(CARD_NUMBER, { error: 'must be 1 to 64 of [0-9A-Za-z-]' }),
-    cardKey: z.string({ error: 'must be hex' }).refine(isHex, { error: 'must be hex' }).refine((k) => k.length <= KEY_CAP * 2, { error: 'too long' }),
+    key: hexKey.optional(),
+    cardKey: hexKey.optional(),
     cardSession: z.string({ error: 'must be 1 to 64 of [0-9A-Za-z]' }).regex(SESSION, { error: 'must be 1 to 64 of [0-9A-Za-z]' }).optional(),
     at: z.number({ error: 'must be ms since the epoch' }).nonnegative({ error: 'must be ms since the epoch' }).optional(),
+  })
+  .superRefine((o, ctx) => {
+    if (o.scheme === 'card-bound') {
+      if (o.cardKey === undefined) ctx.addIssue({ code: 'custom', path: ['cardKey'], message: 'required for scheme card-bound (the card key from deriveCardKey)' });
+      return;
+    }
+    if (o.key === undefined) ctx.addIssue({ code: 'custom', path: ['key'], message: 'required for scheme rfc6238 (the partner key)' });
+    // Refused rather than ignored: a card key here means the caller expects card-bound barcodes.
+    if (o.cardKey !== undefined) ctx.addIssue({ code: 'custom', path: ['cardKey'], message: "only for scheme card-bound; say scheme: 'card-bound', or give the partner key as key" });
   });
 
-/** What {@link generateBarcode} takes: the card's key and the layout of the verifier it is for (other fields are ignored, so a verifier config can be spread in). */
+/**
+ * What {@link generateBarcode} takes: the layout of the verifier it is for and
+ * the key of its scheme: `key` (the partner key) for `rfc6238`, the default, or
+ * `cardKey` for `card-bound`. Other fields are ignored, so a verifier config can be spread in.
+ */
 export type GenerateBarcodeOptions = z.input<typeof barcodeSchema>;
 
 /**
- * The wallet side: draws the barcode text for a card at `at` (ms, default now).
+ * The wallet side: draws the barcode text for a card at `at` (ms, default now)
+ * in the verifier's scheme.
  *
  * @example
- * generateBarcode({ prefix: 'CM', delimeter: ';', cardNumber, cardKey, cardSession: 'AB12CD34',
+ * generateBarcode({ prefix: 'CM', delimeter: ';', cardNumber, key: partnerKeyHex, cardSession: 'AB12CD34',
  *   algorythm: 'HMACSHA256', passLength: 8, interval: 30 }) // 'CM;4000123412341234;AB12CD34;01234567'
+ * generateBarcode({ ...layout, scheme: 'card-bound', cardNumber, cardKey: deriveCardKey(partnerKeyHex, cardNumber, 'HMACSHA256') })
  */
 export function generateBarcode(options: GenerateBarcodeOptions): string {
   const parsed = barcodeSchema.safeParse(options);
@@ -164,8 +184,28 @@ export function generateBarcode(options: GenerateBarcodeOptions): string {
   const at = o.at ?? Date.now();
   const counter = Math.floor(Math.floor(at / 1000) / o.interval);
   const session = o.cardSession ?? '';
-  const password = code(core(), algId(o.algorythm, 'generateBarcode'), hexToBytes(o.cardKey),
-    Math.floor(counter / 2 ** 32), counter >>> 0, o.passLength, encoder.encode(session));
+  const cardBound = o.scheme === 'card-bound';
+  // rfc6238: plain TOTP of the partner key, the session outside the MAC.
+  const password = code(core(), algId(o.algorythm, 'generateBarcode'), hexToBytes(cardBound ? o.cardKey! : o.key!),
+    Math.floor(counter / 2 ** 32), counter >>> 0, o.passLength, cardBound ? encoder.encode(session) : new Uint8Array(0));
   const d = o.delimeter;
   return `${o.prefix}${d}${o.cardNumber}${d}${session}${d}${password}`;
+}
+
+/** What {@link drawBarcode} takes: a verifier's layout, its scheme and its partner key, and the card. */
+export type DrawBarcodeOptions = Omit<GenerateBarcodeOptions, 'key' | 'cardKey'> & { key: string };
+
+/**
+ * Draws a card's barcode from the partner key in the verifier's scheme, as a
+ * wallet service that holds the partner key would (the sandbox, the CLI): for
+ * `card-bound` it derives the card key first. The wallet app itself uses
+ * {@link generateBarcode} with the key it was given.
+ *
+ * @example
+ * drawBarcode({ ...verifierConfig, cardNumber: '4000123412341234', cardSession: 'AB12CD34' })
+ */
+export function drawBarcode(options: DrawBarcodeOptions): string {
+  if (options.scheme !== 'card-bound') return generateBarcode(options);
+  const { key, ...rest } = options;
+  return generateBarcode({ ...rest, cardKey: deriveCardKey(key, options.cardNumber, options.algorythm) });
 }

@@ -4,7 +4,7 @@ import { MemoryStore } from '../../src/stores/memory.js';
 import type { AsyncStore, SyncStore, VerificationStore } from '../../src/stores/store.js';
 import { type CoreBackend } from './backend.js';
 import { selectBackend } from './backends.js';
-import { type ResolvedConfig, resolveConfig, type VerifierConfig } from './config.js';
+import { type BonusHook, type ResolvedConfig, resolveConfig, type VerifierConfig } from './config.js';
 import { Slot, VerifyCode } from './core.js';
 
 /**
@@ -42,7 +42,9 @@ export interface Verifier<R = BarcodeVerification> {
  * const result = verifier.barcodeVerify(scanned); // { resultCode: 'CARDSESSION_AVAILABLE', ... }
  */
 export function createVerifier(config: VerifierConfig & { replay: AsyncStore }): Verifier<Promise<BarcodeVerification>>;
-export function createVerifier(config: VerifierConfig & { replay?: SyncStore | false }): Verifier<BarcodeVerification>;
+export function createVerifier(
+  config: VerifierConfig & { replay?: SyncStore | false; bonusAvailable?: (cardNumber: string) => boolean },
+): Verifier<BarcodeVerification>;
 export function createVerifier(config: VerifierConfig): Verifier<BarcodeVerification | Promise<BarcodeVerification>>;
 export function createVerifier(config: VerifierConfig): Verifier<BarcodeVerification | Promise<BarcodeVerification>> {
   const resolved = resolveConfig(config);
@@ -66,6 +68,7 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
   readonly #coolDownMs: number;
   readonly #stepMs: number;
   readonly #window: number;
+  readonly #bonus: BonusHook | undefined;
   #closed = false;
 
   constructor(config: ResolvedConfig, core: CoreBackend) {
@@ -81,6 +84,7 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
       : this.#ownsStore ? new MemoryStore({ clock: config.clock }) : (config.replay as VerificationStore);
     this.#stepMs = config.interval * 1000;
     this.#window = config.window;
+    this.#bonus = config.bonusAvailable;
   }
 
   get backend(): 'wasm' | 'native' {
@@ -108,7 +112,9 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
     const cardSession = sessionLength > 0 ? fullBarcode.slice(sessionOffset, sessionOffset + sessionLength) : null;
     const ok = code === VerifyCode.Ok;
     const store = this.#store;
-    if (store === undefined) return ok ? valid(fullBarcode, cardNumber, cardSession) : failed(fullBarcode, cardNumber, REASON_BY_CODE[code]!);
+    if (store === undefined) {
+      return ok ? this.#valid(fullBarcode, cardNumber, cardSession, this.#match()) : failed(fullBarcode, cardNumber, REASON_BY_CODE[code]!);
+    }
 
     const requester = options?.requester;
     // The barcode is part of the owner: the same card and password in another barcode is not a retry.
@@ -116,6 +122,44 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
     return store.synchronous
       ? this.#decideSync(store, ok, fullBarcode, cardNumber, cardSession, now, owner)
       : this.#decideAsync(store, ok, fullBarcode, cardNumber, cardSession, now, owner);
+  }
+
+  /** Which key and which step the core matched (read before any await: the slots belong to the next call after it). */
+  #match(): Match {
+    const slots = this.#core.result;
+    return { keyIndex: slots[Slot.KeyIndex]!, driftSteps: slots[Slot.MatchedDelta]! };
+  }
+
+  /**
+   * The valid result, with what the bonus hook says for the card. A hook that
+   * throws or rejects counts as `false`: the password is already claimed, so
+   * failing the scan would cost the customer a fresh barcode for a side question.
+   */
+  #valid(fullBarcode: string, cardNumber: string, cardSession: string | null, match: Match): BarcodeVerification | Promise<BarcodeVerification> {
+    const hook = this.#bonus;
+    if (hook === undefined) return valid(fullBarcode, cardNumber, cardSession, match, true);
+    let answer: boolean | Promise<boolean>;
+    try {
+      answer = hook(cardNumber);
+    } catch {
+      return valid(fullBarcode, cardNumber, cardSession, match, false);
+    }
+    if (typeof (answer as { then?: unknown } | null)?.then === 'function') {
+      return Promise.resolve(answer).then(
+        (available) => valid(fullBarcode, cardNumber, cardSession, match, available === true),
+        () => valid(fullBarcode, cardNumber, cardSession, match, false),
+      );
+    }
+    return valid(fullBarcode, cardNumber, cardSession, match, answer === true);
+  }
+
+  /** A password already accepted: the first answer again, marked `repeated`, for its requester's retry; else REPLAYED. */
+  #again(
+    sameRequester: boolean, fullBarcode: string, cardNumber: string, cardSession: string | null, match: Match,
+  ): BarcodeVerification | Promise<BarcodeVerification> {
+    if (!sameRequester) return failed(fullBarcode, cardNumber, 'REPLAYED');
+    const answer = this.#valid(fullBarcode, cardNumber, cardSession, match);
+    return answer instanceof Promise ? answer.then((first) => ({ ...first, repeated: true })) : { ...answer, repeated: true };
   }
 
   /** The replay mark of the password just accepted, and how long it could still be valid. */
@@ -137,7 +181,7 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
   #decideSync(
     store: SyncStore, ok: boolean, fullBarcode: string, cardNumber: string, cardSession: string | null, now: number,
     owner: string | undefined,
-  ): BarcodeVerification {
+  ): BarcodeVerification | Promise<BarcodeVerification> {
     const failKey = `fail:${cardNumber}`;
     const failures = this.#maxFailures > 0 ? store.count(failKey) : 0;
     if (this.#maxFailures > 0 && failures >= this.#maxFailures) return failed(fullBarcode, cardNumber, 'LOCKED');
@@ -151,11 +195,11 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
         if (!store.claim(key, ttl)) return failed(fullBarcode, cardNumber, 'REPLAYED');
       } else {
         const claimed = store.claimFor!(key, ttl, owner);
-        if (claimed !== true) return again(claimed === owner, fullBarcode, cardNumber, cardSession);
+        if (claimed !== true) return this.#again(claimed === owner, fullBarcode, cardNumber, cardSession, this.#match());
       }
     }
     if (failures > 0) store.delete(failKey);
-    return valid(fullBarcode, cardNumber, cardSession);
+    return this.#valid(fullBarcode, cardNumber, cardSession, this.#match());
   }
 
   async #decideAsync(
@@ -165,6 +209,7 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
     const failKey = `fail:${cardNumber}`;
     // Read before any await: the core's result slots belong to the next call after it.
     const mark = ok && this.#replay ? this.#replayMark(fullBarcode, cardNumber, now) : undefined;
+    const match = this.#match();
     try {
       const failures = this.#maxFailures > 0 ? await store.count(failKey) : 0;
       if (this.#maxFailures > 0 && failures >= this.#maxFailures) return failed(fullBarcode, cardNumber, 'LOCKED');
@@ -177,14 +222,14 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
           if (!(await store.claim(...mark))) return failed(fullBarcode, cardNumber, 'REPLAYED');
         } else {
           const claimed = await store.claimFor!(...mark, owner);
-          if (claimed !== true) return again(claimed === owner, fullBarcode, cardNumber, cardSession);
+          if (claimed !== true) return this.#again(claimed === owner, fullBarcode, cardNumber, cardSession, match);
         }
       }
       if (failures > 0) await store.delete(failKey);
-      return valid(fullBarcode, cardNumber, cardSession);
     } catch (error) {
       throw error instanceof StoreError ? error : new StoreError('verification store failed', { cause: error });
     }
+    return this.#valid(fullBarcode, cardNumber, cardSession, match);
   }
 
   getToken(requestData: string): string {
@@ -211,7 +256,15 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
 
 
 
-function valid(fullBarcode: string, cardNumber: string, cardSession: string | null): BarcodeVerification {
+/** Which key (0 current, 1.. previous) and which step relative to now matched. */
+interface Match {
+  keyIndex: number;
+  driftSteps: number;
+}
+
+function valid(
+  fullBarcode: string, cardNumber: string, cardSession: string | null, match: Match, bonusAvailable: boolean,
+): BarcodeVerification {
   return {
     resultCode: cardSession === null ? 'CARDSESSION_NOT_AVAILABLE' : 'CARDSESSION_AVAILABLE',
     totpCodeValid: true,
@@ -219,13 +272,12 @@ function valid(fullBarcode: string, cardNumber: string, cardSession: string | nu
     cardSession,
     fullBarcode,
     reason: 'OK',
+    keyIndex: match.keyIndex,
+    driftSteps: match.driftSteps,
+    bonusAvailable,
   };
 }
 
-/** A password already accepted: the first answer again for its requester's retry, else REPLAYED. */
-function again(sameRequester: boolean, fullBarcode: string, cardNumber: string, cardSession: string | null): BarcodeVerification {
-  return sameRequester ? { ...valid(fullBarcode, cardNumber, cardSession), repeated: true } : failed(fullBarcode, cardNumber, 'REPLAYED');
-}
 
 function failed(fullBarcode: string, cardNumber: string | null, reason: VerifyReason): BarcodeVerification {
   return { resultCode: 'VALIDATION_FAILED', totpCodeValid: false, cardNumber, cardSession: null, fullBarcode, reason };

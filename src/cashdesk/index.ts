@@ -3,3 +3,4 @@
 export { CashDeskService, type CashDeskServiceOptions, type Health } from './service.js';
 export { TillRegistry, presentedKey, type Till, type TillCredentials } from './tills.js';
 export { ServerMetrics, Counter, Histogram, TurnCounter } from './metrics.js';
+export { bonusSection, httpBonusHook, type BonusConfig, type BonusOutcome } from './bonus.js';

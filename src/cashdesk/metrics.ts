@@ -153,12 +153,19 @@ export class ServerMetrics {
   readonly bridgeConnections = new Gauge('wpk_bridge_connections', 'Open WebSocket bridge connections.');
   readonly authFailures = new Counter('wpk_auth_failures_total', 'Refused till authentications, by transport.');
   readonly authLockouts = new Counter('wpk_auth_lockouts_total', 'Addresses locked out after too many wrong till keys, by transport.');
+  /** Valid barcodes by the key that matched: when key_index 1.. stays flat, a rotation's old key can go. */
+  readonly keyMatches = new Counter('wpk_barcode_key_matches_total', 'Valid barcodes by the key that matched (0 the current key, 1.. previousKeys).');
+  /** Valid barcodes by clock drift in steps: a wide spread points at phones with wrong clocks. */
+  readonly driftSteps = new Histogram('wpk_barcode_drift_steps', 'Matched time step minus the current one, for valid barcodes.',
+    [-10, -5, -3, -2, -1, 0, 1, 2, 3, 5, 10]);
+  readonly bonusChecks = new Counter('wpk_bonus_checks_total', 'Bonus availability checks by outcome (available, unavailable, error).');
 
   /** Content type of `render()`. */
   static readonly contentType = 'text/plain; version=0.0.4; charset=utf-8';
 
   render(): string {
-    return [this.verifications, this.verifyDuration, this.tokens, this.httpRequests, this.bridgeCalls, this.bridgeConnections, this.authFailures, this.authLockouts]
+    return [this.verifications, this.verifyDuration, this.tokens, this.httpRequests, this.bridgeCalls, this.bridgeConnections, this.authFailures,
+      this.authLockouts, this.keyMatches, this.driftSteps, this.bonusChecks]
       .map((m) => m.render()).join('\n') + '\n';
   }
 }

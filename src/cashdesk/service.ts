@@ -47,6 +47,8 @@ export class CashDeskService {
   readonly #started = performance.now();
   /** Counter handles per result code and reason, made on first use: no label text per verification. */
   readonly #series = new Map<string, { inc(): void }>();
+  /** Counter handles per key index, made on first use. */
+  readonly #keySeries: Array<{ inc(): void }> = [];
 
   constructor(options: CashDeskServiceOptions) {
     this.#verifier = options.verifier;
@@ -117,6 +119,11 @@ export class CashDeskService {
   #verified(result: BarcodeVerification, started: number): BarcodeVerification {
     this.metrics.verifyDuration.observe((performance.now() - started) / 1000);
     this.#verificationSeries(result).inc();
+    if (result.keyIndex !== undefined) {
+      const index = result.keyIndex;
+      (this.#keySeries[index] ??= this.metrics.keyMatches.series({ key_index: String(index) })).inc();
+      this.metrics.driftSteps.observe(result.driftSteps ?? 0);
+    }
     return result;
   }
 

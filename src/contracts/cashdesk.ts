@@ -29,6 +29,12 @@ export const Verification = z.object({
     description: 'true when this answer repeats the first one: the same till asked again about the same barcode while its '
       + 'password is valid (a retry after a lost answer). Absent otherwise; another till gets REPLAYED.',
   }),
+  keyIndex: z.number().int().min(0).optional()
+    .openapi({ description: 'Valid results: 0 when the current key matched, 1.. for the previous keys of a rotation, in order.' }),
+  driftSteps: z.number().int().optional()
+    .openapi({ description: "Valid results: the matched time step minus the current one (the phone's clock drift, in steps)." }),
+  bonusAvailable: z.boolean().optional()
+    .openapi({ description: "Valid results: whether bonus operations are available for the card (the merchant's hook; true without one)." }),
 }).openapi('Verification');
 
 export const TokenRequest = z.object({

@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import { applyAliases, formatIssues, initParametersSchema } from '../../adapters/node/config.js';
+import { applyAliases, formatIssues, initParametersSchema, schemeFields } from '../../adapters/node/config.js';
 import { DEFAULT_SERVER_LIMITS, serverLimitsShape } from '../../adapters/http/server-limits.js';
+import { bonusSection } from '../cashdesk/bonus.js';
 import { ConfigError } from '../errors.js';
 
 const TILL_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 const verifierSection = initParametersSchema.extend({
+  ...schemeFields,
   window: z.number().int().min(0).max(10, { error: 'must be an integer from 0 to 10' }).default(1),
   partnerId: z.string().regex(/^[\x21-\x7e]{1,128}$/, { error: 'must be 1 to 128 printable ASCII characters' }).optional(),
   backend: z.enum(['wasm', 'native', 'auto'], { error: 'must be wasm, native or auto' }).default('auto'),
@@ -44,6 +46,7 @@ export const serveConfigSchema = z.object({
     maxWsConnectionsPerTill: z.number().int().min(1).max(1_000_000).optional(),
     maxWsBufferedBytesTotal: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
   }).strict().default({ host: '127.0.0.1', port: 8080, allowedOrigins: [], bodyLimitBytes: 1_048_576, maxPayloadBytes: 1_048_576, drainSeconds: 10 }),
+  bonus: bonusSection.optional(),
   redisUrl: z.string().regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' }).optional(),
   // One file (and demoConfig) may also hold the Push account and the Loyalty server's credentials: serve does not use them.
   push: credentials.optional(),
@@ -67,6 +70,9 @@ export const ENVIRONMENT: Record<string, { path: readonly string[]; kind: 'strin
   WPK_WINDOW: { path: ['verifier', 'window'], kind: 'number' },
   WPK_PARTNER_ID: { path: ['verifier', 'partnerId'], kind: 'string' },
   WPK_BACKEND: { path: ['verifier', 'backend'], kind: 'string' },
+  WPK_SCHEME: { path: ['verifier', 'scheme'], kind: 'string' },
+  WPK_PREVIOUS_KEYS: { path: ['verifier', 'previousKeys'], kind: 'list' },
+  WPK_BONUS_URL: { path: ['bonus', 'url'], kind: 'string' },
   WPK_TILLS: { path: ['tills'], kind: 'tills' },
   WPK_HOST: { path: ['server', 'host'], kind: 'string' },
   WPK_PORT: { path: ['server', 'port'], kind: 'number' },

@@ -12,6 +12,8 @@ import { VERSION } from '../version.js';
 import type { ServeConfig } from './config.js';
 import { CashDeskService } from '../cashdesk/service.js';
 import { TillRegistry } from '../cashdesk/tills.js';
+import { httpBonusHook } from '../cashdesk/bonus.js';
+import { ServerMetrics } from '../cashdesk/metrics.js';
 
 /** A running cash desk server. */
 export interface RunningServer {
@@ -39,8 +41,10 @@ export async function startServer(config: ServeConfig, given: Logger = silentLog
   const logger = withLogPolicy(given);
   const { replay, ...verifierConfig } = config.verifier;
   const store = config.redisUrl === undefined ? undefined : new RedisStore({ url: config.redisUrl });
-  const verifier = createVerifier({ ...verifierConfig, replay: replay ? store : false });
-  const service = new CashDeskService({ verifier, tills: new TillRegistry(config.tills), version: VERSION, logger });
+  const metrics = new ServerMetrics();
+  const bonusAvailable = config.bonus === undefined ? undefined : httpBonusHook(config.bonus, metrics.bonusChecks);
+  const verifier = createVerifier({ ...verifierConfig, replay: replay ? store : false, ...(bonusAvailable ? { bonusAvailable } : {}) });
+  const service = new CashDeskService({ verifier, tills: new TillRegistry(config.tills), version: VERSION, metrics, logger });
   const { server: s } = config;
   // Only Redis can fail under the cash desk; the in-memory store is part of the process.
   const health = new HealthCheck(store === undefined ? {} : { redis: () => store.ping() });

@@ -1,6 +1,8 @@
+import { createHmac } from 'node:crypto';
+import * as OTPAuth from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import type { VerifierConfig } from '../../adapters/node/config.js';
-import type { BarcodeVerification } from '../../src/contracts/barcode.js';
+import type { BarcodeVerification, PasswordScheme } from '../../src/contracts/barcode.js';
 import { deriveCardKey, generateBarcode } from '../../src/index.js';
 import { BASE_CONFIG, NOW, PARTNER_KEY } from '../support/fixtures.js';
 
@@ -22,14 +24,27 @@ export type TargetFactory = (config: VerifierConfig) => Promise<VerificationTarg
 const CARD = '4000123412341234';
 const SESSION = 'AB12CD34';
 const STEP = 30_000;
+/** The key a rotation retired: still accepted for verification, never for tokens. */
+const OLD_KEY = 'a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf';
+const SCHEMES: readonly PasswordScheme[] = ['rfc6238', 'card-bound'];
 
-function barcode(overrides: Partial<Parameters<typeof generateBarcode>[0]> = {}, config: Partial<VerifierConfig> = {}): string {
+type BarcodeOverrides = Partial<{ cardNumber: string; cardSession: string | undefined; at: number; key: string }>;
+
+/** A barcode in `scheme` from `key` (default the partner key): plain TOTP of it, or of the card key derived from it. */
+function makeBarcode(scheme: PasswordScheme, overrides: BarcodeOverrides = {}, config: Partial<VerifierConfig> = {}): string {
   const algorythm = (config.algorythm ?? BASE_CONFIG.algorythm) as 'HMACSHA256' | 'HMACSHA1';
   const cardNumber = overrides.cardNumber ?? CARD;
+  const key = overrides.key ?? PARTNER_KEY;
+  const keyed = scheme === 'card-bound' ? { scheme, cardKey: deriveCardKey(key, cardNumber, algorythm) } : { scheme, key };
   return generateBarcode({
-    ...BASE_CONFIG, ...config, cardNumber, cardKey: deriveCardKey(PARTNER_KEY, cardNumber, algorythm),
-    cardSession: SESSION, at: NOW, ...overrides,
+    ...BASE_CONFIG, ...config, cardSession: SESSION, at: NOW, ...overrides, ...keyed, cardNumber,
   } as Parameters<typeof generateBarcode>[0]);
+}
+
+/** The signature an HS256 token of `body` carries under `partnerKey` (DESIGN.md section 2: tokenKey = HMAC-SHA256(key, "token")). */
+function signatureUnder(partnerKey: string, token: string, body: string): string {
+  const tokenKey = createHmac('sha256', Buffer.from(partnerKey, 'hex')).update('token').digest();
+  return createHmac('sha256', tokenKey).update(`${token.split('.')[0]}.`).update(body).digest('base64url');
 }
 
 /** Replaces the password (the last part) of a barcode. */
@@ -52,9 +67,16 @@ function otherDigits(password: string): string {
  * hostile input, all through the target's own interface.
  */
 export function verificationSuite(name: string, makeTarget: TargetFactory): void {
-  describe(`${name}: barcode verification`, () => {
+  for (const scheme of SCHEMES) schemeSuite(name, scheme, makeTarget);
+}
+
+function schemeSuite(name: string, scheme: PasswordScheme, makeTarget: TargetFactory): void {
+  describe(`${name}: barcode verification (${scheme})`, () => {
+    const barcode = (overrides: BarcodeOverrides = {}, config: Partial<VerifierConfig> = {}) => makeBarcode(scheme, overrides, config);
+    const ok = { keyIndex: 0, driftSteps: 0, bonusAvailable: true };
+
     async function withTarget(config: Partial<VerifierConfig>, run: (t: VerificationTarget) => Promise<void>): Promise<void> {
-      const target = await makeTarget({ ...BASE_CONFIG, clock: () => NOW, ...config } as VerifierConfig);
+      const target = await makeTarget({ ...BASE_CONFIG, scheme, clock: () => NOW, ...config } as VerifierConfig);
       try {
         await run(target);
       } finally {
@@ -67,7 +89,7 @@ export function verificationSuite(name: string, makeTarget: TargetFactory): void
         const code = barcode();
         expect(await t.barcodeVerify(code)).toEqual({
           resultCode: 'CARDSESSION_AVAILABLE', totpCodeValid: true, cardNumber: CARD, cardSession: SESSION,
-          fullBarcode: code, reason: 'OK',
+          fullBarcode: code, reason: 'OK', ...ok,
         });
       });
     });
@@ -78,7 +100,7 @@ export function verificationSuite(name: string, makeTarget: TargetFactory): void
         expect(code).toMatch(/^CM;4000123412341234;;\d{8}$/);
         expect(await t.barcodeVerify(code)).toEqual({
           resultCode: 'CARDSESSION_NOT_AVAILABLE', totpCodeValid: true, cardNumber: CARD, cardSession: null,
-          fullBarcode: code, reason: 'OK',
+          fullBarcode: code, reason: 'OK', ...ok,
         });
       });
     });
@@ -114,19 +136,122 @@ export function verificationSuite(name: string, makeTarget: TargetFactory): void
       });
     });
 
-    it('refuses a password spliced from a barcode of another session', async () => {
-      await withTarget({}, async (t) => {
-        const other = barcode({ cardSession: 'ZZ99YY88' });
-        const spliced = withPassword(barcode(), passwordOf(other));
-        expect((await t.barcodeVerify(spliced)).reason).toBe('CODE_MISMATCH');
+    if (scheme === 'card-bound') {
+      it('refuses a password spliced from a barcode of another session', async () => {
+        await withTarget({}, async (t) => {
+          const other = barcode({ cardSession: 'ZZ99YY88' });
+          const spliced = withPassword(barcode(), passwordOf(other));
+          expect((await t.barcodeVerify(spliced)).reason).toBe('CODE_MISMATCH');
+        });
       });
-    });
+
+      it('refuses the password of another card', async () => {
+        await withTarget({}, async (t) => {
+          const other = barcode({ cardNumber: '4000999988887777' });
+          expect((await t.barcodeVerify(withPassword(barcode(), passwordOf(other)))).reason).toBe('CODE_MISMATCH');
+        });
+      });
+
+      it('refuses a plain RFC 6238 password of the partner key', async () => {
+        await withTarget({}, async (t) => {
+          const plain = makeBarcode('rfc6238');
+          expect(await t.barcodeVerify(plain)).toMatchObject({ resultCode: 'VALIDATION_FAILED', reason: 'CODE_MISMATCH', cardNumber: CARD });
+        });
+      });
+    } else {
+      it('accepts one password under any session and card number of its step, replay marks per card (the documented weakness)', async () => {
+        await withTarget({}, async (t) => {
+          const code = barcode();
+          expect((await t.barcodeVerify(code)).reason).toBe('OK');
+          expect((await t.barcodeVerify(code)).reason).toBe('REPLAYED');
+          const otherCard = code.replace(CARD, '4000999988887777').replace(SESSION, 'ZZ99YY88');
+          expect(await t.barcodeVerify(otherCard)).toMatchObject({ reason: 'OK', cardNumber: '4000999988887777', cardSession: 'ZZ99YY88' });
+        });
+      });
+
+      it('accepts a password made by otpauth from the partner key', async () => {
+        await withTarget({}, async (t) => {
+          const totp = new OTPAuth.TOTP({ algorithm: 'SHA256', digits: 8, period: 30, secret: OTPAuth.Secret.fromHex(PARTNER_KEY) });
+          const code = `CM;${CARD};${SESSION};${totp.generate({ timestamp: NOW })}`;
+          expect(await t.barcodeVerify(code)).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE', reason: 'OK', ...ok });
+        });
+      });
+
+      it('refuses a card-bound password', async () => {
+        await withTarget({}, async (t) => {
+          expect((await t.barcodeVerify(makeBarcode('card-bound'))).reason).toBe('CODE_MISMATCH');
+        });
+      });
+    }
 
     it('accepts the steps T-1 and T+1 and refuses T-2 and T+2 with window 1', async () => {
       await withTarget({ replay: false }, async (t) => {
         for (const [delta, reason] of [[-STEP, 'OK'], [STEP, 'OK'], [-2 * STEP, 'CODE_MISMATCH'], [2 * STEP, 'CODE_MISMATCH']] as const) {
           expect((await t.barcodeVerify(barcode({ at: NOW + delta }))).reason, `step ${delta / STEP}`).toBe(reason);
         }
+      });
+    });
+
+    it('says driftSteps -2..2 for a password of that step with window 2', async () => {
+      await withTarget({ replay: false, window: 2 }, async (t) => {
+        for (const drift of [-2, -1, 0, 1, 2]) {
+          expect(await t.barcodeVerify(barcode({ at: NOW + drift * STEP })), `step ${drift}`)
+            .toMatchObject({ reason: 'OK', driftSteps: drift, keyIndex: 0 });
+        }
+      });
+    });
+
+    it('verifies at counters past 2^32 and says the drift there', async () => {
+      const far = (2 ** 32 + 5) * STEP + 1_000;
+      await withTarget({ clock: () => far, replay: false }, async (t) => {
+        for (const drift of [-1, 0, 1]) {
+          expect(await t.barcodeVerify(barcode({ at: far + drift * STEP })), `step ${drift}`).toMatchObject({ reason: 'OK', driftSteps: drift });
+        }
+        expect((await t.barcodeVerify(barcode({ at: far - 2 ** 32 * STEP }))).reason).toBe('CODE_MISMATCH');
+      });
+    });
+
+    it('accepts a previous key with keyIndex 1 while the current one matches with keyIndex 0', async () => {
+      await withTarget({ previousKeys: [OLD_KEY] }, async (t) => {
+        expect(await t.barcodeVerify(barcode({ key: OLD_KEY }))).toMatchObject({ reason: 'OK', keyIndex: 1, driftSteps: 0 });
+        expect(await t.barcodeVerify(barcode({ cardNumber: '4000555566667777' }))).toMatchObject({ reason: 'OK', keyIndex: 0 });
+        expect((await t.barcodeVerify(barcode({ cardNumber: '77', key: 'b0'.repeat(32) }))).reason).toBe('CODE_MISMATCH');
+      });
+    });
+
+    it('refuses a barcode of a retired key once previousKeys no longer lists it', async () => {
+      await withTarget({}, async (t) => {
+        expect((await t.barcodeVerify(barcode({ key: OLD_KEY }))).reason).toBe('CODE_MISMATCH');
+      });
+    });
+
+    it('signs tokens with the current key only when previous keys are configured', async () => {
+      await withTarget({ previousKeys: [OLD_KEY] }, async (t) => {
+        const body = '{"requestId":"r-1"}';
+        const token = await t.getToken(body);
+        const signature = token.split('..')[1];
+        expect(signature).toBe(signatureUnder(PARTNER_KEY, token, body));
+        expect(signature).not.toBe(signatureUnder(OLD_KEY, token, body));
+      });
+    });
+
+    it('says bonusAvailable from the hook, keeping resultCode as the document says', async () => {
+      const blocked = '4000000000000666';
+      await withTarget({ bonusAvailable: async (card: string) => card !== blocked }, async (t) => {
+        expect(await t.barcodeVerify(barcode())).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE', bonusAvailable: true });
+        expect(await t.barcodeVerify(barcode({ cardNumber: blocked }))).toMatchObject({
+          resultCode: 'CARDSESSION_AVAILABLE', totpCodeValid: true, reason: 'OK', bonusAvailable: false,
+        });
+        const wrong = withPassword(barcode({ cardNumber: '55' }), otherDigits(passwordOf(barcode({ cardNumber: '55' }))));
+        expect(await t.barcodeVerify(wrong)).not.toHaveProperty('bonusAvailable');
+      });
+    });
+
+    it('says bonusAvailable false when the hook throws, and the scan stays valid', async () => {
+      await withTarget({ bonusAvailable: () => { throw new Error('loyalty down'); } }, async (t) => {
+        expect(await t.barcodeVerify(barcode({ cardSession: undefined }))).toMatchObject({
+          resultCode: 'CARDSESSION_NOT_AVAILABLE', totpCodeValid: true, bonusAvailable: false,
+        });
       });
     });
 
@@ -163,6 +288,7 @@ export function verificationSuite(name: string, makeTarget: TargetFactory): void
         expect(await t.barcodeVerify(barcode())).toMatchObject({ resultCode: 'VALIDATION_FAILED', reason: 'LOCKED', cardNumber: CARD });
         const otherCard = barcode({ cardNumber: '4000999988887777' });
         expect((await t.barcodeVerify(otherCard)).reason).toBe('OK');
+        // Lockout is per card in both schemes: under rfc6238 the locked card's password also opens other cards.
         now += 121_000;
         expect((await t.barcodeVerify(barcode({ at: now }))).reason).toBe('OK');
       });

@@ -14,6 +14,12 @@ export const BASE_CONFIG = {
   delimeter: ';',
 } as const satisfies VerifierConfig;
 
+/**
+ * The base config under the `card-bound` scheme (per-card keys, the session in
+ * the MAC): for tests whose barcodes come from `deriveCardKey`.
+ */
+export const CARD_BOUND_CONFIG = { ...BASE_CONFIG, scheme: 'card-bound' } as const satisfies VerifierConfig;
+
 /** A fixed instant (2026-11-22T10:00:00Z) well inside a 30 s step. */
 export const NOW = Date.UTC(2026, 10, 22, 10, 0, 10);
 

@@ -1,6 +1,6 @@
 // The N-API surface: `new Core(alg, passLength, interval, sessionLength,
-// window, prefix, delimiter, keyHex, kidTail)` with `result` (an ArrayBuffer
-// of 8 int32 slots shared with JS), `verify(barcode, nowMs)`,
+// window, prefix, delimiter, keyHex, kidTail, scheme, previousKeysHex[])` with
+// `result` (an ArrayBuffer of 9 int32 slots shared with JS), `verify(barcode, nowMs)`,
 // `sign(requestData, iat)` and `wipe()`; plus `selfTest()`.
 // Per call, only the string's contents are copied (a barcode's UTF-8 into a
 // fixed buffer; a body's UTF-16, transcoded here) and one value crosses back.
@@ -26,10 +26,12 @@ class NativeCore : public Napi::ObjectWrap<NativeCore> {
 
   explicit NativeCore(const Napi::CallbackInfo& info) : Napi::ObjectWrap<NativeCore>(info) {
     Napi::Env env = info.Env();
-    if (info.Length() != 9 || !info[0].IsNumber() || !info[1].IsNumber() || !info[2].IsNumber() ||
+    if (info.Length() != 11 || !info[0].IsNumber() || !info[1].IsNumber() || !info[2].IsNumber() ||
         !info[3].IsNumber() || !info[4].IsNumber() || !info[5].IsString() || !info[6].IsString() ||
-        !info[7].IsString() || !info[8].IsString()) {
-      Napi::TypeError::New(env, "Core(alg, passLength, interval, sessionLength, window, prefix, delimiter, keyHex, kidTail)")
+        !info[7].IsString() || !info[8].IsString() || !info[9].IsNumber() || !info[10].IsArray()) {
+      Napi::TypeError::New(env,
+                           "Core(alg, passLength, interval, sessionLength, window, prefix, delimiter, keyHex, kidTail, "
+                           "scheme, previousKeysHex)")
           .ThrowAsJavaScriptException();
       return;
     }
@@ -43,6 +45,20 @@ class NativeCore : public Napi::ObjectWrap<NativeCore> {
     config.delimiter = info[6].As<Napi::String>().Utf8Value();
     config.keyHex = info[7].As<Napi::String>().Utf8Value();
     config.kidTail = info[8].As<Napi::String>().Utf8Value();
+    config.scheme = info[9].As<Napi::Number>().Int32Value();
+    Napi::Array previous = info[10].As<Napi::Array>();
+    if (previous.Length() > static_cast<uint32_t>(wpk::kMaxKeys - 1)) {
+      Napi::RangeError::New(env, "previousKeys must hold at most 4 keys").ThrowAsJavaScriptException();
+      return;
+    }
+    for (uint32_t i = 0; i < previous.Length(); i++) {
+      Napi::Value item = previous.Get(i);
+      if (!item.IsString()) {
+        Napi::TypeError::New(env, "previousKeysHex must be an array of strings").ThrowAsJavaScriptException();
+        return;
+      }
+      config.previousKeysHex.push_back(item.As<Napi::String>().Utf8Value());
+    }
     core_ = std::make_unique<Core>();
     const std::string error = core_->configure(config);
     if (!error.empty()) {

@@ -55,6 +55,7 @@ int BarcodeVerifier::verify(const uint8_t* barcode, int length, bool truncated, 
   slots[kSlotSessionLength] = 0;
   slots[kSlotPasswordOffset] = -1;
   slots[kSlotMatchedDelta] = 0;
+  slots[kSlotKeyIndex] = -1;
   // The counter slots keep the last match, as the wasm core's do.
 
   const int d0 = findDelimiter(l, barcode, 0, length);
@@ -96,14 +97,33 @@ int BarcodeVerifier::verify(const uint8_t* barcode, int length, bool truncated, 
   }
   slots[kSlotPasswordOffset] = passStart;
 
-  // cardKey = HMAC_alg(partnerKey, "card:" || cardNumber), then its pads: computed per scan, never cached.
-  hmac(l.alg, partner, kCardLabel, sizeof kCardLabel, barcode + cardStart, cardLength, cardKey_);
-  hmacKey(l.alg, cardPads_, cardKey_, digestLength(l.alg));
-
   const uint64_t nowSeconds = nowMs > 0 ? saturateToU64(nowMs / 1000) : 0;
   const uint64_t current = nowSeconds / l.intervalSeconds;
   const uint8_t* password = barcode + passStart;
   const uint8_t* session = barcode + sessionStart;
+  const bool cardBound = l.scheme == kSchemeCardBound;
+  // rfc6238 reads the card number and session but keeps them out of the MAC.
+  const int macSessionLength = cardBound ? sessionLength : 0;
+  // The current key first; previous keys only for what it refuses.
+  for (int k = 0; k < keyCount; k++) {
+    const Pads* pads = &keys[k];
+    if (cardBound) {
+      // cardKey = HMAC_alg(partnerKey, "card:" || cardNumber), then its pads: computed per scan, never cached.
+      hmac(l.alg, keys[k], kCardLabel, sizeof kCardLabel, barcode + cardStart, cardLength, cardKey_);
+      hmacKey(l.alg, cardPads_, cardKey_, digestLength(l.alg));
+      pads = &cardPads_;
+    }
+    if (matchWindow(*pads, current, session, macSessionLength, password, slots)) {
+      slots[kSlotKeyIndex] = k;
+      return kVerifyOk;
+    }
+  }
+  return kVerifyCodeMismatch;
+}
+
+bool BarcodeVerifier::matchWindow(const Pads& pads, uint64_t current, const uint8_t* session, int sessionLength,
+                                  const uint8_t* password, int32_t* slots) const {
+  const Layout& l = layout;
   uint8_t digits[16];
   // Order 0, -1, +1, -2, +2, ...: the present step first, as valid scans mostly are.
   for (int i = 0, tries = 2 * l.window + 1; i < tries; i++) {
@@ -111,19 +131,20 @@ int BarcodeVerifier::verify(const uint8_t* barcode, int length, bool truncated, 
     const bool earlier = (i & 1) == 1;
     if (earlier && current < magnitude) continue;
     const uint64_t counter = earlier ? current - magnitude : current + magnitude;
-    otpDigits(l.alg, cardPads_, counter, session, sessionLength, l.passLength, digits);
+    otpDigits(l.alg, pads, counter, session, sessionLength, l.passLength, digits);
     if (constantTimeEqual(digits, password, l.passLength)) {
       slots[kSlotMatchedDelta] = earlier ? -static_cast<int32_t>(magnitude) : static_cast<int32_t>(magnitude);
       slots[kSlotCounterLo] = static_cast<int32_t>(static_cast<uint32_t>(counter & 0xffffffffu));
       slots[kSlotCounterHi] = static_cast<int32_t>(static_cast<uint32_t>(counter >> 32));
-      return kVerifyOk;
+      return true;
     }
   }
-  return kVerifyCodeMismatch;
+  return false;
 }
 
 void BarcodeVerifier::wipe() {
-  wipeBytes(&partner, sizeof partner);
+  wipeBytes(keys, sizeof keys);
+  keyCount = 0;
   wipeBytes(cardKey_, sizeof cardKey_);
   wipeBytes(&cardPads_, sizeof cardPads_);
 }

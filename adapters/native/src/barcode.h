@@ -20,7 +20,8 @@ enum Slot : int {
   kSlotMatchedDelta = 5,
   kSlotCounterLo = 6,
   kSlotCounterHi = 7,
-  kSlotCount = 8,
+  kSlotKeyIndex = 8,
+  kSlotCount = 9,
 };
 
 /** Capacity of the wasm core's barcode buffer: longer input counts as truncated. */
@@ -28,6 +29,11 @@ constexpr int kBarcodeCap = 1024;
 constexpr int kMaxCardLength = 64;
 constexpr int kMaxPrefixLength = 16;
 constexpr int kMaxDelimiterLength = 4;
+/** The current key and up to four previous ones (a key rotation) are accepted for verification. */
+constexpr int kMaxKeys = 5;
+
+/** Password schemes (DESIGN.md section 2): plain RFC 6238 TOTP of the partner key, or per-card keys with the session in the MAC. */
+enum Scheme : int { kSchemeRfc6238 = 0, kSchemeCardBound = 1 };
 
 /** The barcode layout and OTP parameters (validated by the host). */
 struct Layout {
@@ -40,13 +46,15 @@ struct Layout {
   int prefixLength = 0;
   uint8_t delimiter[kMaxDelimiterLength] = {};
   int delimiterLength = 0;
+  Scheme scheme = kSchemeRfc6238;
 };
 
 class BarcodeVerifier {
  public:
   Layout layout;
-  /** Pads of the partner key under the layout's algorithm (card key derivation). */
-  Pads partner;
+  /** Pads under the layout's algorithm of each verification key: [0] the current partner key, then previous ones. */
+  Pads keys[kMaxKeys] = {};
+  int keyCount = 0;
 
   /**
    * Splits and checks the `length` bytes at `barcode` at Unix time `nowMs`;
@@ -55,11 +63,15 @@ class BarcodeVerifier {
    */
   int verify(const uint8_t* barcode, int length, bool truncated, double nowMs, int32_t* slots);
 
-  /** Forgets the partner pads and the last card's key. */
+  /** Forgets the key pads and the last card's key. */
   void wipe();
   ~BarcodeVerifier() { wipe(); }
 
  private:
+  /** Tries the window's steps under `pads`; on a match, its delta and counter go to `slots`. */
+  bool matchWindow(const Pads& pads, uint64_t current, const uint8_t* session, int sessionLength,
+                   const uint8_t* password, int32_t* slots) const;
+
   uint8_t cardKey_[32] = {};
   Pads cardPads_ = {};
 };

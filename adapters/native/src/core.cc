@@ -14,6 +14,21 @@ int hexValue(char c) {
   return -1;
 }
 
+bool validKeyHex(const std::string& hex) { return hex.size() % 2 == 0 && hex.size() >= 32 && hex.size() <= 2048; }
+
+/** Decodes `hex` (validKeyHex already) into `out` (1024 bytes); false on a non-hex digit. */
+bool decodeHex(const std::string& hex, uint8_t* out, size_t* length) {
+  *length = hex.size() / 2;
+  bool valid = true;
+  for (size_t i = 0; i < *length; i++) {
+    const int high = hexValue(hex[2 * i]);
+    const int low = hexValue(hex[2 * i + 1]);
+    valid = valid && high >= 0 && low >= 0;
+    out[i] = static_cast<uint8_t>((high << 4) | (low & 15));
+  }
+  return valid;
+}
+
 bool printableAscii(const std::string& text) {
   for (const char c : text) {
     if (c < 0x21 || c > 0x7e) return false;
@@ -37,8 +52,13 @@ std::string Core::configure(const CoreConfig& config) {
   if (config.delimiter.empty() || config.delimiter.size() > kMaxDelimiterLength || !printableAscii(config.delimiter)) {
     return "delimiter must be 1 to 4 printable ASCII characters";
   }
+  if (config.scheme != kSchemeRfc6238 && config.scheme != kSchemeCardBound) return "scheme must be 0 (rfc6238) or 1 (card-bound)";
   const std::string& hex = config.keyHex;
-  if (hex.size() % 2 != 0 || hex.size() < 32 || hex.size() > 2048) return "key must be hex of 16 to 1024 bytes";
+  if (!validKeyHex(hex)) return "key must be hex of 16 to 1024 bytes";
+  if (config.previousKeysHex.size() > static_cast<size_t>(kMaxKeys - 1)) return "previousKeys must hold at most 4 keys";
+  for (const std::string& previous : config.previousKeysHex) {
+    if (!validKeyHex(previous)) return "previousKeys must be hex keys of 16 to 1024 bytes";
+  }
 
   Layout& layout = barcode.layout;
   layout.alg = config.alg == 1 ? Alg::Sha1 : Alg::Sha256;
@@ -50,22 +70,24 @@ std::string Core::configure(const CoreConfig& config) {
   layout.prefixLength = static_cast<int>(config.prefix.size());
   std::memcpy(layout.delimiter, config.delimiter.data(), config.delimiter.size());
   layout.delimiterLength = static_cast<int>(config.delimiter.size());
+  layout.scheme = config.scheme == kSchemeCardBound ? kSchemeCardBound : kSchemeRfc6238;
   if (!token.setKid(config.kidTail.data(), config.kidTail.size())) return "partnerId is too long";
 
   uint8_t key[1024];
-  const size_t keyLength = hex.size() / 2;
-  bool valid = true;
-  for (size_t i = 0; i < keyLength; i++) {
-    const int high = hexValue(hex[2 * i]);
-    const int low = hexValue(hex[2 * i + 1]);
-    valid = valid && high >= 0 && low >= 0;
-    key[i] = static_cast<uint8_t>((high << 4) | (low & 15));
-  }
+  size_t keyLength = 0;
+  bool valid = decodeHex(hex, key, &keyLength);
   if (valid) {
-    hmacKey(layout.alg, barcode.partner, key, keyLength);
+    hmacKey(layout.alg, barcode.keys[0], key, keyLength);
     token.setPartnerKey(key, keyLength);
+    barcode.keyCount = 1;
+  }
+  for (const std::string& previous : config.previousKeysHex) {
+    if (!valid) break;
+    valid = decodeHex(previous, key, &keyLength);
+    if (valid) hmacKey(layout.alg, barcode.keys[barcode.keyCount++], key, keyLength);
   }
   wipeBytes(key, sizeof key);
+  if (!valid) barcode.wipe();
   return valid ? std::string() : "key must be hex";
 }
 

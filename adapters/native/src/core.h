@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "barcode.h"
 #include "token.h"
@@ -21,8 +22,15 @@ struct CoreConfig {
   std::string delimiter;
   std::string keyHex;
   std::string kidTail;
+  /** 0 rfc6238, 1 card-bound. */
+  int scheme = 0;
+  /** Keys still accepted for verification (never for tokens), in order. */
+  std::vector<std::string> previousKeysHex;
   ~CoreConfig() {
     if (!keyHex.empty()) wipeBytes(&keyHex[0], keyHex.size());
+    for (std::string& hex : previousKeysHex) {
+      if (!hex.empty()) wipeBytes(&hex[0], hex.size());
+    }
   }
 };
 

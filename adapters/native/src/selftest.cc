@@ -52,7 +52,15 @@ bool selfTest() {
   uint8_t nine[6];
   otpDigits(Alg::Sha1, pads, 1, nullptr, 0, 6, one);
   otpDigits(Alg::Sha1, pads, 9, nullptr, 0, 6, nine);
-  return macs && std::memcmp(one, "287082", 6) == 0 && std::memcmp(nine, "520489", 6) == 0;
+  // RFC 6238 appendix B: SHA-256 at T = 59 s (counter 1) and T = 20000000000 s (counter 666666666).
+  Pads pads256;
+  hmacKey(Alg::Sha256, pads256, reinterpret_cast<const uint8_t*>("12345678901234567890123456789012"), 32);
+  uint8_t early[8];
+  uint8_t late[8];
+  otpDigits(Alg::Sha256, pads256, 1, nullptr, 0, 8, early);
+  otpDigits(Alg::Sha256, pads256, 666666666, nullptr, 0, 8, late);
+  return macs && std::memcmp(one, "287082", 6) == 0 && std::memcmp(nine, "520489", 6) == 0 &&
+         std::memcmp(early, "46119246", 8) == 0 && std::memcmp(late, "77737706", 8) == 0;
 }
 
 }  // namespace wpk

@@ -1,13 +1,13 @@
 import { parseCliArgs } from '../args.js';
-import { deriveCardKey, generateBarcode } from '../../../adapters/node/primitives.js';
+import { drawBarcode } from '../../../adapters/node/primitives.js';
 import { demoConfig } from '../../demo.js';
 import { resolveServeConfig } from '../../server/config.js';
 import { readConfigFile } from '../config-file.js';
 
 export const BARCODE_USAGE = `wallet-partner-kit barcode (--demo | --config FILE) [--card NUMBER] [--session ID]
 
-Prints a barcode as the wallet app would draw it now, for the partner key of the
-configuration (the demo one with --demo). For testing tills and servers.`;
+Prints a barcode as the wallet app would draw it now, for the partner key and scheme of
+the configuration (the demo one with --demo). For testing tills and servers.`;
 
 /** Prints a fresh barcode for a card. */
 export function barcode(argv: string[]): void {
@@ -22,5 +22,5 @@ export function barcode(argv: string[]): void {
   const file = values.demo ? demoConfig : values.config ? readConfigFile(values.config) : undefined;
   const { verifier: v } = resolveServeConfig(file, process.env);
   const cardNumber = values.card ?? '4000123412341234';
-  console.log(generateBarcode({ ...v, cardNumber, cardKey: deriveCardKey(v.key, cardNumber, v.algorythm), cardSession: values.session }));
+  console.log(drawBarcode({ ...v, cardNumber, cardSession: values.session }));
 }

@@ -15,7 +15,8 @@ category groups and favourites, promo codes, receipt QR codes; GET /healthz, /op
   --host HOST      bind address (default 127.0.0.1)
   --data DIR       keep the data in DIR (PGlite); default in memory. DATABASE_URL selects a PostgreSQL server instead.
   --demo           the demo partner key and Basic credentials (demoConfig.loyalty), demo categories and promo codes
-Without --demo: WPK_KEY (partner key, hex), WPK_ALGORYTHM (default HMACSHA256),
+Without --demo: WPK_KEY (partner key, hex), WPK_ALGORYTHM (default HMACSHA256), WPK_SCHEME
+(rfc6238, the default, or card-bound: only then a new card carries its cardKey),
 WPK_LOYALTY_LOGIN and WPK_LOYALTY_PASSWORD (the wallet service's Basic credentials).
 'check' calls a Loyalty server as the wallet would and prints PASS/FAIL per operation; exits 1 on a failure.
 Credentials default to WPK_LOYALTY_LOGIN / WPK_LOYALTY_PASSWORD. LOG_LEVEL sets the log level (default info).`;
@@ -48,6 +49,7 @@ export async function loyalty(argv: string[]): Promise<void> {
     Object.assign(fromEnv, {
       partnerKey: env.WPK_KEY, credentials: { login: env.WPK_LOYALTY_LOGIN!, password: env.WPK_LOYALTY_PASSWORD! },
       ...(env.WPK_ALGORYTHM ? { algorythm: env.WPK_ALGORYTHM } : {}),
+      ...(env.WPK_SCHEME ? { scheme: env.WPK_SCHEME } : {}),
     });
   }
   process.stdout.on('error', () => {});

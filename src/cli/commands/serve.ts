@@ -2,7 +2,7 @@ import { parseCliArgs } from '../args.js';
 import { createLogger } from '../../log/index.js';
 import { demoConfig } from '../../demo.js';
 import { ConfigError } from '../../errors.js';
-import { generateBarcode, deriveCardKey } from '../../../adapters/node/primitives.js';
+import { drawBarcode } from '../../../adapters/node/primitives.js';
 import { resolveServeConfig, type ServeConfig } from '../../server/config.js';
 import { startServer } from '../../server/serve.js';
 import { readConfigFile } from '../config-file.js';
@@ -52,7 +52,7 @@ export async function serve(argv: string[]): Promise<void> {
 function demoBanner(config: ServeConfig, url: string, wsUrl: string): string {
   const till = config.tills[0]!;
   const v = config.verifier;
-  const barcode = generateBarcode({ ...v, cardNumber: '4000123412341234', cardKey: deriveCardKey(v.key, '4000123412341234', v.algorythm), cardSession: 'AB12CD34' });
+  const barcode = drawBarcode({ ...v, cardNumber: '4000123412341234', cardSession: 'AB12CD34' });
   const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'barcode.verify', params: { fullBarcode: barcode } });
   return `
   wallet-partner-kit cash desk server (DEMO configuration: public keys, never use in production)

@@ -72,8 +72,9 @@ export const AnonymousCardRequest = z.object({
 }).strict().openapi('AnonymousCardRequest');
 export const AnonymousCardResponse = z.object({
   cardNumber: CardNumber,
-  cardKey: z.string().regex(/^(?:[0-9a-fA-F]{2}){16,}$/).openapi({
-    description: 'The card\'s diversified key, hex: HMAC(partnerKey, "card:" + cardNumber). The app draws the barcode with it.',
+  cardKey: z.string().regex(/^(?:[0-9a-fA-F]{2}){16,}$/).optional().openapi({
+    description: 'card-bound partners only: the card\'s diversified key, hex: HMAC(partnerKey, "card:" + cardNumber). The app draws the barcode with it. '
+      + 'Absent under rfc6238 (the document\'s scheme), where the app draws with the partner key.',
   }),
 }).openapi('AnonymousCardResponse');
 

@@ -52,7 +52,7 @@ export const issueAnonymousCardRoute = createRoute({
   operationId: 'issueAnonymousCard', method: 'post', path: LOYALTY_PATHS.anonymousCard, tags: ['Cards'], security,
   summary: 'Issue a loyalty card without prior reservation of a card number',
   description: 'Since 1.2.0. Idempotent by `requestId`: repeating it (also concurrently) answers the same card. '
-    + '`cardKey` is the card\'s diversified key, from which the app draws the barcode.',
+    + '`cardKey` (card-bound partners only) is the card\'s diversified key, from which the app draws the barcode.',
   request: body(AnonymousCardRequest),
   responses: { ...ok(AnonymousCardResponse, 'The card (the same one for a repeated requestId).'), ...common },
 });

@@ -45,7 +45,7 @@ export function createStoreHandlers(store: LoyaltyStore, options: ResolvedLoyalt
   return {
     async issueAnonymousCard({ requestId }) {
       const { cardNumber } = await store.issueCard(requestId, () => newCardNumber(options.cardNumberPrefix), new Date(clock()));
-      return { cardNumber, cardKey: cardKey(cardNumber) };
+      return options.scheme === 'card-bound' ? { cardNumber, cardKey: cardKey(cardNumber) } : { cardNumber };
     },
     async listCategories({ cardNumber }) {
       await requireCard(cardNumber);

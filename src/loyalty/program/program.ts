@@ -62,8 +62,8 @@ export type StartLoyaltyProgramOptions = Partial<LoyaltyProgramOptions> & {
   /** A schema of its own on the server. */
   databaseSchema?: string;
   /**
-   * Demo mode: the partner key of `demoConfig` (cards' keys are
-   * `deriveCardKey(demoConfig.verifier.key, cardNumber, ...)`), the Basic
+   * Demo mode: the partner key and scheme of `demoConfig` (card-bound cards' keys
+   * are `deriveCardKey(demoConfig.verifier.key, cardNumber, ...)`), the Basic
    * credentials `demoConfig.loyalty`, and demo groups and promo codes seeded.
    * Given options still win.
    */
@@ -91,7 +91,9 @@ export async function startLoyaltyProgram(options: StartLoyaltyProgramOptions): 
   // An option given as undefined means "not given": it must not blank out a demo default.
   const rest = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
   const programOptions = {
-    ...(demo ? { partnerKey: demoConfig.verifier.key, algorythm: demoConfig.verifier.algorythm, credentials: { ...demoConfig.loyalty } } : {}),
+    ...(demo ? {
+      partnerKey: demoConfig.verifier.key, algorythm: demoConfig.verifier.algorythm, scheme: demoConfig.verifier.scheme, credentials: { ...demoConfig.loyalty },
+    } : {}),
     ...rest,
   } as LoyaltyProgramOptions;
   resolveLoyaltyProgramOptions(programOptions); // refuse bad options before opening anything

@@ -14,11 +14,17 @@ export const BarcodeLayout = z.object({
   delimeter: singleLine(z.string().min(1).max(4)),
 }).strict().openapi('SandboxBarcodeLayout');
 
+/** The layout plus, for rfc6238 merchants (cards without a cardKey), the partner key the app draws with; never shown back. */
+export const TargetBarcode = BarcodeLayout.extend({
+  key: z.string().regex(/^(?:[0-9a-fA-F]{2}){16,1024}$/, { error: 'must be hex of 16 to 1024 bytes' }).optional()
+    .openapi({ description: 'The partner key, for drawing barcodes of cards issued without a cardKey (rfc6238). Write-only.' }),
+}).strict().openapi('SandboxTargetBarcode');
+
 export const TargetRequest = z.object({
   url: singleLine(z.url({ error: 'must be the merchant Loyalty server\'s http(s) URL' }).regex(/^https?:\/\//, { error: 'must be http or https' }).max(2048)),
   login: singleLine(z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(256)),
   password: singleLine(z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(1024)),
-  barcode: BarcodeLayout.optional().openapi({ description: 'Default: the layout of demoConfig.verifier.' }),
+  barcode: TargetBarcode.optional().openapi({ description: 'Default: the layout (and key) of demoConfig.verifier.' }),
 }).strict().openapi('SandboxLoyaltyTargetRequest');
 export const Target = z.object({ url: z.string(), login: z.string(), barcode: BarcodeLayout }).openapi('SandboxLoyaltyTarget');
 

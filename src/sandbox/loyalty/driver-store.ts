@@ -1,28 +1,29 @@
 import type { Database } from '../../db/index.js';
 import { demoConfig } from '../../demo.js';
 import type { z } from 'zod';
-import type { BarcodeLayout } from './contract.js';
+import type { TargetBarcode } from './contract.js';
 
 /** The merchant Loyalty server the sandbox calls. */
 export interface DriverTarget {
   url: string;
   login: string;
   password: string;
-  barcode: z.infer<typeof BarcodeLayout>;
+  barcode: z.infer<typeof TargetBarcode>;
 }
 
 /** A card the sandbox was issued. */
 export interface DriverCard {
   cardNumber: string;
-  cardKey: string;
+  /** Absent when the merchant is rfc6238: the app then draws with the partner key. */
+  cardKey?: string | undefined;
   requestId: string;
   issuedAt: string;
 }
 
-/** The layout of the demo verifier: what `loyalty --demo` cards are verified with. */
+/** The layout and key of the demo verifier: what `loyalty --demo` cards are verified with. */
 export const DEMO_BARCODE_LAYOUT: DriverTarget['barcode'] = {
   algorythm: demoConfig.verifier.algorythm, passLength: demoConfig.verifier.passLength, prefix: demoConfig.verifier.prefix,
-  interval: demoConfig.verifier.interval, delimeter: demoConfig.verifier.delimeter,
+  interval: demoConfig.verifier.interval, delimeter: demoConfig.verifier.delimeter, key: demoConfig.verifier.key,
 };
 
 /** The driver's rows: its one target and the cards it holds, as the wallet app would. */
@@ -47,7 +48,7 @@ export class DriverStore {
     await this.db.query(
       `INSERT INTO loyalty_driver_cards (card_number, card_key, request_id, target_url, issued_at) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (card_number) DO UPDATE SET card_key = EXCLUDED.card_key, request_id = EXCLUDED.request_id, target_url = EXCLUDED.target_url`,
-      [card.cardNumber, card.cardKey, card.requestId, targetUrl, now]);
+      [card.cardNumber, card.cardKey ?? null, card.requestId, targetUrl, now]);
     const { rows } = await this.db.query<{ issued_at: Date }>('SELECT issued_at FROM loyalty_driver_cards WHERE card_number = $1', [card.cardNumber]);
     return { ...card, issuedAt: (rows[0]?.issued_at ?? now).toISOString() };
   }
@@ -57,10 +58,12 @@ export class DriverStore {
   }
 
   async cards(cardNumber?: string): Promise<DriverCard[]> {
-    const { rows } = await this.db.query<{ card_number: string; card_key: string; request_id: string; issued_at: Date }>(
+    const { rows } = await this.db.query<{ card_number: string; card_key: string | null; request_id: string; issued_at: Date }>(
       `SELECT card_number, card_key, request_id, issued_at FROM loyalty_driver_cards
        ${cardNumber === undefined ? '' : 'WHERE card_number = $1'} ORDER BY issued_at DESC, card_number LIMIT 1000`,
       cardNumber === undefined ? [] : [cardNumber]);
-    return rows.map((r) => ({ cardNumber: r.card_number, cardKey: r.card_key, requestId: r.request_id, issuedAt: r.issued_at.toISOString() }));
+    return rows.map((r) => ({
+      cardNumber: r.card_number, ...(r.card_key === null ? {} : { cardKey: r.card_key }), requestId: r.request_id, issuedAt: r.issued_at.toISOString(),
+    }));
   }
 }

@@ -25,4 +25,9 @@ CREATE TABLE loyalty_driver_cards (
   issued_at TIMESTAMPTZ NOT NULL
 )`,
   },
+  {
+    // A merchant under rfc6238 issues cards without a key.
+    id: '002-cards-without-key',
+    sql: 'ALTER TABLE loyalty_driver_cards ALTER COLUMN card_key DROP NOT NULL',
+  },
 ];

@@ -49,7 +49,10 @@ function mount(app: OpenAPIHono<any>, ctx: SandboxContext): void {
     const t = await target();
     return { target: t, client: createLoyaltyClient({ baseUrl: t.url, login: t.login, password: t.password }) };
   };
-  const publicTarget = (t: DriverTarget) => ({ url: t.url, login: t.login, barcode: t.barcode });
+  const publicTarget = (t: DriverTarget) => {
+    const { key: _key, ...layout } = t.barcode;
+    return { url: t.url, login: t.login, barcode: layout };
+  };
 
   app.openapi(routes.putTarget, async (c) => {
     const body = c.req.valid('json');
@@ -72,8 +75,13 @@ function mount(app: OpenAPIHono<any>, ctx: SandboxContext): void {
     const { cardSession } = c.req.valid('query');
     const card = await store.card(cardNumber);
     if (!card) throw problem(404, 'NOT_FOUND', ['cardNumber: not a card the sandbox was issued']);
-    const { barcode } = await target();
-    return c.json({ fullBarcode: generateBarcode({ ...barcode, cardNumber, cardKey: card.cardKey, cardSession, at: ctx.clock() }) }, 200);
+    const { barcode: { key, ...layout } } = await target();
+    // card-bound merchants gave the card its key; rfc6238 ones did not, and the app draws with the partner key.
+    if (card.cardKey === undefined && key === undefined) {
+      throw problem(409, 'PARTNER_KEY_UNKNOWN', ['barcode.key: the card has no cardKey (an rfc6238 merchant); PUT /sandbox/loyalty/target with barcode.key, the partner key']);
+    }
+    const keyed = card.cardKey !== undefined ? { scheme: 'card-bound' as const, cardKey: card.cardKey } : { key: key! };
+    return c.json({ fullBarcode: generateBarcode({ ...layout, ...keyed, cardNumber, cardSession, at: ctx.clock() }) }, 200);
   });
 
   app.openapi(routes.categories, async (c) => {

@@ -18,7 +18,8 @@ const ALPHANUMERIC = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv
 export interface IssuedCard {
   partnerId: string;
   cardNumber: string;
-  cardKey: string;
+  /** card-bound: the diversified key the app holds; rfc6238: null (the app draws with the partner key). */
+  cardKey: string | null;
   cardSession: string | null;
   barcode: string;
   sessionExpiresAt: string | null;
@@ -51,13 +52,14 @@ function newCardNumber(): string {
 }
 
 /**
- * The wallet app issues (or re-reads) a card and draws its barcode: the card
- * key is diversified from the partner key (DESIGN.md section 2), a new card
- * session is opened unless `withSession` is false. Runs in the caller's transaction.
+ * The wallet app issues (or re-reads) a card and draws its barcode in the
+ * partner's scheme (DESIGN.md section 2: TOTP of the partner key, or of a card
+ * key diversified from it); a new card session is opened unless `withSession`
+ * is false. Runs in the caller's transaction.
  */
 export async function issueCard(tx: Queryable, partner: Partner, input: IssueCardInput, now: number, ttlSeconds: number): Promise<IssuedCard> {
   const cardNumber = input.cardNumber ?? newCardNumber();
-  const cardKey = deriveCardKey(partner.keyHex, cardNumber, partner.layout.algorythm);
+  const cardKey = partner.scheme === 'card-bound' ? deriveCardKey(partner.keyHex, cardNumber, partner.layout.algorythm) : null;
   await tx.query(
     `INSERT INTO pay_cards AS c (partner_id, card_number, card_key, wallet_pay_is_default, pay_enabled, providers, created_at)
      VALUES ($1, $2, $3, COALESCE($4, TRUE), COALESCE($5, TRUE), $7::jsonb, $6)
@@ -77,7 +79,8 @@ export async function issueCard(tx: Queryable, partner: Partner, input: IssueCar
       [partner.partnerId, cardSession, cardNumber, new Date(now), expiresAt],
     );
   }
-  const barcode = generateBarcode({ ...partner.layout, cardNumber, cardKey, cardSession: cardSession ?? undefined, at: now });
+  const keyed = cardKey === null ? { key: partner.keyHex } : { scheme: 'card-bound' as const, cardKey };
+  const barcode = generateBarcode({ ...partner.layout, ...keyed, cardNumber, cardSession: cardSession ?? undefined, at: now });
   return { partnerId: partner.partnerId, cardNumber, cardKey, cardSession, barcode, sessionExpiresAt: expiresAt?.toISOString() ?? null };
 }
 

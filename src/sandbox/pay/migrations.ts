@@ -112,4 +112,11 @@ CREATE TABLE pay_bank (
 }, {
   id: '002-card-providers',
   sql: 'ALTER TABLE pay_cards ADD COLUMN providers JSONB',
+}, {
+  // Partners stored before schemes existed keep the one they had (card-bound); new ones get the default.
+  // A card of an rfc6238 partner has no card key of its own.
+  id: '003-partner-scheme',
+  sql: `ALTER TABLE pay_partners ADD COLUMN scheme TEXT NOT NULL DEFAULT 'card-bound';
+ALTER TABLE pay_partners ALTER COLUMN scheme SET DEFAULT 'rfc6238';
+ALTER TABLE pay_cards ALTER COLUMN card_key DROP NOT NULL`,
 }];

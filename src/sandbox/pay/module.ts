@@ -59,7 +59,7 @@ export function createPayModule(options: PayModuleOptions = {}): SandboxModule {
     async seedDemo(ctx) {
       const v = demoConfig.verifier;
       await upsertPartner(ctx.db, {
-        partnerId: v.partnerId, key: v.key,
+        partnerId: v.partnerId, key: v.key, scheme: v.scheme,
         layout: { algorythm: v.algorythm, passLength: v.passLength, prefix: v.prefix, interval: v.interval, cardSessionLength: v.cardSessionLength, delimeter: v.delimeter },
       }, new Date(ctx.clock()));
       return [

@@ -1,3 +1,4 @@
+import type { PasswordScheme } from '../../contracts/barcode.js';
 import { generateWebhookSecret } from '../../webhooks/index.js';
 import type { Queryable } from '../../db/index.js';
 import { problem } from '../../api-app/index.js';
@@ -18,7 +19,7 @@ export const DEFAULT_LAYOUT: BarcodeLayout = {
   algorythm: 'HMACSHA256', passLength: 8, prefix: 'CM', interval: 30, cardSessionLength: 8, delimeter: ';',
 };
 
-/** A merchant known to the sandbox: its key (to check tokens, derive card keys) and webhook target. */
+/** A merchant known to the sandbox: its key (to check tokens, draw barcodes), its scheme and webhook target. */
 export interface Partner {
   partnerId: string;
   keyHex: string;
@@ -26,6 +27,8 @@ export interface Partner {
   webhookUrl: string | null;
   webhookSecret: string;
   layout: BarcodeLayout;
+  /** How the partner's barcodes are drawn (DESIGN.md section 2); the merchant's verifier must say the same. */
+  scheme: PasswordScheme;
 }
 
 /** What creating or updating a partner takes. */
@@ -35,6 +38,8 @@ export interface PartnerInput {
   webhookUrl?: string | null;
   webhookSecret?: string;
   layout?: BarcodeLayout;
+  /** Default for a new partner: rfc6238; an update without it keeps the stored one. */
+  scheme?: PasswordScheme;
 }
 
 function fromRow(row: Record<string, unknown>): Partner {
@@ -42,7 +47,7 @@ function fromRow(row: Record<string, unknown>): Partner {
   return {
     partnerId: String(row.partner_id), keyHex, tokenKey: tokenKeyOf(keyHex),
     webhookUrl: (row.webhook_url as string | null) ?? null, webhookSecret: String(row.webhook_secret),
-    layout: row.layout as BarcodeLayout,
+    layout: row.layout as BarcodeLayout, scheme: row.scheme as PasswordScheme,
   };
 }
 
@@ -52,9 +57,9 @@ function fromRow(row: Record<string, unknown>): Partner {
  */
 export async function upsertPartner(db: Queryable, input: PartnerInput, now: Date): Promise<Partner> {
   const { rows } = await db.query<Record<string, unknown>>(
-    `INSERT INTO pay_partners AS p (partner_id, key_hex, webhook_url, webhook_secret, layout, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $6)
-     ON CONFLICT (partner_id) DO UPDATE SET key_hex = EXCLUDED.key_hex,
+    `INSERT INTO pay_partners AS p (partner_id, key_hex, webhook_url, webhook_secret, layout, created_at, updated_at, scheme)
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $6, COALESCE($10, 'rfc6238'))
+     ON CONFLICT (partner_id) DO UPDATE SET key_hex = EXCLUDED.key_hex, scheme = COALESCE($10, p.scheme),
        webhook_url = CASE WHEN $7 THEN EXCLUDED.webhook_url ELSE p.webhook_url END,
        webhook_secret = CASE WHEN $8 THEN EXCLUDED.webhook_secret ELSE p.webhook_secret END,
        layout = CASE WHEN $9 THEN EXCLUDED.layout ELSE p.layout END,
@@ -62,7 +67,7 @@ export async function upsertPartner(db: Queryable, input: PartnerInput, now: Dat
      RETURNING *`,
     [input.partnerId, input.key.toLowerCase(), input.webhookUrl ?? null, input.webhookSecret ?? generateWebhookSecret(),
       JSON.stringify(input.layout ?? DEFAULT_LAYOUT), now,
-      input.webhookUrl !== undefined, input.webhookSecret !== undefined, input.layout !== undefined],
+      input.webhookUrl !== undefined, input.webhookSecret !== undefined, input.layout !== undefined, input.scheme ?? null],
   );
   return fromRow(rows[0]!);
 }

@@ -32,7 +32,7 @@ export function mountSimulator(app: OpenAPIHono<any>, rt: PayRuntime): void {
     const body = jsonBody<PartnerRequest>(c);
     const partner = await upsertPartner(rt.ctx.db, { ...body, webhookUrl: body.webhookUrl }, new Date(rt.ctx.clock()));
     rt.partners.forget(partner.partnerId);
-    return c.json({ partnerId: partner.partnerId, webhookUrl: partner.webhookUrl, webhookSecret: partner.webhookSecret, layout: partner.layout });
+    return c.json({ partnerId: partner.partnerId, webhookUrl: partner.webhookUrl, webhookSecret: partner.webhookSecret, layout: partner.layout, scheme: partner.scheme });
   });
 
   handle(cardRoute, async (c) => {

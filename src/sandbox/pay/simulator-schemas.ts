@@ -26,10 +26,13 @@ export const PartnerRequest = z.object({
     .openapi({ description: 'Where `transaction.updated` events go; null stops them.' }),
   webhookSecret: z.string().regex(/^whsec_[A-Za-z0-9+/]{32,88}={0,2}$/, { error: 'must be whsec_ followed by base64 of 24 to 64 bytes' }).optional(),
   layout: BarcodeLayoutSchema.optional(),
+  scheme: z.enum(['rfc6238', 'card-bound'], { error: 'must be rfc6238 or card-bound' }).optional()
+    .openapi({ description: "How the app draws barcodes; the merchant's verifier must use the same. Default for a new partner: rfc6238; kept on update." }),
 }).strict().openapi('SandboxPartnerRequest');
 /** A partner as the simulator shows it, with its webhook secret. */
 export const PartnerResponse = z.object({
   partnerId: PartnerId, webhookUrl: z.string().nullable(), webhookSecret: z.string(), layout: BarcodeLayoutSchema,
+  scheme: z.enum(['rfc6238', 'card-bound']),
 }).openapi('SandboxPartner');
 
 /** POST /sandbox/cards: the app issues a card (and, by default, a card session). */
@@ -46,7 +49,8 @@ export const CardRequest = z.object({
 export const BarcodeRequest = CardRequest.omit({ cardNumber: true }).openapi('SandboxBarcodeRequest');
 /** What the app holds for a card and the barcode it draws now. */
 export const CardResponse = z.object({
-  partnerId: PartnerId, cardNumber: CardNumber, cardKey: z.string().openapi({ description: 'The diversified card key the app holds (hex).' }),
+  partnerId: PartnerId, cardNumber: CardNumber,
+  cardKey: z.string().nullable().openapi({ description: 'card-bound partners: the diversified card key the app holds (hex); rfc6238: null.' }),
   cardSession: CardSession.nullable(), barcode: z.string(), sessionExpiresAt: z.string().nullable(),
 }).openapi('SandboxCard');
 /** The `{cardNumber}` path parameter. */

@@ -41,6 +41,7 @@ describe('POST /v1/barcode/verify', () => {
     expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
     expect(reply.body).toEqual({
       resultCode: 'CARDSESSION_AVAILABLE', totpCodeValid: true, cardNumber: CARD, cardSession: 'AB12CD34', fullBarcode: code, reason: 'OK',
+      keyIndex: 0, driftSteps: 0, bonusAvailable: true,
     });
   });
 

@@ -44,7 +44,7 @@ type Pair = ReturnType<typeof pairFor>;
 
 function rawVerify(backend: CoreBackend, code: string, now: number): [number, number[]] {
   const result = backend.verify(code, now);
-  return [result, Array.from(backend.result.subarray(0, 8))];
+  return [result, Array.from(backend.result.subarray(0, 9))];
 }
 
 function describeCase(layout: VerifierConfig, code: string, now: number, a: unknown, b: unknown): string {
@@ -56,7 +56,7 @@ describe.skipIf(unavailable !== undefined)('native core against the wasm core', 
   it(`answers ${LAYOUTS * CASES_PER_LAYOUT} random barcodes identically when layouts, keys, times and inputs vary`, () => {
     const rng = new Rng(SEED);
     const mismatches: string[] = [];
-    const tally = { cases: 0, ok: 0, prefix: 0, malformed: 0, mismatch: 0, highCounters: 0 };
+    const tally = { cases: 0, ok: 0, prefix: 0, malformed: 0, mismatch: 0, highCounters: 0, previousKey: 0, cardBound: 0 };
     const weirdTimes = [Number.NaN, -1, -0, -Infinity, Infinity, 1e300, 2 ** 64 * 1000, 0.5, 999.999];
 
     for (let l = 0; l < LAYOUTS; l++) {
@@ -73,6 +73,8 @@ describe.skipIf(unavailable !== undefined)('native core against the wasm core', 
         else if (a[0] === 2) tally.malformed++;
         else tally.mismatch++;
         if (a[0] === 0 && a[1][7]! > 0) tally.highCounters++;
+        if (a[0] === 0 && a[1][8]! > 0) tally.previousKey++;
+        if (a[0] === 0 && layout.scheme === 'card-bound') tally.cardBound++;
         if (!viaVerifier) return;
         pair.clock.now = now;
         const x = pair.wasm.barcodeVerify(code);
@@ -86,8 +88,11 @@ describe.skipIf(unavailable !== undefined)('native core against the wasm core', 
         const sessionKind = rng.int(0, 2);
         const step = layout.interval * 1000;
         const at = Math.max(0, now + rng.int(-(layout.window + 1), layout.window + 1) * step);
+        // Now and then a key a rotation keeps accepting.
+        const key = layout.previousKeys.length > 0 && rng.chance(0.3) ? rng.pick(layout.previousKeys) : layout.key;
         const code = generateBarcode({
-          ...layout, cardNumber, cardKey: deriveCardKey(layout.key, cardNumber, layout.algorythm), at,
+          ...layout, cardNumber, at,
+          ...(layout.scheme === 'card-bound' ? { cardKey: deriveCardKey(key, cardNumber, layout.algorythm) } : { key }),
           ...(sessionKind === 0 ? { cardSession: rng.string(layout.cardSessionLength, SESSION_CHARS) } : {}),
         });
         // sessionKind 1: the empty session field; 2: the three-part form.
@@ -119,7 +124,7 @@ describe.skipIf(unavailable !== undefined)('native core against the wasm core', 
     if (process.env.NATIVE_DIFF_TALLY) console.log(tally);
     expect(tally.cases).toBeGreaterThanOrEqual(LAYOUTS * CASES_PER_LAYOUT);
     // The mix reaches every outcome, counters past 2^32 included (over 1% of the cases each).
-    for (const outcome of ['ok', 'prefix', 'malformed', 'mismatch', 'highCounters'] as const) {
+    for (const outcome of ['ok', 'prefix', 'malformed', 'mismatch', 'highCounters', 'previousKey', 'cardBound'] as const) {
       expect(tally[outcome], outcome).toBeGreaterThan(tally.cases / 100);
     }
   }, CASES_TIMEOUT_MS);

@@ -51,14 +51,20 @@ export const WILD_CHARS: readonly string[] = [
 const ALGS = ['HMACSHA256', 'HMACSHA1'] as const;
 
 /** A random valid verifier layout (prefix never holds the delimiter, as the config requires). */
-export function randomLayout(rng: Rng): VerifierConfig & { algorythm: 'HMACSHA256' | 'HMACSHA1'; delimeter: string; prefix: string; window: number } {
+export function randomLayout(rng: Rng): VerifierConfig & {
+  algorythm: 'HMACSHA256' | 'HMACSHA1'; delimeter: string; prefix: string; window: number; key: string;
+  scheme: 'rfc6238' | 'card-bound'; previousKeys: string[];
+} {
   const delimeter = rng.string(rng.pick([1, 1, 1, 2, 3, 4]), DELIMITER_CHARS);
   let prefix = '';
   do {
     prefix = rng.chance(0.5) ? rng.string(rng.int(1, 4), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') : rng.string(rng.int(1, 16), PRINTABLE);
   } while (prefix.includes(delimeter));
   const keyBytes = rng.chance(0.7) ? rng.pick([16, 20, 32, 64]) : rng.chance(0.5) ? rng.int(16, 200) : rng.int(65, 1024);
+  const previousKeys = Array.from({ length: rng.chance(0.7) ? 0 : rng.int(1, 2) }, () => rng.string(rng.pick([16, 32]) * 2, '0123456789abcdef'));
   return {
+    scheme: rng.pick(['rfc6238', 'card-bound'] as const),
+    previousKeys,
     algorythm: rng.pick(ALGS),
     passLength: rng.int(1, 10),
     prefix,

@@ -3,7 +3,7 @@ import { loadNativeBackend } from '../../../adapters/native/index.js';
 import { resolveConfig } from '../../../adapters/node/config.js';
 import { createVerifier, deriveCardKey, generateBarcode } from '../../../src/index.js';
 import { verificationSuite } from '../../shared/verification-suite.js';
-import { BASE_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
+import { BASE_CONFIG, CARD_BOUND_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 
 const native = loadNativeBackend();
 const unavailable = native instanceof Error ? native.message : undefined;
@@ -26,21 +26,21 @@ describe.skipIf(unavailable !== undefined)('native backend', () => {
       expect(loadNativeBackend()).toBe(native);
     });
 
-    it('makes backends named native with 8 result slots when given a config', () => {
+    it('makes backends named native with 9 result slots when given a config', () => {
       const backend = (native as Exclude<typeof native, Error>)(resolveConfig(BASE_CONFIG));
       expect(backend.name).toBe('native');
       expect(backend.result).toBeInstanceOf(Int32Array);
-      expect(backend.result.length).toBe(8);
+      expect(backend.result.length).toBe(9);
     });
 
     it('fills the shared result slots when a barcode verifies', () => {
-      const backend = (native as Exclude<typeof native, Error>)(resolveConfig(BASE_CONFIG));
+      const backend = (native as Exclude<typeof native, Error>)(resolveConfig(CARD_BOUND_CONFIG));
       const card = '4000123412341234';
-      const code = generateBarcode({ ...BASE_CONFIG, cardNumber: card, cardKey: deriveCardKey(PARTNER_KEY, card, 'HMACSHA256'), cardSession: 'AB12CD34', at: NOW });
+      const code = generateBarcode({ ...CARD_BOUND_CONFIG, cardNumber: card, cardKey: deriveCardKey(PARTNER_KEY, card, 'HMACSHA256'), cardSession: 'AB12CD34', at: NOW });
       const slots = backend.result;
       expect(backend.verify(code, NOW)).toBe(0);
       const counter = Math.floor(NOW / 1000 / 30);
-      expect(Array.from(slots)).toEqual([3, 16, 20, 8, 29, 0, counter % 2 ** 32, Math.floor(counter / 2 ** 32)]);
+      expect(Array.from(slots)).toEqual([3, 16, 20, 8, 29, 0, counter % 2 ** 32, Math.floor(counter / 2 ** 32), 0]);
       expect(backend.verify('XX;1;;1', NOW)).toBe(1);
       expect(slots[0]).toBe(-1);
     });
@@ -52,9 +52,9 @@ describe.skipIf(unavailable !== undefined)('native backend', () => {
     });
 
     it('refuses valid codes when the backend has been wiped', () => {
-      const backend = (native as Exclude<typeof native, Error>)(resolveConfig(BASE_CONFIG));
+      const backend = (native as Exclude<typeof native, Error>)(resolveConfig(CARD_BOUND_CONFIG));
       const card = '77';
-      const code = generateBarcode({ ...BASE_CONFIG, cardNumber: card, cardKey: deriveCardKey(PARTNER_KEY, card, 'HMACSHA256'), at: NOW });
+      const code = generateBarcode({ ...CARD_BOUND_CONFIG, cardNumber: card, cardKey: deriveCardKey(PARTNER_KEY, card, 'HMACSHA256'), at: NOW });
       expect(backend.verify(code, NOW)).toBe(0);
       backend.wipe();
       expect(backend.verify(code, NOW)).toBe(3);

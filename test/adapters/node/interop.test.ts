@@ -3,8 +3,9 @@ import fc from 'fast-check';
 import { flattenedVerify } from 'jose';
 import * as OTPAuth from 'otpauth';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadNativeBackend } from '../../../adapters/native/index.js';
 import { createVerifier, deriveCardKey, generateBarcode, RequestDataError, totp, type Verifier } from '../../../src/index.js';
-import { BASE_CONFIG, fixedClock, NOW, PARTNER_KEY } from '../../support/fixtures.js';
+import { BASE_CONFIG, CARD_BOUND_CONFIG, fixedClock, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 
 type Alg = 'HMACSHA1' | 'HMACSHA256';
 const ALGS: readonly Alg[] = ['HMACSHA1', 'HMACSHA256'];
@@ -21,7 +22,53 @@ afterAll(async () => {
   await Promise.all(opened.map((v) => v.close()));
 });
 
-describe('barcodes interoperate with otpauth', () => {
+const nativeLoads = !(loadNativeBackend() instanceof Error);
+const BACKENDS = nativeLoads ? (['wasm', 'native'] as const) : (['wasm'] as const);
+
+describe('rfc6238 (the default scheme): a password otpauth makes from the partner key', () => {
+  const card = '4000123412341234';
+  // Counters: today's, and past 2^32 for both intervals.
+  const instants = (interval: number) => [NOW, (2 ** 32 + 7) * interval * 1000 + 1_234];
+  const cases = BACKENDS.flatMap((backend) => ALGS.flatMap((alg) => [6, 7, 8, 9, 10].flatMap((digits) =>
+    [30, 60].flatMap((interval) => instants(interval).map((now) => [backend, alg, digits, interval, now] as const)))));
+
+  it.each(cases)('verifies on %s when %s, %i digits, interval %i, now %i, at T-1, T and T+1', (backend, alg, digits, interval, now) => {
+    const otp = new OTPAuth.TOTP({ algorithm: otpauthAlg(alg), digits, period: interval, secret: OTPAuth.Secret.fromHex(PARTNER_KEY) });
+    const config = { ...BASE_CONFIG, algorythm: alg, passLength: digits, interval, backend, clock: () => now };
+    const v = verifier({ ...config, replay: false });
+    const cardBound = verifier({ ...config, scheme: 'card-bound', replay: false });
+    for (const drift of [-1, 0, 1]) {
+      const code = otp.generate({ timestamp: now + drift * interval * 1000 });
+      expect(code).toMatch(new RegExp(`^\\d{${digits}}$`));
+      const barcode = `CM;${card};AB12CD34;${code}`;
+      expect(v.barcodeVerify(barcode), `T${drift >= 0 ? '+' : ''}${drift}`).toEqual({
+        resultCode: 'CARDSESSION_AVAILABLE', totpCodeValid: true, cardNumber: card, cardSession: 'AB12CD34', fullBarcode: barcode,
+        reason: 'OK', keyIndex: 0, driftSteps: drift, bonusAvailable: true,
+      });
+      expect(generateBarcode({ ...config, cardNumber: card, cardSession: 'AB12CD34', at: now + drift * interval * 1000 })).toBe(barcode);
+      // Under card-bound the same password is refused (but for a 1 in 10^digits coincidence, below 10^-5 here).
+      expect(cardBound.barcodeVerify(barcode).reason).toBe('CODE_MISMATCH');
+    }
+  });
+
+  it.each(BACKENDS)('refuses on %s a password of T-2 and T+2 with window 1', (backend) => {
+    const otp = new OTPAuth.TOTP({ algorithm: 'SHA256', digits: 8, period: 30, secret: OTPAuth.Secret.fromHex(PARTNER_KEY) });
+    const v = verifier({ ...BASE_CONFIG, backend, clock: () => NOW });
+    for (const drift of [-2, 2]) {
+      expect(v.barcodeVerify(`CM;${card};;${otp.generate({ timestamp: NOW + drift * 30_000 })}`).reason).toBe('CODE_MISMATCH');
+    }
+  });
+
+  it.each(BACKENDS)('verifies on %s an otpauth password of a previous key with keyIndex 1', (backend) => {
+    const old = 'c0'.repeat(20);
+    const code = new OTPAuth.TOTP({ algorithm: 'SHA256', digits: 8, period: 30, secret: OTPAuth.Secret.fromHex(old) }).generate({ timestamp: NOW });
+    const v = verifier({ ...BASE_CONFIG, backend, previousKeys: [old], clock: () => NOW });
+    expect(v.barcodeVerify(`CM;${card};;${code}`)).toMatchObject({ reason: 'OK', keyIndex: 1, driftSteps: 0 });
+    expect(verifier({ ...BASE_CONFIG, backend, clock: () => NOW }).barcodeVerify(`CM;${card};;${code}`).reason).toBe('CODE_MISMATCH');
+  });
+});
+
+describe('card-bound barcodes interoperate with otpauth (TOTP of the card key)', () => {
   const card = '4000123412341234';
   const times = [NOW, NOW + 29_999, 1_111_111_111_000, 20_000_000_000_000];
   const cases = ALGS.flatMap((alg) => [4, 6, 8, 10].flatMap((digits) => times.map((at) => [alg, digits, at] as const)));
@@ -33,18 +80,19 @@ describe('barcodes interoperate with otpauth', () => {
     expect(code).toMatch(new RegExp(`^\\d{${digits}}$`));
 
     const barcode = `CM;${card};;${code}`;
-    const result = verifier({ ...BASE_CONFIG, algorythm: alg, passLength: digits, clock: () => at }).barcodeVerify(barcode);
+    const result = verifier({ ...CARD_BOUND_CONFIG, algorythm: alg, passLength: digits, clock: () => at }).barcodeVerify(barcode);
     expect(result).toEqual({
       resultCode: 'CARDSESSION_NOT_AVAILABLE', totpCodeValid: true, cardNumber: card, cardSession: null, fullBarcode: barcode, reason: 'OK',
+      keyIndex: 0, driftSteps: 0, bonusAvailable: true,
     });
-    expect(generateBarcode({ ...BASE_CONFIG, algorythm: alg, passLength: digits, cardNumber: card, cardKey, at })).toBe(barcode);
+    expect(generateBarcode({ ...CARD_BOUND_CONFIG, algorythm: alg, passLength: digits, cardNumber: card, cardKey, at })).toBe(barcode);
   });
 
   it.each(ALGS)('accepts an otpauth code when %s and the interval is 60 s', (alg) => {
     const cardKey = deriveCardKey(PARTNER_KEY, card, alg);
     const code = new OTPAuth.TOTP({ algorithm: otpauthAlg(alg), digits: 8, period: 60, secret: OTPAuth.Secret.fromHex(cardKey) })
       .generate({ timestamp: NOW });
-    const result = verifier({ ...BASE_CONFIG, algorythm: alg, interval: 60, clock: () => NOW }).barcodeVerify(`CM;${card};;${code}`);
+    const result = verifier({ ...CARD_BOUND_CONFIG, algorythm: alg, interval: 60, clock: () => NOW }).barcodeVerify(`CM;${card};;${code}`);
     expect(result.resultCode).toBe('CARDSESSION_NOT_AVAILABLE');
     expect(result.totpCodeValid).toBe(true);
   });
@@ -53,7 +101,7 @@ describe('barcodes interoperate with otpauth', () => {
     const otherKey = deriveCardKey(PARTNER_KEY, '4000999999999999', alg);
     const code = new OTPAuth.TOTP({ algorithm: otpauthAlg(alg), digits: 8, period: 30, secret: OTPAuth.Secret.fromHex(otherKey) })
       .generate({ timestamp: NOW });
-    const result = verifier({ ...BASE_CONFIG, algorythm: alg, clock: () => NOW }).barcodeVerify(`CM;${card};;${code}`);
+    const result = verifier({ ...CARD_BOUND_CONFIG, algorythm: alg, clock: () => NOW }).barcodeVerify(`CM;${card};;${code}`);
     expect(result).toMatchObject({ resultCode: 'VALIDATION_FAILED', totpCodeValid: false, reason: 'CODE_MISMATCH' });
   });
 
@@ -61,7 +109,7 @@ describe('barcodes interoperate with otpauth', () => {
     const cardKey = deriveCardKey(PARTNER_KEY, card, 'HMACSHA256');
     const code = new OTPAuth.TOTP({ algorithm: 'SHA256', digits: 8, period: 30, secret: OTPAuth.Secret.fromHex(cardKey) })
       .generate({ timestamp: NOW - 120_000 });
-    const result = verifier({ ...BASE_CONFIG, clock: () => NOW }).barcodeVerify(`CM;${card};;${code}`);
+    const result = verifier({ ...CARD_BOUND_CONFIG, clock: () => NOW }).barcodeVerify(`CM;${card};;${code}`);
     expect(result.totpCodeValid).toBe(false);
   });
 

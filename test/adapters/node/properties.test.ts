@@ -19,6 +19,10 @@ const scenario = fc.record({
   sessionSeed: fc.stringMatching(/^[0-9A-Za-z]{64}$/),
   // Up to year 2255 and beyond 2^32 steps for 1 s intervals.
   at: fc.integer({ min: 0, max: 9_000_000_000_000 }),
+  scheme: fc.constantFrom('rfc6238' as const, 'card-bound' as const),
+  /** A key a rotation retired, still accepted; the barcode is made with it when `withPrevious`. */
+  previousKey: hex(16, 80),
+  withPrevious: fc.boolean(),
 }).map((s) => ({ ...s, cardSession: s.withSession ? s.sessionSeed.slice(0, s.cardSessionLength) : undefined }));
 
 /** A digit most of the time (the hard case), else any character, multi-unit graphemes included. */
@@ -32,23 +36,34 @@ type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
 function layout(s: Scenario) {
   return {
     algorythm: s.algorythm, passLength: s.passLength, prefix: 'CM', key: s.key, interval: s.interval,
-    cardSessionLength: s.cardSessionLength, delimeter: ';',
+    cardSessionLength: s.cardSessionLength, delimeter: ';', scheme: s.scheme, previousKeys: [s.previousKey],
   };
 }
 
+/** The barcode of the scenario, in its scheme, from the current key or the previous one. */
+function barcodeOf(s: Scenario, config: ReturnType<typeof layout>): string {
+  const key = s.withPrevious ? s.previousKey : s.key;
+  return generateBarcode({
+    ...config, cardNumber: s.cardNumber, cardSession: s.cardSession, at: s.at,
+    ...(s.scheme === 'card-bound' ? { cardKey: deriveCardKey(key, s.cardNumber, s.algorythm) } : { key }),
+  });
+}
+
 describe('generateBarcode and barcodeVerify (properties)', () => {
-  it('verifies every generated barcode for random keys, cards, sessions, times, algorithms and lengths', () => {
+  it('verifies every generated barcode for random schemes, keys, rotations, cards, sessions, times, algorithms and lengths', () => {
     fc.assert(fc.property(scenario, (s) => {
       const config = layout(s);
       const verifier = createVerifier({ ...config, replay: false, clock: () => s.at });
-      const code = generateBarcode({
-        ...config, cardNumber: s.cardNumber, cardKey: deriveCardKey(s.key, s.cardNumber, s.algorythm),
-        cardSession: s.cardSession, at: s.at,
-      });
+      const code = barcodeOf(s, config);
       const result = verifier.barcodeVerify(code);
       expect(result).toEqual({
         resultCode: s.cardSession ? 'CARDSESSION_AVAILABLE' : 'CARDSESSION_NOT_AVAILABLE', totpCodeValid: true,
         cardNumber: s.cardNumber, cardSession: s.cardSession ?? null, fullBarcode: code, reason: 'OK',
+        // A short password of the previous key may be the current key's (tried first) at some step.
+        ...(s.withPrevious && s.passLength < 8 ? { keyIndex: expect.any(Number), driftSteps: expect.any(Number) } : {
+          keyIndex: s.withPrevious ? 1 : 0, driftSteps: 0,
+        }),
+        bonusAvailable: true,
       });
     }), { numRuns: 1000 });
   });
@@ -57,11 +72,9 @@ describe('generateBarcode and barcodeVerify (properties)', () => {
     fc.assert(fc.property(scenario, fc.nat(), replacementChar, (s, position, replacement) => {
       const config = layout(s);
       // Window 0: with one candidate step, a changed password can never collide with another step's code.
-      const verifier = createVerifier({ ...config, window: 0, replay: false, lockout: false, clock: () => s.at });
-      const code = generateBarcode({
-        ...config, cardNumber: s.cardNumber, cardKey: deriveCardKey(s.key, s.cardNumber, s.algorythm),
-        cardSession: s.cardSession, at: s.at,
-      });
+      // One key too: a changed password could be another key's code.
+      const verifier = createVerifier({ ...config, previousKeys: [], window: 0, replay: false, lockout: false, clock: () => s.at });
+      const code = barcodeOf({ ...s, withPrevious: false }, config);
       const at = code.length - s.passLength + (position % s.passLength);
       fc.pre(code[at] !== replacement);
       const tampered = code.slice(0, at) + replacement + code.slice(at + 1);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { barcodeVerify, createVerifier, deriveCardKey, generateBarcode, getToken, init, KitError } from '../../../src/index.js';
 import { verificationSuite } from '../../shared/verification-suite.js';
-import { BASE_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
+import { BASE_CONFIG, CARD_BOUND_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 
 verificationSuite('embedding (wasm)', async (config) => {
   const verifier = createVerifier({ ...config, backend: 'wasm' });
@@ -14,8 +14,8 @@ verificationSuite('embedding (wasm)', async (config) => {
 
 describe('createVerifier', () => {
   it('verifies synchronously with the default in-memory store', () => {
-    const verifier = createVerifier({ ...BASE_CONFIG, clock: () => NOW });
-    const code = generateBarcode({ ...BASE_CONFIG, cardNumber: '77', cardKey: deriveCardKey(PARTNER_KEY, '77', 'HMACSHA256'), at: NOW });
+    const verifier = createVerifier({ ...CARD_BOUND_CONFIG, clock: () => NOW });
+    const code = generateBarcode({ ...CARD_BOUND_CONFIG, cardNumber: '77', cardKey: deriveCardKey(PARTNER_KEY, '77', 'HMACSHA256'), at: NOW });
     const result = verifier.barcodeVerify(code);
     expect(result).not.toBeInstanceOf(Promise);
     expect(result.resultCode).toBe('CARDSESSION_NOT_AVAILABLE');
@@ -43,9 +43,9 @@ describe('createVerifier', () => {
   });
 
   it('keeps separate state per verifier', () => {
-    const a = createVerifier({ ...BASE_CONFIG, clock: () => NOW });
-    const b = createVerifier({ ...BASE_CONFIG, prefix: 'ZZ', clock: () => NOW });
-    const code = generateBarcode({ ...BASE_CONFIG, cardNumber: '5', cardKey: deriveCardKey(PARTNER_KEY, '5', 'HMACSHA256'), at: NOW });
+    const a = createVerifier({ ...CARD_BOUND_CONFIG, clock: () => NOW });
+    const b = createVerifier({ ...CARD_BOUND_CONFIG, prefix: 'ZZ', clock: () => NOW });
+    const code = generateBarcode({ ...CARD_BOUND_CONFIG, cardNumber: '5', cardKey: deriveCardKey(PARTNER_KEY, '5', 'HMACSHA256'), at: NOW });
     expect(b.barcodeVerify(code).resultCode).toBe('ANOTHER_INSTANCE');
     expect(a.barcodeVerify(code).resultCode).toBe('CARDSESSION_NOT_AVAILABLE');
   });
@@ -54,16 +54,16 @@ describe('createVerifier', () => {
 describe('init, barcodeVerify, getToken (module level)', () => {
   it('throws until init is called, then serves the default verifier', () => {
     expect(() => getToken('{}')).toThrow(/call init\(config\) first/);
-    init({ ...BASE_CONFIG, clock: () => NOW });
-    const code = generateBarcode({ ...BASE_CONFIG, cardNumber: '123', cardKey: deriveCardKey(PARTNER_KEY, '123', 'HMACSHA256'), cardSession: 'AAAABBBB', at: NOW });
+    init({ ...CARD_BOUND_CONFIG, clock: () => NOW });
+    const code = generateBarcode({ ...CARD_BOUND_CONFIG, cardNumber: '123', cardKey: deriveCardKey(PARTNER_KEY, '123', 'HMACSHA256'), cardSession: 'AAAABBBB', at: NOW });
     expect(barcodeVerify(code)).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE', cardNumber: '123', cardSession: 'AAAABBBB' });
     expect(getToken('{"a":1}')).toContain('..');
   });
 
   it('replaces the default verifier on a second init', () => {
-    init({ ...BASE_CONFIG, clock: () => NOW });
-    init({ ...BASE_CONFIG, prefix: 'QQ', clock: () => NOW });
-    const code = generateBarcode({ ...BASE_CONFIG, cardNumber: '9', cardKey: deriveCardKey(PARTNER_KEY, '9', 'HMACSHA256'), at: NOW });
+    init({ ...CARD_BOUND_CONFIG, clock: () => NOW });
+    init({ ...CARD_BOUND_CONFIG, prefix: 'QQ', clock: () => NOW });
+    const code = generateBarcode({ ...CARD_BOUND_CONFIG, cardNumber: '9', cardKey: deriveCardKey(PARTNER_KEY, '9', 'HMACSHA256'), at: NOW });
     expect((barcodeVerify(code) as { resultCode: string }).resultCode).toBe('ANOTHER_INSTANCE');
   });
 });

@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { JsonRpcErrorCode } from '../../../adapters/ws/index.js';
 import { MAX_BARCODE_LENGTH } from '../../../src/contracts/cashdesk.js';
-import { deriveCardKey, generateBarcode, StoreError } from '../../../src/index.js';
-import { BASE_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
+import { generateBarcode, StoreError } from '../../../src/index.js';
+import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
 import { RpcClient, RpcError } from '../../support/ws-client.js';
 import { clientPool, type BridgeServer, capturingLogger, eventually, startBridgeServer, TILL } from './harness.js';
 
 function validBarcode(cardNumber = '4000123412341234'): string {
-  return generateBarcode({ ...BASE_CONFIG, cardNumber, cardKey: deriveCardKey(PARTNER_KEY, cardNumber, 'HMACSHA256'), cardSession: 'AB12CD34', at: NOW });
+  return generateBarcode({ ...BASE_CONFIG, cardNumber, cardSession: 'AB12CD34', at: NOW });
 }
 
 describe('bridge calls', () => {
@@ -25,6 +25,7 @@ describe('bridge calls', () => {
     expect(client.ws.protocol).toBe('wallet-pos.v1');
     expect(await client.call('barcode.verify', { fullBarcode })).toEqual({
       resultCode: 'CARDSESSION_AVAILABLE', totpCodeValid: true, cardNumber: '4000000000000001', cardSession: 'AB12CD34', fullBarcode, reason: 'OK',
+      keyIndex: 0, driftSteps: 0, bonusAvailable: true,
     });
   });
 

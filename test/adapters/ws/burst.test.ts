@@ -1,13 +1,13 @@
 import type { Duplex } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BarcodeVerification } from '../../../src/contracts/barcode.js';
-import { deriveCardKey, generateBarcode } from '../../../src/index.js';
-import { BASE_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
+import { generateBarcode } from '../../../src/index.js';
+import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
 import { RpcClient } from '../../support/ws-client.js';
 import { type BridgeServer, startBridgeServer, TILL } from './harness.js';
 
 function barcodeFor(cardNumber: string): string {
-  return generateBarcode({ ...BASE_CONFIG, cardNumber, cardKey: deriveCardKey(PARTNER_KEY, cardNumber, 'HMACSHA256'), cardSession: 'AB12CD34', at: NOW });
+  return generateBarcode({ ...BASE_CONFIG, cardNumber, cardSession: 'AB12CD34', at: NOW });
 }
 
 /** The socket under a ws client, to put many frames in one TCP write. */

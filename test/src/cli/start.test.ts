@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { demoConfig, deriveCardKey, generateBarcode } from '../../../src/index.js';
+import { demoConfig, drawBarcode } from '../../../src/index.js';
 import { childTestTimeout, waitForOutput } from '../../support/cli-child.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
@@ -40,7 +40,7 @@ describe('npm start', () => {
 
       const v = demoConfig.verifier;
       const card = '4000555566667777';
-      const fullBarcode = generateBarcode({ ...v, cardNumber: card, cardKey: deriveCardKey(v.key, card, v.algorythm), cardSession: 'ZX81ZX81' });
+      const fullBarcode = drawBarcode({ ...v, cardNumber: card, cardSession: 'ZX81ZX81' });
       const answer = await bridgeCall(wsUrl, demoConfig.tills[0].key, { jsonrpc: '2.0', id: 'call-1', method: 'barcode.verify', params: { fullBarcode } });
       expect(answer).toMatchObject({ jsonrpc: '2.0', id: 'call-1', result: { resultCode: 'CARDSESSION_AVAILABLE', cardNumber: card } });
 

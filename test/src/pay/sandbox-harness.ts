@@ -6,7 +6,8 @@ import { DATABASE_URL, haveService } from '../../support/services.js';
 /** A card as the sandbox's wallet app issues it. */
 export interface SandboxCard {
   cardNumber: string;
-  cardKey: string;
+  /** Null for an rfc6238 partner (the default). */
+  cardKey: string | null;
   cardSession: string;
   barcode: string;
 }

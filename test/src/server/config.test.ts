@@ -31,6 +31,24 @@ describe('resolveServeConfig', () => {
     expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
   });
 
+  it('defaults the scheme to rfc6238 with no previous keys, and reads WPK_SCHEME, WPK_PREVIOUS_KEYS and WPK_BONUS_URL', () => {
+    expect(resolveServeConfig(demoConfig, {}).verifier).toMatchObject({ scheme: 'rfc6238', previousKeys: [] });
+    const { verifier, bonus } = resolveServeConfig(demoConfig, {
+      WPK_SCHEME: 'card-bound', WPK_PREVIOUS_KEYS: `${'0a'.repeat(16)}, ${'0b'.repeat(32)}`, WPK_BONUS_URL: 'http://127.0.0.1:8091/v1/card/{cardNumber}/categories',
+    });
+    expect(verifier).toMatchObject({ scheme: 'card-bound', previousKeys: ['0a'.repeat(16), '0b'.repeat(32)] });
+    expect(bonus).toEqual({ url: 'http://127.0.0.1:8091/v1/card/{cardNumber}/categories', timeoutMs: 300 });
+  });
+
+  it('names a bad scheme, a bad previous key and a bonus login without password', () => {
+    const issues = issuesOf({ ...demoConfig, bonus: { url: 'http://x.example/{cardNumber}', login: 'wallet' } }, {
+      WPK_SCHEME: 'totp', WPK_PREVIOUS_KEYS: 'nothex',
+    });
+    expect(issues).toEqual(expect.arrayContaining([
+      'verifier.scheme: must be rfc6238 or card-bound', 'verifier.previousKeys.0: must be hex of at least 16 bytes', 'bonus: login and password go together',
+    ]));
+  });
+
   it('lets the environment override the file and flags override both', () => {
     const config = resolveServeConfig(demoConfig, { WPK_PORT: '9001', WPK_HOST: '0.0.0.0' }, { port: 9002 });
     expect(config.server.port).toBe(9002);

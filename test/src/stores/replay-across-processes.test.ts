@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BarcodeVerification } from '../../../src/index.js';
-import { deriveCardKey, generateBarcode } from '../../../src/index.js';
-import { BASE_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
+import { generateBarcode } from '../../../src/index.js';
+import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
 import { haveService, REDIS_URL } from '../../support/services.js';
 
 const CHILD = fileURLToPath(new URL('../../support/verify-child.ts', import.meta.url));
@@ -13,7 +13,7 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 function barcodeFor(cardNumber: string): string {
   return generateBarcode({
-    ...BASE_CONFIG, cardNumber, cardKey: deriveCardKey(PARTNER_KEY, cardNumber, 'HMACSHA256'), cardSession: 'AB12CD34', at: NOW,
+    ...BASE_CONFIG, cardNumber, cardSession: 'AB12CD34', at: NOW,
   });
 }
 

@@ -53,15 +53,24 @@ describe.each(databaseCases('the default Loyalty implementation'))('default Loya
   });
 
   describe('issueAnonymousCard', () => {
-    it('issues a Luhn-valid card whose key draws a barcode the core verifies as CARDSESSION_NOT_AVAILABLE', async () => {
-      const card = await loyalty.issueAnonymousCard('issue-1');
+    it('issues a Luhn-valid card without a cardKey under rfc6238 (the default), whose partner-key barcode the core verifies', async () => {
+      const card = await loyalty.issueAnonymousCard('issue-rfc6238');
+      expect(card).toEqual({ cardNumber: expect.stringMatching(/^2990\d{12}$/) });
+      expect(luhnValid(card.cardNumber)).toBe(true);
+      const verifier = createVerifier({ ...V, scheme: 'rfc6238', replay: false });
+      expect(verifier.barcodeVerify(generateBarcode({ ...V, scheme: 'rfc6238', cardNumber: card.cardNumber })).reason).toBe('OK');
+    });
+
+    it('issues a card whose key draws a barcode the core verifies as CARDSESSION_NOT_AVAILABLE when the program is card-bound', async () => {
+      const cardBound = await createLoyaltyProgram(db, { partnerKey: V.key, credentials: CREDENTIALS, clock: () => now, scheme: 'card-bound' });
+      const card = await cardBound.handlers.issueAnonymousCard({ requestId: 'issue-1' }, {} as never);
       expect(card.cardNumber).toMatch(/^2990\d{12}$/);
       expect(luhnValid(card.cardNumber)).toBe(true);
       expect(card.cardKey).toBe(deriveCardKey(V.key, card.cardNumber, V.algorythm));
-      const verifier = createVerifier({ ...V, replay: false });
-      const fullBarcode = generateBarcode({ ...V, cardNumber: card.cardNumber, cardKey: card.cardKey });
+      const verifier = createVerifier({ ...V, scheme: 'card-bound', replay: false });
+      const fullBarcode = generateBarcode({ ...V, scheme: 'card-bound', cardNumber: card.cardNumber, cardKey: card.cardKey });
       expect(verifier.barcodeVerify(fullBarcode)).toMatchObject({ resultCode: 'CARDSESSION_NOT_AVAILABLE', totpCodeValid: true, cardNumber: card.cardNumber, cardSession: null });
-      const withSession = generateBarcode({ ...V, cardNumber: card.cardNumber, cardKey: card.cardKey, cardSession: 'AB12CD34' });
+      const withSession = generateBarcode({ ...V, scheme: 'card-bound', cardNumber: card.cardNumber, cardKey: card.cardKey, cardSession: 'AB12CD34' });
       expect(verifier.barcodeVerify(withSession).resultCode).toBe('CARDSESSION_AVAILABLE');
       expect((await program.store.card(card.cardNumber))?.balance).toBe(0);
     });

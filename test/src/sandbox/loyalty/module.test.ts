@@ -67,9 +67,12 @@ describe.each(cases)('the sandbox Loyalty driver on $name', ({ options }) => {
   it('has the merchant issue a card and draws its barcode, which the core verifies', async () => {
     const issued = await call('POST', '/sandbox/loyalty/cards', { requestId: 'sandbox-test-1' });
     expect(issued.status).toBe(200);
-    const { cardNumber, cardKey } = issued.body;
-    expect(await call('POST', '/sandbox/loyalty/cards', { requestId: 'sandbox-test-1' })).toMatchObject({ body: { cardNumber, cardKey } });
-    expect((await call('GET', '/sandbox/loyalty/cards')).body.cards).toEqual([expect.objectContaining({ cardNumber, cardKey, requestId: 'sandbox-test-1' })]);
+    const { cardNumber } = issued.body;
+    // The demo merchant is rfc6238: no card key; the driver draws with the partner key of its target.
+    expect(issued.body).not.toHaveProperty('cardKey');
+    expect(await call('POST', '/sandbox/loyalty/cards', { requestId: 'sandbox-test-1' })).toMatchObject({ body: { cardNumber } });
+    expect((await call('GET', '/sandbox/loyalty/cards')).body.cards).toEqual([expect.objectContaining({ cardNumber, requestId: 'sandbox-test-1' })]);
+    expect(JSON.stringify((await call('GET', '/sandbox/loyalty/target')).body)).not.toContain(demoConfig.verifier.key);
 
     const verifier = createVerifier({ ...demoConfig.verifier, replay: false });
     const plain = await call('GET', `/sandbox/loyalty/cards/${cardNumber}/barcode`);

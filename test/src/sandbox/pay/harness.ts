@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { FlattenedSign } from 'jose';
-import { createVerifier, type Verifier } from '../../../../src/index.js';
+import { createVerifier, type PasswordScheme, type Verifier } from '../../../../src/index.js';
 import { tokenKeyOf } from '../../../../src/sandbox/pay/token.js';
 import { openDatabase } from '../../../../src/db/index.js';
 import { createPayModule, type PayModuleOptions } from '../../../../src/sandbox/pay/index.js';
@@ -34,6 +34,14 @@ export function sandboxCases(what: string): SandboxCase[] {
   return cases;
 }
 
+/** Both password schemes, for the tests that run under each (the partner's and its verifier's). */
+export const SCHEMES: readonly PasswordScheme[] = ['rfc6238', 'card-bound'];
+
+/** Every database case under every scheme: for `describe.each`, named `$name ($scheme)`. */
+export function sandboxSchemeCases(what: string): Array<SandboxCase & { scheme: PasswordScheme }> {
+  return sandboxCases(what).flatMap((dbCase) => SCHEMES.map((scheme) => ({ ...dbCase, scheme })));
+}
+
 type Json = Record<string, unknown>;
 
 /** An HTTP answer: status and parsed JSON (and the exact text). */
@@ -56,7 +64,7 @@ export interface PayHarness {
   /** A simulator or control call. */
   sim<T = any>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<Answer<T>>;
   /** Issues a card with a session: `{ cardNumber, cardSession, barcode, ... }`. */
-  card(extra?: Json): Promise<{ cardNumber: string; cardSession: string; barcode: string; cardKey: string }>;
+  card(extra?: Json): Promise<{ cardNumber: string; cardSession: string; barcode: string; cardKey: string | null }>;
   /** A valid checkout body for a card session. */
   checkoutBody(cardSession: string, requestId: string, extra?: Json): Json;
   /** Creates an invoice and answers its transactionId. */
@@ -90,8 +98,11 @@ export function uid(prefix: string): string {
  */
 export async function startPayHarness(
   dbCase: SandboxCase,
-  { payOptions = {}, realClock = false, webhookUrl, sandbox = {}, dbOptions: given, keepData = false, partnerId = uid('partner'), clock = { now: realClock ? Date.now() : NOW } }: {
+  { payOptions = {}, realClock = false, webhookUrl, sandbox = {}, dbOptions: given, keepData = false, partnerId = uid('partner'), clock = { now: realClock ? Date.now() : NOW },
+    scheme }: {
     payOptions?: PayModuleOptions; realClock?: boolean; webhookUrl?: string; sandbox?: SandboxOptions;
+    /** The partner's scheme, and its verifier's; default: the partner's default (rfc6238) and the verifier's. */
+    scheme?: PasswordScheme;
     /** The database to use again (a restart); default a fresh one from `dbCase`. */
     dbOptions?: Pick<SandboxOptions, 'databaseUrl' | 'databaseSchema' | 'dataDir'>;
     /** Keep the database on close (to restart on it). */
@@ -104,7 +115,7 @@ export async function startPayHarness(
   const dbOptions = { ...(given ?? dbCase.options()), ...sandbox };
   const running = await startSandbox({ port: 0, timeScale: 1000, clock: now, ...dbOptions }, [createPayModule(payOptions)]);
   const url = running.url;
-  const verifier = createVerifier({ ...BASE_CONFIG, partnerId, clock: now, replay: false });
+  const verifier = createVerifier({ ...BASE_CONFIG, partnerId, clock: now, replay: false, ...(scheme ? { scheme } : {}) });
   const request = async (method: string, path: string, text: string | undefined, headers: Record<string, string>): Promise<Answer> => {
     const res = await fetch(url + path, { method, headers, body: text });
     const body = await res.text();
@@ -114,7 +125,7 @@ export async function startPayHarness(
   };
   const sim = (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) =>
     request(method, path, body === undefined ? undefined : JSON.stringify(body), body === undefined ? {} : { 'content-type': 'application/json' });
-  const created = await sim('POST', '/sandbox/partners', { partnerId, key: BASE_CONFIG.key, ...(webhookUrl ? { webhookUrl } : {}) });
+  const created = await sim('POST', '/sandbox/partners', { partnerId, key: BASE_CONFIG.key, ...(webhookUrl ? { webhookUrl } : {}), ...(scheme ? { scheme } : {}) });
   if (created.status !== 200) throw new Error(`partner: ${created.text}`);
   const harness: PayHarness & { dbOptions: typeof dbOptions } = {
     url, running, verifier, partnerId, clock, dbOptions,

@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRANSITIONS, type TransactionStatus } from '../../../../src/contracts/pay/index.js';
-import { sandboxCases, startPayHarness, type PayHarness } from './harness.js';
+import { deriveCardKey } from '../../../../src/index.js';
+import { BASE_CONFIG } from '../../../support/fixtures.js';
+import { sandboxSchemeCases, startPayHarness, type PayHarness } from './harness.js';
 
-describe.each(sandboxCases('sandbox Pay state machine'))('sandbox Pay transaction states on $name', (dbCase) => {
+describe.each(sandboxSchemeCases('sandbox Pay state machine'))('sandbox Pay transaction states on $name ($scheme)', (dbCase) => {
   let h: PayHarness;
-  beforeAll(async () => { h = await startPayHarness(dbCase, { payOptions: { invoiceTtlSeconds: 300, cardSessionTtlSeconds: 900 } }); });
+  beforeAll(async () => {
+    h = await startPayHarness(dbCase, { payOptions: { invoiceTtlSeconds: 300, cardSessionTtlSeconds: 900 }, scheme: dbCase.scheme });
+  });
   afterAll(async () => { await h?.close(); });
 
   const confirm = (id: string) => h.sim('POST', `/sandbox/app/transactions/${id}/confirm`);
@@ -122,5 +126,13 @@ describe.each(sandboxCases('sandbox Pay state machine'))('sandbox Pay transactio
     expect(plain.cardSession).toBeNull();
     expect(h.verifier.barcodeVerify(plain.barcode)).toMatchObject({ resultCode: 'CARDSESSION_NOT_AVAILABLE', cardNumber: plain.cardNumber });
     expect((await h.sim('POST', '/sandbox/cards/nope-404/barcode', { partnerId: h.partnerId })).status).toBe(404);
+  });
+
+  it('gives the app a card key only when the partner is card-bound, and keeps the scheme when the partner is updated without one', async () => {
+    const card = await h.card();
+    expect(card.cardKey).toBe(dbCase.scheme === 'card-bound' ? deriveCardKey(BASE_CONFIG.key, card.cardNumber, 'HMACSHA256') : null);
+    const updated = await h.sim('POST', '/sandbox/partners', { partnerId: h.partnerId, key: BASE_CONFIG.key });
+    expect(updated.body.scheme).toBe(dbCase.scheme);
+    expect(h.verifier.barcodeVerify((await h.card()).barcode).reason).toBe('OK');
   });
 });

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { CashDeskService } from '../../../src/cashdesk/service.js';
+import { TillRegistry } from '../../../src/cashdesk/tills.js';
+import { createVerifier, generateBarcode } from '../../../src/index.js';
+import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
+
+const OLD_KEY = 'c0'.repeat(32);
+
+function service() {
+  const verifier = createVerifier({ ...BASE_CONFIG, previousKeys: [OLD_KEY], backend: 'wasm', clock: () => NOW });
+  return new CashDeskService({ verifier, tills: new TillRegistry([{ id: 't', key: 'till-key-0123456789abcdef' }]) });
+}
+
+describe('CashDeskService metrics', () => {
+  it('counts valid barcodes by the key that matched, so a retired key can be seen unused', async () => {
+    const s = service();
+    await s.verify(generateBarcode({ ...BASE_CONFIG, cardNumber: '1', at: NOW }));
+    await s.verify(generateBarcode({ ...BASE_CONFIG, cardNumber: '2', at: NOW }));
+    await s.verify(generateBarcode({ ...BASE_CONFIG, key: OLD_KEY, cardNumber: '3', at: NOW }));
+    await s.verify('CM;4;;00000000');
+    expect(s.metrics.keyMatches.get({ key_index: '0' })).toBe(2);
+    expect(s.metrics.keyMatches.get({ key_index: '1' })).toBe(1);
+    expect(s.metrics.render()).toContain('wpk_barcode_key_matches_total{key_index="1"} 1');
+  });
+
+  it('puts the drift of each valid barcode in a histogram of steps', async () => {
+    const s = service();
+    await s.verify(generateBarcode({ ...BASE_CONFIG, cardNumber: '1', at: NOW - 30_000 }));
+    await s.verify(generateBarcode({ ...BASE_CONFIG, cardNumber: '2', at: NOW }));
+    await s.verify(generateBarcode({ ...BASE_CONFIG, cardNumber: '3', at: NOW + 30_000 }));
+    const text = s.metrics.render();
+    expect(text).toContain('wpk_barcode_drift_steps_bucket{le="-2"} 0');
+    expect(text).toContain('wpk_barcode_drift_steps_bucket{le="-1"} 1');
+    expect(text).toContain('wpk_barcode_drift_steps_bucket{le="0"} 2');
+    expect(text).toContain('wpk_barcode_drift_steps_bucket{le="1"} 3');
+    expect(text).toContain('wpk_barcode_drift_steps_count 3');
+    expect(text).toContain('wpk_barcode_drift_steps_sum 0');
+  });
+});
