@@ -70,7 +70,7 @@ export function tooManyRequests(error: LockoutError): HttpProblem {
 
 const INTERNAL = new HttpProblem(500, 'INTERNAL', ['Internal error']);
 
-function classify(error: unknown): { problem: HttpProblem; log?: 'info' | 'warn' | 'error' } {
+function classify(error: unknown): { problem: HttpProblem; log?: 'warn' | 'error' } {
   if (error instanceof HttpProblem) return { problem: error };
   if (error instanceof KitError) {
     switch (error.code) {
@@ -105,9 +105,6 @@ function classify(error: unknown): { problem: HttpProblem; log?: 'info' | 'warn'
  */
 export function problemFor(error: unknown, logger: Logger, request: { method: string; path: string }): HttpProblem {
   const { problem, log } = classify(error);
-  if (log !== undefined) {
-    if (log === 'info') logger.info({ method: request.method, path: request.path, status: problem.httpStatus }, 'request aborted by the client');
-    else logger[log]({ err: error, method: request.method, path: request.path, status: problem.httpStatus }, 'http request failed');
-  }
+  if (log !== undefined) logger[log]({ err: error, method: request.method, path: request.path, status: problem.httpStatus }, 'http request failed');
   return problem;
 }

@@ -163,7 +163,8 @@ function schemeSuite(name: string, scheme: PasswordScheme, makeTarget: TargetFac
         await withTarget({}, async (t) => {
           const code = barcode();
           expect((await t.barcodeVerify(code)).reason).toBe('OK');
-          expect((await t.barcodeVerify(code)).reason).toBe('REPLAYED');
+          // Over a transport the same till asking again is a retry (issue 11): the first answer, repeated.
+          expect(await t.barcodeVerify(code)).toMatchObject(t.sameRequester ? { reason: 'OK', repeated: true } : { reason: 'REPLAYED' });
           const otherCard = code.replace(CARD, '4000999988887777').replace(SESSION, 'ZZ99YY88');
           expect(await t.barcodeVerify(otherCard)).toMatchObject({ reason: 'OK', cardNumber: '4000999988887777', cardSession: 'ZZ99YY88' });
         });

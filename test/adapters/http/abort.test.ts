@@ -22,7 +22,7 @@ describe('a client aborting mid-body', () => {
         socket.on('close', () => resolve());
       });
     }
-    const aborted = () => records.filter((r) => r.msg === 'client closed the request before its body ended');
+    const aborted = () => records.filter((r) => r.msg === 'request aborted by the client');
     await eventually(() => aborted().length === 2, 5_000, 'both aborts logged');
     expect(aborted().every((r) => r.level === 30 && r.path === '/v1/barcode/verify')).toBe(true);
     expect(records.some((r) => (r.level as number) >= 50)).toBe(false);

@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadNativeBackend } from '../../../adapters/native/index.js';
 import {
-  barcodeVerify, createVerifier, deriveCardKey, generateBarcode, init, MemoryStore, RedisStore, type VerificationStore,
+  barcodeVerify, createVerifier, drawBarcode, init, MemoryStore, RedisStore, type VerificationStore,
 } from '../../../src/index.js';
 import { BASE_CONFIG, fixedClock, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 import { haveService, REDIS_URL } from '../../support/services.js';
 
 function barcodeFor(cardNumber: string, at = NOW, cardSession = 'AB12CD34'): string {
-  return generateBarcode({ ...BASE_CONFIG, cardNumber, cardKey: deriveCardKey(PARTNER_KEY, cardNumber, 'HMACSHA256'), cardSession, at });
+  return drawBarcode({ ...BASE_CONFIG, key: PARTNER_KEY, cardNumber, cardSession, at });
 }
 
 const nativeMissing = loadNativeBackend() instanceof Error;

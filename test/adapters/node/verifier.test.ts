@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { barcodeVerify, createVerifier, deriveCardKey, generateBarcode, getToken, init, KitError } from '../../../src/index.js';
 import { verificationSuite } from '../../shared/verification-suite.js';
 import { BASE_CONFIG, CARD_BOUND_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
@@ -52,8 +52,11 @@ describe('createVerifier', () => {
 });
 
 describe('init, barcodeVerify, getToken (module level)', () => {
-  it('throws until init is called, then serves the default verifier', () => {
-    expect(() => getToken('{}')).toThrow(/call init\(config\) first/);
+  it('throws until init is called, then serves the default verifier', async () => {
+    // Workers share one module graph (vitest isolate: false): another file may have called init already.
+    vi.resetModules();
+    const fresh = await import('../../../src/index.js');
+    expect(() => fresh.getToken('{}')).toThrow(/call init\(config\) first/);
     init({ ...CARD_BOUND_CONFIG, clock: () => NOW });
     const code = generateBarcode({ ...CARD_BOUND_CONFIG, cardNumber: '123', cardKey: deriveCardKey(PARTNER_KEY, '123', 'HMACSHA256'), cardSession: 'AAAABBBB', at: NOW });
     expect(barcodeVerify(code)).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE', cardNumber: '123', cardSession: 'AAAABBBB' });

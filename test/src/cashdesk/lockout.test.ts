@@ -7,7 +7,7 @@ import { createHttpApp } from '../../../adapters/http/index.js';
 import { createBridge } from '../../../adapters/ws/index.js';
 import { CashDeskService } from '../../../src/cashdesk/service.js';
 import { TillRegistry } from '../../../src/cashdesk/tills.js';
-import { createVerifier, deriveCardKey, FailureLimiter, generateBarcode } from '../../../src/index.js';
+import { createVerifier, FailureLimiter, drawBarcode } from '../../../src/index.js';
 import { BASE_CONFIG, fixedClock, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 import { RpcClient } from '../../support/ws-client.js';
 
@@ -18,7 +18,7 @@ const ATTACKER = '127.0.0.2';
 const HONEST = '127.0.0.3';
 
 function barcode(cardNumber = '4000123412341234', at = NOW): string {
-  return generateBarcode({ ...BASE_CONFIG, cardNumber, cardKey: deriveCardKey(PARTNER_KEY, cardNumber, 'HMACSHA256'), cardSession: 'AB12CD34', at });
+  return drawBarcode({ ...BASE_CONFIG, key: PARTNER_KEY, cardNumber, cardSession: 'AB12CD34', at });
 }
 
 interface Answer {

@@ -7,7 +7,7 @@ import { createHttpApp } from '../../../adapters/http/index.js';
 import { createBridge } from '../../../adapters/ws/index.js';
 import { CashDeskService } from '../../../src/cashdesk/service.js';
 import { TillRegistry } from '../../../src/cashdesk/tills.js';
-import { createVerifier, deriveCardKey, generateBarcode, RedisStore, type VerificationStore } from '../../../src/index.js';
+import { createVerifier, drawBarcode, RedisStore, type VerificationStore } from '../../../src/index.js';
 import { BASE_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 import { haveService, REDIS_URL } from '../../support/services.js';
 import { RpcClient } from '../../support/ws-client.js';
@@ -18,7 +18,7 @@ let card = 0;
 /** A barcode of a card no other test (or earlier run on the same Redis) used. */
 function freshBarcode(): string {
   const cardNumber = `${process.pid}${randomBytes(3).toString('hex')}${++card}`;
-  return generateBarcode({ ...BASE_CONFIG, cardNumber, cardKey: deriveCardKey(PARTNER_KEY, cardNumber, 'HMACSHA256'), cardSession: 'AB12CD34', at: NOW });
+  return drawBarcode({ ...BASE_CONFIG, key: PARTNER_KEY, cardNumber, cardSession: 'AB12CD34', at: NOW });
 }
 
 async function startCashDesk(replay?: VerificationStore) {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createVerifier, deriveCardKey, generateBarcode, MemoryStore, StoreError } from '../../../src/index.js';
+import { createVerifier, drawBarcode, MemoryStore, StoreError } from '../../../src/index.js';
 import { BASE_CONFIG, fixedClock, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 
 function barcodeFor(cardNumber: string, at = NOW): string {
-  return generateBarcode({ ...BASE_CONFIG, cardNumber, cardKey: deriveCardKey(PARTNER_KEY, cardNumber, 'HMACSHA256'), cardSession: 'AB12CD34', at });
+  return drawBarcode({ ...BASE_CONFIG, key: PARTNER_KEY, cardNumber, cardSession: 'AB12CD34', at });
 }
 
 /** A barcode of a made-up card with a password that is (almost surely) wrong. */
