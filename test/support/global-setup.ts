@@ -24,12 +24,6 @@ function mtime(path: string): number {
  */
 export default function setup(): void {
   if (newest('assembly', '.ts') > mtime('build/core.wasm')) execSync('npm run build:wasm', { cwd: root, stdio: 'inherit' });
-  // Every PGlite the tests open loads this snapshot instead of running initdb; the script does nothing when it is up to date.
-  try {
-    execSync('node scripts/build-pglite-base.mjs', { cwd: root, stdio: 'ignore' });
-  } catch {
-    console.warn('global setup: `npm run build:pglite` failed; PGlite runs initdb for each database (slower)');
-  }
   const sources = Math.max(newest('src', '.ts'), newest('adapters', '.ts'));
   if (sources > mtime('dist/src/cli/main.js')) {
     try {
@@ -39,5 +33,11 @@ export default function setup(): void {
       // tsc still wrote its output, and the tests that spawn the CLI fail on their own if it is wrong.
       console.warn('global setup: `npm run build:ts` reported errors; tests that spawn the CLI run on its output as written');
     }
+  }
+  // After build:ts (the script is compiled). Every PGlite the tests open loads this snapshot instead of running initdb; the script does nothing when it is up to date.
+  try {
+    execSync('npm run build:pglite', { cwd: root, stdio: 'ignore' });
+  } catch {
+    console.warn('global setup: `npm run build:pglite` failed; PGlite runs initdb for each database (slower)');
   }
 }
