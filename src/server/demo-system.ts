@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { demoConfig } from '../demo.js';
@@ -71,6 +72,15 @@ async function listening<T>(what: string, host: string, port: number, start: () 
   }
 }
 
+/** Binds and releases a port, so a taken one is told in a moment rather than after the databases opened. */
+function probePort(host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen({ host, port, exclusive: true }, () => server.close(() => resolve()));
+  });
+}
+
 async function sandboxCall<T>(sandbox: RunningSandbox, method: 'POST' | 'PUT', path: string, body: unknown): Promise<T> {
   const res = await sandbox.sandbox.app.request(path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   if (!res.ok) throw new Error(`sandbox ${method} ${path} answered ${res.status}: ${await res.text()}`);
@@ -100,19 +110,29 @@ export async function startDemoSystem(options: DemoSystemOptions = {}): Promise<
   };
   if (dataDirs !== undefined) for (const dir of Object.values(dataDirs)) mkdirSync(dir, { recursive: true });
 
+  if (port !== 0) {
+    for (const [what, offset] of [['cash desk server', 0], ['sandbox', 10], ['Loyalty server', 11]] as const) {
+      await listening(what, host, port + offset, () => probePort(host, port + offset));
+    }
+  }
   const started: Array<{ close(): Promise<void> }> = [];
   const stopAll = async () => {
     for (const server of started.reverse()) await server.close().catch((error: unknown) => logger.error({ err: error }, 'stopping a demo server failed'));
   };
   try {
-    const loyalty = await listening('Loyalty server', host, portOf(11), () => startLoyaltyProgram({
-      host, port: portOf(11), dataDir: dataDirs?.loyalty, demo: true, logger: logger.child({ system: 'loyalty' }),
-    }));
-    started.push(loyalty);
-    const sandbox = await listening('sandbox', host, portOf(10), () => startSandbox({
-      host, port: portOf(10), dataDir: dataDirs?.sandbox, demo: true, timeScale: options.timeScale, logger: logger.child({ system: 'sandbox' }),
-    }));
-    started.push(sandbox);
+    // The two have no need of each other to start; their databases open side by side.
+    const [loyaltyStart, sandboxStart] = await Promise.allSettled([
+      listening('Loyalty server', host, portOf(11), () => startLoyaltyProgram({
+        host, port: portOf(11), dataDir: dataDirs?.loyalty, demo: true, logger: logger.child({ system: 'loyalty' }),
+      })),
+      listening('sandbox', host, portOf(10), () => startSandbox({
+        host, port: portOf(10), dataDir: dataDirs?.sandbox, demo: true, timeScale: options.timeScale, logger: logger.child({ system: 'sandbox' }),
+      })),
+    ]);
+    for (const start of [loyaltyStart, sandboxStart]) if (start.status === 'fulfilled') started.push(start.value);
+    for (const start of [loyaltyStart, sandboxStart]) if (start.status === 'rejected') throw start.reason;
+    const loyalty = (loyaltyStart as PromiseFulfilledResult<RunningLoyaltyProgram>).value;
+    const sandbox = (sandboxStart as PromiseFulfilledResult<RunningSandbox>).value;
     const { pay: _pay, ...cashDeskFile } = demoConfig as typeof demoConfig & { pay?: unknown };
     const config = resolveServeConfig({ ...cashDeskFile, server: { host, port: portOf(0) } }, {});
     const cashDesk = await listening('cash desk server', host, portOf(0), () => startServer(config, logger.child({ system: 'cashdesk' })));

@@ -1,66 +1,44 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { demoConfig, deriveCardKey, generateBarcode } from '../../../src/index.js';
+import { exitOf, waitForDemoBanner } from '../../support/demo-child.js';
+import { RpcClient } from '../../support/ws-client.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
-/** Resolves with the banner's HTTP and WebSocket URLs once the server prints them. */
-function waitForBanner(child: ChildProcess, output: { text: string }): Promise<{ url: string; wsUrl: string }> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner within 30 s:\n${output.text}`)), 30_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output.text += chunk.toString();
-      const url = /HTTP\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output.text)?.[1];
-      const wsUrl = /WebSocket\s+(ws:\/\/127\.0\.0\.1:\d+\/ws)/.exec(output.text)?.[1];
-      if (url && wsUrl) {
-        clearTimeout(timer);
-        resolve({ url, wsUrl });
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => { output.text += chunk.toString(); });
-    child.on('exit', (code) => reject(new Error(`exited early with ${code}:\n${output.text}`)));
-  });
-}
-
-function bridgeCall(wsUrl: string, key: string, request: object): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(wsUrl, 'wallet-pos.v1', { headers: { Authorization: `Bearer ${key}` } });
-    socket.on('open', () => socket.send(JSON.stringify(request)));
-    socket.on('message', (data) => {
-      resolve(JSON.parse(String(data)));
-      socket.close();
-    });
-    socket.on('error', reject);
-  });
-}
-
 describe('npm start', () => {
-  it('comes up on the demo config, answers /healthz and the bridge, and exits cleanly on SIGTERM', async () => {
-    const child = spawn('npm', ['start', '--', '--port', '0'], { cwd: root, env: { ...process.env, LOG_LEVEL: 'info' } });
+  it('runs the demo system: three healthy servers, a curl line and a WebSocket line with two fresh barcodes, exit 0 on SIGTERM', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info' };
+    delete env.DATABASE_URL;
+    const child = spawn('npm', ['start', '--', '--port', '0'], { cwd: root, env });
     const output = { text: '' };
     try {
-      const { url, wsUrl } = await waitForBanner(child, output);
+      const banner = await waitForDemoBanner(child, output);
       expect(output.text).toContain('DEMO');
-      expect(output.text).toMatch(/curl -s -H 'Authorization: Bearer /);
+      for (const url of [banner.cashDeskUrl, banner.sandboxUrl, banner.loyaltyUrl]) {
+        expect(await (await fetch(`${url}/healthz`)).json()).toMatchObject({ status: 'ok' });
+      }
 
-      const health = await fetch(`${url}/healthz`);
-      expect(health.status).toBe(200);
-      expect(await health.json()).toMatchObject({ status: 'ok' });
+      // The curl line and the WebSocket line each carry a barcode never seen: neither answers REPLAYED.
+      expect(banner.curlBarcode).not.toBe(banner.wsBarcode);
+      const curl = await fetch(`${banner.cashDeskUrl}/v1/barcode/verify`, {
+        method: 'POST', headers: { authorization: `Bearer ${banner.tillKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ fullBarcode: banner.curlBarcode }),
+      });
+      expect(await curl.json()).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE' });
+      const till = await RpcClient.connect(banner.wsUrl, { key: banner.tillKey });
+      try {
+        expect(await till.call('barcode.verify', { fullBarcode: banner.wsBarcode })).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE', cardNumber: banner.wsCard });
+      } finally {
+        till.ws.close();
+      }
 
-      const v = demoConfig.verifier;
-      const card = '4000555566667777';
-      const fullBarcode = generateBarcode({ ...v, cardNumber: card, cardKey: deriveCardKey(v.key, card, v.algorythm), cardSession: 'ZX81ZX81' });
-      const answer = await bridgeCall(wsUrl, demoConfig.tills[0].key, { jsonrpc: '2.0', id: 'call-1', method: 'barcode.verify', params: { fullBarcode } });
-      expect(answer).toMatchObject({ jsonrpc: '2.0', id: 'call-1', result: { resultCode: 'CARDSESSION_AVAILABLE', cardNumber: card } });
-
-      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      const exited = exitOf(child);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
       expect(output.text).toContain('"msg":"stopped"');
     } finally {
       child.kill('SIGKILL');
     }
-  }, 60_000);
+  }, 300_000);
 });
