@@ -48,15 +48,18 @@ export async function serve(argv: string[]): Promise<void> {
 function demoBanner(config: ServeConfig, url: string, wsUrl: string): string {
   const till = config.tills[0]!;
   const v = config.verifier;
-  const barcode = generateBarcode({ ...v, cardNumber: '4000123412341234', cardKey: deriveCardKey(v.key, '4000123412341234', v.algorythm), cardSession: 'AB12CD34' });
-  const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'barcode.verify', params: { fullBarcode: barcode } });
+  // Two cards: a barcode is good once, so the curl line and the WebSocket line each get their own.
+  const draw = (cardNumber: string) => generateBarcode({ ...v, cardNumber, cardKey: deriveCardKey(v.key, cardNumber, v.algorythm), cardSession: 'AB12CD34' });
+  const barcode = draw('4000123412341234');
+  const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'barcode.verify', params: { fullBarcode: draw('4000567856785678') } });
   return `
   wallet-partner-kit cash desk server (DEMO configuration: public keys, never use in production)
   HTTP       ${url}   (GET /healthz, /metrics, /openapi.json)
   WebSocket  ${wsUrl}  (subprotocol wallet-pos.v1)
   Till key   ${till.key}
 
-  Try it (the barcode is valid for about a minute; \`npx wallet-partner-kit barcode --demo\` prints a fresh one):
+  Try it (each barcode is valid once, for about a minute; \`npx wallet-partner-kit barcode --demo --card N\` prints a fresh one;
+  run the node line in the kit's folder, where the ws package is):
     curl -s -H 'Authorization: Bearer ${till.key}' -H 'Content-Type: application/json' \\
       -d '{"fullBarcode":"${barcode}"}' ${url}/v1/barcode/verify
     node -e "const W=require('ws');const s=new W('${wsUrl}','wallet-pos.v1',{headers:{Authorization:'Bearer ${till.key}'}});s.on('open',()=>s.send(process.argv[1]));s.on('message',m=>{console.log(String(m));s.close()})" '${call}'
