@@ -8,6 +8,9 @@ import { rawJsonRoute } from './raw-route.js';
 import { countRequests, requestCounter } from './request-metrics.js';
 import { ALLOWED_METHODS, healthRoute, metricsRoute, PATHS, registerComponents, tokenRoute, verifyRoute } from './routes.js';
 import { rememberingAuthenticator } from './till-keys.js';
+
+/** Where the Pay service posts `transaction.updated` (mounted when `pay.webhookSecret` is set). */
+export const PAY_WEBHOOK_PATH = '/webhooks/pay';
 import { requestDataFrom } from './token-body.js';
 import { fullBarcodeFrom } from './verify-body.js';
 
@@ -42,6 +45,10 @@ export function createHttpApp(service: CashDeskService, options?: HttpAdapterOpt
   app.post(PATHS.verify, rawJsonRoute(deps, PATHS.verify, (body) => service.verifySync(fullBarcodeFrom(body))));
   app.openAPIRegistry.registerPath(tokenRoute);
   app.post(PATHS.token, rawJsonRoute(deps, PATHS.token, (body) => ({ token: service.token(requestDataFrom(body)) })));
+
+  // Pay's transaction.updated events (Standard Webhooks, signed with the configured secret): no till key, the signature is the auth.
+  const payWebhook = service.payments?.webhookHandler();
+  if (payWebhook !== undefined) app.post(PAY_WEBHOOK_PATH, (c) => payWebhook(c.req.raw));
 
   app.onError(errorHandler(logger));
   app.notFound(notFoundHandler(ALLOWED_METHODS, requests));

@@ -7,6 +7,7 @@ import type { Till } from '../../src/cashdesk/tills.js';
 import { BridgeConnection } from './connection.js';
 import { Dispatcher } from './dispatch.js';
 import { Heartbeat } from './heartbeat.js';
+import { followPayments } from './pay-notifications.js';
 import { type BridgeOptions, resolveBridgeOptions, type ResolvedBridgeOptions } from './options.js';
 import { checkUpgrade, refuseUpgrade, SUBPROTOCOL, UPGRADE_REFUSALS } from './upgrade.js';
 
@@ -118,6 +119,7 @@ class WsBridge implements Bridge {
     this.#connections.add(connection);
     this.#service.metrics.bridgeConnections.inc();
     log.info({ remoteAddress: remote.remoteAddress }, 'till connected');
+    followPayments(this.#service, till.id, (text) => connection.notify(text), connection.closed, log);
     void connection.closed.then(() => {
       this.#connections.delete(connection);
       this.#service.metrics.bridgeConnections.dec();

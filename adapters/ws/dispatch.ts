@@ -51,7 +51,7 @@ export class Dispatcher {
   }
 
   /** Answers one frame; `log` is the connection's (it carries the till id). */
-  handleFrame(data: Buffer, isBinary: boolean, log: Logger): FrameOutcome | PromiseLike<FrameOutcome> {
+  handleFrame(data: Buffer, isBinary: boolean, log: Logger, tillId = ''): FrameOutcome | PromiseLike<FrameOutcome> {
     if (isBinary) {
       return this.#frameError(JsonRpcErrorCode.InvalidRequest, 'Invalid Request', 'BINARY_FRAME',
         ['frame: must be a text frame holding JSON, not a binary frame']);
@@ -64,7 +64,7 @@ export class Dispatcher {
       return this.#frameError(JsonRpcErrorCode.ParseError, 'Parse error', 'PARSE_ERROR');
     }
     if (!Array.isArray(parsed)) {
-      const outcome = this.#call(parsed, log);
+      const outcome = this.#call(parsed, log, tillId);
       return isThenable(outcome) ? outcome.then(singleOutcome) : singleOutcome(outcome);
     }
     if (parsed.length === 0) {
@@ -79,7 +79,7 @@ export class Dispatcher {
     const outcomes: Array<MaybePromise<CallOutcome>> = [];
     let waiting = false;
     for (const element of parsed) {
-      const outcome = this.#call(element, log);
+      const outcome = this.#call(element, log, tillId);
       if (isThenable(outcome)) waiting = true;
       outcomes.push(outcome);
     }
@@ -87,7 +87,7 @@ export class Dispatcher {
   }
 
   /** One request object, from a single frame or a batch. */
-  #call(value: unknown, log: Logger): MaybePromise<CallOutcome> {
+  #call(value: unknown, log: Logger, tillId: string): MaybePromise<CallOutcome> {
     const check = checkRequest(value);
     if (!check.ok) {
       this.#count('other', 'INVALID_REQUEST');
@@ -107,7 +107,7 @@ export class Dispatcher {
     }
     let result: unknown;
     try {
-      result = runMethod(method, this.#service, params);
+      result = runMethod(method, this.#service, params, tillId);
     } catch (error) {
       return this.#failed(method, id, notification, error, log);
     }

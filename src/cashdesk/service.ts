@@ -2,6 +2,7 @@ import type { Verifier } from '../../adapters/node/verifier.js';
 import type { BarcodeVerification } from '../contracts/barcode.js';
 import { KitError } from '../errors.js';
 import { ServerMetrics } from './metrics.js';
+import type { CashDeskPayments } from './payments/service.js';
 import type { Till, TillRegistry } from './tills.js';
 
 /** What the cash desk service needs. */
@@ -11,6 +12,8 @@ export interface CashDeskServiceOptions {
   metrics?: ServerMetrics;
   /** Package version reported by `health`. */
   version?: string;
+  /** Payments run for the tills (issue 11); without them the `pay.*` methods answer PAY_NOT_CONFIGURED. */
+  payments?: CashDeskPayments;
 }
 
 /** The answer of `health`. */
@@ -28,6 +31,8 @@ export interface Health {
  */
 export class CashDeskService {
   readonly metrics: ServerMetrics;
+  /** Payments run for the tills, when the server has a Pay API configured. */
+  readonly payments: CashDeskPayments | undefined;
   readonly #verifier: CashDeskServiceOptions['verifier'];
   readonly #tills: TillRegistry;
   readonly #version: string;
@@ -40,6 +45,7 @@ export class CashDeskService {
     this.#tills = options.tills;
     this.metrics = options.metrics ?? new ServerMetrics();
     this.#version = options.version ?? '0.0.0';
+    this.payments = options.payments;
   }
 
   /** The till a presented key belongs to; counts refusals per transport. */

@@ -2,3 +2,4 @@ export { SQLSTATE, sqlState, type Database, type Queryable, type QueryResult } f
 export { openDatabase, type DatabaseOptions } from './open.js';
 export { migrate, type Migration } from './migrate.js';
 export { Poller } from './poller.js';
+export { openChannel, type ChannelOptions, type SharedChannel } from './channel.js';

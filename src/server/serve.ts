@@ -9,6 +9,7 @@ import { VERSION } from '../version.js';
 import type { ServeConfig } from './config.js';
 import { CashDeskService } from '../cashdesk/service.js';
 import { TillRegistry } from '../cashdesk/tills.js';
+import { openServerPayments, type ServerPayments } from './payments.js';
 
 /** A running cash desk server. */
 export interface RunningServer {
@@ -22,6 +23,12 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** What only an embedding (a test) sets: not in the configuration file. */
+export interface StartServerOptions {
+  /** Now, in ms, for the verifier and the payments. Default `Date.now`. */
+  clock?: () => number;
+}
+
 /** Path of the WebSocket bridge on the shared port. */
 export const BRIDGE_PATH = '/ws';
 
@@ -32,16 +39,29 @@ export const BRIDGE_PATH = '/ws';
  * const server = await startServer(resolveServeConfig(demoConfig, process.env));
  * console.log(server.url); // http://127.0.0.1:8080
  */
-export async function startServer(config: ServeConfig, logger: Logger = pino({ level: 'silent' })): Promise<RunningServer> {
+export async function startServer(config: ServeConfig, logger: Logger = pino({ level: 'silent' }), options: StartServerOptions = {}): Promise<RunningServer> {
   const { replay, ...verifierConfig } = config.verifier;
   const store = config.redisUrl === undefined ? undefined : new RedisStore({ url: config.redisUrl });
-  const verifier = createVerifier({ ...verifierConfig, replay: replay ? store : false });
-  const service = new CashDeskService({ verifier, tills: new TillRegistry(config.tills), version: VERSION });
+  const verifier = createVerifier({ ...verifierConfig, replay: replay ? store : false, ...(options.clock ? { clock: options.clock } : {}) });
+  let service: CashDeskService | undefined;
+  let pay: ServerPayments | undefined;
+  const { pay: payConfig } = config;
+  if (payConfig !== undefined) pay = await openServerPayments({ ...config, pay: payConfig }, () => service!, logger, options.clock);
+  service = new CashDeskService({ verifier, tills: new TillRegistry(config.tills), version: VERSION, ...(pay ? { payments: pay.payments } : {}) });
+  try {
+    await pay?.payments.init();
+  } catch (error) {
+    await pay?.close();
+    throw error;
+  }
   const app = createHttpApp(service, { bodyLimitBytes: config.server.bodyLimitBytes, logger });
   const bridge = createBridge(service, {
     allowedOrigins: config.server.allowedOrigins, maxPayloadBytes: config.server.maxPayloadBytes, logger,
   });
-  const http = await serveHttp(app, { host: config.server.host, port: config.server.port });
+  const http = await serveHttp(app, { host: config.server.host, port: config.server.port }).catch(async (error: unknown) => {
+    await pay?.close();
+    throw error;
+  });
   http.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (new URL(req.url ?? '/', 'http://localhost').pathname === BRIDGE_PATH) {
       bridge.handleUpgrade(req, socket, head);
@@ -51,7 +71,10 @@ export async function startServer(config: ServeConfig, logger: Logger = pino({ l
   });
   const { port } = new URL(http.url);
   const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;
-  logger.info({ url: http.url, backend: verifier.backend, tills: config.tills.length, redis: store !== undefined }, 'cash desk server listening');
+  logger.info({
+    url: http.url, backend: verifier.backend, tills: config.tills.length, redis: store !== undefined,
+    pay: payConfig?.url, database: pay?.db.kind, webhook: payConfig?.webhookSecret !== undefined,
+  }, 'cash desk server listening');
 
   let closing: Promise<void> | undefined;
   return {
@@ -64,6 +87,7 @@ export async function startServer(config: ServeConfig, logger: Logger = pino({ l
         logger.info('draining connections');
         const deadline = new Promise<void>((resolve) => setTimeout(resolve, config.server.drainSeconds * 1000).unref());
         await Promise.race([Promise.all([bridge.close(), http.close()]), deadline]);
+        await pay?.close();
         await verifier.close();
         await store?.close();
         logger.info('stopped');
