@@ -4,7 +4,6 @@ import { deriveCardKey, generateBarcode } from '../adapters/node/primitives.js';
 import { demoConfig } from '../src/demo.js';
 import { createVerifier } from '../src/index.js';
 import { createPayClient, createPaymentSession, createPayWebhookHandler, createTransactionUpdates } from '../src/pay/index.js';
-import { DEMO_WEBHOOK_SECRET } from '../src/server/demo-system.js';
 import { BridgeTill, type SessionUpdate } from './bridge-till.js';
 import type { BenchGroup, Measured } from './harness.js';
 import { pinLoadToCore1, startBenchServer } from './load.js';
@@ -39,7 +38,7 @@ function sandboxApi(url: string) {
     issueCard: () => post<Card>('/sandbox/cards', { walletPayIsDefault: true }),
     confirm: (transactionId: string) => post(`/sandbox/app/transactions/${transactionId}/confirm`),
     webhooksTo: (webhookUrl: string) => post('/sandbox/partners', {
-      partnerId: demoConfig.verifier.partnerId, key: demoConfig.verifier.key, webhookUrl, webhookSecret: DEMO_WEBHOOK_SECRET,
+      partnerId: demoConfig.verifier.partnerId, key: demoConfig.verifier.key, webhookUrl, webhookSecret: demoConfig.pay.webhookSecret,
     }),
     succeededByCard: async () => await (await fetch(`${url}/bench/succeeded`)).json() as Record<string, number>,
   };
@@ -146,7 +145,7 @@ export async function tillsGroups(): Promise<Array<{ group: BenchGroup; results:
     stops.push(() => sandboxServer.stop());
     const sandboxUrl = `http://127.0.0.1:${sandboxServer.port}`;
     const sandbox = sandboxApi(sandboxUrl);
-    Object.assign(process.env, { WPK_BENCH_TILLS: String(TILLS + 2), WPK_BENCH_PAY_URL: sandboxUrl, WPK_BENCH_WEBHOOK_SECRET: DEMO_WEBHOOK_SECRET });
+    Object.assign(process.env, { WPK_BENCH_TILLS: String(TILLS + 2), WPK_BENCH_PAY_URL: sandboxUrl });
     const cashDeskServer = await startBenchServer('tills-cashdesk.ts');
     stops.push(() => cashDeskServer.stop());
     const wsUrl = `ws://127.0.0.1:${cashDeskServer.port}/ws`;
@@ -154,7 +153,7 @@ export async function tillsGroups(): Promise<Array<{ group: BenchGroup; results:
 
     // The baseline's own webhook receiver, feeding its sessions.
     const updates = createTransactionUpdates();
-    const handler = createPayWebhookHandler({ secrets: DEMO_WEBHOOK_SECRET, updates });
+    const handler = createPayWebhookHandler({ secrets: demoConfig.pay.webhookSecret, updates });
     const receiver = await serveHttp({ fetch: (request: Request) => handler(request) }, { host: '127.0.0.1', port: 0 });
     stops.push(() => receiver.close());
     const verifier = createVerifier({ ...demoConfig.verifier, replay: false, backend: 'wasm' });

@@ -133,14 +133,17 @@ export async function startDemoSystem(options: DemoSystemOptions = {}): Promise<
     for (const start of [loyaltyStart, sandboxStart]) if (start.status === 'rejected') throw start.reason;
     const loyalty = (loyaltyStart as PromiseFulfilledResult<RunningLoyaltyProgram>).value;
     const sandbox = (sandboxStart as PromiseFulfilledResult<RunningSandbox>).value;
-    const { pay: _pay, ...cashDeskFile } = demoConfig as typeof demoConfig & { pay?: unknown };
-    const config = resolveServeConfig({ ...cashDeskFile, server: { host, port: portOf(0) } }, {});
+    // Embedded defaults whatever the environment says: the env is not read (no DATABASE_URL, no WPK_*).
+    const config = resolveServeConfig({
+      ...demoConfig, server: { host, port: portOf(0) }, pay: { ...demoConfig.pay, url: sandbox.url },
+      database: dataDirs === undefined ? {} : { dataDir: dataDirs.cashdesk },
+    }, {});
     const cashDesk = await listening('cash desk server', host, portOf(0), () => startServer(config, logger.child({ system: 'cashdesk' })));
     started.push(cashDesk);
 
     const webhookUrl = `${cashDesk.url}/webhooks/pay`;
     const { partnerId, key } = demoConfig.verifier;
-    await sandboxCall(sandbox, 'POST', '/sandbox/partners', { partnerId, key, webhookUrl, webhookSecret: DEMO_WEBHOOK_SECRET });
+    await sandboxCall(sandbox, 'POST', '/sandbox/partners', { partnerId, key, webhookUrl, webhookSecret: demoConfig.pay.webhookSecret });
     await sandboxCall(sandbox, 'PUT', '/sandbox/loyalty/target', { url: loyalty.url, ...demoConfig.loyalty });
     logger.info({ cashDesk: cashDesk.url, sandbox: sandbox.url, loyalty: loyalty.url, webhookUrl }, 'demo system listening');
 
@@ -161,6 +164,3 @@ export async function startDemoSystem(options: DemoSystemOptions = {}): Promise<
     throw error;
   }
 }
-
-/** The demo system's Pay webhook secret (DEMO ONLY: public). */
-export const DEMO_WEBHOOK_SECRET = `whsec_${Buffer.from('wallet-partner-kit demo webhooks, DEMO ONLY').toString('base64')}`;

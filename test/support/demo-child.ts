@@ -33,7 +33,7 @@ function parse(text: string): DemoBanner | undefined {
 }
 
 /** Resolves with the parsed banner once a `demo` child has printed all of it; rejects if it exits first. */
-export function waitForDemoBanner(child: ChildProcess, output: { text: string }, timeoutMs = 240_000): Promise<DemoBanner> {
+export function waitForDemoBanner(child: ChildProcess, output: { text: string }, timeoutMs = 420_000): Promise<DemoBanner> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no banner within ${timeoutMs} ms:\n${output.text}`)), timeoutMs);
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -50,7 +50,7 @@ describe('wallet-partner-kit demo', () => {
       child.kill('SIGKILL');
       rmSync(data, { recursive: true, force: true });
     }
-  }, 300_000);
+  }, 480_000);
 
   it('says in one line which port is in use, and exits 2', async () => {
     const taken = await listenOn(0);

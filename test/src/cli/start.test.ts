@@ -2,15 +2,15 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exitOf, waitForDemoBanner } from '../../support/demo-child.js';
-import { RpcClient } from '../../support/ws-client.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
 describe('npm start', () => {
-  it('runs the demo system: three healthy servers, a curl line and a WebSocket line with two fresh barcodes, exit 0 on SIGTERM', async () => {
+  it('runs the demo system: three healthy servers, a curl line that verifies and a WebSocket line that pays (two fresh barcodes), exit 0 on SIGTERM', async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info' };
     delete env.DATABASE_URL;
-    const child = spawn('npm', ['start', '--', '--port', '0'], { cwd: root, env });
+    // Its own process group, so a failed test can stop npm and the node it runs together.
+    const child = spawn('npm', ['start', '--', '--port', '0'], { cwd: root, env, detached: true });
     const output = { text: '' };
     try {
       const banner = await waitForDemoBanner(child, output);
@@ -26,19 +26,34 @@ describe('npm start', () => {
         body: JSON.stringify({ fullBarcode: banner.curlBarcode }),
       });
       expect(await curl.json()).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE' });
-      const till = await RpcClient.connect(banner.wsUrl, { key: banner.tillKey });
-      try {
-        expect(await till.call('barcode.verify', { fullBarcode: banner.wsBarcode })).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE', cardNumber: banner.wsCard });
-      } finally {
-        till.ws.close();
-      }
+      // The WebSocket line, pasted into a shell in the kit's folder, pays once the customer confirms in the app.
+      const session = spawn('bash', ['-c', banner.wsLine], { cwd: root });
+      let printed = '';
+      let confirmed = false;
+      session.stdout.on('data', (chunk: Buffer) => {
+        printed += chunk.toString();
+        const transactionId = /"transactionId":"([^"]+)"/.exec(printed)?.[1];
+        if (transactionId && !confirmed) {
+          confirmed = true;
+          void fetch(`${banner.sandboxUrl}/sandbox/app/transactions/${transactionId}/confirm`, { method: 'POST' });
+        }
+      });
+      session.stderr.on('data', (chunk: Buffer) => { printed += chunk.toString(); });
+      expect(await exitOf(session), printed).toBe(0);
+      const frames = printed.trim().split('\n').map((line) => JSON.parse(line) as { result?: { phase: string }; method?: string; params?: { phase: string } });
+      expect(frames.find((f) => f.result !== undefined)).toMatchObject({ id: 1, result: { paymentId: `demo-${banner.wsCard}`, phase: 'pending' } });
+      expect(frames.at(-1)).toMatchObject({ method: 'pay.sessionUpdated', params: { paymentId: `demo-${banner.wsCard}`, phase: 'succeeded' } });
 
       const exited = exitOf(child);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
       expect(output.text).toContain('"msg":"stopped"');
     } finally {
-      child.kill('SIGKILL');
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
     }
-  }, 300_000);
+  }, 480_000);
 });

@@ -2,9 +2,8 @@ import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { demoConfig } from '../../../src/demo.js';
 import { ConfigError } from '../../../src/errors.js';
-import { createVerifier } from '../../../src/index.js';
-import { createPayClient } from '../../../src/pay/index.js';
 import { startDemoSystem, type RunningDemoSystem } from '../../../src/server/demo-system.js';
+import { BASKET, Till, TOTAL } from '../../support/pay-server.js';
 import { RpcClient } from '../../support/ws-client.js';
 import { Simulator } from '../pay/sandbox-harness.js';
 
@@ -25,7 +24,7 @@ describe('startDemoSystem', () => {
   beforeAll(async () => {
     system = await startDemoSystem({ port: 0 });
     app = new Simulator(system.sandbox.url);
-  }, 240_000);
+  }, 480_000);
   afterAll(() => system?.close());
 
   it('puts the three servers on their own ports, each healthy', async () => {
@@ -59,23 +58,36 @@ describe('startDemoSystem', () => {
     expect(categories.status).toBe(200);
   });
 
-  it('sends the sandbox\'s Pay webhooks to the cash desk server\'s /webhooks/pay', async () => {
-    const verifier = createVerifier({ ...demoConfig.verifier, replay: false });
+  it('takes a till\'s wallet payment end to end: scan, pay.start, confirm in the app, succeeded by webhook, receipt, refund; the old barcode is refused, a rescan pays', async () => {
+    const till = await Till.connect(system.cashDesk.wsUrl);
     try {
-      const pay = createPayClient({ baseUrl: system.sandbox.url, verifier });
-      const card = await system.issueCard();
-      const items = [{ name: 'Tea', article: 'T-1', quantity: 1, price: 15_000 }];
-      const { transactionId } = await pay.checkout({ requestId: `demo-system-${card.cardNumber}`, cardSession: card.cardSession!, items, discountAmount: 0, totalAmount: 15_000 });
-      await app.confirm(transactionId);
-      const deliveries = await vi.waitFor(async () => {
-        const { deliveries } = await app.get<{ deliveries: Array<{ url: string; body: string; attempts: number }> }>('/sandbox/webhooks');
-        const mine = deliveries.filter((d) => d.body.includes(transactionId) && d.attempts > 0);
-        expect(mine.length).toBeGreaterThan(0);
-        return mine;
+      const card = await system.issueCard({ walletPayIsDefault: true });
+      const started = await till.call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'demo-sale-1' });
+      expect(started).toMatchObject({ paymentId: 'demo-sale-1', phase: 'pending', walletPayIsDefault: true, totalAmount: TOTAL });
+      await app.confirm(started.transactionId);
+      expect(await till.until((u) => u.paymentId === 'demo-sale-1' && u.phase === 'succeeded'))
+        .toMatchObject({ status: 'succeeded', transactionId: started.transactionId });
+      // The status came by the wired webhook: the sandbox delivered it to the cash desk server, which took its signature.
+      await vi.waitFor(async () => {
+        const { deliveries } = await app.get<{ deliveries: Array<{ url: string; body: string; status: string }> }>('/sandbox/webhooks');
+        const succeeded = deliveries.filter((d) => d.body.includes(started.transactionId) && d.body.includes('"succeeded"'));
+        expect(succeeded).toEqual([expect.objectContaining({ url: system.webhookUrl, status: 'delivered' })]);
       }, { timeout: 30_000, interval: 100 });
-      for (const delivery of deliveries) expect(delivery.url).toBe(system.webhookUrl);
+
+      expect(await till.call('pay.receipt', { paymentId: 'demo-sale-1', receipt: { fiscalSign: '3826350066', total: TOTAL } }))
+        .toMatchObject({ phase: 'succeeded', receiptSent: true });
+      expect(await till.call('pay.refund', { paymentId: 'demo-sale-1', refundId: 'demo-refund-1' })).toMatchObject({ phase: 'refunded', refundedAmount: TOTAL });
+      expect((await app.transaction(started.transactionId)).refundedAmount).toBe(TOTAL);
+
+      await expect(till.call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'demo-sale-2' }))
+        .rejects.toMatchObject({ code: 'BARCODE_REFUSED' });
+      const rescanned = await app.rescan(card.cardNumber);
+      const again = await till.call('pay.start', { fullBarcode: rescanned.barcode, basket: BASKET, paymentId: 'demo-sale-3' });
+      expect(again).toMatchObject({ phase: 'pending', totalAmount: TOTAL });
+      await app.confirm(again.transactionId);
+      await till.until((u) => u.paymentId === 'demo-sale-3' && u.phase === 'succeeded');
     } finally {
-      await verifier.close();
+      await till.close();
     }
   });
 });
