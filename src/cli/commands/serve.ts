@@ -2,12 +2,12 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { demoConfig } from '../../demo.js';
 import { generateBarcode, deriveCardKey } from '../../../adapters/node/primitives.js';
-import { resolveServeConfig, type ServeConfig } from '../../server/config.js';
+import { DEMO_PAY_URL, resolveServeConfig, type ServeConfig } from '../../server/config.js';
 import { startServer } from '../../server/serve.js';
 import { readConfigFile } from '../config-file.js';
 import { exitOnSignals } from '../shutdown.js';
 
-export const SERVE_USAGE = `wallet-partner-kit serve [--config FILE] [--host HOST] [--port N] [--demo]
+export const SERVE_USAGE = `wallet-partner-kit serve [--config FILE] [--host HOST] [--port N] [--data DIR] [--demo]
 
 Starts the cash desk server: HTTP (POST /v1/barcode/verify, POST /v1/token, GET /healthz,
 GET /metrics, GET /openapi.json) and the WebSocket bridge (/ws, subprotocol wallet-pos.v1)
@@ -15,6 +15,9 @@ on one port. Configuration: --config FILE (JSON) or WPK_CONFIG, then WPK_* varia
   --demo        use the embedded demo configuration (public demo keys; never in production)
   --host HOST   bind address (default 127.0.0.1)
   --port N      port (default 8080; 0 picks a free one)
+  --data DIR    keep payment sessions in DIR (PGlite); default in memory. DATABASE_URL selects a PostgreSQL server instead.
+With pay.url (WPK_PAY_URL; --demo: the sandbox at ${DEMO_PAY_URL}) the server takes wallet payments for tills:
+pay.* bridge methods, /v1/payments, and POST /webhooks/pay with pay.webhookSecret (WPK_PAY_WEBHOOK_SECRET).
 LOG_LEVEL sets the log level (default info).`;
 
 function parsePort(value: string | undefined): number | undefined {
@@ -26,15 +29,19 @@ function parsePort(value: string | undefined): number | undefined {
 export async function serve(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv, strict: true,
-    options: { config: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' }, demo: { type: 'boolean' }, help: { type: 'boolean' } },
+    options: {
+      config: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' }, data: { type: 'string' }, demo: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
   });
   if (values.help) {
     console.log(SERVE_USAGE);
     return;
   }
   const configPath = values.config ?? process.env.WPK_CONFIG;
-  const file = values.demo ? demoConfig : configPath ? readConfigFile(configPath) : undefined;
-  const config = resolveServeConfig(file, process.env, { host: values.host, port: parsePort(values.port) });
+  // The demo pays against the sandbox's default URL unless demoConfig says otherwise.
+  const file = values.demo ? { pay: { url: DEMO_PAY_URL }, ...demoConfig } : configPath ? readConfigFile(configPath) : undefined;
+  const config = resolveServeConfig(file, process.env, { host: values.host, port: parsePort(values.port), dataDir: values.data });
   // If whoever reads our stdout goes away (a closed pipe), keep serving and
   // shutting down properly: losing log lines must not cost a till its answers.
   process.stdout.on('error', () => {});
