@@ -39,8 +39,8 @@ export async function serve(argv: string[]): Promise<void> {
     return;
   }
   const configPath = values.config ?? process.env.WPK_CONFIG;
-  // The demo pays against the sandbox's default URL unless demoConfig says otherwise.
-  const file = values.demo ? { pay: { url: DEMO_PAY_URL }, ...demoConfig } : configPath ? readConfigFile(configPath) : undefined;
+  // The demo pays against the sandbox's default URL (demoConfig.pay).
+  const file = values.demo ? demoConfig : configPath ? readConfigFile(configPath) : undefined;
   const config = resolveServeConfig(file, process.env, { host: values.host, port: parsePort(values.port), dataDir: values.data });
   // If whoever reads our stdout goes away (a closed pipe), keep serving and
   // shutting down properly: losing log lines must not cost a till its answers.
