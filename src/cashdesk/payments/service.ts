@@ -113,11 +113,13 @@ export class CashDeskPayments {
       tillId, paymentId, ...(cardNumber === undefined ? {} : { cardNumber }), receiptSent: false,
       createdAt: new Date(this.#clock()), cardSession: cardSession!, basket: input.basket,
     });
+    // Locked before the row exists: another instance adopting open rows must never take a payment being started.
+    if (!(await this.#lock(tillId, paymentId))) throw this.#elsewhere(paymentId);
     if (!(await this.#store.insert(payment.record()))) {
       payment.close(); // lost a race with the same paymentId: that one is the payment
+      await this.#channel?.unlock(key(tillId, paymentId));
       return (await this.#known(tillId, paymentId))!;
     }
-    if (!(await this.#lock(tillId, paymentId))) throw this.#elsewhere(paymentId);
     this.#driven.set(key(tillId, paymentId), payment);
     return payment.run(() => payment.session.start());
   }
@@ -214,7 +216,7 @@ export class CashDeskPayments {
     const secret = this.#o.webhookSecret;
     if (secret === undefined) return undefined;
     return createPayWebhookHandler({
-      secrets: secret, updates: this.#updates,
+      secrets: secret, updates: this.#updates, clock: this.#clock,
       onEvent: (event) => { if (this.#channel) void this.#relay({ i: this.#instance, k: 's', s: event.data }); },
     });
   }

@@ -129,8 +129,9 @@ export class TillPayment {
       if (first === 'rescan') done.catch((error: unknown) => this.#background(error));
     } finally {
       this.#rescanAsked.delete(asked);
+      // A refusal too is answered only once what it changed is written.
+      await this.#writes;
     }
-    await this.#writes;
     return this.view();
   }
 

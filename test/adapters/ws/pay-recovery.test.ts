@@ -87,7 +87,7 @@ describe('bridge payments, recovery rules', () => {
   });
 
   it('row 5: cancelled after the bank received it: the bank\'s success still comes, as lateResult', async () => {
-    await sb.sim.bank('approve', 2_000, 0);
+    await sb.sim.bank('approve', 3_600_000, 0); // received at once, answered in 1 h (3.6 s here): after the cancel
     const { paymentId, view } = await pending();
     await sb.sim.confirm(view.transactionId);
     expect(await till.call('pay.cancel', { paymentId })).toMatchObject({ phase: 'unsuccessful', status: 'cancelled' });
