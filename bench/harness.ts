@@ -6,6 +6,8 @@ export interface Measured {
   hz: number;
   rme: number;
   samples: number;
+  /** Shown in the rate column instead of `hz` (e.g. a latency or a count a group expresses as a rate for its ratios). */
+  display?: string;
 }
 
 /** A comparison the issue sets a target for: `subject / baseline >= target`. */
@@ -55,7 +57,7 @@ function fmt(hz: number): string {
 /** Prints a group's figures and its targets as Markdown, the form bench/RESULTS.md keeps. */
 export function report(group: BenchGroup, results: Map<string, Measured>): boolean {
   const lines = [`### ${group.title}`, '', '| case | rate | ±rme | samples |', '|---|---:|---:|---:|'];
-  for (const r of results.values()) lines.push(`| ${r.name} | ${fmt(r.hz)} | ${r.rme.toFixed(1)}% | ${r.samples} |`);
+  for (const r of results.values()) lines.push(`| ${r.name} | ${r.display ?? fmt(r.hz)} | ${r.rme.toFixed(1)}% | ${r.samples} |`);
   if ((group.floors ?? []).length + group.ratios.length > 0) lines.push('', '| target | measured | goal | met |', '|---|---:|---:|:---:|');
   let allMet = true;
   for (const f of group.floors ?? []) {

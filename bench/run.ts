@@ -11,6 +11,7 @@ import { payClientGroups } from './pay-client.bench.js';
 import { pushGroups } from './push.bench.js';
 import { sandboxPayGroups } from './sandbox-pay.bench.js';
 import { sandboxPushGroups } from './sandbox-push.bench.js';
+import { tillsGroups } from './tills.bench.js';
 
 // Every group measures its subject and its baselines in the same run, one after
 // the other, so a ratio compares like with like on a noisy, shared machine.
@@ -36,6 +37,8 @@ if (!only || 'server http websocket bridge'.includes(only)) {
 const asyncGroups: Array<[words: string, run: () => Promise<Array<{ group: BenchGroup; results: Map<string, import('./harness.js').Measured> }>>]> = [
   ['sandbox pay checkout status', sandboxPayGroups], ['pay client', payClientGroups], ['sandbox push batch', sandboxPushGroups],
   ['push campaign', pushGroups], ['callback receiver webhook signature', callbackGroups], ['loyalty', loyaltyGroups],
+  // Issue 11: tills paying through the cash desk server's bridge.
+  ['tills pay bridge payments', tillsGroups],
 ];
 for (const [words, run] of asyncGroups) {
   if (only && !words.includes(only)) continue;

@@ -1,5 +1,5 @@
 /**
- * The embedded demo configuration: what `npm start` (`serve --demo`) runs and
+ * The embedded demo configuration: what `npm start` (`demo`) and `serve --demo` run and
  * what the sandbox's `--demo` mode trusts. Every secret here is public and
  * marked so; never use them outside a laptop or CI.
  *
@@ -25,6 +25,11 @@ export const demoConfig = {
   ],
   /** The sandbox's demo Push API account (`sandbox --demo`); the password is the initial one, to be reset. */
   push: { login: 'demo-push', password: 'demo-push-initial-DEMO-ONLY' }, // DEMO ONLY
+  /**
+   * The cash desk server's Pay API: the sandbox's default URL (`sandbox --demo`); `demo` points it at its own
+   * sandbox and has that sandbox sign its Pay webhooks with this secret.
+   */
+  pay: { url: 'http://127.0.0.1:8090', webhookSecret: 'whsec_d2FsbGV0LXBhcnRuZXIta2l0IGRlbW8gd2ViaG9va3MsIERFTU8gT05MWQ==' }, // DEMO ONLY
   /** Basic credentials the wallet service uses on the demo Loyalty server (`loyalty --demo`). */
   loyalty: { login: 'demo-wallet', password: 'demo-loyalty-DEMO-ONLY' }, // DEMO ONLY
 } as const;

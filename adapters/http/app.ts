@@ -8,6 +8,10 @@ import { rawJsonRoute } from './raw-route.js';
 import { countRequests, requestCounter } from './request-metrics.js';
 import { ALLOWED_METHODS, healthRoute, liveRoute, metricsRoute, PATHS, registerComponents, tokenRoute, verifyRoute } from './routes.js';
 import { rememberingAuthenticator } from './till-keys.js';
+import { mountPaymentRoutes } from './payments.js';
+
+/** Where the Pay service posts `transaction.updated` (mounted when `pay.webhookSecret` is set). */
+export const PAY_WEBHOOK_PATH = '/webhooks/pay';
 import { requestDataFrom } from './token-body.js';
 import { fullBarcodeFrom } from './verify-body.js';
 
@@ -44,6 +48,12 @@ export function createHttpApp(service: CashDeskService, options?: HttpAdapterOpt
   app.post(PATHS.verify, rawJsonRoute(deps, PATHS.verify, (body, till) => service.verifySync(fullBarcodeFrom(body), till.id)));
   app.openAPIRegistry.registerPath(tokenRoute);
   app.post(PATHS.token, rawJsonRoute(deps, PATHS.token, (body) => ({ token: service.token(requestDataFrom(body)) })));
+
+  // Pay's transaction.updated events (Standard Webhooks, signed with the configured secret): no till key, the signature is the auth.
+  const payWebhook = service.payments?.webhookHandler();
+  if (payWebhook !== undefined) app.post(PAY_WEBHOOK_PATH, (c) => payWebhook(c.req.raw));
+
+  mountPaymentRoutes(app, { service, authenticate: deps.authenticate, requests, bodyLimitBytes });
 
   app.onError(errorHandler(logger));
   app.notFound(notFoundHandler(ALLOWED_METHODS, requests));

@@ -8,6 +8,7 @@ import { BridgeConnection } from './connection.js';
 import { Dispatcher } from './dispatch.js';
 import { Heartbeat } from './heartbeat.js';
 import { SendBudget } from './send-budget.js';
+import { followPayments } from './pay-notifications.js';
 import { type BridgeOptions, resolveBridgeOptions, type ResolvedBridgeOptions } from './options.js';
 import { checkUpgrade, refuseUpgrade, SUBPROTOCOL, UPGRADE_REFUSALS, type UpgradeRefusal } from './upgrade.js';
 
@@ -134,6 +135,7 @@ class WsBridge implements Bridge {
     this.#perTill.set(till.id, (this.#perTill.get(till.id) ?? 0) + 1);
     this.#service.metrics.bridgeConnections.inc();
     log.info({ remoteAddress: remote.remoteAddress }, 'till connected');
+    followPayments(this.#service, till.id, (text) => connection.notify(text), connection.closed, log);
     void connection.closed.then(() => {
       this.#connections.delete(connection);
       const left = (this.#perTill.get(till.id) ?? 1) - 1;

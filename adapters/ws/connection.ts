@@ -129,6 +129,16 @@ export class BridgeConnection {
     await this.closed;
   }
 
+  /** Sends a notification (`pay.sessionUpdated`) unless the connection is closing. */
+  notify(text: string): void {
+    if (this.#state !== 'open' && this.#state !== 'draining') return;
+    try {
+      this.#send(text);
+    } catch (error) {
+      this.#log.error({ err: error }, 'bridge notification failed unexpectedly');
+    }
+  }
+
   #onFrame(data: RawData, isBinary: boolean): void {
     if (this.#state !== 'open') return;
     // A till that does not read its answers gets no more work done for it.

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { paymentRefusal } from '../../src/cashdesk/payments/errors.js';
 import { KitError, type KitErrorCode } from '../../src/errors.js';
 import { JsonRpcErrorCode, type JsonRpcErrorObject } from './jsonrpc.js';
 
@@ -12,6 +13,19 @@ export const KIT_ERROR_RPC_CODES: Readonly<Partial<Record<KitErrorCode, number>>
   STORE_UNAVAILABLE: JsonRpcErrorCode.StoreUnavailable,
   VERIFIER_CLOSED: JsonRpcErrorCode.VerifierClosed,
 };
+
+/**
+ * The JSON-RPC code of a refused `pay.*` call, by where the refusal came from;
+ * `data.code` holds the stable code (`CARD_SESSION_INVALID`, `SESSION_STATE`, `PAYMENT_NOT_FOUND`...).
+ */
+export const PAYMENT_RPC_CODES = {
+  /** The Pay API refused, or gave no usable answer (a `PayError` code). */
+  pay: -32010,
+  /** Not allowed in the payment's phase, or no answer even after recovery (a `PaymentSessionError` code). */
+  session: -32011,
+  /** The cash desk server refused (a `PaymentsError` code: PAYMENT_NOT_FOUND, BARCODE_REFUSED, ...). */
+  payments: -32012,
+} as const;
 
 /** Kit errors that are the server's trouble, not the till's: worth an operator's attention. */
 const OPERATIONAL: ReadonlySet<KitErrorCode> = new Set(['STORE_UNAVAILABLE', 'VERIFIER_CLOSED', 'BACKEND_UNAVAILABLE']);
@@ -30,6 +44,14 @@ export function errorForException(error: unknown, log: Logger, method: string): 
       code: KIT_ERROR_RPC_CODES[error.code] ?? JsonRpcErrorCode.ServerError,
       message: error.message,
       data: { code: error.code },
+    };
+  }
+  const refusal = paymentRefusal(error);
+  if (refusal !== undefined) {
+    log.debug({ method, code: refusal.code }, 'bridge payment call refused');
+    return {
+      code: PAYMENT_RPC_CODES[refusal.source], message: refusal.message,
+      data: { code: refusal.code, ...(refusal.errors.length > 0 ? { errors: [...refusal.errors] } : {}) },
     };
   }
   log.error({ err: error, method }, 'bridge call failed unexpectedly');

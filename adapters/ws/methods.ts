@@ -3,6 +3,7 @@ import { MAX_BARCODE_LENGTH, TokenRequest, VerifyRequest } from '../../src/contr
 import type { BarcodeVerification } from '../../src/contracts/barcode.js';
 import { validationErrors } from '../../src/contracts/errors.js';
 import type { CashDeskService, Health } from '../../src/cashdesk/service.js';
+import { PAY_METHOD_NAMES, PAY_METHODS, type PayBridgeMethods } from './pay-methods.js';
 
 /**
  * The bridge's methods: names, params and results, for typed clients and the
@@ -12,7 +13,7 @@ import type { CashDeskService, Health } from '../../src/cashdesk/service.js';
  * const call: JsonRpcRequest<BridgeMethods['barcode.verify']['params']> =
  *   { jsonrpc: '2.0', id: 1, method: 'barcode.verify', params: { fullBarcode: scanned } };
  */
-export interface BridgeMethods {
+export interface BridgeMethods extends PayBridgeMethods {
   /** Verifies a scanned barcode; the result is the `Verification` of the HTTP API (a retry by the same till: `repeated: true`). */
   'barcode.verify': { params: z.infer<typeof VerifyRequest>; result: BarcodeVerification };
   /** Signs the JSON text of a Pay API request body; `token` goes in `X-Wallet-Token`. */
@@ -25,7 +26,7 @@ export interface BridgeMethods {
 export type BridgeMethodName = keyof BridgeMethods;
 
 /** The method names, in the order the docs list them. */
-export const BRIDGE_METHODS = ['barcode.verify', 'token.get', 'health'] as const satisfies readonly BridgeMethodName[];
+export const BRIDGE_METHODS = ['barcode.verify', 'token.get', 'health', ...PAY_METHOD_NAMES] as const satisfies readonly BridgeMethodName[];
 
 /** No params at all: `{}` (or omitted), unknown members refused like the HTTP API does. */
 const NoParams = z.object({}).strict();
@@ -48,7 +49,7 @@ type MethodTable = {
      * what is wrong (or accepts what this check is too simple to).
      */
     accepts(params: unknown): params is BridgeMethods[M]['params'];
-    /** `tillId`: the till the connection authenticated as. */
+    /** `tillId`: the till the connection authenticated as (payments are per till). */
     run(service: CashDeskService, params: BridgeMethods[M]['params'], tillId: string): BridgeMethods[M]['result'] | PromiseLike<BridgeMethods[M]['result']>;
   };
 };
@@ -72,6 +73,7 @@ const METHODS: MethodTable = {
     accepts: (params): params is undefined => params === undefined || isEmptyObject(params),
     run: (service) => service.health(),
   },
+  ...PAY_METHODS,
 };
 
 /** Why a call's params were refused: `<field>: <message>` lines. */

@@ -5,6 +5,7 @@ import type { BarcodeVerification } from '../contracts/barcode.js';
 import { KitError, type LockoutError } from '../errors.js';
 import { FailureLimiter, type FailureLimiterOptions } from '../guard/failure-limiter.js';
 import { ServerMetrics } from './metrics.js';
+import type { CashDeskPayments } from './payments/service.js';
 import type { Till, TillRegistry } from './tills.js';
 
 /** What the cash desk service needs. */
@@ -22,6 +23,8 @@ export interface CashDeskServiceOptions {
   authLimiter?: FailureLimiter | FailureLimiterOptions | false;
   /** Where lockouts are logged (one line each, never the key). Default: silent. */
   logger?: Logger;
+  /** Payments run for the tills (issue 11); without them the `pay.*` methods answer PAY_NOT_CONFIGURED. */
+  payments?: CashDeskPayments;
 }
 
 /** The answer of `health`. */
@@ -39,6 +42,8 @@ export interface Health {
  */
 export class CashDeskService {
   readonly metrics: ServerMetrics;
+  /** Payments run for the tills, when the server has a Pay API configured. */
+  readonly payments: CashDeskPayments | undefined;
   readonly #verifier: CashDeskServiceOptions['verifier'];
   readonly #tills: TillRegistry;
   readonly #version: string;
@@ -58,6 +63,7 @@ export class CashDeskService {
     const limiter = options.authLimiter;
     this.#limiter = limiter === false ? undefined : limiter instanceof FailureLimiter ? limiter : new FailureLimiter({ ...limiter, perCredential: false });
     this.#log = options.logger ?? pino({ level: 'silent' });
+    this.payments = options.payments;
   }
 
   /**

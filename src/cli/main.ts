@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { VERSION } from '../version.js';
 import { barcode, BARCODE_USAGE } from './commands/barcode.js';
+import { demo, DEMO_USAGE } from './commands/demo.js';
 import { loyalty, LOYALTY_USAGE } from './commands/loyalty.js';
 import { push, PUSH_USAGE } from './commands/push.js';
 import { sandbox, SANDBOX_USAGE } from './commands/sandbox.js';
@@ -10,12 +11,15 @@ import { describeCliFailure } from './errors.js';
 const USAGE = `wallet-partner-kit ${VERSION}
 
 Commands:
+  demo      start the whole system: cash desk server, sandbox wallet service, Loyalty server (npm start)
   serve     start the cash desk server (HTTP + WebSocket bridge)
   barcode   print a barcode as the wallet app would draw it
   sandbox   start the wallet-service sandbox (Pay, Push, callbacks, wallet-app simulator)
   push      send pushes and campaigns through a Push API
   loyalty   run the Loyalty API server, or check one
   version   print the version
+
+${DEMO_USAGE}
 
 ${SERVE_USAGE}
 
@@ -31,6 +35,7 @@ const [command, ...rest] = process.argv.slice(2);
 
 try {
   switch (command) {
+    case 'demo': await demo(rest); break;
     case 'serve': await serve(rest); break;
     case 'barcode': barcode(rest); break;
     case 'sandbox': await sandbox(rest); break;

@@ -7,7 +7,7 @@ export type { PayClientOptions, TokenSigner } from './options.js';
 export { createPaymentSession, PaymentSession } from './session.js';
 export type {
   Basket, BasketItem, PaymentPhase, PaymentSessionEvent, PaymentSessionEventOf, PaymentSessionOptions, Provider as PayProvider,
-  ProviderMessage, RescanReason,
+  PaymentSessionSnapshot, ProviderMessage, RescanReason,
 } from './session-types.js';
 export { createTransactionUpdates, type TransactionListener, type TransactionUpdates } from './updates.js';
 export { createPayWebhookHandler, type PayWebhookOptions } from './webhook.js';

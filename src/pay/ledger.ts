@@ -60,6 +60,11 @@ export class TransactionLedger {
     else this.#left.delete(transactionId);
   }
 
+  /** Every transaction left behind, oldest first. */
+  leftBehind(): string[] {
+    return [...this.#left];
+  }
+
   /** Whether the session left the transaction behind. */
   isLeft(transactionId: string): boolean {
     return this.#left.has(transactionId);

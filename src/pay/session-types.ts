@@ -107,4 +107,38 @@ export interface PaymentSessionOptions {
   random?: () => number;
   /** Every event, e.g. for a log. */
   onEvent?: (event: PaymentSessionEvent) => void;
+  /**
+   * Awaited before a Pay call whose effect must survive a crash (each /checkout
+   * with its requestId, each /refund with its refundId): write `snapshot()`
+   * durably here. A throw stops the call.
+   */
+  checkpoint?: () => Promise<void>;
+  /** Carries on a session from its `snapshot()` (after a restart): see {@link PaymentSessionSnapshot}. */
+  restore?: PaymentSessionSnapshot;
+}
+
+/**
+ * What a session must keep to carry on after its process died: `snapshot()`
+ * gives it, `restore` takes it. A session restored in the middle of a call
+ * (`checking`, `checkout`, `rescanning`) comes back where no call is in
+ * flight: before the provider list (`new`, with a new requestId), or
+ * `unknown` after a /checkout that may have been committed (`recover()` then
+ * asks /status by the same requestId first, document section 7).
+ */
+export interface PaymentSessionSnapshot {
+  phase: PaymentPhase;
+  /** Which call the phase belongs to: the provider list or a checkout. */
+  stage: 'availability' | 'checkout';
+  requestId: string;
+  cardSession: string;
+  basket: Basket;
+  providerId?: string;
+  providers: Provider[];
+  walletPayIsDefault: boolean;
+  /** The current transaction's last known state (or its /checkout answer). */
+  transaction?: TransactionState | CheckoutResponse;
+  /** A refund sent without an answer yet: repeated with the same refundId. */
+  refundId?: string;
+  /** Transactions cancelled or replaced: a success there is a late result. */
+  left: string[];
 }

@@ -6,7 +6,7 @@ import { realSleep, type RetryPolicy } from './backoff.js';
 import { PayError, PaymentSessionError } from './errors.js';
 import { type RecoveredCheckout, submitCheckout } from './recovery.js';
 import type {
-  Basket, PaymentPhase, PaymentSessionEvent, PaymentSessionEventOf, PaymentSessionOptions, Provider, RescanReason,
+  Basket, PaymentPhase, PaymentSessionEvent, PaymentSessionEventOf, PaymentSessionOptions, PaymentSessionSnapshot, Provider, RescanReason,
 } from './session-types.js';
 import { RESULT_STATUSES, TransactionLedger } from './ledger.js';
 import { Listeners } from './listeners.js';
@@ -36,6 +36,7 @@ export class PaymentSession {
   #refundId: string | undefined;
   #providers: Provider[] = [];
   #walletPayIsDefault = false;
+  #stage: PaymentSessionSnapshot['stage'] = 'availability';
 
   constructor(options: PaymentSessionOptions) {
     checkSessionOptions(options);
@@ -54,6 +55,7 @@ export class PaymentSession {
       sleep: this.#o.sleep,
       onState: (state) => this.#observe(state),
     });
+    if (options.restore) this.#restore(options.restore);
   }
 
   /** Where the session stands. */
@@ -73,6 +75,30 @@ export class PaymentSession {
   /** totalAmount of the current basket, in kopecks. */
   get totalAmount(): number { return purchaseAmount(this.#basket.items) - (this.#basket.discountAmount ?? 0); }
 
+  /** What must be kept to carry the session on after a restart (`restore` option). */
+  snapshot(): PaymentSessionSnapshot {
+    const current = this.#current;
+    return {
+      phase: this.#phase, stage: this.#stage, requestId: this.#requestId, cardSession: this.#cardSession, basket: this.#basket,
+      ...(this.#providerId ? { providerId: this.#providerId } : {}),
+      providers: this.#providers, walletPayIsDefault: this.#walletPayIsDefault,
+      ...(current ? { transaction: this.#ledger.get(current.transactionId) ?? current } : {}),
+      ...(this.#refundId ? { refundId: this.#refundId } : {}),
+      left: this.#ledger.leftBehind(),
+    };
+  }
+
+  /**
+   * Asks /status for the current transaction now (rather than at the next
+   * poll), e.g. after a restart; the answer is handled like any other state.
+   */
+  async refresh(): Promise<TransactionState | undefined> {
+    if (!this.#current) return undefined;
+    const state = await this.#o.client.status({ transactionId: this.#current.transactionId });
+    this.#observe(state);
+    return this.transaction;
+  }
+
   /** Listens to one type of event; returns the unsubscribe. */
   on<T extends PaymentSessionEvent['type']>(type: T, listener: (event: PaymentSessionEventOf<T>) => void): () => void {
     return this.#events.on(type, listener);
@@ -86,6 +112,7 @@ export class PaymentSession {
    */
   start(): Promise<PaymentPhase> {
     return this.#exclusive(['new'], async () => {
+      this.#stage = 'availability';
       this.#setPhase('checking');
       let answer;
       for (let rescans = 0; ; rescans++) {
@@ -203,11 +230,13 @@ export class PaymentSession {
    * Idempotent: a repeat after no answer reuses the refundId. Afterwards the
    * card session is closed: `rescanNeeded` (REFUNDED), and a new payment is a new session.
    */
-  refund(part: Pick<RefundRequest, 'amount' | 'items'> = {}): Promise<RefundResponse> {
+  refund({ refundId, ...part }: Pick<RefundRequest, 'amount' | 'items'> & { refundId?: string } = {}): Promise<RefundResponse> {
     return this.#exclusive(['succeeded', 'refunded'], async () => {
+      if (refundId !== undefined) this.#refundId = refundId;
       this.#refundId ??= this.#o.newId();
       let answer: RefundResponse;
       try {
+        await this.#o.checkpoint?.();
         answer = await this.#o.client.refund({ transactionId: this.#current!.transactionId, refundId: this.#refundId, ...part });
       } catch (error) {
         if (error instanceof PayError && !error.transient) this.#refundId = undefined;
@@ -253,6 +282,39 @@ export class PaymentSession {
 
   // ---- internals -------------------------------------------------------
 
+  /** Comes back from a snapshot where no call is in flight (see PaymentSessionSnapshot). */
+  #restore(s: PaymentSessionSnapshot): void {
+    this.#cardSession = s.cardSession;
+    this.#basket = s.basket;
+    this.#requestId = s.requestId;
+    this.#providerId = s.providerId;
+    this.#providers = s.providers;
+    this.#walletPayIsDefault = s.walletPayIsDefault;
+    this.#refundId = s.refundId;
+    this.#stage = s.stage;
+    for (const transactionId of s.left) this.#ledger.leave(transactionId);
+    if (s.transaction) {
+      const { transactionId, requestId, status } = s.transaction;
+      this.#current = { transactionId, requestId, status };
+      if ('statusClass' in s.transaction) this.#ledger.record(s.transaction);
+    }
+    let phase = s.phase;
+    if (phase === 'checking' || (phase === 'rescanning' && s.stage === 'availability')) {
+      // A task may have been registered under the old requestId: never reuse it.
+      phase = 'new';
+      this.#requestId = this.#o.newId();
+    } else if (phase === 'checkout' || phase === 'rescanning') {
+      phase = 'unknown';
+    }
+    this.#phase = phase;
+    // A left-behind or cancelled payment may still be answered by the bank: keep watching it.
+    for (const transactionId of s.left) this.#watcher.watch(transactionId);
+    const status = this.transaction?.status ?? this.#current?.status;
+    if (this.#current && (phase === 'pending' || (phase === 'unsuccessful' && status === 'cancelled'))) {
+      this.#watcher.watch(this.#current.transactionId);
+    }
+  }
+
   async #exclusive<T>(allowed: readonly PaymentPhase[], run: () => Promise<T>): Promise<T> {
     if (this.#busy) throw new PaymentSessionError('SESSION_BUSY', `another operation is running (phase ${this.#phase})`);
     if (OVER.has(this.#phase)) throw new PaymentSessionError('SESSION_OVER', `the payment session is over (phase ${this.#phase})`);
@@ -271,6 +333,7 @@ export class PaymentSession {
   async #checkout(fresh: boolean, onRefusal: PaymentPhase): Promise<CheckoutResponse> {
     for (let rescans = 0; ; rescans++) {
       if (fresh) this.#requestId = this.#o.newId();
+      this.#stage = 'checkout';
       this.#setPhase('checkout');
       const body: CheckoutRequest = {
         requestId: this.#requestId, cardSession: this.#cardSession, items: this.#basket.items,
@@ -278,6 +341,7 @@ export class PaymentSession {
         ...(this.#providerId ? { providerId: this.#providerId } : {}),
       };
       try {
+        await this.#o.checkpoint?.();
         const answer = await submitCheckout(body, {
           client: this.#o.client, policy: this.#recovery, sleep: this.#o.sleep, random: this.#o.random,
           onStep: (step, error) => this.#emit({ type: 'recovering', step, requestId: body.requestId, error }),

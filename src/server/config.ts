@@ -19,6 +19,34 @@ const verifierSection = initParametersSchema.extend({
   }).strict()]).default({ maxFailures: 10, coolDownSeconds: 300 }),
 }).strict();
 
+/** Where `serve --demo` finds the Pay API: the sandbox's default URL. */
+export const DEMO_PAY_URL = 'http://127.0.0.1:8090';
+
+const ms = (max: number) => {
+  const error = `must be an integer number of ms from 1 to ${max}`;
+  return z.number({ error }).int({ error }).min(1, { error }).max(max, { error });
+};
+
+/** Payments for tills (issue 11): the wallet's Pay API and how its status comes back. */
+const paySection = z.object({
+  url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  /** `whsec_...`: mounts POST /webhooks/pay; without it the status is polled. */
+  webhookSecret: z.string().regex(/^whsec_[A-Za-z0-9+/]{32,88}={0,2}$/, { error: 'must be whsec_ followed by base64 of 24 to 64 bytes' }).optional(),
+  /** Per Pay API attempt. Default 10 000. */
+  timeoutMs: ms(600_000).default(10_000),
+  /** /status polling while a payment waits: default 2000 ms, or 10 000 ms with a webhook secret (the safety net). */
+  pollIntervalMs: ms(3_600_000).optional(),
+  /** With PostgreSQL: how often an instance looks for open payments nobody drives (another instance died). Default 2000. */
+  adoptIntervalMs: ms(3_600_000).default(2_000),
+}).strict();
+
+/** The server's database (payment sessions): PGlite in memory by default. */
+const databaseSection = z.object({
+  url: z.string().regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// URL' }).optional(),
+  dataDir: z.string().min(1).optional(),
+  schema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: 'must be 1 to 63 of [a-z0-9_], not starting with a digit' }).optional(),
+}).strict().refine((d) => !(d.url !== undefined && d.dataDir !== undefined), { error: 'give url or dataDir, not both' });
+
 const credentials = z.object({ login: z.string().min(1).max(128), password: z.string().min(1).max(512) }).strict();
 
 /** The `serve` command's configuration (file, environment and flags), validated as one. */
@@ -48,6 +76,8 @@ export const serveConfigSchema = z.object({
   }).strict().default({ host: '127.0.0.1', port: 8080, allowedOrigins: [], bodyLimitBytes: 1_048_576, maxPayloadBytes: 1_048_576, drainSeconds: 10 }),
   bonus: bonusSection.optional(),
   redisUrl: z.string().regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' }).optional(),
+  pay: paySection.optional(),
+  database: databaseSection.default({}),
   // One file (and demoConfig) may also hold the Push account and the Loyalty server's credentials: serve does not use them.
   push: credentials.optional(),
   loyalty: credentials.optional(),
@@ -84,6 +114,13 @@ export const ENVIRONMENT: Record<string, { path: readonly string[]; kind: 'strin
   WPK_MAX_WS_CONNECTIONS: { path: ['server', 'maxWsConnections'], kind: 'number' },
   WPK_MAX_WS_CONNECTIONS_PER_TILL: { path: ['server', 'maxWsConnectionsPerTill'], kind: 'number' },
   REDIS_URL: { path: ['redisUrl'], kind: 'string' },
+  WPK_PAY_URL: { path: ['pay', 'url'], kind: 'string' },
+  WPK_PAY_WEBHOOK_SECRET: { path: ['pay', 'webhookSecret'], kind: 'string' },
+  WPK_PAY_TIMEOUT_MS: { path: ['pay', 'timeoutMs'], kind: 'number' },
+  WPK_PAY_POLL_INTERVAL_MS: { path: ['pay', 'pollIntervalMs'], kind: 'number' },
+  DATABASE_URL: { path: ['database', 'url'], kind: 'string' },
+  WPK_DATA_DIR: { path: ['database', 'dataDir'], kind: 'string' },
+  WPK_DATABASE_SCHEMA: { path: ['database', 'schema'], kind: 'string' },
 };
 
 function envValue(raw: string, kind: 'string' | 'number' | 'list' | 'tills'): unknown {
@@ -114,7 +151,7 @@ function setPath(target: Record<string, unknown>, path: readonly string[], value
  * (later wins), validates once and names every bad field; throws ConfigError.
  */
 export function resolveServeConfig(
-  file: unknown, env: Record<string, string | undefined>, overrides: { host?: string; port?: number } = {},
+  file: unknown, env: Record<string, string | undefined>, overrides: { host?: string; port?: number; dataDir?: string } = {},
 ): ServeConfig {
   const merged: Record<string, unknown> = typeof file === 'object' && file !== null ? structuredClone(file) as Record<string, unknown> : {};
   if (file !== undefined && (typeof file !== 'object' || file === null || Array.isArray(file))) {
@@ -126,6 +163,11 @@ export function resolveServeConfig(
   }
   if (overrides.host !== undefined) setPath(merged, ['server', 'host'], overrides.host);
   if (overrides.port !== undefined) setPath(merged, ['server', 'port'], overrides.port);
+  if (overrides.dataDir !== undefined) {
+    // --data means PGlite in that folder, whatever DATABASE_URL says (as the sandbox command does).
+    setPath(merged, ['database', 'dataDir'], overrides.dataDir);
+    delete (merged.database as Record<string, unknown>).url;
+  }
   const aliasIssues: string[] = [];
   if (typeof merged.verifier === 'object' && merged.verifier !== null) {
     const { value, issues } = applyAliases(merged.verifier as Record<string, unknown>, 'verifier.');

@@ -14,6 +14,7 @@ import { CashDeskService } from '../cashdesk/service.js';
 import { TillRegistry } from '../cashdesk/tills.js';
 import { httpBonusHook } from '../cashdesk/bonus.js';
 import { ServerMetrics } from '../cashdesk/metrics.js';
+import { openServerPayments, type ServerPayments } from './payments.js';
 
 /** A running cash desk server. */
 export interface RunningServer {
@@ -27,6 +28,12 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** What only an embedding (a test) sets: not in the configuration file. */
+export interface StartServerOptions {
+  /** Now, in ms, for the verifier and the payments. Default `Date.now`. */
+  clock?: () => number;
+}
+
 /** Path of the WebSocket bridge on the shared port. */
 export const BRIDGE_PATH = '/ws';
 
@@ -37,17 +44,34 @@ export const BRIDGE_PATH = '/ws';
  * const server = await startServer(resolveServeConfig(demoConfig, process.env));
  * console.log(server.url); // http://127.0.0.1:8080
  */
-export async function startServer(config: ServeConfig, given: Logger = silentLogger()): Promise<RunningServer> {
+export async function startServer(config: ServeConfig, given: Logger = silentLogger(), options: StartServerOptions = {}): Promise<RunningServer> {
   const logger = withLogPolicy(given);
   const { replay, ...verifierConfig } = config.verifier;
   const store = config.redisUrl === undefined ? undefined : new RedisStore({ url: config.redisUrl });
   const metrics = new ServerMetrics();
   const bonusAvailable = config.bonus === undefined ? undefined : httpBonusHook(config.bonus, metrics.bonusChecks);
-  const verifier = createVerifier({ ...verifierConfig, replay: replay ? store : false, ...(bonusAvailable ? { bonusAvailable } : {}) });
-  const service = new CashDeskService({ verifier, tills: new TillRegistry(config.tills), version: VERSION, metrics, logger });
+  const verifier = createVerifier({
+    ...verifierConfig, replay: replay ? store : false, ...(bonusAvailable ? { bonusAvailable } : {}), ...(options.clock ? { clock: options.clock } : {}),
+  });
+  let service: CashDeskService | undefined;
+  let pay: ServerPayments | undefined;
+  const { pay: payConfig } = config;
+  if (payConfig !== undefined) pay = await openServerPayments({ ...config, pay: payConfig }, () => service!, logger, options.clock);
+  service = new CashDeskService({
+    verifier, tills: new TillRegistry(config.tills), version: VERSION, metrics, logger, ...(pay ? { payments: pay.payments } : {}),
+  });
+  try {
+    await pay?.payments.init();
+  } catch (error) {
+    await pay?.close();
+    throw error;
+  }
   const { server: s } = config;
-  // Only Redis can fail under the cash desk; the in-memory store is part of the process.
-  const health = new HealthCheck(store === undefined ? {} : { redis: () => store.ping() });
+  // Redis and the payments' database can fail under the cash desk; the in-memory store is part of the process.
+  const health = new HealthCheck({
+    ...(store === undefined ? {} : { redis: () => store.ping() }),
+    ...(pay === undefined ? {} : { database: async () => { await pay!.db.query('SELECT 1'); } }),
+  });
   const app = createHttpApp(service, { bodyLimitBytes: s.bodyLimitBytes, logger, health });
   const bridge = createBridge(service, {
     allowedOrigins: s.allowedOrigins, maxPayloadBytes: s.maxPayloadBytes, logger,
@@ -58,7 +82,10 @@ export async function startServer(config: ServeConfig, given: Logger = silentLog
     // Upgraded sockets stay counted by the HTTP server: by default a full bridge still leaves HTTP its own 1024.
     maxConnections: s.maxConnections ?? DEFAULT_SERVER_LIMITS.maxConnections + (s.maxWsConnections ?? DEFAULT_MAX_CONNECTIONS),
   });
-  const http = await serveHttp(app, { host: s.host, port: s.port, limits });
+  const http = await serveHttp(app, { host: s.host, port: s.port, limits }).catch(async (error: unknown) => {
+    await pay?.close();
+    throw error;
+  });
   http.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (new URL(req.url ?? '/', 'http://localhost').pathname === BRIDGE_PATH) {
       bridge.handleUpgrade(req, socket, head);
@@ -68,7 +95,10 @@ export async function startServer(config: ServeConfig, given: Logger = silentLog
   });
   const { port } = new URL(http.url);
   const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;
-  logger.info({ url: http.url, backend: verifier.backend, tills: config.tills.length, redis: store !== undefined }, 'cash desk server listening');
+  logger.info({
+    url: http.url, backend: verifier.backend, tills: config.tills.length, redis: store !== undefined,
+    pay: payConfig?.url, database: pay?.db.kind, webhook: payConfig?.webhookSecret !== undefined,
+  }, 'cash desk server listening');
 
   let closing: Promise<void> | undefined;
   return {
@@ -81,6 +111,7 @@ export async function startServer(config: ServeConfig, given: Logger = silentLog
         logger.info('draining connections');
         const deadline = new Promise<void>((resolve) => setTimeout(resolve, config.server.drainSeconds * 1000).unref());
         await Promise.race([Promise.all([bridge.close(), http.close()]), deadline]);
+        await pay?.close();
         await verifier.close();
         await store?.close();
         logger.info('stopped');

@@ -3,12 +3,12 @@ import { createLogger } from '../../log/index.js';
 import { demoConfig } from '../../demo.js';
 import { ConfigError } from '../../errors.js';
 import { drawBarcode } from '../../../adapters/node/primitives.js';
-import { resolveServeConfig, type ServeConfig } from '../../server/config.js';
+import { DEMO_PAY_URL, resolveServeConfig, type ServeConfig } from '../../server/config.js';
 import { startServer } from '../../server/serve.js';
 import { readConfigFile } from '../config-file.js';
 import { exitOnSignals } from '../shutdown.js';
 
-export const SERVE_USAGE = `wallet-partner-kit serve [--config FILE] [--host HOST] [--port N] [--demo]
+export const SERVE_USAGE = `wallet-partner-kit serve [--config FILE] [--host HOST] [--port N] [--data DIR] [--demo]
 
 Starts the cash desk server: HTTP (POST /v1/barcode/verify, POST /v1/token, GET /healthz,
 GET /metrics, GET /openapi.json) and the WebSocket bridge (/ws, subprotocol wallet-pos.v1)
@@ -16,6 +16,9 @@ on one port. Configuration: --config FILE (JSON) or WPK_CONFIG, then WPK_* varia
   --demo        use the embedded demo configuration (public demo keys; never in production)
   --host HOST   bind address (default 127.0.0.1)
   --port N      port (default 8080; 0 picks a free one)
+  --data DIR    keep payment sessions in DIR (PGlite); default in memory. DATABASE_URL selects a PostgreSQL server instead.
+With pay.url (WPK_PAY_URL; --demo: the sandbox at ${DEMO_PAY_URL}) the server takes wallet payments for tills:
+pay.* bridge methods, /v1/payments, and POST /webhooks/pay with pay.webhookSecret (WPK_PAY_WEBHOOK_SECRET).
 LOG_LEVEL sets the log level (default info).`;
 
 function parsePort(value: string | undefined): number | undefined {
@@ -27,18 +30,22 @@ function parsePort(value: string | undefined): number | undefined {
 export async function serve(argv: string[]): Promise<void> {
   const { values } = parseCliArgs({
     args: argv, strict: true,
-    options: { config: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' }, demo: { type: 'boolean' }, help: { type: 'boolean' } },
+    options: {
+      config: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' }, data: { type: 'string' }, demo: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
   });
   if (values.help) {
     console.log(SERVE_USAGE);
     return;
   }
   const configPath = values.config ?? process.env.WPK_CONFIG;
+  // The demo pays against the sandbox's default URL (demoConfig.pay).
   const file = values.demo ? demoConfig : configPath ? readConfigFile(configPath) : undefined;
   if (file === undefined && !Object.keys(process.env).some((name) => name.startsWith('WPK_'))) {
     throw new ConfigError(['none given; try it with --demo, or give --config FILE (JSON; or WPK_CONFIG) or WPK_* variables'], 'server configuration');
   }
-  const config = resolveServeConfig(file, process.env, { host: values.host, port: parsePort(values.port) });
+  const config = resolveServeConfig(file, process.env, { host: values.host, port: parsePort(values.port), dataDir: values.data });
   // If whoever reads our stdout goes away (a closed pipe), keep serving and
   // shutting down properly: losing log lines must not cost a till its answers.
   process.stdout.on('error', () => {});
@@ -52,15 +59,18 @@ export async function serve(argv: string[]): Promise<void> {
 function demoBanner(config: ServeConfig, url: string, wsUrl: string): string {
   const till = config.tills[0]!;
   const v = config.verifier;
-  const barcode = drawBarcode({ ...v, cardNumber: '4000123412341234', cardSession: 'AB12CD34' });
-  const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'barcode.verify', params: { fullBarcode: barcode } });
+  // Two cards: a barcode is good once, so the curl line and the WebSocket line each get their own.
+  const draw = (cardNumber: string) => drawBarcode({ ...v, cardNumber, cardSession: 'AB12CD34' });
+  const barcode = draw('4000123412341234');
+  const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'barcode.verify', params: { fullBarcode: draw('4000567856785678') } });
   return `
   wallet-partner-kit cash desk server (DEMO configuration: public keys, never use in production)
   HTTP       ${url}   (GET /healthz, /metrics, /openapi.json)
   WebSocket  ${wsUrl}  (subprotocol wallet-pos.v1)
   Till key   ${till.key}
 
-  Try it (the barcode is valid for about a minute; \`npx wallet-partner-kit barcode --demo\` prints a fresh one):
+  Try it (each barcode is valid once, for about a minute; \`npx wallet-partner-kit barcode --demo --card N\` prints a fresh one;
+  run the node line in the kit's folder, where the ws package is):
     curl -s -H 'Authorization: Bearer ${till.key}' -H 'Content-Type: application/json' \\
       -d '{"fullBarcode":"${barcode}"}' ${url}/v1/barcode/verify
     node -e "const W=require('ws');const s=new W('${wsUrl}','wallet-pos.v1',{headers:{Authorization:'Bearer ${till.key}'}});s.on('open',()=>s.send(process.argv[1]));s.on('message',m=>{console.log(String(m));s.close()})" '${call}'

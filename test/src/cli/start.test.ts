@@ -1,55 +1,59 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { demoConfig, drawBarcode } from '../../../src/index.js';
-import { childTestTimeout, waitForOutput } from '../../support/cli-child.js';
+import { exitOf, waitForDemoBanner } from '../../support/demo-child.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
-/** Resolves with the banner's HTTP and WebSocket URLs once the server prints them. */
-async function waitForBanner(child: ChildProcess, output: { text: string }): Promise<{ url: string; wsUrl: string }> {
-  const [, url, wsUrl] = await waitForOutput(child, output, /HTTP\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*WebSocket\s+(ws:\/\/127\.0\.0\.1:\d+\/ws)/);
-  return { url: url!, wsUrl: wsUrl! };
-}
-
-function bridgeCall(wsUrl: string, key: string, request: object): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(wsUrl, 'wallet-pos.v1', { headers: { Authorization: `Bearer ${key}` } });
-    socket.on('open', () => socket.send(JSON.stringify(request)));
-    socket.on('message', (data) => {
-      resolve(JSON.parse(String(data)));
-      socket.close();
-    });
-    socket.on('error', reject);
-  });
-}
-
 describe('npm start', () => {
-  it('comes up on the demo config, answers /healthz and the bridge, and exits cleanly on SIGTERM', async () => {
-    const child = spawn('npm', ['start', '--', '--port', '0'], { cwd: root, env: { ...process.env, LOG_LEVEL: 'info' } });
+  it('runs the demo system: three healthy servers, a curl line that verifies and a WebSocket line that pays (two fresh barcodes), exit 0 on SIGTERM', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info' };
+    delete env.DATABASE_URL;
+    // Its own process group, so a failed test can stop npm and the node it runs together.
+    const child = spawn('npm', ['start', '--', '--port', '0'], { cwd: root, env, detached: true });
     const output = { text: '' };
     try {
-      const { url, wsUrl } = await waitForBanner(child, output);
+      const banner = await waitForDemoBanner(child, output);
       expect(output.text).toContain('DEMO');
-      expect(output.text).toMatch(/curl -s -H 'Authorization: Bearer /);
+      for (const url of [banner.cashDeskUrl, banner.sandboxUrl, banner.loyaltyUrl]) {
+        expect(await (await fetch(`${url}/healthz`)).json()).toMatchObject({ status: 'ok' });
+      }
 
-      const health = await fetch(`${url}/healthz`);
-      expect(health.status).toBe(200);
-      expect(await health.json()).toMatchObject({ status: 'ok' });
+      // The curl line and the WebSocket line each carry a barcode never seen: neither answers REPLAYED.
+      expect(banner.curlBarcode).not.toBe(banner.wsBarcode);
+      const curl = await fetch(`${banner.cashDeskUrl}/v1/barcode/verify`, {
+        method: 'POST', headers: { authorization: `Bearer ${banner.tillKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ fullBarcode: banner.curlBarcode }),
+      });
+      expect(await curl.json()).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE' });
+      // The WebSocket line, pasted into a shell in the kit's folder, pays once the customer confirms in the app.
+      const session = spawn('bash', ['-c', banner.wsLine], { cwd: root });
+      let printed = '';
+      let confirmed = false;
+      session.stdout.on('data', (chunk: Buffer) => {
+        printed += chunk.toString();
+        const transactionId = /"transactionId":"([^"]+)"/.exec(printed)?.[1];
+        if (transactionId && !confirmed) {
+          confirmed = true;
+          void fetch(`${banner.sandboxUrl}/sandbox/app/transactions/${transactionId}/confirm`, { method: 'POST' });
+        }
+      });
+      session.stderr.on('data', (chunk: Buffer) => { printed += chunk.toString(); });
+      expect(await exitOf(session), printed).toBe(0);
+      const frames = printed.trim().split('\n').map((line) => JSON.parse(line) as { result?: { phase: string }; method?: string; params?: { phase: string } });
+      expect(frames.find((f) => f.result !== undefined)).toMatchObject({ id: 1, result: { paymentId: `demo-${banner.wsCard}`, phase: 'pending' } });
+      expect(frames.at(-1)).toMatchObject({ method: 'pay.sessionUpdated', params: { paymentId: `demo-${banner.wsCard}`, phase: 'succeeded' } });
 
-      const v = demoConfig.verifier;
-      const card = '4000555566667777';
-      const fullBarcode = drawBarcode({ ...v, cardNumber: card, cardSession: 'ZX81ZX81' });
-      const answer = await bridgeCall(wsUrl, demoConfig.tills[0].key, { jsonrpc: '2.0', id: 'call-1', method: 'barcode.verify', params: { fullBarcode } });
-      expect(answer).toMatchObject({ jsonrpc: '2.0', id: 'call-1', result: { resultCode: 'CARDSESSION_AVAILABLE', cardNumber: card } });
-
-      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      const exited = exitOf(child);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
       expect(output.text).toContain('"msg":"stopped"');
     } finally {
-      child.kill('SIGKILL');
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
     }
-  }, childTestTimeout(1));
+  }, 480_000);
 });

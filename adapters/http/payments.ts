@@ -1,0 +1,200 @@
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { Context, Handler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { streamSSE } from 'hono/streaming';
+import type { ZodType } from 'zod';
+import {
+  BasketBody, ListPayments, PaymentId, PaymentList, PaymentView, ReceiptBody, RefundBody, RescanBody, SessionUpdate, StartPayment,
+} from '../../src/contracts/cashdesk-payments.js';
+import { ErrorEnvelope } from '../../src/contracts/errors.js';
+import { PaymentsError, paymentRefusal } from '../../src/cashdesk/payments/errors.js';
+import type { CashDeskPayments } from '../../src/cashdesk/payments/service.js';
+import type { CashDeskService } from '../../src/cashdesk/service.js';
+import type { TurnCounter } from '../../src/cashdesk/metrics.js';
+import { presentedKey } from '../../src/cashdesk/tills.js';
+import type { NodeEnv } from './node-env.js';
+import { bodyNotJson, HttpProblem, invalidBody, payloadTooLarge, unauthorized } from './problems.js';
+import { SECURITY_SCHEMES } from './routes.js';
+import type { TillAuthenticator } from './till-keys.js';
+
+/** The HTTP twins of the bridge's `pay.*` methods (issue 11). */
+export const PAYMENTS_PATH = '/v1/payments';
+
+/** What the payment routes share with the rest of the app. */
+export interface PaymentRoutesDeps {
+  service: CashDeskService;
+  authenticate: TillAuthenticator;
+  requests: TurnCounter;
+  bodyLimitBytes: number;
+}
+
+type Intent = 'checkout' | 'basket' | 'cancel' | 'retry' | 'rescan' | 'refund' | 'receipt' | 'abandon';
+
+/** Each `POST /v1/payments/{paymentId}/{intent}`: its body schema (none: no body, or `{}`) and its call. */
+const INTENTS: Record<Intent, { body?: ZodType; summary: string; run(p: CashDeskPayments, till: string, id: string, body: any): Promise<unknown> }> = {
+  checkout: { summary: 'The operator checks out (the customer agreed)', run: (p, t, id) => p.checkout(t, id) },
+  basket: { body: BasketBody, summary: 'The customer changed the basket', run: (p, t, id, b) => p.changeBasket(t, id, b.basket) },
+  cancel: { summary: 'The customer cancels before the result', run: (p, t, id) => p.cancel(t, id) },
+  retry: { summary: 'An updated checkout after an unsuccessful result (the same one after unknown)', run: (p, t, id) => p.retry(t, id) },
+  rescan: { body: RescanBody, summary: 'The new scan a rescanNeeded asked for', run: (p, t, id, b) => p.rescan(t, id, b.fullBarcode) },
+  refund: { body: RefundBody, summary: 'Refund all, an amount or items (idempotent by refundId)', run: (p, t, id, b) => p.refund(t, id, b) },
+  receipt: { body: ReceiptBody, summary: 'Forward the fiscal receipt to the app', run: (p, t, id, b) => p.receipt(t, id, b.receipt) },
+  abandon: { summary: 'Fall back to another payment method', run: (p, t, id) => p.abandon(t, id) },
+};
+
+const tillSecurity: Array<Record<string, string[]>> = [{ [SECURITY_SCHEMES.bearer]: [] }, { [SECURITY_SCHEMES.query]: [] }];
+const errors = (codes: number[]) => Object.fromEntries(codes.map((code) => [code, {
+  description: 'Refused: `status` is the stable code (a Pay API, payment session or cash desk code, e.g. CARD_SESSION_INVALID, SESSION_STATE, PAYMENT_NOT_FOUND).',
+  content: { 'application/json': { schema: ErrorEnvelope } },
+}]));
+const viewAnswer = { 200: { description: 'The payment as it stands.', content: { 'application/json': { schema: PaymentView } } }, ...errors([400, 401, 404, 409, 422, 502, 503, 504]) };
+const idParam = z.object({ paymentId: PaymentId });
+
+/** Registers the payment routes in the OpenAPI document. */
+function document(app: OpenAPIHono<NodeEnv>): void {
+  const register = (route: Parameters<typeof createRoute>[0]) => app.openAPIRegistry.registerPath(createRoute(route));
+  register({
+    method: 'post', path: PAYMENTS_PATH, summary: 'Start a payment (pay.start)', security: tillSecurity,
+    description: 'Verifies `fullBarcode` (or takes `cardSession`), asks for the providers, and checks out at once when walletPayIsDefault. A known `paymentId` answers that payment.',
+    request: { body: { required: true, content: { 'application/json': { schema: StartPayment } } } }, responses: viewAnswer,
+  });
+  register({
+    method: 'get', path: PAYMENTS_PATH, summary: "This till's payments (pay.list)", security: tillSecurity,
+    request: { query: ListPayments }, responses: { 200: { description: 'Most recent first.', content: { 'application/json': { schema: PaymentList } } }, ...errors([400, 401]) },
+  });
+  register({ method: 'get', path: `${PAYMENTS_PATH}/{paymentId}`, summary: 'A payment (pay.get)', security: tillSecurity, request: { params: idParam }, responses: viewAnswer });
+  register({
+    method: 'get', path: `${PAYMENTS_PATH}/{paymentId}/events`, summary: "A payment's updates as server-sent events", security: tillSecurity,
+    description: 'Server-sent events named `pay.sessionUpdated`, the first one the current state, then every phase change and session event.',
+    request: { params: idParam },
+    responses: { 200: { description: 'An event stream.', content: { 'text/event-stream': { schema: SessionUpdate } } }, ...errors([401, 404]) },
+  });
+  for (const [intent, { body, summary }] of Object.entries(INTENTS)) {
+    register({
+      method: 'post', path: `${PAYMENTS_PATH}/{paymentId}/${intent}`, summary: `${summary} (pay.${intent === 'basket' ? 'changeBasket' : intent})`,
+      security: tillSecurity,
+      request: { params: idParam, ...(body ? { body: { required: true, content: { 'application/json': { schema: body } } } } : {}) },
+      responses: viewAnswer,
+    });
+  }
+}
+
+function problemOf(error: unknown): unknown {
+  const refusal = paymentRefusal(error);
+  if (refusal === undefined) return error;
+  return new HttpProblem(refusal.httpStatus, refusal.code, refusal.errors.length > 0 ? refusal.errors : [refusal.message]);
+}
+
+/**
+ * Mounts `/v1/payments` (till key as for the other routes): the twins of the
+ * bridge's payment methods, answering the payment's view, and its events as
+ * server-sent events. Refusals are the envelope with the stable code as `status`.
+ */
+export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoutesDeps): void {
+  document(app);
+  const limit = bodyLimit({ maxSize: deps.bodyLimitBytes, onError: () => { throw payloadTooLarge(deps.bodyLimitBytes); } });
+  const till = (c: Context<NodeEnv>): string => {
+    const found = deps.authenticate(presentedKey(c.req.header('authorization'), c.env.incoming.url), c.env.incoming.socket.remoteAddress);
+    if (found === undefined) throw unauthorized();
+    return found.id;
+  };
+  const payments = (): CashDeskPayments => {
+    if (deps.service.payments === undefined) throw problemOf(new PaymentsError('PAY_NOT_CONFIGURED', 'this server has no Pay API configured (pay.url)'));
+    return deps.service.payments;
+  };
+  const paymentId = (c: Context<NodeEnv>): string => {
+    const parsed = PaymentId.safeParse(c.req.param('paymentId'));
+    if (!parsed.success) throw new HttpProblem(400, 'BAD_REQUEST', [`paymentId: ${parsed.error.issues[0]!.message}`]);
+    return parsed.data;
+  };
+  const body = async <T>(c: Context<NodeEnv>, schema: ZodType<T> | undefined): Promise<T> => {
+    const text = await c.req.text();
+    if (schema === undefined) {
+      if (text.trim() === '' || /^\s*\{\s*\}\s*$/.test(text)) return undefined as T;
+      throw new HttpProblem(400, 'BAD_REQUEST', ['body: must be empty or {}']);
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw bodyNotJson();
+    }
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) throw invalidBody(parsed.error);
+    return parsed.data;
+  };
+  // Counted by route pattern: a label per paymentId would grow without bound.
+  const counted = (route: string, handler: (c: Context<NodeEnv>) => Promise<Response>): Handler<NodeEnv> => async (c) => {
+    try {
+      const response = await handler(c);
+      deps.requests.count(route, response.status);
+      return response;
+    } catch (error) {
+      const problem = problemOf(error);
+      deps.requests.count(route, problem instanceof HttpProblem ? problem.httpStatus : 500);
+      throw problem;
+    }
+  };
+
+  app.post(PAYMENTS_PATH, limit, counted(PAYMENTS_PATH, async (c) => {
+    const tillId = till(c);
+    return c.json(await payments().start(tillId, await body(c, StartPayment)), 200);
+  }));
+  app.get(PAYMENTS_PATH, counted(PAYMENTS_PATH, async (c) => {
+    const tillId = till(c);
+    const query = ListPayments.safeParse(c.req.query());
+    if (!query.success) throw invalidBody(query.error);
+    return c.json({ payments: await payments().list(tillId, query.data.phase) }, 200);
+  }));
+  app.get(`${PAYMENTS_PATH}/:paymentId`, counted(`${PAYMENTS_PATH}/{paymentId}`, async (c) => {
+    const tillId = till(c);
+    return c.json(await payments().get(tillId, paymentId(c)), 200);
+  }));
+  app.get(`${PAYMENTS_PATH}/:paymentId/events`, counted(`${PAYMENTS_PATH}/{paymentId}/events`, async (c) => {
+    const tillId = till(c);
+    const id = paymentId(c);
+    const service = payments();
+    const current = await service.get(tillId, id);
+    return streamSSE(c, async (stream) => {
+      let sequence = 0;
+      const queue: SessionUpdate[] = [{ paymentId: id, phase: current.phase, ...pick(current) }];
+      let wake: (() => void) | undefined;
+      const unsubscribe = await service.subscribe(tillId, (update) => {
+        if (update.paymentId !== id) return;
+        queue.push(update);
+        wake?.();
+      });
+      stream.onAbort(() => wake?.());
+      try {
+        while (!stream.aborted && !stream.closed) {
+          const next = queue.shift();
+          if (next === undefined) {
+            await new Promise<void>((resolve) => { wake = resolve; });
+            wake = undefined;
+            continue;
+          }
+          await stream.writeSSE({ event: 'pay.sessionUpdated', id: String(++sequence), data: JSON.stringify(next) });
+        }
+      } finally {
+        unsubscribe();
+      }
+    });
+  }));
+  for (const [intent, { body: schema, run }] of Object.entries(INTENTS)) {
+    const route = `${PAYMENTS_PATH}/{paymentId}/${intent}`;
+    app.post(`${PAYMENTS_PATH}/:paymentId/${intent}`, limit, counted(route, async (c) => {
+      const tillId = till(c);
+      const id = paymentId(c);
+      const input = await body(c, schema);
+      return c.json(await run(payments(), tillId, id, input) as PaymentView, 200);
+    }));
+  }
+}
+
+function pick(view: PaymentView): Omit<SessionUpdate, 'paymentId' | 'phase'> {
+  return {
+    ...(view.status ? { status: view.status, statusClass: view.statusClass } : {}),
+    ...(view.reason ? { reason: view.reason } : {}),
+    ...(view.transactionId ? { transactionId: view.transactionId } : {}),
+  };
+}

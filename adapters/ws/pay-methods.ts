@@ -1,0 +1,79 @@
+import type { z } from '@hono/zod-openapi';
+import {
+  ChangeBasketParams, ListPayments, PaymentRef, type PaymentView, ReceiptParams, RefundParams, RescanParams, StartPayment,
+} from '../../src/contracts/cashdesk-payments.js';
+import { PaymentsError } from '../../src/cashdesk/payments/errors.js';
+import type { CashDeskPayments } from '../../src/cashdesk/payments/service.js';
+import type { CashDeskService } from '../../src/cashdesk/service.js';
+
+type Ref = z.infer<typeof PaymentRef>;
+
+/** The bridge's payment methods (issue 11): params named as the issue names them; each answers the payment's view. */
+export interface PayBridgeMethods {
+  /** Verifies `fullBarcode` (or takes `cardSession`), stores the payment, asks for the providers; checks out when walletPayIsDefault. */
+  'pay.start': { params: z.infer<typeof StartPayment>; result: PaymentView };
+  /** The operator checks out (walletPayIsDefault false, the customer agreed). */
+  'pay.checkout': { params: Ref; result: PaymentView };
+  /** The payment as it stands. */
+  'pay.get': { params: Ref; result: PaymentView };
+  /** The customer changed the basket. */
+  'pay.changeBasket': { params: z.infer<typeof ChangeBasketParams>; result: PaymentView };
+  /** The customer cancels (no result yet). */
+  'pay.cancel': { params: Ref; result: PaymentView };
+  /** An updated checkout after an unsuccessful result (or the same one after `unknown`). */
+  'pay.retry': { params: Ref; result: PaymentView };
+  /** The new scan a `rescanNeeded` asked for. */
+  'pay.rescan': { params: z.infer<typeof RescanParams>; result: PaymentView };
+  /** Refunds all, `amount` or `items`; idempotent by `refundId`. */
+  'pay.refund': { params: z.infer<typeof RefundParams>; result: PaymentView };
+  /** Forwards the fiscal receipt to the app. */
+  'pay.receipt': { params: z.infer<typeof ReceiptParams>; result: PaymentView };
+  /** Falls back to another payment method (an open invoice is cancelled). */
+  'pay.abandon': { params: Ref; result: PaymentView };
+  /** This till's payments, optionally in one phase. */
+  'pay.list': { params: z.infer<typeof ListPayments>; result: { payments: PaymentView[] } };
+}
+
+/** The payment methods' names, in the order the docs list them. */
+export const PAY_METHOD_NAMES = [
+  'pay.start', 'pay.checkout', 'pay.get', 'pay.changeBasket', 'pay.cancel', 'pay.retry', 'pay.rescan', 'pay.refund',
+  'pay.receipt', 'pay.abandon', 'pay.list',
+] as const satisfies ReadonlyArray<keyof PayBridgeMethods>;
+
+function payments(service: CashDeskService): CashDeskPayments {
+  if (service.payments === undefined) throw new PaymentsError('PAY_NOT_CONFIGURED', 'this server has no Pay API configured (pay.url)');
+  return service.payments;
+}
+
+// Payment calls are rare beside verification: the schema alone checks them.
+const never = (_params: unknown): _params is never => false;
+
+/** Each payment method's schema and call, for the bridge's method table. */
+export const PAY_METHODS = {
+  'pay.start': { schema: StartPayment, accepts: never, run: (s: CashDeskService, p: PayBridgeMethods['pay.start']['params'], till: string) => payments(s).start(till, p) },
+  'pay.checkout': { schema: PaymentRef, accepts: never, run: (s: CashDeskService, p: Ref, till: string) => payments(s).checkout(till, p.paymentId) },
+  'pay.get': { schema: PaymentRef, accepts: never, run: (s: CashDeskService, p: Ref, till: string) => payments(s).get(till, p.paymentId) },
+  'pay.changeBasket': {
+    schema: ChangeBasketParams, accepts: never,
+    run: (s: CashDeskService, p: PayBridgeMethods['pay.changeBasket']['params'], till: string) => payments(s).changeBasket(till, p.paymentId, p.basket),
+  },
+  'pay.cancel': { schema: PaymentRef, accepts: never, run: (s: CashDeskService, p: Ref, till: string) => payments(s).cancel(till, p.paymentId) },
+  'pay.retry': { schema: PaymentRef, accepts: never, run: (s: CashDeskService, p: Ref, till: string) => payments(s).retry(till, p.paymentId) },
+  'pay.rescan': {
+    schema: RescanParams, accepts: never,
+    run: (s: CashDeskService, p: PayBridgeMethods['pay.rescan']['params'], till: string) => payments(s).rescan(till, p.paymentId, p.fullBarcode),
+  },
+  'pay.refund': {
+    schema: RefundParams, accepts: never,
+    run: (s: CashDeskService, { paymentId, ...part }: PayBridgeMethods['pay.refund']['params'], till: string) => payments(s).refund(till, paymentId, part),
+  },
+  'pay.receipt': {
+    schema: ReceiptParams, accepts: never,
+    run: (s: CashDeskService, p: PayBridgeMethods['pay.receipt']['params'], till: string) => payments(s).receipt(till, p.paymentId, p.receipt),
+  },
+  'pay.abandon': { schema: PaymentRef, accepts: never, run: (s: CashDeskService, p: Ref, till: string) => payments(s).abandon(till, p.paymentId) },
+  'pay.list': {
+    schema: ListPayments, accepts: never,
+    run: async (s: CashDeskService, p: PayBridgeMethods['pay.list']['params'], till: string) => ({ payments: await payments(s).list(till, p.phase) }),
+  },
+};

@@ -1,0 +1,221 @@
+import type { PaymentView, SessionUpdate } from '../../contracts/cashdesk-payments.js';
+import { statusClass } from '../../contracts/pay/statuses.js';
+import type { Sleep } from '../../pay/backoff.js';
+import type { PayClient } from '../../pay/client.js';
+import { PaymentSessionError } from '../../pay/errors.js';
+import { createPaymentSession, type PaymentSession } from '../../pay/session.js';
+import type { Basket, PaymentSessionEvent, PaymentSessionSnapshot } from '../../pay/session-types.js';
+import type { TransactionUpdates } from '../../pay/updates.js';
+import { PaymentsError } from './errors.js';
+import type { PaymentRecord } from './record.js';
+
+/** What a till payment needs from the payments service. */
+export interface TillPaymentDeps {
+  client: PayClient;
+  updates: TransactionUpdates | undefined;
+  pollIntervalMs: number | undefined;
+  clock: () => number;
+  newId: (() => string) | undefined;
+  sleep: Sleep | undefined;
+  /** Writes the record durably (calls come one at a time, in order). */
+  save(record: PaymentRecord): Promise<void>;
+  /** Tells the till, once the state behind the update is written. */
+  publish(tillId: string, update: SessionUpdate): void;
+  onError(error: unknown, what: string): void;
+}
+
+/** How a till payment begins: new, or from its stored record. */
+export interface TillPaymentInit {
+  tillId: string;
+  paymentId: string;
+  cardNumber?: string;
+  receiptSent: boolean;
+  createdAt: Date;
+  cardSession: string;
+  basket: Basket;
+  restore?: PaymentSessionSnapshot;
+}
+
+/** Session events a till is told about, besides phase changes. */
+const TOLD = new Set<PaymentSessionEvent['type']>([
+  'offerWalletPay', 'showProviderMessages', 'tellCustomerNotToConfirm', 'rescanNeeded', 'lateResult', 'cardRefused',
+]);
+
+/**
+ * One till payment run by the server: its payment session (src/pay), the
+ * till's pending rescan, and the writes of its record. Every phase change and
+ * session event is written, then told to the till; each /checkout and /refund
+ * waits for its write first (the session's checkpoint), so a restart carries
+ * on with the same requestId and refundId.
+ */
+export class TillPayment {
+  readonly tillId: string;
+  readonly paymentId: string;
+  readonly cardNumber: string | undefined;
+  readonly session: PaymentSession;
+  receiptSent: boolean;
+  readonly #deps: TillPaymentDeps;
+  readonly #createdAt: Date;
+  #updatedAt: number;
+  #rescan: { resolve(cardSession: string): void; reject(error: unknown): void } | undefined;
+  readonly #rescanAsked = new Set<() => void>();
+  #op: Promise<unknown> | undefined;
+  #writes: Promise<void> = Promise.resolve();
+  #queued: Promise<void> | undefined;
+
+  constructor(deps: TillPaymentDeps, init: TillPaymentInit) {
+    this.#deps = deps;
+    this.tillId = init.tillId;
+    this.paymentId = init.paymentId;
+    this.cardNumber = init.cardNumber;
+    this.receiptSent = init.receiptSent;
+    this.#createdAt = init.createdAt;
+    this.#updatedAt = deps.clock();
+    this.session = createPaymentSession({
+      client: deps.client, cardSession: init.cardSession, basket: init.basket, updates: deps.updates,
+      ...(deps.pollIntervalMs === undefined ? {} : { pollIntervalMs: deps.pollIntervalMs }),
+      ...(deps.newId === undefined ? {} : { newId: deps.newId }),
+      ...(deps.sleep === undefined ? {} : { sleep: deps.sleep }),
+      ...(init.restore === undefined ? {} : { restore: init.restore }),
+      rescan: () => this.#askRescan(),
+      checkpoint: () => this.flush(),
+      onEvent: (event) => this.#onEvent(event),
+    });
+  }
+
+  /** The payment as the till sees it. */
+  view(): PaymentView {
+    const s = this.session;
+    const t = s.snapshot().transaction;
+    const state = s.transaction;
+    return {
+      paymentId: this.paymentId, phase: s.phase, walletPayIsDefault: s.walletPayIsDefault, providers: [...s.providers],
+      ...(t ? { transactionId: t.transactionId, status: t.status, statusClass: statusClass(t.status) } : {}),
+      ...(state?.reason ? { reason: state.reason } : {}),
+      totalAmount: s.totalAmount,
+      ...(state ? { refundedAmount: state.refundedAmount } : {}),
+      receiptSent: this.receiptSent, updatedAt: new Date(this.#updatedAt).toISOString(),
+    };
+  }
+
+  /** The record to store. */
+  record(): PaymentRecord {
+    return {
+      tillId: this.tillId, paymentId: this.paymentId, ...(this.cardNumber === undefined ? {} : { cardNumber: this.cardNumber }),
+      receiptSent: this.receiptSent, snapshot: this.session.snapshot(), view: this.view(), createdAt: this.#createdAt,
+    };
+  }
+
+  /** Whether the payment waits for the till's rescan. */
+  get awaitingRescan(): boolean {
+    return this.#rescan !== undefined;
+  }
+
+  /**
+   * Runs a till's intent: resolves with the payment's view once the intent is
+   * done, or as soon as the session waits for the till's rescan (the till then
+   * sends `pay.rescan`; the intent carries on and its outcome comes as updates).
+   * Its state is written before the answer.
+   */
+  async run(op: () => Promise<unknown>): Promise<PaymentView> {
+    let asked!: () => void;
+    const rescan = new Promise<'rescan'>((resolve) => { asked = () => resolve('rescan'); });
+    this.#rescanAsked.add(asked);
+    try {
+      const done = op();
+      this.#op = done;
+      const first = await Promise.race([done.then(() => 'done' as const), rescan]);
+      // Carried on after the answer: its refusals reach the till as phases (RESCAN_FAILED: back where it was).
+      if (first === 'rescan') done.catch((error: unknown) => this.#background(error));
+    } finally {
+      this.#rescanAsked.delete(asked);
+      // A refusal too is answered only once what it changed is written.
+      await this.#writes;
+    }
+    return this.view();
+  }
+
+  /** The till scanned again: the session carries on with the new card session, as the intent that asked for it. */
+  rescanned(cardSession: string): Promise<unknown> {
+    const waiting = this.#rescan;
+    if (waiting === undefined) throw new PaymentsError('NO_RESCAN_PENDING', `payment ${this.paymentId} is not waiting for a rescan (phase ${this.session.phase})`);
+    this.#rescan = undefined;
+    waiting.resolve(cardSession);
+    return this.#op ?? Promise.resolve();
+  }
+
+  /** The till gives up the rescan (it abandons the payment): the waiting intent ends with RESCAN_FAILED. */
+  async dropRescan(): Promise<void> {
+    const waiting = this.#rescan;
+    if (waiting === undefined) return;
+    this.#rescan = undefined;
+    waiting.reject(new PaymentsError('NO_RESCAN_PENDING', 'the till abandoned the payment'));
+    await this.#op?.catch(() => {});
+  }
+
+  /** Writes the current record after the writes queued before it; rejects when the write fails. */
+  flush(): Promise<void> {
+    // Writes coalesce: one queued write takes the record as it is when it runs, covering every change before it.
+    this.#queued ??= this.#writes.then(() => {
+      this.#queued = undefined;
+      return this.#deps.save(this.record());
+    });
+    const write = this.#queued;
+    this.#writes = write.catch((error: unknown) => this.#deps.onError(error, 'payment write failed'));
+    return write;
+  }
+
+  /** Waits for the intent under way and the writes queued. */
+  async idle(): Promise<void> {
+    await this.#op?.catch(() => {});
+    await this.#writes;
+  }
+
+  /** Stops the session's waiting and polling. */
+  close(): void {
+    this.session.close();
+    this.#rescan?.reject(new PaymentSessionError('SESSION_OVER', 'the server is stopping'));
+    this.#rescan = undefined;
+  }
+
+  #askRescan(): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      this.#rescan = { resolve, reject };
+      for (const asked of this.#rescanAsked) asked();
+    });
+  }
+
+  #onEvent(event: PaymentSessionEvent): void {
+    if (event.type !== 'phase' && !TOLD.has(event.type)) return;
+    this.#updatedAt = this.#deps.clock();
+    const update = this.#update(event);
+    this.flush().then(() => this.#deps.publish(this.tillId, update), () => this.#deps.publish(this.tillId, update));
+  }
+
+  #update(event: PaymentSessionEvent): SessionUpdate {
+    const view = this.view();
+    const update: SessionUpdate = {
+      paymentId: this.paymentId, phase: view.phase,
+      ...(view.status ? { status: view.status, statusClass: view.statusClass } : {}),
+      ...(view.reason ? { reason: view.reason } : {}),
+      ...(view.transactionId ? { transactionId: view.transactionId } : {}),
+    };
+    switch (event.type) {
+      case 'phase': return update;
+      case 'showProviderMessages': return { ...update, event: event.type, messages: event.messages };
+      case 'tellCustomerNotToConfirm': case 'rescanNeeded': return { ...update, event: event.type, reason: event.reason };
+      case 'cardRefused': return { ...update, event: event.type, reason: event.error.code };
+      case 'lateResult': {
+        const { transactionId, status } = event.state;
+        return { ...update, event: event.type, transactionId, status, statusClass: statusClass(status) };
+      }
+      default: return { ...update, event: event.type as SessionUpdate['event'] };
+    }
+  }
+
+  #background(error: unknown): void {
+    if (error instanceof PaymentSessionError || error instanceof PaymentsError) return; // told as phases
+    if ((error as { name?: string })?.name === 'PayError') return;
+    this.#deps.onError(error, 'payment intent failed after its answer');
+  }
+}

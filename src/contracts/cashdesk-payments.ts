@@ -1,0 +1,114 @@
+import { z } from '@hono/zod-openapi';
+import { MAX_BARCODE_LENGTH } from './cashdesk.js';
+import { CardSession, Provider, RefundItem, TransactionId } from './pay/bodies.js';
+import { Item, MAX_AMOUNT } from './pay/items.js';
+import { RejectReason, StatusClass, TransactionStatus } from './pay/statuses.js';
+
+/**
+ * Payments the cash desk server runs for its tills (issue 11, DESIGN.md
+ * section 7): one set of schemas for the bridge's `pay.*` params, the HTTP
+ * twins under `/v1/payments`, and the OpenAPI document.
+ */
+
+/** Where a payment stands (the payment session's phases, `src/pay`). */
+export const PaymentPhase = z.enum([
+  'new', 'checking', 'offered', 'unavailable', 'checkout', 'rescanning', 'pending', 'unknown',
+  'succeeded', 'unsuccessful', 'refunded', 'blocked', 'abandoned',
+]).openapi('PaymentPhase');
+
+export const PaymentId = z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9._:-]{1,64}$/, { error: 'must be 1 to 64 of [A-Za-z0-9._:-]' })
+  .openapi({ description: "The till's own id of the payment, its idempotency key: a repeat returns the same payment.", example: 'till-1-sale-0042' });
+
+const FullBarcode = z.string({ error: 'must be a string' })
+  .max(MAX_BARCODE_LENGTH, { error: `must be at most ${MAX_BARCODE_LENGTH} characters` })
+  .openapi({ description: 'The barcode as scanned; the server verifies it (one scan serves loyalty and payment).' });
+
+/** What is paid: the lines and the part paid otherwise; totalAmount is computed from them. */
+export const PaymentBasket = z.object({
+  items: z.array(Item, { error: 'must be a list of items' }).min(1, { error: 'must list at least one item' }).max(1000),
+  discountAmount: z.number({ error: 'must be an integer number of kopecks' }).int({ error: 'must be an integer number of kopecks' })
+    .min(0, { error: 'must not be negative' }).max(MAX_AMOUNT).default(0),
+}).strict().openapi('PaymentBasket');
+
+/** `pay.start` / `POST /v1/payments`. */
+export const StartPayment = z.object({
+  fullBarcode: FullBarcode.optional(),
+  cardSession: CardSession.optional().openapi({ description: 'Instead of fullBarcode: a card session the till verified itself.' }),
+  basket: PaymentBasket,
+  paymentId: PaymentId.optional().openapi({ description: 'Default: a new id, answered.' }),
+}).strict().refine((b) => (b.fullBarcode === undefined) !== (b.cardSession === undefined), {
+  error: 'give fullBarcode or cardSession, exactly one', path: ['fullBarcode'],
+}).openapi('StartPayment');
+
+/** Params naming one payment. */
+export const PaymentRef = z.object({ paymentId: PaymentId }).strict().openapi('PaymentRef');
+
+export const BasketBody = z.object({ basket: PaymentBasket }).strict().openapi('BasketBody');
+export const RescanBody = z.object({ fullBarcode: FullBarcode }).strict().openapi('RescanBody');
+const refundShape = {
+  refundId: z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9._:-]{1,64}$/, { error: 'must be 1 to 64 of [A-Za-z0-9._:-]' })
+    .openapi({ description: 'Identifies one refund; repeating it is safe.' }),
+  amount: z.number().int().min(1, { error: 'must be a positive number of kopecks' }).max(MAX_AMOUNT).optional(),
+  items: z.array(RefundItem).min(1).max(1000).optional(),
+};
+const oneRefundPart = { error: 'give amount or items, not both' } as const;
+export const RefundBody = z.object(refundShape).strict()
+  .refine((r) => !(r.amount !== undefined && r.items !== undefined), oneRefundPart).openapi('RefundBody');
+export const ReceiptBody = z.object({
+  receipt: z.record(z.string(), z.unknown(), { error: 'must be an object' }).openapi({ description: 'The fiscal receipt, forwarded to the app as given.' }),
+}).strict().openapi('ReceiptBody');
+
+// The bridge's params: the HTTP bodies with the paymentId the HTTP path carries.
+export const ChangeBasketParams = BasketBody.extend({ paymentId: PaymentId }).strict();
+export const RescanParams = RescanBody.extend({ paymentId: PaymentId }).strict();
+export const RefundParams = z.object({ paymentId: PaymentId, ...refundShape }).strict()
+  .refine((r) => !(r.amount !== undefined && r.items !== undefined), oneRefundPart);
+export const ReceiptParams = ReceiptBody.extend({ paymentId: PaymentId }).strict();
+export const ListPayments = z.object({ phase: PaymentPhase.optional() }).strict().openapi('ListPayments');
+
+/** A payment as the till sees it. */
+export const PaymentView = z.object({
+  paymentId: PaymentId,
+  phase: PaymentPhase,
+  walletPayIsDefault: z.boolean(),
+  providers: z.array(Provider),
+  transactionId: TransactionId.optional(),
+  status: TransactionStatus.optional(),
+  statusClass: StatusClass.optional(),
+  reason: RejectReason.optional(),
+  totalAmount: z.number().int(),
+  refundedAmount: z.number().int().optional(),
+  receiptSent: z.boolean(),
+  updatedAt: z.string().openapi({ description: 'RFC 3339 time of the last change.' }),
+}).openapi('Payment');
+export type PaymentView = z.infer<typeof PaymentView>;
+
+export const PaymentList = z.object({ payments: z.array(PaymentView) }).openapi('PaymentList');
+
+/** Session events a till must act on (see `PaymentSessionEvent` in src/pay). */
+export const SessionEventType = z.enum([
+  'offerWalletPay', 'showProviderMessages', 'tellCustomerNotToConfirm', 'rescanNeeded', 'lateResult', 'cardRefused',
+]).openapi('SessionEventType');
+
+/**
+ * `pay.sessionUpdated` (and each server-sent event of `GET
+ * /v1/payments/{paymentId}/events`): every phase change and session event.
+ * `reason` is the event's own reason (`rescanNeeded`: CARD_SESSION_INVALID or
+ * REFUNDED; `tellCustomerNotToConfirm`: BASKET_CHANGED or CANCELLING;
+ * `cardRefused`: the Pay error code) when there is one, else the rejected
+ * transaction's reason.
+ */
+export const SessionUpdate = z.object({
+  paymentId: PaymentId,
+  phase: PaymentPhase,
+  status: TransactionStatus.optional(),
+  statusClass: StatusClass.optional(),
+  reason: z.string().optional(),
+  transactionId: TransactionId.optional(),
+  event: SessionEventType.optional(),
+  messages: z.array(z.object({ providerId: z.string(), name: z.string(), message: z.string() })).optional(),
+}).openapi('SessionUpdate');
+export type SessionUpdate = z.infer<typeof SessionUpdate>;
+
+export type StartPayment = z.output<typeof StartPayment>;
+export type PaymentBasket = z.output<typeof PaymentBasket>;

@@ -1,0 +1,166 @@
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { pino, type Logger } from 'pino';
+import { demoConfig } from '../demo.js';
+import { ConfigError } from '../errors.js';
+import { startLoyaltyProgram, type RunningLoyaltyProgram } from '../loyalty/program/program.js';
+import { startSandbox, type RunningSandbox } from '../sandbox/server.js';
+import { resolveServeConfig } from './config.js';
+import { startServer, type RunningServer } from './serve.js';
+
+/** Options of {@link startDemoSystem}. */
+export interface DemoSystemOptions {
+  /**
+   * The cash desk server's port (default 8080); the sandbox listens on port + 10
+   * and the Loyalty server on port + 11. 0 gives each a free port.
+   */
+  port?: number;
+  /** Bind address of all three (default 127.0.0.1). */
+  host?: string;
+  /** Keep each server's data (PGlite) in a subfolder of this folder: cashdesk/, sandbox/, loyalty/. Default: in memory. */
+  dataDir?: string;
+  /** The sandbox's waits (bank delays, webhook retries) run this many times faster. Default 1. */
+  timeScale?: number;
+  /** Default: silent. Each server logs as a child with `system: cashdesk | sandbox | loyalty`. */
+  logger?: Logger;
+}
+
+/** A sandbox card as the wallet app holds it, with the barcode it draws now. */
+export interface DemoCard {
+  cardNumber: string;
+  cardSession: string | null;
+  barcode: string;
+}
+
+/** The three servers of the demo system, listening and wired together. */
+export interface RunningDemoSystem {
+  readonly cashDesk: RunningServer;
+  readonly sandbox: RunningSandbox;
+  readonly loyalty: RunningLoyaltyProgram;
+  /** Where the sandbox sends its Pay webhooks: the cash desk server's `POST /webhooks/pay`. */
+  readonly webhookUrl: string;
+  /** The subfolder of each server's data, when `dataDir` was given. */
+  readonly dataDirs: { cashdesk: string; sandbox: string; loyalty: string } | undefined;
+  /** Issues a new card in the sandbox's wallet app: a fresh barcode with a card session. */
+  issueCard(options?: { walletPayIsDefault?: boolean }): Promise<DemoCard>;
+  /** Stops the cash desk server, then the sandbox, then the Loyalty server. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** The largest `port` that leaves room for port + 11. */
+const MAX_BASE_PORT = 65_535 - 11;
+
+function checkOptions(options: DemoSystemOptions): { port: number; host: string } {
+  const port = options.port ?? 8080;
+  if (!Number.isInteger(port) || port < 0 || port > MAX_BASE_PORT) {
+    throw new ConfigError([`port: must be an integer from 0 to ${MAX_BASE_PORT} (the sandbox takes port + 10, Loyalty port + 11)`], 'demo options');
+  }
+  return { port, host: options.host ?? '127.0.0.1' };
+}
+
+/** A port taken by another process, said in one line that names the server and the way out. */
+async function listening<T>(what: string, host: string, port: number, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES') {
+      throw new ConfigError([`${host}:${port} (${what}): ${code === 'EADDRINUSE' ? 'already in use' : 'not allowed'}; stop what runs there or pick other ports with --port N`], 'demo ports');
+    }
+    throw error;
+  }
+}
+
+/** Binds and releases a port, so a taken one is told in a moment rather than after the databases opened. */
+function probePort(host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen({ host, port, exclusive: true }, () => server.close(() => resolve()));
+  });
+}
+
+async function sandboxCall<T>(sandbox: RunningSandbox, method: 'POST' | 'PUT', path: string, body: unknown): Promise<T> {
+  const res = await sandbox.sandbox.app.request(path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`sandbox ${method} ${path} answered ${res.status}: ${await res.text()}`);
+  return await res.json() as T;
+}
+
+/**
+ * Starts the whole system on one machine (DESIGN.md 7a), on embedded defaults:
+ * the default Loyalty server (port + 11, demo partner and credentials), the
+ * sandbox wallet service (port + 10, demo records) driving that Loyalty server
+ * and sending its Pay webhooks to the cash desk server, and the cash desk
+ * server (port) on `demoConfig`, its Pay client pointed at the sandbox. If one
+ * cannot start, those already started are stopped again.
+ *
+ * @example
+ * const system = await startDemoSystem({ port: 0 });
+ * const card = await system.issueCard();
+ * // ... system.cashDesk.wsUrl, system.sandbox.url
+ * await system.close();
+ */
+export async function startDemoSystem(options: DemoSystemOptions = {}): Promise<RunningDemoSystem> {
+  const { port, host } = checkOptions(options);
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const portOf = (offset: number) => (port === 0 ? 0 : port + offset);
+  const dataDirs = options.dataDir === undefined ? undefined : {
+    cashdesk: join(options.dataDir, 'cashdesk'), sandbox: join(options.dataDir, 'sandbox'), loyalty: join(options.dataDir, 'loyalty'),
+  };
+  if (dataDirs !== undefined) for (const dir of Object.values(dataDirs)) mkdirSync(dir, { recursive: true });
+
+  if (port !== 0) {
+    for (const [what, offset] of [['cash desk server', 0], ['sandbox', 10], ['Loyalty server', 11]] as const) {
+      await listening(what, host, port + offset, () => probePort(host, port + offset));
+    }
+  }
+  const started: Array<{ close(): Promise<void> }> = [];
+  const stopAll = async () => {
+    for (const server of started.reverse()) await server.close().catch((error: unknown) => logger.error({ err: error }, 'stopping a demo server failed'));
+  };
+  try {
+    // The two have no need of each other to start; their databases open side by side.
+    const [loyaltyStart, sandboxStart] = await Promise.allSettled([
+      listening('Loyalty server', host, portOf(11), () => startLoyaltyProgram({
+        host, port: portOf(11), dataDir: dataDirs?.loyalty, demo: true, logger: logger.child({ system: 'loyalty' }),
+      })),
+      listening('sandbox', host, portOf(10), () => startSandbox({
+        host, port: portOf(10), dataDir: dataDirs?.sandbox, demo: true, timeScale: options.timeScale, logger: logger.child({ system: 'sandbox' }),
+      })),
+    ]);
+    for (const start of [loyaltyStart, sandboxStart]) if (start.status === 'fulfilled') started.push(start.value);
+    for (const start of [loyaltyStart, sandboxStart]) if (start.status === 'rejected') throw start.reason;
+    const loyalty = (loyaltyStart as PromiseFulfilledResult<RunningLoyaltyProgram>).value;
+    const sandbox = (sandboxStart as PromiseFulfilledResult<RunningSandbox>).value;
+    // Embedded defaults whatever the environment says: the env is not read (no DATABASE_URL, no WPK_*).
+    const config = resolveServeConfig({
+      ...demoConfig, server: { host, port: portOf(0) }, pay: { ...demoConfig.pay, url: sandbox.url },
+      database: dataDirs === undefined ? {} : { dataDir: dataDirs.cashdesk },
+    }, {});
+    const cashDesk = await listening('cash desk server', host, portOf(0), () => startServer(config, logger.child({ system: 'cashdesk' })));
+    started.push(cashDesk);
+
+    const webhookUrl = `${cashDesk.url}/webhooks/pay`;
+    const { partnerId, key } = demoConfig.verifier;
+    await sandboxCall(sandbox, 'POST', '/sandbox/partners', { partnerId, key, webhookUrl, webhookSecret: demoConfig.pay.webhookSecret });
+    await sandboxCall(sandbox, 'PUT', '/sandbox/loyalty/target', { url: loyalty.url, ...demoConfig.loyalty });
+    logger.info({ cashDesk: cashDesk.url, sandbox: sandbox.url, loyalty: loyalty.url, webhookUrl }, 'demo system listening');
+
+    let closing: Promise<void> | undefined;
+    return {
+      cashDesk, sandbox, loyalty, webhookUrl, dataDirs,
+      async issueCard(card = {}) {
+        const issued = await sandboxCall<DemoCard>(sandbox, 'POST', '/sandbox/cards', { partnerId, ...card });
+        return { cardNumber: issued.cardNumber, cardSession: issued.cardSession, barcode: issued.barcode };
+      },
+      close() {
+        closing ??= stopAll();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionUpdate } from '../../../src/contracts/cashdesk-payments.js';
+import { BASKET, MovableClock, startPayServer, TILL_KEY, TOTAL, type PayServer } from '../../support/pay-server.js';
+import { sandboxCases, type PaySandbox } from '../../src/pay/sandbox-harness.js';
+
+const [pglite] = sandboxCases('HTTP payments');
+
+/** Reads `pay.sessionUpdated` server-sent events as they come. */
+class EventStream {
+  readonly updates: SessionUpdate[] = [];
+  readonly #abort = new AbortController();
+  #buffer = '';
+  #wake: (() => void) | undefined;
+
+  static async open(url: string): Promise<EventStream> {
+    const stream = new EventStream();
+    const response = await fetch(url, { headers: { authorization: `Bearer ${TILL_KEY}` }, signal: stream.#abort.signal });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    void stream.#read(response.body!.getReader());
+    return stream;
+  }
+
+  async until(match: (u: SessionUpdate) => boolean): Promise<SessionUpdate> {
+    for (;;) {
+      const found = this.updates.find(match);
+      if (found) return found;
+      await new Promise<void>((resolve) => { this.#wake = resolve; });
+    }
+  }
+
+  close() { this.#abort.abort(); }
+
+  async #read(reader: ReadableStreamDefaultReader<Uint8Array>) {
+    const decoder = new TextDecoder();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        this.#buffer += decoder.decode(value, { stream: true });
+        let end;
+        while ((end = this.#buffer.indexOf('\n\n')) >= 0) {
+          const block = this.#buffer.slice(0, end);
+          this.#buffer = this.#buffer.slice(end + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event === 'pay.sessionUpdated' && data) this.updates.push(JSON.parse(data) as SessionUpdate);
+          this.#wake?.();
+        }
+      }
+    } catch {
+      // aborted
+    }
+  }
+}
+
+describe('HTTP /v1/payments', () => {
+  const clock = new MovableClock();
+  let sb: PaySandbox;
+  let pay: PayServer;
+  const call = async (method: string, path: string, body?: unknown, key = TILL_KEY) => {
+    const response = await fetch(pay.server.url + path, {
+      method, headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, body: await response.json() as any };
+  };
+  beforeAll(async () => {
+    sb = await pglite!.start(clock.now);
+    pay = await startPayServer(sb, { webhook: true, clock });
+  }, 120_000);
+  afterAll(async () => {
+    await pay?.close();
+    await sb?.close();
+  });
+
+  it('runs the main flow over HTTP with the updates as server-sent events', async () => {
+    const card = await pay.sim.issueCard({ walletPayIsDefault: false });
+    const started = await call('POST', '/v1/payments', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'http-1' });
+    expect(started).toMatchObject({ status: 200, body: { paymentId: 'http-1', phase: 'offered', totalAmount: TOTAL } });
+    const events = await EventStream.open(`${pay.server.url}/v1/payments/http-1/events`);
+    try {
+      expect(await events.until(() => true)).toMatchObject({ paymentId: 'http-1', phase: 'offered' });
+      const checkedOut = await call('POST', '/v1/payments/http-1/checkout');
+      expect(checkedOut).toMatchObject({ status: 200, body: { phase: 'pending', status: 'created' } });
+      await pay.sim.confirm(checkedOut.body.transactionId);
+      expect(await events.until((u) => u.phase === 'succeeded')).toMatchObject({ status: 'succeeded', transactionId: checkedOut.body.transactionId });
+      expect(await call('GET', '/v1/payments/http-1')).toMatchObject({ status: 200, body: { phase: 'succeeded' } });
+      expect(await call('POST', '/v1/payments/http-1/receipt', { receipt: { total: TOTAL } })).toMatchObject({ status: 200, body: { receiptSent: true } });
+      expect(await call('POST', '/v1/payments/http-1/refund', { refundId: 'rf-1', amount: 1_000 })).toMatchObject({ status: 200, body: { phase: 'refunded', refundedAmount: 1_000 } });
+      await events.until((u) => u.event === 'rescanNeeded');
+    } finally {
+      events.close();
+    }
+    expect((await call('GET', '/v1/payments?phase=refunded')).body.payments).toEqual([expect.objectContaining({ paymentId: 'http-1' })]);
+  });
+
+  it('answers refusals in the envelope with the stable code, and needs the till key', async () => {
+    expect(await call('GET', '/v1/payments/nope')).toEqual({ status: 404, body: { status: 'PAYMENT_NOT_FOUND', errors: ['paymentId: no such payment for this till'] } });
+    expect((await call('GET', '/v1/payments/nope', undefined, 'wrong-key-0123456789')).status).toBe(401);
+    expect(await call('POST', '/v1/payments', { basket: BASKET })).toEqual({
+      status: 400, body: { status: 'BAD_REQUEST', errors: ['fullBarcode: give fullBarcode or cardSession, exactly one'] },
+    });
+    const card = await pay.sim.issueCard({ walletPayIsDefault: false });
+    await call('POST', '/v1/payments', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'http-2' });
+    expect(await call('POST', '/v1/payments/http-2/cancel')).toMatchObject({ status: 409, body: { status: 'SESSION_STATE' } });
+    const document = await (await fetch(`${pay.server.url}/openapi.json`)).json() as { paths: Record<string, unknown> };
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining([
+      '/v1/payments', '/v1/payments/{paymentId}', '/v1/payments/{paymentId}/events', '/v1/payments/{paymentId}/refund',
+    ]));
+  });
+});
