@@ -48,7 +48,8 @@ type Relay =
   | { i: string; k: 'u'; t: string; u: SessionUpdate }
   | { i: string; k: 's'; s: TransactionState };
 
-const key = (tillId: string, paymentId: string) => `${tillId}\u0000${paymentId}`;
+// Till ids never hold '/' ([A-Za-z0-9._-]), and PostgreSQL text cannot hold NUL: the lock keys are this text.
+const key = (tillId: string, paymentId: string) => `${tillId}/${paymentId}`;
 
 /**
  * The payments the cash desk server runs for its tills (issue 11, DESIGN.md
