@@ -24,6 +24,8 @@ export interface DemoSystemOptions {
   timeScale?: number;
   /** Default: silent. Each server logs as a child with `system: cashdesk | sandbox | loyalty`. */
   logger?: Logger;
+  /** ms since the epoch, for the sandbox and the cash desk server alike (tests move it). Default `Date.now`. */
+  clock?: () => number;
 }
 
 /** A sandbox card as the wallet app holds it, with the barcode it draws now. */
@@ -126,7 +128,7 @@ export async function startDemoSystem(options: DemoSystemOptions = {}): Promise<
         host, port: portOf(11), dataDir: dataDirs?.loyalty, demo: true, logger: logger.child({ system: 'loyalty' }),
       })),
       listening('sandbox', host, portOf(10), () => startSandbox({
-        host, port: portOf(10), dataDir: dataDirs?.sandbox, demo: true, timeScale: options.timeScale, logger: logger.child({ system: 'sandbox' }),
+        host, port: portOf(10), dataDir: dataDirs?.sandbox, demo: true, timeScale: options.timeScale, logger: logger.child({ system: 'sandbox' }), ...(options.clock ? { clock: options.clock } : {}),
       })),
     ]);
     for (const start of [loyaltyStart, sandboxStart]) if (start.status === 'fulfilled') started.push(start.value);
@@ -138,7 +140,7 @@ export async function startDemoSystem(options: DemoSystemOptions = {}): Promise<
       ...demoConfig, server: { host, port: portOf(0) }, pay: { ...demoConfig.pay, url: sandbox.url },
       database: dataDirs === undefined ? {} : { dataDir: dataDirs.cashdesk },
     }, {});
-    const cashDesk = await listening('cash desk server', host, portOf(0), () => startServer(config, logger.child({ system: 'cashdesk' })));
+    const cashDesk = await listening('cash desk server', host, portOf(0), () => startServer(config, logger.child({ system: 'cashdesk' }), { clock: options.clock }));
     started.push(cashDesk);
 
     const webhookUrl = `${cashDesk.url}/webhooks/pay`;

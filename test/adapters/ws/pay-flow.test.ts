@@ -50,11 +50,14 @@ describe.each([{ webhook: false, how: 'polling' }, { webhook: true, how: 'webhoo
     const again = await till.call('pay.start', { cardSession: card.cardSession, basket: BASKET, paymentId: 'sale-3' });
     expect(again).toMatchObject({ paymentId: 'sale-3', phase: 'rescanning' });
     expect(await till.until((u) => u.paymentId === 'sale-3' && u.event === 'rescanNeeded')).toMatchObject({ reason: 'CARD_SESSION_INVALID' });
-    const fresh = await pay.sim.rescan(card.cardNumber);
+    // Under rfc6238 a card has one password per step whatever its session: each new scan below is drawn a step later.
+    clock.advance(30_000);
     const noSession = await pay.sim.post('/sandbox/cards', { cardNumber: card.cardNumber, withSession: false });
     await expect(till.call('pay.rescan', { paymentId: 'sale-3', fullBarcode: noSession.barcode })).rejects.toMatchObject({
       code: 'BARCODE_REFUSED', data: { errors: ['fullBarcode: CARDSESSION_NOT_AVAILABLE (OK)'] },
     });
+    clock.advance(30_000);
+    const fresh = await pay.sim.rescan(card.cardNumber);
     const rescanned = await till.call('pay.rescan', { paymentId: 'sale-3', fullBarcode: fresh.barcode });
     expect(rescanned).toMatchObject({ phase: 'pending', totalAmount: TOTAL });
     await pay.sim.confirm(rescanned.transactionId);

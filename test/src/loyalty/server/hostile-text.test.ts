@@ -32,7 +32,7 @@ describe.each(cases)('the Loyalty server on $name, given NUL bytes and deep JSON
   let log: CapturedLog;
   let running: RunningLoyaltyProgram;
   let schema: string | undefined;
-  let card: { cardNumber: string; cardKey: string };
+  let card: { cardNumber: string; cardKey?: string };
   const call = (method: string, path: string, body?: string | object, headers: Record<string, string> = auth) => fetch(running.url + path, {
     method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
@@ -88,7 +88,7 @@ describe.each(cases)('the Loyalty server on $name, given NUL bytes and deep JSON
 
   it('wrote none of the secrets or card data to its log, and no error', () => {
     const text = log.text();
-    expect(leakedSecrets(text, [partnerKey, credentials.password, card.cardNumber, card.cardKey])).toEqual([]);
+    expect(leakedSecrets(text, [partnerKey, credentials.password, card.cardNumber, ...(card.cardKey === undefined ? [] : [card.cardKey])])).toEqual([]);
     expect(log.lines().filter((l) => (l.level as number) >= 50)).toEqual([]);
   });
 });
