@@ -73,7 +73,8 @@ describe.each(databases)('serve killed with -9 mid-payment, with $name', ({ args
     }
   });
 
-  // KNOWN FAILING (timed out at 120 s on the loaded shared machine; not yet diagnosed): skipped until fixed, see the report of branch h-pay.
+  // Skipped: the restarted server does not bring the payment to `succeeded` within 120 s (cause not yet diagnosed; issue 11
+  // stays open for it). Unskip once the restart path carries an open payment on; the assertions below are the requirement.
   it.skip('resumes the open payment after a restart (same requestId, /status first): the till sees pending, the payment succeeds once', async () => {
     const configPath = join(dir, 'config.json');
     writeFileSync(configPath, JSON.stringify({
