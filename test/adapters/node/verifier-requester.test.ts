@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadNativeBackend } from '../../../adapters/native/index.js';
 import {
-  barcodeVerify, createVerifier, drawBarcode, init, MemoryStore, RedisStore, type VerificationStore,
+  barcodeVerify, createVerifier, drawBarcode, init, MemoryStore, type VerificationStore,
 } from '../../../src/index.js';
 import { BASE_CONFIG, fixedClock, NOW, PARTNER_KEY } from '../../support/fixtures.js';
-import { haveService, REDIS_URL } from '../../support/services.js';
+import { redisTestStore } from '../../support/redis-store.js';
 
 function barcodeFor(cardNumber: string, at = NOW, cardSession = 'AB12CD34'): string {
   return drawBarcode({ ...BASE_CONFIG, key: PARTNER_KEY, cardNumber, cardSession, at });
@@ -80,17 +80,6 @@ describe('barcodeVerify with a requester (the verifier\'s own store)', () => {
   });
 });
 
-const skipRedis = !haveService('REDIS_URL', REDIS_URL, 'the requester tests over Redis');
-const prefix = `wpk-test-requester:${process.pid}:${randomBytes(4).toString('hex')}:`;
-let shared: RedisStore | undefined;
-beforeAll(() => {
-  if (!skipRedis) shared = new RedisStore({ url: REDIS_URL!, keyPrefix: prefix });
-});
-afterAll(async () => {
-  if (shared === undefined) return;
-  const leftover = await shared.client.keys(`${prefix}*`);
-  if (leftover.length > 0) await shared.client.del(...leftover);
-  await shared.close();
-});
+const redis = redisTestStore('requester', 'the requester tests over Redis');
 // Redis keeps time itself: marks live their TTL in real time, which these cases never wait out.
-requesterSuite('Redis', () => shared!, skipRedis);
+requesterSuite('Redis', () => redis.store()!, redis.skip);

@@ -7,9 +7,9 @@ import { createHttpApp } from '../../../adapters/http/index.js';
 import { createBridge } from '../../../adapters/ws/index.js';
 import { CashDeskService } from '../../../src/cashdesk/service.js';
 import { TillRegistry } from '../../../src/cashdesk/tills.js';
-import { createVerifier, drawBarcode, RedisStore, type VerificationStore } from '../../../src/index.js';
+import { createVerifier, drawBarcode, type VerificationStore } from '../../../src/index.js';
 import { BASE_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
-import { haveService, REDIS_URL } from '../../support/services.js';
+import { redisTestStore } from '../../support/redis-store.js';
 import { RpcClient } from '../../support/ws-client.js';
 
 const TILLS = [{ id: 'till-1', key: 'till-key-one-0123456789abcdef' }, { id: 'till-2', key: 'till-key-two-0123456789abcdef' }];
@@ -96,16 +96,5 @@ function suite(name: string, makeStore: () => VerificationStore | undefined, ski
 
 suite('memory', () => undefined);
 
-const skipRedis = !haveService('REDIS_URL', REDIS_URL, 'the till retry tests over Redis');
-const prefix = `wpk-test-retry:${process.pid}:${randomBytes(4).toString('hex')}:`;
-let shared: RedisStore | undefined;
-beforeAll(() => {
-  if (!skipRedis) shared = new RedisStore({ url: REDIS_URL!, keyPrefix: prefix });
-});
-afterAll(async () => {
-  if (shared === undefined) return;
-  const leftover = await shared.client.keys(`${prefix}*`);
-  if (leftover.length > 0) await shared.client.del(...leftover);
-  await shared.close();
-});
-suite('Redis', () => shared, skipRedis);
+const redis = redisTestStore('retry', 'the till retry tests over Redis');
+suite('Redis', redis.store, redis.skip);

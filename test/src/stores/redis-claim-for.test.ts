@@ -1,20 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisStore } from '../../../src/index.js';
-import { haveService, REDIS_URL } from '../../support/services.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RedisStore } from '../../../src/index.js';
+import { redisTestStore } from '../../support/redis-store.js';
 
-describe.skipIf(!haveService('REDIS_URL', REDIS_URL, 'the RedisStore claimFor tests'))('RedisStore claimFor', () => {
-  const prefix = `wpk-test-claimfor:${process.pid}:${randomBytes(4).toString('hex')}:`;
+const redis = redisTestStore('claimfor', 'the RedisStore claimFor tests');
+
+describe.skipIf(redis.skip)('RedisStore claimFor', () => {
+  const { prefix } = redis;
   let store: RedisStore;
-
   beforeAll(() => {
-    store = new RedisStore({ url: REDIS_URL!, keyPrefix: prefix });
-  });
-
-  afterAll(async () => {
-    const leftover = await store.client.keys(`${prefix}*`);
-    if (leftover.length > 0) await store.client.del(...leftover);
-    await store.close();
+    store = redis.store()!;
   });
 
   it('records the owner once and then answers it, with the TTL of the first claim', async () => {
