@@ -6,12 +6,11 @@ import type { NodeEnv } from './node-env.js';
 import { type HttpAdapterOptions, resolveHttpAdapterOptions } from './options.js';
 import { rawJsonRoute } from './raw-route.js';
 import { countRequests, requestCounter } from './request-metrics.js';
-import { ALLOWED_METHODS, healthRoute, liveRoute, metricsRoute, PATHS, registerComponents, tokenRoute, verifyRoute } from './routes.js';
+import { ALLOWED_METHODS, healthRoute, liveRoute, metricsRoute, PATHS } from './routes.js';
 import { rememberingAuthenticator } from './till-keys.js';
 import { mountPaymentRoutes } from './payments.js';
+import { cashDeskOpenApiDocument, PAY_WEBHOOK_PATH } from './openapi.js';
 
-/** Where the Pay service posts `transaction.updated` (mounted when `pay.webhookSecret` is set). */
-export const PAY_WEBHOOK_PATH = '/webhooks/pay';
 import { requestDataFrom } from './token-body.js';
 import { fullBarcodeFrom } from './verify-body.js';
 
@@ -34,19 +33,16 @@ import { fullBarcodeFrom } from './verify-body.js';
 export function createHttpApp(service: CashDeskService, options?: HttpAdapterOptions): OpenAPIHono<NodeEnv> {
   const { bodyLimitBytes, logger, health } = resolveHttpAdapterOptions(options);
   const app = new OpenAPIHono<NodeEnv>();
-  registerComponents(app);
 
   // The POST routes are raw routes (raw-route.ts): they authenticate, limit, count and refuse
   // by themselves, and no middleware is put on their paths, so hono calls them directly.
-  // They are registered in the document by hand: app.openapi() would add zod-openapi's
+  // The document is cashDeskOpenApiDocument(): app.openapi() would add zod-openapi's
   // validator, which reads the body through a web Request.
   const requests = requestCounter(service.metrics);
   const deps = { authenticate: rememberingAuthenticator(service), requests, bodyLimitBytes, logger };
-  app.openAPIRegistry.registerPath(verifyRoute);
   // verifySync: no promise per request with an in-process store (a promise of the result with Redis).
   // The till is the requester: its retry after a lost answer gets the first answer again (`repeated: true`).
   app.post(PATHS.verify, rawJsonRoute(deps, PATHS.verify, (body, till) => service.verifySync(fullBarcodeFrom(body), till.id)));
-  app.openAPIRegistry.registerPath(tokenRoute);
   app.post(PATHS.token, rawJsonRoute(deps, PATHS.token, (body) => ({ token: service.token(requestDataFrom(body)) })));
 
   // Pay's transaction.updated events (Standard Webhooks, signed with the configured secret): no till key, the signature is the auth.
@@ -71,17 +67,9 @@ export function createHttpApp(service: CashDeskService, options?: HttpAdapterOpt
     return c.text(service.metrics.render(), 200, { 'Content-Type': ServerMetrics.contentType });
   });
 
-  // Routes are fixed once this function returns, so the document is built once, on first request.
   let document: string | undefined;
   app.get(PATHS.openapi, (c) => {
-    document ??= JSON.stringify(app.getOpenAPI31Document({
-      openapi: '3.1.0',
-      info: {
-        title: 'wallet-partner-kit cash desk server',
-        version: service.health().version,
-        description: 'Barcode verification and Pay API token signing for cash desks. Errors are `{ status, errors[] }`.',
-      },
-    }));
+    document ??= JSON.stringify(cashDeskOpenApiDocument(service.health().version));
     return c.body(document, 200, { 'Content-Type': 'application/json' });
   });
   return app;

@@ -3,6 +3,7 @@
  * document, and a Node listener. See DESIGN.md section 7.
  */
 export { createHttpApp } from './app.js';
+export { cashDeskOpenApiDocument, PAY_WEBHOOK_PATH } from './openapi.js';
 export { DEFAULT_BODY_LIMIT_BYTES, type HttpAdapterOptions, MAX_BODY_LIMIT_BYTES } from './options.js';
 export { PATHS } from './routes.js';
 export { type FetchApp, type HttpServerHandle, serveHttp, type ServeHttpOptions } from './serve.js';

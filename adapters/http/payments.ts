@@ -50,28 +50,28 @@ const errors = (codes: number[]) => Object.fromEntries(codes.map((code) => [code
 const viewAnswer = { 200: { description: 'The payment as it stands.', content: { 'application/json': { schema: PaymentView } } }, ...errors([400, 401, 404, 409, 422, 502, 503, 504]) };
 const idParam = z.object({ paymentId: PaymentId });
 
-/** Registers the payment routes in the OpenAPI document. */
-function document(app: OpenAPIHono<NodeEnv>): void {
+/** Registers the payment routes in an OpenAPI document. */
+export function documentPaymentRoutes(app: Pick<OpenAPIHono, 'openAPIRegistry'>): void {
   const register = (route: Parameters<typeof createRoute>[0]) => app.openAPIRegistry.registerPath(createRoute(route));
   register({
-    method: 'post', path: PAYMENTS_PATH, summary: 'Start a payment (pay.start)', security: tillSecurity,
+    operationId: 'startPayment', method: 'post', path: PAYMENTS_PATH, summary: 'Start a payment (pay.start)', security: tillSecurity,
     description: 'Verifies `fullBarcode` (or takes `cardSession`), asks for the providers, and checks out at once when walletPayIsDefault. A known `paymentId` answers that payment.',
     request: { body: { required: true, content: { 'application/json': { schema: StartPayment } } } }, responses: viewAnswer,
   });
   register({
-    method: 'get', path: PAYMENTS_PATH, summary: "This till's payments (pay.list)", security: tillSecurity,
+    operationId: 'listPayments', method: 'get', path: PAYMENTS_PATH, summary: "This till's payments (pay.list)", security: tillSecurity,
     request: { query: ListPayments }, responses: { 200: { description: 'Most recent first.', content: { 'application/json': { schema: PaymentList } } }, ...errors([400, 401]) },
   });
-  register({ method: 'get', path: `${PAYMENTS_PATH}/{paymentId}`, summary: 'A payment (pay.get)', security: tillSecurity, request: { params: idParam }, responses: viewAnswer });
+  register({ operationId: 'getPayment', method: 'get', path: `${PAYMENTS_PATH}/{paymentId}`, summary: 'A payment (pay.get)', security: tillSecurity, request: { params: idParam }, responses: viewAnswer });
   register({
-    method: 'get', path: `${PAYMENTS_PATH}/{paymentId}/events`, summary: "A payment's updates as server-sent events", security: tillSecurity,
+    operationId: 'paymentEvents', method: 'get', path: `${PAYMENTS_PATH}/{paymentId}/events`, summary: "A payment's updates as server-sent events", security: tillSecurity,
     description: 'Server-sent events named `pay.sessionUpdated`, the first one the current state, then every phase change and session event.',
     request: { params: idParam },
     responses: { 200: { description: 'An event stream.', content: { 'text/event-stream': { schema: SessionUpdate } } }, ...errors([401, 404]) },
   });
   for (const [intent, { body, summary }] of Object.entries(INTENTS)) {
     register({
-      method: 'post', path: `${PAYMENTS_PATH}/{paymentId}/${intent}`, summary: `${summary} (pay.${intent === 'basket' ? 'changeBasket' : intent})`,
+      operationId: `${intent}Payment`, method: 'post', path: `${PAYMENTS_PATH}/{paymentId}/${intent}`, summary: `${summary} (pay.${intent === 'basket' ? 'changeBasket' : intent})`,
       security: tillSecurity,
       request: { params: idParam, ...(body ? { body: { required: true, content: { 'application/json': { schema: body } } } } : {}) },
       responses: viewAnswer,
@@ -91,7 +91,6 @@ function problemOf(error: unknown): unknown {
  * server-sent events. Refusals are the envelope with the stable code as `status`.
  */
 export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoutesDeps): void {
-  document(app);
   const limit = bodyLimit({ maxSize: deps.bodyLimitBytes, onError: () => { throw payloadTooLarge(deps.bodyLimitBytes); } });
   const till = (c: Context<NodeEnv>): string => {
     const found = deps.authenticate(presentedKey(c.req.header('authorization'), c.env.incoming.url), c.env.incoming.socket.remoteAddress);

@@ -62,6 +62,7 @@ const postErrors = {
  * is a raw route (raw-route.ts) that checks the same `VerifyRequest` schema.
  */
 export const verifyRoute = createRoute({
+  operationId: 'verifyBarcode',
   method: 'post',
   path: PATHS.verify,
   summary: 'Verify a scanned barcode',
@@ -79,6 +80,7 @@ export const verifyRoute = createRoute({
  * route (raw-route.ts) that reads the body as token-body.ts describes.
  */
 export const tokenRoute = createRoute({
+  operationId: 'signToken',
   method: 'post',
   path: PATHS.token,
   summary: 'Sign a Pay API request body',
@@ -117,6 +119,8 @@ export const HealthUnavailable = z.object({
 
 /** `GET /healthz`, unauthenticated. */
 export const healthRoute = createRoute({
+  operationId: 'health',
+  security: [],
   method: 'get',
   path: PATHS.health,
   summary: 'Readiness: the server and the dependencies it needs',
@@ -129,6 +133,8 @@ export const healthRoute = createRoute({
 
 /** `GET /livez`, unauthenticated: 200 while the process answers at all, whatever its dependencies. */
 export const liveRoute = createRoute({
+  operationId: 'liveness',
+  security: [],
   method: 'get',
   path: PATHS.live,
   summary: 'Liveness',
@@ -137,6 +143,8 @@ export const liveRoute = createRoute({
 
 /** `GET /metrics`, unauthenticated: the server binds loopback by default and scrapers are expected on the host. */
 export const metricsRoute = createRoute({
+  operationId: 'metrics',
+  security: [],
   method: 'get',
   path: PATHS.metrics,
   summary: 'Prometheus metrics',

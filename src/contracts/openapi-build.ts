@@ -1,22 +1,32 @@
 /**
  * Writes the OpenAPI 3.1 documents of the kit's HTTP APIs to openapi/:
- * `npm run build:openapi` (Pay with the sandbox's simulator, Push with the
- * Callback API as a webhook, Loyalty). `-- --check` writes nothing and exits 1
- * when a file is out of date.
+ * `npm run build:openapi` (Pay with the sandbox's simulator and controls, Push
+ * with the Callback API as a webhook, Loyalty, the cash desk server).
+ * `-- --check` writes nothing, exits 1 when a file is out of date, and then
+ * lints every document with `redocly lint` (its recommended rules; the
+ * ignore file .redocly.lint-ignore.yaml says why for each entry).
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { cashDeskOpenApiDocument } from '../../adapters/http/openapi.js';
 import { loyaltyOpenApiDocument } from './loyalty/openapi.js';
 import { sandboxPayOpenApiDocument } from '../sandbox/pay/openapi.js';
 import { pushOpenApiDocument } from './push/openapi.js';
 
 const root = join(import.meta.dirname, '..', '..');
-const documents: Record<string, () => object> = { pay: sandboxPayOpenApiDocument, push: pushOpenApiDocument, loyalty: loyaltyOpenApiDocument };
+const documents: Record<string, () => object> = {
+  pay: sandboxPayOpenApiDocument, push: pushOpenApiDocument, loyalty: loyaltyOpenApiDocument, cashdesk: cashDeskOpenApiDocument,
+};
+const files = Object.keys(documents).map((name) => join('openapi', `${name}.json`));
+const check = process.argv.includes('--check');
+
 let stale = false;
 for (const [name, build] of Object.entries(documents)) {
   const target = join(root, 'openapi', `${name}.json`);
   const text = `${JSON.stringify(build(), null, 2)}\n`;
-  if (process.argv.includes('--check')) {
+  if (check) {
     let current = '';
     try { current = readFileSync(target, 'utf8'); } catch { /* missing counts as out of date */ }
     if (current !== text) {
@@ -29,5 +39,19 @@ for (const [name, build] of Object.entries(documents)) {
     console.log(`wrote ${target}`);
   }
 }
+
+/** Runs `redocly lint` on the written documents; prints its findings only when there are some. */
+function lint(): boolean {
+  const bin = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
+  const result = spawnSync(process.execPath, [bin, 'lint', '--format=stylish', ...files], { cwd: root, encoding: 'utf8' });
+  if (result.status === 0) return true;
+  // Redocly's own banners (e.g. its Node 20 notice) are noise on success, but its findings are the point on failure.
+  process.stderr.write(result.stdout + result.stderr);
+  return false;
+}
+
 if (stale) process.exitCode = 1;
-else if (process.argv.includes('--check')) console.log(`openapi/: ${Object.keys(documents).map((name) => `${name}.json`).join(', ')} are up to date`);
+else if (check) {
+  if (lint()) console.log(`openapi/: ${files.map((f) => f.slice('openapi/'.length)).join(', ')} are up to date and pass redocly lint (recommended rules)`);
+  else process.exitCode = 1;
+}

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { webhookSecurity } from '../webhook-security.js';
 import { CallbackEvent } from './events.js';
 
 /** The webhook's name in the OpenAPI document's `webhooks`. */
@@ -25,7 +26,7 @@ export const callbackWebhook = createRoute({
   description: 'Signed per Standard Webhooks with the account\'s callback secret. Retried on any non-2xx answer or a timeout (10 s): '
     + 'immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), the same `webhook-id` each time. '
     + 'Verify over the raw body, reject stale timestamps, de-duplicate by `webhook-id`, store durably, then answer 2xx.',
-  request: { headers: CallbackHeaders, body: { required: true, content: { 'application/json': { schema: CallbackEvent } } } },
+  security: webhookSecurity, request: { headers: CallbackHeaders, body: { required: true, content: { 'application/json': { schema: CallbackEvent } } } },
   responses: {
     200: { description: 'Stored (any 2xx will do; the body is ignored).' },
     204: { description: 'Stored.' },

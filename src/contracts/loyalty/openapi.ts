@@ -2,6 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { LOYALTY_ERROR_STATUS } from './errors.js';
 import { LOYALTY_ROUTES, LOYALTY_SECURITY_SCHEME } from './routes.js';
 import { LOYALTY_API_VERSION, LOYALTY_API_VERSIONS } from './versions.js';
+import { demoServers, OPENAPI_LICENSE } from '../openapi-info.js';
 
 function description(): string {
   const history = LOYALTY_API_VERSIONS.map((v) => `| ${v.version} | ${v.date} | ${v.change} |`).join('\n');
@@ -43,7 +44,8 @@ export function loyaltyOpenApiDocument(): object {
   for (const route of Object.values(LOYALTY_ROUTES)) app.openAPIRegistry.registerPath(route);
   const document = app.getOpenAPI31Document({
     openapi: '3.1.0',
-    info: { title: 'Loyalty API', version: LOYALTY_API_VERSION, description: description() },
+    info: { title: 'Loyalty API', version: LOYALTY_API_VERSION, description: description(), license: OPENAPI_LICENSE },
+    servers: demoServers(8091, 'The default Loyalty server'),
   }) as unknown as { info: Record<string, unknown> };
   document.info['x-version-history'] = LOYALTY_API_VERSIONS.map((v) => ({ ...v }));
   cached = document;

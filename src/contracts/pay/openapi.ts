@@ -1,7 +1,9 @@
 import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import { VERSION } from '../../version.js';
+import { registerWebhookSecurity } from '../webhook-security.js';
 import { PAY_ERROR_STATUS } from './errors.js';
 import { PAY_ROUTES, PAY_SECURITY_SCHEME, PAY_SECURITY_SCHEME_OBJECT, transactionUpdatedWebhook } from './routes.js';
+import { demoServers, OPENAPI_LICENSE } from '../openapi-info.js';
 
 function description(): string {
   const codes = Object.entries(PAY_ERROR_STATUS).map(([code, status]) => `\`${code}\` ${status}`).join(', ');
@@ -18,6 +20,7 @@ function description(): string {
 /** Registers the Pay API's security scheme and `transaction.updated` webhook on an app, for its document. */
 export function registerPayOpenApi(app: OpenAPIHono<any>): void {
   app.openAPIRegistry.registerComponent('securitySchemes', PAY_SECURITY_SCHEME, PAY_SECURITY_SCHEME_OBJECT);
+  registerWebhookSecurity(app);
   app.openAPIRegistry.registerWebhook(transactionUpdatedWebhook);
 }
 
@@ -33,5 +36,7 @@ export function payOpenApiDocument(extraRoutes: readonly RouteConfig[] = []): ob
   const app = new OpenAPIHono();
   registerPayOpenApi(app);
   for (const route of [...Object.values(PAY_ROUTES), ...extraRoutes]) app.openAPIRegistry.registerPath(route);
-  return app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'Pay API (wallet-partner-kit sandbox)', version: VERSION, description: description() } });
+  return app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'Pay API (wallet-partner-kit sandbox)', version: VERSION, description: description(), license: OPENAPI_LICENSE },
+    servers: demoServers(8090, 'The sandbox wallet service'),
+  });
 }

@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { webhookSecurity } from '../webhook-security.js';
 import {
   AvailabilityRequest, AvailabilityResponse, AvailabilityTaskRequest, AvailabilityTaskResponse, CancelRequest, CheckoutRequest,
   CheckoutResponse, ReceiptRequest, ReceiptResponse, RefundRequest, RefundResponse, StatusRequest, TransactionState,
@@ -138,6 +139,6 @@ export const transactionUpdatedWebhook = createRoute({
   description: 'Headers `webhook-id` (`evt_<transactionId>_v<version>`: one per change, de-duplicate on it), `webhook-timestamp`, '
     + '`webhook-signature: v1,<base64>` with the partner\'s `whsec_` secret over `id.timestamp.body`. Retried on non-2xx: '
     + 'immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h.',
-  request: body(TransactionUpdatedEvent),
+  security: webhookSecurity, request: body(TransactionUpdatedEvent),
   responses: { 200: { description: 'Any 2xx acknowledges the event.' } },
 });

@@ -12,39 +12,42 @@ const body = <T>(schema: T) => ({ body: { required: true, content: { 'applicatio
 const bad = { 400: error('The body or a parameter fails the schema (`BAD_REQUEST`).') };
 const notFound = { 404: error('No such partner, card or transaction (`NOT_FOUND`).') };
 const invalid = { 409: error('The transaction is not in a status that allows it (`INVALID_STATE`).') };
+const urlBad = { 400: error('The path or query holds a control character (`BAD_REQUEST`).') };
+// The simulator and the test controls take no credentials (the sandbox binds to loopback); said explicitly, not left out.
+const open: [] = [];
 const app = ['Simulator: wallet app'];
 const controls = ['Simulator: test controls'];
 
 /** POST /sandbox/partners. */
 export const partnerRoute = createRoute({
-  operationId: 'sandboxPartner', method: 'post', path: '/sandbox/partners', tags: controls,
+  operationId: 'sandboxPartner', method: 'post', path: '/sandbox/partners', tags: controls, security: open,
   summary: 'Create or update a partner (its key, webhook URL and secret, barcode layout)',
   request: body(PartnerRequest), responses: { ...ok(PartnerResponse, 'The partner, with its webhook secret.'), ...bad },
 });
 
 /** POST /sandbox/cards. */
 export const cardRoute = createRoute({
-  operationId: 'sandboxIssueCard', method: 'post', path: '/sandbox/cards', tags: app,
+  operationId: 'sandboxIssueCard', method: 'post', path: '/sandbox/cards', tags: app, security: open,
   summary: 'The app issues a card and draws its barcode (with a new card session by default)',
   request: body(CardRequest), responses: { ...ok(CardResponse, 'The card, its key and its barcode now.'), ...bad, ...notFound },
 });
 
 /** POST /sandbox/cards/{cardNumber}/barcode. */
 export const barcodeRoute = createRoute({
-  operationId: 'sandboxRescan', method: 'post', path: '/sandbox/cards/{cardNumber}/barcode', tags: app,
+  operationId: 'sandboxRescan', method: 'post', path: '/sandbox/cards/{cardNumber}/barcode', tags: app, security: open,
   summary: 'The app draws the card\'s barcode again: a new card session, a fresh password',
   request: { params: CardPath, ...body(BarcodeRequest) }, responses: { ...ok(CardResponse, 'The new barcode.'), ...bad, ...notFound },
 });
 
 /** GET /sandbox/app/invoices. */
 export const invoicesRoute = createRoute({
-  operationId: 'sandboxInvoices', method: 'get', path: '/sandbox/app/invoices', tags: app,
+  operationId: 'sandboxInvoices', method: 'get', path: '/sandbox/app/invoices', tags: app, security: open,
   summary: 'Invoices waiting for the customer of a card (status created)',
   request: { query: InvoicesQuery }, responses: { ...ok(InvoicesResponse, 'Pending invoices, oldest first.'), ...bad, ...notFound },
 });
 
 const act = (operationId: string, verb: string, summary: string, request?: typeof DeclineRequest) => createRoute({
-  operationId, method: 'post', path: `/sandbox/app/transactions/{transactionId}/${verb}`, tags: app, summary,
+  operationId, method: 'post', path: `/sandbox/app/transactions/{transactionId}/${verb}`, tags: app, security: open, summary,
   request: request === undefined ? { params: TransactionPath } : { params: TransactionPath, body: { required: false, content: { 'application/json': { schema: request } } } },
   responses: { ...ok(TransactionState, 'The transaction\'s new state.'), ...bad, ...notFound, ...invalid },
 });
@@ -58,21 +61,21 @@ export const customerCancelRoute = act('sandboxCustomerCancel', 'cancel', 'The c
 
 /** GET /sandbox/app. */
 export const appPageRoute = createRoute({
-  operationId: 'sandboxAppPage', method: 'get', path: '/sandbox/app', tags: app,
+  operationId: 'sandboxAppPage', method: 'get', path: '/sandbox/app', tags: app, security: open,
   summary: 'A small page for people: issue a card, see its pending invoices, confirm, decline or cancel them',
-  responses: { 200: { description: 'HTML.', content: { 'text/html': { schema: z.string() } } } },
+  responses: { 200: { description: 'HTML.', content: { 'text/html': { schema: z.string() } } }, ...urlBad },
 });
 
 /** POST /sandbox/bank. */
 export const bankRoute = createRoute({
-  operationId: 'sandboxBank', method: 'post', path: '/sandbox/bank', tags: controls,
+  operationId: 'sandboxBank', method: 'post', path: '/sandbox/bank', tags: controls, security: open,
   summary: 'How the simulated bank answers the next confirmations, and when',
   request: body(BankRequest), responses: { ...ok(BankRequest, 'The bank\'s settings.'), ...bad },
 });
 
 /** POST /sandbox/faults. */
 export const faultRoute = createRoute({
-  operationId: 'sandboxFault', method: 'post', path: '/sandbox/faults', tags: controls,
+  operationId: 'sandboxFault', method: 'post', path: '/sandbox/faults', tags: controls, security: open,
   summary: 'Inject a fault into the next requests to a Pay API path',
   description: '`drop-after-commit`: processed and committed, then the TCP socket is destroyed without an answer. '
     + '`fail-before-commit`: 503 `UNAVAILABLE`, nothing stored. `delay`: answered after delayMs.',
@@ -81,20 +84,20 @@ export const faultRoute = createRoute({
 
 /** POST /sandbox/faults/clear. */
 export const clearFaultsRoute = createRoute({
-  operationId: 'sandboxClearFaults', method: 'post', path: '/sandbox/faults/clear', tags: controls,
-  summary: 'Disarm every fault', responses: { ...ok(FaultsResponse, 'No fault armed.') },
+  operationId: 'sandboxClearFaults', method: 'post', path: '/sandbox/faults/clear', tags: controls, security: open,
+  summary: 'Disarm every fault', responses: { ...ok(FaultsResponse, 'No fault armed.'), ...urlBad },
 });
 
 /** GET /sandbox/webhooks. */
 export const webhooksRoute = createRoute({
-  operationId: 'sandboxWebhooks', method: 'get', path: '/sandbox/webhooks', tags: controls,
+  operationId: 'sandboxWebhooks', method: 'get', path: '/sandbox/webhooks', tags: controls, security: open,
   summary: 'Webhook deliveries with their attempts, newest first',
   request: { query: WebhooksQuery }, responses: { ...ok(DeliveriesResponse, 'Deliveries.'), ...bad },
 });
 
 /** POST /sandbox/webhooks/{id}/redeliver. */
 export const redeliverRoute = createRoute({
-  operationId: 'sandboxRedeliver', method: 'post', path: '/sandbox/webhooks/{id}/redeliver', tags: controls,
+  operationId: 'sandboxRedeliver', method: 'post', path: '/sandbox/webhooks/{id}/redeliver', tags: controls, security: open,
   summary: 'Make a pending or failed delivery due now',
   request: { params: DeliveryPath },
   responses: { ...ok(z.object({ id: z.string(), redelivered: z.literal(true) }), 'Due now.'), ...notFound },
@@ -102,7 +105,7 @@ export const redeliverRoute = createRoute({
 
 /** GET /sandbox/transactions/{transactionId}. */
 export const transactionRoute = createRoute({
-  operationId: 'sandboxTransaction', method: 'get', path: '/sandbox/transactions/{transactionId}', tags: controls,
+  operationId: 'sandboxTransaction', method: 'get', path: '/sandbox/transactions/{transactionId}', tags: controls, security: open,
   summary: 'A transaction\'s full record: items, bank, refunds, receipts',
   request: { params: TransactionPath }, responses: { ...ok(TransactionRecord, 'The record.'), ...notFound },
 });

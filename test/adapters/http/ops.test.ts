@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { barcode, request, startServer, type TestServer } from './client.js';
+import { cashDeskOpenApiDocument } from '../../../adapters/http/index.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -72,6 +73,8 @@ describe('GET /openapi.json', () => {
     }
     expect(doc.paths['/v1/barcode/verify'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/VerifyRequest' });
     expect(doc.paths['/v1/token'].post.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/TokenResponse' });
-    expect(doc.paths['/healthz'].get.security).toBeUndefined();
+    // Probes take no credentials, and the document says so rather than leaving it out.
+    expect(doc.paths['/healthz'].get.security).toEqual([]);
+    expect(doc).toEqual(cashDeskOpenApiDocument(doc.info.version));
   });
 });

@@ -1,0 +1,52 @@
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { registerWebhookSecurity, webhookSecurity } from '../../src/contracts/webhook-security.js';
+import { TransactionUpdatedEvent } from '../../src/contracts/pay/index.js';
+import { ErrorEnvelope } from '../../src/contracts/errors.js';
+import { VERSION } from '../../src/version.js';
+import { documentPaymentRoutes } from './payments.js';
+import { healthRoute, liveRoute, metricsRoute, PATHS, registerComponents, tokenRoute, verifyRoute } from './routes.js';
+import { demoServers, OPENAPI_LICENSE } from '../../src/contracts/openapi-info.js';
+
+/** Where the Pay service posts `transaction.updated` (mounted when `pay.webhookSecret` is set). */
+export const PAY_WEBHOOK_PATH = '/webhooks/pay';
+
+const openapiRoute = createRoute({
+  operationId: 'openapi', method: 'get', path: PATHS.openapi, summary: 'This document', security: [],
+  responses: { 200: { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { schema: z.object({}).passthrough() } } } },
+});
+
+const payWebhookRoute = createRoute({
+  operationId: 'payWebhook', method: 'post', path: PAY_WEBHOOK_PATH, summary: "The Pay service's transaction.updated events (mounted when pay.webhookSecret is set)",
+  description: 'Standard Webhooks over the raw body with the configured `whsec_` secret; the payment sessions waiting on the transaction take the status.',
+  security: webhookSecurity,
+  request: { body: { required: true, content: { 'application/json': { schema: TransactionUpdatedEvent } } } },
+  responses: {
+    204: { description: 'Taken.' },
+    400: { description: 'Not JSON, or not a transaction.updated event (`BAD_REQUEST`).', content: { 'application/json': { schema: ErrorEnvelope } } },
+    401: { description: 'The signature does not verify, the timestamp is stale or a header is missing.', content: { 'application/json': { schema: ErrorEnvelope } } },
+    500: { description: 'The event could not be processed: the service retries.', content: { 'application/json': { schema: ErrorEnvelope } } },
+  },
+});
+
+/**
+ * The cash desk server's OpenAPI 3.1 document (verification, token, payments,
+ * health, metrics), from the same route declarations the server mounts, without
+ * a server: `GET /openapi.json` answers it and the build writes it to openapi/cashdesk.json.
+ */
+export function cashDeskOpenApiDocument(version: string = VERSION): object {
+  const app = new OpenAPIHono();
+  registerComponents(app);
+  registerWebhookSecurity(app);
+  for (const route of [verifyRoute, tokenRoute, healthRoute, liveRoute, metricsRoute, openapiRoute, payWebhookRoute]) app.openAPIRegistry.registerPath(route);
+  documentPaymentRoutes(app);
+  return app.getOpenAPI31Document({
+    openapi: '3.1.0',
+    info: {
+      title: 'wallet-partner-kit cash desk server',
+      version,
+      description: 'Barcode verification, Pay API token signing and payments for cash desks. Errors are `{ status, errors[] }`.',
+      license: OPENAPI_LICENSE,
+    },
+    servers: demoServers(8080, 'The cash desk server'),
+  });
+}
