@@ -27,9 +27,9 @@ const unanswered = (error: unknown): error is PayError => error instanceof PayEr
  * without transactionId): each round sends the same /checkout again, same
  * requestId and cardSession, same bytes. Under profile `'kit'` a round first
  * asks /status by requestId (the kit's extension: the committed transaction
- * without a second checkout); any refusal of that probe (NOT_FOUND: nothing
+ * without a second checkout); a refusal of that probe (NOT_FOUND: nothing
  * was committed; or a service that does not know it) falls back to the
- * document's repeat. Never a new requestId while the outcome is unknown, so
+ * document's repeat, except a refused token, which ends the card. Never a new requestId while the outcome is unknown, so
  * the customer is never charged twice.
  *
  * @throws PayError when the service refuses; PaymentSessionError `OUTCOME_UNKNOWN` when no round got an answer.
@@ -46,7 +46,8 @@ export async function submitCheckout(body: CheckoutRequest, r: CheckoutRecovery)
           const state = await r.client.status({ requestId: body.requestId, cardSession: body.cardSession });
           return { transactionId: state.transactionId, requestId: state.requestId ?? body.requestId, status: state.status, state };
         } catch (error) {
-          if (!(error instanceof PayError)) throw error;
+          // A refused token ends the card (section 7, first row): no /checkout after it.
+          if (!(error instanceof PayError) || error.code === 'TOKEN_INVALID') throw error;
           if (unanswered(error)) {
             last = error;
             continue;

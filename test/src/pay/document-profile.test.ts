@@ -136,6 +136,16 @@ describe('createPayClient against a service that is not the kit', () => {
     expect(bodies('/status')[0]).toEqual({ requestId: 'req-1', cardSession: 'AB12CD34' });
   });
 
+  it('ends the card when the kit\'s probe is refused for its token, sending no second /checkout', async () => {
+    fake.script('/availability-info/task', { status: 200, body: { walletPayIsDefault: true, providers: [{}] } });
+    fake.script('/checkout', { status: 200, body: {} });
+    fake.script('/status', { status: 401, body: { status: 'TOKEN_INVALID', errors: [] } });
+    const { session } = open('kit');
+    await expect(session.start()).rejects.toMatchObject({ code: 'TOKEN_INVALID' });
+    expect(session.phase).toBe('blocked');
+    expect(fake.received.map((r) => r.path)).toEqual(['/availability-info/task', '/checkout', '/status']);
+  });
+
   it('refuses under profile document, before sending, what only the kit has', async () => {
     const pay = client({ profile: 'document' });
     const items = [{ name: 'Milk', article: 'MILK-1', quantity: 1, price: 100 }];
