@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TOKEN_HEADER } from '../contracts/pay/errors.js';
 import { ConfigError } from '../errors.js';
 import { DEFAULT_RETRY_POLICY, realSleep, type RetryPolicy, type Sleep } from './backoff.js';
 import type { PayClientEvent, PayOperation } from './events.js';
@@ -33,8 +34,8 @@ export type Sign = (requestData: string, context: SignContext) => string | Promi
  */
 export type PayProfile = 'document' | 'kit';
 
-/** The default `tokenHeader`. */
-export const DEFAULT_TOKEN_HEADER = 'X-Wallet-Token';
+/** The default `tokenHeader`: the kit's (DESIGN.md section 2). */
+export const DEFAULT_TOKEN_HEADER: string = TOKEN_HEADER;
 
 /**
  * Options of {@link createPayClient}. Give `verifier` (signs in process) or
