@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type {
-  AvailabilityRequest, AvailabilityResponse, AvailabilityTaskRequest, AvailabilityTaskResponse, CancelRequest,
-  CheckoutRequest, CheckoutResponse, ReceiptRequest, ReceiptResponse, RefundRequest, RefundResponse, StatusRequest,
-  TransactionState,
+  AvailabilityAnswer, AvailabilityTaskAnswer, CheckoutAnswer, ReceiptAnswer, RefundAnswer, TransactionAnswer,
+} from '../contracts/pay/answers.js';
+import type {
+  AvailabilityRequest, AvailabilityTaskRequest, CancelRequest, CheckoutRequest, ReceiptRequest, RefundRequest, StatusRequest,
 } from '../contracts/pay/bodies.js';
+import { isUnderstood } from '../contracts/pay/reader.js';
 import { validationErrors } from '../contracts/errors.js';
-import { TOKEN_HEADER } from '../contracts/pay/errors.js';
 import { amountMismatch, type Item } from '../contracts/pay/items.js';
 import { backoffDelay, retryAfterMs } from './backoff.js';
-import { ENDPOINTS, type Endpoint } from './endpoints.js';
+import { DOCUMENT_FALLBACK, ENDPOINTS, type Endpoint } from './endpoints.js';
 import { codeForAnswer, PayError } from './errors.js';
-import type { PayClientEvent } from './events.js';
-import { type PayClientOptions, resolvePayClientOptions, type ResolvedPayClientOptions } from './options.js';
+import type { PayClientEvent, PayOperation } from './events.js';
+import { type PayClientOptions, type PayProfile, resolvePayClientOptions, type ResolvedPayClientOptions } from './options.js';
 
 /** Per-call options; they override the client's. */
 export interface PayCallOptions {
@@ -24,27 +25,43 @@ export interface PayCallOptions {
   retries?: number;
 }
 
+/** A /refund body: `refundId` is the kit's (required under profile `'kit'`, refused under `'document'`). */
+export type RefundInput = Omit<RefundRequest, 'refundId'> & { refundId?: string };
+
 /**
- * The Pay API, one method per operation. Each builds the body from the
- * contract schema (defaults filled, unknown fields refused), checks the amounts
- * rule before sending, signs the exact body text and sends exactly those bytes
- * with `X-Wallet-Token`. Errors are {@link PayError}s.
+ * The Pay API, one method per operation. Each checks the body against the
+ * contract (and, under profile `'document'`, against the fields the interface
+ * document names) and the amounts rule before sending, sends only the fields
+ * the caller gave, signs the exact body text and sends exactly those bytes
+ * with the token header. Answers are read tolerantly (see
+ * `responseNotUnderstood`). Errors are {@link PayError}s.
  */
 export interface PayClient {
+  /** Which API the client speaks: `'kit'` or `'document'`. */
+  readonly profile: PayProfile;
   /** POST /availability-info: providers and walletPayIsDefault for a card session. Retried when safe. */
-  availability(body: AvailabilityRequest, options?: PayCallOptions): Promise<AvailabilityResponse>;
+  availability(body: AvailabilityRequest, options?: PayCallOptions): Promise<AvailabilityAnswer>;
   /** POST /availability-info/task: registers the payment, shows the offers, answers the providers. Not retried. */
-  availabilityTask(body: AvailabilityTaskRequest, options?: PayCallOptions): Promise<AvailabilityTaskResponse>;
-  /** POST /checkout: idempotent by requestId, so retried with the same bytes. */
-  checkout(body: CheckoutRequest, options?: PayCallOptions): Promise<CheckoutResponse>;
-  /** POST /status by `{ transactionId }` or `{ requestId, cardSession }`. Retried. */
-  status(body: StatusRequest, options?: PayCallOptions): Promise<TransactionState>;
+  availabilityTask(body: AvailabilityTaskRequest, options?: PayCallOptions): Promise<AvailabilityTaskAnswer>;
+  /** POST /checkout: idempotent by requestId and cardSession, so retried with the same bytes. */
+  checkout(body: CheckoutRequest, options?: PayCallOptions): Promise<CheckoutAnswer>;
+  /** POST /status by `{ transactionId }` or (profile `'kit'`) `{ requestId, cardSession }`. Retried. */
+  status(body: StatusRequest, options?: PayCallOptions): Promise<TransactionAnswer>;
   /** POST /cancel: answers the transaction's new state. Not retried (a repeat would be INVALID_STATE). */
-  cancel(body: CancelRequest, options?: PayCallOptions): Promise<TransactionState>;
-  /** POST /refund: idempotent by refundId, so retried. */
-  refund(body: RefundRequest, options?: PayCallOptions): Promise<RefundResponse>;
+  cancel(body: CancelRequest, options?: PayCallOptions): Promise<TransactionAnswer>;
+  /** POST /refund: under `'kit'` idempotent by refundId, so retried; under `'document'` never retried. */
+  refund(body: RefundInput, options?: PayCallOptions): Promise<RefundAnswer>;
   /** POST /receipt: forwards the receipt to the app. Not retried. */
-  receipt(body: ReceiptRequest, options?: PayCallOptions): Promise<ReceiptResponse>;
+  receipt(body: ReceiptRequest, options?: PayCallOptions): Promise<ReceiptAnswer>;
+}
+
+/** How this client calls one operation under its profile; null: no path (UNSUPPORTED). */
+interface Route {
+  endpoint: Endpoint;
+  path: string;
+  url: string;
+  request: z.ZodType;
+  idempotent: boolean;
 }
 
 type Attempt = { ok: true; value: unknown } | { ok: false; error: PayError; retryAfterMs: number; durationMs: number; httpRequestId: string };
@@ -53,46 +70,53 @@ const TIMED_OUT = Symbol('timeout');
 
 class HttpPayClient implements PayClient {
   readonly #o: ResolvedPayClientOptions;
-  readonly #urls: Map<string, string>;
+  readonly #routes: Map<PayOperation, Route | null>;
 
   constructor(options: ResolvedPayClientOptions) {
     this.#o = options;
-    this.#urls = new Map(Object.values(ENDPOINTS).map((e) => [e.path, options.baseUrl + e.path]));
+    this.#routes = new Map(Object.values(ENDPOINTS).map((e) => [e.operation, routeOf(e, options)]));
   }
 
-  availability(body: AvailabilityRequest, options?: PayCallOptions) { return this.#call<AvailabilityResponse>(ENDPOINTS.availability, body, options); }
-  availabilityTask(body: AvailabilityTaskRequest, options?: PayCallOptions) { return this.#call<AvailabilityTaskResponse>(ENDPOINTS.availabilityTask, body, options); }
-  checkout(body: CheckoutRequest, options?: PayCallOptions) { return this.#call<CheckoutResponse>(ENDPOINTS.checkout, body, options); }
-  status(body: StatusRequest, options?: PayCallOptions) { return this.#call<TransactionState>(ENDPOINTS.status, body, options); }
-  cancel(body: CancelRequest, options?: PayCallOptions) { return this.#call<TransactionState>(ENDPOINTS.cancel, body, options); }
-  refund(body: RefundRequest, options?: PayCallOptions) { return this.#call<RefundResponse>(ENDPOINTS.refund, body, options); }
-  receipt(body: ReceiptRequest, options?: PayCallOptions) { return this.#call<ReceiptResponse>(ENDPOINTS.receipt, body, options); }
+  get profile(): PayProfile { return this.#o.profile; }
 
-  async #call<T>(endpoint: Endpoint, input: unknown, options: PayCallOptions = {}): Promise<T> {
-    const bodyText = buildBody(endpoint, input);
-    const maxRetries = endpoint.idempotent ? (options.retries ?? this.#o.retries.max) : 0;
+  availability(body: AvailabilityRequest, options?: PayCallOptions) { return this.#call<AvailabilityAnswer>('availability', body, options); }
+  availabilityTask(body: AvailabilityTaskRequest, options?: PayCallOptions) { return this.#call<AvailabilityTaskAnswer>('availabilityTask', body, options); }
+  checkout(body: CheckoutRequest, options?: PayCallOptions) { return this.#call<CheckoutAnswer>('checkout', body, options); }
+  status(body: StatusRequest, options?: PayCallOptions) { return this.#call<TransactionAnswer>('status', body, options); }
+  cancel(body: CancelRequest, options?: PayCallOptions) { return this.#call<TransactionAnswer>('cancel', body, options); }
+  refund(body: RefundInput, options?: PayCallOptions) { return this.#call<RefundAnswer>('refund', body, options); }
+  receipt(body: ReceiptRequest, options?: PayCallOptions) { return this.#call<ReceiptAnswer>('receipt', body, options); }
+
+  async #call<T>(operation: PayOperation, input: unknown, options: PayCallOptions = {}): Promise<T> {
+    const route = this.#routes.get(operation);
+    if (!route) {
+      throw new PayError('UNSUPPORTED', `${operation}: the interface document shows no path for it; give paths.${operation} to use it under profile 'document'`,
+        { attempts: 0 });
+    }
+    const body = buildBody(route, input, this.#o.profile);
+    const maxRetries = route.idempotent ? (options.retries ?? this.#o.retries.max) : 0;
     const timeoutMs = options.timeoutMs ?? this.#o.timeoutMs;
     for (let attempt = 1; ; attempt++) {
-      const result = await this.#attempt(endpoint, bodyText, attempt, timeoutMs, options.signal);
+      const result = await this.#attempt(route, body, attempt, timeoutMs, options.signal);
       if (result.ok) return result.value as T;
       const { error } = result;
       const retry = error.transient && attempt <= maxRetries;
       const delay = retry ? backoffDelay(attempt, this.#o.retries, this.#o.random, result.retryAfterMs) : undefined;
       if (this.#o.onEvent) {
-        this.#emit({ type: 'failure', ...eventBase(endpoint, attempt, result.httpRequestId), durationMs: result.durationMs, error, retryInMs: delay });
+        this.#emit({ type: 'failure', ...eventBase(route, attempt, result.httpRequestId), durationMs: result.durationMs, error, retryInMs: delay });
       }
       if (delay === undefined) throw error;
       await this.#o.sleep(delay, options.signal);
     }
   }
 
-  async #attempt(endpoint: Endpoint, bodyText: string, attempt: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<Attempt> {
+  async #attempt(route: Route, body: Body, attempt: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<Attempt> {
     signal?.throwIfAborted();
-    const path = endpoint.path;
+    const { path } = route;
     const httpRequestId = randomUUID();
     // A new token every attempt: the service refuses a jti it has seen, and the bytes are the same.
-    const token = await this.#o.sign(bodyText);
-    if (this.#o.onEvent) this.#emit({ type: 'request', ...eventBase(endpoint, attempt, httpRequestId) });
+    const token = await this.#o.sign(body.text, { operation: route.endpoint.operation, path });
+    if (this.#o.onEvent) this.#emit({ type: 'request', ...eventBase(route, attempt, httpRequestId) });
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(TIMED_OUT), timeoutMs);
     const onAbort = () => controller.abort(signal!.reason);
@@ -103,10 +127,10 @@ class HttpPayClient implements PayClient {
     let answerId: string | undefined;
     let retryAfter: string | null;
     try {
-      const response = await this.#o.fetch(this.#urls.get(path)!, {
+      const response = await this.#o.fetch(route.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token, 'x-request-id': httpRequestId },
-        body: bodyText,
+        headers: { 'content-type': 'application/json', [this.#o.tokenHeader]: token, 'x-request-id': httpRequestId },
+        body: body.text,
         signal: controller.signal,
       });
       httpStatus = response.status;
@@ -127,12 +151,16 @@ class HttpPayClient implements PayClient {
       signal?.removeEventListener('abort', onAbort);
     }
     const durationMs = performance.now() - started;
-    if (this.#o.onEvent) this.#emit({ type: 'response', ...eventBase(endpoint, attempt, httpRequestId), httpStatus, durationMs, requestId: answerId });
+    if (this.#o.onEvent) this.#emit({ type: 'response', ...eventBase(route, attempt, httpRequestId), httpStatus, durationMs, requestId: answerId });
     const details = { path, attempts: attempt, requestId: answerId ?? httpRequestId, httpStatus };
     if (httpStatus >= 200 && httpStatus < 300) {
-      const parsed = endpoint.response.safeParse(parseJson(text));
-      if (parsed.success) return { ok: true, value: parsed.data };
-      return { ok: false, error: new PayError('PROTOCOL', `${path}: the answer is not the contract's`, { ...details, errors: validationErrors(parsed.error) }), retryAfterMs: 0, durationMs, httpRequestId };
+      const reading = route.endpoint.read(parseJson(text), body.sent);
+      if (this.#o.onEvent && !isUnderstood(reading.notUnderstood)) {
+        this.#emit({ type: 'responseNotUnderstood', ...eventBase(route, attempt, httpRequestId), httpStatus, ...reading.notUnderstood });
+      }
+      if (reading.ok) return { ok: true, value: reading.value };
+      const error = new PayError('PROTOCOL', `${path}: the answer lacks what the interface document requires`, { ...details, errors: reading.errors });
+      return { ok: false, error, retryAfterMs: 0, durationMs, httpRequestId };
     }
     const envelope = asEnvelope(parseJson(text));
     const code = codeForAnswer(httpStatus, envelope?.status);
@@ -156,23 +184,59 @@ class HttpPayClient implements PayClient {
   }
 }
 
-function eventBase(endpoint: Endpoint, attempt: number, httpRequestId: string) {
-  return { operation: endpoint.operation, path: endpoint.path, attempt, httpRequestId };
+function eventBase(route: Route, attempt: number, httpRequestId: string) {
+  return { operation: route.endpoint.operation, path: route.path, attempt, httpRequestId };
 }
 
-/** The JSON text to sign and send: the contract's output (defaults filled), in its field order. */
-function buildBody(endpoint: Endpoint, input: unknown): string {
-  const parsed = endpoint.request.safeParse(input);
-  if (!parsed.success) {
-    const errors = validationErrors(parsed.error as z.ZodError);
-    throw new PayError('BAD_REQUEST', `${endpoint.path}: not sent, the body is invalid: ${errors.join('; ')}`, { errors, path: endpoint.path, attempts: 0 });
+/** The operation under the client's profile and paths. */
+function routeOf(endpoint: Endpoint, o: ResolvedPayClientOptions): Route | null {
+  const path = o.paths[endpoint.operation] ?? endpoint.path;
+  if (o.profile === 'kit') return { endpoint, path, url: o.baseUrl + path, request: endpoint.request, idempotent: endpoint.idempotent };
+  const use = endpoint.document ?? (o.paths[endpoint.operation] ? DOCUMENT_FALLBACK[endpoint.operation] : undefined);
+  return use ? { endpoint, path, url: o.baseUrl + path, request: use.request, idempotent: use.idempotent } : null;
+}
+
+/** What goes on the wire: the exact text, and the object it was made from (answers are read against it). */
+interface Body {
+  text: string;
+  sent: Record<string, unknown>;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Only what the caller gave: the checked output (its field order) without
+ * the fields the schema filled in, so no default (`measure: "PIECE"`) reaches
+ * a service that does not know it.
+ */
+function given(input: unknown, output: unknown): unknown {
+  if (Array.isArray(input) && Array.isArray(output)) return output.map((o, i) => given(input[i], o));
+  if (!isObject(input) || !isObject(output)) return output;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(output)) if (input[key] !== undefined) out[key] = given(input[key], value);
+  return out;
+}
+
+/** The JSON text to sign and send, refused (nothing sent) when invalid, outside the profile or against the amounts rule. */
+function buildBody(route: Route, input: unknown, profile: PayProfile): Body {
+  const { path } = route;
+  const refuse = (errors: string[]) => {
+    throw new PayError('BAD_REQUEST', `${path}: not sent, the body is invalid: ${errors.join('; ')}`, { errors, path, attempts: 0 });
+  };
+  if (profile === 'document' && isObject(input)) {
+    const shape = (route.request as z.ZodObject).shape;
+    const foreign = Object.keys(input).filter((k) => input[k] !== undefined && !Object.hasOwn(shape, k));
+    if (foreign.length > 0) refuse(foreign.map((k) => `${k}: not a field of the interface document for ${path} (profile 'document')`));
   }
+  const parsed = route.request.safeParse(input);
+  if (!parsed.success) refuse(validationErrors(parsed.error as z.ZodError));
   const body = parsed.data as { items?: Item[]; discountAmount?: number; totalAmount?: number };
-  if (endpoint.amounts && body.items !== undefined) {
+  if (route.endpoint.amounts && body.items !== undefined) {
     const line = amountMismatch(body.items, body.discountAmount!, body.totalAmount!);
-    if (line !== undefined) throw new PayError('AMOUNT_MISMATCH', `${endpoint.path}: not sent: ${line}`, { errors: [line], path: endpoint.path, attempts: 0 });
+    if (line !== undefined) throw new PayError('AMOUNT_MISMATCH', `${path}: not sent: ${line}`, { errors: [line], path, attempts: 0 });
   }
-  return JSON.stringify(body);
+  const sent = given(input, body) as Record<string, unknown>;
+  return { text: JSON.stringify(sent), sent };
 }
 
 function parseJson(text: string): unknown {
@@ -198,12 +262,12 @@ function describeNetworkError(error: unknown): string {
 }
 
 /**
- * Creates a Pay API client. Safe calls (/checkout, /status, /refund,
- * /availability-info) are retried on no answer or 5xx with jittered backoff;
- * every attempt gets a fresh token over the same bytes.
+ * Creates a Pay API client. Safe calls (/checkout, /status, /availability-info,
+ * and /refund under profile `'kit'`) are retried on no answer or 5xx with
+ * jittered backoff; every attempt gets a fresh token over the same bytes.
  *
  * @example
- * const pay = createPayClient({ baseUrl: 'http://127.0.0.1:8090', verifier });
+ * const pay = createPayClient({ baseUrl: 'http://127.0.0.1:8090', verifier, onEvent: (e) => e.type === 'responseNotUnderstood' && log.warn(e) });
  * const { transactionId } = await pay.checkout({ requestId, cardSession, items, discountAmount: 0, totalAmount: 15000 });
  */
 export function createPayClient(options: PayClientOptions): PayClient {

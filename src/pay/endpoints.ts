@@ -1,39 +1,71 @@
-import type { z } from 'zod';
+import { z } from 'zod';
+import { ANSWER_READERS, type AnswerReader } from '../contracts/pay/answers.js';
 import {
-  AvailabilityRequest, AvailabilityResponse, AvailabilityTaskRequest, AvailabilityTaskResponse, CancelRequest,
-  CheckoutRequest, CheckoutResponse, ReceiptRequest, ReceiptResponse, RefundRequest, RefundResponse, StatusRequest,
-  TransactionState,
+  AvailabilityRequest, AvailabilityTaskRequest, CancelRequest, CheckoutRequest, ReceiptRequest, RefundItem, RefundRequest,
+  StatusRequest, TransactionId,
 } from '../contracts/pay/bodies.js';
 import type { PayOperation } from './events.js';
+
+/**
+ * How an operation is used under profile `'document'`: the request schema
+ * holding only fields the interface document names (section 2.4, and the
+ * /checkout row of 4.2), and whether a repeat is safe without the kit's
+ * extensions. `null`: the document shows no path for it (cancel, receipt).
+ */
+export interface DocumentUse {
+  readonly request: z.ZodObject;
+  readonly idempotent: boolean;
+}
 
 /** How the client calls one Pay API operation. */
 export interface Endpoint {
   readonly operation: PayOperation;
   readonly path: string;
+  /** The kit's request schema (profile `'kit'`). */
   readonly request: z.ZodType;
-  readonly response: z.ZodType;
+  /** Reads a 2xx answer tolerantly (src/contracts/pay/answers.ts). */
+  readonly read: AnswerReader<unknown>;
   /**
-   * Retried automatically on no answer or 5xx: only operations that cannot
-   * take effect twice. /checkout (same requestId, same bytes: the stored
-   * answer), /refund (same refundId), /status and /availability-info (reads).
-   * Not /availability-info/task, /cancel (a repeat after a lost answer would
-   * be INVALID_STATE) or /receipt.
+   * Retried automatically on no answer or 5xx (profile `'kit'`): only
+   * operations that cannot take effect twice. /checkout (same requestId, same
+   * bytes: the stored answer), /refund (same refundId), /status and
+   * /availability-info (reads). Not /availability-info/task, /cancel (a repeat
+   * after a lost answer would be INVALID_STATE) or /receipt.
    */
   readonly idempotent: boolean;
   /** Whether the body is checked against the amounts rule before sending. */
   readonly amounts: boolean;
+  /** The operation under profile `'document'`. */
+  readonly document: DocumentUse | null;
 }
 
-const endpoint = (operation: PayOperation, path: string, request: z.ZodType, response: z.ZodType, idempotent: boolean, amounts = false): Endpoint =>
-  ({ operation, path, request, response, idempotent, amounts });
+const endpoint = (
+  operation: PayOperation, path: string, request: z.ZodType, idempotent: boolean, document: DocumentUse | null, amounts = false,
+): Endpoint => ({ operation, path, request, read: ANSWER_READERS[operation] as AnswerReader<unknown>, idempotent, amounts, document });
+
+const noOffers = (AvailabilityTaskRequest as unknown as z.ZodObject).omit({ offers: true });
+const noProvider = (CheckoutRequest as unknown as z.ZodObject).omit({ providerId: true });
+const byTransaction = z.object({ transactionId: TransactionId }).strict();
+// No refundId (the kit's) nor amount (a partial refund by amount): the document names items and their article, quantity.
+const documentRefund = z.object({ transactionId: TransactionId, items: z.array(RefundItem).min(1).max(1000).optional() }).strict();
 
 /** The seven operations (DESIGN.md section 3). `/cancel` answers the transaction's new state. */
 export const ENDPOINTS = {
-  availability: endpoint('availability', '/availability-info', AvailabilityRequest, AvailabilityResponse, true),
-  availabilityTask: endpoint('availabilityTask', '/availability-info/task', AvailabilityTaskRequest, AvailabilityTaskResponse, false, true),
-  checkout: endpoint('checkout', '/checkout', CheckoutRequest, CheckoutResponse, true, true),
-  status: endpoint('status', '/status', StatusRequest, TransactionState, true),
-  cancel: endpoint('cancel', '/cancel', CancelRequest, TransactionState, false),
-  refund: endpoint('refund', '/refund', RefundRequest, RefundResponse, true),
-  receipt: endpoint('receipt', '/receipt', ReceiptRequest, ReceiptResponse, false),
+  availability: endpoint('availability', '/availability-info', AvailabilityRequest, true,
+    { request: AvailabilityRequest as unknown as z.ZodObject, idempotent: true }),
+  availabilityTask: endpoint('availabilityTask', '/availability-info/task', AvailabilityTaskRequest, false,
+    { request: noOffers, idempotent: false }, true),
+  checkout: endpoint('checkout', '/checkout', CheckoutRequest, true, { request: noProvider, idempotent: true }, true),
+  // The document: /status by transactionId (by requestId + cardSession is the kit's).
+  status: endpoint('status', '/status', StatusRequest, true, { request: byTransaction, idempotent: true }),
+  cancel: endpoint('cancel', '/cancel', CancelRequest, false, null),
+  // Without a refundId a repeat after a lost answer could refund twice: never retried.
+  refund: endpoint('refund', '/refund', RefundRequest, true, { request: documentRefund, idempotent: false }),
+  receipt: endpoint('receipt', '/receipt', ReceiptRequest, false, null),
 } as const satisfies Record<PayOperation, Endpoint>;
+
+/** The schema of cancel and receipt when the caller gives their paths under profile `'document'`. */
+export const DOCUMENT_FALLBACK: Partial<Record<PayOperation, DocumentUse>> = {
+  cancel: { request: byTransaction, idempotent: false },
+  receipt: { request: ReceiptRequest as unknown as z.ZodObject, idempotent: false },
+};

@@ -5,7 +5,10 @@ import { PAY_ERROR_STATUS, type PayErrorCode as ServerCode } from '../contracts/
  * The first seven are the service's own codes (DESIGN.md section 3; the client
  * also raises `BAD_REQUEST` and `AMOUNT_MISMATCH` itself, before sending);
  * `NETWORK` (no answer: refused, reset, dropped), `TIMEOUT` (no answer in time),
- * `SERVER` (5xx) and `PROTOCOL` (an answer that is not the contract's) are the client's.
+ * `SERVER` (5xx), `PROTOCOL` (an answer the client cannot read: a 2xx lacking a
+ * field the document names, or an error answer of an unknown kind) and
+ * `UNSUPPORTED` (the operation has no path under profile `'document'`; nothing
+ * was sent) are the client's.
  */
 export type PayClientErrorCode =
   | 'TOKEN_INVALID'
@@ -18,7 +21,8 @@ export type PayClientErrorCode =
   | 'NETWORK'
   | 'TIMEOUT'
   | 'SERVER'
-  | 'PROTOCOL';
+  | 'PROTOCOL'
+  | 'UNSUPPORTED';
 
 /** What a {@link PayError} knows besides its code. */
 export interface PayErrorDetails {
@@ -70,6 +74,15 @@ export class PayError extends Error {
   /** No answer, or a 5xx: the request may or may not have been processed. */
   get transient(): boolean {
     return this.code === 'NETWORK' || this.code === 'TIMEOUT' || this.code === 'SERVER';
+  }
+
+  /**
+   * The request may have taken effect and its result is not known: no
+   * answer, a 5xx, or a 2xx the client could not read (a /checkout answer
+   * without transactionId: the invoice may exist, document section 7).
+   */
+  get outcomeUnknown(): boolean {
+    return this.transient || (this.code === 'PROTOCOL' && this.httpStatus !== undefined && this.httpStatus >= 200 && this.httpStatus < 300);
   }
 }
 

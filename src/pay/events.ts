@@ -1,3 +1,4 @@
+import type { NotUnderstood } from '../contracts/pay/reader.js';
 import type { PayError } from './errors.js';
 
 /** The Pay API operations, named as the client's methods. */
@@ -21,9 +22,15 @@ interface AttemptBase {
  * - `request`: an attempt is about to be sent;
  * - `response`: an answer came (any status), `durationMs` from send to body read;
  * - `failure`: the attempt failed (no answer, timeout, error answer, bad answer);
- *   `retryInMs` is set when the client will try again after that wait.
+ *   `retryInMs` is set when the client will try again after that wait;
+ * - `responseNotUnderstood`: a 2xx held fields the client does not know
+ *   (`unknown`, ignored), lacked fields it would use (`missing`: filled from
+ *   the request or derived when exact, else left out) or held unreadable
+ *   optional ones (`invalid`, dropped). The call still succeeds unless a field
+ *   the document names is missing or invalid (then a `failure` follows).
  */
 export type PayClientEvent =
   | (AttemptBase & { type: 'request' })
   | (AttemptBase & { type: 'response'; httpStatus: number; durationMs: number; requestId: string | undefined })
+  | (AttemptBase & { type: 'responseNotUnderstood'; httpStatus: number } & NotUnderstood)
   | (AttemptBase & { type: 'failure'; durationMs: number; error: PayError; retryInMs: number | undefined });

@@ -1,9 +1,13 @@
 export { backoffDelay, DEFAULT_RETRY_POLICY, realSleep, type RetryPolicy, type Sleep } from './backoff.js';
-export { createPayClient, type PayCallOptions, type PayClient } from './client.js';
+export type {
+  AvailabilityAnswer, AvailabilityTaskAnswer, CheckoutAnswer, ReceiptAnswer, RefundAnswer, TransactionAnswer,
+} from '../contracts/pay/answers.js';
+export type { NotUnderstood } from '../contracts/pay/reader.js';
+export { createPayClient, type PayCallOptions, type PayClient, type RefundInput } from './client.js';
 export { ENDPOINTS as PAY_ENDPOINTS, type Endpoint as PayEndpoint } from './endpoints.js';
 export { PayError, PaymentSessionError, type PayClientErrorCode, type PayErrorDetails, type PaymentSessionErrorCode } from './errors.js';
 export type { PayClientEvent, PayOperation } from './events.js';
-export type { PayClientOptions, TokenSigner } from './options.js';
+export { DEFAULT_TOKEN_HEADER, type PayClientOptions, type PayProfile, type Sign, type SignContext, type TokenSigner } from './options.js';
 export { createPaymentSession, PaymentSession } from './session.js';
 export type {
   Basket, BasketItem, PaymentPhase, PaymentSessionEvent, PaymentSessionEventOf, PaymentSessionOptions, Provider as PayProvider,

@@ -1,4 +1,4 @@
-import type { TransactionState } from '../contracts/pay/bodies.js';
+import type { TransactionAnswer } from '../contracts/pay/answers.js';
 import { TRANSITIONS, type TransactionStatus } from '../contracts/pay/statuses.js';
 
 /** Statuses that are a result for the desk (cancelled too, though the bank may still answer it). */
@@ -20,7 +20,7 @@ export function reachable(from: TransactionStatus, to: TransactionStatus, seen =
   return false;
 }
 
-type Waiter = { resolve(state: TransactionState): void; reject(error: unknown): void };
+type Waiter = { resolve(state: TransactionAnswer): void; reject(error: unknown): void };
 
 /**
  * What a payment session knows of its transactions: the last state of each
@@ -29,17 +29,17 @@ type Waiter = { resolve(state: TransactionState): void; reject(error: unknown): 
  * `waitForResult` calls.
  */
 export class TransactionLedger {
-  readonly #states = new Map<string, TransactionState>();
+  readonly #states = new Map<string, TransactionAnswer>();
   readonly #left = new Set<string>();
   #waiters: Waiter[] = [];
 
   /** The last known state of a transaction. */
-  get(transactionId: string): TransactionState | undefined {
+  get(transactionId: string): TransactionAnswer | undefined {
     return this.#states.get(transactionId);
   }
 
   /** Records a state; false when it is stale or says nothing new. */
-  record(state: TransactionState): boolean {
+  record(state: TransactionAnswer): boolean {
     const known = this.#states.get(state.transactionId);
     if (known && (known.status === state.status ? known.refundedAmount === state.refundedAmount : !reachable(known.status, state.status))) {
       return false;
@@ -71,8 +71,8 @@ export class TransactionLedger {
   }
 
   /** A promise for the next result handed to {@link settle}; rejected by {@link fail} or the signal. */
-  wait(signal?: AbortSignal): Promise<TransactionState> {
-    return new Promise<TransactionState>((resolve, reject) => {
+  wait(signal?: AbortSignal): Promise<TransactionAnswer> {
+    return new Promise<TransactionAnswer>((resolve, reject) => {
       signal?.throwIfAborted();
       const waiter: Waiter = { resolve, reject };
       this.#waiters.push(waiter);
@@ -84,7 +84,7 @@ export class TransactionLedger {
   }
 
   /** Resolves every pending wait with a result. */
-  settle(state: TransactionState): void {
+  settle(state: TransactionAnswer): void {
     const waiters = this.#waiters;
     this.#waiters = [];
     for (const w of waiters) w.resolve(state);

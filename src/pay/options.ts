@@ -1,31 +1,69 @@
 import { z } from 'zod';
+import { TOKEN_HEADER } from '../contracts/pay/errors.js';
 import { ConfigError } from '../errors.js';
 import { DEFAULT_RETRY_POLICY, realSleep, type RetryPolicy, type Sleep } from './backoff.js';
-import type { PayClientEvent } from './events.js';
+import type { PayClientEvent, PayOperation } from './events.js';
 
 /** Something that signs a body: the kit's verifier (`createVerifier(...)`) fits. */
 export interface TokenSigner {
   getToken(requestData: string): string;
 }
 
+/** What a `sign` function is told besides the body text. */
+export interface SignContext {
+  operation: PayOperation;
+  /** The path called, e.g. `/checkout`. */
+  path: string;
+}
+
+/** Computes the token for the exact body text (`requestData`) of one attempt. */
+export type Sign = (requestData: string, context: SignContext) => string | Promise<string>;
+
+/**
+ * Which Pay API the client speaks.
+ *
+ * - `'kit'` (default): the interface document plus the kit's extensions, as
+ *   the sandbox and DESIGN.md section 3 have them: /cancel and /receipt,
+ *   /status by requestId + cardSession (the lost-/checkout probe), refundId
+ *   (a safely retried /refund), providerId on /checkout, offers on the task.
+ * - `'document'`: the interface document read literally. Bodies hold only
+ *   fields the document names; /status only by transactionId; /refund
+ *   without refundId or amount and never retried; /cancel and /receipt only
+ *   when `paths` gives them (the document shows no path); a lost /checkout
+ *   answer is recovered by the same /checkout again (section 7).
+ */
+export type PayProfile = 'document' | 'kit';
+
+/** The default `tokenHeader`: the kit's (DESIGN.md section 2). */
+export const DEFAULT_TOKEN_HEADER: string = TOKEN_HEADER;
+
 /**
  * Options of {@link createPayClient}. Give `verifier` (signs in process) or
- * `token` (e.g. asks the cash desk server's `POST /v1/token`), not both.
+ * `sign` (any other token: e.g. asks the cash desk server's `POST /v1/token`,
+ * or a service whose token differs), not both.
  */
 export interface PayClientOptions {
   /** The Pay API root, e.g. `https://pay.example` or the sandbox's URL. */
   baseUrl: string;
   /** Signs each attempt's exact body text; a new token every attempt (the service refuses a reused jti). */
   verifier?: TokenSigner;
-  /** Alternative to `verifier`: the token for the exact body text. */
+  /** Instead of `verifier`: the token for the exact body text of each attempt (sync or async). */
+  sign?: Sign;
+  /** @deprecated The former name of `sign`. */
   token?: (bodyText: string) => string | Promise<string>;
+  /** The header the token goes in. Default `X-Wallet-Token` (the document leaves the name to the service). */
+  tokenHeader?: string;
+  /** Which API: `'kit'` (default) or `'document'`, see {@link PayProfile}. */
+  profile?: PayProfile;
+  /** Paths that differ from the defaults; under `'document'` the only way to have `cancel` and `receipt`. */
+  paths?: Partial<Record<PayOperation, string>>;
   /** Per attempt, from sending to the answer's body read. Default 10 000 ms. */
   timeoutMs?: number;
   /** Automatic retries of safe calls; `false` = none. Default `{ max: 3, baseMs: 100, maxMs: 2000 }`. */
   retries?: Partial<RetryPolicy> | false;
   /** Default: the global fetch. */
   fetch?: typeof fetch;
-  /** Request/response/failure events with timings (no bodies, no tokens). */
+  /** Request/response/failure events with timings, and `responseNotUnderstood` (no bodies, no tokens). */
   onEvent?: (event: PayClientEvent) => void;
   /** How to wait between retries. Default: real time. */
   sleep?: Sleep;
@@ -36,7 +74,10 @@ export interface PayClientOptions {
 /** Validated client options. */
 export interface ResolvedPayClientOptions {
   baseUrl: string;
-  sign: (bodyText: string) => string | Promise<string>;
+  sign: Sign;
+  tokenHeader: string;
+  profile: PayProfile;
+  paths: Partial<Record<PayOperation, string>>;
   timeoutMs: number;
   retries: RetryPolicy;
   fetch: typeof fetch;
@@ -47,8 +88,18 @@ export interface ResolvedPayClientOptions {
 
 const ms = (max: number) => z.number({ error: `must be an integer number of ms from 1 to ${max}` }).int().min(1).max(max);
 
+// Headers the client sets itself: a token there would clash with them.
+const RESERVED = new Set(['content-type', 'content-length', 'host', 'x-request-id', 'transfer-encoding', 'connection']);
+const OPERATIONS = ['availability', 'availabilityTask', 'checkout', 'status', 'cancel', 'refund', 'receipt'] as const;
+const path = z.string().regex(/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]{0,255}$/, { error: 'must be a path starting with /' });
+
 const schema = z.object({
   baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+  tokenHeader: z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/, { error: 'must be an HTTP header name' })
+    .refine((h) => !RESERVED.has(h.toLowerCase()), { error: 'must not be a header the client sets itself' })
+    .default(DEFAULT_TOKEN_HEADER),
+  profile: z.enum(['document', 'kit'], { error: 'must be document or kit' }).default('kit'),
+  paths: z.partialRecord(z.enum(OPERATIONS), path).default({}),
   timeoutMs: ms(600_000).default(10_000),
   retries: z.union([
     z.literal(false),
@@ -68,16 +119,21 @@ export function resolvePayClientOptions(options: PayClientOptions): ResolvedPayC
   const parsed = schema.safeParse(options);
   if (!parsed.success) issues.push(...parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`));
   const hasVerifier = options.verifier !== undefined;
-  if (hasVerifier === (options.token !== undefined)) issues.push('verifier: give verifier or token, exactly one');
+  const given = [options.verifier, options.sign, options.token].filter((o) => o !== undefined).length;
+  if (given !== 1) issues.push('verifier: give verifier or sign, exactly one');
   if (hasVerifier && typeof options.verifier?.getToken !== 'function') issues.push('verifier: must have getToken(requestData)');
+  if (!fn(options.sign)) issues.push('sign: must be a function');
   if (!fn(options.token)) issues.push('token: must be a function');
   for (const name of ['fetch', 'onEvent', 'sleep', 'random'] as const) if (!fn(options[name])) issues.push(`${name}: must be a function`);
   if (!parsed.success || issues.length > 0) throw new ConfigError(issues, 'Pay client options');
   const { retries } = parsed.data;
-  const verifier = options.verifier;
+  const { verifier, token } = options;
   return {
     baseUrl: parsed.data.baseUrl.replace(/\/+$/, ''),
-    sign: verifier ? (text) => verifier.getToken(text) : options.token!,
+    sign: options.sign ?? (verifier ? (text) => verifier.getToken(text) : (text) => token!(text)),
+    tokenHeader: parsed.data.tokenHeader,
+    profile: parsed.data.profile,
+    paths: parsed.data.paths,
     timeoutMs: parsed.data.timeoutMs,
     retries: retries === false ? { ...DEFAULT_RETRY_POLICY, max: 0 } : retries,
     fetch: options.fetch ?? globalThis.fetch,

@@ -25,6 +25,9 @@ export function checkSessionOptions(options: PaymentSessionOptions): void {
   const parsed = schema.safeParse(options);
   if (!parsed.success) issues.push(...parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`));
   if (typeof options.client?.checkout !== 'function') issues.push('client: must be a PayClient (createPayClient)');
+  if (options.offers !== undefined && options.client?.profile === 'document') {
+    issues.push("offers: the kit's extension; a client with profile 'document' never sends it");
+  }
   if (typeof options.rescan !== 'function') issues.push('rescan: must be a function resolving to the new cardSession');
   for (const name of ['newId', 'sleep', 'random', 'onEvent'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') issues.push(`${name}: must be a function`);

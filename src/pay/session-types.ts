@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { AvailabilityResponse, CheckoutResponse, Offer, TransactionState } from '../contracts/pay/bodies.js';
+import type { AvailabilityAnswer, CheckoutAnswer, TransactionAnswer } from '../contracts/pay/answers.js';
+import type { Offer } from '../contracts/pay/bodies.js';
 import type { Item } from '../contracts/pay/items.js';
 import type { Sleep } from './backoff.js';
 import type { PayClient } from './client.js';
@@ -30,7 +31,7 @@ export type PaymentPhase =
   | 'succeeded' | 'unsuccessful' | 'refunded' | 'blocked' | 'abandoned';
 
 /** A payment provider from the provider list. */
-export type Provider = AvailabilityResponse['providers'][number];
+export type Provider = AvailabilityAnswer['providers'][number];
 
 /** Why the till must scan the card again. */
 export type RescanReason = 'CARD_SESSION_INVALID' | 'REFUNDED';
@@ -68,10 +69,10 @@ export type PaymentSessionEvent =
   | { type: 'tellCustomerNotToConfirm'; reason: 'BASKET_CHANGED' | 'CANCELLING' }
   | { type: 'rescanNeeded'; reason: RescanReason }
   | { type: 'cardRefused'; error: PayError }
-  | { type: 'invoice'; checkout: CheckoutResponse }
-  | { type: 'transaction'; state: TransactionState }
+  | { type: 'invoice'; checkout: CheckoutAnswer }
+  | { type: 'transaction'; state: TransactionAnswer }
   | { type: 'recovering'; step: 'status' | 'checkout'; requestId: string; error: PayError }
-  | { type: 'lateResult'; state: TransactionState };
+  | { type: 'lateResult'; state: TransactionAnswer };
 
 /** The event of a given type. */
 export type PaymentSessionEventOf<T extends PaymentSessionEvent['type']> = Extract<PaymentSessionEvent, { type: T }>;
@@ -90,13 +91,13 @@ export interface PaymentSessionOptions {
   pollIntervalMs?: number;
   /** Provider list by `task` (POST /availability-info/task, registers the payment and offers) or `info`. Default `task`. */
   availability?: 'task' | 'info';
-  /** Marketing message per provider (Part A step 4), sent with the task. */
+  /** Marketing message per provider (Part A step 4), sent with the task (the kit's field: not with profile 'document'). */
   offers?: Array<z.input<typeof Offer>>;
   /** Rescans allowed per checkout when the card session is refused. Default 1. */
   maxRescans?: number;
   /**
    * After the client's own retries gave up with no answer: rounds of
-   * "/status by requestId, then the same /checkout again". Default `{ rounds: 3, baseMs: 500, maxMs: 5000 }`.
+   * "the same /checkout again" (profile 'kit': /status by requestId first). Default `{ rounds: 3, baseMs: 500, maxMs: 5000 }`.
    */
   recovery?: { rounds?: number; baseMs?: number; maxMs?: number };
   /** New requestIds and refundIds. Default `randomUUID`. */
@@ -123,7 +124,7 @@ export interface PaymentSessionOptions {
  * (`checking`, `checkout`, `rescanning`) comes back where no call is in
  * flight: before the provider list (`new`, with a new requestId), or
  * `unknown` after a /checkout that may have been committed (`recover()` then
- * asks /status by the same requestId first, document section 7).
+ * repeats it with the same requestId and cardSession, document section 7).
  */
 export interface PaymentSessionSnapshot {
   phase: PaymentPhase;
@@ -136,7 +137,7 @@ export interface PaymentSessionSnapshot {
   providers: Provider[];
   walletPayIsDefault: boolean;
   /** The current transaction's last known state (or its /checkout answer). */
-  transaction?: TransactionState | CheckoutResponse;
+  transaction?: TransactionAnswer | CheckoutAnswer;
   /** A refund sent without an answer yet: repeated with the same refundId. */
   refundId?: string;
   /** Transactions cancelled or replaced: a success there is a late result. */

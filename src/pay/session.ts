@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { CheckoutRequest, CheckoutResponse, ReceiptResponse, RefundRequest, RefundResponse, TransactionState } from '../contracts/pay/bodies.js';
+import type {
+  CheckoutAnswer as CheckoutResponse, ReceiptAnswer as ReceiptResponse, RefundAnswer as RefundResponse, TransactionAnswer as TransactionState,
+} from '../contracts/pay/answers.js';
+import type { CheckoutRequest, RefundRequest } from '../contracts/pay/bodies.js';
 import { purchaseAmount } from '../contracts/pay/items.js';
 import { TRANSITIONS } from '../contracts/pay/statuses.js';
 import { realSleep, type RetryPolicy } from './backoff.js';
@@ -220,31 +223,34 @@ export class PaymentSession {
     return this.#exclusive(['unsuccessful'], () => this.#checkout(true, 'unsuccessful'));
   }
 
-  /** After `OUTCOME_UNKNOWN`: /status by requestId, then the same /checkout again (never a new requestId). */
+  /** After `OUTCOME_UNKNOWN`: the same /checkout again (profile 'kit': /status by requestId first), never a new requestId. */
   recover(): Promise<CheckoutResponse> {
     return this.#exclusive(['unknown'], () => this.#checkout(false, 'unknown'));
   }
 
   /**
    * Refunds the paid transaction (all of it, or `amount` kopecks, or `items`).
-   * Idempotent: a repeat after no answer reuses the refundId. Afterwards the
+   * Idempotent under profile 'kit': a repeat after no answer reuses the
+   * refundId (the document has none: a 'document' client sends none). Afterwards the
    * card session is closed: `rescanNeeded` (REFUNDED), and a new payment is a new session.
    */
   refund({ refundId, ...part }: Pick<RefundRequest, 'amount' | 'items'> & { refundId?: string } = {}): Promise<RefundResponse> {
     return this.#exclusive(['succeeded', 'refunded'], async () => {
-      if (refundId !== undefined) this.#refundId = refundId;
-      this.#refundId ??= this.#o.newId();
+      if (this.#o.client.profile !== 'document') {
+        if (refundId !== undefined) this.#refundId = refundId;
+        this.#refundId ??= this.#o.newId();
+      }
       let answer: RefundResponse;
       try {
         await this.#o.checkpoint?.();
-        answer = await this.#o.client.refund({ transactionId: this.#current!.transactionId, refundId: this.#refundId, ...part });
+        answer = await this.#o.client.refund({ transactionId: this.#current!.transactionId, ...(this.#refundId ? { refundId: this.#refundId } : {}), ...part });
       } catch (error) {
         if (error instanceof PayError && !error.transient) this.#refundId = undefined;
         this.#refused(error, this.#phase);
         throw error;
       }
       this.#refundId = undefined;
-      this.#ledger.refunded(answer.transactionId, answer.refundedAmount);
+      if (answer.refundedAmount !== undefined) this.#ledger.refunded(answer.transactionId, answer.refundedAmount);
       if (this.#phase !== 'refunded') {
         this.#setPhase('refunded');
         this.#emit({ type: 'rescanNeeded', reason: 'REFUNDED' });
@@ -295,7 +301,7 @@ export class PaymentSession {
     for (const transactionId of s.left) this.#ledger.leave(transactionId);
     if (s.transaction) {
       const { transactionId, requestId, status } = s.transaction;
-      this.#current = { transactionId, requestId, status };
+      this.#current = { transactionId, requestId: requestId ?? s.requestId, status };
       if ('statusClass' in s.transaction) this.#ledger.record(s.transaction);
     }
     let phase = s.phase;
@@ -338,7 +344,7 @@ export class PaymentSession {
       const body: CheckoutRequest = {
         requestId: this.#requestId, cardSession: this.#cardSession, items: this.#basket.items,
         discountAmount: this.#basket.discountAmount ?? 0, totalAmount: this.totalAmount,
-        ...(this.#providerId ? { providerId: this.#providerId } : {}),
+        ...(this.#providerId && this.#o.client.profile !== 'document' ? { providerId: this.#providerId } : {}),
       };
       try {
         await this.#o.checkpoint?.();

@@ -1,4 +1,4 @@
-import type { TransactionState } from '../contracts/pay/bodies.js';
+import type { TransactionAnswer } from '../contracts/pay/answers.js';
 import type { Sleep } from './backoff.js';
 import type { PayClient } from './client.js';
 import type { TransactionUpdates } from './updates.js';
@@ -12,7 +12,7 @@ export interface WatcherOptions {
   pollIntervalMs: number;
   sleep: Sleep;
   /** Every state seen, from a webhook or a poll, in arrival order. */
-  onState(state: TransactionState): void;
+  onState(state: TransactionAnswer): void;
 }
 
 /**

@@ -3,3 +3,4 @@ export * from './errors.js';
 export * from './items.js';
 export * from './statuses.js';
 export * from './routes.js';
+export * from './answers.js';

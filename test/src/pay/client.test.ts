@@ -42,10 +42,11 @@ describe('createPayClient', () => {
     expect(sent!.headers['content-type']).toBe('application/json');
     const verified = await verifyToken(String(sent!.headers['x-wallet-token']), sent!.body);
     expect(verified.protectedHeader).toMatchObject({ alg: 'HS256', b64: false, kid: 'demo-partner' });
-    // The body is the contract's output: defaults filled, in the contract's order.
-    expect(JSON.parse(sent!.body.toString('utf8'))).toEqual({
-      requestId: 'req-1', cardSession: 'AB12CD34', items: [{ ...items[0], measure: 'PIECE' }], discountAmount: 980, totalAmount: 17_000,
-    });
+    // Only what the caller gave (no default measure), in the contract's order.
+    expect(sent!.body.toString('utf8')).toBe(JSON.stringify({
+      requestId: 'req-1', cardSession: 'AB12CD34',
+      items: [{ name: items[0]!.name, article: 'MILK-1', quantity: 2, price: 8_990 }], discountAmount: 980, totalAmount: 17_000,
+    }));
   });
 
   it('uses a token function, sync or async, instead of a verifier', async () => {
@@ -188,7 +189,7 @@ describe('createPayClient', () => {
     }
     expect((error as ConfigError).issues).toEqual(expect.arrayContaining([
       'baseUrl: must be an http(s) URL', expect.stringMatching(/^timeoutMs: /), 'retries.max: must be an integer from 0 to 10',
-      'verifier: give verifier or token, exactly one',
+      'verifier: give verifier or sign, exactly one',
     ]));
   });
 });

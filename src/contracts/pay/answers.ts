@@ -1,0 +1,115 @@
+import { z } from '@hono/zod-openapi';
+import type { AvailabilityResponse, CheckoutResponse, TransactionState } from './bodies.js';
+import { ProviderId, TransactionId } from './bodies.js';
+import { freeText, singleLine } from '../text.js';
+import { by, type Field, listOf, readAnswer, type Reading } from './reader.js';
+import { RejectReason, statusClass, TransactionStatus } from './statuses.js';
+
+/**
+ * How the Pay client reads 2xx answers (issue 12): by the fields the
+ * interface document names (transactionId, status, walletPayIsDefault,
+ * message per provider), tolerating the rest. A named field that is needed and
+ * missing or invalid fails the read; the kit's own fields (DESIGN.md section 3)
+ * are used when present, filled from the request or derived when that is
+ * exact, and otherwise left out; unknown fields are ignored. Everything not
+ * understood is reported (see `NotUnderstood`).
+ */
+
+/** The request a reader may fill from (the body the client sent). */
+type Sent = Record<string, unknown>;
+
+const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
+const int = z.number().int();
+// Strings that reach logs and storage keep the kit's text rule (no control characters).
+const text = singleLine(z.string().max(256));
+const message = freeText(z.string().max(4096));
+
+const PROVIDER: Record<string, Field<Sent>> = {
+  providerId: by('kit', ProviderId, () => ''),
+  name: by('kit', text, (_, read) => read.providerId),
+  // The document: each provider's message gives the reason when it is unavailable.
+  message: by('optional', message),
+  available: by('kit', z.boolean(), (_, read) => !read.message),
+};
+
+const AVAILABILITY: Record<string, Field<Sent>> = {
+  walletPayIsDefault: by('document', z.boolean()),
+  providers: listOf('kit', PROVIDER, () => []),
+};
+
+const AVAILABILITY_TASK: Record<string, Field<Sent>> = { ...AVAILABILITY, taskId: by('optional', text) };
+
+const CHECKOUT: Record<string, Field<Sent>> = {
+  transactionId: by('document', TransactionId),
+  requestId: by('kit', text, (sent) => str(sent.requestId)),
+  // An invoice just made is in transit; the session learns the real status from /status or a webhook.
+  status: by('kit', TransactionStatus, () => 'created'),
+};
+
+const TRANSACTION: Record<string, Field<Sent>> = {
+  transactionId: by('document', TransactionId, (sent) => str(sent.transactionId)),
+  requestId: by('kit', text, (sent) => str(sent.requestId)),
+  status: by('document', TransactionStatus),
+  statusClass: by('kit', z.enum(['transit', 'successful', 'unsuccessful']), (_, read) =>
+    (read.status === undefined ? undefined : statusClass(read.status as TransactionStatus))),
+  reason: by('optional', RejectReason),
+  totalAmount: by('kit', int),
+  refundedAmount: by('kit', int),
+  updatedAt: by('kit', text),
+};
+
+const REFUND: Record<string, Field<Sent>> = {
+  transactionId: by('kit', TransactionId, (sent) => str(sent.transactionId)),
+  refundId: by('kit', text, (sent) => str(sent.refundId)),
+  amount: by('kit', int),
+  refundedAmount: by('kit', int),
+  status: by('kit', text),
+};
+
+const RECEIPT: Record<string, Field<Sent>> = {
+  transactionId: by('kit', TransactionId, (sent) => str(sent.transactionId)),
+  status: by('kit', text),
+};
+
+/** The provider list as read: the kit's shape, `available` derived from `message` when absent. */
+export type AvailabilityAnswer = AvailabilityResponse;
+/** The task's answer as read (`taskId` is the kit's). */
+export type AvailabilityTaskAnswer = AvailabilityResponse & { taskId?: string };
+/** The /checkout answer as read: transactionId required, requestId from the request, status `created` when absent. */
+export type CheckoutAnswer = CheckoutResponse;
+/**
+ * A transaction's state as read from /status or /cancel: the document names
+ * transactionId and status; statusClass is derived; the kit's other fields
+ * are there when the service sends them.
+ */
+export type TransactionAnswer = Pick<TransactionState, 'transactionId' | 'status' | 'statusClass'>
+  & Partial<Pick<TransactionState, 'requestId' | 'reason' | 'totalAmount' | 'refundedAmount' | 'updatedAt'>>;
+/** The /refund answer as read: none of its fields is named by the document. */
+export interface RefundAnswer {
+  transactionId: string;
+  refundId?: string;
+  amount?: number;
+  refundedAmount?: number;
+  status?: string;
+}
+/** The receipt answer as read. */
+export interface ReceiptAnswer {
+  transactionId: string;
+  status?: string;
+}
+
+/** An answer reader: the parsed JSON of a 2xx and the body that was sent. */
+export type AnswerReader<T> = (json: unknown, sent: Sent) => Reading<T>;
+
+const reader = <T>(fields: Record<string, Field<Sent>>): AnswerReader<T> => (json, sent) => readAnswer<T, Sent>(json, fields, sent);
+
+/** The readers, one per operation. */
+export const ANSWER_READERS = {
+  availability: reader<AvailabilityAnswer>(AVAILABILITY),
+  availabilityTask: reader<AvailabilityTaskAnswer>(AVAILABILITY_TASK),
+  checkout: reader<CheckoutAnswer>(CHECKOUT),
+  status: reader<TransactionAnswer>(TRANSACTION),
+  cancel: reader<TransactionAnswer>(TRANSACTION),
+  refund: reader<RefundAnswer>(REFUND),
+  receipt: reader<ReceiptAnswer>(RECEIPT),
+};
