@@ -1,5 +1,8 @@
 export { backoffDelay, DEFAULT_RETRY_POLICY, realSleep, type RetryPolicy, type Sleep } from './backoff.js';
 export { createPayClient, type PayCallOptions, type PayClient } from './client.js';
+export { amountMismatch, lineAmount, purchaseAmount, purchaseAmountExact, type PricedLine } from '../contracts/pay/amounts.js';
+export { convertMeasure, GRAMS_PER_KILOGRAM, weighedItem, type WeighedLine, type Weighing, type WeightMeasure } from '../contracts/pay/units.js';
+export { MeasureError } from '../errors.js';
 export { ENDPOINTS as PAY_ENDPOINTS, type Endpoint as PayEndpoint } from './endpoints.js';
 export { PayError, PaymentSessionError, type PayClientErrorCode, type PayErrorDetails, type PaymentSessionErrorCode } from './errors.js';
 export type { PayClientEvent, PayOperation } from './events.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckoutRequest, CheckoutResponse, ReceiptResponse, RefundRequest, RefundResponse, TransactionState } from '../contracts/pay/bodies.js';
-import { purchaseAmount } from '../contracts/pay/items.js';
+import { purchaseAmount } from '../contracts/pay/amounts.js';
 import { TRANSITIONS } from '../contracts/pay/statuses.js';
 import { realSleep, type RetryPolicy } from './backoff.js';
 import { PayError, PaymentSessionError } from './errors.js';
