@@ -12,7 +12,9 @@ export type KitErrorCode =
   | 'BACKEND_UNAVAILABLE'
   | 'DATA_DIR_IN_USE'
   | 'DATABASE_UNREACHABLE'
-  | 'TOO_MANY_REQUESTS';
+  | 'TOO_MANY_REQUESTS'
+  | 'MEASURE_INEXACT'
+  | 'MEASURE_OUT_OF_RANGE';
 
 /** Base class of the kit's errors. */
 export class KitError extends Error {
@@ -81,5 +83,21 @@ export class LockoutError extends KitError {
     readonly retryAfterSeconds: number,
   ) {
     super('TOO_MANY_REQUESTS', `Too many failed authentications: retry after ${retryAfterSeconds} s`);
+  }
+}
+
+/**
+ * Weighed goods that the document's integer rule cannot state exactly
+ * (`MEASURE_INEXACT`: the converted quantity or price would not be a whole
+ * number), or only beyond the contract's bounds (`MEASURE_OUT_OF_RANGE`).
+ *
+ * @example
+ * try { convertMeasure(item, 'GRAM') } catch (e) { if (e instanceof MeasureError && e.code === 'MEASURE_INEXACT') keepKilograms() }
+ */
+export class MeasureError extends KitError {
+  declare readonly code: 'MEASURE_INEXACT' | 'MEASURE_OUT_OF_RANGE';
+
+  constructor(code: 'MEASURE_INEXACT' | 'MEASURE_OUT_OF_RANGE', message: string) {
+    super(code, message);
   }
 }

@@ -8,7 +8,8 @@ import type {
 } from '../contracts/pay/bodies.js';
 import { isUnderstood } from '../contracts/pay/reader.js';
 import { validationErrors } from '../contracts/errors.js';
-import { amountMismatch, type Item } from '../contracts/pay/items.js';
+import { amountMismatch } from '../contracts/pay/amounts.js';
+import type { Item } from '../contracts/pay/items.js';
 import { backoffDelay, retryAfterMs } from './backoff.js';
 import { DOCUMENT_FALLBACK, ENDPOINTS, type Endpoint } from './endpoints.js';
 import { codeForAnswer, PayError } from './errors.js';

@@ -4,6 +4,9 @@ export type {
 } from '../contracts/pay/answers.js';
 export type { NotUnderstood } from '../contracts/pay/reader.js';
 export { createPayClient, type PayCallOptions, type PayClient, type RefundInput } from './client.js';
+export { amountMismatch, lineAmount, purchaseAmount, purchaseAmountExact, type PricedLine } from '../contracts/pay/amounts.js';
+export { convertMeasure, GRAMS_PER_KILOGRAM, weighedItem, type WeighedLine, type Weighing, type WeightMeasure } from '../contracts/pay/units.js';
+export { MeasureError } from '../errors.js';
 export { ENDPOINTS as PAY_ENDPOINTS, type Endpoint as PayEndpoint } from './endpoints.js';
 export { PayError, PaymentSessionError, type PayClientErrorCode, type PayErrorDetails, type PaymentSessionErrorCode } from './errors.js';
 export type { PayClientEvent, PayOperation } from './events.js';

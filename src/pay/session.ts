@@ -3,7 +3,7 @@ import type {
   CheckoutAnswer as CheckoutResponse, ReceiptAnswer as ReceiptResponse, RefundAnswer as RefundResponse, TransactionAnswer as TransactionState,
 } from '../contracts/pay/answers.js';
 import type { CheckoutRequest, RefundRequest } from '../contracts/pay/bodies.js';
-import { purchaseAmount } from '../contracts/pay/items.js';
+import { purchaseAmount } from '../contracts/pay/amounts.js';
 import { TRANSITIONS } from '../contracts/pay/statuses.js';
 import { realSleep, type RetryPolicy } from './backoff.js';
 import { PayError, PaymentSessionError } from './errors.js';

@@ -44,7 +44,8 @@ function body<T>(schema: T) {
 
 const common = {
   400: error('The body fails the contract (`BAD_REQUEST`, one `<field>: <message>` line each).'),
-  401: error('The token is missing or invalid (`TOKEN_INVALID`); which check failed is never said.'),
+  401: error('The token is missing or invalid (`TOKEN_INVALID`); which check failed is never said. A wrong signature also blocks '
+    + 'the card session the body names (document section 5: no further action with the card): `CARD_SESSION_INVALID` until a rescan.'),
   415: error('The body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`).'),
   503: error('The service cannot answer now (`UNAVAILABLE`); nothing was stored, retry.'),
 };
@@ -58,7 +59,7 @@ export const availabilityRoute = createRoute({
   summary: 'Provider availability for the customer of a card session',
   request: body(AvailabilityRequest),
   responses: { ...ok(AvailabilityResponse, 'The providers and whether wallet payment is the customer\'s default.'), ...common,
-    ...conflict('The card session is unknown, expired or closed (`CARD_SESSION_INVALID`): scan the barcode again.') },
+    ...conflict('The card session is unknown, expired, closed, or blocked after a refused token (`CARD_SESSION_INVALID`): scan the barcode again.') },
 });
 
 /** POST /availability-info/task. */
@@ -89,7 +90,8 @@ export const statusRoute = createRoute({
   summary: 'Transaction status, by transactionId or by requestId and cardSession',
   description: 'The token is optional here; when present it is checked like everywhere else.',
   request: body(StatusRequest),
-  responses: { ...ok(TransactionState, 'The transaction\'s state.'), ...common, ...notFound },
+  responses: { ...ok(TransactionState, 'The transaction\'s state.'), ...common, ...notFound,
+    ...conflict('Asked by requestId and cardSession: the card session was blocked after a refused token (`CARD_SESSION_INVALID`).') },
 });
 
 /** POST /cancel. */

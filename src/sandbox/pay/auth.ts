@@ -3,6 +3,7 @@ import { TOKEN_HEADER } from '../../contracts/pay/index.js';
 import { guardedCheck, problem } from '../../api-app/index.js';
 import { resolvePartner, type Partner } from './partners.js';
 import type { PayRuntime } from './runtime.js';
+import { blockAfterRefusedToken } from './refused-token.js';
 import { precheckWalletToken, verifyWalletToken } from './token.js';
 
 const PARTNER_KEY = 'payPartner';
@@ -30,6 +31,8 @@ const refused = () => problem(401, 'TOKEN_INVALID', [`${TOKEN_HEADER}: invalid`]
  * either). Then, over the body: signature and a new jti
  * (kept in the database: shared by sandboxes on one PostgreSQL, kept across
  * restarts). Every refusal answers the same 401; the reason is logged at debug.
+ * A wrong signature blocks the card session the body names (document section
+ * 5: no further action with the card; see blockAfterRefusedToken).
  * Refusals count against the sandbox's brute-force limit per address and per
  * partner: past it, 429 with `Retry-After` before the body is read.
  * Then the body must be JSON by its content type (415 otherwise).
@@ -59,6 +62,7 @@ export function walletToken(rt: PayRuntime, { required }: { required: boolean })
         });
         if (!result.ok) {
           rt.ctx.logger.debug({ path: c.req.path, partnerId: found.partnerId, refusal: result.refusal }, 'wallet token refused');
+          if (result.refusal === 'SIGNATURE') await blockAfterRefusedToken(rt, found, body, c.req.path);
           return undefined;
         }
         return found;

@@ -91,15 +91,32 @@ export interface CardSessionRecord {
   issuedAt: Date;
   expiresAt: Date;
   closedAt: Date | null;
+  /** When a request for this card session came with a refused token (document section 5); a rescan gives a new session. */
+  blockedAt: Date | null;
   walletPayIsDefault: boolean;
   payEnabled: boolean;
   /** The card's own provider list, or null for the module's. */
   providers: CardProvider[] | null;
 }
 
+const BLOCKED = 'cardSession: blocked after a request with an invalid token; scan the barcode again';
+
+/** The answer to any call with a blocked card session. */
+export const blockedProblem = () => problem(409, 'CARD_SESSION_INVALID', [BLOCKED]);
+
+/**
+ * 409 CARD_SESSION_INVALID when a card session was blocked by a refused token.
+ * Checked before a stored answer is repeated: unlike an expired or closed
+ * session, a blocked one takes no further call at all, not even a repeat.
+ */
+export function refuseIfBlocked(session: CardSessionRecord | undefined): void {
+  if (session?.blockedAt != null) throw blockedProblem();
+}
+
 /** Why a session cannot be used, or undefined when it can. */
 export function sessionProblem(session: CardSessionRecord | undefined, now: number): string | undefined {
   if (session === undefined) return 'cardSession: unknown card session; scan the barcode again';
+  if (session.blockedAt !== null) return BLOCKED;
   if (session.closedAt !== null) return 'cardSession: closed after a refund; scan the barcode again';
   if (session.expiresAt.getTime() <= now) return 'cardSession: expired; scan the barcode again';
   return undefined;
@@ -108,7 +125,7 @@ export function sessionProblem(session: CardSessionRecord | undefined, now: numb
 /** Reads a card session (with its card's settings), locking it when `lock` is set. */
 export async function findSession(tx: Queryable, partnerId: string, cardSession: string, lock = false): Promise<CardSessionRecord | undefined> {
   const { rows } = await tx.query<Record<string, unknown>>(
-    `SELECT s.card_session, s.card_number, s.issued_at, s.expires_at, s.closed_at, c.wallet_pay_is_default, c.pay_enabled, c.providers
+    `SELECT s.card_session, s.card_number, s.issued_at, s.expires_at, s.closed_at, s.blocked_at, c.wallet_pay_is_default, c.pay_enabled, c.providers
      FROM pay_card_sessions s JOIN pay_cards c ON c.partner_id = s.partner_id AND c.card_number = s.card_number
      WHERE s.partner_id = $1 AND s.card_session = $2${lock ? ' FOR UPDATE OF s' : ''}`,
     [partnerId, cardSession],
@@ -118,6 +135,7 @@ export async function findSession(tx: Queryable, partnerId: string, cardSession:
   return {
     cardSession: String(row.card_session), cardNumber: String(row.card_number), issuedAt: row.issued_at as Date,
     expiresAt: row.expires_at as Date, closedAt: (row.closed_at as Date | null) ?? null,
+    blockedAt: (row.blocked_at as Date | null) ?? null,
     walletPayIsDefault: Boolean(row.wallet_pay_is_default), payEnabled: Boolean(row.pay_enabled),
     providers: (row.providers as CardProvider[] | null) ?? null,
   };
@@ -135,4 +153,36 @@ export async function requireSession(tx: Queryable, partnerId: string, cardSessi
 export async function closeSession(tx: Queryable, partnerId: string, cardSession: string, now: number): Promise<void> {
   await tx.query('UPDATE pay_card_sessions SET closed_at = $3 WHERE partner_id = $1 AND card_session = $2 AND closed_at IS NULL',
     [partnerId, cardSession, new Date(now)]);
+}
+
+/**
+ * Blocks a card session of a partner: every later call with it answers 409
+ * CARD_SESSION_INVALID until the app draws a new barcode (a new session).
+ * Answers whether it was open (a second refusal blocks nothing new).
+ */
+export async function blockSession(tx: Queryable, partnerId: string, cardSession: string, now: number): Promise<boolean> {
+  const { rowCount } = await tx.query('UPDATE pay_card_sessions SET blocked_at = $3 WHERE partner_id = $1 AND card_session = $2 AND blocked_at IS NULL',
+    [partnerId, cardSession, new Date(now)]);
+  return rowCount === 1;
+}
+
+/** Like {@link blockSession}, for the card session of one of the partner's transactions (a refused /refund, /cancel or /receipt). */
+export async function blockSessionOf(tx: Queryable, partnerId: string, transactionId: string, now: number): Promise<boolean> {
+  const { rowCount } = await tx.query(
+    `UPDATE pay_card_sessions s SET blocked_at = $3 FROM pay_transactions t
+     WHERE t.transaction_id = $2 AND t.partner_id = $1 AND s.partner_id = t.partner_id AND s.card_session = t.card_session AND s.blocked_at IS NULL`,
+    [partnerId, transactionId, new Date(now)]);
+  return rowCount === 1;
+}
+
+/**
+ * Whether a card session is blocked, for a call that names it without needing
+ * it open (`/status` by requestId + cardSession). `partnerId` undefined: any
+ * partner's (an unsigned `/status`).
+ */
+export async function isBlocked(tx: Queryable, cardSession: string, partnerId: string | undefined): Promise<boolean> {
+  const { rows } = await tx.query(
+    'SELECT 1 FROM pay_card_sessions WHERE card_session = $1 AND ($2::text IS NULL OR partner_id = $2) AND blocked_at IS NOT NULL LIMIT 1',
+    [cardSession, partnerId ?? null]);
+  return rows.length > 0;
 }

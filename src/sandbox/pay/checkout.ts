@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { amountMismatch, type CheckoutResponse, type Item } from '../../contracts/pay/index.js';
 import type { Queryable } from '../../db/index.js';
 import { problem } from '../../api-app/index.js';
-import { findSession, sessionProblem } from './cards.js';
+import { findSession, refuseIfBlocked, sessionProblem } from './cards.js';
 import { enqueueTransactionUpdated } from './events.js';
 import type { Partner } from './partners.js';
 import { write, type PayRuntime } from './runtime.js';
@@ -57,7 +57,8 @@ async function stored(tx: Queryable, partnerId: string, requestId: string, hash:
  * same requestId, cardSession and body (the recovery for a lost answer).
  * The same requestId with another body or cardSession is 409
  * IDEMPOTENCY_CONFLICT. A unique (partner, requestId) key with ON CONFLICT
- * makes concurrent repeats create exactly one transaction. An invoice of the
+ * makes concurrent repeats create exactly one transaction. A card session
+ * blocked by a refused token answers 409 CARD_SESSION_INVALID, repeat or not. An invoice of the
  * same card session still waiting (`created`) is superseded: cancelled.
  * Returns the response's JSON text.
  */
@@ -70,6 +71,7 @@ export async function checkout(rt: PayRuntime, partner: Partner, body: CheckoutB
     // Locking the session serializes checkouts of one customer, so superseding sees every earlier invoice
     // and a concurrent identical request waits here, then finds the stored answer.
     const session = await findSession(tx, partner.partnerId, body.cardSession, true);
+    refuseIfBlocked(session);
     // A repeat is answered before the session is judged, even once it has expired or closed (the recovery for a lost answer).
     const repeat = await stored(tx, partner.partnerId, body.requestId, hash);
     if (repeat !== undefined) return repeat;

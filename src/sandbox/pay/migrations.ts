@@ -119,4 +119,9 @@ CREATE TABLE pay_bank (
   sql: `ALTER TABLE pay_partners ADD COLUMN scheme TEXT NOT NULL DEFAULT 'card-bound';
 ALTER TABLE pay_partners ALTER COLUMN scheme SET DEFAULT 'rfc6238';
 ALTER TABLE pay_cards ALTER COLUMN card_key DROP NOT NULL`,
+}, {
+  // Document section 5: after an invalid token "no further action with the card is possible"; kept like any other
+  // state, so a restart (or another sandbox on the same PostgreSQL) keeps refusing the card session.
+  id: '004-card-session-blocked',
+  sql: 'ALTER TABLE pay_card_sessions ADD COLUMN blocked_at TIMESTAMPTZ',
 }];

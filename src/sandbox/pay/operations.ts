@@ -3,7 +3,7 @@ import type {
   AvailabilityResponse, AvailabilityTaskResponse, Item, ReceiptResponse, TransactionState,
 } from '../../contracts/pay/index.js';
 import { problem } from '../../api-app/index.js';
-import { requireSession } from './cards.js';
+import { blockedProblem, findSession, isBlocked, refuseIfBlocked, requireSession } from './cards.js';
 import { bodyHash, checkAmounts } from './checkout.js';
 import { expireIfDue, invoiceDue } from './expiry.js';
 import type { Partner } from './partners.js';
@@ -38,6 +38,7 @@ export async function availabilityTask(rt: PayRuntime, partner: Partner, body: T
   if (body.items !== undefined) checkAmounts(body.items, body.discountAmount, body.totalAmount);
   const hash = bodyHash(body);
   return write(rt, async (tx) => {
+    refuseIfBlocked(await findSession(tx, partner.partnerId, body.cardSession));
     const earlier = await tx.query<{ body_hash: string; response: string }>(
       'SELECT body_hash, response FROM pay_tasks WHERE partner_id = $1 AND request_id = $2', [partner.partnerId, body.requestId],
     );
@@ -64,9 +65,12 @@ export async function availabilityTask(rt: PayRuntime, partner: Partner, body: T
 
 /**
  * POST /status: the transaction's state. An invoice past its life is expired
- * first, so the answer never lags the sweeper.
+ * first, so the answer never lags the sweeper. Asked by requestId +
+ * cardSession, a blocked card session answers 409 CARD_SESSION_INVALID (asked
+ * by transactionId, the state is still told: the merchant settles what exists).
  */
 export async function status(rt: PayRuntime, key: TransactionKey): Promise<TransactionState> {
+  if ('cardSession' in key && await isBlocked(rt.ctx.db, key.cardSession, key.partnerId)) throw blockedProblem();
   const t = await requireTransaction(rt.ctx.db, key);
   if (!invoiceDue(t, rt.ctx.clock())) return transactionState(t);
   return write(rt, async (tx, effects) => {

@@ -1,4 +1,4 @@
-import type { Item, RefundResponse } from '../../contracts/pay/index.js';
+import { lineAmount, purchaseAmountExact, type Item, type RefundResponse } from '../../contracts/pay/index.js';
 import type { Queryable } from '../../db/index.js';
 import { problem } from '../../api-app/index.js';
 import { closeSession } from './cards.js';
@@ -40,14 +40,14 @@ export function itemsRefundAmount(t: TransactionRow, refundedUnits: Map<string, 
       const available = Math.max(0, line.quantity - skip);
       skip = Math.max(0, skip - line.quantity);
       const take = Math.min(available, left);
-      value += BigInt(take) * BigInt(line.price);
+      value += lineAmount({ quantity: take, price: line.price });
       left -= take;
     }
   }
   const bought = unitsByArticle(t.items);
   const allReturned = [...bought].every(([article, units]) => (refundedUnits.get(article) ?? 0) + (request.get(article) ?? 0) === units);
   if (allReturned) return t.totalAmount - t.refundedAmount;
-  const purchase = t.items.reduce((sum, i) => sum + BigInt(i.quantity) * BigInt(i.price), 0n);
+  const purchase = purchaseAmountExact(t.items);
   return purchase === 0n ? 0 : Number((value * BigInt(t.totalAmount)) / purchase);
 }
 

@@ -19,14 +19,21 @@ describe.each(sandboxCases('Pay recovery rules over HTTP'))('createPaymentSessio
     const client = createPayClient({ baseUrl: t.sb.url, token: (text) => signer.getToken(text), retries: false });
     try {
       // /availability-info/task
-      const first = t.open(await t.sim.issueCard({ walletPayIsDefault: false }), { client });
+      const blockedCard = await t.sim.issueCard({ walletPayIsDefault: false });
+      const first = t.open(blockedCard, { client });
       const refused = await first.session.start().catch((e: unknown) => e) as PayError;
       expect(refused).toMatchObject({ code: 'TOKEN_INVALID', httpStatus: 401, errors: ['X-Wallet-Token: invalid'] });
       expect(first.session.phase).toBe('blocked');
       expect(first.types()).toEqual(['cardRefused']);
       await expect(first.session.start()).rejects.toMatchObject({ code: 'SESSION_OVER' });
-      // /checkout
+      // The service blocked that card session too: a new session with it, signed right, is told to rescan (row 2) and goes on.
       signer = t.verifier;
+      const again = t.open(blockedCard, { client });
+      expect(await again.session.start()).toBe('offered');
+      expect(again.rescans).toEqual(['CARD_SESSION_INVALID']);
+      expect(again.types()).toEqual(['rescanNeeded', 'providers', 'offerWalletPay']);
+      expect(again.session.cardSession).not.toBe(blockedCard.cardSession);
+      // /checkout
       const card = await t.sim.issueCard({ walletPayIsDefault: false });
       const second = t.open(card, { client });
       expect(await second.session.start()).toBe('offered');

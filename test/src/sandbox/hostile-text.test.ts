@@ -31,12 +31,15 @@ describe.each(sandboxCases('the sandbox hostile-text checks'))('the sandbox (Pay
   const pushNewPassword = `reset-${randomBytes(12).toString('hex')}`;
   const loyaltyPassword = `loyalty-${randomBytes(12).toString('hex')}`;
   const partnerId = uid('partner');
+  const cardBoundId = uid('card-bound');
   const login = uid('push');
   let log: CapturedLog;
   let running: RunningSandbox;
   let dbOptions: ReturnType<typeof dbCase.options>;
   let verifier: Verifier;
   let card: { cardNumber: string; cardSession: string; barcode: string; cardKey: string | null };
+  // Both schemes (see SCHEMES in pay/harness.ts): a card-bound partner's card carries a card key, which must not leak either.
+  let cardBound: typeof card;
 
   const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => fetch(running.url + path, {
     method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
@@ -56,6 +59,9 @@ describe.each(sandboxCases('the sandbox hostile-text checks'))('the sandbox (Pay
     const issued = await call('POST', '/sandbox/cards', { partnerId });
     expect(issued.status).toBe(200);
     card = await issued.json() as typeof card;
+    expect((await call('POST', '/sandbox/partners', { partnerId: cardBoundId, key, scheme: 'card-bound' })).status).toBe(200);
+    cardBound = await (await call('POST', '/sandbox/cards', { partnerId: cardBoundId })).json() as typeof card;
+    expect(cardBound.cardKey).toMatch(/^[0-9a-f]{64}$/);
     expect((await call('POST', '/sandbox/push/accounts', { login, partner: 'partner-1', password: pushPassword, callbackSecret })).status).toBe(200);
     expect((await call('PUT', '/public/user/reset-password', { password: pushNewPassword }, { authorization: basicAuthHeader(login, pushPassword) })).status).toBe(200);
     expect((await call('PUT', '/sandbox/loyalty/target', { url: 'http://127.0.0.1:9/', login: 'wallet', password: loyaltyPassword })).status).toBe(200);
@@ -99,6 +105,16 @@ describe.each(sandboxCases('the sandbox hostile-text checks'))('the sandbox (Pay
     expect(control.body.errors).toEqual(['body: nesting deeper than 64 levels']);
   });
 
+  it('blocks the card session a forged token names, and logs that without the session or any key', async () => {
+    const text = JSON.stringify({ cardSession: cardBound.cardSession });
+    const forged = await joseToken(text, { keyHex: 'ff'.repeat(32), iat: Math.floor(Date.now() / 1000), kid: cardBoundId });
+    expect((await answer(await call('POST', '/availability-info', text, { 'x-wallet-token': forged }))).status).toBe(401);
+    const desk = createVerifier({ ...BASE_CONFIG, key, partnerId: cardBoundId, replay: false });
+    const later = await answer(await call('POST', '/availability-info', text, { 'x-wallet-token': desk.getToken(text) }));
+    expect(later).toMatchObject({ status: 409, body: { status: 'CARD_SESSION_INVALID' } });
+    expect(log.lines()).toContainEqual(expect.objectContaining({ msg: 'card session blocked after a refused wallet token', partnerId: cardBoundId }));
+  });
+
   it('refuses a token whose kid holds a NUL as TOKEN_INVALID', async () => {
     const text = JSON.stringify({ cardSession: card.cardSession });
     const token = await joseToken(text, { keyHex: key, iat: Math.floor(Date.now() / 1000), kid: `${partnerId}${NUL}` });
@@ -138,7 +154,8 @@ describe.each(sandboxCases('the sandbox hostile-text checks'))('the sandbox (Pay
   it('wrote none of the secrets, card numbers or sessions to its log', () => {
     const text = log.text();
     expect(text.length).toBeGreaterThan(0);
-    expect(leakedSecrets(text, [key, webhookSecret, callbackSecret, pushPassword, pushNewPassword, loyaltyPassword, card.cardNumber, card.cardSession, ...(card.cardKey === null ? [] : [card.cardKey])])).toEqual([]);
+    const cards = [card, cardBound].flatMap((c) => [c.cardNumber, c.cardSession, ...(c.cardKey === null ? [] : [c.cardKey])]);
+    expect(leakedSecrets(text, [key, webhookSecret, callbackSecret, pushPassword, pushNewPassword, loyaltyPassword, ...cards])).toEqual([]);
     expect(log.lines().filter((l) => (l.level as number) >= 50)).toEqual([]);
   });
 });

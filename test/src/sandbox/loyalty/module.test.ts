@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVerifier, demoConfig } from '../../../../src/index.js';
-import { startLoyaltyProgram, type RunningLoyaltyProgram } from '../../../../src/loyalty/index.js';
+import { serveHttp } from '../../../../adapters/http/serve.js';
+import { createVerifier, demoConfig, deriveCardKey } from '../../../../src/index.js';
+import { createLoyaltyProgram, startLoyaltyProgram, type RunningLoyaltyProgram } from '../../../../src/loyalty/index.js';
 import { loyaltyDriverModule } from '../../../../src/sandbox/loyalty/module.js';
 import { startSandbox, type RunningSandbox } from '../../../../src/sandbox/server.js';
 import { uniqueSchema } from '../../../support/databases.js';
@@ -24,12 +25,18 @@ async function dropSchema(schema: string | undefined): Promise<void> {
   }
 }
 
-// One merchant (the target) for the file: each case starts only the sandbox it is about.
+// One merchant (the target) for the file: each case starts only the sandbox it is about. The demo merchant is
+// rfc6238; a card-bound one (its cards carry a card key) serves from the same database, so the driver's barcodes are
+// drawn under both schemes without a second start-up. Only barcodes depend on the scheme: the other tests run once.
 let merchant: RunningLoyaltyProgram;
+let cardBoundMerchant: { url: string; close(): Promise<void> };
 beforeAll(async () => {
   merchant = await startLoyaltyProgram({ port: 0, demo: true });
+  const program = await createLoyaltyProgram(merchant.db, { ...merchant.options, scheme: 'card-bound' });
+  cardBoundMerchant = await serveHttp(program.app, { port: 0 });
 }, 180_000); // PGlite start-up: stretched many times over on a loaded machine
 afterAll(async () => {
+  await cardBoundMerchant?.close();
   await merchant?.close();
 });
 
@@ -80,6 +87,22 @@ describe.each(cases)('the sandbox Loyalty driver on $name', ({ options }) => {
     const withSession = await call('GET', `/sandbox/loyalty/cards/${cardNumber}/barcode?cardSession=ZX81ZX81`);
     expect(verifier.barcodeVerify(withSession.body.fullBarcode)).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE', cardSession: 'ZX81ZX81' });
     expect(await call('GET', '/sandbox/loyalty/cards/299000/barcode')).toMatchObject({ status: 404, body: { status: 'NOT_FOUND' } });
+  });
+
+  it('under card-bound, keeps the card key the merchant gives and draws with it, which a card-bound core verifies', async () => {
+    await call('PUT', '/sandbox/loyalty/target', { ...target(), url: cardBoundMerchant.url });
+    try {
+      const issued = await call('POST', '/sandbox/loyalty/cards', {});
+      const { cardNumber } = issued.body;
+      expect(issued.body.cardKey).toBe(deriveCardKey(demoConfig.verifier.key, cardNumber, demoConfig.verifier.algorythm));
+      const verifier = createVerifier({ ...demoConfig.verifier, scheme: 'card-bound', replay: false });
+      const withSession = await call('GET', `/sandbox/loyalty/cards/${cardNumber}/barcode?cardSession=ZX81ZX81`);
+      expect(verifier.barcodeVerify(withSession.body.fullBarcode)).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE', cardNumber, cardSession: 'ZX81ZX81' });
+      // The default (rfc6238) core refuses it: the scheme is really in the barcode.
+      expect(createVerifier({ ...demoConfig.verifier, replay: false }).barcodeVerify(withSession.body.fullBarcode).resultCode).toBe('VALIDATION_FAILED');
+    } finally {
+      await call('PUT', '/sandbox/loyalty/target', target());
+    }
   });
 
   it('picks favourites, enters promo codes and scans receipts as the wallet would', async () => {

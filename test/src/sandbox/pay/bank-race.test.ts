@@ -3,6 +3,7 @@ import { sandboxCases, startPayHarness, type PayHarness } from './harness.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// One scheme: the bank acts on a confirmed transaction, after the card is scanned (see SCHEMES in harness.ts).
 // timeScale is 1000 in the harness: a bank delay of 300_000 ms lasts 300 ms of real time.
 describe.each(sandboxCases('sandbox Pay cancel racing the bank'))('sandbox Pay cancel racing the bank on $name', (dbCase) => {
   let h: PayHarness;

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PayErrorEnvelope } from '../../../../src/contracts/pay/index.js';
-import { joseToken, sandboxCases, startPayHarness, uid, type PayHarness } from './harness.js';
+import { joseToken, sandboxSchemeCases, startPayHarness, uid, type PayHarness } from './harness.js';
 
-describe.each(sandboxCases('sandbox Pay checkout'))('sandbox Pay /checkout on $name', (dbCase) => {
+const BLOCKED = { status: 'CARD_SESSION_INVALID', errors: ['cardSession: blocked after a request with an invalid token; scan the barcode again'] };
+
+describe.each(sandboxSchemeCases('sandbox Pay checkout'))('sandbox Pay /checkout on $name ($scheme)', (dbCase) => {
   let h: PayHarness;
   beforeAll(async () => { h = await startPayHarness(dbCase); });
   afterAll(async () => { await h?.close(); });
@@ -130,5 +132,59 @@ describe.each(sandboxCases('sandbox Pay checkout'))('sandbox Pay /checkout on $n
     expect((await checkout('sbp')).status).toBe(200);
     const none = await h.card({ providers: [{ providerId: 'sbp', name: 'Fast payments', available: false, message: 'Bank offline' }] });
     expect((await h.pay('/availability-info', { cardSession: none.cardSession })).body.walletPayIsDefault).toBe(false);
+  });
+
+  describe('after a refused token (document section 5: no further action with the card)', () => {
+    /** A token naming our partner, made with another key: the signature check refuses it. */
+    const forged = (text: string) => joseToken(text, { keyHex: 'ff'.repeat(32), iat: Math.floor(h.clock.now / 1000), kid: h.partnerId });
+
+    it('answers CARD_SESSION_INVALID to every later call with the card session, a repeat too, until a rescan gives a new one', async () => {
+      const card = await h.card({ walletPayIsDefault: false });
+      const earlier = h.checkoutBody(card.cardSession, uid('req'));
+      const invoice = await h.pay('/checkout', earlier);
+      expect(invoice.status).toBe(200);
+      const text = JSON.stringify(h.checkoutBody(card.cardSession, uid('req')));
+      expect(await h.pay('/checkout', null, { raw: text, token: await forged(text) })).toMatchObject({ status: 401, body: { status: 'TOKEN_INVALID' } });
+      const later: Array<[string, unknown]> = [
+        ['/availability-info', { cardSession: card.cardSession }],
+        ['/availability-info/task', { requestId: uid('task'), cardSession: card.cardSession, discountAmount: 0, totalAmount: 0 }],
+        ['/checkout', JSON.parse(text)],
+        ['/checkout', earlier],
+        ['/status', { requestId: earlier.requestId, cardSession: card.cardSession }],
+      ];
+      for (const [path, body] of later) expect(await h.pay(path, body), path).toMatchObject({ status: 409, body: BLOCKED });
+      // The invoice made before is still the merchant's to settle, by its transactionId.
+      expect((await h.pay('/status', { transactionId: invoice.body.transactionId })).body.status).toBe('created');
+      expect((await h.pay('/cancel', { transactionId: invoice.body.transactionId })).body.status).toBe('cancelled');
+      const rescan = await h.rescan(card.cardNumber);
+      expect(rescan.cardSession).not.toBe(card.cardSession);
+      expect((await h.pay('/availability-info', { cardSession: rescan.cardSession })).status).toBe(200);
+      expect((await h.pay('/checkout', h.checkoutBody(rescan.cardSession, uid('req')))).status).toBe(200);
+    });
+
+    it('blocks the card session of the transaction a refused /cancel, /refund or /receipt names', async () => {
+      for (const path of ['/cancel', '/refund', '/receipt']) {
+        const t = await h.invoice();
+        const text = JSON.stringify(path === '/cancel' ? { transactionId: t.transactionId }
+          : path === '/refund' ? { transactionId: t.transactionId, refundId: uid('ref') } : { transactionId: t.transactionId, receipt: {} });
+        expect((await h.pay(path, null, { raw: text, token: await forged(text) })).status, path).toBe(401);
+        expect(await h.pay('/availability-info', { cardSession: t.cardSession }), path).toMatchObject({ status: 409, body: BLOCKED });
+      }
+    });
+
+    it('blocks nothing for a token refused before its body is read, a replayed one, or one naming another partner', async () => {
+      const card = await h.card();
+      const text = JSON.stringify({ cardSession: card.cardSession });
+      const nowSeconds = Math.floor(h.clock.now / 1000);
+      const otherId = uid('other');
+      await h.sim('POST', '/sandbox/partners', { partnerId: otherId, key: 'cd'.repeat(32) });
+      const token = h.verifier.getToken(text);
+      expect((await h.pay('/availability-info', null, { raw: text, token })).status).toBe(200);
+      for (const refused of [null, 'not.a.token', await joseToken(text, { iat: nowSeconds - 301, kid: h.partnerId }), token,
+        await joseToken(text, { keyHex: 'ff'.repeat(32), iat: nowSeconds, kid: otherId })]) {
+        expect((await h.pay('/availability-info', null, { raw: text, token: refused })).status).toBe(401);
+      }
+      expect((await h.pay('/availability-info', { cardSession: card.cardSession })).status).toBe(200);
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxCases, startPayHarness, uid, type PayHarness } from './harness.js';
 
+// One scheme: faults act on requests about a transaction, after the card is scanned (see SCHEMES in harness.ts).
 describe.each(sandboxCases('sandbox Pay faults'))('sandbox Pay injected faults on $name', (dbCase) => {
   let h: PayHarness;
   beforeAll(async () => { h = await startPayHarness(dbCase); });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { afterAll } from 'vitest';
 import { FlattenedSign } from 'jose';
 import { createVerifier, type PasswordScheme, type Verifier } from '../../../../src/index.js';
 import { tokenKeyOf } from '../../../../src/sandbox/pay/token.js';
@@ -34,12 +35,92 @@ export function sandboxCases(what: string): SandboxCase[] {
   return cases;
 }
 
-/** Both password schemes, for the tests that run under each (the partner's and its verifier's). */
+/**
+ * Both password schemes (DESIGN.md section 2). The scheme decides one thing in
+ * the sandbox: how the app draws a card's barcode (TOTP of the partner key, or
+ * of a card key derived from it, with the session in the MAC) and whether the
+ * app holds a card key. So the flows that start from a drawn card run under
+ * both: checkout and card sessions, refunds, the state machine and webhooks
+ * (`describe.each(sandboxSchemeCases(...))`, one sandbox per database for both
+ * schemes, so the second scheme costs test time but no start-up), and
+ * {@link PayHarness.card} scans every barcode it draws with the partner's
+ * verifier, as a cash desk would. Where a start-up is the cost, a partner of
+ * each scheme shares one: the restart test, the hostile-text checks (a card of
+ * each), the Loyalty driver's barcodes (a card-bound merchant on the demo
+ * merchant's database). The rest runs once, no barcode being drawn there: the
+ * Push API and the outbox; the Pay token (getToken signs with the same token
+ * key under both schemes: auth, token, lockout); injected faults and the
+ * bank's timing (they act on a transaction, after the scan); the demo module's
+ * routes and banner.
+ */
 export const SCHEMES: readonly PasswordScheme[] = ['rfc6238', 'card-bound'];
 
-/** Every database case under every scheme: for `describe.each`, named `$name ($scheme)`. */
-export function sandboxSchemeCases(what: string): Array<SandboxCase & { scheme: PasswordScheme }> {
-  return sandboxCases(what).flatMap((dbCase) => SCHEMES.map((scheme) => ({ ...dbCase, scheme })));
+/** The options a test sandbox is started with (the ones of a harness that are not the partner's). */
+type StartOptions = Pick<HarnessOptions, 'payOptions' | 'realClock' | 'sandbox' | 'dbOptions' | 'clock'>;
+
+/** A started sandbox, before any partner: what the harnesses of one database case share. */
+interface Started {
+  running: RunningSandbox;
+  url: string;
+  clock: { now: number };
+  dbOptions: Pick<SandboxOptions, 'databaseUrl' | 'databaseSchema' | 'dataDir'>;
+  now: () => number;
+  request(method: string, path: string, text: string | undefined, headers: Record<string, string>): Promise<Answer>;
+}
+
+/**
+ * One sandbox for the scheme cases of one database case: started by the first
+ * harness asking for it, closed (and its database dropped) when the harness
+ * of each scheme has closed, or at the file's end (a case filtered out or
+ * failed). Each scheme case gets a partner of its own on it, so running a file
+ * under both schemes costs no second sandbox start-up.
+ */
+export class SharedSandbox {
+  #started: Promise<Started> | undefined;
+  #options: string | undefined;
+  #released = 0;
+
+  constructor(private readonly dbCase: SandboxCase) {}
+
+  get(options: StartOptions): Promise<Started> {
+    const key = JSON.stringify(options);
+    if (this.#options !== undefined && this.#options !== key) throw new Error('the scheme cases of one file must start the sandbox alike');
+    this.#options = key;
+    this.#started ??= startSandboxOnly(this.dbCase, options);
+    return this.#started;
+  }
+
+  /** A scheme case is done with it: the last one closes it. */
+  async release(): Promise<void> {
+    if (++this.#released === SCHEMES.length) await this.close();
+  }
+
+  async close(): Promise<void> {
+    const started = await this.#started?.catch(() => undefined);
+    this.#started = undefined;
+    if (started === undefined) return;
+    await started.running.close();
+    await this.dbCase.cleanup(started.dbOptions);
+  }
+}
+
+/** A database case under one password scheme, for `describe.each`. */
+export interface SchemeCase extends SandboxCase {
+  readonly scheme: PasswordScheme;
+  /** The sandbox this database case's scheme cases share. */
+  readonly shared: SharedSandbox;
+}
+
+/**
+ * Every database case under every scheme, for `describe.each`, named
+ * `$name ($scheme)`. The two scheme cases of a database share one sandbox
+ * (see {@link SharedSandbox}): call this at a file's top level, where it
+ * registers the `afterAll` that closes them.
+ */
+export function sandboxSchemeCases(what: string): SchemeCase[] {
+  const cases = sandboxCases(what).map((dbCase) => ({ dbCase, shared: new SharedSandbox(dbCase) }));
+  afterAll(async () => { for (const { shared } of cases) await shared.close(); });
+  return cases.flatMap(({ dbCase, shared }) => SCHEMES.map((scheme) => ({ ...dbCase, scheme, shared })));
 }
 
 type Json = Record<string, unknown>;
@@ -63,8 +144,10 @@ export interface PayHarness {
   pay<T = any>(path: string, body: unknown, options?: { token?: string | null; raw?: string }): Promise<Answer<T>>;
   /** A simulator or control call. */
   sim<T = any>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<Answer<T>>;
-  /** Issues a card with a session: `{ cardNumber, cardSession, barcode, ... }`. */
+  /** Issues a card with a session: `{ cardNumber, cardSession, barcode, ... }`, its barcode scanned (verified) in the partner's scheme. */
   card(extra?: Json): Promise<{ cardNumber: string; cardSession: string; barcode: string; cardKey: string | null }>;
+  /** The app draws a card's barcode again (a new card session), scanned like {@link PayHarness.card}'s. */
+  rescan(cardNumber: string): Promise<{ cardNumber: string; cardSession: string; barcode: string; cardKey: string | null }>;
   /** A valid checkout body for a card session. */
   checkoutBody(cardSession: string, requestId: string, extra?: Json): Json;
   /** Creates an invoice and answers its transactionId. */
@@ -91,31 +174,27 @@ export function uid(prefix: string): string {
   return `${prefix}-${process.pid}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
 }
 
-/**
- * Starts a sandbox over real HTTP with the Pay module (its own module object),
- * creates a partner with the fixtures' key and a verifier that signs for it
- * on the same clock.
- */
-export async function startPayHarness(
-  dbCase: SandboxCase,
-  { payOptions = {}, realClock = false, webhookUrl, sandbox = {}, dbOptions: given, keepData = false, partnerId = uid('partner'), clock = { now: realClock ? Date.now() : NOW },
-    scheme }: {
-    payOptions?: PayModuleOptions; realClock?: boolean; webhookUrl?: string; sandbox?: SandboxOptions;
-    /** The partner's scheme, and its verifier's; default: the partner's default (rfc6238) and the verifier's. */
-    scheme?: PasswordScheme;
-    /** The database to use again (a restart); default a fresh one from `dbCase`. */
-    dbOptions?: Pick<SandboxOptions, 'databaseUrl' | 'databaseSchema' | 'dataDir'>;
-    /** Keep the database on close (to restart on it). */
-    keepData?: boolean;
-    partnerId?: string;
-    clock?: { now: number };
-  } = {},
-): Promise<PayHarness & { dbOptions: Pick<SandboxOptions, 'databaseUrl' | 'databaseSchema' | 'dataDir'> }> {
+/** Options of {@link startPayHarness}. */
+export interface HarnessOptions {
+  payOptions?: PayModuleOptions;
+  realClock?: boolean;
+  webhookUrl?: string;
+  sandbox?: SandboxOptions;
+  /** The partner's scheme, and its verifier's; default: a scheme case's, else the partner's default (rfc6238) and the verifier's. */
+  scheme?: PasswordScheme;
+  /** The database to use again (a restart); default a fresh one from `dbCase`. */
+  dbOptions?: Pick<SandboxOptions, 'databaseUrl' | 'databaseSchema' | 'dataDir'>;
+  /** Keep the database on close (to restart on it). */
+  keepData?: boolean;
+  partnerId?: string;
+  clock?: { now: number };
+}
+
+async function startSandboxOnly(dbCase: SandboxCase, { payOptions = {}, realClock = false, sandbox = {}, dbOptions: given, clock = { now: realClock ? Date.now() : NOW } }: StartOptions): Promise<Started> {
   const now = realClock ? Date.now : () => clock.now;
   const dbOptions = { ...(given ?? dbCase.options()), ...sandbox };
   const running = await startSandbox({ port: 0, timeScale: 1000, clock: now, ...dbOptions }, [createPayModule(payOptions)]);
   const url = running.url;
-  const verifier = createVerifier({ ...BASE_CONFIG, partnerId, clock: now, replay: false, ...(scheme ? { scheme } : {}) });
   const request = async (method: string, path: string, text: string | undefined, headers: Record<string, string>): Promise<Answer> => {
     const res = await fetch(url + path, { method, headers, body: text });
     const body = await res.text();
@@ -123,8 +202,33 @@ export async function startPayHarness(
     try { parsed = body === '' ? undefined : JSON.parse(body); } catch { parsed = body; }
     return { status: res.status, body: parsed, text: body };
   };
+  return { running, url, clock, dbOptions, now, request };
+}
+
+/**
+ * Starts a sandbox over real HTTP with the Pay module (its own module object),
+ * creates a partner with the fixtures' key and a verifier that signs for it
+ * on the same clock. Given a {@link SchemeCase}, the partner is of the case's
+ * scheme on the sandbox its database case shares (started by the first such
+ * harness; the bank set back to approve and the faults cleared for the next
+ * case); closing the harness then leaves that sandbox to the file's end.
+ */
+export async function startPayHarness(
+  dbCase: SandboxCase | SchemeCase,
+  { webhookUrl, keepData = false, partnerId = uid('partner'), ...options }: HarnessOptions = {},
+): Promise<PayHarness & { dbOptions: Pick<SandboxOptions, 'databaseUrl' | 'databaseSchema' | 'dataDir'> }> {
+  const shared = 'shared' in dbCase ? dbCase.shared : undefined;
+  const scheme = options.scheme ?? ('scheme' in dbCase ? dbCase.scheme : undefined);
+  const { scheme: _, ...startOptions } = options;
+  const started = shared ? await shared.get(startOptions) : await startSandboxOnly(dbCase, startOptions);
+  const { running, url, clock, dbOptions, now, request } = started;
+  const verifier = createVerifier({ ...BASE_CONFIG, partnerId, clock: now, replay: false, ...(scheme ? { scheme } : {}) });
   const sim = (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) =>
     request(method, path, body === undefined ? undefined : JSON.stringify(body), body === undefined ? {} : { 'content-type': 'application/json' });
+  if (shared) {
+    await sim('POST', '/sandbox/bank', { mode: 'approve' });
+    await sim('DELETE', '/sandbox/faults');
+  }
   const created = await sim('POST', '/sandbox/partners', { partnerId, key: BASE_CONFIG.key, ...(webhookUrl ? { webhookUrl } : {}), ...(scheme ? { scheme } : {}) });
   if (created.status !== 200) throw new Error(`partner: ${created.text}`);
   const harness: PayHarness & { dbOptions: typeof dbOptions } = {
@@ -138,7 +242,12 @@ export async function startPayHarness(
     async card(extra = {}) {
       const answer = await sim('POST', '/sandbox/cards', { partnerId, ...extra });
       if (answer.status !== 200) throw new Error(`card: ${answer.text}`);
-      return answer.body;
+      return scanned(answer.body);
+    },
+    async rescan(cardNumber) {
+      const answer = await sim('POST', `/sandbox/cards/${encodeURIComponent(cardNumber)}/barcode`, { partnerId });
+      if (answer.status !== 200) throw new Error(`rescan: ${answer.text}`);
+      return scanned(answer.body);
     },
     checkoutBody(cardSession, requestId, extra = {}) {
       return {
@@ -164,9 +273,21 @@ export async function startPayHarness(
       }
     },
     async close() {
+      await verifier.close();
+      if (shared) return shared.release();
       await running.close();
       if (!keepData) await dbCase.cleanup(dbOptions);
     },
   };
+
+  /** What a cash desk does with a barcode the app shows: verify it (in the partner's scheme) and take its card session. */
+  function scanned<T extends { barcode: string; cardNumber: string; cardSession: string | null }>(card: T): T {
+    const result = verifier.barcodeVerify(card.barcode);
+    const expected = card.cardSession === null ? 'CARDSESSION_NOT_AVAILABLE' : 'CARDSESSION_AVAILABLE';
+    if (result.resultCode !== expected || result.cardNumber !== card.cardNumber || result.cardSession !== card.cardSession) {
+      throw new Error(`the ${scheme ?? 'default'} verifier read the drawn barcode as ${JSON.stringify(result)}`);
+    }
+    return card;
+  }
   return harness;
 }

@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { NOW } from '../../../support/fixtures.js';
-import { sandboxCases, startPayHarness, uid, type SandboxCase } from './harness.js';
+import { createVerifier, deriveCardKey } from '../../../../src/index.js';
+import { BASE_CONFIG, NOW } from '../../../support/fixtures.js';
+import { joseToken, sandboxCases, startPayHarness, uid, type SandboxCase } from './harness.js';
 import { DATABASE_URL } from '../../../support/services.js';
 
 const folders: string[] = [];
@@ -18,15 +19,19 @@ function storage(dbCase: SandboxCase) {
 }
 
 describe.each(sandboxCases('sandbox Pay restart'))('sandbox Pay restart on $name', (dbCase) => {
-  it('keeps every transaction, refund, idempotent answer and seen token across a restart, and re-drives the bank', async () => {
+  // One restart for both schemes (a second partner, card-bound, on the same sandbox): restarts are the slow part.
+  it('keeps every transaction, refund, idempotent answer, seen token, blocked card session and partner scheme across a restart, and re-drives the bank', async () => {
     const dbOptions = storage(dbCase);
     const partnerId = uid('partner');
+    const cardBoundId = uid('card-bound');
     const clock = { now: NOW };
     const first = await startPayHarness(dbCase, { dbOptions, keepData: true, partnerId, clock });
     const states: Record<string, { transactionId: string; body: unknown }> = {};
     let replayed: { text: string; token: string };
     let checkout: { body: unknown; text: string };
     let processing: string;
+    let blocked: string;
+    let cardBound: { cardNumber: string; cardKey: string };
     try {
       const keep = async (name: string, transactionId: string) => {
         states[name] = { transactionId, body: (await first.pay('/status', { transactionId })).body };
@@ -57,6 +62,13 @@ describe.each(sandboxCases('sandbox Pay restart'))('sandbox Pay restart on $name
       const text = JSON.stringify({ transactionId: created.transactionId });
       replayed = { text, token: first.verifier.getToken(text) };
       expect((await first.pay('/status', null, { raw: text, token: replayed.token })).status).toBe(200);
+      blocked = (await first.card()).cardSession;
+      const refused = JSON.stringify({ cardSession: blocked });
+      const forged = await joseToken(refused, { keyHex: 'ff'.repeat(32), iat: Math.floor(clock.now / 1000), kid: partnerId });
+      expect((await first.pay('/availability-info', null, { raw: refused, token: forged })).status).toBe(401);
+      expect((await first.pay('/availability-info', { cardSession: blocked })).body.status).toBe('CARD_SESSION_INVALID');
+      expect((await first.sim('POST', '/sandbox/partners', { partnerId: cardBoundId, key: BASE_CONFIG.key, scheme: 'card-bound' })).status).toBe(200);
+      cardBound = (await first.sim('POST', '/sandbox/cards', { partnerId: cardBoundId })).body;
     } finally {
       await first.close();
     }
@@ -71,6 +83,12 @@ describe.each(sandboxCases('sandbox Pay restart'))('sandbox Pay restart on $name
       expect(again.text).toBe(checkout.text);
       expect((await second.pay('/status', null, { raw: replayed.text, token: replayed.token })).body.status).toBe('TOKEN_INVALID');
       expect((await second.waitStatus(processing, (s) => s.status !== 'processing')).status).toBe('succeeded');
+      expect((await second.pay('/availability-info', { cardSession: blocked })).body.status).toBe('CARD_SESSION_INVALID');
+      const redrawn = (await second.sim('POST', `/sandbox/cards/${cardBound.cardNumber}/barcode`, { partnerId: cardBoundId })).body;
+      expect(redrawn.cardKey).toBe(deriveCardKey(BASE_CONFIG.key, cardBound.cardNumber, 'HMACSHA256'));
+      const cardBoundDesk = createVerifier({ ...BASE_CONFIG, scheme: 'card-bound', clock: () => clock.now, replay: false });
+      expect(cardBoundDesk.barcodeVerify(redrawn.barcode)).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE', cardSession: redrawn.cardSession });
+      await cardBoundDesk.close();
     } finally {
       await second.close();
     }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemsRefundAmount, unitsByArticle } from '../../../../src/sandbox/pay/refunds.js';
 import type { TransactionRow } from '../../../../src/sandbox/pay/transactions.js';
-import { sandboxCases, startPayHarness, uid, type PayHarness } from './harness.js';
+import { sandboxSchemeCases, startPayHarness, uid, type PayHarness } from './harness.js';
 
 describe('itemsRefundAmount', () => {
   const basket = fc.array(fc.record({
@@ -30,7 +30,7 @@ describe('itemsRefundAmount', () => {
   });
 });
 
-describe.each(sandboxCases('sandbox Pay refunds'))('sandbox Pay /refund on $name', (dbCase) => {
+describe.each(sandboxSchemeCases('sandbox Pay refunds'))('sandbox Pay /refund on $name ($scheme)', (dbCase) => {
   let h: PayHarness;
   beforeAll(async () => { h = await startPayHarness(dbCase); });
   afterAll(async () => { await h?.close(); });

@@ -7,7 +7,7 @@ import { sandboxSchemeCases, startPayHarness, type PayHarness } from './harness.
 describe.each(sandboxSchemeCases('sandbox Pay state machine'))('sandbox Pay transaction states on $name ($scheme)', (dbCase) => {
   let h: PayHarness;
   beforeAll(async () => {
-    h = await startPayHarness(dbCase, { payOptions: { invoiceTtlSeconds: 300, cardSessionTtlSeconds: 900 }, scheme: dbCase.scheme });
+    h = await startPayHarness(dbCase, { payOptions: { invoiceTtlSeconds: 300, cardSessionTtlSeconds: 900 } });
   });
   afterAll(async () => { await h?.close(); });
 

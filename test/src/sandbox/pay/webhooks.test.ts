@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TransactionUpdatedEvent } from '../../../../src/contracts/pay/index.js';
-import { sandboxCases, startPayHarness, type PayHarness } from './harness.js';
+import { sandboxSchemeCases, startPayHarness, type PayHarness } from './harness.js';
 
 interface Received { headers: IncomingHttpHeaders; body: string }
 
@@ -35,7 +35,7 @@ async function until<T>(what: () => T | undefined, timeoutMs = 30_000): Promise<
 }
 
 // Real clock here: the standardwebhooks package checks webhook-timestamp against its own now.
-describe.each(sandboxCases('sandbox Pay webhooks'))('sandbox Pay transaction.updated webhooks on $name', (dbCase) => {
+describe.each(sandboxSchemeCases('sandbox Pay webhooks'))('sandbox Pay transaction.updated webhooks on $name ($scheme)', (dbCase) => {
   let h: PayHarness;
   let hook: Awaited<ReturnType<typeof receiver>>;
   let secret: string;
