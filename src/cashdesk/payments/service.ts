@@ -196,15 +196,28 @@ export class CashDeskPayments {
    * this instance or another) learns where each payment stands. Returns the unsubscribe.
    */
   async subscribe(tillId: string, listener: UpdateListener): Promise<() => void> {
-    const unsubscribe = this.#feed.subscribe(tillId, listener);
-    if (this.#closed) return unsubscribe;
-    for (const record of await this.#store.openOf(tillId)) {
+    const tell = (update: SessionUpdate) => {
       try {
-        listener(updateOf(record.view));
+        listener(update);
       } catch {
         // the connection's own trouble
       }
+    };
+    // Updates that come while the stored state is read are held until it is told: the read may have begun before
+    // their write committed (another pool connection, another instance), and a stale phase must never come last.
+    let held: SessionUpdate[] | undefined = [];
+    const unsubscribe = this.#feed.subscribe(tillId, (update) => (held === undefined ? tell(update) : held.push(update)));
+    let stored: PaymentRecord[] = [];
+    try {
+      if (!this.#closed) stored = await this.#store.openOf(tillId);
+    } catch (error) {
+      unsubscribe(); // the caller gets no unsubscribe to call
+      throw error;
     }
+    for (const record of stored) tell(updateOf(record.view));
+    const newer = held;
+    held = undefined;
+    for (const update of newer) tell(update);
     return unsubscribe;
   }
 

@@ -1,0 +1,141 @@
+import type { CheckoutAnswer as CheckoutResponse, TransactionAnswer as TransactionState } from '../contracts/pay/answers.js';
+import type { CheckoutRequest } from '../contracts/pay/bodies.js';
+import { PayError, PaymentSessionError } from './errors.js';
+import { RESULT_STATUSES } from './ledger.js';
+import { type RecoveredCheckout, submitCheckout } from './recovery.js';
+import { OVER, type SessionCore } from './session-core.js';
+import type { Basket, PaymentPhase } from './session-types.js';
+
+/** The operator triggers the checkout (walletPayIsDefault false, the customer agreed). */
+export function pay(s: SessionCore, providerId?: string): Promise<CheckoutResponse> {
+  return s.exclusive(['offered'], () => {
+    s.providerId = providerId;
+    return checkout(s, false, 'offered');
+  });
+}
+
+/** The current payment's result, from a webhook or polling (a basket change meanwhile: the replacement's). */
+export function waitForResult(s: SessionCore, { signal }: { signal?: AbortSignal } = {}): Promise<TransactionState> {
+  const known = s.transaction;
+  if ((s.phase === 'succeeded' || s.phase === 'unsuccessful') && known && RESULT_STATUSES.has(known.status)) return Promise.resolve(known);
+  if (OVER.has(s.phase) || s.phase === 'new' || s.phase === 'offered' || s.phase === 'unknown') {
+    return Promise.reject(new PaymentSessionError('SESSION_STATE', `waitForResult: no payment is under way (phase ${s.phase})`));
+  }
+  return s.ledger.wait(signal);
+}
+
+/** The customer changed the basket: after the checkout, cancel and check out again (new requestId); before it, just the basket. */
+export function changeBasket(s: SessionCore, basket: Basket): Promise<CheckoutResponse | undefined> {
+  return s.exclusive(['offered', 'pending', 'unsuccessful'], async () => {
+    const from = s.phase;
+    if (from === 'pending') {
+      s.emit({ type: 'tellCustomerNotToConfirm', reason: 'BASKET_CHANGED' });
+      await cancelCurrent(s);
+    }
+    // Only now: while the old invoice stands, totalAmount describes it.
+    s.basket = basket;
+    if (from === 'offered') return undefined;
+    return checkout(s, true, 'unsuccessful');
+  });
+}
+
+/** The customer cancels before the result; `ALREADY_PAID` when the bank was first. */
+export function cancel(s: SessionCore): Promise<TransactionState> {
+  return s.exclusive(['pending'], async () => {
+    s.emit({ type: 'tellCustomerNotToConfirm', reason: 'CANCELLING' });
+    const state = await cancelCurrent(s);
+    s.setPhase('unsuccessful');
+    s.ledger.settle(state);
+    return state;
+  });
+}
+
+/** After a declined, cancelled-in-app or expired result: an updated checkout with a new requestId and the same card session. */
+export function retry(s: SessionCore): Promise<CheckoutResponse> {
+  return s.exclusive(['unsuccessful'], () => checkout(s, true, 'unsuccessful'));
+}
+
+/** After `OUTCOME_UNKNOWN`: /status by requestId, then the same /checkout again (never a new requestId). */
+export function recover(s: SessionCore): Promise<CheckoutResponse> {
+  return s.exclusive(['unknown'], () => checkout(s, false, 'unknown'));
+}
+
+/** The desk falls back to another payment method; an open invoice is cancelled first. */
+export function abandon(s: SessionCore): Promise<void> {
+  return s.exclusive(['offered', 'pending', 'unknown', 'unsuccessful'], async () => {
+    if (s.phase === 'pending') {
+      s.emit({ type: 'tellCustomerNotToConfirm', reason: 'CANCELLING' });
+      await cancelCurrent(s);
+    }
+    s.setPhase('abandoned');
+  });
+}
+
+/** A checkout with every recovery: rescan on a refused card session, status-first recovery on no answer. */
+export async function checkout(s: SessionCore, fresh: boolean, onRefusal: PaymentPhase): Promise<CheckoutResponse> {
+  for (let rescans = 0; ; rescans++) {
+    if (fresh) s.requestId = s.o.newId();
+    s.stage = 'checkout';
+    s.setPhase('checkout');
+    const body: CheckoutRequest = {
+      requestId: s.requestId, cardSession: s.cardSession, items: s.basket.items,
+      discountAmount: s.basket.discountAmount ?? 0, totalAmount: s.totalAmount,
+      ...(s.providerId && s.o.client.profile !== 'document' ? { providerId: s.providerId } : {}),
+    };
+    try {
+      await s.o.checkpoint?.();
+      const answer = await submitCheckout(body, {
+        client: s.o.client, policy: s.recovery, sleep: s.o.sleep, random: s.o.random,
+        onStep: (step, error) => s.emit({ type: 'recovering', step, requestId: body.requestId, error }),
+      });
+      accept(s, answer);
+      return answer;
+    } catch (error) {
+      if (error instanceof PayError && error.code === 'CARD_SESSION_INVALID' && rescans < s.o.maxRescans) {
+        await s.rescan('CARD_SESSION_INVALID', onRefusal);
+        fresh = true; // the document: a new requestId with the new card session
+        continue;
+      }
+      if (error instanceof PaymentSessionError && error.code === 'OUTCOME_UNKNOWN') s.setPhase('unknown');
+      else s.refused(error, onRefusal);
+      throw error;
+    }
+  }
+}
+
+function accept(s: SessionCore, answer: RecoveredCheckout): void {
+  if (s.current) s.ledger.leave(s.current.transactionId);
+  s.current = { transactionId: answer.transactionId, requestId: answer.requestId, status: answer.status };
+  s.setPhase('pending');
+  s.emit({ type: 'invoice', checkout: s.current });
+  if (answer.state) s.observe(answer.state);
+  if (s.phase === 'pending') s.watcher.watch(answer.transactionId);
+}
+
+/** Cancels the current transaction; it then counts as left behind (a late success is reported). */
+async function cancelCurrent(s: SessionCore): Promise<TransactionState> {
+  const { transactionId } = s.current!;
+  s.ledger.leave(transactionId);
+  let state: TransactionState;
+  try {
+    state = await s.o.client.cancel({ transactionId }).catch((error: unknown) => {
+      // Already final: the customer or the bank was first.
+      if (error instanceof PayError && error.code === 'INVALID_STATE') return s.o.client.status({ transactionId });
+      throw error;
+    });
+  } catch (error) {
+    s.ledger.leave(transactionId, false);
+    s.refused(error, s.phase);
+    throw error;
+  }
+  if (state.status === 'succeeded') {
+    // Not left behind after all: it is the session's result (observing it settles the waits).
+    s.ledger.leave(transactionId, false);
+    s.observe(state);
+    s.setPhase('succeeded');
+    throw new PaymentSessionError('ALREADY_PAID', `transaction ${transactionId} succeeded before it could be cancelled: refund it`);
+  }
+  s.observe(state);
+  // A cancelled payment stays watched: the bank may still answer it (a lateResult).
+  return state;
+}

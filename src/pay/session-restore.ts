@@ -1,0 +1,57 @@
+import type { TransactionAnswer as TransactionState } from '../contracts/pay/answers.js';
+import type { SessionCore } from './session-core.js';
+import type { PaymentSessionSnapshot } from './session-types.js';
+
+/** What must be kept to carry the session on after a restart (`restore` option). */
+export function snapshot(s: SessionCore): PaymentSessionSnapshot {
+  const current = s.current;
+  return {
+    phase: s.phase, stage: s.stage, requestId: s.requestId, cardSession: s.cardSession, basket: s.basket,
+    ...(s.providerId ? { providerId: s.providerId } : {}),
+    providers: s.providers, walletPayIsDefault: s.walletPayIsDefault,
+    ...(current ? { transaction: s.ledger.get(current.transactionId) ?? current } : {}),
+    ...(s.refundId ? { refundId: s.refundId } : {}),
+    left: s.ledger.leftBehind(),
+  };
+}
+
+/** Comes back from a snapshot where no call is in flight (see PaymentSessionSnapshot). */
+export function restore(s: SessionCore, snap: PaymentSessionSnapshot): void {
+  s.cardSession = snap.cardSession;
+  s.basket = snap.basket;
+  s.requestId = snap.requestId;
+  s.providerId = snap.providerId;
+  s.providers = snap.providers;
+  s.walletPayIsDefault = snap.walletPayIsDefault;
+  s.refundId = snap.refundId;
+  s.stage = snap.stage;
+  for (const transactionId of snap.left) s.ledger.leave(transactionId);
+  if (snap.transaction) {
+    const { transactionId, requestId, status } = snap.transaction;
+    s.current = { transactionId, requestId: requestId ?? snap.requestId, status };
+    if ('statusClass' in snap.transaction) s.ledger.record(snap.transaction);
+  }
+  let phase = snap.phase;
+  if (phase === 'checking' || (phase === 'rescanning' && snap.stage === 'availability')) {
+    // A task may have been registered under the old requestId: never reuse it.
+    phase = 'new';
+    s.requestId = s.o.newId();
+  } else if (phase === 'checkout' || phase === 'rescanning') {
+    phase = 'unknown';
+  }
+  s.phase = phase;
+  // A left-behind or cancelled payment may still be answered by the bank: keep watching it.
+  for (const transactionId of snap.left) s.watcher.watch(transactionId);
+  const status = s.transaction?.status ?? s.current?.status;
+  if (s.current && (phase === 'pending' || (phase === 'unsuccessful' && status === 'cancelled'))) {
+    s.watcher.watch(s.current.transactionId);
+  }
+}
+
+/** Asks /status for the current transaction now; the answer is handled like any other state. */
+export async function refresh(s: SessionCore): Promise<TransactionState | undefined> {
+  if (!s.current) return undefined;
+  const state = await s.o.client.status({ transactionId: s.current.transactionId });
+  s.observe(state);
+  return s.transaction;
+}
