@@ -1,4 +1,4 @@
-import type { PayCheckReport, PayCheckResult } from './check.js';
+import type { PayCheckReport, PayCheckResult } from './check-types.js';
 import { PayError } from './errors.js';
 
 /** Lower case without `_` and `-`: `Transaction_ID` and `transactionId` meet. */

@@ -1,5 +1,6 @@
 import type { PayCheckExchange } from './check-record.js';
-import type { PayCheckReport, PayCheckResult, PayCheckVerdict } from './check.js';
+import type { PayCheckReport, PayCheckResult, PayCheckVerdict } from './check-types.js';
+import type { PayProfile } from './options.js';
 
 const INDENT = ' '.repeat(9);
 const VERDICTS: readonly PayCheckVerdict[] = ['PASS', 'DIFFERS', 'FAIL', 'SKIPPED'];
@@ -17,11 +18,17 @@ function exchangeLines(exchange: PayCheckExchange): string[] {
   return lines;
 }
 
-/**
- * One operation's lines: the verdict line, then what the verdict rests on.
- * `verbose`: the exchanges of every operation, else of those not PASS.
- */
-export function formatPayCheckResult(result: PayCheckResult, verbose = false): string[] {
+/** How much {@link formatPayCheckResult} shows. */
+export interface PayCheckFormat {
+  /** The exchanges of every operation (default: of those not PASS) and the kit's missing fields under any profile. */
+  verbose?: boolean;
+  /** The profile probed: under `document` the kit's missing fields are expected, so listed only when verbose. Default `kit`. */
+  profile?: PayProfile;
+}
+
+/** One operation's lines: the verdict line, then what the verdict rests on. */
+export function formatPayCheckResult(result: PayCheckResult, format: PayCheckFormat = {}): string[] {
+  const verbose = format.verbose ?? false;
   const call = `POST ${result.path}`;
   const status = result.httpStatus === undefined ? '' : String(result.httpStatus);
   const took = result.durationMs === undefined ? '' : `${result.durationMs} ms`;
@@ -30,10 +37,12 @@ export function formatPayCheckResult(result: PayCheckResult, verbose = false): s
   const add = (label: string, text: string) => lines.push(`${INDENT}${label.padEnd(8)} ${text}`);
   for (const f of result.unknown) add('unknown', `${f.field} = ${f.value}`);
   for (const f of result.invalid) add('invalid', `${f.field} = ${f.value}${f.message ? `  (${f.message})` : ''}`);
-  if (result.missing.length > 0) add('missing', `${result.missing.join(', ')}  (the kit's own: filled from the request, derived or left out)`);
+  if (result.missing.length > 0 && (verbose || format.profile !== 'document')) add('missing', `${result.missing.join(', ')}  (the kit's own)`);
   if (result.failure) {
-    if (result.failure.errors.length > 0) add('errors', result.failure.errors.join('; '));
-    else add('error', result.failure.message);
+    // A line already shown as an invalid field with its value is not repeated.
+    const errors = result.failure.errors.filter((line) => !result.invalid.some((f) => line.startsWith(`${f.field}: `)));
+    if (errors.length > 0) add('errors', errors.join('; '));
+    else if (result.failure.errors.length === 0) add('error', result.failure.message);
   }
   for (const note of result.notes) add('note', note);
   // A FAIL's body is in its exchange, shown here.
@@ -51,7 +60,7 @@ export function formatPayCheckSummary(report: PayCheckReport): string[] {
 export function formatPayCheckReport(report: PayCheckReport, options: { verbose?: boolean } = {}): string[] {
   return [
     formatPayCheckHeading(report),
-    ...report.results.flatMap((r) => formatPayCheckResult(r, options.verbose)),
+    ...report.results.flatMap((r) => formatPayCheckResult(r, { verbose: options.verbose ?? false, profile: report.profile })),
     ...formatPayCheckSummary(report),
   ];
 }

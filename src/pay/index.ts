@@ -8,7 +8,9 @@ export {
   type PayCheckResult, type PayCheckVerdict,
 } from './check.js';
 export { cardSessionOfBarcode, sandboxCardSession, type BarcodeSplitter, type SandboxCardOptions } from './check-card.js';
-export { formatPayCheckHeading, formatPayCheckReport, formatPayCheckResult, formatPayCheckSummary } from './check-format.js';
+export {
+  formatPayCheckHeading, formatPayCheckReport, formatPayCheckResult, formatPayCheckSummary, type PayCheckFormat,
+} from './check-format.js';
 export type { PayCheckExchange } from './check-record.js';
 export { createPayClient, type PayCallOptions, type PayClient, type RefundInput } from './client.js';
 export { ENDPOINTS as PAY_ENDPOINTS, type Endpoint as PayEndpoint } from './endpoints.js';

@@ -5,7 +5,7 @@ import { demoConfig } from '../../demo.js';
 import { ConfigError } from '../../errors.js';
 import {
   cardSessionOfBarcode, checkPayApi, DEFAULT_TOKEN_HEADER, formatPayCheckHeading, formatPayCheckResult, formatPayCheckSummary, sandboxCardSession,
-  type PayCheckProgress, type PayOperation, type PayProfile,
+  type PayCheckFormat, type PayCheckProgress, type PayOperation, type PayProfile,
 } from '../../pay/index.js';
 import { ENVIRONMENT } from '../../server/config.js';
 
@@ -109,7 +109,7 @@ export async function pay(argv: string[]): Promise<void> {
     const heading = formatPayCheckHeading({ baseUrl: url!, profile, tokenHeader, cardSession });
     const report = await checkPayApi({
       baseUrl: url!, verifier, cardSession, secrets: [key!], paths, profile, tokenHeader, ...(timeoutMs ? { timeoutMs } : {}),
-      onProgress: progressPrinter(heading, values.json ?? false, values.verbose ?? false),
+      onProgress: progressPrinter(heading, values.json ?? false, { verbose: values.verbose ?? false, profile }),
     });
     if (values.json) console.log(JSON.stringify({ ...report, cardSessionFrom: from }, null, 2));
     else for (const line of formatPayCheckSummary(report)) console.log(line);
@@ -124,7 +124,7 @@ export async function pay(argv: string[]): Promise<void> {
  * terminal a transient line on stderr says which call is under way (a
  * service that does not answer takes the whole timeout).
  */
-function progressPrinter(heading: string, json: boolean, verbose: boolean): (p: PayCheckProgress) => void {
+function progressPrinter(heading: string, json: boolean, format: PayCheckFormat): (p: PayCheckProgress) => void {
   const tty = process.stderr.isTTY === true;
   let headed = false;
   return (p) => {
@@ -135,6 +135,6 @@ function progressPrinter(heading: string, json: boolean, verbose: boolean): (p: 
       return;
     }
     if (tty) process.stderr.write('\r\x1b[K');
-    if (!json) for (const line of formatPayCheckResult(p.result, verbose)) console.log(line);
+    if (!json) for (const line of formatPayCheckResult(p.result, format)) console.log(line);
   };
 }
