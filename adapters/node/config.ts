@@ -94,7 +94,8 @@ export type ResolvedConfig = z.output<typeof verifierSchema>;
 /** `<field>: <message>` for each zod issue, the document's field names kept. */
 export function formatIssues(error: z.ZodError): string[] {
   return error.issues.flatMap((issue) => {
-    if (issue.code === 'unrecognized_keys') return issue.keys.map((k) => `${k}: unknown field`);
+    // Nested unknown fields keep their section (`pay.paths.void`), as every other issue does.
+    if (issue.code === 'unrecognized_keys') return issue.keys.map((k) => `${[...issue.path, k].join('.')}: unknown field`);
     const path = issue.path.length > 0 ? issue.path.join('.') : 'config';
     return [`${path}: ${issue.message}`];
   });

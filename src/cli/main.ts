@@ -3,6 +3,7 @@ import { VERSION } from '../version.js';
 import { barcode, BARCODE_USAGE } from './commands/barcode.js';
 import { demo, DEMO_USAGE } from './commands/demo.js';
 import { loyalty, LOYALTY_USAGE } from './commands/loyalty.js';
+import { pay, PAY_USAGE } from './commands/pay.js';
 import { push, PUSH_USAGE } from './commands/push.js';
 import { sandbox, SANDBOX_USAGE } from './commands/sandbox.js';
 import { serve, SERVE_USAGE } from './commands/serve.js';
@@ -17,6 +18,7 @@ Commands:
   sandbox   start the wallet-service sandbox (Pay, Push, callbacks, wallet-app simulator)
   push      send pushes and campaigns through a Push API
   loyalty   run the Loyalty API server, or check one
+  pay       check a Pay API: what it answers against what the kit expects
   version   print the version
 
 ${DEMO_USAGE}
@@ -29,7 +31,9 @@ ${SANDBOX_USAGE}
 
 ${PUSH_USAGE}
 
-${LOYALTY_USAGE}`;
+${LOYALTY_USAGE}
+
+${PAY_USAGE}`;
 
 const [command, ...rest] = process.argv.slice(2);
 
@@ -41,6 +45,7 @@ try {
     case 'sandbox': await sandbox(rest); break;
     case 'push': await push(rest); break;
     case 'loyalty': await loyalty(rest); break;
+    case 'pay': await pay(rest); break;
     case 'version': case '--version': console.log(VERSION); break;
     case undefined: case 'help': case '--help': case '-h': console.log(USAGE); break;
     default:

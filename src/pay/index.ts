@@ -3,6 +3,15 @@ export type {
   AvailabilityAnswer, AvailabilityTaskAnswer, CheckoutAnswer, ReceiptAnswer, RefundAnswer, TransactionAnswer,
 } from '../contracts/pay/answers.js';
 export type { NotUnderstood } from '../contracts/pay/reader.js';
+export {
+  CHECK_BASKET, checkPayApi, type PayCheckFailure, type PayCheckField, type PayCheckOptions, type PayCheckProgress, type PayCheckReport,
+  type PayCheckResult, type PayCheckVerdict,
+} from './check.js';
+export { cardSessionOfBarcode, sandboxCardSession, type BarcodeSplitter, type SandboxCardOptions } from './check-card.js';
+export {
+  formatPayCheckHeading, formatPayCheckReport, formatPayCheckResult, formatPayCheckSummary, type PayCheckFormat,
+} from './check-format.js';
+export type { PayCheckExchange } from './check-record.js';
 export { createPayClient, type PayCallOptions, type PayClient, type RefundInput } from './client.js';
 export { amountMismatch, lineAmount, purchaseAmount, purchaseAmountExact, type PricedLine } from '../contracts/pay/amounts.js';
 export { convertMeasure, GRAMS_PER_KILOGRAM, weighedItem, type WeighedLine, type Weighing, type WeightMeasure } from '../contracts/pay/units.js';

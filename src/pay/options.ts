@@ -93,13 +93,19 @@ const RESERVED = new Set(['content-type', 'content-length', 'host', 'x-request-i
 const OPERATIONS = ['availability', 'availabilityTask', 'checkout', 'status', 'cancel', 'refund', 'receipt'] as const;
 const path = z.string().regex(/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]{0,255}$/, { error: 'must be a path starting with /' });
 
+/** `tokenHeader`'s rule (no default), for configurations that pass it on (the cash desk server's `pay.tokenHeader`). */
+export const tokenHeaderSchema = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/, { error: 'must be an HTTP header name' })
+  .refine((h) => !RESERVED.has(h.toLowerCase()), { error: 'must not be a header the client sets itself' });
+/** `profile`'s rule (no default). */
+export const payProfileSchema = z.enum(['document', 'kit'], { error: 'must be document or kit' });
+/** `paths`' rule (no default): operation names to paths. */
+export const payPathsSchema = z.partialRecord(z.enum(OPERATIONS, { error: `must be one of ${OPERATIONS.join(', ')}` }), path);
+
 const schema = z.object({
   baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
-  tokenHeader: z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/, { error: 'must be an HTTP header name' })
-    .refine((h) => !RESERVED.has(h.toLowerCase()), { error: 'must not be a header the client sets itself' })
-    .default(DEFAULT_TOKEN_HEADER),
-  profile: z.enum(['document', 'kit'], { error: 'must be document or kit' }).default('kit'),
-  paths: z.partialRecord(z.enum(OPERATIONS), path).default({}),
+  tokenHeader: tokenHeaderSchema.default(DEFAULT_TOKEN_HEADER),
+  profile: payProfileSchema.default('kit'),
+  paths: payPathsSchema.default({}),
   timeoutMs: ms(600_000).default(10_000),
   retries: z.union([
     z.literal(false),

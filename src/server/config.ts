@@ -3,6 +3,7 @@ import { applyAliases, formatIssues, initParametersSchema, schemeFields } from '
 import { DEFAULT_SERVER_LIMITS, serverLimitsShape } from '../../adapters/http/server-limits.js';
 import { bonusSection } from '../cashdesk/bonus.js';
 import { ConfigError } from '../errors.js';
+import { DEFAULT_TOKEN_HEADER, payPathsSchema, payProfileSchema, tokenHeaderSchema } from '../pay/options.js';
 
 const TILL_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -38,6 +39,12 @@ const paySection = z.object({
   pollIntervalMs: ms(3_600_000).optional(),
   /** With PostgreSQL: how often an instance looks for open payments nobody drives (another instance died). Default 2000. */
   adoptIntervalMs: ms(3_600_000).default(2_000),
+  /** The Pay client's profile: `kit` (default) or `document` (the interface document read literally). */
+  profile: payProfileSchema.default('kit'),
+  /** The header the token goes in. Default X-Wallet-Token. */
+  tokenHeader: tokenHeaderSchema.default(DEFAULT_TOKEN_HEADER),
+  /** Paths that differ from the defaults, by operation (`{ "cancel": "/payments/cancel" }`). */
+  paths: payPathsSchema.default({}),
 }).strict();
 
 /** The server's database (payment sessions): PGlite in memory by default. */
@@ -118,6 +125,8 @@ export const ENVIRONMENT: Record<string, { path: readonly string[]; kind: 'strin
   WPK_PAY_WEBHOOK_SECRET: { path: ['pay', 'webhookSecret'], kind: 'string' },
   WPK_PAY_TIMEOUT_MS: { path: ['pay', 'timeoutMs'], kind: 'number' },
   WPK_PAY_POLL_INTERVAL_MS: { path: ['pay', 'pollIntervalMs'], kind: 'number' },
+  WPK_PAY_PROFILE: { path: ['pay', 'profile'], kind: 'string' },
+  WPK_PAY_TOKEN_HEADER: { path: ['pay', 'tokenHeader'], kind: 'string' },
   DATABASE_URL: { path: ['database', 'url'], kind: 'string' },
   WPK_DATA_DIR: { path: ['database', 'dataDir'], kind: 'string' },
   WPK_DATABASE_SCHEMA: { path: ['database', 'schema'], kind: 'string' },

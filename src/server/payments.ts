@@ -26,6 +26,7 @@ export async function openServerPayments(config: ServeConfig & { pay: NonNullabl
   try {
     const client = createPayClient({
       baseUrl: config.pay.url, token: (text) => service().token(text), timeoutMs: config.pay.timeoutMs,
+      profile: config.pay.profile, tokenHeader: config.pay.tokenHeader, paths: config.pay.paths,
       // Paths and timings only: never bodies or tokens.
       onEvent: (e) => {
         if (e.type === 'request') log.info({ path: e.path, attempt: e.attempt }, 'pay request');

@@ -19,6 +19,8 @@ on one port. Configuration: --config FILE (JSON) or WPK_CONFIG, then WPK_* varia
   --data DIR    keep payment sessions in DIR (PGlite); default in memory. DATABASE_URL selects a PostgreSQL server instead.
 With pay.url (WPK_PAY_URL; --demo: the sandbox at ${DEMO_PAY_URL}) the server takes wallet payments for tills:
 pay.* bridge methods, /v1/payments, and POST /webhooks/pay with pay.webhookSecret (WPK_PAY_WEBHOOK_SECRET).
+A service other than the kit's: pay.profile (WPK_PAY_PROFILE), pay.tokenHeader (WPK_PAY_TOKEN_HEADER), pay.paths;
+'wallet-partner-kit pay check' tells which it needs.
 LOG_LEVEL sets the log level (default info).`;
 
 function parsePort(value: string | undefined): number | undefined {

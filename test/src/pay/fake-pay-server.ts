@@ -23,6 +23,8 @@ export async function startFakePayServer(): Promise<{
   url: string;
   received: Received[];
   script(path: string, ...answers: Script[]): void;
+  /** Forgets what was received and the scripts not used yet. */
+  reset(): void;
   close(): Promise<void>;
 }> {
   const scripts = new Map<string, Script[]>();
@@ -49,6 +51,10 @@ export async function startFakePayServer(): Promise<{
     received,
     script(path, ...answers) {
       scripts.set(path, [...(scripts.get(path) ?? []), ...answers]);
+    },
+    reset() {
+      scripts.clear();
+      received.length = 0;
     },
     close: () => new Promise<void>((resolve) => {
       for (const res of hanging) res.socket?.destroy();

@@ -87,6 +87,24 @@ describe('resolveServeConfig', () => {
     expect(config.verifier.algorythm).toBe('HMACSHA256');
   });
 
+  it('gives the Pay client profile kit, X-Wallet-Token and no paths by default, and takes them from the file and WPK_PAY_*', () => {
+    expect(resolveServeConfig(demoConfig, {}).pay).toMatchObject({ profile: 'kit', tokenHeader: 'X-Wallet-Token', paths: {} });
+    const file = { ...demoConfig, pay: { ...demoConfig.pay, profile: 'kit', paths: { cancel: '/payments/cancel', receipt: '/payments/receipt' } } };
+    const { pay } = resolveServeConfig(file, { WPK_PAY_PROFILE: 'document', WPK_PAY_TOKEN_HEADER: 'X-Partner-Signature' });
+    expect(pay).toMatchObject({ profile: 'document', tokenHeader: 'X-Partner-Signature', paths: { cancel: '/payments/cancel', receipt: '/payments/receipt' } });
+  });
+
+  it('names a bad Pay profile, token header and path at start-up', () => {
+    const file = { ...demoConfig, pay: { ...demoConfig.pay, paths: { cancel: 'payments/cancel', void: '/void' } } };
+    expect(issuesOf(file, { WPK_PAY_PROFILE: 'literal', WPK_PAY_TOKEN_HEADER: 'Content-Type' })).toEqual(expect.arrayContaining([
+      'pay.profile: must be document or kit',
+      'pay.tokenHeader: must not be a header the client sets itself',
+      'pay.paths.cancel: must be a path starting with /',
+    ]));
+    expect(issuesOf(file, {})).toContain('pay.paths.void: unknown field');
+    expect(issuesOf(demoConfig, { WPK_PAY_TOKEN_HEADER: 'X Token' })).toEqual(['pay.tokenHeader: must be an HTTP header name']);
+  });
+
   it('never echoes a key in its messages', () => {
     const secretish = 'c'.repeat(31);
     const issues = issuesOf({ ...demoConfig, verifier: { ...demoConfig.verifier, key: secretish } });
