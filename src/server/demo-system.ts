@@ -8,6 +8,10 @@ import { startLoyaltyProgram, type RunningLoyaltyProgram } from '../loyalty/prog
 import { startSandbox, type RunningSandbox } from '../sandbox/server.js';
 import { resolveServeConfig } from './config.js';
 import { startServer, type RunningServer } from './serve.js';
+import { mountWebPage } from '../api-app/web-pages.js';
+
+/** Where the demo system's pages are (issue 13), on the server that serves each. */
+export const DEMO_PAGES = { wallet: '/sandbox/app', till: '/till' } as const;
 
 /** Options of {@link startDemoSystem}. */
 export interface DemoSystemOptions {
@@ -140,7 +144,11 @@ export async function startDemoSystem(options: DemoSystemOptions = {}): Promise<
       ...demoConfig, server: { host, port: portOf(0) }, pay: { ...demoConfig.pay, url: sandbox.url },
       database: dataDirs === undefined ? {} : { dataDir: dataDirs.cashdesk },
     }, {});
-    const cashDesk = await listening('cash desk server', host, portOf(0), () => startServer(config, logger.child({ system: 'cashdesk' }), { clock: options.clock }));
+    const cashDesk = await listening('cash desk server', host, portOf(0), () => startServer(config, logger.child({ system: 'cashdesk' }), {
+      clock: options.clock,
+      // The till page speaks the bridge from the cash desk server's own origin, which the bridge then accepts.
+      mount: (app) => mountWebPage(app, DEMO_PAGES.till, 'till'),
+    }));
     started.push(cashDesk);
 
     const webhookUrl = `${cashDesk.url}/webhooks/pay`;

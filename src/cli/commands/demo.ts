@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { demoConfig } from '../../demo.js';
 import { ConfigError } from '../../errors.js';
-import { startDemoSystem, type DemoCard, type RunningDemoSystem } from '../../server/demo-system.js';
+import { DEMO_PAGES, startDemoSystem, type DemoCard, type RunningDemoSystem } from '../../server/demo-system.js';
 import { exitOnSignals } from '../shutdown.js';
 
 export const DEMO_USAGE = `wallet-partner-kit demo [--port N] [--host HOST] [--data DIR]
@@ -68,7 +68,8 @@ export function demoSystemBanner(system: RunningDemoSystem, verifyCard: DemoCard
   WebSocket  ${cashDesk.wsUrl}  (subprotocol wallet-pos.v1)
   Till key   ${till.key}
   Sandbox    ${sandbox.url}   (the wallet service: Pay and Push APIs; Pay webhooks to ${system.webhookUrl})
-  Wallet app ${sandbox.url}/sandbox/app   (confirm payments here)
+  Wallet app ${sandbox.url}${DEMO_PAGES.wallet}   (a card and its barcode; confirm payments here)
+  Till       ${cashDesk.url}${DEMO_PAGES.till}   (a cash desk in the browser, on the bridge with the till key below)
   Loyalty    ${loyalty.url}   (Basic ${demoConfig.loyalty.login}:${demoConfig.loyalty.password}; driven by the sandbox)
   Data       ${data}
 
