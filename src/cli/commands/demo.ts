@@ -70,7 +70,7 @@ export function demoSystemBanner(system: RunningDemoSystem, verifyCard: DemoCard
   Till key   ${till.key}
   Sandbox    ${sandbox.url}   (the wallet service: Pay and Push APIs; Pay webhooks to ${system.webhookUrl})
   Wallet app ${sandbox.url}${DEMO_PAGES.wallet}   (a card and its barcode; confirm payments here)
-  Till       ${cashDesk.url}${DEMO_PAGES.till}   (a cash desk in the browser, on the bridge with the till key below)
+  Till       ${cashDesk.url}${DEMO_PAGES.till}   (a cash desk in the browser, on the bridge with the till key above)
   Console    ${cashDesk.url}${DEMO_PAGES.merchant}   (the merchant: transactions, webhooks, campaigns, callbacks, loyalty, metrics)
   Callbacks  ${system.callbacks.url}/callback   (the merchant's Callback API receiver, for the console's campaigns)
   Loyalty    ${loyalty.url}   (Basic ${demoConfig.loyalty.login}:${demoConfig.loyalty.password}; driven by the sandbox)
@@ -83,7 +83,8 @@ export function demoSystemBanner(system: RunningDemoSystem, verifyCard: DemoCard
       -d '{"fullBarcode":"${verifyCard.barcode}"}' ${cashDesk.url}/v1/barcode/verify
   2. Pay 250.00 with card ${payCard.cardNumber} over the WebSocket bridge (run it in the kit's folder, where the ws package is):
     node -e "${script}" '${pay}'
-     then confirm the payment in the wallet app (${sandbox.url}/sandbox/app, card ${payCard.cardNumber}): pay.sessionUpdated says succeeded.
+     then confirm the payment in the wallet app (${sandbox.url}${DEMO_PAGES.wallet}, "Show this card" ${payCard.cardNumber}): pay.sessionUpdated says succeeded.
+  Or do it all in the browser: issue a card in the wallet app, paste its barcode in the till, pay, confirm, watch the console.
 
 `;
 }

@@ -18,12 +18,12 @@ export interface TransactionView {
   tillId: string;
   payment: PaymentView;
   /** Each status the wallet service announced, oldest first (one per transaction version). */
-  history: Array<{ status: string; reason?: string; at: string }>;
+  history: Array<{ status: string; reason?: string; refundedAmount?: number; at: string }>;
   deliveries: Array<{ id: string; status: string; attempts: AttemptView[] }>;
   refunds: Array<{ refundId: string; amount: number; createdAt: string }>;
 }
 
-interface Announced { type: string; timestamp: string; data: { transactionId: string; status: string; reason?: string } }
+interface Announced { type: string; timestamp: string; data: { transactionId: string; status: string; reason?: string; refundedAmount?: number } }
 
 const signatureOf = (status: number | null): AttemptView['signature'] =>
   status === null ? 'unknown' : status >= 200 && status < 300 ? 'verified' : status === 401 ? 'refused' : 'unknown';
@@ -60,7 +60,8 @@ export async function transactionViews(payments: CashDeskPayments, tills: readon
       tillId, payment, refunds,
       history: own.map((d) => {
         const body = JSON.parse(d.body) as Announced;
-        return { status: body.data.status, ...(body.data.reason ? { reason: body.data.reason } : {}), at: body.timestamp };
+        const { status, reason, refundedAmount } = body.data;
+        return { status, ...(reason ? { reason } : {}), ...(refundedAmount ? { refundedAmount } : {}), at: body.timestamp };
       }),
       deliveries: own.map((d) => ({
         id: d.id, status: d.status,

@@ -3,6 +3,11 @@ import { Badge } from '../shared/ui';
 import { Bars, Sparkline, type Bar } from './charts';
 import type { LoyaltyView, MetricsView, ReceivedCallback } from './types';
 
+/** The result codes in a few words, so the bars keep their room on a phone; the full code is in the chart's text. */
+const SHORT: Record<string, string> = {
+  CARDSESSION_AVAILABLE: 'available', CARDSESSION_NOT_AVAILABLE: 'no session', ANOTHER_INSTANCE: 'other card', VALIDATION_FAILED: 'failed',
+};
+
 const toneOf = (resultCode: string): Bar['tone'] =>
   resultCode === 'CARDSESSION_AVAILABLE' ? 'ok' : resultCode === 'VALIDATION_FAILED' ? 'bad' : 'warn';
 
@@ -15,7 +20,9 @@ export function Metrics({ metrics }: { metrics: MetricsView | undefined }) {
       <h2 id="m-h">Cash desk metrics</h2>
       <div class="charts">
         <Sparkline title="Verifications, live" points={metrics.history} />
-        <Bars title="Verifications by result" bars={metrics.verifications.map((v) => ({ label: v.reason && v.reason !== 'OK' ? `${v.resultCode} ${v.reason}` : v.resultCode, value: v.count, tone: toneOf(v.resultCode) }))} />
+        <Bars title="Verifications by result" bars={metrics.verifications.map((v) => ({
+          label: `${SHORT[v.resultCode] ?? v.resultCode}${v.reason && v.reason !== 'OK' && v.reason !== 'PREFIX_MISMATCH' ? ` ${v.reason}` : ''}`, value: v.count, tone: toneOf(v.resultCode),
+        }))} />
         <Bars title={`Verify latency (mean ${mean.toFixed(0)} µs)`} bars={metrics.latency.buckets.filter((b) => b.count > 0).map((b) => ({ label: `≤ ${b.le === '+Inf' ? '∞' : `${Number(b.le) * 1e6} µs`}`, value: b.count }))} />
         <Bars title="Clock drift of valid barcodes (steps)" bars={metrics.drift.filter((b) => b.count > 0).map((b) => ({ label: `≤ ${b.le}`, value: b.count }))} />
       </div>

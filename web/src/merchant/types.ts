@@ -11,7 +11,7 @@ export interface AttemptView { attempt: number; at: string; httpStatus: number |
 
 export interface TransactionView {
   tillId: string; payment: PaymentView;
-  history: Array<{ status: string; reason?: string; at: string }>;
+  history: Array<{ status: string; reason?: string; refundedAmount?: number; at: string }>;
   deliveries: Array<{ id: string; status: string; attempts: AttemptView[] }>;
   refunds: Array<{ refundId: string; amount: number; createdAt: string }>;
 }

@@ -63,6 +63,24 @@ export function CardPanel({ held, onHeld }: { held: HeldCard | undefined; onHeld
     return () => clearTimeout(timer);
   }, [card?.drawnAt, held?.cardNumber]);
 
+  const [existing, setExisting] = useState('');
+  const onOpen = async () => {
+    const cardNumber = existing.trim();
+    setBusy(true);
+    try {
+      const drawn = await call<SandboxCard>('POST', `/sandbox/cards/${encodeURIComponent(cardNumber)}/barcode`, { keepSession: true });
+      const { cards } = await call<{ cards: Array<{ cardNumber: string }> }>('GET', '/sandbox/loyalty/cards').catch(() => ({ cards: [] }));
+      offset.current = Date.parse(drawn.drawnAt) - Date.now();
+      setCard(drawn);
+      setError(undefined);
+      onHeld({ cardNumber, loyalty: cards.some((c) => c.cardNumber === cardNumber) });
+    } catch (e) {
+      setError(describe(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const onIssue = async () => {
     setBusy(true);
     try {
@@ -88,6 +106,11 @@ export function CardPanel({ held, onHeld }: { held: HeldCard | undefined; onHeld
           <label class="inline"><input type="checkbox" checked={walletPayIsDefault} onChange={(e) => setDefault(e.currentTarget.checked)} />
             Wallet Pay is my default payment method</label>
           <div><button type="button" onClick={onIssue} disabled={busy}>Issue a card</button></div>
+          <form class="row" onSubmit={(e) => { e.preventDefault(); void onOpen(); }}>
+            <div><label for="existing">Or show a card the wallet has (e.g. one printed by <code>npm start</code>)</label>
+              <input id="existing" inputMode="numeric" value={existing} onInput={(e) => setExisting(e.currentTarget.value)} placeholder="Card number" /></div>
+            <button type="submit" class="secondary" disabled={busy || existing.trim() === ''}>Show this card</button>
+          </form>
         </>
       ) : (
         <>
