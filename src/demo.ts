@@ -33,3 +33,13 @@ export const demoConfig = {
   /** Basic credentials the wallet service uses on the demo Loyalty server (`loyalty --demo`). */
   loyalty: { login: 'demo-wallet', password: 'demo-loyalty-DEMO-ONLY' }, // DEMO ONLY
 } as const;
+
+/**
+ * The demo system's merchant console (`demo`): its Push account in the sandbox (the initial password, reset to
+ * `newPassword` at start) and the secret the sandbox signs that account's callbacks with for the console's Callback
+ * API receiver. Apart from `demoConfig`, which is also a `serve` configuration. Public: DEMO ONLY.
+ */
+export const demoConsoleAccount = {
+  login: 'demo-console', password: 'demo-console-initial-DEMO-ONLY', newPassword: 'demo-console-reset-DEMO-ONLY', // DEMO ONLY
+  callbackSecret: 'whsec_d2FsbGV0LXBhcnRuZXIta2l0IGNvbnNvbGUgY2FsbGJhY2tzLCBERU1PIE9OTFk=', // DEMO ONLY
+} as const;

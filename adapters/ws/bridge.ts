@@ -10,7 +10,7 @@ import { Heartbeat } from './heartbeat.js';
 import { SendBudget } from './send-budget.js';
 import { followPayments } from './pay-notifications.js';
 import { type BridgeOptions, resolveBridgeOptions, type ResolvedBridgeOptions } from './options.js';
-import { checkUpgrade, refuseUpgrade, SUBPROTOCOL, UPGRADE_REFUSALS, type UpgradeRefusal } from './upgrade.js';
+import { checkUpgrade, normaliseOrigin, refuseUpgrade, SUBPROTOCOL, UPGRADE_REFUSALS, type UpgradeRefusal } from './upgrade.js';
 
 /** The WebSocket bridge for legacy tills (DESIGN.md section 7). */
 export interface Bridge {
@@ -29,6 +29,11 @@ export interface Bridge {
    * elsewhere. Idempotent.
    */
   close(): Promise<void>;
+  /**
+   * Accepts browsers from one more origin (`scheme://host[:port]`), besides `allowedOrigins`: a server that
+   * learns its own origin only once it listens (port 0) and serves a till page there.
+   */
+  allowOrigin(origin: string): void;
   /** Open connections. */
   readonly clients: number;
 }
@@ -53,7 +58,7 @@ class WsBridge implements Bridge {
   readonly #service: CashDeskService;
   readonly #options: ResolvedBridgeOptions;
   readonly #log: Logger;
-  readonly #allowedOrigins: ReadonlySet<string>;
+  readonly #allowedOrigins: Set<string>;
   readonly #dispatcher: Dispatcher;
   readonly #wss: WebSocketServer;
   readonly #connections = new Set<BridgeConnection>();
@@ -63,6 +68,10 @@ class WsBridge implements Bridge {
   readonly #heartbeat: Heartbeat;
   #closing: Promise<void> | undefined;
   #nextId = 1;
+
+  allowOrigin(origin: string): void {
+    this.#allowedOrigins.add(normaliseOrigin(origin));
+  }
 
   constructor(service: CashDeskService, options: ResolvedBridgeOptions) {
     this.#service = service;

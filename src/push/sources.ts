@@ -131,6 +131,23 @@ export function readMsisdnFile(path: string, { format, column }: MsisdnFileOptio
   };
 }
 
+/**
+ * The numbers of a CSV or NDJSON text already in memory (an upload), read as {@link readMsisdnFile} reads a file;
+ * `format` defaults to csv.
+ * @throws PushError `SOURCE_INVALID` (when iterated) if the named column is missing.
+ */
+export function readMsisdnText(text: string, { format = 'csv', column }: MsisdnFileOptions = {}): AsyncIterable<string> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      async function* lines(): AsyncGenerator<string> {
+        yield* text.split(/\r?\n/);
+      }
+      if (format === 'ndjson') yield* ndjsonNumbers(lines(), typeof column === 'string' ? column : 'msisdn');
+      else yield* csvNumbers(lines(), column, 'the uploaded text');
+    },
+  };
+}
+
 /** Iterates any {@link MsisdnSource} as an async iterable. */
 export async function* iterateSource(source: MsisdnSource): AsyncGenerator<string> {
   if (Symbol.asyncIterator in source) yield* source as AsyncIterable<string>;

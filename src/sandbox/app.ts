@@ -3,6 +3,8 @@ import { migrate, openDatabase, type Database } from '../db/index.js';
 import { createApiApp, HealthCheck, limiterFrom, mountHealthRoutes, serveOpenApi } from '../api-app/index.js';
 import { silentLogger, withLogPolicy } from '../log/index.js';
 import { VERSION } from '../version.js';
+import { ChangeFeed } from './changes.js';
+import { mountAppEvents } from './app-events.js';
 import type { SandboxContext, SandboxModule } from './module.js';
 import { SANDBOX_MODULES } from './modules.js';
 import { resolveSandboxOptions, type SandboxOptions } from './options.js';
@@ -16,7 +18,7 @@ export interface Sandbox {
   readonly banner: readonly string[];
   /** Starts background work (webhook sender, simulated bank). */
   start(): void;
-  /** Stops background work and closes the database. */
+  /** Stops background work and closes the database (ends the pages' event streams first). */
   close(): Promise<void>;
 }
 
@@ -42,13 +44,15 @@ export async function createSandbox(options: SandboxOptions = {}, modules: reado
     await db.close();
     throw error;
   }
-  const outbox = new Outbox({ db, clock, logger, timeScale: resolved.timeScale });
+  const changes = new ChangeFeed();
+  const outbox = new Outbox({ db, clock, logger, timeScale: resolved.timeScale, onAttempt: () => changes.publish('webhooks') });
   const authLimiter = limiterFrom(options.bruteForce, clock);
-  const context: SandboxContext = { db, clock, logger, outbox, demo: resolved.demo, timeScale: resolved.timeScale, ...(authLimiter ? { authLimiter } : {}) };
+  const context: SandboxContext = { db, clock, logger, outbox, demo: resolved.demo, timeScale: resolved.timeScale, changes, ...(authLimiter ? { authLimiter } : {}) };
   const app = createApiApp({ logger, bodyLimitBytes: resolved.bodyLimitBytes });
   const health = new HealthCheck({ database: () => db.query('SELECT 1') }, { clock });
   mountHealthRoutes(app, health, () => ({ version: VERSION, database: db.kind }));
   for (const module of modules) module.mount(app, context);
+  mountAppEvents(app, context);
   serveOpenApi(app, {
     title: 'wallet-partner-kit sandbox',
     version: VERSION,
@@ -66,6 +70,7 @@ export async function createSandbox(options: SandboxOptions = {}, modules: reado
     },
     close() {
       closing ??= (async () => {
+        changes.close();
         for (const module of modules) await module.close?.();
         await outbox.close();
         await db.close();

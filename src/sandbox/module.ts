@@ -2,6 +2,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Logger } from 'pino';
 import type { Database, Migration } from '../db/index.js';
 import type { FailureLimiter } from '../guard/failure-limiter.js';
+import type { ChangeFeed } from './changes.js';
 import type { Outbox } from './outbox/outbox.js';
 
 /** What every sandbox module is given. */
@@ -26,6 +27,8 @@ export interface SandboxContext {
    * turned off. Its `lockouts` is the count for a metrics endpoint.
    */
   readonly authLimiter?: FailureLimiter;
+  /** Change notices after each committed change, for the pages' server-sent events (`GET /sandbox/app/events`). */
+  readonly changes: ChangeFeed;
 }
 
 /**

@@ -41,6 +41,8 @@ export async function startSandbox(options: SandboxOptions = {}, modules: readon
     sandbox,
     close() {
       closing ??= (async () => {
+        // Event streams never end by themselves: end them, or the drain would wait for them.
+        sandbox.context.changes.close();
         await http.close();
         await sandbox.close();
       })();

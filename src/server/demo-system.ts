@@ -2,18 +2,27 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
-import { demoConfig } from '../demo.js';
+import { demoConfig, demoConsoleAccount } from '../demo.js';
 import { ConfigError } from '../errors.js';
 import { startLoyaltyProgram, type RunningLoyaltyProgram } from '../loyalty/program/program.js';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.js';
 import { resolveServeConfig } from './config.js';
 import { startServer, type RunningServer } from './serve.js';
+import { mountWebPage } from '../api-app/web-pages.js';
+import { createCallbackReceiver, type CallbackReceiver } from '../callback/receiver.js';
+import { createPushClient } from '../push/client.js';
+import { CallbackLog } from './console/callback-log.js';
+import { CampaignRunner } from './console/campaigns.js';
+import { MERCHANT_CONSOLE_PATH, MerchantConsole } from './console/merchant-console.js';
+
+/** Where the demo system's pages are (issue 13), on the server that serves each. */
+export const DEMO_PAGES = { wallet: '/sandbox/app', till: '/till', merchant: MERCHANT_CONSOLE_PATH } as const;
 
 /** Options of {@link startDemoSystem}. */
 export interface DemoSystemOptions {
   /**
    * The cash desk server's port (default 8080); the sandbox listens on port + 10
-   * and the Loyalty server on port + 11. 0 gives each a free port.
+   * the Loyalty server on port + 11 and the callback receiver on port + 12. 0 gives each a free port.
    */
   port?: number;
   /** Bind address of all three (default 127.0.0.1). */
@@ -42,6 +51,8 @@ export interface RunningDemoSystem {
   readonly loyalty: RunningLoyaltyProgram;
   /** Where the sandbox sends its Pay webhooks: the cash desk server's `POST /webhooks/pay`. */
   readonly webhookUrl: string;
+  /** The merchant's Callback API receiver (port + 12), where the console's Push account's callbacks go: `{url}/callback`. */
+  readonly callbacks: { readonly url: string };
   /** The subfolder of each server's data, when `dataDir` was given. */
   readonly dataDirs: { cashdesk: string; sandbox: string; loyalty: string } | undefined;
   /** Issues a new card in the sandbox's wallet app: a fresh barcode with a card session. */
@@ -50,13 +61,13 @@ export interface RunningDemoSystem {
   close(): Promise<void>;
 }
 
-/** The largest `port` that leaves room for port + 11. */
-const MAX_BASE_PORT = 65_535 - 11;
+/** The largest `port` that leaves room for port + 12. */
+const MAX_BASE_PORT = 65_535 - 12;
 
 function checkOptions(options: DemoSystemOptions): { port: number; host: string } {
   const port = options.port ?? 8080;
   if (!Number.isInteger(port) || port < 0 || port > MAX_BASE_PORT) {
-    throw new ConfigError([`port: must be an integer from 0 to ${MAX_BASE_PORT} (the sandbox takes port + 10, Loyalty port + 11)`], 'demo options');
+    throw new ConfigError([`port: must be an integer from 0 to ${MAX_BASE_PORT} (the sandbox takes port + 10, Loyalty port + 11, the callback receiver port + 12)`], 'demo options');
   }
   return { port, host: options.host ?? '127.0.0.1' };
 }
@@ -83,10 +94,52 @@ function probePort(host: string, port: number): Promise<void> {
   });
 }
 
-async function sandboxCall<T>(sandbox: RunningSandbox, method: 'POST' | 'PUT', path: string, body: unknown): Promise<T> {
+async function sandboxCall<T>(sandbox: RunningSandbox, method: 'POST' | 'PUT' | 'PATCH', path: string, body: unknown): Promise<T> {
   const res = await sandbox.sandbox.app.request(path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   if (!res.ok) throw new Error(`sandbox ${method} ${path} answered ${res.status}: ${await res.text()}`);
   return await res.json() as T;
+}
+
+/**
+ * The merchant's back office of the demo system: a Callback API receiver (on the Loyalty server's database, the
+ * other back-office server) whose callbacks the console shows, the console's Push account in the sandbox (created,
+ * its password reset; on a kept data folder, its callback URL updated), and the merchant console itself.
+ */
+async function startBackOffice(sandbox: RunningSandbox, loyalty: RunningLoyaltyProgram, host: string, port: number, logger: Logger, clock?: () => number):
+  Promise<{ receiver: CallbackReceiver; url: string; merchant: MerchantConsole }> {
+  const account = demoConsoleAccount;
+  const log = new CallbackLog();
+  let merchant: MerchantConsole | undefined;
+  const receiver = await createCallbackReceiver({
+    secrets: account.callbackSecret, database: loyalty.db, pollMs: 100, logger: logger.child({ system: 'callbacks' }),
+    handler: (event) => {
+      log.add(event, new Date(clock?.() ?? Date.now()));
+      merchant?.feed.publish('callbacks');
+    },
+    ...(clock ? { clock } : {}),
+  });
+  try {
+    const { url } = await listening('callback receiver', host, port, () => receiver.listen({ host, port }));
+    const callbackUrl = `${url}/callback`;
+    const created = await sandbox.sandbox.app.request('/sandbox/push/accounts', {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login: account.login, partner: demoConfig.verifier.partnerId, password: account.password, callbackUrl, callbackSecret: account.callbackSecret, batchIntervalMs: 100 }),
+    });
+    if (created.status === 409) {
+      await sandboxCall(sandbox, 'PATCH', `/sandbox/push/accounts/${account.login}`, { callbackUrl });
+    } else if (!created.ok) {
+      throw new Error(`sandbox POST /sandbox/push/accounts answered ${created.status}: ${await created.text()}`);
+    } else {
+      await createPushClient({ url: sandbox.url, login: account.login, password: account.password }).resetPassword(account.newPassword);
+    }
+    const push = createPushClient({ url: sandbox.url, login: account.login, password: account.newPassword });
+    const campaigns = new CampaignRunner(push, () => merchant?.feed.publish('campaigns'), logger.child({ system: 'console' }), clock);
+    merchant = new MerchantConsole({ sandbox, loyalty, callbacks: log, campaigns, tills: demoConfig.tills.map((t) => t.id) });
+    return { receiver, url, merchant };
+  } catch (error) {
+    await receiver.close();
+    throw error;
+  }
 }
 
 /**
@@ -113,7 +166,7 @@ export async function startDemoSystem(options: DemoSystemOptions = {}): Promise<
   if (dataDirs !== undefined) for (const dir of Object.values(dataDirs)) mkdirSync(dir, { recursive: true });
 
   if (port !== 0) {
-    for (const [what, offset] of [['cash desk server', 0], ['sandbox', 10], ['Loyalty server', 11]] as const) {
+    for (const [what, offset] of [['cash desk server', 0], ['sandbox', 10], ['Loyalty server', 11], ['callback receiver', 12]] as const) {
       await listening(what, host, port + offset, () => probePort(host, port + offset));
     }
   }
@@ -140,7 +193,20 @@ export async function startDemoSystem(options: DemoSystemOptions = {}): Promise<
       ...demoConfig, server: { host, port: portOf(0) }, pay: { ...demoConfig.pay, url: sandbox.url },
       database: dataDirs === undefined ? {} : { dataDir: dataDirs.cashdesk },
     }, {});
-    const cashDesk = await listening('cash desk server', host, portOf(0), () => startServer(config, logger.child({ system: 'cashdesk' }), { clock: options.clock }));
+    const { receiver, url: callbackUrl, merchant } = await startBackOffice(sandbox, loyalty, host, portOf(12), logger, options.clock);
+    started.push({ close: () => receiver.close() });
+    const cashDesk = await listening('cash desk server', host, portOf(0), () => startServer(config, logger.child({ system: 'cashdesk' }), {
+      clock: options.clock,
+      // The till page speaks the bridge from the cash desk server's own origin, which the bridge then accepts.
+      mount: (app, service) => {
+        mountWebPage(app, DEMO_PAGES.till, 'till');
+        merchant.mount(app, service);
+      },
+      beforeClose: () => merchant.close(),
+    }).catch(async (error: unknown) => {
+      await merchant.close();
+      throw error;
+    }));
     started.push(cashDesk);
 
     const webhookUrl = `${cashDesk.url}/webhooks/pay`;
@@ -151,7 +217,7 @@ export async function startDemoSystem(options: DemoSystemOptions = {}): Promise<
 
     let closing: Promise<void> | undefined;
     return {
-      cashDesk, sandbox, loyalty, webhookUrl, dataDirs,
+      cashDesk, sandbox, loyalty, webhookUrl, dataDirs, callbacks: { url: callbackUrl },
       async issueCard(card = {}) {
         const issued = await sandboxCall<DemoCard>(sandbox, 'POST', '/sandbox/cards', { partnerId, ...card });
         return { cardNumber: issued.cardNumber, cardSession: issued.cardSession, barcode: issued.barcode };

@@ -1,8 +1,10 @@
 import type { IncomingMessage } from 'node:http';
+import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { silentLogger, withLogPolicy } from '../log/index.js';
 import { createHttpApp, DEFAULT_SERVER_LIMITS, serveHttp } from '../../adapters/http/index.js';
+import type { NodeEnv } from '../../adapters/http/node-env.js';
 import { createVerifier } from '../../adapters/node/verifier.js';
 import { createBridge } from '../../adapters/ws/index.js';
 import { DEFAULT_MAX_CONNECTIONS } from '../../adapters/ws/options.js';
@@ -32,6 +34,14 @@ export interface RunningServer {
 export interface StartServerOptions {
   /** Now, in ms, for the verifier and the payments. Default `Date.now`. */
   clock?: () => number;
+  /**
+   * Adds routes to the HTTP app before it listens: the demo system's till page and merchant console. Browsers
+   * on the server's own origin may then use the bridge (the till page), besides `server.allowedOrigins`.
+   * Default none.
+   */
+  mount?: (app: OpenAPIHono<NodeEnv>, service: CashDeskService) => void;
+  /** Awaited first in `close()`: what `mount` added that must end before the drain (event streams). */
+  beforeClose?: () => void | Promise<void>;
 }
 
 /** Path of the WebSocket bridge on the shared port. */
@@ -73,6 +83,7 @@ export async function startServer(config: ServeConfig, given: Logger = silentLog
     ...(pay === undefined ? {} : { database: async () => { await pay!.db.query('SELECT 1'); } }),
   });
   const app = createHttpApp(service, { bodyLimitBytes: s.bodyLimitBytes, logger, health });
+  options.mount?.(app, service);
   const bridge = createBridge(service, {
     allowedOrigins: s.allowedOrigins, maxPayloadBytes: s.maxPayloadBytes, logger,
     ...defined({ maxConnections: s.maxWsConnections, maxConnectionsPerTill: s.maxWsConnectionsPerTill, maxBufferedBytesTotal: s.maxWsBufferedBytesTotal }),
@@ -95,6 +106,10 @@ export async function startServer(config: ServeConfig, given: Logger = silentLog
   });
   const { port } = new URL(http.url);
   const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;
+  if (options.mount !== undefined) {
+    bridge.allowOrigin(`http://${host}:${port}`);
+    if (['127.0.0.1', '::1', 'localhost'].includes(config.server.host)) bridge.allowOrigin(`http://localhost:${port}`);
+  }
   logger.info({
     url: http.url, backend: verifier.backend, tills: config.tills.length, redis: store !== undefined,
     pay: payConfig?.url, database: pay?.db.kind, webhook: payConfig?.webhookSecret !== undefined,
@@ -108,6 +123,7 @@ export async function startServer(config: ServeConfig, given: Logger = silentLog
     service,
     close() {
       closing ??= (async () => {
+        await options.beforeClose?.();
         logger.info('draining connections');
         const deadline = new Promise<void>((resolve) => setTimeout(resolve, config.server.drainSeconds * 1000).unref());
         await Promise.race([Promise.all([bridge.close(), http.close()]), deadline]);

@@ -34,6 +34,14 @@ export default function setup(): void {
       console.warn('global setup: `npm run build:ts` reported errors; tests that spawn the CLI run on its output as written');
     }
   }
+  // The console's pages (web/): the browser tests load the build, so it must not be older than its sources.
+  if (Math.max(newest('web', '.tsx'), newest('web', '.ts'), newest('web', '.css'), newest('web', '.html')) > mtime('dist/web/wallet.html')) {
+    try {
+      execSync('npm run build:web', { cwd: root, stdio: 'inherit' });
+    } catch {
+      console.warn('global setup: `npm run build:web` failed; the browser tests run on the pages as last built');
+    }
+  }
   // After build:ts (the script is compiled). Every PGlite the tests open loads this snapshot instead of running initdb; the script does nothing when it is up to date.
   try {
     execSync('npm run build:pglite', { cwd: root, stdio: 'ignore' });

@@ -2,14 +2,15 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { demoConfig } from '../../demo.js';
 import { ConfigError } from '../../errors.js';
-import { startDemoSystem, type DemoCard, type RunningDemoSystem } from '../../server/demo-system.js';
+import { DEMO_PAGES, startDemoSystem, type DemoCard, type RunningDemoSystem } from '../../server/demo-system.js';
 import { exitOnSignals } from '../shutdown.js';
 
 export const DEMO_USAGE = `wallet-partner-kit demo [--port N] [--host HOST] [--data DIR]
 
 Starts the whole system on this machine, wired together on the demo configuration (public keys):
 the cash desk server (port N), the sandbox wallet service (N+10) sending its Pay webhooks to the
-cash desk server, and the default Loyalty server (N+11) driven by the sandbox. \`npm start\` runs it.
+cash desk server, the default Loyalty server (N+11) driven by the sandbox, and the merchant's Callback API
+receiver (N+12) with the console's push callbacks. \`npm start\` runs it; open the pages it prints.
   --port N      the cash desk server's port (default 8080; 0 gives each server a free port)
   --host HOST   bind address (default 127.0.0.1)
   --data DIR    keep each server's data in DIR/cashdesk, DIR/sandbox, DIR/loyalty (PGlite); default in memory
@@ -17,7 +18,7 @@ LOG_LEVEL sets the log level (default info).`;
 
 function parsePort(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new ConfigError(['--port: must be an integer from 0 to 65524'], 'arguments');
+  if (!/^\d+$/.test(value)) throw new ConfigError(['--port: must be an integer from 0 to 65523'], 'arguments');
   return Number(value);
 }
 
@@ -68,7 +69,10 @@ export function demoSystemBanner(system: RunningDemoSystem, verifyCard: DemoCard
   WebSocket  ${cashDesk.wsUrl}  (subprotocol wallet-pos.v1)
   Till key   ${till.key}
   Sandbox    ${sandbox.url}   (the wallet service: Pay and Push APIs; Pay webhooks to ${system.webhookUrl})
-  Wallet app ${sandbox.url}/sandbox/app   (confirm payments here)
+  Wallet app ${sandbox.url}${DEMO_PAGES.wallet}   (a card and its barcode; confirm payments here)
+  Till       ${cashDesk.url}${DEMO_PAGES.till}   (a cash desk in the browser, on the bridge with the till key above)
+  Console    ${cashDesk.url}${DEMO_PAGES.merchant}   (the merchant: transactions, webhooks, campaigns, callbacks, loyalty, metrics)
+  Callbacks  ${system.callbacks.url}/callback   (the merchant's Callback API receiver, for the console's campaigns)
   Loyalty    ${loyalty.url}   (Basic ${demoConfig.loyalty.login}:${demoConfig.loyalty.password}; driven by the sandbox)
   Data       ${data}
 
@@ -79,7 +83,8 @@ export function demoSystemBanner(system: RunningDemoSystem, verifyCard: DemoCard
       -d '{"fullBarcode":"${verifyCard.barcode}"}' ${cashDesk.url}/v1/barcode/verify
   2. Pay 250.00 with card ${payCard.cardNumber} over the WebSocket bridge (run it in the kit's folder, where the ws package is):
     node -e "${script}" '${pay}'
-     then confirm the payment in the wallet app (${sandbox.url}/sandbox/app, card ${payCard.cardNumber}): pay.sessionUpdated says succeeded.
+     then confirm the payment in the wallet app (${sandbox.url}${DEMO_PAGES.wallet}, "Show this card" ${payCard.cardNumber}): pay.sessionUpdated says succeeded.
+  Or do it all in the browser: issue a card in the wallet app, paste its barcode in the till, pay, confirm, watch the console.
 
 `;
 }

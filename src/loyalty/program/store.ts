@@ -86,6 +86,26 @@ export class LoyaltyStore {
     return row && { cardNumber: row.card_number, balance: Number(row.balance), issuedAt: row.issued_at };
   }
 
+  /** The latest cards, newest first (the merchant console's list). */
+  async recentCards(limit: number): Promise<CardRecord[]> {
+    const { rows } = await this.db.query<{ card_number: string; balance: number; issued_at: Date }>(
+      'SELECT card_number, balance, issued_at FROM loyalty_cards ORDER BY issued_at DESC, card_number LIMIT $1', [limit]);
+    return rows.map((row) => ({ cardNumber: row.card_number, balance: Number(row.balance), issuedAt: row.issued_at }));
+  }
+
+  /** The latest accepted receipts and promo code uses, newest first (the merchant console's list). */
+  async recentCredits(limit: number): Promise<Array<{ kind: 'receipt' | 'promo'; cardNumber: string; what: string; sum: number | null; bonusAmount: number; at: Date }>> {
+    const { rows } = await this.db.query<{ kind: 'receipt' | 'promo'; card_number: string; what: string; sum: string | null; bonus_amount: string; at: Date }>(
+      `SELECT * FROM (
+         SELECT 'receipt' AS kind, card_number, fiscal_drive_number || '/' || document_number AS what, sum, bonus_amount, accepted_at AS at FROM loyalty_receipts
+         UNION ALL
+         SELECT 'promo', card_number, code, NULL, bonus_amount, redeemed_at FROM loyalty_promo_redemptions
+       ) credits ORDER BY at DESC LIMIT $1`, [limit]);
+    return rows.map((r) => ({
+      kind: r.kind, cardNumber: r.card_number, what: r.what, sum: r.sum === null ? null : Number(r.sum), bonusAmount: Number(r.bonus_amount), at: r.at,
+    }));
+  }
+
   /** Creates or replaces a category group and its categories (favourites of removed categories go with them). */
   async putCategoryGroup(group: CategoryGroupInput): Promise<void> {
     await this.db.transaction(async (tx) => {

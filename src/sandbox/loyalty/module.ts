@@ -54,6 +54,14 @@ function mount(app: OpenAPIHono<any>, ctx: SandboxContext): void {
     return { url: t.url, login: t.login, barcode: layout };
   };
 
+  // What the customer did reaches the merchant: the pages (the merchant console's loyalty part) read again.
+  for (const path of ['/sandbox/loyalty/cards', '/sandbox/loyalty/cards/*']) {
+    app.use(path, async (c, next) => {
+      await next();
+      if (c.req.method === 'POST' && c.res.status < 300) ctx.changes.publish('loyalty');
+    });
+  }
+
   app.openapi(routes.putTarget, async (c) => {
     const body = c.req.valid('json');
     const t = { url: body.url, login: body.login, password: body.password, barcode: body.barcode ?? DEMO_BARCODE_LAYOUT };

@@ -53,6 +53,8 @@ export interface OutboxOptions {
   timeoutMs?: number;
   /** Deliveries sent at once. Default 8. */
   concurrency?: number;
+  /** Called after each attempt is recorded (the pages' change notices). Default none. */
+  onAttempt?: () => void;
 }
 
 /** Lets pending I/O (requests to the sandbox) run before the next round of work. */
@@ -78,8 +80,10 @@ export class Outbox {
   readonly #concurrency: number;
   readonly #poller: Poller;
   readonly #closeHooks: (() => Promise<void>)[] = [];
+  readonly #onAttempt: (() => void) | undefined;
 
-  constructor({ db, clock = Date.now, logger = pino({ level: 'silent' }), timeScale = 1, pollMs = 250, timeoutMs = 10_000, concurrency = 8 }: OutboxOptions) {
+  constructor({ db, clock = Date.now, logger = pino({ level: 'silent' }), timeScale = 1, pollMs = 250, timeoutMs = 10_000, concurrency = 8, onAttempt }: OutboxOptions) {
+    this.#onAttempt = onAttempt;
     this.#db = db;
     this.#clock = clock;
     this.#logger = logger;
@@ -239,6 +243,7 @@ export class Outbox {
         [id, attempt, status, error, new Date(this.#clock() + (delay ?? 0)), error === null ? new Date(this.#clock()) : null],
       );
     });
+    this.#onAttempt?.();
     if (error !== null) this.#logger.info({ delivery: id, attempt, error, status }, 'webhook attempt failed');
     if (status === 'pending' && delay !== undefined && delay < this.#pollMs) {
       setTimeout(() => this.kick(), delay).unref();

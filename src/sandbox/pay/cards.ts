@@ -23,6 +23,10 @@ export interface IssuedCard {
   cardSession: string | null;
   barcode: string;
   sessionExpiresAt: string | null;
+  /** Seconds per password. */
+  interval: number;
+  /** The time the password was drawn for (RFC 3339). */
+  drawnAt: string;
 }
 
 /** Options of {@link issueCard}. */
@@ -30,6 +34,8 @@ export interface IssueCardInput {
   cardNumber?: string;
   /** Draw a barcode with a card session (wallet payment available). Default true. */
   withSession?: boolean;
+  /** Draw with the card's latest session while it is open and unexpired (a new one otherwise). Default false: a new one. */
+  keepSession?: boolean;
   /** Whether the customer's app has wallet payment as the default method. Default: kept, or true for a new card. */
   walletPayIsDefault?: boolean;
   /** Whether wallet payment is enabled for the customer at all. Default: kept, or true for a new card. */
@@ -71,7 +77,18 @@ export async function issueCard(tx: Queryable, partner: Partner, input: IssueCar
   );
   let cardSession: string | null = null;
   let expiresAt: Date | null = null;
-  if (input.withSession ?? true) {
+  if ((input.withSession ?? true) && input.keepSession === true) {
+    const { rows } = await tx.query<{ card_session: string; expires_at: Date }>(
+      `SELECT card_session, expires_at FROM pay_card_sessions WHERE partner_id = $1 AND card_number = $2 AND closed_at IS NULL AND expires_at > $3
+       ORDER BY issued_at DESC LIMIT 1`,
+      [partner.partnerId, cardNumber, new Date(now)],
+    );
+    if (rows[0] !== undefined) {
+      cardSession = rows[0].card_session;
+      expiresAt = rows[0].expires_at;
+    }
+  }
+  if ((input.withSession ?? true) && cardSession === null) {
     cardSession = newCardSession(partner.layout.cardSessionLength);
     expiresAt = new Date(now + ttlSeconds * 1000);
     await tx.query(
@@ -81,7 +98,10 @@ export async function issueCard(tx: Queryable, partner: Partner, input: IssueCar
   }
   const keyed = cardKey === null ? { key: partner.keyHex } : { scheme: 'card-bound' as const, cardKey };
   const barcode = generateBarcode({ ...partner.layout, ...keyed, cardNumber, cardSession: cardSession ?? undefined, at: now });
-  return { partnerId: partner.partnerId, cardNumber, cardKey, cardSession, barcode, sessionExpiresAt: expiresAt?.toISOString() ?? null };
+  return {
+    partnerId: partner.partnerId, cardNumber, cardKey, cardSession, barcode, sessionExpiresAt: expiresAt?.toISOString() ?? null,
+    interval: partner.layout.interval, drawnAt: new Date(now).toISOString(),
+  };
 }
 
 /** A card session's stored life. */

@@ -52,3 +52,14 @@ export async function transactionRecord(db: Queryable, t: TransactionRow): Promi
     receipts: receipts.rows.map((r) => ({ receipt: r.receipt as TransactionRecord['receipts'][number]['receipt'], receivedAt: (r.received_at as Date).toISOString() })),
   };
 }
+
+/** A card's latest transactions (newest first, at most `limit`), each with its refunds and receipts: the app's history. */
+export async function cardTransactions(db: Queryable, partnerId: string, cardNumber: string, limit: number): Promise<TransactionRecord[]> {
+  const { rows } = await db.query<Record<string, unknown>>(
+    `SELECT * FROM pay_transactions WHERE partner_id = $1 AND card_number = $2 ORDER BY created_at DESC, transaction_id LIMIT $3`,
+    [partnerId, cardNumber, limit],
+  );
+  const records: TransactionRecord[] = [];
+  for (const row of rows) records.push(await transactionRecord(db, transactionFromRow(row)));
+  return records;
+}

@@ -1,18 +1,18 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { problem } from '../../api-app/index.js';
+import { mountWebPage } from '../../api-app/web-pages.js';
 import { confirmInvoice } from './bank.js';
 import { issueCard } from './cards.js';
 import { sweep } from './expiry.js';
 import { customerAct } from './operations.js';
-import { appPage } from './app-page.js';
 import { requirePartner, upsertPartner } from './partners.js';
-import { pendingInvoices } from './records.js';
+import { cardTransactions, pendingInvoices } from './records.js';
 import { jsonBody } from './routes-api.js';
 import { write, type PayRuntime } from './runtime.js';
 import type { CardRequest, PartnerRequest } from './simulator-schemas.js';
 import {
-  appPageRoute, barcodeRoute, cardRoute, confirmRoute, customerCancelRoute, declineRoute, invoicesRoute, partnerRoute,
+  appPageRoute, barcodeRoute, cardRoute, cardTransactionsRoute, confirmRoute, customerCancelRoute, declineRoute, invoicesRoute, partnerRoute,
 } from './simulator-spec.js';
 import { transactionState } from './transactions.js';
 
@@ -22,7 +22,7 @@ const query = <T>(c: Context) => (c.req.valid as (t: 'query') => T)('query');
 /**
  * Mounts the wallet-app simulator under /sandbox/: partners, cards and their
  * barcodes, the customer's pending invoices and what the customer does with
- * them (confirm, decline, cancel), and the page for people at /sandbox/app.
+ * them (confirm, decline, cancel), the card's history, and the wallet app's page at /sandbox/app.
  */
 export function mountSimulator(app: OpenAPIHono<any>, rt: PayRuntime): void {
   const handle = (route: object, handler: (c: Context) => Promise<Response> | Response) => app.openapi(route as never, handler as never);
@@ -57,6 +57,12 @@ export function mountSimulator(app: OpenAPIHono<any>, rt: PayRuntime): void {
     return c.json({ invoices: await pendingInvoices(rt.ctx.db, partner.partnerId, cardNumber) });
   });
 
+  handle(cardTransactionsRoute, async (c) => {
+    const { cardNumber, partnerId } = query<{ cardNumber: string; partnerId?: string }>(c);
+    const partner = await requirePartner(rt.ctx.db, partnerId);
+    return c.json({ transactions: await cardTransactions(rt.ctx.db, partner.partnerId, cardNumber, 20) });
+  });
+
   handle(confirmRoute, async (c) => {
     const transactionId = param(c, 'transactionId');
     return c.json(transactionState(await write(rt, (tx, effects) => confirmInvoice(tx, rt, transactionId, effects))));
@@ -69,5 +75,7 @@ export function mountSimulator(app: OpenAPIHono<any>, rt: PayRuntime): void {
 
   handle(customerCancelRoute, async (c) => c.json(await customerAct(rt, param(c, 'transactionId'), { kind: 'cancel' })));
 
-  handle(appPageRoute, (c) => c.html(appPage()));
+  // The page is the build's (web/), served with its assets: documented here, routed by mountWebPage.
+  app.openAPIRegistry.registerPath(appPageRoute);
+  mountWebPage(app, '/sandbox/app', 'wallet');
 }

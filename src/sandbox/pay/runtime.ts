@@ -39,12 +39,13 @@ export interface PayRuntime {
 
 /**
  * Runs `fn` in one database transaction, then applies its effects (outbox
- * kick, bank scheduling) only if it committed.
+ * kick, bank scheduling, the pages' change notice) only if it committed.
  */
 export async function write<T>(rt: PayRuntime, fn: (tx: Queryable, effects: Effects) => Promise<T>): Promise<T> {
   const effects = new Effects();
   const result = await rt.ctx.db.transaction((tx) => fn(tx, effects));
   if (effects.kick) rt.ctx.outbox.kick();
   for (const id of effects.toBank) await rt.bank.schedule(id);
+  rt.ctx.changes.publish('pay');
   return result;
 }

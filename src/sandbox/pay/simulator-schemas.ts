@@ -40,6 +40,9 @@ export const CardRequest = z.object({
   partnerId: PartnerId.optional().openapi({ description: 'Default: the only partner.' }),
   cardNumber: CardNumber.optional().openapi({ description: 'Default: a new 16-digit number.' }),
   withSession: z.boolean().default(true).openapi({ description: 'false: a barcode without a card session (no wallet payment).' }),
+  keepSession: z.boolean().default(false).openapi({
+    description: 'true: draw with the card\'s latest card session while it is open and unexpired (the app redrawing its barcode each step); a new one otherwise.',
+  }),
   walletPayIsDefault: z.boolean().optional(),
   payEnabled: z.boolean().optional().openapi({ description: 'false: every provider is unavailable for this customer.' }),
   providers: z.array(Provider.strict()).min(1).max(20).optional()
@@ -52,6 +55,8 @@ export const CardResponse = z.object({
   partnerId: PartnerId, cardNumber: CardNumber,
   cardKey: z.string().nullable().openapi({ description: 'card-bound partners: the diversified card key the app holds (hex); rfc6238: null.' }),
   cardSession: CardSession.nullable(), barcode: z.string(), sessionExpiresAt: z.string().nullable(),
+  interval: z.number().int().openapi({ description: 'Seconds per password: the app draws a new barcode at each step.' }),
+  drawnAt: z.string().openapi({ description: 'RFC 3339 time (the sandbox clock) the password was drawn for.' }),
 }).openapi('SandboxCard');
 /** The `{cardNumber}` path parameter. */
 export const CardPath = z.object({ cardNumber: CardNumber.openapi({ param: { name: 'cardNumber', in: 'path' } }) });
@@ -128,6 +133,9 @@ export const TransactionRecord = TransactionState.extend({
   refunds: z.array(z.object({ refundId: z.string(), amount: z.number().int(), items: z.array(z.object({ article: z.string(), quantity: z.number().int() })).nullable(), createdAt: z.string() })),
   receipts: z.array(z.object({ receipt: z.record(z.string(), z.unknown()), receivedAt: z.string() })),
 }).openapi('SandboxTransaction');
+
+/** A card's transactions for the app's history: newest first, with refunds and receipts. */
+export const CardTransactionsResponse = z.object({ transactions: z.array(TransactionRecord) }).openapi('SandboxCardTransactions');
 
 /** A validated partner request. */
 export type PartnerRequest = z.output<typeof PartnerRequest>;

@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { ErrorEnvelope } from '../../contracts/errors.js';
 import { TransactionState } from '../../contracts/pay/index.js';
 import {
-  BankRequest, BarcodeRequest, CardPath, CardRequest, CardResponse, DeclineRequest, DeliveriesResponse, DeliveryPath, FaultRequest,
+  BankRequest, BarcodeRequest, CardPath, CardTransactionsResponse, CardRequest, CardResponse, DeclineRequest, DeliveriesResponse, DeliveryPath, FaultRequest,
   FaultsResponse, InvoicesQuery, InvoicesResponse, PartnerRequest, PartnerResponse, TransactionPath, TransactionRecord, WebhooksQuery,
 } from './simulator-schemas.js';
 
@@ -46,6 +46,13 @@ export const invoicesRoute = createRoute({
   request: { query: InvoicesQuery }, responses: { ...ok(InvoicesResponse, 'Pending invoices, oldest first.'), ...bad, ...notFound },
 });
 
+/** GET /sandbox/app/transactions. */
+export const cardTransactionsRoute = createRoute({
+  operationId: 'sandboxCardTransactions', method: 'get', path: '/sandbox/app/transactions', tags: app, security: open,
+  summary: 'The app\'s history for a card: its latest 20 transactions with refunds and receipts',
+  request: { query: InvoicesQuery }, responses: { ...ok(CardTransactionsResponse, 'Newest first.'), ...bad, ...notFound },
+});
+
 const act = (operationId: string, verb: string, summary: string, request?: typeof DeclineRequest) => createRoute({
   operationId, method: 'post', path: `/sandbox/app/transactions/{transactionId}/${verb}`, tags: app, security: open, summary,
   request: request === undefined ? { params: TransactionPath } : { params: TransactionPath, body: { required: false, content: { 'application/json': { schema: request } } } },
@@ -62,7 +69,7 @@ export const customerCancelRoute = act('sandboxCustomerCancel', 'cancel', 'The c
 /** GET /sandbox/app. */
 export const appPageRoute = createRoute({
   operationId: 'sandboxAppPage', method: 'get', path: '/sandbox/app', tags: app, security: open,
-  summary: 'A small page for people: issue a card, see its pending invoices, confirm, decline or cancel them',
+  summary: 'The wallet app for people: a card and its barcode, invoices, receipts, push inbox, loyalty (built by `npm run build:web`)',
   responses: { 200: { description: 'HTML.', content: { 'text/html': { schema: z.string() } } }, ...urlBad },
 });
 
@@ -112,6 +119,6 @@ export const transactionRoute = createRoute({
 
 /** Every simulator and test-control route of the Pay module. */
 export const SIMULATOR_ROUTES = [
-  partnerRoute, cardRoute, barcodeRoute, invoicesRoute, confirmRoute, declineRoute, customerCancelRoute, appPageRoute,
+  partnerRoute, cardRoute, barcodeRoute, invoicesRoute, cardTransactionsRoute, confirmRoute, declineRoute, customerCancelRoute, appPageRoute,
   bankRoute, faultRoute, clearFaultsRoute, webhooksRoute, redeliverRoute, transactionRoute,
 ] as const;

@@ -31,6 +31,8 @@ export function mountAppRoutes(app: OpenAPIHono<any>, ctx: SandboxContext): void
   app.openapi(inboxRoute, async (c) => c.json({ messages: await inbox(ctx.db, c.req.valid('param').msisdn) }, 200));
   app.openapi(readRoute, async (c) => {
     const { msisdn, messageId } = c.req.valid('param');
-    return c.json(await markRead(ctx.db, ctx.outbox, ctx.clock(), msisdn, messageId), 200);
+    const read = await markRead(ctx.db, ctx.outbox, ctx.clock(), msisdn, messageId);
+    ctx.changes.publish('push');
+    return c.json(read, 200);
   });
 }

@@ -15,6 +15,8 @@ export interface PhoneSimulatorOptions {
   pollMs?: number;
   /** Messages moved per transaction. Default 2,000: big enough to be quick, small enough not to hold PGlite's one connection long. */
   chunk?: number;
+  /** Called after a transaction moved messages (the pages' change notice). Default none. */
+  onMoved?: () => void;
 }
 
 /** Loads the callback target inside the transaction, so a PATCHed URL applies from the next change on. */
@@ -34,7 +36,7 @@ export async function callbackTarget(tx: Queryable, login: string): Promise<Call
  * move one message twice.
  */
 export class PhoneSimulator {
-  readonly #o: Required<PhoneSimulatorOptions>;
+  readonly #o: Required<Omit<PhoneSimulatorOptions, 'onMoved'>> & Pick<PhoneSimulatorOptions, 'onMoved'>;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #stopped = true;
@@ -121,6 +123,7 @@ export class PhoneSimulator {
       return { moved: rows.length, events: events.length };
     });
     if (changes.events > 0) this.#o.outbox.kick();
+    if (changes.moved > 0) this.#o.onMoved?.();
     return changes.moved;
   }
 }

@@ -44,6 +44,10 @@ export function mountPublicRoutes(app: OpenAPIHono<any>, ctx: SandboxContext): v
     return c.json({ status: 'OK' as const }, 200);
   });
 
+  // A send puts messages in phones' inboxes: the wallet app's page reads its inbox again.
+  app.use(PUSH_PATHS.single, async (_c, next) => { await next(); ctx.changes.publish('push'); });
+  app.use(PUSH_PATHS.batch, async (_c, next) => { await next(); ctx.changes.publish('push'); });
+
   app.openapi(PUSH_ROUTES.sendSingle, async (c) => answer(() => sendSingle({
     db: ctx.db, account: currentAccount(c), now: ctx.clock(), timeScale: ctx.timeScale,
     idempotencyKey: c.req.valid('header')['idempotency-key'], path: PUSH_PATHS.single,

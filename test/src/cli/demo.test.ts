@@ -67,6 +67,6 @@ describe('wallet-partner-kit demo', () => {
   it('refuses a bad --port in one line, with exit code 2', async () => {
     const { code, stderr } = await run(['demo', '--port', 'eighty']);
     expect(code).toBe(2);
-    expect(stderr).toContain('--port: must be an integer from 0 to 65524');
+    expect(stderr).toContain('--port: must be an integer from 0 to 65523');
   }, 60_000);
 });

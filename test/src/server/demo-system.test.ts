@@ -96,9 +96,9 @@ describe('startDemoSystem', () => {
 });
 
 describe('startDemoSystem on ports it cannot have', () => {
-  it('refuses a port without room for port + 11, before starting anything', async () => {
+  it('refuses a port without room for port + 12, before starting anything', async () => {
     await expect(startDemoSystem({ port: 65_530 })).rejects.toThrow(ConfigError);
-    await expect(startDemoSystem({ port: 65_530 })).rejects.toThrow(/port: must be an integer from 0 to 65524/);
+    await expect(startDemoSystem({ port: 65_530 })).rejects.toThrow(/port: must be an integer from 0 to 65523/);
   });
 
   it('names the server whose port is taken in one line and leaves nothing listening', async () => {

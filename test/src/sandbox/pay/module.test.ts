@@ -25,7 +25,7 @@ describe('sandbox Pay module with --demo', () => {
   it('serves the simulator page and the Pay paths in /openapi.json', async () => {
     const page = await fetch(`${running.url}/sandbox/app`);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(await page.text()).toContain('Wallet app simulator');
+    expect(await page.text()).toContain('<title>Wallet app');
     const doc = await (await fetch(`${running.url}/openapi.json`)).json() as { paths: Record<string, unknown>; webhooks: Record<string, unknown> };
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/checkout', '/refund', '/sandbox/cards', '/sandbox/faults']));
     expect(doc.webhooks['transaction.updated']).toBeDefined();

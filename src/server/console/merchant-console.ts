@@ -1,0 +1,141 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { z } from 'zod';
+import type { NodeEnv } from '../../../adapters/http/node-env.js';
+import { HttpProblem } from '../../../adapters/http/problems.js';
+import { streamChanges } from '../../api-app/change-stream.js';
+import { TopicFeed } from '../../api-app/topic-feed.js';
+import { mountWebPage } from '../../api-app/web-pages.js';
+import type { CashDeskService } from '../../cashdesk/service.js';
+import { validationErrors } from '../../contracts/errors.js';
+import { PushMessage, SubId } from '../../contracts/push/bodies.js';
+import type { RunningLoyaltyProgram } from '../../loyalty/program/program.js';
+import { PushError } from '../../push/errors.js';
+import type { RunningSandbox } from '../../sandbox/server.js';
+import type { CallbackLog } from './callback-log.js';
+import type { CampaignRunner } from './campaigns.js';
+import { metricsView, verificationTotal, type MetricsView } from './metrics-view.js';
+import { transactionViews } from './transactions.js';
+
+/** What changed, for the merchant console's page: it reads that part again. */
+export type ConsoleTopic = 'payments' | 'webhooks' | 'campaigns' | 'callbacks' | 'loyalty' | 'metrics';
+
+/** Where the merchant console lives on the cash desk server. */
+export const MERCHANT_CONSOLE_PATH = '/console';
+
+/** Options of {@link MerchantConsole}. */
+export interface MerchantConsoleOptions {
+  sandbox: RunningSandbox;
+  loyalty: RunningLoyaltyProgram;
+  callbacks: CallbackLog;
+  campaigns: CampaignRunner;
+  /** The tills whose payments are listed. */
+  tills: readonly string[];
+  /** How often the metrics are sampled while a page listens. Default 1000 ms. */
+  metricsSampleMs?: number;
+}
+
+const CampaignBody = z.object({
+  csv: z.string({ error: 'must be the CSV text' }).min(1, { error: 'must not be empty' }),
+  format: z.enum(['csv', 'ndjson']).optional(),
+  subId: SubId,
+  title: PushMessage.shape.title,
+  text: PushMessage.shape.text,
+}).strict();
+
+const HISTORY_SAMPLES = 120;
+
+/**
+ * The merchant console (issue 13) on the cash desk server of the demo system:
+ * the page at `/console`, its JSON under `/console/api/` (transactions with
+ * their status history and webhook deliveries, refunds, campaigns and their
+ * per-number results, callbacks received, loyalty cards and credits, the cash
+ * desk metrics) and `/console/api/events`, server-sent change notices. It
+ * reads the other servers in-process: the demo system runs them in one
+ * process. No login: it exists in the demo system only, bound to loopback by default.
+ */
+export class MerchantConsole {
+  readonly feed = new TopicFeed<ConsoleTopic>();
+  readonly #o: MerchantConsoleOptions;
+  readonly #unsubscribe: Array<() => void> = [];
+  readonly #history: MetricsView['history'] = [];
+  #sampler: ReturnType<typeof setInterval> | undefined;
+
+  constructor(options: MerchantConsoleOptions) {
+    this.#o = options;
+    const topics = { pay: 'payments', webhooks: 'webhooks', loyalty: 'loyalty', push: 'campaigns' } as const;
+    this.#unsubscribe.push(options.sandbox.sandbox.context.changes.subscribe({
+      change: (topic) => this.feed.publish(topics[topic]),
+      closed: () => {},
+    }));
+  }
+
+  /** Mounts the page and its routes on the cash desk server's app (`startServer`'s `mount`). */
+  mount(app: OpenAPIHono<NodeEnv>, service: CashDeskService): void {
+    const api = `${MERCHANT_CONSOLE_PATH}/api`;
+    mountWebPage(app, MERCHANT_CONSOLE_PATH, 'merchant');
+    const payments = service.payments;
+    if (payments !== undefined) {
+      for (const till of this.#o.tills) {
+        void payments.subscribe(till, () => this.feed.publish('payments')).then((off) => this.#unsubscribe.push(off), () => {});
+      }
+    }
+    this.#sampler = setInterval(() => this.#sample(service), this.#o.metricsSampleMs ?? 1000);
+    this.#sampler.unref();
+
+    app.get(`${api}/events`, (c) => streamChanges(c, (listener) => this.feed.subscribe(listener)));
+    app.get(`${api}/transactions`, async (c) => c.json({
+      transactions: payments === undefined ? [] : await transactionViews(payments, this.#o.tills, this.#o.sandbox),
+    }));
+    app.get(`${api}/metrics`, (c) => c.json(metricsView(service.metrics.render(), this.#history)));
+    app.get(`${api}/callbacks`, (c) => {
+      const type = c.req.query('type');
+      return c.json({ counts: this.#o.callbacks.counts(), callbacks: this.#o.callbacks.recent(type === '' ? undefined : type) });
+    });
+    app.get(`${api}/loyalty`, async (c) => {
+      const { store } = this.#o.loyalty;
+      const [cards, credits] = await Promise.all([store.recentCards(50), store.recentCredits(50)]);
+      return c.json({ cards, credits });
+    });
+    app.get(`${api}/campaigns`, (c) => c.json({ campaigns: this.#o.campaigns.list() }));
+    app.post(`${api}/campaigns`, bodyLimit({ maxSize: 8 * 1024 * 1024, onError: () => { throw new HttpProblem(413, 'PAYLOAD_TOO_LARGE', ['body: at most 8 MiB']); } }), async (c) => {
+      let json: unknown;
+      try {
+        json = await c.req.json();
+      } catch {
+        throw new HttpProblem(400, 'BAD_REQUEST', ['body: must be JSON']);
+      }
+      const parsed = CampaignBody.safeParse(json);
+      if (!parsed.success) throw new HttpProblem(400, 'BAD_REQUEST', validationErrors(parsed.error));
+      try {
+        return c.json(await this.#o.campaigns.start(parsed.data));
+      } catch (error) {
+        if (error instanceof PushError && error.code === 'SOURCE_INVALID') throw new HttpProblem(400, 'BAD_REQUEST', [error.message]);
+        throw error;
+      }
+    });
+    app.get(`${api}/campaigns/:campaignId/results`, (c) => {
+      const results = this.#o.campaigns.results(c.req.param('campaignId'));
+      if (results === undefined) throw new HttpProblem(404, 'NOT_FOUND', ['campaignId: no such campaign']);
+      return c.json({
+        results: results.map((r) => ({ ...r, ...(r.messageId ? { callback: this.#o.callbacks.stateOf(r.messageId) ?? null } : {}) })),
+      });
+    });
+  }
+
+  /** Takes a metrics sample while a page listens (the live line moves each sample), and tells the pages. */
+  #sample(service: CashDeskService): void {
+    if (this.feed.listeners === 0) return;
+    this.#history.push({ at: new Date().toISOString(), total: verificationTotal(service.metrics.render()) });
+    if (this.#history.length > HISTORY_SAMPLES) this.#history.shift();
+    this.feed.publish('metrics');
+  }
+
+  /** Ends the pages' streams, stops sampling and the campaigns under way. */
+  async close(): Promise<void> {
+    this.feed.close();
+    if (this.#sampler !== undefined) clearInterval(this.#sampler);
+    for (const off of this.#unsubscribe.splice(0)) off();
+    await this.#o.campaigns.close();
+  }
+}

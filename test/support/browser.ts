@@ -1,0 +1,67 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { BarcodeFormat, BinaryBitmap, DecodeHintType, HybridBinarizer, MultiFormatReader, RGBLuminanceSource } from '@zxing/library';
+import type { Browser, Page } from 'playwright-core';
+
+/** Debian's Chromium (`apt-get install chromium`; .ci/run installs it): no browser is downloaded. */
+export const CHROMIUM = process.env.WPK_CHROMIUM ?? '/usr/bin/chromium';
+
+/** Where the browser tests put their screenshots (git-ignored). */
+export const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'test-output', 'console');
+
+/** The two screens the console must work on (issue 13). */
+export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+
+let said = false;
+
+/** True when Chromium is installed; otherwise prints one line, once, saying what is skipped. */
+export function haveChromium(): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  if (!said) {
+    said = true;
+    console.warn(`${CHROMIUM} not found: skipping the browser tests (apt-get install -y chromium, as .ci/run does, to run them)`);
+  }
+  return false;
+}
+
+/** Starts headless Chromium for one test file. */
+export async function launchChromium(): Promise<Browser> {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'] });
+}
+
+/** Saves `page` as test-output/console/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** A page's console errors and failed requests, for the assertion that a page ran cleanly. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
+  return errors;
+}
+
+/**
+ * Reads the barcode drawn on a canvas back from its pixels with zxing (an independent decoder): the picture must be
+ * scannable, not decorative. Returns the decoded text and the format zxing recognised.
+ */
+export async function decodeCanvas(page: Page, selector: string): Promise<{ text: string; format: string }> {
+  const image = await page.locator(selector).evaluate((canvas: HTMLCanvasElement) => {
+    const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+    return { width: canvas.width, height: canvas.height, data: Array.from(data) };
+  });
+  const luminance = new Uint8ClampedArray(image.width * image.height);
+  for (let i = 0; i < luminance.length; i++) {
+    const [r, g, b] = [image.data[i * 4]!, image.data[i * 4 + 1]!, image.data[i * 4 + 2]!];
+    luminance[i] = (r * 299 + g * 587 + b * 114) / 1000;
+  }
+  const reader = new MultiFormatReader();
+  const hints = new Map<DecodeHintType, unknown>([[DecodeHintType.POSSIBLE_FORMATS, [BarcodeFormat.CODE_128, BarcodeFormat.PDF_417]], [DecodeHintType.TRY_HARDER, true]]);
+  const result = reader.decode(new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(luminance, image.width, image.height))), hints);
+  return { text: result.getText(), format: BarcodeFormat[result.getBarcodeFormat()]! };
+}

@@ -1,0 +1,30 @@
+import type { ComponentChildren } from 'preact';
+
+/** A message for the person: errors are announced at once (role alert), the rest politely (role status). */
+export function Notice({ kind, title, children }: { kind: 'error' | 'ok' | 'warn' | 'info'; title?: string; children?: ComponentChildren }) {
+  return (
+    <div class={`notice ${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
+      {title !== undefined && <strong>{title}</strong>}
+      {children}
+    </div>
+  );
+}
+
+/** The page's header, with a skip link to the main content and the live-updates indicator. */
+export function TopBar({ title, subtitle, live }: { title: string; subtitle: string; live: boolean }) {
+  return (
+    <>
+      <a class="skip" href="#main">Skip to content</a>
+      <header class="top">
+        <h1>{title}</h1>
+        <p>{subtitle}</p>
+        <span class={live ? 'live' : 'live off'} role="status">{live ? 'live updates on' : 'reconnecting…'}</span>
+      </header>
+    </>
+  );
+}
+
+/** A status word as a coloured badge (colour is never the only cue: the word is there). */
+export function Badge({ value, tone }: { value: string; tone?: string }) {
+  return <span class={`badge ${tone ?? value}`}>{value}</span>;
+}
