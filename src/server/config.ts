@@ -38,6 +38,11 @@ const paySection = z.object({
   pollIntervalMs: ms(3_600_000).optional(),
   /** With PostgreSQL: how often an instance looks for open payments nobody drives (another instance died). Default 2000. */
   adoptIntervalMs: ms(3_600_000).default(2_000),
+  /**
+   * Where the payment sessions, their database and the Pay API client run: `worker` (default), a thread of
+   * their own, so payment work never delays a till's barcode verification; `main`, the server's own thread.
+   */
+  thread: z.enum(['worker', 'main'], { error: 'must be worker or main' }).default('worker'),
 }).strict();
 
 /** The server's database (payment sessions): PGlite in memory by default. */
@@ -118,6 +123,7 @@ export const ENVIRONMENT: Record<string, { path: readonly string[]; kind: 'strin
   WPK_PAY_WEBHOOK_SECRET: { path: ['pay', 'webhookSecret'], kind: 'string' },
   WPK_PAY_TIMEOUT_MS: { path: ['pay', 'timeoutMs'], kind: 'number' },
   WPK_PAY_POLL_INTERVAL_MS: { path: ['pay', 'pollIntervalMs'], kind: 'number' },
+  WPK_PAY_THREAD: { path: ['pay', 'thread'], kind: 'string' },
   DATABASE_URL: { path: ['database', 'url'], kind: 'string' },
   WPK_DATA_DIR: { path: ['database', 'dataDir'], kind: 'string' },
   WPK_DATABASE_SCHEMA: { path: ['database', 'schema'], kind: 'string' },

@@ -8,6 +8,7 @@ import type { Sleep } from '../../pay/backoff.js';
 import type { PayClient } from '../../pay/client.js';
 import { createTransactionUpdates, type TransactionUpdates } from '../../pay/updates.js';
 import { createPayWebhookHandler } from '../../pay/webhook.js';
+import type { Payments } from './api.js';
 import { PaymentsError } from './errors.js';
 import { TillFeed, updateOf, type UpdateListener } from './feed.js';
 import { paymentMigrations } from './migrations.js';
@@ -63,7 +64,7 @@ const key = (tillId: string, paymentId: string) => `${tillId}/${paymentId}`;
  * advisory lock held by its channel connection, released if it dies).
  * Transports call this; it imports none of them.
  */
-export class CashDeskPayments {
+export class CashDeskPayments implements Payments {
   readonly #o: CashDeskPaymentsOptions;
   readonly #store: PaymentStore;
   readonly #feed = new TillFeed();
