@@ -13,7 +13,7 @@ export interface BenchProcess {
   stop(): Promise<void>;
 }
 
-/** Sets the niceness of processes (the load is niced during the loaded run so the probe is not queued behind it on its core). */
+/** Sets the niceness of processes (the probe till's, so it is not queued behind the load on its core). */
 export function renice(niceness: number, ...pids: number[]): void {
   for (const pid of pids) {
     try {
@@ -47,6 +47,10 @@ function stopper(child: ChildProcess): () => Promise<void> {
  * from dist/, as installed, so an unbuilt change would not be measured.
  */
 export function checkBuildIsFresh(): void {
+  if (process.env.BENCH_SERVE_ROOT) {
+    process.stderr.write(`  cash desk server from ${process.env.BENCH_SERVE_ROOT}/dist (BENCH_SERVE_ROOT)\n`);
+    return;
+  }
   const built = statSync(join(root, 'dist/src/cli/main.js')).mtimeMs;
   const newer: string[] = [];
   const walk = (dir: string) => {
@@ -68,7 +72,9 @@ export function checkBuildIsFresh(): void {
  * the default level to a file, payments in PGlite in memory (the default),
  * Pay API at `payUrl` with the demo webhook secret. Tills `bench-till-<n>`
  * with keys `bench-till-key-<n>-not-secret`. `BENCH_SERVER_NODE_OPTIONS`
- * (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) is passed to its node.
+ * (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) is passed to its node;
+ * `BENCH_SERVE_ROOT` runs another build of the kit (a checkout of an older
+ * commit with its own dist/), for before/after figures with the same benchmark.
  */
 export async function startServe(payUrl: string, tills: number, cores: string): Promise<BenchProcess & { dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'wpk-tills-'));
@@ -82,7 +88,7 @@ export async function startServe(payUrl: string, tills: number, cores: string): 
   const logPath = join(dir, 'serve.log');
   const log = openSync(logPath, 'w');
   const nodeOptions = (process.env.BENCH_SERVER_NODE_OPTIONS ?? '').split(/\s+/).filter(Boolean);
-  const child = spawn('taskset', ['-c', cores, process.execPath, ...nodeOptions, join(root, 'dist/src/cli/main.js'), 'serve', '--config', join(dir, 'config.json')], {
+  const child = spawn('taskset', ['-c', cores, process.execPath, ...nodeOptions, join(process.env.BENCH_SERVE_ROOT ?? root, 'dist/src/cli/main.js'), 'serve', '--config', join(dir, 'config.json')], {
     stdio: ['ignore', log, log], env: { ...withoutWpk(process.env) }, cwd: dir,
   });
   closeSync(log);

@@ -68,6 +68,11 @@ export class PaymentSession {
   get transaction(): TransactionState | undefined { return this.#current && this.#ledger.get(this.#current.transactionId); }
   /** The current transaction's id, once /checkout answered. */
   get transactionId(): string | undefined { return this.#current?.transactionId; }
+  /** Whether a transaction of the session is still watched: its result, or a late one, may still come. */
+  get watching(): boolean {
+    return (this.#current !== undefined && this.#watcher.watching(this.#current.transactionId))
+      || this.#ledger.leftBehind().some((transactionId) => this.#watcher.watching(transactionId));
+  }
   /** The providers from the last provider list. */
   get providers(): readonly Provider[] { return this.#providers; }
   /** Whether wallet pay is the customer's default method (from the provider list). */
