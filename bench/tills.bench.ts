@@ -34,7 +34,9 @@ function sandboxApi(url: string) {
   };
   return {
     issueCard: () => post<Card>('/sandbox/cards', { walletPayIsDefault: true }),
-    confirm: (transactionId: string) => post(`/sandbox/app/transactions/${transactionId}/confirm`),
+    // The customer taps again when the app's request did not get through (a socket the sandbox closed as it was reused).
+    confirm: (transactionId: string) => post(`/sandbox/app/transactions/${transactionId}/confirm`)
+      .catch((error: Error) => (error.message === 'fetch failed' ? post(`/sandbox/app/transactions/${transactionId}/confirm`) : Promise.reject(error))),
     webhooksTo: (webhookUrl: string) => post('/sandbox/partners', {
       partnerId: demoConfig.verifier.partnerId, key: demoConfig.verifier.key, webhookUrl, webhookSecret: demoConfig.pay.webhookSecret,
     }),

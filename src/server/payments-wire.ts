@@ -8,6 +8,8 @@ export interface PaymentsWorkerData {
   config: PaymentsConfig;
   /** The server logger's level: the thread's lines go back to it, only those it would write. */
   logLevel: string;
+  /** How much lower than the main thread's the payment thread's priority is (Linux niceness steps; 0: the same). */
+  niceness: number;
 }
 
 /** An error as it crosses threads: a payment refusal or a kit error keeps what transports branch on. */

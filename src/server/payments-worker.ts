@@ -1,3 +1,5 @@
+import { readlinkSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import type { Payments } from '../cashdesk/payments/api.js';
@@ -11,7 +13,23 @@ import { fromWire, headerPairs, toWire, type FromPayments, type PaymentsWorkerDa
 // thread, which keeps the tills' connections, verification and tokens.
 
 const port = parentPort!;
-const { config, logLevel } = workerData as PaymentsWorkerData;
+const { config, logLevel, niceness } = workerData as PaymentsWorkerData;
+
+/**
+ * Lowers this thread's priority alone (Linux: setpriority takes a thread id,
+ * read from /proc/thread-self), so that on a busy core the main thread, with
+ * the tills' verifications, runs first. Elsewhere, or when refused, the thread
+ * keeps the process's priority.
+ */
+function lowerPriority(by: number): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0 && tid !== process.pid) setPriority(tid, Math.min(19, getPriority(tid) + by));
+  } catch {
+    // see above
+  }
+}
+if (niceness > 0) lowerPriority(niceness);
 const send = (message: FromPayments) => port.postMessage(message);
 
 // Lines go back to the server's logger (under the policy here already: nothing secret crosses).
