@@ -84,7 +84,10 @@ export async function startServe(payUrl: string, tills: number, cores: string): 
     // The sandbox shares its core with the 200 tills (and, on this machine, other people's work): a queue of 200
     // availability tasks there can take longer than the default 10 s per call, which would fail payments for
     // the emulator's sake. The wallet service's own latency is not what this benchmark measures.
-    pay: { url: payUrl, webhookSecret: demoConfig.pay.webhookSecret, timeoutMs: 60_000 },
+    pay: {
+      url: payUrl, webhookSecret: demoConfig.pay.webhookSecret, timeoutMs: 60_000,
+      ...(process.env.BENCH_PAY_THREAD_NICENESS ? { threadNiceness: Number(process.env.BENCH_PAY_THREAD_NICENESS) } : {}),
+    },
     server: { port: 0 },
   };
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config));

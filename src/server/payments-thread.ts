@@ -14,12 +14,6 @@ import {
 
 type Waiter = { resolve(value: unknown): void; reject(error: unknown): void };
 
-/**
- * The payments thread runs this many niceness steps below the main thread: on
- * a busy core, a till's verification goes before payment work (which waits on
- * the Pay API anyway). Without contention it changes nothing.
- */
-export const PAYMENTS_THREAD_NICENESS = 10;
 
 /** The worker's entry: the built .js next to this file, or the .ts source under tsx (tests, `npm run bench`). */
 function startWorker(workerData: PaymentsWorkerData): Worker {
@@ -176,7 +170,7 @@ function relog(logger: Logger, line: string): void {
  * resolves once they are open (or rejects with why they are not).
  */
 export async function openPaymentsThread(config: PaymentsConfig, host: () => PaymentsHost, logger: Logger): Promise<ServerPayments> {
-  const worker = startWorker({ config: { pay: config.pay, database: config.database }, logLevel: logger.level, niceness: PAYMENTS_THREAD_NICENESS });
+  const worker = startWorker({ config: { pay: config.pay, database: config.database }, logLevel: logger.level, niceness: config.pay.threadNiceness });
   const webhooks = config.pay.webhookSecret !== undefined;
   const payments = new ThreadPayments(worker, webhooks);
   const databaseKind = await new Promise<'pglite' | 'postgres'>((resolve, reject) => {
