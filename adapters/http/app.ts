@@ -1,12 +1,13 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { ServerMetrics } from '../../src/cashdesk/metrics.js';
 import type { CashDeskService } from '../../src/cashdesk/service.js';
+import { routeTable } from '../../src/api-app/methods.js';
 import { errorHandler, notFoundHandler } from './fallbacks.js';
 import type { NodeEnv } from './node-env.js';
 import { type HttpAdapterOptions, resolveHttpAdapterOptions } from './options.js';
 import { rawJsonRoute } from './raw-route.js';
 import { countRequests, requestCounter } from './request-metrics.js';
-import { ALLOWED_METHODS, healthRoute, liveRoute, metricsRoute, PATHS } from './routes.js';
+import { healthRoute, liveRoute, metricsRoute, PATHS } from './routes.js';
 import { rememberingAuthenticator } from './till-keys.js';
 import { mountPaymentRoutes } from './payments.js';
 import { cashDeskOpenApiDocument, PAY_WEBHOOK_PATH } from './openapi.js';
@@ -52,7 +53,8 @@ export function createHttpApp(service: CashDeskService, options?: HttpAdapterOpt
   mountPaymentRoutes(app, { service, authenticate: deps.authenticate, requests, bodyLimitBytes });
 
   app.onError(errorHandler(logger));
-  app.notFound(notFoundHandler(ALLOWED_METHODS, requests));
+  // Every route's methods, the payment routes' included: a wrong method gets 405 with Allow, before any till key is asked for.
+  app.notFound(notFoundHandler(routeTable(app), requests));
   // Before the GET routes, so it wraps them (hono runs matched handlers in the order they were added).
   app.on('GET', [PATHS.health, PATHS.live, PATHS.metrics, PATHS.openapi], countRequests(requests));
 

@@ -1,6 +1,7 @@
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { ErrorHandler, NotFoundHandler } from 'hono';
 import type { Logger } from 'pino';
+import type { PathRoutes } from '../../src/api-app/methods.js';
 import type { NodeEnv } from './node-env.js';
 import { methodNotAllowed, notFound, problemFor } from './problems.js';
 import { sendProblem } from './reply.js';
@@ -24,15 +25,19 @@ export function errorHandler(logger: Logger): ErrorHandler<NodeEnv> {
 
 /**
  * The app's `notFound`: 405 with `Allow` when the path exists under another
- * method, else 404. Both in the envelope, via `sendProblem`, and counted here:
- * no counting middleware runs for a request no route matched.
+ * method (`routes`: the app's routes, see `routeTable`), else 404. Both in
+ * the envelope, via `sendProblem`, and counted here under the route's name
+ * (`/v1/payments/{paymentId}`, never the path itself): no counting middleware
+ * runs for a request no route matched.
  */
-export function notFoundHandler(allowedMethods: ReadonlyMap<string, readonly string[]>, requests: TurnCounter): NotFoundHandler<NodeEnv> {
+export function notFoundHandler(routes: (path: string) => PathRoutes | undefined, requests: TurnCounter): NotFoundHandler<NodeEnv> {
   return (c) => {
-    const allowed = allowedMethods.get(c.req.path);
+    const found = routes(c.req.path);
+    // Served under this very method, yet no route answered (a strict-path mismatch): nothing to allow.
+    const allowed = found === undefined || found.methods.includes(c.req.method.toUpperCase()) ? undefined : found.methods;
     const problem = allowed === undefined ? notFound() : methodNotAllowed(allowed);
     sendProblem(c.env.incoming.headers, c.env.outgoing, problem);
-    requests.count(allowed === undefined ? UNMATCHED_ROUTE : c.req.path, problem.httpStatus);
+    requests.count(allowed === undefined ? UNMATCHED_ROUTE : found!.route, problem.httpStatus);
     return RESPONSE_ALREADY_SENT;
   };
 }

@@ -8,7 +8,7 @@ import {
 } from '../../src/contracts/cashdesk-payments.js';
 import { ErrorEnvelope } from '../../src/contracts/errors.js';
 import { PaymentsError, paymentRefusal } from '../../src/cashdesk/payments/errors.js';
-import type { CashDeskPayments } from '../../src/cashdesk/payments/service.js';
+import type { Payments } from '../../src/cashdesk/payments/api.js';
 import type { CashDeskService } from '../../src/cashdesk/service.js';
 import type { TurnCounter } from '../../src/cashdesk/metrics.js';
 import { presentedKey } from '../../src/cashdesk/tills.js';
@@ -31,7 +31,7 @@ export interface PaymentRoutesDeps {
 type Intent = 'checkout' | 'basket' | 'cancel' | 'retry' | 'rescan' | 'refund' | 'receipt' | 'abandon';
 
 /** Each `POST /v1/payments/{paymentId}/{intent}`: its body schema (none: no body, or `{}`) and its call. */
-const INTENTS: Record<Intent, { body?: ZodType; summary: string; run(p: CashDeskPayments, till: string, id: string, body: any): Promise<unknown> }> = {
+const INTENTS: Record<Intent, { body?: ZodType; summary: string; run(p: Payments, till: string, id: string, body: any): Promise<unknown> }> = {
   checkout: { summary: 'The operator checks out (the customer agreed)', run: (p, t, id) => p.checkout(t, id) },
   basket: { body: BasketBody, summary: 'The customer changed the basket', run: (p, t, id, b) => p.changeBasket(t, id, b.basket) },
   cancel: { summary: 'The customer cancels before the result', run: (p, t, id) => p.cancel(t, id) },
@@ -97,7 +97,7 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
     if (found === undefined) throw unauthorized();
     return found.id;
   };
-  const payments = (): CashDeskPayments => {
+  const payments = (): Payments => {
     if (deps.service.payments === undefined) throw problemOf(new PaymentsError('PAY_NOT_CONFIGURED', 'this server has no Pay API configured (pay.url)'));
     return deps.service.payments;
   };

@@ -13,17 +13,6 @@ export const PATHS = {
   openapi: '/openapi.json',
 } as const;
 
-/** Methods each path answers; any other method gets 405 with this as `Allow`. */
-export const ALLOWED_METHODS: ReadonlyMap<string, readonly string[]> = new Map([
-  [PATHS.verify, ['POST']],
-  [PATHS.token, ['POST']],
-  // Hono answers HEAD for every GET route.
-  [PATHS.health, ['GET', 'HEAD']],
-  [PATHS.live, ['GET', 'HEAD']],
-  [PATHS.metrics, ['GET', 'HEAD']],
-  [PATHS.openapi, ['GET', 'HEAD']],
-]);
-
 /** Security scheme names in the OpenAPI document: the till key, in a header or the query. */
 export const SECURITY_SCHEMES = { bearer: 'tillKey', query: 'tillKeyQuery' } as const;
 

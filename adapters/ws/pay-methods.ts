@@ -3,7 +3,7 @@ import {
   ChangeBasketParams, ListPayments, PaymentRef, type PaymentView, ReceiptParams, RefundParams, RescanParams, StartPayment,
 } from '../../src/contracts/cashdesk-payments.js';
 import { PaymentsError } from '../../src/cashdesk/payments/errors.js';
-import type { CashDeskPayments } from '../../src/cashdesk/payments/service.js';
+import type { Payments } from '../../src/cashdesk/payments/api.js';
 import type { CashDeskService } from '../../src/cashdesk/service.js';
 
 type Ref = z.infer<typeof PaymentRef>;
@@ -40,7 +40,7 @@ export const PAY_METHOD_NAMES = [
   'pay.receipt', 'pay.abandon', 'pay.list',
 ] as const satisfies ReadonlyArray<keyof PayBridgeMethods>;
 
-function payments(service: CashDeskService): CashDeskPayments {
+function payments(service: CashDeskService): Payments {
   if (service.payments === undefined) throw new PaymentsError('PAY_NOT_CONFIGURED', 'this server has no Pay API configured (pay.url)');
   return service.payments;
 }

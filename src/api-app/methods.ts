@@ -27,6 +27,40 @@ export function routePattern(path: string): RegExp {
   return new RegExp(`^${source}/?$`);
 }
 
+/** A path's routes: the methods it is served under, and the route's name for metrics (`:id` written `{id}`). */
+export interface PathRoutes {
+  methods: readonly string[];
+  route: string;
+}
+
+/**
+ * The routes a request path matches, from the app's routes (middleware
+ * excluded), HEAD counted with GET; undefined when none does. Compiled once
+ * the routes stop changing.
+ */
+export function routeTable(app: Hono<any, any, any>): (path: string) => PathRoutes | undefined {
+  let compiled: Array<CompiledRoute & { route: string }> = [];
+  let seen = -1;
+  return (path) => {
+    if (seen !== app.routes.length) {
+      compiled = app.routes.filter((r) => r.method !== 'ALL').map((r) => ({
+        method: r.method.toUpperCase(), pattern: routePattern(r.path), route: r.path.replace(/:([\w-]+)(?:\{[^}]*\})?\??/g, '{$1}'),
+      }));
+      seen = app.routes.length;
+    }
+    const methods = new Set<string>();
+    let route: string | undefined;
+    for (const r of compiled) {
+      if (!r.pattern.test(path)) continue;
+      methods.add(r.method);
+      route ??= r.route;
+    }
+    if (route === undefined) return undefined;
+    if (methods.has('GET')) methods.add('HEAD');
+    return { methods: [...methods].sort(), route };
+  };
+}
+
 /**
  * Which methods a path is served under, from the app's routes, for a `405`
  * with `Allow` (RFC 9110 15.5.6) rather than a 404 or the 401 of an auth

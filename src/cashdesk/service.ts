@@ -5,7 +5,7 @@ import type { BarcodeVerification } from '../contracts/barcode.js';
 import { KitError, type LockoutError } from '../errors.js';
 import { FailureLimiter, type FailureLimiterOptions } from '../guard/failure-limiter.js';
 import { ServerMetrics } from './metrics.js';
-import type { CashDeskPayments } from './payments/service.js';
+import type { Payments } from './payments/api.js';
 import type { Till, TillRegistry } from './tills.js';
 
 /** What the cash desk service needs. */
@@ -24,7 +24,7 @@ export interface CashDeskServiceOptions {
   /** Where lockouts are logged (one line each, never the key). Default: silent. */
   logger?: Logger;
   /** Payments run for the tills (issue 11); without them the `pay.*` methods answer PAY_NOT_CONFIGURED. */
-  payments?: CashDeskPayments;
+  payments?: Payments;
 }
 
 /** The answer of `health`. */
@@ -43,7 +43,7 @@ export interface Health {
 export class CashDeskService {
   readonly metrics: ServerMetrics;
   /** Payments run for the tills, when the server has a Pay API configured. */
-  readonly payments: CashDeskPayments | undefined;
+  readonly payments: Payments | undefined;
   readonly #verifier: CashDeskServiceOptions['verifier'];
   readonly #tills: TillRegistry;
   readonly #version: string;

@@ -36,6 +36,12 @@ export class PaymentSession {
   get transaction(): TransactionState | undefined { return this.#s.transaction; }
   /** The current transaction's id, once /checkout answered. */
   get transactionId(): string | undefined { return this.#s.current?.transactionId; }
+  /** Whether a transaction of the session is still watched: its result, or a late one, may still come. */
+  get watching(): boolean {
+    const s = this.#s;
+    return (s.current !== undefined && s.watcher.watching(s.current.transactionId))
+      || s.ledger.leftBehind().some((transactionId) => s.watcher.watching(transactionId));
+  }
   /** The providers from the last provider list. */
   get providers(): readonly Provider[] { return this.#s.providers; }
   /** Whether wallet pay is the customer's default method (from the provider list). */

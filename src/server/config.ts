@@ -45,6 +45,18 @@ const paySection = z.object({
   tokenHeader: tokenHeaderSchema.default(DEFAULT_TOKEN_HEADER),
   /** Paths that differ from the defaults, by operation (`{ "cancel": "/payments/cancel" }`). */
   paths: payPathsSchema.default({}),
+  /**
+   * Where the payment sessions, their database and the Pay API client run: `worker` (default), a thread of
+   * their own, so payment work never delays a till's barcode verification; `main`, the server's own thread.
+   */
+  thread: z.enum(['worker', 'main'], { error: 'must be worker or main' }).default('worker'),
+  /**
+   * Linux: how many niceness steps below the main thread the payments thread runs (0 to 19; default 10), so
+   * that on a busy core a till's verification goes first. 0 on a host shared with other busy processes that
+   * would otherwise take the payments' CPU time.
+   */
+  threadNiceness: z.number({ error: 'must be an integer from 0 to 19' }).int({ error: 'must be an integer from 0 to 19' })
+    .min(0, { error: 'must be an integer from 0 to 19' }).max(19, { error: 'must be an integer from 0 to 19' }).default(10),
 }).strict();
 
 /** The server's database (payment sessions): PGlite in memory by default. */
@@ -127,6 +139,8 @@ export const ENVIRONMENT: Record<string, { path: readonly string[]; kind: 'strin
   WPK_PAY_POLL_INTERVAL_MS: { path: ['pay', 'pollIntervalMs'], kind: 'number' },
   WPK_PAY_PROFILE: { path: ['pay', 'profile'], kind: 'string' },
   WPK_PAY_TOKEN_HEADER: { path: ['pay', 'tokenHeader'], kind: 'string' },
+  WPK_PAY_THREAD: { path: ['pay', 'thread'], kind: 'string' },
+  WPK_PAY_THREAD_NICENESS: { path: ['pay', 'threadNiceness'], kind: 'number' },
   DATABASE_URL: { path: ['database', 'url'], kind: 'string' },
   WPK_DATA_DIR: { path: ['database', 'dataDir'], kind: 'string' },
   WPK_DATABASE_SCHEMA: { path: ['database', 'schema'], kind: 'string' },

@@ -1,16 +1,29 @@
 import type { Logger } from 'pino';
+import type { Payments } from '../cashdesk/payments/api.js';
 import { CashDeskPayments } from '../cashdesk/payments/service.js';
-import type { CashDeskService } from '../cashdesk/service.js';
+import type { BarcodeVerification } from '../contracts/barcode.js';
 import { openChannel, openDatabase, type Database } from '../db/index.js';
 import { createPayClient } from '../pay/client.js';
 import type { ServeConfig } from './config.js';
 
 /** The payments of a running server and what they hold open. */
 export interface ServerPayments {
-  readonly payments: CashDeskPayments;
-  readonly db: Database;
+  readonly payments: Payments;
+  /** Which database holds the payment rows. */
+  readonly databaseKind: Database['kind'];
+  /** Resolves when the database answers (the health check). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** What the payments need of the cash desk service: its verification and its Pay API tokens. */
+export interface PaymentsHost {
+  verify(fullBarcode: string): Promise<BarcodeVerification>;
+  token(requestData: string): string | Promise<string>;
+}
+
+/** The parts of the configuration the payments read. */
+export type PaymentsConfig = Pick<ServeConfig, 'database'> & { pay: NonNullable<ServeConfig['pay']> };
 
 /**
  * Opens the server's database (PGlite in memory by default, `database.dataDir`,
@@ -19,7 +32,7 @@ export interface ServerPayments {
  * share a channel (LISTEN/NOTIFY and advisory locks) named after the schema.
  * `service()` is read lazily: the service is built with these payments.
  */
-export async function openServerPayments(config: ServeConfig & { pay: NonNullable<ServeConfig['pay']> }, service: () => CashDeskService, logger: Logger, clock?: () => number): Promise<ServerPayments> {
+export async function openServerPayments(config: PaymentsConfig, service: () => PaymentsHost, logger: Logger, clock?: () => number): Promise<ServerPayments> {
   const { url, dataDir, schema } = config.database;
   const db = await openDatabase({ ...(url ? { url } : {}), ...(dataDir ? { dataDir } : {}), ...(schema ? { schema } : {}) });
   const log = logger.child({ part: 'payments' });
@@ -48,7 +61,10 @@ export async function openServerPayments(config: ServeConfig & { pay: NonNullabl
       ...(clock ? { clock } : {}),
     });
     return {
-      payments, db,
+      payments, databaseKind: db.kind,
+      async ping() {
+        await db.query('SELECT 1');
+      },
       async close() {
         await payments.close();
         await db.close();

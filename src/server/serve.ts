@@ -17,6 +17,7 @@ import { TillRegistry } from '../cashdesk/tills.js';
 import { httpBonusHook } from '../cashdesk/bonus.js';
 import { ServerMetrics } from '../cashdesk/metrics.js';
 import { openServerPayments, type ServerPayments } from './payments.js';
+import { openPaymentsThread } from './payments-thread.js';
 
 /** A running cash desk server. */
 export interface RunningServer {
@@ -32,7 +33,11 @@ export interface RunningServer {
 
 /** What only an embedding (a test) sets: not in the configuration file. */
 export interface StartServerOptions {
-  /** Now, in ms, for the verifier and the payments. Default `Date.now`. */
+  /**
+   * Now, in ms, for the verifier and the payments. Default `Date.now`. A
+   * clock cannot cross threads: with one, the payments run on the main thread
+   * whatever `pay.thread` says.
+   */
   clock?: () => number;
   /**
    * Adds routes to the HTTP app before it listens: the demo system's till page and merchant console. Browsers
@@ -66,7 +71,12 @@ export async function startServer(config: ServeConfig, given: Logger = silentLog
   let service: CashDeskService | undefined;
   let pay: ServerPayments | undefined;
   const { pay: payConfig } = config;
-  if (payConfig !== undefined) pay = await openServerPayments({ ...config, pay: payConfig }, () => service!, logger, options.clock);
+  if (payConfig !== undefined) {
+    const paymentsConfig = { database: config.database, pay: payConfig };
+    pay = payConfig.thread === 'worker' && options.clock === undefined
+      ? await openPaymentsThread(paymentsConfig, () => service!, logger)
+      : await openServerPayments(paymentsConfig, () => service!, logger, options.clock);
+  }
   service = new CashDeskService({
     verifier, tills: new TillRegistry(config.tills), version: VERSION, metrics, logger, ...(pay ? { payments: pay.payments } : {}),
   });
@@ -80,7 +90,7 @@ export async function startServer(config: ServeConfig, given: Logger = silentLog
   // Redis and the payments' database can fail under the cash desk; the in-memory store is part of the process.
   const health = new HealthCheck({
     ...(store === undefined ? {} : { redis: () => store.ping() }),
-    ...(pay === undefined ? {} : { database: async () => { await pay!.db.query('SELECT 1'); } }),
+    ...(pay === undefined ? {} : { database: () => pay!.ping() }),
   });
   const app = createHttpApp(service, { bodyLimitBytes: s.bodyLimitBytes, logger, health });
   options.mount?.(app, service);
@@ -112,7 +122,8 @@ export async function startServer(config: ServeConfig, given: Logger = silentLog
   }
   logger.info({
     url: http.url, backend: verifier.backend, tills: config.tills.length, redis: store !== undefined,
-    pay: payConfig?.url, database: pay?.db.kind, webhook: payConfig?.webhookSecret !== undefined,
+    pay: payConfig?.url, database: pay?.databaseKind, payThread: pay === undefined ? undefined : payConfig?.thread,
+    webhook: payConfig?.webhookSecret !== undefined,
   }, 'cash desk server listening');
 
   let closing: Promise<void> | undefined;

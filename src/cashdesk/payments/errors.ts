@@ -43,6 +43,17 @@ export interface PaymentRefusal {
   httpStatus: number;
 }
 
+/**
+ * A refusal made where the payments run (the payments thread) and carried to
+ * the transport as it was made: `paymentRefusal` answers it unchanged.
+ */
+export class RelayedRefusal extends Error {
+  constructor(readonly refusal: PaymentRefusal) {
+    super(refusal.message);
+    this.name = 'RelayedRefusal';
+  }
+}
+
 const PAY_STATUS: Record<string, number> = {
   BAD_REQUEST: 400, AMOUNT_MISMATCH: 422, NOT_FOUND: 404, TOKEN_INVALID: 409, CARD_SESSION_INVALID: 409,
   IDEMPOTENCY_CONFLICT: 409, INVALID_STATE: 409, NETWORK: 502, SERVER: 502, PROTOCOL: 502, TIMEOUT: 504,
@@ -58,6 +69,7 @@ const PAYMENTS_STATUS: Record<PaymentsErrorCode, number> = {
  * tokens or bodies.
  */
 export function paymentRefusal(error: unknown): PaymentRefusal | undefined {
+  if (error instanceof RelayedRefusal) return error.refusal;
   if (error instanceof PayError) {
     return { source: 'pay', code: error.code, message: error.message, errors: error.errors, httpStatus: PAY_STATUS[error.code] ?? 502 };
   }

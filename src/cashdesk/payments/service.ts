@@ -8,10 +8,11 @@ import type { Sleep } from '../../pay/backoff.js';
 import type { PayClient } from '../../pay/client.js';
 import { createTransactionUpdates, type TransactionUpdates } from '../../pay/updates.js';
 import { createPayWebhookHandler } from '../../pay/webhook.js';
+import type { Payments } from './api.js';
 import { PaymentsError } from './errors.js';
 import { TillFeed, updateOf, type UpdateListener } from './feed.js';
 import { paymentMigrations } from './migrations.js';
-import type { PaymentRecord } from './record.js';
+import { isOpen, type PaymentRecord } from './record.js';
 import { PaymentStore } from './store.js';
 import { TillPayment } from './till-payment.js';
 
@@ -63,7 +64,7 @@ const key = (tillId: string, paymentId: string) => `${tillId}/${paymentId}`;
  * advisory lock held by its channel connection, released if it dies).
  * Transports call this; it imports none of them.
  */
-export class CashDeskPayments {
+export class CashDeskPayments implements Payments {
   readonly #o: CashDeskPaymentsOptions;
   readonly #store: PaymentStore;
   readonly #feed = new TillFeed();
@@ -84,6 +85,11 @@ export class CashDeskPayments {
     this.#store = new PaymentStore(options.db);
     this.#clock = options.clock ?? Date.now;
     this.#newId = options.newId ?? randomUUID;
+  }
+
+  /** How many payments this instance holds in memory (those it drives); ended ones at rest are not kept. */
+  get inMemory(): number {
+    return this.#driven.size;
   }
 
   /** Migrates the table, opens the shared channel, and carries on every open payment nobody else drives. */
@@ -255,8 +261,26 @@ export class CashDeskPayments {
   }
 
   async #intent(tillId: string, paymentId: string, op: (payment: TillPayment) => Promise<unknown>): Promise<PaymentView> {
-    const payment = await this.#drive(tillId, paymentId);
-    return payment.run(() => op(payment));
+    for (;;) {
+      const payment = await this.#drive(tillId, paymentId);
+      // Evicted while this intent waited its turn: the row is the payment now.
+      if (!payment.closed) return payment.run(() => op(payment));
+    }
+  }
+
+  /**
+   * Forgets a payment that ended once it is at rest (no intent, no write, no
+   * rescan awaited, no transaction watched for a late result): a long-running
+   * server keeps only live payments. Its row stays: `pay.get` reads it, and an
+   * intent (a refund after the receipt) drives it again from there.
+   */
+  #settled(payment: TillPayment): void {
+    const k = key(payment.tillId, payment.paymentId);
+    if (this.#closed || payment.closed || this.#driven.get(k) !== payment) return;
+    if (payment.busy || payment.session.watching || isOpen({ receiptSent: payment.receiptSent, view: { phase: payment.session.phase } })) return;
+    this.#driven.delete(k);
+    payment.close();
+    if (this.#channel) this.#channel.unlock(k).catch((error: unknown) => this.#error(error, 'payment unlock failed'));
   }
 
   async #known(tillId: string, paymentId: string): Promise<PaymentView | undefined> {
@@ -302,6 +326,7 @@ export class CashDeskPayments {
       newId: this.#o.newId, sleep: this.#o.sleep,
       save: (record) => this.#store.save(record),
       publish: (tillId, update) => this.#publish(tillId, update),
+      settled: (payment) => this.#settled(payment),
       onError: (error, what) => this.#error(error, what),
     }, init);
   }

@@ -21,6 +21,8 @@ export interface TillPaymentDeps {
   save(record: PaymentRecord): Promise<void>;
   /** Tells the till, once the state behind the update is written. */
   publish(tillId: string, update: SessionUpdate): void;
+  /** The payment may have come to rest: an intent ended, a write completed, or a watched transaction moved. */
+  settled(payment: TillPayment): void;
   onError(error: unknown, what: string): void;
 }
 
@@ -60,6 +62,9 @@ export class TillPayment {
   #rescan: { resolve(cardSession: string): void; reject(error: unknown): void } | undefined;
   readonly #rescanAsked = new Set<() => void>();
   #op: Promise<unknown> | undefined;
+  #running = 0;
+  #unwritten = 0;
+  #closed = false;
   #writes: Promise<void> = Promise.resolve();
   #queued: Promise<void> | undefined;
 
@@ -106,6 +111,16 @@ export class TillPayment {
     };
   }
 
+  /** Whether an intent runs, a write is under way or the till's rescan is awaited: the payment is not at rest. */
+  get busy(): boolean {
+    return this.#running > 0 || this.#unwritten > 0 || this.#rescan !== undefined;
+  }
+
+  /** Whether {@link close} was called: the payment is no longer driven by this object. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
   /** Whether the payment waits for the till's rescan. */
   get awaitingRescan(): boolean {
     return this.#rescan !== undefined;
@@ -121,6 +136,7 @@ export class TillPayment {
     let asked!: () => void;
     const rescan = new Promise<'rescan'>((resolve) => { asked = () => resolve('rescan'); });
     this.#rescanAsked.add(asked);
+    this.#running++;
     try {
       const done = op();
       this.#op = done;
@@ -131,7 +147,9 @@ export class TillPayment {
       this.#rescanAsked.delete(asked);
       // A refusal too is answered only once what it changed is written.
       await this.#writes;
+      this.#running--;
     }
+    this.#deps.settled(this);
     return this.view();
   }
 
@@ -156,13 +174,19 @@ export class TillPayment {
   /** Writes the current record after the writes queued before it; rejects when the write fails. */
   flush(): Promise<void> {
     // Writes coalesce: one queued write takes the record as it is when it runs, covering every change before it.
-    this.#queued ??= this.#writes.then(() => {
-      this.#queued = undefined;
-      return this.#deps.save(this.record());
-    });
-    const write = this.#queued;
-    this.#writes = write.catch((error: unknown) => this.#deps.onError(error, 'payment write failed'));
-    return write;
+    if (this.#queued === undefined) {
+      const write = this.#writes.then(() => {
+        this.#queued = undefined;
+        return this.#deps.save(this.record());
+      });
+      this.#queued = write;
+      this.#unwritten++;
+      this.#writes = write.then(() => this.#written(), (error: unknown) => {
+        this.#deps.onError(error, 'payment write failed');
+        this.#written();
+      });
+    }
+    return this.#queued;
   }
 
   /** Waits for the intent under way and the writes queued. */
@@ -173,6 +197,7 @@ export class TillPayment {
 
   /** Stops the session's waiting and polling. */
   close(): void {
+    this.#closed = true;
     this.session.close();
     this.#rescan?.reject(new PaymentSessionError('SESSION_OVER', 'the server is stopping'));
     this.#rescan = undefined;
@@ -185,7 +210,14 @@ export class TillPayment {
     });
   }
 
+  #written(): void {
+    this.#unwritten--;
+    this.#deps.settled(this);
+  }
+
   #onEvent(event: PaymentSessionEvent): void {
+    // A state that ends a watch is reported before the watch ends: look again once it has.
+    if (event.type === 'transaction') queueMicrotask(() => this.#deps.settled(this));
     if (event.type !== 'phase' && !TOLD.has(event.type)) return;
     this.#updatedAt = this.#deps.clock();
     const update = this.#update(event);

@@ -1,5 +1,5 @@
 import type { PaymentView } from '../../contracts/cashdesk-payments.js';
-import type { CashDeskPayments } from '../../cashdesk/payments/service.js';
+import type { Payments } from '../../cashdesk/payments/api.js';
 import type { RunningSandbox } from '../../sandbox/server.js';
 
 /** One attempt to deliver a `transaction.updated` webhook, and what the cash desk's handler said of its signature. */
@@ -33,7 +33,7 @@ const signatureOf = (status: number | null): AttemptView['signature'] =>
  * deliveries (from the wallet service's outbox: every attempt, and the cash desk's verdict on its signature) and its
  * refunds. In-process reads: the demo system runs both servers in one process.
  */
-export async function transactionViews(payments: CashDeskPayments, tills: readonly string[], sandbox: RunningSandbox, limit = 30): Promise<TransactionView[]> {
+export async function transactionViews(payments: Payments, tills: readonly string[], sandbox: RunningSandbox, limit = 30): Promise<TransactionView[]> {
   const all = (await Promise.all(tills.map(async (tillId) => (await payments.list(tillId)).map((payment) => ({ tillId, payment })))))
     .flat().sort((a, b) => b.payment.updatedAt.localeCompare(a.payment.updatedAt)).slice(0, limit);
   const deliveries = await sandbox.sandbox.context.outbox.list({ topic: 'pay', limit: 1000 });

@@ -109,4 +109,24 @@ describe('HTTP /v1/payments', () => {
       '/v1/payments', '/v1/payments/{paymentId}', '/v1/payments/{paymentId}/events', '/v1/payments/{paymentId}/refund',
     ]));
   });
+
+  it('answers a wrong method on the payment routes 405 with Allow, before asking for a till key, and counts it by route', async () => {
+    const wrong = async (method: string, path: string) => {
+      const response = await fetch(pay.server.url + path, { method });
+      return { status: response.status, allow: response.headers.get('allow'), body: method === 'HEAD' ? undefined : await response.json() };
+    };
+    expect(await wrong('DELETE', '/v1/payments')).toEqual({
+      status: 405, allow: 'GET, HEAD, POST', body: { status: 'METHOD_NOT_ALLOWED', errors: ['method: must be GET or HEAD or POST'] },
+    });
+    expect(await wrong('PUT', '/v1/payments/sale-9')).toMatchObject({ status: 405, allow: 'GET, HEAD' });
+    expect(await wrong('GET', '/v1/payments/sale-9/refund')).toMatchObject({ status: 405, allow: 'POST', body: { status: 'METHOD_NOT_ALLOWED' } });
+    expect(await wrong('POST', '/v1/payments/sale-9/events')).toMatchObject({ status: 405, allow: 'GET, HEAD' });
+    expect(await wrong('HEAD', '/v1/payments/sale-9/checkout')).toEqual({ status: 405, allow: 'POST', body: undefined });
+    expect(await wrong('GET', '/webhooks/pay')).toMatchObject({ status: 405, allow: 'POST' });
+    // Unknown paths stay 404, and no series is made per paymentId.
+    expect((await wrong('POST', '/v1/payments/sale-9/teleport')).status).toBe(404);
+    const metrics = await (await fetch(`${pay.server.url}/metrics`)).text();
+    expect(metrics).toContain('wpk_http_requests_total{route="/v1/payments/{paymentId}/refund",status="405"} 1');
+    expect(metrics).not.toContain('sale-9');
+  });
 });

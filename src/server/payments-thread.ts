@@ -1,0 +1,200 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Logger, LevelWithSilent } from 'pino';
+import type { Payments } from '../cashdesk/payments/api.js';
+import { PaymentsError } from '../cashdesk/payments/errors.js';
+import type { UpdateListener } from '../cashdesk/payments/feed.js';
+import type { PaymentView } from '../contracts/cashdesk-payments.js';
+import type { PaymentsConfig, PaymentsHost, ServerPayments } from './payments.js';
+import {
+  fromWire, toWire, type FromPayments, type PaymentsCall, type PaymentsWorkerData, type ToPayments, type WireRequest, type WireResponse, headerPairs,
+} from './payments-wire.js';
+
+type Waiter = { resolve(value: unknown): void; reject(error: unknown): void };
+
+
+/** The worker's entry: the built .js next to this file, or the .ts source under tsx (tests, `npm run bench`). */
+function startWorker(workerData: PaymentsWorkerData): Worker {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return new Worker(new URL('./payments-worker.js', here), { workerData });
+  // A worker does not inherit the loader hooks of its parent: it registers tsx's (its ESM API, `tsx/esm/api`) itself.
+  const tsx = pathToFileURL(join(dirname(createRequire(here).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
+  const entry = new URL('./payments-worker.ts', here).href;
+  const boot = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
+  return new Worker(boot, { eval: true, workerData });
+}
+
+/**
+ * The payments on a thread of their own (the server's default): payment
+ * sessions, their database and the Pay API client run on a worker thread,
+ * so that their work (PGlite queries, HTTP calls, JSON) never holds up the
+ * main thread, where the tills' barcode verifications are answered. Each
+ * call crosses as a message; refusals come back as {@link RelayedRefusal}s
+ * (the transports answer them as before), and the thread asks this one to
+ * verify scans and sign Pay API bodies (the verifier, its replay store and
+ * its metrics stay here).
+ */
+class ThreadPayments implements Payments {
+  readonly #worker: Worker;
+  readonly #calls = new Map<number, Waiter>();
+  readonly #listeners = new Map<number, UpdateListener>();
+  readonly #webhooks: boolean;
+  #next = 1;
+  #stopped: Error | undefined;
+
+  constructor(worker: Worker, webhooks: boolean) {
+    this.#worker = worker;
+    this.#webhooks = webhooks;
+  }
+
+  /** Handles a message of the thread (after it is ready). */
+  receive(message: FromPayments, host: PaymentsHost, logger: Logger): void {
+    switch (message.t) {
+      case 'result': {
+        const waiter = this.#calls.get(message.id);
+        this.#calls.delete(message.id);
+        if (message.ok) waiter?.resolve(message.value);
+        else waiter?.reject(fromWire(message.error));
+        return;
+      }
+      case 'update':
+        try {
+          this.#listeners.get(message.sub)?.(message.update);
+        } catch {
+          // the connection's own trouble
+        }
+        return;
+      case 'ask':
+        void this.#answer(message.id, message.what === 'verify' ? () => host.verify(message.arg) : () => host.token(message.arg));
+        return;
+      case 'log':
+        relog(logger, message.line);
+        return;
+      default:
+    }
+  }
+
+  /** The thread is gone: calls under way and later ones are refused. */
+  stopped(error: Error): void {
+    this.#stopped = error;
+    for (const waiter of this.#calls.values()) waiter.reject(error);
+    this.#calls.clear();
+  }
+
+  call<T>(call: PaymentsCall, ...args: unknown[]): Promise<T> {
+    if (this.#stopped) return Promise.reject(this.#stopped);
+    const id = this.#next++;
+    return new Promise<T>((resolve, reject) => {
+      this.#calls.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.#post({ t: 'call', id, call, args });
+    });
+  }
+
+  init(): Promise<void> { return this.call('init'); }
+  start(...args: Parameters<Payments['start']>): Promise<PaymentView> { return this.call('start', ...args); }
+  checkout(...args: Parameters<Payments['checkout']>): Promise<PaymentView> { return this.call('checkout', ...args); }
+  get(...args: Parameters<Payments['get']>): Promise<PaymentView> { return this.call('get', ...args); }
+  changeBasket(...args: Parameters<Payments['changeBasket']>): Promise<PaymentView> { return this.call('changeBasket', ...args); }
+  cancel(...args: Parameters<Payments['cancel']>): Promise<PaymentView> { return this.call('cancel', ...args); }
+  retry(...args: Parameters<Payments['retry']>): Promise<PaymentView> { return this.call('retry', ...args); }
+  rescan(...args: Parameters<Payments['rescan']>): Promise<PaymentView> { return this.call('rescan', ...args); }
+  refund(...args: Parameters<Payments['refund']>): Promise<PaymentView> { return this.call('refund', ...args); }
+  receipt(...args: Parameters<Payments['receipt']>): Promise<PaymentView> { return this.call('receipt', ...args); }
+  abandon(...args: Parameters<Payments['abandon']>): Promise<PaymentView> { return this.call('abandon', ...args); }
+  list(...args: Parameters<Payments['list']>): Promise<PaymentView[]> { return this.call('list', ...args); }
+
+  async subscribe(tillId: string, listener: UpdateListener): Promise<() => void> {
+    const sub = this.#next++;
+    this.#listeners.set(sub, listener);
+    const unsubscribe = () => {
+      if (this.#listeners.delete(sub) && !this.#stopped) this.#post({ t: 'unsubscribe', sub });
+    };
+    try {
+      // Updates come before the answer (one port, in order): the current states first, as in process.
+      await this.call('subscribe', tillId, sub);
+    } catch (error) {
+      unsubscribe();
+      throw error;
+    }
+    return unsubscribe;
+  }
+
+  webhookHandler(): ((request: Request) => Promise<Response>) | undefined {
+    if (!this.#webhooks) return undefined;
+    return async (request) => {
+      const wire: WireRequest = { headers: headerPairs(request.headers), body: new Uint8Array(await request.arrayBuffer()) };
+      const { status, headers, body }: WireResponse = await this.call('webhook', wire);
+      return new Response(status === 204 ? null : body, { status, headers });
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.#stopped) return;
+    try {
+      await this.call('close');
+    } finally {
+      this.stopped(new PaymentsError('PAYMENTS_CLOSED', 'the server is stopping: retry on another instance or later'));
+      await this.#worker.terminate();
+    }
+  }
+
+  #post(message: ToPayments): void {
+    this.#worker.postMessage(message);
+  }
+
+  async #answer(id: number, work: () => unknown): Promise<void> {
+    try {
+      this.#post({ t: 'answer', id, ok: true, value: await work() });
+    } catch (error) {
+      this.#post({ t: 'answer', id, ok: false, error: toWire(error) });
+    }
+  }
+}
+
+/** A line the thread logged, written again by the server's logger at its level. */
+function relog(logger: Logger, line: string): void {
+  try {
+    const { level, time: _time, pid: _pid, hostname: _hostname, msg, ...fields } = JSON.parse(line) as Record<string, unknown>;
+    const label = logger.levels.labels[Number(level)] as LevelWithSilent | undefined;
+    if (label !== undefined && label !== 'silent') logger[label](fields, typeof msg === 'string' ? msg : undefined);
+  } catch {
+    // not a line pino wrote
+  }
+}
+
+/**
+ * Starts the payments thread (see {@link ThreadPayments}): it opens the
+ * database and the Pay API client as {@link openServerPayments} does, and
+ * resolves once they are open (or rejects with why they are not).
+ */
+export async function openPaymentsThread(config: PaymentsConfig, host: () => PaymentsHost, logger: Logger): Promise<ServerPayments> {
+  const worker = startWorker({ config: { pay: config.pay, database: config.database }, logLevel: logger.level, niceness: config.pay.threadNiceness });
+  const webhooks = config.pay.webhookSecret !== undefined;
+  const payments = new ThreadPayments(worker, webhooks);
+  const databaseKind = await new Promise<'pglite' | 'postgres'>((resolve, reject) => {
+    worker.on('message', (message: FromPayments) => {
+      if (message.t === 'ready') resolve(message.databaseKind);
+      else if (message.t === 'failed') reject(fromWire(message.error));
+      else payments.receive(message, host(), logger);
+    });
+    worker.on('error', (error) => {
+      logger.error({ err: error }, 'payments thread failed: payments are refused until the server restarts');
+      reject(error);
+      payments.stopped(new PaymentsError('PAYMENTS_CLOSED', 'the payments are unavailable: retry later'));
+    });
+    worker.on('exit', (code) => {
+      reject(new Error(`the payments thread exited with ${code}`));
+      payments.stopped(new PaymentsError('PAYMENTS_CLOSED', 'the payments are unavailable: retry later'));
+    });
+  }).catch(async (error: unknown) => {
+    await worker.terminate();
+    throw error;
+  });
+  return {
+    payments, databaseKind,
+    ping: () => payments.call('ping'),
+    close: () => payments.close(),
+  };
+}

@@ -1,0 +1,71 @@
+import { paymentRefusal, RelayedRefusal, type PaymentRefusal } from '../cashdesk/payments/errors.js';
+import type { SessionUpdate } from '../contracts/cashdesk-payments.js';
+import { KitError, type KitErrorCode } from '../errors.js';
+import type { PaymentsConfig } from './payments.js';
+
+/** What the payments thread starts with (structured-cloned). */
+export interface PaymentsWorkerData {
+  config: PaymentsConfig;
+  /** The server logger's level: the thread's lines go back to it, only those it would write. */
+  logLevel: string;
+  /** How much lower than the main thread's the payment thread's priority is (Linux niceness steps; 0: the same). */
+  niceness: number;
+}
+
+/** An error as it crosses threads: a payment refusal or a kit error keeps what transports branch on. */
+export type WireError =
+  | { kind: 'refusal'; refusal: PaymentRefusal }
+  | { kind: 'kit'; code: KitErrorCode; message: string }
+  | { kind: 'error'; name: string; message: string; stack?: string };
+
+/** The payments' calls a till's intent (or the server) makes, by name: their arguments are data. */
+export type PaymentsCall =
+  | 'init' | 'start' | 'checkout' | 'get' | 'changeBasket' | 'cancel' | 'retry' | 'rescan' | 'refund' | 'receipt' | 'abandon' | 'list'
+  | 'subscribe' | 'webhook' | 'ping' | 'close';
+
+/** Main thread to payments thread. */
+export type ToPayments =
+  | { t: 'call'; id: number; call: PaymentsCall; args: unknown[] }
+  | { t: 'unsubscribe'; sub: number }
+  | { t: 'answer'; id: number; ok: true; value: unknown }
+  | { t: 'answer'; id: number; ok: false; error: WireError };
+
+/** Payments thread to main thread. */
+export type FromPayments =
+  | { t: 'ready'; databaseKind: 'pglite' | 'postgres' }
+  | { t: 'failed'; error: WireError }
+  | { t: 'result'; id: number; ok: true; value: unknown }
+  | { t: 'result'; id: number; ok: false; error: WireError }
+  | { t: 'update'; sub: number; update: SessionUpdate }
+  | { t: 'ask'; id: number; what: 'verify' | 'token'; arg: string }
+  | { t: 'log'; line: string };
+
+/** A webhook request as it crosses threads, and its answer. */
+export interface WireRequest { headers: Array<[string, string]>; body: Uint8Array<ArrayBuffer> }
+export interface WireResponse { status: number; headers: Array<[string, string]>; body: Uint8Array<ArrayBuffer> }
+
+/** A message's headers as name-value pairs (structured clone does not carry `Headers`). */
+export function headerPairs(headers: Headers): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  headers.forEach((value, name) => pairs.push([name, value]));
+  return pairs;
+}
+
+/** The error to send across. */
+export function toWire(error: unknown): WireError {
+  const refusal = paymentRefusal(error);
+  if (refusal !== undefined) return { kind: 'refusal', refusal: { ...refusal, errors: [...refusal.errors] } };
+  if (error instanceof KitError) return { kind: 'kit', code: error.code, message: error.message };
+  const e = error instanceof Error ? error : new Error(String(error));
+  return { kind: 'error', name: e.name, message: e.message, ...(e.stack === undefined ? {} : { stack: e.stack }) };
+}
+
+/** The error received: a refusal as {@link RelayedRefusal}, a kit error as a `KitError` with its code. */
+export function fromWire(wire: WireError): Error {
+  if (wire.kind === 'refusal') return new RelayedRefusal(wire.refusal);
+  if (wire.kind === 'kit') return new KitError(wire.code, wire.message);
+  const error = new Error(wire.message);
+  error.name = wire.name;
+  if (wire.stack !== undefined) error.stack = wire.stack;
+  return error;
+}

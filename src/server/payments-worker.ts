@@ -1,0 +1,103 @@
+import { readlinkSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import { pino } from 'pino';
+import type { Payments } from '../cashdesk/payments/api.js';
+import type { BarcodeVerification } from '../contracts/barcode.js';
+import { logPolicyOptions } from '../log/index.js';
+import { openServerPayments, type ServerPayments } from './payments.js';
+import { fromWire, headerPairs, toWire, type FromPayments, type PaymentsWorkerData, type ToPayments, type WireRequest, type WireResponse } from './payments-wire.js';
+
+// The payments thread (see payments-thread.ts): the payments service with its
+// database and Pay API client, driven by messages from the server's main
+// thread, which keeps the tills' connections, verification and tokens.
+
+const port = parentPort!;
+const { config, logLevel, niceness } = workerData as PaymentsWorkerData;
+
+/**
+ * Lowers this thread's priority alone (Linux: setpriority takes a thread id,
+ * read from /proc/thread-self), so that on a busy core the main thread, with
+ * the tills' verifications, runs first. Elsewhere, or when refused, the thread
+ * keeps the process's priority.
+ */
+function lowerPriority(by: number): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0 && tid !== process.pid) setPriority(tid, Math.min(19, getPriority(tid) + by));
+  } catch {
+    // see above
+  }
+}
+if (niceness > 0) lowerPriority(niceness);
+const send = (message: FromPayments) => port.postMessage(message);
+
+// Lines go back to the server's logger (under the policy here already: nothing secret crosses).
+const logger = pino({ level: logLevel, ...logPolicyOptions() }, { write: (line: string) => send({ t: 'log', line }) });
+
+let nextAsk = 1;
+const asked = new Map<number, { resolve(value: unknown): void; reject(error: unknown): void }>();
+function ask<T>(what: 'verify' | 'token', arg: string): Promise<T> {
+  const id = nextAsk++;
+  return new Promise<T>((resolve, reject) => {
+    asked.set(id, { resolve: resolve as (value: unknown) => void, reject });
+    send({ t: 'ask', id, what, arg });
+  });
+}
+const host = {
+  verify: (fullBarcode: string) => ask<BarcodeVerification>('verify', fullBarcode),
+  token: (requestData: string) => ask<string>('token', requestData),
+};
+
+const subscriptions = new Map<number, Promise<() => void>>();
+
+async function webhook(handler: (request: Request) => Promise<Response>, { headers, body }: WireRequest): Promise<WireResponse> {
+  const response = await handler(new Request('http://payments.invalid/webhooks/pay', { method: 'POST', headers, body }));
+  return { status: response.status, headers: headerPairs(response.headers), body: new Uint8Array(await response.arrayBuffer()) };
+}
+
+function run(pay: ServerPayments, webhookHandler: ((request: Request) => Promise<Response>) | undefined, call: string, args: unknown[]): Promise<unknown> {
+  const p: Payments = pay.payments;
+  switch (call) {
+    case 'init': return p.init();
+    case 'ping': return pay.ping();
+    case 'close': return pay.close();
+    case 'webhook': return webhook(webhookHandler!, args[0] as WireRequest);
+    case 'subscribe': {
+      const [tillId, sub] = args as [string, number];
+      const subscribed = p.subscribe(tillId, (update) => send({ t: 'update', sub, update }));
+      subscriptions.set(sub, subscribed);
+      return subscribed.then(() => undefined);
+    }
+    default: {
+      const method = (p as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[call]!;
+      return method.apply(p, args);
+    }
+  }
+}
+
+try {
+  const pay = await openServerPayments(config, () => host, logger);
+  const webhookHandler = pay.payments.webhookHandler();
+  port.on('message', (message: ToPayments) => {
+    if (message.t === 'answer') {
+      const waiter = asked.get(message.id);
+      asked.delete(message.id);
+      if (message.ok) waiter?.resolve(message.value);
+      else waiter?.reject(fromWire(message.error));
+    } else if (message.t === 'unsubscribe') {
+      const subscribed = subscriptions.get(message.sub);
+      subscriptions.delete(message.sub);
+      void subscribed?.then((unsubscribe) => unsubscribe(), () => {});
+    } else {
+      const { id, call, args } = message;
+      run(pay, webhookHandler, call, args).then(
+        (value) => send({ t: 'result', id, ok: true, value }),
+        (error: unknown) => send({ t: 'result', id, ok: false, error: toWire(error) }),
+      );
+    }
+  });
+  send({ t: 'ready', databaseKind: pay.databaseKind });
+} catch (error) {
+  send({ t: 'failed', error: toWire(error) });
+}
