@@ -2,8 +2,8 @@ import { parseCliArgs } from '../args.js';
 import { createLogger } from '../../log/index.js';
 import { demoConfig } from '../../demo.js';
 import { ConfigError } from '../../errors.js';
-import { formatConformanceReport, runConformanceCheck } from '../../loyalty/conformance/check.js';
-import { startLoyaltyProgram, type StartLoyaltyProgramOptions } from '../../loyalty/program/program.js';
+import type { StartLoyaltyProgramOptions } from '../../loyalty/program/program.js';
+import { preloadPglite } from '../../db/pglite-preload.js';
 import { exitOnSignals } from '../shutdown.js';
 
 export const LOYALTY_USAGE = `wallet-partner-kit loyalty [--port N] [--host HOST] [--data DIR] [--demo]
@@ -55,6 +55,9 @@ export async function loyalty(argv: string[]): Promise<void> {
   process.stdout.on('error', () => {});
   const logger = createLogger({ level: env.LOG_LEVEL });
   const databaseUrl = values.data === undefined ? env.DATABASE_URL || undefined : undefined;
+  // PGlite's wasm compiles on background threads while the server's code loads (start-up time).
+  if (databaseUrl === undefined) void preloadPglite();
+  const { startLoyaltyProgram } = await import('../../loyalty/program/program.js');
   const running = await startLoyaltyProgram({
     ...fromEnv, host: values.host, port: parsePort(values.port), dataDir: values.data, databaseUrl, demo: values.demo ?? false, logger,
   });
@@ -107,6 +110,7 @@ async function check(argv: string[]): Promise<void> {
   const timeoutMs = values['timeout-ms'] === undefined ? undefined : Number(values['timeout-ms']);
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) issues.push('--timeout-ms: must be a positive integer');
   if (issues.length > 0) throw new ConfigError(issues, 'arguments');
+  const { formatConformanceReport, runConformanceCheck } = await import('../../loyalty/conformance/check.js');
   const report = await runConformanceCheck({ baseUrl: values.url!, login: login!, password: password!, timeoutMs });
   for (const line of formatConformanceReport(report)) console.log(line);
   console.log(report.ok ? 'conformance: all passed' : `conformance: ${report.results.filter((r) => !r.ok).length} failed`);

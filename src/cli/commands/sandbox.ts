@@ -1,6 +1,6 @@
 import { parseCliArgs } from '../args.js';
+import { preloadPglite } from '../../db/pglite-preload.js';
 import { createLogger } from '../../log/index.js';
-import { startSandbox } from '../../sandbox/server.js';
 import { pushAccount, PUSH_ACCOUNT_USAGE } from './push-account.js';
 import { exitOnSignals } from '../shutdown.js';
 
@@ -43,6 +43,9 @@ export async function sandbox(argv: string[]): Promise<void> {
   process.stdout.on('error', () => {});
   const logger = createLogger({ level: process.env.LOG_LEVEL });
   const databaseUrl = values.data === undefined ? process.env.DATABASE_URL || undefined : undefined;
+  // PGlite's wasm compiles on background threads while the sandbox's code loads (start-up time).
+  if (databaseUrl === undefined) void preloadPglite();
+  const { startSandbox } = await import('../../sandbox/server.js');
   const running = await startSandbox({
     host: values.host, port: number(values.port, '--port'), dataDir: values.data, databaseUrl,
     demo: values.demo ?? false, timeScale: number(values['time-scale'], '--time-scale'), logger,
