@@ -9,7 +9,7 @@ const TARGET_MS = 1500;
 const root = join(import.meta.dirname, '..');
 const cli = join(root, 'dist', 'src', 'cli', 'main.js');
 
-/** What one start-up took, from spawn: its first stdout line with the banner's URL, and its first 200 on /healthz. */
+/** What one start-up took, from spawn: its first stdout line with the banner's URL, and its first answer to a request. */
 interface Start {
   bannerMs: number;
   readyMs: number;
@@ -42,21 +42,18 @@ const SUBJECTS: Subject[] = [
   ]),
 ];
 
-async function healthy(url: string, started: number, deadline: number): Promise<number> {
-  for (;;) {
-    try {
-      const res = await fetch(`${url}/healthz`);
-      await res.arrayBuffer();
-      if (res.status === 200) return performance.now() - started;
-    } catch {
-      // Not answering yet.
-    }
-    if (performance.now() > deadline) throw new Error(`${url}/healthz: no 200 within the deadline`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+/**
+ * When the server answers a real request: one request to a path no server has,
+ * sent right after the banner. A server still starting holds it until it is
+ * ready (then 404); polling /healthz instead would load the start-up it measures.
+ */
+async function answered(url: string, started: number): Promise<number> {
+  const res = await fetch(`${url}/wpk-bench-ready`, { signal: AbortSignal.timeout(120_000) });
+  await res.arrayBuffer();
+  return performance.now() - started;
 }
 
-/** Starts `args` under node, waits for the banner (and /healthz 200 when it serves), stops it. */
+/** Starts `args` under node, waits for the banner (and the first answer when it serves), stops it. */
 function startOnce(args: string[]): Promise<Start> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -79,7 +76,7 @@ function startOnce(args: string[]): Promise<Start> {
       if (!match) return;
       const bannerMs = performance.now() - started;
       if (match[1]!.endsWith(':0')) return finish(undefined, { bannerMs, readyMs: bannerMs });
-      healthy(match[1]!, started, started + 60_000).then((readyMs) => finish(undefined, { bannerMs, readyMs }), (error: Error) => finish(error));
+      answered(match[1]!, started).then((readyMs) => finish(undefined, { bannerMs, readyMs }), (error: Error) => finish(error));
     });
     child.once('exit', (code) => finish(new Error(`${args.join(' ')} exited (${code}) before its banner: ${err.trim().split('\n').at(-1) ?? ''}`)));
   });
@@ -92,8 +89,8 @@ function median(values: number[]): number {
 }
 
 /**
- * Issue 10's fast start: time from spawn to the banner (and to the first 200
- * on /healthz) of `sandbox --demo` and `loyalty --demo` on the built CLI
+ * Issue 10's fast start: time from spawn to the banner (and to the first
+ * answer to a request) of `sandbox --demo` and `loyalty --demo` on the built CLI
  * (dist/), against a process printing a line and a bare node:http server,
  * started in turn RUNS times each so they share the machine's state. The
  * minimum is the figure for a quiet moment; the median is what a busy one gives.
@@ -107,7 +104,7 @@ export async function startupGroups(): Promise<Array<{ group: BenchGroup; result
     process.stderr.write(`  start-up round ${run + 1}/${RUNS}\n`);
   }
   const results = new Map<string, Measured>();
-  const lines = ['| start-up | banner, min | banner, median | /healthz 200, min | median / bare server |', '|---|---:|---:|---:|---:|'];
+  const lines = ['| start-up | banner, min | banner, median | first answer, min | first answer, median | banner median / bare server |', '|---|---:|---:|---:|---:|'];
   const bare = median(starts.get(SUBJECTS[1]!.name)!.map((s) => s.bannerMs));
   const notes: string[] = [];
   let met = true;
@@ -118,7 +115,8 @@ export async function startupGroups(): Promise<Array<{ group: BenchGroup; result
     const med = median(banner);
     const sd = Math.sqrt(banner.reduce((a, b) => a + (b - med) ** 2, 0) / Math.max(1, banner.length - 1));
     results.set(subject.name, { name: subject.name, hz: 1000 / med, rme: (100 * sd) / med, samples: banner.length, display: `${med.toFixed(0)} ms to banner` });
-    lines.push(`| ${subject.name} | ${min.toFixed(0)} ms | ${med.toFixed(0)} ms | ${Math.min(...all.map((s) => s.readyMs)).toFixed(0)} ms | ${(med / bare).toFixed(1)}x |`);
+    const ready = all.map((s) => s.readyMs);
+    lines.push(`| ${subject.name} | ${min.toFixed(0)} ms | ${med.toFixed(0)} ms | ${Math.min(...ready).toFixed(0)} ms | ${median(ready).toFixed(0)} ms | ${(med / bare).toFixed(1)}x |`);
     if (subject.args[0] === cli) { // the compared tree is reported, not judged
       const ok = min < TARGET_MS;
       met &&= ok;

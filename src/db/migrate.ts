@@ -12,16 +12,20 @@ export interface Migration {
  * in `wpk_migrations`, each in its own transaction with its record. An advisory
  * lock makes concurrent starts (several servers on one PostgreSQL) apply each once.
  * A database already up to date (the usual start, and PGlite's snapshot, which
- * holds the kit's migrations) costs two statements and no transaction.
+ * holds the kit's migrations) costs two look-ups and no transaction.
  *
  * @throws PgliteSnapshotStaleError when `db` came from a PGlite snapshot built with another version of one of them.
  * @example
  * await migrate(db, 'pay', [{ id: '001-transactions', sql: 'CREATE TABLE ...' }]);
  */
 export async function migrate(db: Database, module: string, migrations: readonly Migration[]): Promise<string[]> {
-  await db.exec(`CREATE TABLE IF NOT EXISTS wpk_migrations (
-    module TEXT NOT NULL, id TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now(), PRIMARY KEY (module, id))`);
   checkBaked(db, module, migrations);
+  // A look-up rather than CREATE TABLE IF NOT EXISTS each start: DDL, even a no-op, costs a cold start far more.
+  const present = await db.query<{ present: boolean }>("SELECT to_regclass('wpk_migrations') IS NOT NULL AS present");
+  if (!present.rows[0]?.present) {
+    await db.exec(`CREATE TABLE IF NOT EXISTS wpk_migrations (
+    module TEXT NOT NULL, id TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now(), PRIMARY KEY (module, id))`);
+  }
   const recorded = await db.query<{ id: string }>('SELECT id FROM wpk_migrations WHERE module = $1', [module]);
   const known = new Set(recorded.rows.map((r) => r.id));
   const applied: string[] = [];

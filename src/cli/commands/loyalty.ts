@@ -2,8 +2,7 @@ import { parseCliArgs } from '../args.js';
 import { createLogger } from '../../log/index.js';
 import { demoConfig } from '../../demo.js';
 import { ConfigError } from '../../errors.js';
-import type { StartLoyaltyProgramOptions } from '../../loyalty/program/program.js';
-import { preloadPglite } from '../../db/pglite-preload.js';
+import type { StartLoyaltyProgramOptions } from '../../loyalty/program/start.js';
 import { exitOnSignals } from '../shutdown.js';
 
 export const LOYALTY_USAGE = `wallet-partner-kit loyalty [--port N] [--host HOST] [--data DIR] [--demo]
@@ -55,19 +54,20 @@ export async function loyalty(argv: string[]): Promise<void> {
   process.stdout.on('error', () => {});
   const logger = createLogger({ level: env.LOG_LEVEL });
   const databaseUrl = values.data === undefined ? env.DATABASE_URL || undefined : undefined;
-  // PGlite's wasm compiles on background threads while the server's code loads (start-up time).
-  if (databaseUrl === undefined) void preloadPglite();
-  const { startLoyaltyProgram } = await import('../../loyalty/program/program.js');
-  const running = await startLoyaltyProgram({
-    ...fromEnv, host: values.host, port: parsePort(values.port), dataDir: values.data, databaseUrl, demo: values.demo ?? false, logger,
+  const { startLoyaltyProgram } = await import('../../loyalty/program/start.js');
+  const demo = values.demo ?? false;
+  const database = `${databaseUrl ? 'postgres' : 'pglite'}${values.data ? ` in ${values.data}` : databaseUrl ? '' : ' in memory'}`;
+  // The banner as soon as the port is bound (in memory: before the database is ready; requests wait for it).
+  const starting = startLoyaltyProgram({
+    ...fromEnv, host: values.host, port: parsePort(values.port), dataDir: values.data, databaseUrl, demo, logger,
+    onListening: (url) => process.stdout.write(banner(url, database, demo)),
   });
-  process.stdout.write(banner(running.url, `${running.db.kind}${values.data ? ` in ${values.data}` : databaseUrl ? '' : ' in memory'}`, values.demo ?? false));
-  logger.info({ url: running.url, database: running.db.kind, demo: values.demo ?? false }, 'loyalty server listening');
-
   exitOnSignals(logger, async () => {
-    await running.close();
+    await (await starting.catch(() => undefined))?.close();
     logger.info('stopped');
   });
+  const running = await starting;
+  logger.info({ url: running.url, database: running.db.kind, demo }, 'loyalty server listening');
 }
 
 function banner(url: string, database: string, demo: boolean): string {
