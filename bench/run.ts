@@ -11,6 +11,7 @@ import { payClientGroups } from './pay-client.bench.js';
 import { pushGroups } from './push.bench.js';
 import { sandboxPayGroups } from './sandbox-pay.bench.js';
 import { sandboxPushGroups } from './sandbox-push.bench.js';
+import { startupGroups } from './startup.bench.js';
 import { tillsGroups } from './tills.bench.js';
 
 // Every group measures its subject and its baselines in the same run, one after
@@ -39,6 +40,8 @@ const asyncGroups: Array<[words: string, run: () => Promise<Array<{ group: Bench
   ['push campaign', pushGroups], ['callback receiver webhook signature', callbackGroups], ['loyalty', loyaltyGroups],
   // Issue 11: tills paying through the cash desk server's bridge.
   ['tills pay bridge payments', tillsGroups],
+  // Issue 10: time to banner of the sandbox and Loyalty CLIs (the built package, dist/).
+  ['startup start-up banner', startupGroups],
 ];
 for (const [words, run] of asyncGroups) {
   if (only && !words.includes(only)) continue;

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 
 /**
  * One dedicated PostgreSQL connection shared by the instances of a server:
@@ -37,7 +37,9 @@ export interface ChannelOptions {
  */
 export async function openChannel(options: ChannelOptions): Promise<SharedChannel> {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(options.channel)) throw new Error('channel: must be 1 to 63 of [a-z0-9_]');
-  const client = new pg.Client({ connectionString: options.url });
+  // Imported on use, so a process on PGlite never loads pg.
+  const { default: pgModule } = await import('pg');
+  const client: pg.Client = new pgModule.Client({ connectionString: options.url });
   client.on('error', (error) => options.onError?.(error));
   client.on('notification', (message) => {
     if (message.channel === options.channel && message.payload !== undefined) options.onMessage(message.payload);

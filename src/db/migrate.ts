@@ -1,3 +1,4 @@
+import { checkBaked } from './baked-migrations.js';
 import type { Database } from './database.js';
 
 /** One schema change. `id`s are applied in array order, each once, and never edited once released. */
@@ -10,15 +11,27 @@ export interface Migration {
  * Brings `module`'s tables up to date: applies the migrations not yet recorded
  * in `wpk_migrations`, each in its own transaction with its record. An advisory
  * lock makes concurrent starts (several servers on one PostgreSQL) apply each once.
+ * A database already up to date (the usual start, and PGlite's snapshot, which
+ * holds the kit's migrations) costs two look-ups and no transaction.
  *
+ * @throws PgliteSnapshotStaleError when `db` came from a PGlite snapshot built with another version of one of them.
  * @example
  * await migrate(db, 'pay', [{ id: '001-transactions', sql: 'CREATE TABLE ...' }]);
  */
 export async function migrate(db: Database, module: string, migrations: readonly Migration[]): Promise<string[]> {
-  await db.exec(`CREATE TABLE IF NOT EXISTS wpk_migrations (
+  checkBaked(db, module, migrations);
+  // A look-up rather than CREATE TABLE IF NOT EXISTS each start: DDL, even a no-op, costs a cold start far more.
+  const present = await db.query<{ present: boolean }>("SELECT to_regclass('wpk_migrations') IS NOT NULL AS present");
+  if (!present.rows[0]?.present) {
+    await db.exec(`CREATE TABLE IF NOT EXISTS wpk_migrations (
     module TEXT NOT NULL, id TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now(), PRIMARY KEY (module, id))`);
+  }
+  const recorded = await db.query<{ id: string }>('SELECT id FROM wpk_migrations WHERE module = $1', [module]);
+  const known = new Set(recorded.rows.map((r) => r.id));
   const applied: string[] = [];
   for (const migration of migrations) {
+    // Recorded ones are never undone, so skipping them needs no lock; the rest are re-checked under it.
+    if (known.has(migration.id)) continue;
     const done = await db.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`wpk_migrations:${module}`]);
       const seen = await tx.query('SELECT 1 FROM wpk_migrations WHERE module = $1 AND id = $2', [module, migration.id]);

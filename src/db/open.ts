@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import type { Database } from './database.js';
-import { openPglite } from './pglite.js';
-import { openPostgres } from './postgres.js';
 
 const SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -40,5 +38,7 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'database'}: ${i.message}`), 'database options');
   }
   const { url, dataDir, schema, maxConnections } = parsed.data;
-  return url === undefined ? openPglite(dataDir, schema) : openPostgres({ url, schema, maxConnections });
+  // Imported on use: a process loads PGlite (wasm) or pg, not both (start-up time).
+  if (url === undefined) return (await import('./pglite.js')).openPglite(dataDir, schema);
+  return (await import('./postgres.js')).openPostgres({ url, schema, maxConnections });
 }

@@ -1,8 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { markBaked, type BakedMigrations } from './baked-migrations.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { BytesBlob } from './bytes-blob.js';
 import { pgliteBase } from './pglite-base.js';
+import { preloadPglite } from './pglite-preload.js';
+import { pgliteStartParams } from './pglite-settings.js';
 import type { Database, QueryResult, Queryable } from './database.js';
 import { scrubQueryError } from './scrub.js';
 
@@ -17,11 +21,23 @@ function wrap(runner: Pick<PGlite, 'query'>): Queryable {
   };
 }
 
-/** A new database starts from the build-time snapshot when there is one (no initdb); an existing folder resumes. */
-function create(dataDir: string | undefined): Promise<PGlite> {
+/**
+ * A new database starts from the build-time snapshot when there is one (no
+ * initdb, the kit's migrations applied); an existing folder resumes. Returns
+ * the migrations the new database holds, if it came from the snapshot.
+ */
+async function create(dataDir: string | undefined): Promise<{ pg: PGlite; baked?: BakedMigrations }> {
   const fresh = dataDir === undefined || !existsSync(join(dataDir, 'PG_VERSION'));
   const base = fresh ? pgliteBase() : undefined;
-  return PGlite.create({ ...(dataDir === undefined ? {} : { dataDir }), ...(base === undefined ? {} : { loadDataDir: base }) });
+  const preloaded = await preloadPglite();
+  const pg = await PGlite.create({
+    ...(dataDir === undefined ? {} : { dataDir }),
+    ...(base === undefined ? {} : { loadDataDir: base.tar }),
+    // A copy of the bundle each: PGlite keeps its files in that buffer.
+    ...(preloaded === undefined ? {} : { pgliteWasmModule: preloaded.wasmModule, fsBundle: new BytesBlob(new Uint8Array(preloaded.fsBundle)) }),
+    startParams: pgliteStartParams(),
+  });
+  return { pg, ...(base?.stamp.migrations === undefined ? {} : { baked: base.stamp.migrations }) };
 }
 
 /**
@@ -35,8 +51,9 @@ function create(dataDir: string | undefined): Promise<PGlite> {
 export async function openPglite(dataDir?: string, schema?: string): Promise<Database> {
   const release = dataDir === undefined ? () => {} : lockDataDir(dataDir);
   let pg: PGlite;
+  let baked: BakedMigrations | undefined;
   try {
-    pg = await create(dataDir);
+    ({ pg, baked } = await create(dataDir));
     if (schema !== undefined) await pg.exec(`CREATE SCHEMA IF NOT EXISTS "${schema}"; SET search_path TO "${schema}"`);
   } catch (error) {
     release();
@@ -44,7 +61,7 @@ export async function openPglite(dataDir?: string, schema?: string): Promise<Dat
   }
   const direct = wrap(pg);
   let closed: Promise<void> | undefined;
-  return {
+  const db: Database = {
     kind: 'pglite',
     query: direct.query,
     async exec(sql) {
@@ -58,4 +75,7 @@ export async function openPglite(dataDir?: string, schema?: string): Promise<Dat
       return closed;
     },
   };
+  // In a schema of its own the snapshot's tables (in public) are not the ones migrate() will see.
+  if (baked !== undefined && schema === undefined) markBaked(db, baked);
+  return db;
 }

@@ -15,6 +15,5 @@ export { createStoreHandlers, isStoreUnavailable, receiptBonus, withStoreUnavail
 export { DEMO_CATEGORY_GROUPS, demoPromoCodes, seedDemoProgram } from './program/demo.js';
 export { newCardNumber, luhnCheckDigit, luhnValid } from './program/card-number.js';
 export { resolveLoyaltyProgramOptions, type LoyaltyProgramOptions } from './program/options.js';
-export {
-  createLoyaltyProgram, startLoyaltyProgram, type LoyaltyProgram, type RunningLoyaltyProgram, type StartLoyaltyProgramOptions,
-} from './program/program.js';
+export { createLoyaltyProgram, type LoyaltyProgram } from './program/program.js';
+export { startLoyaltyProgram, type RunningLoyaltyProgram, type StartLoyaltyProgramOptions } from './program/start.js';

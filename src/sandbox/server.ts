@@ -1,7 +1,8 @@
-import { serveHttp } from '../../adapters/http/serve.js';
-import { createSandbox, type Sandbox } from './app.js';
+import { serveHttp, type HttpServerHandle } from '../../adapters/http/serve.js';
+import { startingApp } from '../api-app/starting-app.js';
+import { preloadPglite } from '../db/pglite-preload.js';
+import type { Sandbox } from './app.js';
 import type { SandboxModule } from './module.js';
-import { SANDBOX_MODULES } from './modules.js';
 import { resolveSandboxOptions, type SandboxOptions } from './options.js';
 
 /** A listening sandbox. */
@@ -14,37 +15,73 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
+/** Options of {@link startSandbox}: the sandbox's, and a call when it listens. */
+export type StartSandboxOptions = SandboxOptions & {
+  /**
+   * Called with the URL as soon as the port is bound: with PGlite in memory that
+   * is before the database is open (requests meanwhile wait for it, `/healthz`
+   * answers 503 `starting`), so a CLI can print its banner at once; otherwise
+   * once the database is ready, so a locked folder or an unreachable server
+   * fails before anything listens.
+   */
+  onListening?: (url: string) => void;
+};
+
 /**
  * Starts the wallet-service sandbox on `host:port` (default 127.0.0.1:8090;
- * port 0 picks a free one).
+ * port 0 picks a free one). Resolves once it is ready: database open,
+ * migrations applied, demo records made, background work started.
  *
  * @example
  * const sandbox = await startSandbox({ port: 0, demo: true });
  * console.log(sandbox.url);
  * await sandbox.close();
  */
-export async function startSandbox(options: SandboxOptions = {}, modules: readonly SandboxModule[] = SANDBOX_MODULES): Promise<RunningSandbox> {
-  const { host, port, limits } = resolveSandboxOptions(options);
-  const sandbox = await createSandbox(options, modules);
-  let http;
+export async function startSandbox(options: StartSandboxOptions = {}, modules?: readonly SandboxModule[]): Promise<RunningSandbox> {
+  const { onListening, ...sandboxOptions } = options;
+  const { host, port, limits, dataDir, databaseUrl } = resolveSandboxOptions(sandboxOptions);
+  // Listen first only where nothing but a bug can fail after it (no folder lock, no server to reach).
+  const early = dataDir === undefined && databaseUrl === undefined;
+  const app = startingApp();
+  let http: HttpServerHandle | undefined;
+  let sandbox: Sandbox | undefined;
   try {
-    http = await serveHttp(sandbox.app, { host, port, limits });
+    if (early) {
+      http = await serveHttp(app, { host, port, limits });
+      onListening?.(http.url);
+    }
+    // PGlite's wasm compiles on background threads while the sandbox's own code loads, after listening:
+    // together they are most of a start-up.
+    if (databaseUrl === undefined) void preloadPglite();
+    const [{ createSandbox }, chosen] = await Promise.all([
+      import('./app.js'), modules === undefined ? import('./modules.js').then((m) => m.SANDBOX_MODULES) : modules,
+    ]);
+    sandbox = await createSandbox(sandboxOptions, chosen);
+    if (http === undefined) {
+      http = await serveHttp(app, { host, port, limits });
+      onListening?.(http.url);
+    }
   } catch (error) {
-    await sandbox.close();
+    app.failed();
+    await http?.close();
+    await sandbox?.close();
     throw error;
   }
+  app.ready(sandbox.app);
   sandbox.start();
+  const running = sandbox;
+  const server = http;
   let closing: Promise<void> | undefined;
   return {
-    url: http.url,
-    port: Number(new URL(http.url).port),
-    sandbox,
+    url: server.url,
+    port: Number(new URL(server.url).port),
+    sandbox: running,
     close() {
       closing ??= (async () => {
         // Event streams never end by themselves: end them, or the drain would wait for them.
-        sandbox.context.changes.close();
-        await http.close();
-        await sandbox.close();
+        running.context.changes.close();
+        await server.close();
+        await running.close();
       })();
       return closing;
     },

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { demoConfig, demoConsoleAccount } from '../demo.js';
 import { ConfigError } from '../errors.js';
-import { startLoyaltyProgram, type RunningLoyaltyProgram } from '../loyalty/program/program.js';
+import { startLoyaltyProgram, type RunningLoyaltyProgram } from '../loyalty/program/start.js';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.js';
 import { resolveServeConfig } from './config.js';
 import { startServer, type RunningServer } from './serve.js';

@@ -12,6 +12,7 @@ const root = resolve(import.meta.dirname, '..', '..');
 const LAYERS: ReadonlyArray<readonly [prefix: string, layer: number, name: string]> = [
   // Build tools and the package's public entry points re-export or read every layer.
   ['src/contracts/openapi-build.ts', 9, 'build script'],
+  ['src/db/build-pglite-base.ts', 9, 'build script'],
   ['src/errors.ts', 0, 'foundation'],
   ['src/version.ts', 0, 'foundation'],
   ['src/demo.ts', 0, 'foundation'],

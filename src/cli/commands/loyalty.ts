@@ -2,8 +2,7 @@ import { parseCliArgs } from '../args.js';
 import { createLogger } from '../../log/index.js';
 import { demoConfig } from '../../demo.js';
 import { ConfigError } from '../../errors.js';
-import { formatConformanceReport, runConformanceCheck } from '../../loyalty/conformance/check.js';
-import { startLoyaltyProgram, type StartLoyaltyProgramOptions } from '../../loyalty/program/program.js';
+import type { StartLoyaltyProgramOptions } from '../../loyalty/program/start.js';
 import { exitOnSignals } from '../shutdown.js';
 
 export const LOYALTY_USAGE = `wallet-partner-kit loyalty [--port N] [--host HOST] [--data DIR] [--demo]
@@ -55,16 +54,20 @@ export async function loyalty(argv: string[]): Promise<void> {
   process.stdout.on('error', () => {});
   const logger = createLogger({ level: env.LOG_LEVEL });
   const databaseUrl = values.data === undefined ? env.DATABASE_URL || undefined : undefined;
-  const running = await startLoyaltyProgram({
-    ...fromEnv, host: values.host, port: parsePort(values.port), dataDir: values.data, databaseUrl, demo: values.demo ?? false, logger,
+  const { startLoyaltyProgram } = await import('../../loyalty/program/start.js');
+  const demo = values.demo ?? false;
+  const database = `${databaseUrl ? 'postgres' : 'pglite'}${values.data ? ` in ${values.data}` : databaseUrl ? '' : ' in memory'}`;
+  // The banner as soon as the port is bound (in memory: before the database is ready; requests wait for it).
+  const starting = startLoyaltyProgram({
+    ...fromEnv, host: values.host, port: parsePort(values.port), dataDir: values.data, databaseUrl, demo, logger,
+    onListening: (url) => process.stdout.write(banner(url, database, demo)),
   });
-  process.stdout.write(banner(running.url, `${running.db.kind}${values.data ? ` in ${values.data}` : databaseUrl ? '' : ' in memory'}`, values.demo ?? false));
-  logger.info({ url: running.url, database: running.db.kind, demo: values.demo ?? false }, 'loyalty server listening');
-
   exitOnSignals(logger, async () => {
-    await running.close();
+    await (await starting.catch(() => undefined))?.close();
     logger.info('stopped');
   });
+  const running = await starting;
+  logger.info({ url: running.url, database: running.db.kind, demo }, 'loyalty server listening');
 }
 
 function banner(url: string, database: string, demo: boolean): string {
@@ -107,6 +110,7 @@ async function check(argv: string[]): Promise<void> {
   const timeoutMs = values['timeout-ms'] === undefined ? undefined : Number(values['timeout-ms']);
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) issues.push('--timeout-ms: must be a positive integer');
   if (issues.length > 0) throw new ConfigError(issues, 'arguments');
+  const { formatConformanceReport, runConformanceCheck } = await import('../../loyalty/conformance/check.js');
   const report = await runConformanceCheck({ baseUrl: values.url!, login: login!, password: password!, timeoutMs });
   for (const line of formatConformanceReport(report)) console.log(line);
   console.log(report.ok ? 'conformance: all passed' : `conformance: ${report.results.filter((r) => !r.ok).length} failed`);

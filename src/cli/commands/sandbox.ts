@@ -1,6 +1,5 @@
 import { parseCliArgs } from '../args.js';
 import { createLogger } from '../../log/index.js';
-import { startSandbox } from '../../sandbox/server.js';
 import { pushAccount, PUSH_ACCOUNT_USAGE } from './push-account.js';
 import { exitOnSignals } from '../shutdown.js';
 
@@ -43,18 +42,23 @@ export async function sandbox(argv: string[]): Promise<void> {
   process.stdout.on('error', () => {});
   const logger = createLogger({ level: process.env.LOG_LEVEL });
   const databaseUrl = values.data === undefined ? process.env.DATABASE_URL || undefined : undefined;
-  const running = await startSandbox({
+  const { startSandbox } = await import('../../sandbox/server.js');
+  const demo = values.demo ?? false;
+  const database = `${databaseUrl ? 'postgres' : 'pglite'}${values.data ? ` in ${values.data}` : databaseUrl ? '' : ' in memory'}`;
+  // The banner's head as soon as the port is bound (in memory: before the database is ready; requests wait for it);
+  // the modules' lines once their demo records exist.
+  const starting = startSandbox({
     host: values.host, port: number(values.port, '--port'), dataDir: values.data, databaseUrl,
-    demo: values.demo ?? false, timeScale: number(values['time-scale'], '--time-scale'), logger,
+    demo, timeScale: number(values['time-scale'], '--time-scale'), logger,
+    onListening: (url) => process.stdout.write(`
+  wallet-partner-kit sandbox ${demo ? '(DEMO records: public keys, never use in production)' : ''}
+  URL        ${url}   (GET /healthz, /openapi.json)
+  Database   ${database}
+`),
   });
+  exitOnSignals(logger, async () => (await starting.catch(() => undefined))?.close());
+  const running = await starting;
   const lines = running.sandbox.banner.map((line) => line.replaceAll('{url}', running.url));
-  process.stdout.write(`
-  wallet-partner-kit sandbox ${values.demo ? '(DEMO records: public keys, never use in production)' : ''}
-  URL        ${running.url}   (GET /healthz, /openapi.json)
-  Database   ${running.sandbox.context.db.kind}${values.data ? ` in ${values.data}` : databaseUrl ? '' : ' in memory'}
-${lines.map((line) => `  ${line}`).join('\n')}
-`);
-  logger.info({ url: running.url, database: running.sandbox.context.db.kind, demo: values.demo ?? false }, 'sandbox listening');
-
-  exitOnSignals(logger, () => running.close());
+  process.stdout.write(`${lines.map((line) => `  ${line}\n`).join('')}\n`);
+  logger.info({ url: running.url, database: running.sandbox.context.db.kind, demo }, 'sandbox listening');
 }

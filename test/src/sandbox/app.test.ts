@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/errors.js';
 import { createSandbox, resolveSandboxOptions, startSandbox, type SandboxModule } from '../../../src/sandbox/index.js';
@@ -60,6 +63,51 @@ describe('startSandbox', () => {
       blocker.close();
     } finally {
       await running.close();
+    }
+  });
+
+  const seeding = (calls: string[]): SandboxModule => {
+    const echo = echoModule(calls);
+    return { ...echo, async seedDemo(ctx) { calls.push('seed'); return echo.seedDemo!(ctx); } };
+  };
+
+  it('with PGlite in memory, listens before its database is ready; a request sent then is answered by the sandbox', async () => {
+    const calls: string[] = [];
+    let atListening: string[] | undefined;
+    let early: Promise<{ status: number; body: unknown; health: number }> | undefined;
+    const started = await startSandbox({
+      port: 0, demo: true,
+      onListening(url) {
+        atListening = [...calls];
+        // Answered before or after readiness, whichever the machine makes of it: the answers must be the real ones.
+        early = (async () => {
+          const health = (await fetch(`${url}/healthz`)).status;
+          const res = await fetch(`${url}/echo`);
+          return { status: res.status, body: await res.json(), health };
+        })();
+      },
+    }, [seeding(calls)]);
+    try {
+      expect(atListening).toEqual([]);
+      const { status, body, health } = await early!;
+      expect([200, 503]).toContain(health);
+      expect([status, body]).toEqual([200, { rows: [{ v: 'seeded' }], demo: true, timeScale: 1 }]);
+      expect((await fetch(`${started.url}/healthz`)).status).toBe(200);
+    } finally {
+      await started.close();
+    }
+  });
+
+  it('with a data folder, listens only once the database is ready (a locked folder fails before anything listens)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wpk-sandbox-late-'));
+    const calls: string[] = [];
+    let atListening: string[] | undefined;
+    const started = await startSandbox({ port: 0, demo: true, dataDir: dir, onListening() { atListening = [...calls]; } }, [seeding(calls)]);
+    try {
+      expect(atListening).toEqual(['seed']);
+    } finally {
+      await started.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
