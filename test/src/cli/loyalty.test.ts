@@ -46,7 +46,11 @@ describe.concurrent('wallet-partner-kit loyalty', () => {
     const child = cli(['loyalty', '--demo', '--port', '0']);
     const output = { text: '' };
     try {
+      // In memory the banner comes as soon as the port is bound and requests wait for the database; the
+      // clients below give up after 10 s, so they start once the server says it is ready.
+      const ready = waitForOutput(child, { text: '' }, /"msg":"loyalty server listening"/, 'ready');
       const url = await waitForUrl(child, output);
+      await ready;
       expect(output.text).toContain('DEMO');
       expect(output.text).toContain(`Login      ${login}`);
       expect(output.text).toContain(`Password   ${password}`);
