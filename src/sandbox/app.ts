@@ -45,7 +45,8 @@ export async function createSandbox(options: SandboxOptions = {}, modules: reado
     throw error;
   }
   const changes = new ChangeFeed();
-  const outbox = new Outbox({ db, clock, logger, timeScale: resolved.timeScale, onAttempt: () => changes.publish('webhooks') });
+  // Pay deliveries are what the merchant console shows: a campaign's thousand push callbacks must not make it read them a thousand times.
+  const outbox = new Outbox({ db, clock, logger, timeScale: resolved.timeScale, onAttempt: (topic) => { if (topic === 'pay') changes.publish('webhooks'); } });
   const authLimiter = limiterFrom(options.bruteForce, clock);
   const context: SandboxContext = { db, clock, logger, outbox, demo: resolved.demo, timeScale: resolved.timeScale, changes, ...(authLimiter ? { authLimiter } : {}) };
   const app = createApiApp({ logger, bodyLimitBytes: resolved.bodyLimitBytes });

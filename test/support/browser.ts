@@ -36,12 +36,20 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
-/** A page's console errors and failed requests, for the assertion that a page ran cleanly. */
+/** A page's script errors and refused requests (with their URL), for the assertion that a page ran cleanly. */
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+    // A refused request is reported below with its URL; the console's line does not name it.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) errors.push(`console: ${message.text()}`);
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400) errors.push(`HTTP ${response.status()} ${new URL(response.url()).pathname}`);
+  });
+  page.on('requestfailed', (request) => {
+    // An event stream cut by a page leaving or a server stopping is not a failure of the page.
+    if (!request.url().endsWith('/events')) errors.push(`request failed: ${new URL(request.url()).pathname} ${request.failure()?.errorText ?? ''}`);
   });
   return errors;
 }

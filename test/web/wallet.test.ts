@@ -30,13 +30,13 @@ describe.skipIf(!haveChromium())('wallet app page (web/src/wallet, served at /sa
     expect(text).toMatch(/^CM;\d{16};[0-9A-Za-z]{8};\d{8}$/);
     expect(await page.getByTestId('card-number').textContent()).toBe(text.split(';')[1]);
 
-    const decoded = await decodeCanvas(page, '[data-testid=barcode-image]');
-    expect(decoded).toEqual({ text, format: 'CODE_128' });
-
+    // Verified first, while its password is fresh; then the picture is decoded.
     const res = await fetch(`${system.cashDesk.url}/v1/barcode/verify`, {
       method: 'POST', headers: { authorization: `Bearer ${demoConfig.tills[0].key}`, 'content-type': 'application/json' }, body: JSON.stringify({ fullBarcode: text }),
     });
     expect(await res.json()).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE', cardNumber: text.split(';')[1] });
+    const decoded = await decodeCanvas(page, '[data-testid=barcode-image]');
+    expect(decoded).toEqual({ text, format: 'CODE_128' });
     await expect.poll(() => page.getByTestId('countdown').textContent()).toMatch(/New password in \d+ s/);
   });
 
@@ -68,6 +68,7 @@ describe.skipIf(!haveChromium())('wallet app page (web/src/wallet, served at /sa
 
   it('renders without errors at 390×844 and 1280×800 (screenshots in test-output/console)', async () => {
     await screenshot(page, 'wallet-390x844');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(VIEWPORTS.phone.width);
     await page.setViewportSize(VIEWPORTS.desktop);
     await screenshot(page, 'wallet-1280x800');
     expect(errors).toEqual([]);

@@ -53,8 +53,8 @@ export interface OutboxOptions {
   timeoutMs?: number;
   /** Deliveries sent at once. Default 8. */
   concurrency?: number;
-  /** Called after each attempt is recorded (the pages' change notices). Default none. */
-  onAttempt?: () => void;
+  /** Called with the delivery's topic after each attempt is recorded (the pages' change notices). Default none. */
+  onAttempt?: (topic: string) => void;
 }
 
 /** Lets pending I/O (requests to the sandbox) run before the next round of work. */
@@ -80,7 +80,7 @@ export class Outbox {
   readonly #concurrency: number;
   readonly #poller: Poller;
   readonly #closeHooks: (() => Promise<void>)[] = [];
-  readonly #onAttempt: (() => void) | undefined;
+  readonly #onAttempt: ((topic: string) => void) | undefined;
 
   constructor({ db, clock = Date.now, logger = pino({ level: 'silent' }), timeScale = 1, pollMs = 250, timeoutMs = 10_000, concurrency = 8, onAttempt }: OutboxOptions) {
     this.#onAttempt = onAttempt;
@@ -200,7 +200,7 @@ export class Outbox {
         `UPDATE webhook_deliveries SET next_attempt_at = $2 WHERE id IN (
            SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $1
            ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-         RETURNING id, url, secret, body, attempts`,
+         RETURNING id, topic, url, secret, body, attempts`,
         [new Date(now), new Date(now + this.#timeoutMs * 2), this.#concurrency],
       );
       if (rows.length === 0) return;
@@ -243,7 +243,7 @@ export class Outbox {
         [id, attempt, status, error, new Date(this.#clock() + (delay ?? 0)), error === null ? new Date(this.#clock()) : null],
       );
     });
-    this.#onAttempt?.();
+    this.#onAttempt?.(String(row.topic));
     if (error !== null) this.#logger.info({ delivery: id, attempt, error, status }, 'webhook attempt failed');
     if (status === 'pending' && delay !== undefined && delay < this.#pollMs) {
       setTimeout(() => this.kick(), delay).unref();

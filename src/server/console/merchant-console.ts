@@ -83,7 +83,8 @@ export class MerchantConsole {
     this.#sampler = setInterval(() => this.#sample(service), this.#o.metricsSampleMs ?? 1000);
     this.#sampler.unref();
 
-    app.get(`${api}/events`, (c) => streamChanges(c, (listener) => this.feed.subscribe(listener)));
+    // Coalesced over 250 ms: a campaign's thousand callbacks become a few reads of its results, not a thousand.
+    app.get(`${api}/events`, (c) => streamChanges(c, (listener) => this.feed.subscribe(listener), { coalesceMs: 250 }));
     app.get(`${api}/transactions`, async (c) => c.json({
       transactions: payments === undefined ? [] : await transactionViews(payments, this.#o.tills, this.#o.sandbox),
     }));

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isValidMsisdn, normalizeMsisdn, readMsisdnFile } from '../../../src/push/index.js';
+import { isValidMsisdn, normalizeMsisdn, readMsisdnFile, readMsisdnText } from '../../../src/push/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wpk-sources-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -75,5 +75,22 @@ describe('readMsisdnFile', () => {
     expect(last).toBe('79000299999');
     // The file is 3.6 MB; reading it must not have held it (and its split copy) at once.
     expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(64 * 1024 * 1024);
+  });
+});
+
+describe('readMsisdnText', () => {
+  const all = async (source: AsyncIterable<string>) => {
+    const out: string[] = [];
+    for await (const n of source) out.push(n);
+    return out;
+  };
+
+  it('reads an uploaded CSV as readMsisdnFile reads a file: header column, BOM, CRLF, blank lines', async () => {
+    expect(await all(readMsisdnText('\uFEFFname;phone\r\nAnna;+7 999 123-45-67\r\n\r\nBoris;79990000002\r\n'))).toEqual(['+7 999 123-45-67', '79990000002']);
+  });
+
+  it('reads NDJSON lines, and names a missing CSV column as SOURCE_INVALID', async () => {
+    expect(await all(readMsisdnText('{"msisdn":"79990000001"}\n"79990000002"\n', { format: 'ndjson' }))).toEqual(['79990000001', '79990000002']);
+    await expect(all(readMsisdnText('name,email\nA,a@b', { column: 'phone' }))).rejects.toMatchObject({ code: 'SOURCE_INVALID' });
   });
 });

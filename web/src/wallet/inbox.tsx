@@ -5,14 +5,15 @@ import type { InboxMessage } from '../shared/types';
 import { Badge, Notice } from '../shared/ui';
 
 /** The phone's push messages, newest first; opening one marks it read (the merchant then gets its read callback). */
-export function Inbox({ msisdn, onMsisdn, messages, onDone }: {
-  msisdn: string; onMsisdn: (msisdn: string) => void; messages: InboxMessage[]; onDone: () => void;
+export function Inbox({ msisdn, onMsisdn, inbox, onDone }: {
+  msisdn: string; onMsisdn: (msisdn: string) => void; inbox: { msisdn: string; messages: InboxMessage[] }; onDone: () => void;
 }) {
+  const messages = inbox.messages;
   const [error, setError] = useState<string | undefined>(undefined);
   const [draft, setDraft] = useState(msisdn);
   const read = async (message: InboxMessage) => {
     try {
-      await call('POST', `/sandbox/app/inbox/${encodeURIComponent(msisdn)}/messages/${encodeURIComponent(message.messageId)}/read`);
+      await call('POST', `/sandbox/app/inbox/${encodeURIComponent(inbox.msisdn)}/messages/${encodeURIComponent(message.messageId)}/read`);
       setError(undefined);
     } catch (e) {
       setError(describe(e));
@@ -29,9 +30,9 @@ export function Inbox({ msisdn, onMsisdn, messages, onDone }: {
         <button type="submit" class="secondary">Show its messages</button>
       </form>
       {error !== undefined && <Notice kind="error" title="Not marked as read">{error}</Notice>}
-      {messages.length === 0 ? <p class="muted">No messages for {msisdn}.</p> : (
+      {messages.length === 0 ? <p class="muted">No messages for {inbox.msisdn || msisdn}.</p> : (
         <ul class="plain">{messages.map((m) => (
-          <li key={m.messageId} data-testid="message" data-message-id={m.messageId}>
+          <li key={m.messageId} data-testid="message" data-message-id={m.messageId} data-msisdn={inbox.msisdn}>
             <strong>{m.title}</strong> <Badge value={m.status} /> <span class="muted">{when(m.receivedAt)}</span>
             <div>{m.text}</div>
             {m.deeplink !== null && <div class="mono muted">{m.deeplink}</div>}

@@ -28,7 +28,8 @@ function App() {
   const [msisdn, setMsisdn] = useState<string>(() => load<string>(PHONE_KEY) ?? '79990000001');
   const [invoices, setInvoices] = useState<Invoice[]>([]);
   const [history, setHistory] = useState<TransactionRecord[]>([]);
-  const [messages, setMessages] = useState<InboxMessage[]>([]);
+  // Kept with the number they belong to: a list shown while another number's is on its way is never mislabelled.
+  const [inbox, setInbox] = useState<{ msisdn: string; messages: InboxMessage[] }>({ msisdn: '', messages: [] });
   const [loyaltyVersion, setLoyaltyVersion] = useState(0);
 
   const readPay = useCallback(async () => {
@@ -42,7 +43,8 @@ function App() {
     setHistory(h.transactions);
   }, [held?.cardNumber]);
   const readInbox = useCallback(async () => {
-    setMessages((await call<{ messages: InboxMessage[] }>('GET', `/sandbox/app/inbox/${encodeURIComponent(msisdn)}`)).messages);
+    const { messages } = await call<{ messages: InboxMessage[] }>('GET', `/sandbox/app/inbox/${encodeURIComponent(msisdn)}`);
+    setInbox({ msisdn, messages });
   }, [msisdn]);
 
   const live = useChanges('/sandbox/app/events', (topic) => {
@@ -73,7 +75,7 @@ function App() {
         <CardPanel held={held} onHeld={onHeld} />
         {held !== undefined && <Invoices invoices={invoices} onDone={() => void readPay().catch(() => {})} />}
         {held !== undefined && <Receipts transactions={history} />}
-        <Inbox msisdn={msisdn} onMsisdn={onMsisdn} messages={messages} onDone={() => void readInbox().catch(() => {})} />
+        <Inbox msisdn={msisdn} onMsisdn={onMsisdn} inbox={inbox} onDone={() => void readInbox().catch(() => {})} />
         {held?.loyalty === true && <Loyalty cardNumber={held.cardNumber} version={loyaltyVersion} />}
       </main>
     </>
