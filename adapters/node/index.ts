@@ -1,4 +1,4 @@
-export { createVerifier, type Verifier, type VerifyOptions } from './verifier.js';
+export { createVerifier, type BatchOf, type Verifier, type VerifyOptions } from './verifier.js';
 export { init, barcodeVerify, getToken } from './default.js';
 export { deriveCardKey, drawBarcode, generateBarcode, hmac, hotp, totp } from './primitives.js';
 export type { DrawBarcodeOptions, GenerateBarcodeOptions, HotpOptions, TotpOptions } from './primitives.js';

@@ -22,9 +22,21 @@ export interface VerifyOptions {
   requester?: string;
 }
 
+/** What `barcodeVerifyBatch` answers: an array, or a Promise of one when single answers are Promises. */
+export type BatchOf<R> = R extends Promise<infer T> ? Promise<T[]> : R[];
+
 export interface Verifier<R = BarcodeVerification> {
   /** Splits and checks a scanned barcode (section 2.2); never throws on a string. */
   barcodeVerify(fullBarcode: string, options?: VerifyOptions): R;
+  /**
+   * Verifies several barcodes in one call, answering in their order, each as
+   * `barcodeVerify` would one after the other (the bridge's batch frames and
+   * `POST /v1/barcode/verify-batch` use it).
+   *
+   * @example
+   * const [first, second] = verifier.barcodeVerifyBatch([scanA, scanB]);
+   */
+  barcodeVerifyBatch(fullBarcodes: readonly string[], options?: VerifyOptions): BatchOf<R>;
   /** Signs the JSON text of a Pay API request body (DESIGN.md section 2); the value for `X-Wallet-Token`. */
   getToken(requestData: string): string;
   /** Releases the verifier (and the store it created itself); later calls throw VERIFIER_CLOSED. */
@@ -122,6 +134,14 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
     return store.synchronous
       ? this.#decideSync(store, ok, fullBarcode, cardNumber, cardSession, now, owner)
       : this.#decideAsync(store, ok, fullBarcode, cardNumber, cardSession, now, owner);
+  }
+
+  barcodeVerifyBatch(fullBarcodes: readonly string[], options?: VerifyOptions): BarcodeVerification[] | Promise<BarcodeVerification[]> {
+    if (!Array.isArray(fullBarcodes)) throw new TypeError(`barcodeVerifyBatch: fullBarcodes must be an array, got ${typeof fullBarcodes}`);
+    const answers = fullBarcodes.map((fullBarcode) => this.barcodeVerify(fullBarcode, options));
+    return this.#store !== undefined && !this.#store.synchronous
+      ? Promise.all(answers)
+      : answers as BarcodeVerification[];
   }
 
   /** Which key and which step the core matched (read before any await: the slots belong to the next call after it). */

@@ -15,6 +15,7 @@ function failingVerifier(error: Error): TestVerifier {
   return {
     backend: 'wasm',
     barcodeVerify: () => { throw error; },
+    barcodeVerifyBatch: () => { throw error; },
     getToken: () => { throw error; },
     close: async () => {},
   };

@@ -18,6 +18,7 @@ function gatedVerifier() {
       await gate;
       return { resultCode: 'ANOTHER_INSTANCE', totpCodeValid: false, cardNumber: null, cardSession: null, fullBarcode, reason: 'PREFIX_MISMATCH' };
     },
+    barcodeVerifyBatch: () => { throw new Error('unused'); },
     getToken: () => 'unused',
     close: async () => {},
   };

@@ -30,6 +30,15 @@ describe('createVerifier', () => {
     expect(() => verifier.getToken({} as unknown as string)).toThrow(TypeError);
   });
 
+  it('answers a batch in order, each as barcodeVerify would one after the other', () => {
+    const verifier = createVerifier({ ...CARD_BOUND_CONFIG, clock: () => NOW });
+    const code = generateBarcode({ ...CARD_BOUND_CONFIG, cardNumber: '77', cardKey: deriveCardKey(PARTNER_KEY, '77', 'HMACSHA256'), at: NOW });
+    const answers = verifier.barcodeVerifyBatch([code, 'XX;1;;1', code]);
+    expect(answers.map((a) => a.reason)).toEqual(['OK', 'PREFIX_MISMATCH', 'REPLAYED']);
+    expect(verifier.barcodeVerifyBatch([])).toEqual([]);
+    expect(() => verifier.barcodeVerifyBatch('CM' as unknown as string[])).toThrow(/must be an array/);
+  });
+
   it('throws VERIFIER_CLOSED after close', async () => {
     const verifier = createVerifier(BASE_CONFIG);
     await verifier.close();

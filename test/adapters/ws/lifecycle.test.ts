@@ -143,7 +143,7 @@ describe('bridge close', () => {
 describe('createBridge', () => {
   it('names every bad option in one ConfigError', () => {
     const service = new CashDeskService({
-      verifier: { barcodeVerify: () => { throw new Error('unused'); }, getToken: () => '', close: async () => undefined, backend: 'wasm' },
+      verifier: { barcodeVerify: () => { throw new Error('unused'); }, barcodeVerifyBatch: () => { throw new Error('unused'); }, getToken: () => '', close: async () => undefined, backend: 'wasm' },
       tills: new TillRegistry([TILL]),
     });
     let error: unknown;

@@ -14,7 +14,7 @@ const RESULT: BarcodeVerification = {
 /** A service over a stub verifier answering `answer()` (plain, a promise, or a throw). */
 function serviceAnswering(answer: () => BarcodeVerification | Promise<BarcodeVerification>): CashDeskService {
   const verifier: Verifier<BarcodeVerification | Promise<BarcodeVerification>> = {
-    barcodeVerify: answer, getToken: () => '', close: async () => undefined, backend: 'wasm',
+    barcodeVerify: answer, barcodeVerifyBatch: () => { throw new Error('unused'); }, getToken: () => '', close: async () => undefined, backend: 'wasm',
   };
   return new CashDeskService({ verifier, tills: new TillRegistry([TILL]) });
 }
