@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer, request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -117,14 +117,17 @@ export async function startPrismProxy(document: string, upstream: string, { star
   const front = createServer((request, response) => {
     const where = `${document}: ${request.method} ${request.url}`;
     const onward = httpRequest({
-      host: prismUrl.hostname, port: prismUrl.port, method: request.method, path: request.url, headers: request.headers,
+      host: prismUrl.hostname, port: prismUrl.port, method: request.method, path: request.url, headers: endToEnd(request.headers),
+      // A connection per exchange: a kept-alive one can be reused just as Prism closes it for idling (5 s), which
+      // ends the exchange in ECONNRESET, more often the more loaded the machine.
+      agent: false,
     }, (answer) => {
       const status = answer.statusCode ?? 0;
       exchanges.push(`${request.method} ${request.url} -> ${status}`);
       const violations = answer.headers['sl-violations'];
       if (violations) problems.push(`${where} -> ${status}: sl-violations ${violations}`);
       if (!/problem\+json/.test(answer.headers['content-type'] ?? '')) {
-        response.writeHead(status, answer.headers);
+        response.writeHead(status, endToEnd(answer.headers));
         answer.pipe(response);
         return;
       }
@@ -134,7 +137,7 @@ export async function startPrismProxy(document: string, upstream: string, { star
         const body = Buffer.concat(chunks);
         const text = body.toString('utf8');
         if (text.includes(PRISM_ERROR_TYPE)) problems.push(`${where} -> Prism answered ${status} ${text}`);
-        response.writeHead(status, answer.headers).end(body);
+        response.writeHead(status, endToEnd(answer.headers)).end(body);
       });
     });
     onward.on('error', (error) => {
@@ -167,6 +170,13 @@ export async function startPrismProxy(document: string, upstream: string, { star
       return closed;
     },
   };
+}
+
+/** `headers` without the hop-by-hop ones, which belong to one connection and each side sets for its own. */
+function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const kept = { ...headers };
+  for (const name of ['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade']) delete kept[name];
+  return kept;
 }
 
 function readLines(child: ChildProcess, onLine: (line: string) => void): void {

@@ -147,6 +147,10 @@ describe.skipIf(!havePrism())('the servers through Prism against their OpenAPI d
     // Each of the six messages is called back at least once (sent, then delivered or not).
     await expect.poll(async () => (await receiver!.store.counts()).events, { timeout: 60_000 }).toBeGreaterThanOrEqual(6);
     expect(await receiver.store.messageState(single.messageId)).toBeDefined();
+    // Documented refusals: an unknown message, and the old password.
+    await expect(client.message('prism-no-such-message')).rejects.toMatchObject({ httpStatus: 404 });
+    const stale = createPushClient({ url: push.url, login: 'prism-push', password });
+    await expect(stale.message(single.messageId)).rejects.toMatchObject({ httpStatus: 401 });
   });
 
   it('Loyalty (loyalty.json): every operation of the demo program, and a documented refusal', async () => {
@@ -206,6 +210,7 @@ describe.skipIf(!havePrism())('the servers through Prism against their OpenAPI d
       .toMatchObject({ status: 200, body: { phase: 'refunded', refundedAmount: 1_000 } });
     expect((await call('GET', '/v1/payments?phase=refunded')).body.payments).toEqual([expect.objectContaining({ paymentId: 'prism-1' })]);
     expect(await call('GET', '/v1/payments/prism-none')).toMatchObject({ status: 404, body: { status: 'PAYMENT_NOT_FOUND' } });
+    for (const probe of ['/healthz', '/livez', '/metrics', '/openapi.json']) expect((await fetch(desk.url + probe)).status).toBe(200);
     const wrongKey = await fetch(`${desk.url}/v1/token`, json({ requestData: '{}' }, { authorization: 'Bearer wrong-till-key-0123456789' }));
     expect(wrongKey.status).toBe(401);
     // The server-to-server legs took the proxies: the payment's Pay calls, and its webhooks.
