@@ -118,6 +118,12 @@ describe.skipIf(!havePrism())('the servers through Prism against their OpenAPI d
     expect(await client.refund({ transactionId: checkout.transactionId, refundId: 'prism-refund-1', amount: 1_000 }))
       .toMatchObject({ amount: 1_000, refundedAmount: 1_000, status: 'succeeded' });
     expect(await (await fetch(`${pay.url}/sandbox/transactions/${checkout.transactionId}`)).json()).toMatchObject({ refundedAmount: 1_000 });
+    // Documented refusals pass through too, each in its documented shape: more than remains, a finished
+    // transaction cancelled, a token that is not one.
+    await expect(client.refund({ transactionId: checkout.transactionId, refundId: 'prism-refund-2', amount: 999_999 })).rejects.toMatchObject({ httpStatus: 422 });
+    await expect(client.cancel({ transactionId: checkout.transactionId })).rejects.toMatchObject({ httpStatus: 409 });
+    const forger = createPayClient({ baseUrl: pay.url, sign: () => 'not-a-token', retries: false });
+    await expect(forger.status({ transactionId: checkout.transactionId })).rejects.toMatchObject({ httpStatus: 401 });
 
     const other = await issue();
     const second = await client.checkout({ requestId: 'prism-pay-2', cardSession: other.cardSession, items, totalAmount: 17_980, discountAmount: 0 });
@@ -208,6 +214,7 @@ describe.skipIf(!havePrism())('the servers through Prism against their OpenAPI d
     expect(await call('POST', '/v1/payments/prism-1/receipt', { receipt: { total: TOTAL } })).toMatchObject({ status: 200, body: { receiptSent: true } });
     expect(await call('POST', '/v1/payments/prism-1/refund', { refundId: 'prism-rf-1', amount: 1_000 }))
       .toMatchObject({ status: 200, body: { phase: 'refunded', refundedAmount: 1_000 } });
+    expect(await call('POST', '/v1/payments/prism-1/cancel')).toMatchObject({ status: 409, body: { status: 'SESSION_OVER' } });
     expect((await call('GET', '/v1/payments?phase=refunded')).body.payments).toEqual([expect.objectContaining({ paymentId: 'prism-1' })]);
     expect(await call('GET', '/v1/payments/prism-none')).toMatchObject({ status: 404, body: { status: 'PAYMENT_NOT_FOUND' } });
     for (const probe of ['/healthz', '/livez', '/metrics', '/openapi.json']) expect((await fetch(desk.url + probe)).status).toBe(200);
