@@ -64,9 +64,9 @@ export function createHttpApp(service: CashDeskService, options?: HttpAdapterOpt
     return c.json(service.health(), 200);
   });
   app.openapi(liveRoute, (c) => c.json({ status: 'ok' as const }, 200));
-  app.openapi(metricsRoute, (c) => {
+  app.openapi(metricsRoute, async (c) => {
     requests.flush(); // this turn's answers, so the scrape is exact
-    return c.text(service.metrics.render(), 200, { 'Content-Type': ServerMetrics.contentType });
+    return c.text(await service.metrics.render(), 200, { 'Content-Type': ServerMetrics.contentType });
   });
 
   let document: string | undefined;

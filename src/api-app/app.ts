@@ -9,6 +9,7 @@ import { streamingBodyLimit } from './body-limit.js';
 import { clientAborted, databaseRefusal } from './failures.js';
 import { boundJsonDepth, jsonTooDeepProblem, refuseControlsInUrl, wasTooDeep } from './guards.js';
 import { methodTable } from './methods.js';
+import { apiMetrics, mountMetrics, type ApiMetrics } from './metrics.js';
 import { HttpProblem, problem } from './problem.js';
 
 /** Options of {@link createApiApp}. */
@@ -17,6 +18,8 @@ export interface ApiAppOptions {
   logger?: Logger;
   /** Largest request body. Default 1 MiB. */
   bodyLimitBytes?: number;
+  /** Metrics served at `GET /metrics` (see `mountMetrics`). Default: a fresh set for this app. `false`: no `/metrics`. */
+  metrics?: ApiMetrics | false;
 }
 
 /** Header that carries the request id, echoed or generated. */
@@ -37,13 +40,14 @@ export function sendProblem(c: Context, p: HttpProblem): Response {
  * {@link HttpProblem} its own envelope; input the database refuses as invalid
  * data (SQLSTATE class 22) 400; a client gone mid-body logged at `info`;
  * anything else 500 `INTERNAL`, logged, with nothing internal in the answer.
- * Every answer carries `x-request-id`.
+ * Every answer carries `x-request-id`, and is counted in the metrics served
+ * at `GET /metrics` (process metrics and `wpk_http_requests_total`).
  *
  * @example
  * const app = createApiApp({ logger });
  * app.openapi(route, (c) => c.json(...));
  */
-export function createApiApp<E extends Env = Env>({ logger: given, bodyLimitBytes = 1024 * 1024 }: ApiAppOptions = {}): OpenAPIHono<E> {
+export function createApiApp<E extends Env = Env>({ logger: given, bodyLimitBytes = 1024 * 1024, metrics = apiMetrics() }: ApiAppOptions = {}): OpenAPIHono<E> {
   const logger = withLogPolicy(given ?? silentLogger());
   const app = new OpenAPIHono<E>({
     defaultHook: (result, c) => {
@@ -57,6 +61,7 @@ export function createApiApp<E extends Env = Env>({ logger: given, bodyLimitByte
     c.header(REQUEST_ID_HEADER, id);
     await next();
   });
+  if (metrics !== false) mountMetrics(app, metrics);
   app.use('*', refuseControlsInUrl());
   const allowedMethods = methodTable(app);
   app.use('*', async (c, next) => {

@@ -4,3 +4,4 @@ export { HttpProblem, problem } from './problem.js';
 export { realSleep, type Sleep } from '../net/sleep.js';
 export { HealthCheck, mountHealthRoutes, type HealthCheckOptions, type HealthProbe, type HealthReport, type UnavailableBody } from './health.js';
 export { guardedCheck, limiterFrom, remoteAddressOf, type AuthGuard } from './auth-guard.js';
+export { apiMetrics, mountMetrics, METRICS_PATH, type ApiMetrics } from './metrics.js';

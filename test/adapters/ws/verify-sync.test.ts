@@ -22,11 +22,11 @@ function serviceAnswering(answer: () => BarcodeVerification | Promise<BarcodeVer
 const counted = (service: CashDeskService) => service.metrics.verifications.get({ result_code: 'VALIDATION_FAILED', reason: 'MALFORMED' });
 
 describe('CashDeskService#verifySync', () => {
-  it('returns the result itself, counted, when the verifier is synchronous', () => {
+  it('returns the result itself, counted, when the verifier is synchronous', async () => {
     const service = serviceAnswering(() => RESULT);
     expect(service.verifySync('x')).toBe(RESULT);
     expect(counted(service)).toBe(1);
-    expect(service.metrics.render()).toContain('wpk_barcode_verify_duration_seconds_count 1');
+    expect(await service.metrics.render()).toContain('wpk_barcode_verify_duration_seconds_count 1');
   });
 
   it('returns a promise of the result, counted once it settles, when the verifier is asynchronous', async () => {
