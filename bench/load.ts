@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import autocannon from 'autocannon';
 import WebSocket from 'ws';
 import type { Measured } from './harness.js';
@@ -10,7 +10,9 @@ const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 5);
 
 /** A benchmark server in its own process, pinned to core 0 (the load runs on core 1). */
 export async function startBenchServer(script: string): Promise<{ port: number; stop(): void }> {
-  const child: ChildProcess = spawn('taskset', ['-c', '0', process.execPath, '--import', 'tsx', join(here, 'servers', script)], {
+  // An absolute path: another tree's server (the A/B of server.bench.ts).
+  const file = isAbsolute(script) ? script : join(here, 'servers', script);
+  const child: ChildProcess = spawn('taskset', ['-c', '0', process.execPath, '--import', 'tsx', file], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((resolve, reject) => {

@@ -1,4 +1,4 @@
-export { createApiApp, serveOpenApi, sendProblem, REQUEST_ID_HEADER, type ApiAppOptions } from './app.js';
+export { createApiApp, requestIdOf, serveOpenApi, sendProblem, REQUEST_ID_HEADER, type ApiAppOptions } from './app.js';
 export { basicAuthHeader, parseBasicAuth, safeEqual, type BasicCredentials } from '../net/basic-auth.js';
 export { HttpProblem, problem } from './problem.js';
 export { realSleep, type Sleep } from '../net/sleep.js';
