@@ -19,6 +19,11 @@ export interface ApiAppOptions {
   bodyLimitBytes?: number;
   /** The level of the one line logged per answer (`reqId`, method, route pattern, status, ms). Default `debug`; `false`: none. */
   requestLog?: 'info' | 'debug' | false;
+  /**
+   * Refusals carry the request's id as `requestId` (besides the header). Default true; the sandbox says
+   * false: it answers the wallet service's documented bodies word for word.
+   */
+  requestIdInBody?: boolean;
   /** Metrics served at `GET /metrics` (see `mountMetrics`). Default: a fresh set for this app. `false`: no `/metrics`. */
   metrics?: ApiMetrics | false;
 }
@@ -30,14 +35,17 @@ export function requestIdOf(c: Context): string | undefined {
   return currentRequestId() ?? c.res.headers.get(REQUEST_ID_HEADER) ?? undefined;
 }
 
-/** Answers a refusal as the error envelope, with the request's id. */
-export function sendProblem(c: Context, p: HttpProblem): Response {
-  return c.json(errorEnvelope(p.status, p.errors, requestIdOf(c)), p.httpStatus as 400, p.headers);
+/** Apps whose refusals leave the id out of the body (`requestIdInBody: false`). */
+const headerOnly = new WeakSet<object>();
+
+/** A refusal's envelope, with the request's id unless the app keeps it to the header. */
+function refusal(c: Context, status: string, errors: readonly string[]) {
+  return errorEnvelope(status, errors, headerOnly.has(c.req.raw) ? undefined : requestIdOf(c));
 }
 
-/** A refusal's envelope, with the request's id. */
-function refusal(c: Context, status: string, errors: readonly string[]) {
-  return errorEnvelope(status, errors, requestIdOf(c));
+/** Answers a refusal as the error envelope, with the request's id. */
+export function sendProblem(c: Context, p: HttpProblem): Response {
+  return c.json(refusal(c, p.status, p.errors), p.httpStatus as 400, p.headers);
 }
 
 /**
@@ -59,7 +67,7 @@ function refusal(c: Context, status: string, errors: readonly string[]) {
  * app.openapi(route, (c) => c.json(...));
  */
 export function createApiApp<E extends Env = Env>(options: ApiAppOptions = {}): OpenAPIHono<E> {
-  const { logger: given, bodyLimitBytes = 1024 * 1024, metrics = apiMetrics(), requestLog = 'debug' } = options;
+  const { logger: given, bodyLimitBytes = 1024 * 1024, metrics = apiMetrics(), requestLog = 'debug', requestIdInBody = true } = options;
   const logger = withLogPolicy(given ?? silentLogger());
   const app = new OpenAPIHono<E>({
     defaultHook: (result, c) => {
@@ -71,6 +79,7 @@ export function createApiApp<E extends Env = Env>(options: ApiAppOptions = {}): 
   app.use('*', async (c, next) => {
     const id = requestIdFrom(c.req.header(REQUEST_ID_HEADER));
     c.header(REQUEST_ID_HEADER, id);
+    if (!requestIdInBody) headerOnly.add(c.req.raw);
     const started = performance.now();
     // Everything the request starts knows its id (the sandbox stores it with a transaction it creates).
     await withRequestId(id, next);

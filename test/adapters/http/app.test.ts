@@ -136,7 +136,7 @@ describe('till authentication', () => {
     for (const path of ['/v1/barcode/verify', '/v1/token']) {
       const reply = await request(server.url, path, { body: { fullBarcode: barcode() }, key: null });
       expect(reply.status, path).toBe(401);
-      expect(reply.body).toEqual(UNAUTHORIZED);
+      expect(reply.body).toMatchObject(UNAUTHORIZED);
       expect(reply.headers.get('www-authenticate')).toBe('Bearer');
     }
   });
@@ -144,7 +144,7 @@ describe('till authentication', () => {
   it('answers 401 when the key is wrong or the scheme is not Bearer', async () => {
     const wrong = await request(server.url, '/v1/barcode/verify', { body: { fullBarcode: barcode() }, key: 'till-key-0123456789abcdeX' });
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toEqual(UNAUTHORIZED);
+    expect(wrong.body).toMatchObject(UNAUTHORIZED);
     const basic = await request(server.url, '/v1/barcode/verify', {
       body: { fullBarcode: barcode() }, key: null, headers: { authorization: `Basic ${Buffer.from(`till:${TILL_KEY}`).toString('base64')}` },
     });
