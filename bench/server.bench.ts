@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { demoConfig } from '../src/demo.js';
 import { drawBarcode } from '../src/index.js';
 import type { BenchGroup, Measured } from './harness.js';
-import { httpLoad, pinLoadToCore1, startBenchServer, wsLoad } from './load.js';
+import { cpuSeconds, httpLoad, LOAD_SECONDS, pinLoadToCore1, startBenchServer, wsLoad } from './load.js';
 
 function demoBarcode(): string {
   const v = demoConfig.verifier;
@@ -21,10 +21,14 @@ export async function serverGroups(): Promise<Array<{ group: BenchGroup; results
   const fullBarcode = demoBarcode();
   const body = JSON.stringify({ fullBarcode });
   const results = new Map<string, Measured>();
+  /** Server CPU µs per request (or call), by case: the A/B figure that holds up on a busy machine. */
+  const cpuPerRequest = new Map<string, number>();
   const run = async (script: string, measure: (port: number) => Promise<Measured>) => {
     const server = await startBenchServer(script);
     try {
+      const cpuBefore = cpuSeconds(server.pid);
       const measured = await measure(server.port);
+      cpuPerRequest.set(measured.name, ((cpuSeconds(server.pid) - cpuBefore) * 1e6) / (measured.hz * LOAD_SECONDS));
       results.set(measured.name, measured);
     } finally {
       server.stop();
@@ -57,6 +61,8 @@ export async function serverGroups(): Promise<Array<{ group: BenchGroup; results
     notes: ['The echo server does no verification at all: the ratio is the share of a bare socket\'s message rate the bridge keeps while verifying every call.'],
   };
   const pick = (names: string[]) => new Map(names.filter((n) => results.has(n)).map((n) => [n, results.get(n)!]));
+  const cpuNote = [...cpuPerRequest].map(([name, us]) => `${name}: ${us.toFixed(1)} µs of server CPU per request`).join('; ');
+  http.notes = [...(http.notes ?? []), `Server CPU (/proc utime+stime over the load): ${cpuNote}.`];
   if (beforeKit) {
     // Within noise is the aim: 0.9 flags a real loss on a shared machine without failing on its jitter.
     http.ratios.push({ label: 'kit HTTP vs before (BENCH_BEFORE_TREE)', subject: 'kit HTTP POST /v1/barcode/verify', baseline: BEFORE_HTTP, target: 0.9 });
