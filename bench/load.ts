@@ -1,5 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import autocannon from 'autocannon';
 import WebSocket from 'ws';
 import type { Measured } from './harness.js';
@@ -9,8 +10,10 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 5);
 
 /** A benchmark server in its own process, pinned to core 0 (the load runs on core 1). */
-export async function startBenchServer(script: string): Promise<{ port: number; stop(): void }> {
-  const child: ChildProcess = spawn('taskset', ['-c', '0', process.execPath, '--import', 'tsx', join(here, 'servers', script)], {
+export async function startBenchServer(script: string): Promise<{ port: number; pid: number; stop(): void }> {
+  // An absolute path: another tree's server (the A/B of server.bench.ts).
+  const file = isAbsolute(script) ? script : join(here, 'servers', script);
+  const child: ChildProcess = spawn('taskset', ['-c', '0', process.execPath, '--import', 'tsx', file], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((resolve, reject) => {
@@ -20,8 +23,20 @@ export async function startBenchServer(script: string): Promise<{ port: number; 
     });
     child.on('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });
-  return { port, stop: () => child.kill('SIGKILL') };
+  return { port, pid: child.pid!, stop: () => child.kill('SIGKILL') };
 }
+
+/**
+ * CPU seconds a process has used (user + system, from /proc): what a server spends per request is steadier
+ * on a shared machine than its throughput, which other work on its core pulls down.
+ */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime (fields 14, 15), in clock ticks of 10 ms
+}
+
+/** Seconds of load per round times rounds: with a measured rate, the requests a run made. */
+export const LOAD_SECONDS = SECONDS * ROUNDS;
 
 /** Pins this process (the load generator) to core 1 for the throughput runs. */
 export function pinLoadToCore1(): () => void {

@@ -6,6 +6,8 @@ import { errorHandler, notFoundHandler } from './fallbacks.js';
 import type { NodeEnv } from './node-env.js';
 import { type HttpAdapterOptions, resolveHttpAdapterOptions } from './options.js';
 import { rawJsonRoute } from './raw-route.js';
+import { requestIdOf } from './request-id.js';
+import { REQUEST_ID_HEADER, withRequestId } from '../../src/log/request-id.js';
 import { countRequests, requestCounter } from './request-metrics.js';
 import { healthRoute, liveRoute, metricsRoute, PATHS } from './routes.js';
 import { rememberingAuthenticator } from './till-keys.js';
@@ -48,9 +50,19 @@ export function createHttpApp(service: CashDeskService, options?: HttpAdapterOpt
 
   // Pay's transaction.updated events (Standard Webhooks, signed with the configured secret): no till key, the signature is the auth.
   const payWebhook = service.payments?.webhookHandler();
-  if (payWebhook !== undefined) app.post(PAY_WEBHOOK_PATH, (c) => payWebhook(c.req.raw));
+  if (payWebhook !== undefined) {
+    app.post(PAY_WEBHOOK_PATH, async (c) => {
+      // The sandbox sends the id of the request that created the transaction: the payment's id in both servers' logs.
+      const id = requestIdOf(c.env.incoming);
+      const answer = await withRequestId(id, () => payWebhook(c.req.raw));
+      logger.info({ reqId: id, route: PAY_WEBHOOK_PATH, status: answer.status }, 'pay webhook');
+      const headers = new Headers(answer.headers);
+      headers.set(REQUEST_ID_HEADER, id);
+      return new Response(answer.body, { status: answer.status, headers });
+    });
+  }
 
-  mountPaymentRoutes(app, { service, authenticate: deps.authenticate, requests, bodyLimitBytes });
+  mountPaymentRoutes(app, { service, authenticate: deps.authenticate, requests, bodyLimitBytes, logger });
 
   app.onError(errorHandler(logger));
   // Every route's methods, the payment routes' included: a wrong method gets 405 with Allow, before any till key is asked for.
@@ -64,9 +76,9 @@ export function createHttpApp(service: CashDeskService, options?: HttpAdapterOpt
     return c.json(service.health(), 200);
   });
   app.openapi(liveRoute, (c) => c.json({ status: 'ok' as const }, 200));
-  app.openapi(metricsRoute, (c) => {
+  app.openapi(metricsRoute, async (c) => {
     requests.flush(); // this turn's answers, so the scrape is exact
-    return c.text(service.metrics.render(), 200, { 'Content-Type': ServerMetrics.contentType });
+    return c.text(await service.metrics.render(), 200, { 'Content-Type': ServerMetrics.contentType });
   });
 
   let document: string | undefined;

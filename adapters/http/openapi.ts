@@ -6,6 +6,7 @@ import { VERSION } from '../../src/version.js';
 import { documentPaymentRoutes } from './payments.js';
 import { healthRoute, liveRoute, metricsRoute, PATHS, registerComponents, tokenRoute, verifyRoute } from './routes.js';
 import { demoServers, OPENAPI_LICENSE } from '../../src/contracts/openapi-info.js';
+import { withRequestIds } from '../../src/contracts/ops-openapi.js';
 
 /** Where the Pay service posts `transaction.updated` (mounted when `pay.webhookSecret` is set). */
 export const PAY_WEBHOOK_PATH = '/webhooks/pay';
@@ -39,14 +40,14 @@ export function cashDeskOpenApiDocument(version: string = VERSION): object {
   registerWebhookSecurity(app);
   for (const route of [verifyRoute, tokenRoute, healthRoute, liveRoute, metricsRoute, openapiRoute, payWebhookRoute]) app.openAPIRegistry.registerPath(route);
   documentPaymentRoutes(app);
-  return app.getOpenAPI31Document({
+  return withRequestIds(app.getOpenAPI31Document({
     openapi: '3.1.0',
     info: {
       title: 'wallet-partner-kit cash desk server',
       version,
-      description: 'Barcode verification, Pay API token signing and payments for cash desks. Errors are `{ status, errors[] }`.',
+      description: 'Barcode verification, Pay API token signing and payments for cash desks. Errors are `{ status, errors[], requestId }`; every answer carries `X-Request-Id`.',
       license: OPENAPI_LICENSE,
     },
     servers: demoServers(8080, 'The cash desk server'),
-  });
+  }));
 }

@@ -12,7 +12,10 @@ import type { Payments } from '../../src/cashdesk/payments/api.js';
 import type { CashDeskService } from '../../src/cashdesk/service.js';
 import type { TurnCounter } from '../../src/cashdesk/metrics.js';
 import { presentedKey } from '../../src/cashdesk/tills.js';
+import type { Logger } from 'pino';
+import { REQUEST_ID_HEADER, withRequestId } from '../../src/log/request-id.js';
 import type { NodeEnv } from './node-env.js';
+import { requestIdOf } from './request-id.js';
 import { bodyNotJson, HttpProblem, invalidBody, payloadTooLarge, unauthorized } from './problems.js';
 import { SECURITY_SCHEMES } from './routes.js';
 import type { TillAuthenticator } from './till-keys.js';
@@ -26,6 +29,8 @@ export interface PaymentRoutesDeps {
   authenticate: TillAuthenticator;
   requests: TurnCounter;
   bodyLimitBytes: number;
+  /** Where each payment request is logged in one line (its `reqId`, route, status): the id the Pay API and webhooks carry on. */
+  logger: Logger;
 }
 
 type Intent = 'checkout' | 'basket' | 'cancel' | 'retry' | 'rescan' | 'refund' | 'receipt' | 'abandon';
@@ -122,15 +127,22 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
     if (!parsed.success) throw invalidBody(parsed.error);
     return parsed.data;
   };
-  // Counted by route pattern: a label per paymentId would grow without bound.
+  // Counted and logged by route pattern: a label per paymentId would grow without bound. The request's id is
+  // current while the payment works (withRequestId): the Pay client sends it on, the Pay API's transaction keeps it.
   const counted = (route: string, handler: (c: Context<NodeEnv>) => Promise<Response>): Handler<NodeEnv> => async (c) => {
+    const reqId = requestIdOf(c.env.incoming);
+    c.header(REQUEST_ID_HEADER, reqId);
+    const log = (status: number) => deps.logger.info({ reqId, method: c.req.method, route, status }, 'payment request');
     try {
-      const response = await handler(c);
+      const response = await withRequestId(reqId, () => handler(c));
       deps.requests.count(route, response.status);
+      log(response.status);
       return response;
     } catch (error) {
       const problem = problemOf(error);
-      deps.requests.count(route, problem instanceof HttpProblem ? problem.httpStatus : 500);
+      const status = problem instanceof HttpProblem ? problem.httpStatus : 500;
+      deps.requests.count(route, status);
+      log(status);
       throw problem;
     }
   };

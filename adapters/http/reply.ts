@@ -2,25 +2,29 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'n
 import { errorEnvelope } from '../../src/contracts/errors.js';
 import { carriesBody } from './connection.js';
 import type { HttpProblem } from './problems.js';
+import { requestIdOf } from './request-id.js';
 
 /**
  * Writes `body` as a JSON answer straight to the Node response, in one
- * `writeHead().end()`. The POST routes answer this way rather than through a
- * web `Response`: building and piping one costs more than the verification itself.
+ * `writeHead().end()`, with the request's `x-request-id`. The POST routes answer
+ * this way rather than through a web `Response`: building and piping one costs
+ * more than the verification itself.
  */
 export function sendJson(outgoing: ServerResponse, status: number, body: unknown, extraHeaders?: OutgoingHttpHeaders): void {
   const text = JSON.stringify(body);
-  const headers: OutgoingHttpHeaders = { ...extraHeaders, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
+  const headers: OutgoingHttpHeaders = {
+    ...extraHeaders, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'x-request-id': requestIdOf(outgoing.req),
+  };
   outgoing.writeHead(status, headers).end(text);
 }
 
 /**
- * Writes a refusal as the error envelope `{ status, errors }`, with the
+ * Writes a refusal as the error envelope `{ status, errors, requestId }`, with the
  * problem's headers and `Connection: close` when the request carried a body
  * (see `carriesBody`). Every refusal of the app goes through here: the POST
  * routes' and Hono's onError and notFound alike.
  */
 export function sendProblem(requestHeaders: IncomingHttpHeaders, outgoing: ServerResponse, problem: HttpProblem): void {
   const headers = carriesBody(requestHeaders) ? { ...problem.headers, connection: 'close' } : problem.headers;
-  sendJson(outgoing, problem.httpStatus, errorEnvelope(problem.status, problem.errors), headers);
+  sendJson(outgoing, problem.httpStatus, errorEnvelope(problem.status, problem.errors, requestIdOf(outgoing.req)), headers);
 }

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { type ServerMetrics, TurnCounter } from '../../src/cashdesk/metrics.js';
 import type { NodeEnv } from './node-env.js';
+import { requestIdOf } from './request-id.js';
 
 /** The `route` label of unknown paths: scanners probing random paths cannot grow the series without bound. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -12,11 +13,13 @@ export function requestCounter(metrics: ServerMetrics): TurnCounter {
 
 /**
  * Counts every answer of the Hono routes it is put on (the GET routes), errors
- * included. The raw POST routes and `notFound` count their own: a middleware
- * on every path would put Hono's compose on the POST hot path.
+ * included, and gives them the request's `x-request-id`. The raw POST routes
+ * and `notFound` count their own: a middleware on every path would put Hono's
+ * compose on the POST hot path.
  */
 export function countRequests(counter: TurnCounter): MiddlewareHandler<NodeEnv> {
   return async (c, next) => {
+    c.header('x-request-id', requestIdOf(c.env.incoming));
     await next();
     // After next() the answer is final: hono has already run onError. That writes the
     // envelope to the Node response itself, so c.res is then only a marker.

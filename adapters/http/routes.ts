@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { Health, TokenRequest, TokenResponse, Verification, VerifyRequest } from '../../src/contracts/cashdesk.js';
 import { ErrorEnvelope } from '../../src/contracts/errors.js';
 import { ServerMetrics } from '../../src/cashdesk/metrics.js';
+import { METRICS_DESCRIPTION } from '../../src/contracts/ops-openapi.js';
 
 /** Paths of the HTTP adapter (DESIGN.md section 7). */
 export const PATHS = {
@@ -137,7 +138,7 @@ export const metricsRoute = createRoute({
   method: 'get',
   path: PATHS.metrics,
   summary: 'Prometheus metrics',
-  description: 'Prometheus text format 0.0.4. Unauthenticated: bind to loopback (the default) and scrape from the host.',
+  description: METRICS_DESCRIPTION,
   responses: {
     200: {
       description: 'The metrics.',

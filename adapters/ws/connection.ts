@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { type RawData, WebSocket } from 'ws';
@@ -161,8 +162,9 @@ export class BridgeConnection {
 
   /** The answer to a bug in the dispatcher: like any other unexpected error, with no id we could trust. */
   #internalError(error: unknown): FrameOutcome {
-    this.#log.error({ err: error }, 'bridge frame failed unexpectedly');
-    return { reply: JSON.stringify({ jsonrpc: '2.0', id: null, error: internalError() }), bad: false };
+    const requestId = randomUUID();
+    this.#log.error({ err: error, reqId: requestId }, 'bridge frame failed unexpectedly');
+    return { reply: JSON.stringify({ jsonrpc: '2.0', id: null, error: { ...internalError(), data: { code: 'INTERNAL_ERROR', requestId } } }), bad: false };
   }
 
   /** Sends a frame's answer and counts it if it was invalid; never throws (it runs inside ws's and promise callbacks). */

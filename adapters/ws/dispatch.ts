@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { CashDeskService } from '../../src/cashdesk/service.js';
 import { TurnCounter } from '../../src/cashdesk/metrics.js';
+import { withRequestId } from '../../src/log/request-id.js';
 import { errorForException } from './errors.js';
 import {
   checkRequest, failure, JsonRpcErrorCode, type JsonRpcErrorObject, type JsonRpcId, type JsonRpcResponse, responseText, success,
@@ -91,31 +93,37 @@ export class Dispatcher {
     const check = checkRequest(value);
     if (!check.ok) {
       this.#count('other', 'INVALID_REQUEST');
-      return { invalid: true, response: failure(check.id, JsonRpcErrorCode.InvalidRequest, 'Invalid Request', { code: 'INVALID_REQUEST', errors: check.errors }) };
+      return {
+        invalid: true,
+        response: failure(check.id, JsonRpcErrorCode.InvalidRequest, 'Invalid Request', { code: 'INVALID_REQUEST', errors: check.errors, requestId: randomUUID() }),
+      };
     }
     const { request, notification } = check;
     const id = request.id ?? null;
     if (!isBridgeMethod(request.method)) {
       this.#count('other', 'METHOD_NOT_FOUND');
-      return answer(notification, failure(id, JsonRpcErrorCode.MethodNotFound, 'Method not found', { code: 'METHOD_NOT_FOUND' }));
+      return answer(notification, failure(id, JsonRpcErrorCode.MethodNotFound, 'Method not found', { code: 'METHOD_NOT_FOUND', requestId: randomUUID() }));
     }
     const method = request.method;
     const params = checkParams(method, request.params);
     if (params instanceof InvalidParams) {
       this.#count(method, 'BAD_REQUEST');
-      return answer(notification, failure(id, JsonRpcErrorCode.InvalidParams, 'Invalid params', { code: 'BAD_REQUEST', errors: params.errors }));
+      return answer(notification, failure(id, JsonRpcErrorCode.InvalidParams, 'Invalid params', { code: 'BAD_REQUEST', errors: params.errors, requestId: randomUUID() }));
     }
+    // A payment call's id is current while it runs, so its Pay API requests carry it (and its error, if any);
+    // barcode.verify, the hot path, makes one only when it fails.
+    const rid = method.startsWith('pay.') ? randomUUID() : undefined;
     let result: unknown;
     try {
-      result = runMethod(method, this.#service, params, tillId);
+      result = rid === undefined ? runMethod(method, this.#service, params, tillId) : withRequestId(rid, () => runMethod(method, this.#service, params, tillId));
     } catch (error) {
-      return this.#failed(method, id, notification, error, log);
+      return this.#failed(method, id, notification, error, log, rid);
     }
     if (!isThenable(result)) return this.#succeeded(method, id, notification, result);
     // Adopted by a native promise, so a foreign thenable's `then` (whatever it returns or throws) cannot break the chain.
     return Promise.resolve(result).then(
       (settled) => this.#succeeded(method, id, notification, settled),
-      (error: unknown) => this.#failed(method, id, notification, error, log),
+      (error: unknown) => this.#failed(method, id, notification, error, log, rid),
     );
   }
 
@@ -124,8 +132,8 @@ export class Dispatcher {
     return answer(notification, success(id, result));
   }
 
-  #failed(method: BridgeMethodName, id: JsonRpcId, notification: boolean, error: unknown, log: Logger): CallOutcome {
-    const rpcError: JsonRpcErrorObject = errorForException(error, log, method);
+  #failed(method: BridgeMethodName, id: JsonRpcId, notification: boolean, error: unknown, log: Logger, rid = randomUUID()): CallOutcome {
+    const rpcError: JsonRpcErrorObject = errorForException(error, log, method, rid);
     this.#count(method, rpcError.data.code);
     return answer(notification, { jsonrpc: '2.0', id, error: rpcError });
   }
@@ -133,7 +141,8 @@ export class Dispatcher {
   /** An error answering the whole frame (there is no request id to echo). */
   #frameError(code: number, message: string, dataCode: string, errors?: string[]): FrameOutcome {
     this.#count('other', dataCode);
-    return { reply: JSON.stringify(failure(null, code, message, errors ? { code: dataCode, errors } : { code: dataCode })), bad: true };
+    const requestId = randomUUID();
+    return { reply: JSON.stringify(failure(null, code, message, errors ? { code: dataCode, errors, requestId } : { code: dataCode, requestId })), bad: true };
   }
 
   /** `wpk_bridge_calls_total{method,outcome}`; unknown method names are folded into `other` to bound the label set. */

@@ -34,28 +34,29 @@ const OPERATIONAL: ReadonlySet<KitErrorCode> = new Set(['STORE_UNAVAILABLE', 'VE
  * The `error` member for an exception thrown by a method. A `KitError` keeps
  * its message (kit messages never carry keys or request content) and its
  * code; anything else is a bug: logged in full here, answered as a bare
- * -32603 so nothing about the server's internals reaches the till.
+ * -32603 so nothing about the server's internals reaches the till. Every
+ * one carries `requestId` in `data`, and so do its log lines (`reqId`).
  */
-export function errorForException(error: unknown, log: Logger, method: string): JsonRpcErrorObject {
+export function errorForException(error: unknown, log: Logger, method: string, requestId: string): JsonRpcErrorObject {
   if (error instanceof KitError) {
     const level = OPERATIONAL.has(error.code) ? 'warn' : 'debug';
-    log[level]({ method, code: error.code }, 'bridge call refused by the kit');
+    log[level]({ reqId: requestId, method, code: error.code }, 'bridge call refused by the kit');
     return {
       code: KIT_ERROR_RPC_CODES[error.code] ?? JsonRpcErrorCode.ServerError,
       message: error.message,
-      data: { code: error.code },
+      data: { code: error.code, requestId },
     };
   }
   const refusal = paymentRefusal(error);
   if (refusal !== undefined) {
-    log.debug({ method, code: refusal.code }, 'bridge payment call refused');
+    log.debug({ reqId: requestId, method, code: refusal.code }, 'bridge payment call refused');
     return {
       code: PAYMENT_RPC_CODES[refusal.source], message: refusal.message,
-      data: { code: refusal.code, ...(refusal.errors.length > 0 ? { errors: [...refusal.errors] } : {}) },
+      data: { code: refusal.code, ...(refusal.errors.length > 0 ? { errors: [...refusal.errors] } : {}), requestId },
     };
   }
-  log.error({ err: error, method }, 'bridge call failed unexpectedly');
-  return internalError();
+  log.error({ err: error, reqId: requestId, method }, 'bridge call failed unexpectedly');
+  return { ...internalError(), data: { code: 'INTERNAL_ERROR', requestId } };
 }
 
 /** The answer to a bug: no message, no stack, nothing but the fact. */

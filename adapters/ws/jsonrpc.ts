@@ -45,6 +45,8 @@ export interface JsonRpcErrorData {
   code: string;
   /** `<field>: <message>` lines, for INVALID_REQUEST, BATCH_TOO_LARGE, BINARY_FRAME and BAD_REQUEST. */
   errors?: string[];
+  /** The id of this failure in the server's log lines (a `pay.*` call's: the one its Pay API requests carried). */
+  requestId?: string;
 }
 
 /** The `error` member of a failed response. */

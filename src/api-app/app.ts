@@ -1,14 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, Env } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Logger } from 'pino';
 import { errorEnvelope, validationErrors } from '../contracts/errors.js';
-import { silentLogger, withLogPolicy } from '../log/index.js';
+import { currentRequestId, REQUEST_ID_HEADER, requestIdFrom, silentLogger, withLogPolicy, withRequestId } from '../log/index.js';
 import { streamingBodyLimit } from './body-limit.js';
 import { clientAborted, databaseRefusal } from './failures.js';
 import { boundJsonDepth, jsonTooDeepProblem, refuseControlsInUrl, wasTooDeep } from './guards.js';
-import { methodTable } from './methods.js';
+import { methodTable, routeTable } from './methods.js';
+import { apiMetrics, mountMetrics, type ApiMetrics } from './metrics.js';
 import { HttpProblem, problem } from './problem.js';
 
 /** Options of {@link createApiApp}. */
@@ -17,14 +17,35 @@ export interface ApiAppOptions {
   logger?: Logger;
   /** Largest request body. Default 1 MiB. */
   bodyLimitBytes?: number;
+  /** The level of the one line logged per answer (`reqId`, method, route pattern, status, ms). Default `debug`; `false`: none. */
+  requestLog?: 'info' | 'debug' | false;
+  /**
+   * Refusals carry the request's id as `requestId` (besides the header). Default true; the sandbox says
+   * false: it answers the wallet service's documented bodies word for word.
+   */
+  requestIdInBody?: boolean;
+  /** Metrics served at `GET /metrics` (see `mountMetrics`). Default: a fresh set for this app. `false`: no `/metrics`. */
+  metrics?: ApiMetrics | false;
 }
 
-/** Header that carries the request id, echoed or generated. */
-export const REQUEST_ID_HEADER = 'x-request-id';
+export { REQUEST_ID_HEADER };
 
-/** Answers a refusal as the error envelope. */
+/** The id of the request `c` answers (the one in its `x-request-id`). */
+export function requestIdOf(c: Context): string | undefined {
+  return currentRequestId() ?? c.res.headers.get(REQUEST_ID_HEADER) ?? undefined;
+}
+
+/** Apps whose refusals leave the id out of the body (`requestIdInBody: false`). */
+const headerOnly = new WeakSet<object>();
+
+/** A refusal's envelope, with the request's id unless the app keeps it to the header. */
+function refusal(c: Context, status: string, errors: readonly string[]) {
+  return errorEnvelope(status, errors, headerOnly.has(c.req.raw) ? undefined : requestIdOf(c));
+}
+
+/** Answers a refusal as the error envelope, with the request's id. */
 export function sendProblem(c: Context, p: HttpProblem): Response {
-  return c.json(errorEnvelope(p.status, p.errors), p.httpStatus as 400, p.headers);
+  return c.json(refusal(c, p.status, p.errors), p.httpStatus as 400, p.headers);
 }
 
 /**
@@ -37,26 +58,38 @@ export function sendProblem(c: Context, p: HttpProblem): Response {
  * {@link HttpProblem} its own envelope; input the database refuses as invalid
  * data (SQLSTATE class 22) 400; a client gone mid-body logged at `info`;
  * anything else 500 `INTERNAL`, logged, with nothing internal in the answer.
- * Every answer carries `x-request-id`.
+ * Every answer carries `x-request-id` (the caller's when sane, else a new
+ * UUID; refusals carry it as `requestId` too), is logged in one line, and is counted in the metrics served
+ * at `GET /metrics` (process metrics and `wpk_http_requests_total`).
  *
  * @example
  * const app = createApiApp({ logger });
  * app.openapi(route, (c) => c.json(...));
  */
-export function createApiApp<E extends Env = Env>({ logger: given, bodyLimitBytes = 1024 * 1024 }: ApiAppOptions = {}): OpenAPIHono<E> {
+export function createApiApp<E extends Env = Env>(options: ApiAppOptions = {}): OpenAPIHono<E> {
+  const { logger: given, bodyLimitBytes = 1024 * 1024, metrics = apiMetrics(), requestLog = 'debug', requestIdInBody = true } = options;
   const logger = withLogPolicy(given ?? silentLogger());
   const app = new OpenAPIHono<E>({
     defaultHook: (result, c) => {
-      if (!result.success) return c.json(errorEnvelope('BAD_REQUEST', validationErrors(result.error)), 400);
+      if (!result.success) return c.json(refusal(c, 'BAD_REQUEST', validationErrors(result.error)), 400);
       return undefined;
     },
   });
+  const routes = routeTable(app);
   app.use('*', async (c, next) => {
-    const given = c.req.header(REQUEST_ID_HEADER);
-    const id = given !== undefined && /^[\x21-\x7e]{1,128}$/.test(given) ? given : randomUUID();
+    const id = requestIdFrom(c.req.header(REQUEST_ID_HEADER));
     c.header(REQUEST_ID_HEADER, id);
-    await next();
+    if (!requestIdInBody) headerOnly.add(c.req.raw);
+    const started = performance.now();
+    // Everything the request starts knows its id (the sandbox stores it with a transaction it creates).
+    await withRequestId(id, next);
+    if (requestLog !== false) {
+      // The route pattern, never the path: a path may hold a card number.
+      logger[requestLog]({ reqId: id, method: c.req.method, route: routes(c.req.path)?.route ?? 'unmatched', status: c.res.status,
+        ms: Math.round(performance.now() - started) }, 'request');
+    }
   });
+  if (metrics !== false) mountMetrics(app, metrics);
   app.use('*', refuseControlsInUrl());
   const allowedMethods = methodTable(app);
   app.use('*', async (c, next) => {
@@ -68,7 +101,7 @@ export function createApiApp<E extends Env = Env>({ logger: given, bodyLimitByte
   });
   app.use('*', boundJsonDepth());
   const limit = streamingBodyLimit(bodyLimitBytes,
-    (c) => c.json(errorEnvelope('PAYLOAD_TOO_LARGE', [`body: must be at most ${bodyLimitBytes} bytes`]), 413));
+    (c) => c.json(refusal(c, 'PAYLOAD_TOO_LARGE', [`body: must be at most ${bodyLimitBytes} bytes`]), 413));
   // hono's bodyLimit fails on a request with neither Content-Length nor a body (`curl -X POST`): nothing to limit there.
   app.use('*', (c, next) => {
     // Over a socket, a request with neither header has no body (RFC 9112 6.3); in-process requests are always limited.
@@ -79,25 +112,25 @@ export function createApiApp<E extends Env = Env>({ logger: given, bodyLimitByte
   app.onError((error, c) => {
     if (error instanceof HttpProblem) return sendProblem(c, error);
     if (clientAborted(c)) {
-      logger.info({ method: c.req.method, path: c.req.path }, 'request aborted by the client');
-      return c.json(errorEnvelope('REQUEST_ABORTED', ['body: the client closed the connection before the body ended']), 400);
+      logger.info({ reqId: requestIdOf(c), method: c.req.method, path: c.req.path }, 'request aborted by the client');
+      return c.json(refusal(c, 'REQUEST_ABORTED', ['body: the client closed the connection before the body ended']), 400);
     }
     if (error instanceof HTTPException && error.status === 400) {
       if (wasTooDeep(c)) return sendProblem(c, jsonTooDeepProblem());
-      return c.json(errorEnvelope('BAD_REQUEST', ['body: must be JSON']), 400);
+      return c.json(refusal(c, 'BAD_REQUEST', ['body: must be JSON']), 400);
     }
     const refused = databaseRefusal(error);
     if (refused !== undefined) {
-      logger.warn({ err: error, method: c.req.method, path: c.req.path }, 'input refused by the database');
+      logger.warn({ err: error, reqId: requestIdOf(c), method: c.req.method, path: c.req.path }, 'input refused by the database');
       return sendProblem(c, refused);
     }
     if (error instanceof HTTPException && error.status === 415) {
-      return c.json(errorEnvelope('UNSUPPORTED_MEDIA_TYPE', ['Content-Type: must be application/json']), 415);
+      return c.json(refusal(c, 'UNSUPPORTED_MEDIA_TYPE', ['Content-Type: must be application/json']), 415);
     }
-    logger.error({ err: error, method: c.req.method, path: c.req.path }, 'request failed');
-    return c.json(errorEnvelope('INTERNAL', ['Internal error']), 500);
+    logger.error({ err: error, reqId: requestIdOf(c), method: c.req.method, path: c.req.path }, 'request failed');
+    return c.json(refusal(c, 'INTERNAL', ['Internal error']), 500);
   });
-  app.notFound((c) => c.json(errorEnvelope('NOT_FOUND', ['No such route']), 404));
+  app.notFound((c) => c.json(refusal(c, 'NOT_FOUND', ['No such route']), 404));
   return app;
 }
 

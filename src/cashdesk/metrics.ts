@@ -1,48 +1,7 @@
-/** Label values of one series. */
-type Labels = Record<string, string>;
+import type { Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, METRICS_CONTENT_TYPE, register, renderMetrics, serverRegistry } from '../log/metrics.js';
 
-function labelText(labels: Labels): string {
-  const entries = Object.entries(labels);
-  if (entries.length === 0) return '';
-  return `{${entries.map(([k, v]) => `${k}="${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`).join(',')}}`;
-}
-
-interface Metric {
-  render(): string;
-}
-
-/** A monotonically increasing count per label set. */
-export class Counter implements Metric {
-  readonly #series = new Map<string, number>();
-
-  constructor(readonly name: string, readonly help: string) {}
-
-  inc(labels: Labels = {}, by = 1): void {
-    const key = labelText(labels);
-    this.#series.set(key, (this.#series.get(key) ?? 0) + by);
-  }
-
-  get(labels: Labels = {}): number {
-    return this.#series.get(labelText(labels)) ?? 0;
-  }
-
-  /**
-   * A handle on one label set whose text is rendered once: for hot paths,
-   * where building the label text per call would cost more than the count.
-   */
-  series(labels: Labels): { inc(by?: number): void } {
-    const key = labelText(labels);
-    if (!this.#series.has(key)) this.#series.set(key, 0);
-    const map = this.#series;
-    return { inc: (by = 1) => map.set(key, map.get(key)! + by) };
-  }
-
-  render(): string {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
-    for (const [key, value] of this.#series) lines.push(`${this.name}${key} ${value}`);
-    return lines.join('\n');
-  }
-}
+export { Counter, Gauge, Histogram };
 
 /**
  * Adds to a two-label counter once per event-loop turn instead of once per
@@ -95,55 +54,15 @@ export class TurnCounter {
   }
 }
 
-/** A value that goes up and down. */
-export class Gauge implements Metric {
-  #value = 0;
-
-  constructor(readonly name: string, readonly help: string) {}
-
-  inc(by = 1): void {
-    this.#value += by;
-  }
-
-  dec(by = 1): void {
-    this.#value -= by;
-  }
-
-  get value(): number {
-    return this.#value;
-  }
-
-  render(): string {
-    return `# HELP ${this.name} ${this.help}\n# TYPE ${this.name} gauge\n${this.name} ${this.#value}`;
-  }
-}
-
-/** A latency histogram with fixed buckets (seconds). */
-export class Histogram implements Metric {
-  readonly #counts: number[];
-  #sum = 0;
-  #count = 0;
-
-  constructor(readonly name: string, readonly help: string, readonly buckets: readonly number[]) {
-    this.#counts = buckets.map(() => 0);
-  }
-
-  observe(seconds: number): void {
-    this.#sum += seconds;
-    this.#count++;
-    for (let i = 0; i < this.buckets.length; i++) if (seconds <= this.buckets[i]!) this.#counts[i]!++;
-  }
-
-  render(): string {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
-    this.buckets.forEach((le, i) => lines.push(`${this.name}_bucket{le="${le}"} ${this.#counts[i]}`));
-    lines.push(`${this.name}_bucket{le="+Inf"} ${this.#count}`, `${this.name}_sum ${this.#sum}`, `${this.name}_count ${this.#count}`);
-    return lines.join('\n');
-  }
-}
-
-/** The cash desk server's metrics, rendered in the Prometheus text format (0.0.4). */
+/**
+ * The cash desk server's metrics in its own prom-client registry (with the
+ * process's default metrics, see `serverRegistry`), rendered in the
+ * Prometheus text format (0.0.4).
+ */
 export class ServerMetrics {
+  /** The registry `GET /metrics` renders: the process's metrics and the series below. */
+  readonly registry: Registry = serverRegistry();
+
   readonly verifications = new Counter('wpk_barcode_verifications_total', 'Barcode verifications by result.');
   readonly verifyDuration = new Histogram('wpk_barcode_verify_duration_seconds', 'Time to verify one barcode.',
     [0.000_01, 0.000_025, 0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.005, 0.025, 0.1]);
@@ -161,11 +80,15 @@ export class ServerMetrics {
   readonly bonusChecks = new Counter('wpk_bonus_checks_total', 'Bonus availability checks by outcome (available, unavailable, error).');
 
   /** Content type of `render()`. */
-  static readonly contentType = 'text/plain; version=0.0.4; charset=utf-8';
+  static readonly contentType = METRICS_CONTENT_TYPE;
 
-  render(): string {
-    return [this.verifications, this.verifyDuration, this.tokens, this.httpRequests, this.bridgeCalls, this.bridgeConnections, this.authFailures,
-      this.authLockouts, this.keyMatches, this.driftSteps, this.bonusChecks]
-      .map((m) => m.render()).join('\n') + '\n';
+  constructor() {
+    for (const metric of [this.verifications, this.verifyDuration, this.tokens, this.httpRequests, this.bridgeCalls, this.bridgeConnections,
+      this.authFailures, this.authLockouts, this.keyMatches, this.driftSteps, this.bonusChecks]) register(this.registry, metric);
+  }
+
+  /** Everything in the Prometheus text format: the process's metrics, then the series above. */
+  render(): Promise<string> {
+    return renderMetrics(this.registry);
   }
 }

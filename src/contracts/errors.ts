@@ -9,13 +9,17 @@ import type { ZodError } from 'zod';
 export const ErrorEnvelope = z.object({
   status: z.string().openapi({ example: 'BAD_REQUEST' }),
   errors: z.array(z.string()).openapi({ example: ['fullBarcode: must be a string'] }),
+  requestId: z.string().optional().openapi({
+    description: "The answer's `X-Request-Id` (the caller's when sane, else made up): quote it when reporting a failure, it is in the server's log lines.",
+    example: 'till-7-000123',
+  }),
 }).openapi('Error');
 
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 
-/** Builds an envelope. */
-export function errorEnvelope(status: string, errors: readonly string[]): ErrorEnvelope {
-  return { status, errors: [...errors] };
+/** Builds an envelope; with `requestId`, the request's id (the kit's servers add it to every refusal). */
+export function errorEnvelope(status: string, errors: readonly string[], requestId?: string): ErrorEnvelope {
+  return requestId === undefined ? { status, errors: [...errors] } : { status, errors: [...errors], requestId };
 }
 
 /** `<field>: <message>` lines for a zod error (the body itself is `body`). */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { currentRequestId } from '../log/request-id.js';
 import type { z } from 'zod';
 import type {
   AvailabilityAnswer, AvailabilityTaskAnswer, CheckoutAnswer, ReceiptAnswer, RefundAnswer, TransactionAnswer,
@@ -114,7 +115,9 @@ class HttpPayClient implements PayClient {
   async #attempt(route: Route, body: Body, attempt: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<Attempt> {
     signal?.throwIfAborted();
     const { path } = route;
-    const httpRequestId = randomUUID();
+    // The id of the request this call serves (the cash desk's payment route, see withRequestId), so one id
+    // follows a payment through both servers' logs; else one per attempt.
+    const httpRequestId = currentRequestId() ?? randomUUID();
     // A new token every attempt: the service refuses a jti it has seen, and the bytes are the same.
     const token = await this.#o.sign(body.text, { operation: route.endpoint.operation, path });
     if (this.#o.onEvent) this.#emit({ type: 'request', ...eventBase(route, attempt, httpRequestId) });

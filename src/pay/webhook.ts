@@ -1,6 +1,7 @@
 import { JSON_TOO_DEEP_MESSAGE, jsonTooDeep } from '../contracts/json-depth.js';
 import { TransactionUpdatedEvent } from '../contracts/pay/bodies.js';
 import { errorEnvelope, validationErrors } from '../contracts/errors.js';
+import { currentRequestId } from '../log/request-id.js';
 import { WebhookError, verifyWebhook } from '../webhooks/index.js';
 import type { TransactionUpdates } from './updates.js';
 
@@ -47,25 +48,25 @@ export function createPayWebhookHandler(options: PayWebhookOptions): (request: R
     try {
       ({ id } = verifyWebhook(options.secrets, request.headers, body, { toleranceSeconds: options.toleranceSeconds, now: clock() }));
     } catch (error) {
-      if (error instanceof WebhookError) return json(401, errorEnvelope(error.code, [error.message]));
+      if (error instanceof WebhookError) return json(401, errorEnvelope(error.code, [error.message], currentRequestId()));
       throw error;
     }
     if (seen.has(id)) return new Response(null, { status: 204 });
     let value: unknown;
     try {
       const text = new TextDecoder().decode(body);
-      if (jsonTooDeep(text)) return json(400, errorEnvelope('BAD_REQUEST', [JSON_TOO_DEEP_MESSAGE]));
+      if (jsonTooDeep(text)) return json(400, errorEnvelope('BAD_REQUEST', [JSON_TOO_DEEP_MESSAGE], currentRequestId()));
       value = JSON.parse(text);
     } catch {
-      return json(400, errorEnvelope('BAD_REQUEST', ['body: must be JSON']));
+      return json(400, errorEnvelope('BAD_REQUEST', ['body: must be JSON'], currentRequestId()));
     }
     const parsed = TransactionUpdatedEvent.safeParse(value);
-    if (!parsed.success) return json(400, errorEnvelope('BAD_REQUEST', validationErrors(parsed.error)));
+    if (!parsed.success) return json(400, errorEnvelope('BAD_REQUEST', validationErrors(parsed.error), currentRequestId()));
     options.updates?.publish(parsed.data.data);
     try {
       await options.onEvent?.(parsed.data, id);
     } catch {
-      return json(500, errorEnvelope('INTERNAL', ['the event could not be processed']));
+      return json(500, errorEnvelope('INTERNAL', ['the event could not be processed'], currentRequestId()));
     }
     seen.add(id);
     if (seen.size > remember) seen.delete(seen.values().next().value!);

@@ -7,6 +7,7 @@ import type { Payments } from '../cashdesk/payments/api.js';
 import { PaymentsError } from '../cashdesk/payments/errors.js';
 import type { UpdateListener } from '../cashdesk/payments/feed.js';
 import type { PaymentView } from '../contracts/cashdesk-payments.js';
+import { currentRequestId } from '../log/request-id.js';
 import type { PaymentsConfig, PaymentsHost, ServerPayments } from './payments.js';
 import {
   fromWire, toWire, type FromPayments, type PaymentsCall, type PaymentsWorkerData, type ToPayments, type WireRequest, type WireResponse, headerPairs,
@@ -86,9 +87,11 @@ class ThreadPayments implements Payments {
   call<T>(call: PaymentsCall, ...args: unknown[]): Promise<T> {
     if (this.#stopped) return Promise.reject(this.#stopped);
     const id = this.#next++;
+    // The request's id crosses with the call: the thread's Pay API requests carry it on.
+    const rid = currentRequestId();
     return new Promise<T>((resolve, reject) => {
       this.#calls.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.#post({ t: 'call', id, call, args });
+      this.#post(rid === undefined ? { t: 'call', id, call, args } : { t: 'call', id, call, args, rid });
     });
   }
 

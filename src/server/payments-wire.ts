@@ -25,7 +25,7 @@ export type PaymentsCall =
 
 /** Main thread to payments thread. */
 export type ToPayments =
-  | { t: 'call'; id: number; call: PaymentsCall; args: unknown[] }
+  | { t: 'call'; id: number; call: PaymentsCall; args: unknown[]; /** The id of the request that made the call. */ rid?: string }
   | { t: 'unsubscribe'; sub: number }
   | { t: 'answer'; id: number; ok: true; value: unknown }
   | { t: 'answer'; id: number; ok: false; error: WireError };

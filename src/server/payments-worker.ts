@@ -4,7 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import type { Payments } from '../cashdesk/payments/api.js';
 import type { BarcodeVerification } from '../contracts/barcode.js';
-import { logPolicyOptions } from '../log/index.js';
+import { logPolicyOptions, withRequestId } from '../log/index.js';
 import { openServerPayments, type ServerPayments } from './payments.js';
 import { fromWire, headerPairs, toWire, type FromPayments, type PaymentsWorkerData, type ToPayments, type WireRequest, type WireResponse } from './payments-wire.js';
 
@@ -90,8 +90,8 @@ try {
       subscriptions.delete(message.sub);
       void subscribed?.then((unsubscribe) => unsubscribe(), () => {});
     } else {
-      const { id, call, args } = message;
-      run(pay, webhookHandler, call, args).then(
+      const { id, call, args, rid } = message;
+      (rid === undefined ? run(pay, webhookHandler, call, args) : withRequestId(rid, () => run(pay, webhookHandler, call, args))).then(
         (value) => send({ t: 'result', id, ok: true, value }),
         (error: unknown) => send({ t: 'result', id, ok: false, error: toWire(error) }),
       );

@@ -3,6 +3,7 @@ import { LOYALTY_ERROR_STATUS } from './errors.js';
 import { LOYALTY_ROUTES, LOYALTY_SECURITY_SCHEME } from './routes.js';
 import { LOYALTY_API_VERSION, LOYALTY_API_VERSIONS } from './versions.js';
 import { demoServers, OPENAPI_LICENSE } from '../openapi-info.js';
+import { metricsOperation, withRequestIds } from '../ops-openapi.js';
 
 function description(): string {
   const history = LOYALTY_API_VERSIONS.map((v) => `| ${v.version} | ${v.date} | ${v.change} |`).join('\n');
@@ -11,6 +12,7 @@ function description(): string {
     'The Loyalty API is served by the merchant and called by the wallet service (DESIGN.md section 6), with HTTP Basic credentials.',
     '',
     `Every non-2xx answer is \`{ "status": "<CODE>", "errors": ["<field>: <message>" | "<message>"] }\`; codes: ${codes}.`,
+    'The kit\'s server adds `requestId` to it, and answers every request with `X-Request-Id`; it also serves `GET /metrics`.',
     'What happened to a promo code or a receipt (INVALID, EXPIRED, ALREADY_USED, DUPLICATE) is a 200 answer\'s `result`, not an error.',
     '',
     '| Version | Date | Change |',
@@ -42,12 +44,13 @@ export function loyaltyOpenApiDocument(): object {
   const app = new OpenAPIHono();
   registerLoyaltyOpenApi(app);
   for (const route of Object.values(LOYALTY_ROUTES)) app.openAPIRegistry.registerPath(route);
+  app.openAPIRegistry.registerPath(metricsOperation);
   const document = app.getOpenAPI31Document({
     openapi: '3.1.0',
     info: { title: 'Loyalty API', version: LOYALTY_API_VERSION, description: description(), license: OPENAPI_LICENSE },
     servers: demoServers(8091, 'The default Loyalty server'),
   }) as unknown as { info: Record<string, unknown> };
   document.info['x-version-history'] = LOYALTY_API_VERSIONS.map((v) => ({ ...v }));
-  cached = document;
+  cached = withRequestIds(document);
   return structuredClone(cached);
 }

@@ -4,6 +4,7 @@ import { registerWebhookSecurity } from '../webhook-security.js';
 import { PUSH_API_VERSION } from './errors.js';
 import { PUSH_ROUTES, PUSH_SECURITY_SCHEME } from './routes.js';
 import { demoServers, OPENAPI_LICENSE } from '../openapi-info.js';
+import { withRequestIds } from '../ops-openapi.js';
 
 const DESCRIPTION = [
   'Push API (interface document 2.5, 3, 4.3, 5, 7, 8; DESIGN.md section 4): JSON, UTF-8, HTTPS, HTTP Basic (RFC 7617).',
@@ -45,10 +46,10 @@ export function pushOpenApiDocument(): object {
   for (const route of Object.values(PUSH_ROUTES)) app.openAPIRegistry.registerPath(route);
   registerWebhookSecurity(app);
   app.openAPIRegistry.registerWebhook(callbackWebhook);
-  cached = app.getOpenAPI31Document({
+  cached = withRequestIds(app.getOpenAPI31Document({
     openapi: '3.1.0',
     info: { title: 'Push API and Callback API', version: PUSH_API_VERSION, description: DESCRIPTION, license: OPENAPI_LICENSE },
     servers: demoServers(8090, 'The sandbox wallet service'),
-  });
+  }));
   return structuredClone(cached);
 }

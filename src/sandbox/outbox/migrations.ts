@@ -30,4 +30,8 @@ CREATE TABLE webhook_attempts (
   duration_ms INTEGER NOT NULL,
   PRIMARY KEY (delivery_id, attempt)
 )`,
+}, {
+  // Issue 15: sent as X-Request-Id (a Pay event: the id of the request that created the transaction).
+  id: '002-delivery-request-id',
+  sql: 'ALTER TABLE webhook_deliveries ADD COLUMN request_id TEXT',
 }];

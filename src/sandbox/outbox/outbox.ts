@@ -5,6 +5,7 @@ import type { Database, Queryable } from '../../db/index.js';
 import { Poller } from '../../db/poller.js';
 import { signWebhook } from '../../webhooks/index.js';
 import { nextDelayMs } from './schedule.js';
+import { REQUEST_ID_HEADER } from '../../log/request-id.js';
 
 /** A webhook to deliver. */
 export interface OutboxMessage {
@@ -21,6 +22,8 @@ export interface OutboxMessage {
   payload: unknown;
   /** The webhook id; default a new `msg_...`. Reusing one de-duplicates on the receiver. */
   id?: string;
+  /** Sent as `X-Request-Id` (a Pay event: the id of the request that created the transaction). Default none. */
+  requestId?: string;
 }
 
 /** A delivery and its attempts, as listed by the simulator API. */
@@ -102,9 +105,9 @@ export class Outbox {
     const id = message.id ?? `msg_${randomBytes(12).toString('hex')}`;
     const now = new Date(this.#clock());
     await tx.query(
-      `INSERT INTO webhook_deliveries (id, topic, owner, event_type, url, secret, body, next_attempt_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) ON CONFLICT (id) DO NOTHING`,
-      [id, message.topic, message.owner, message.eventType, message.url, message.secret, JSON.stringify(message.payload), now],
+      `INSERT INTO webhook_deliveries (id, topic, owner, event_type, url, secret, body, next_attempt_at, created_at, request_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9) ON CONFLICT (id) DO NOTHING`,
+      [id, message.topic, message.owner, message.eventType, message.url, message.secret, JSON.stringify(message.payload), now, message.requestId ?? null],
     );
     return id;
   }
@@ -200,7 +203,7 @@ export class Outbox {
         `UPDATE webhook_deliveries SET next_attempt_at = $2 WHERE id IN (
            SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $1
            ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-         RETURNING id, topic, url, secret, body, attempts`,
+         RETURNING id, topic, url, secret, body, attempts, request_id`,
         [new Date(now), new Date(now + this.#timeoutMs * 2), this.#concurrency],
       );
       if (rows.length === 0) return;
@@ -221,7 +224,10 @@ export class Outbox {
     const t0 = performance.now();
     try {
       const response = await fetch(String(row.url), {
-        method: 'POST', body, headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'wallet-partner-kit-sandbox' },
+        method: 'POST', body, headers: {
+          ...headers, 'content-type': 'application/json', 'user-agent': 'wallet-partner-kit-sandbox',
+          ...(row.request_id == null ? {} : { [REQUEST_ID_HEADER]: String(row.request_id) }),
+        },
         signal: AbortSignal.timeout(this.#timeoutMs), redirect: 'manual',
       });
       httpStatus = response.status;

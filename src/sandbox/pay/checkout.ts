@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { currentRequestId } from '../../log/request-id.js';
 import { amountMismatch, type CheckoutResponse, type Item } from '../../contracts/pay/index.js';
 import type { Queryable } from '../../db/index.js';
 import { problem } from '../../api-app/index.js';
@@ -66,6 +67,7 @@ export async function checkout(rt: PayRuntime, partner: Partner, body: CheckoutB
   checkAmounts(body.items, body.discountAmount, body.totalAmount);
   const value = canonical(body);
   const hash = bodyHash(value);
+  const httpRequestId = currentRequestId() ?? null;
   return write(rt, async (tx, effects) => {
     const now = rt.ctx.clock();
     // Locking the session serializes checkouts of one customer, so superseding sees every earlier invoice
@@ -83,11 +85,12 @@ export async function checkout(rt: PayRuntime, partner: Partner, body: CheckoutB
     const text = JSON.stringify(response);
     const { rows } = await tx.query<Record<string, unknown>>(
       `INSERT INTO pay_transactions (transaction_id, partner_id, request_id, card_session, card_number, body_hash, response, provider_id,
-         items, discount_amount, total_amount, status, invoice_expires_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, 'created', $12, $13, $13)
+         items, discount_amount, total_amount, status, invoice_expires_at, created_at, updated_at, http_request_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, 'created', $12, $13, $13, $14)
        ON CONFLICT (partner_id, request_id) DO NOTHING RETURNING *`,
       [transactionId, partner.partnerId, body.requestId, body.cardSession, session!.cardNumber, hash, text, body.providerId ?? null,
-        JSON.stringify(value.items), body.discountAmount, body.totalAmount, new Date(now + rt.options.invoiceTtlSeconds * 1000), new Date(now)],
+        JSON.stringify(value.items), body.discountAmount, body.totalAmount, new Date(now + rt.options.invoiceTtlSeconds * 1000), new Date(now),
+        httpRequestId],
     );
     if (rows[0] === undefined) {
       const raced = await stored(tx, partner.partnerId, body.requestId, hash);

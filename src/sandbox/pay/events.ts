@@ -26,7 +26,7 @@ export async function enqueueTransactionUpdated(tx: Queryable, rt: PayRuntime, t
   };
   await ctx.outbox.enqueue(tx, {
     topic: PAY_TOPIC, owner: t.partnerId, eventType: 'transaction.updated', url: target.webhookUrl,
-    secret: target.webhookSecret, payload, id: eventId(t),
+    secret: target.webhookSecret, payload, id: eventId(t), ...(t.httpRequestId === null ? {} : { requestId: t.httpRequestId }),
   });
   return true;
 }

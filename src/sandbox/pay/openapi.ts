@@ -1,14 +1,16 @@
 import { payOpenApiDocument } from '../../contracts/pay/openapi.js';
+import { metricsOperation, withRequestIds } from '../../contracts/ops-openapi.js';
 import { SIMULATOR_ROUTES } from './simulator-spec.js';
 
 let cached: object | undefined;
 
 /**
  * The sandbox's Pay document: the Pay API with the wallet-app simulator and
- * the test controls under `/sandbox/` (the build script writes it to
+ * the test controls under `/sandbox/`, its `GET /metrics`, and the
+ * `X-Request-Id` of every request and answer (the build script writes it to
  * openapi/pay.json).
  */
 export function sandboxPayOpenApiDocument(): object {
-  cached ??= payOpenApiDocument(SIMULATOR_ROUTES);
+  cached ??= withRequestIds(payOpenApiDocument([...SIMULATOR_ROUTES, metricsOperation]));
   return structuredClone(cached);
 }

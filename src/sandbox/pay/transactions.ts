@@ -8,6 +8,8 @@ export interface TransactionRow {
   transactionId: string;
   partnerId: string;
   requestId: string;
+  /** The `X-Request-Id` of the /checkout that created it (its webhooks carry it); null before issue 15. */
+  httpRequestId: string | null;
   cardSession: string;
   cardNumber: string;
   bodyHash: string;
@@ -39,7 +41,7 @@ export function transactionFromRow(row: Record<string, unknown>): TransactionRow
   const date = (v: unknown) => (v as Date | null) ?? null;
   return {
     transactionId: String(row.transaction_id), partnerId: String(row.partner_id), requestId: String(row.request_id),
-    cardSession: String(row.card_session), cardNumber: String(row.card_number), bodyHash: String(row.body_hash),
+    httpRequestId: (row.http_request_id as string | null) ?? null, cardSession: String(row.card_session), cardNumber: String(row.card_number), bodyHash: String(row.body_hash),
     response: String(row.response), providerId: (row.provider_id as string | null) ?? null, items: row.items as Item[],
     discountAmount: Number(row.discount_amount), totalAmount: Number(row.total_amount), refundedAmount: Number(row.refunded_amount),
     status: row.status as TransactionStatus, reason: (row.reason as RejectReason | null) ?? null, version: Number(row.version),

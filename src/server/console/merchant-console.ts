@@ -14,7 +14,7 @@ import { PushError } from '../../push/errors.js';
 import type { RunningSandbox } from '../../sandbox/server.js';
 import type { CallbackLog } from './callback-log.js';
 import type { CampaignRunner } from './campaigns.js';
-import { metricsView, verificationTotal, type MetricsView } from './metrics-view.js';
+import { metricsView, type MetricsView } from './metrics-view.js';
 import { transactionViews } from './transactions.js';
 
 /** What changed, for the merchant console's page: it reads that part again. */
@@ -88,7 +88,7 @@ export class MerchantConsole {
     app.get(`${api}/transactions`, async (c) => c.json({
       transactions: payments === undefined ? [] : await transactionViews(payments, this.#o.tills, this.#o.sandbox),
     }));
-    app.get(`${api}/metrics`, (c) => c.json(metricsView(service.metrics.render(), this.#history)));
+    app.get(`${api}/metrics`, async (c) => c.json(metricsView(await service.metrics.render(), this.#history)));
     app.get(`${api}/callbacks`, (c) => {
       const type = c.req.query('type');
       return c.json({ counts: this.#o.callbacks.counts(), callbacks: this.#o.callbacks.recent(type === '' ? undefined : type) });
@@ -127,7 +127,7 @@ export class MerchantConsole {
   /** Takes a metrics sample while a page listens (the live line moves each sample), and tells the pages. */
   #sample(service: CashDeskService): void {
     if (this.feed.listeners === 0) return;
-    this.#history.push({ at: new Date().toISOString(), total: verificationTotal(service.metrics.render()) });
+    this.#history.push({ at: new Date().toISOString(), total: service.metrics.verifications.samples().reduce((sum, s) => sum + s.value, 0) });
     if (this.#history.length > HISTORY_SAMPLES) this.#history.shift();
     this.feed.publish('metrics');
   }

@@ -50,8 +50,3 @@ export function metricsView(text: string, history: MetricsView['history']): Metr
     history,
   };
 }
-
-/** Total verifications in a scrape. */
-export function verificationTotal(text: string): number {
-  return parsePrometheus(text).filter((s) => s.name === 'wpk_barcode_verifications_total').reduce((sum, s) => sum + s.value, 0);
-}

@@ -96,9 +96,9 @@ describe('HTTP /v1/payments', () => {
   });
 
   it('answers refusals in the envelope with the stable code, and needs the till key', async () => {
-    expect(await call('GET', '/v1/payments/nope')).toEqual({ status: 404, body: { status: 'PAYMENT_NOT_FOUND', errors: ['paymentId: no such payment for this till'] } });
+    expect(await call('GET', '/v1/payments/nope')).toMatchObject({ status: 404, body: { status: 'PAYMENT_NOT_FOUND', errors: ['paymentId: no such payment for this till'] } });
     expect((await call('GET', '/v1/payments/nope', undefined, 'wrong-key-0123456789')).status).toBe(401);
-    expect(await call('POST', '/v1/payments', { basket: BASKET })).toEqual({
+    expect(await call('POST', '/v1/payments', { basket: BASKET })).toMatchObject({
       status: 400, body: { status: 'BAD_REQUEST', errors: ['fullBarcode: give fullBarcode or cardSession, exactly one'] },
     });
     const card = await pay.sim.issueCard({ walletPayIsDefault: false });
@@ -115,7 +115,7 @@ describe('HTTP /v1/payments', () => {
       const response = await fetch(pay.server.url + path, { method });
       return { status: response.status, allow: response.headers.get('allow'), body: method === 'HEAD' ? undefined : await response.json() };
     };
-    expect(await wrong('DELETE', '/v1/payments')).toEqual({
+    expect(await wrong('DELETE', '/v1/payments')).toMatchObject({
       status: 405, allow: 'GET, HEAD, POST', body: { status: 'METHOD_NOT_ALLOWED', errors: ['method: must be GET or HEAD or POST'] },
     });
     expect(await wrong('PUT', '/v1/payments/sale-9')).toMatchObject({ status: 405, allow: 'GET, HEAD' });

@@ -66,7 +66,7 @@ describe('bridge calls', () => {
   it('refuses an empty batch and a batch over maxBatch whole, with one -32600', async () => {
     const client = await connect();
     client.send([]);
-    expect(await client.next()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request', data: { code: 'INVALID_REQUEST', errors: ['batch: must not be empty'] } } });
+    expect(await client.next()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request', data: { code: 'INVALID_REQUEST', errors: ['batch: must not be empty'], requestId: expect.any(String) } } });
     client.send(Array.from({ length: 6 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'health' })));
     expect(await client.next()).toMatchObject({ id: null, error: { code: -32600, data: { code: 'BATCH_TOO_LARGE', errors: ['batch: must hold at most 5 calls, got 6'] } } });
   });
@@ -90,7 +90,7 @@ describe('bridge calls', () => {
   it('answers -32700 with id null to text that is not JSON', async () => {
     const client = await connect();
     client.send('{"jsonrpc": "2.0", "method": "health", "id": 1');
-    expect(await client.next()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error', data: { code: 'PARSE_ERROR' } } });
+    expect(await client.next()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error', data: { code: 'PARSE_ERROR', requestId: expect.any(String) } } });
   });
 
   it('answers -32600 to a wrong jsonrpc version, echoing a valid id', async () => {
@@ -237,7 +237,7 @@ describe('bridge limits', () => {
       const client = await RpcClient.connect(srv.url, { key: TILL.key });
       client.send({ jsonrpc: '2.0', id: 1, method: 'barcode.verify', params: { fullBarcode: 'x' } });
       const answer = await client.next();
-      expect(answer).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error', data: { code: 'INTERNAL_ERROR' } } });
+      expect(answer).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error', data: { code: 'INTERNAL_ERROR', requestId: expect.any(String) } } });
       expect(JSON.stringify(answer)).not.toContain('hunter2');
       await expect(client.call('health')).rejects.toMatchObject({ rpcCode: -32603 });
       expect(records.filter((r) => r.level === 50 && r.msg === 'bridge call failed unexpectedly')).toHaveLength(2);

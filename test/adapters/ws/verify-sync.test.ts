@@ -22,11 +22,11 @@ function serviceAnswering(answer: () => BarcodeVerification | Promise<BarcodeVer
 const counted = (service: CashDeskService) => service.metrics.verifications.get({ result_code: 'VALIDATION_FAILED', reason: 'MALFORMED' });
 
 describe('CashDeskService#verifySync', () => {
-  it('returns the result itself, counted, when the verifier is synchronous', () => {
+  it('returns the result itself, counted, when the verifier is synchronous', async () => {
     const service = serviceAnswering(() => RESULT);
     expect(service.verifySync('x')).toBe(RESULT);
     expect(counted(service)).toBe(1);
-    expect(service.metrics.render()).toContain('wpk_barcode_verify_duration_seconds_count 1');
+    expect(await service.metrics.render()).toContain('wpk_barcode_verify_duration_seconds_count 1');
   });
 
   it('returns a promise of the result, counted once it settles, when the verifier is asynchronous', async () => {
@@ -81,7 +81,7 @@ describe('bridge on the synchronous path', () => {
     client.send({ jsonrpc: '2.0', id: 1, method: 'barcode.verify', params: { fullBarcode: 'x' } });
     client.send({ jsonrpc: '2.0', id: 2, method: 'barcode.verify', params: { fullBarcode: 'x' } });
     const first = await client.next();
-    expect(first).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error', data: { code: 'INTERNAL_ERROR' } } });
+    expect(first).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error', data: { code: 'INTERNAL_ERROR', requestId: expect.any(String) } } });
     expect(JSON.stringify(first)).not.toContain('hunter2');
     expect(await client.next()).toMatchObject({ id: 2, result: { resultCode: expect.any(String), fullBarcode: 'x' } });
     expect(records.filter((r) => r.msg === 'bridge call failed unexpectedly')).toHaveLength(1);

@@ -38,7 +38,7 @@ describe('createApiApp, given hostile input', () => {
     for (const depth of [65, 5000, 100_000]) {
       const res = await api.request('/things', post('/things', nested(depth)));
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ status: 'BAD_REQUEST', errors: ['body: nesting deeper than 64 levels'] });
+      expect(await res.json()).toMatchObject({ status: 'BAD_REQUEST', errors: ['body: nesting deeper than 64 levels'] });
     }
   });
 
@@ -47,7 +47,7 @@ describe('createApiApp, given hostile input', () => {
     for (const [url, field] of [['/things/a%00b', 'path'], ['/things/a%1Fb', 'path'], ['/things/a?x=%00', 'query'], ['/things/a%7f', 'path']] as const) {
       const res = await api.request(url);
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ status: 'BAD_REQUEST', errors: [`${field}: must not contain control characters`] });
+      expect(await res.json()).toMatchObject({ status: 'BAD_REQUEST', errors: [`${field}: must not contain control characters`] });
     }
     expect((await api.request('/things/a%20b')).status).toBe(200);
   });
@@ -57,7 +57,7 @@ describe('createApiApp, given hostile input', () => {
     const res = await api.request('/private/thing', { method: 'DELETE' });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, HEAD');
-    expect(await res.json()).toEqual({ status: 'METHOD_NOT_ALLOWED', errors: ['method: must be GET or HEAD'] });
+    expect(await res.json()).toMatchObject({ status: 'METHOD_NOT_ALLOWED', errors: ['method: must be GET or HEAD'] });
     expect((await api.request('/private/thing')).status).toBe(401);
     expect((await api.request('/things', { method: 'PUT' })).headers.get('allow')).toBe('POST');
     expect((await api.request('/nothing', { method: 'DELETE' })).status).toBe(404);

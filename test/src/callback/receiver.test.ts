@@ -126,7 +126,7 @@ describe.each(databaseCases('the callback receiver'))('callback receiver on $nam
     const e = event();
     const other = signed({ ...e, eventId: 'evt_other' });
     const mismatched = { body: other.body, headers: { ...signWebhook(secret, { id: e.eventId, timestampSeconds: Math.floor(Date.now() / 1000), body: other.body }) } };
-    expect(await post(`${url}/callback`, mismatched.body, mismatched.headers)).toEqual({ status: 400, json: { status: 'BAD_REQUEST', errors: ['eventId: must equal the webhook-id header'] } });
+    expect(await post(`${url}/callback`, mismatched.body, mismatched.headers)).toMatchObject({ status: 400, json: { status: 'BAD_REQUEST', errors: ['eventId: must equal the webhook-id header'] } });
     const bad = JSON.stringify({ ...e, type: 'push.lost' });
     const answer = await post(`${url}/callback`, bad, { ...signWebhook(secret, { id: e.eventId, timestampSeconds: Math.floor(Date.now() / 1000), body: bad }) });
     expect(answer.status).toBe(400);

@@ -1,30 +1,40 @@
+import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { Counter, Histogram, ServerMetrics, TurnCounter } from '../../../src/cashdesk/metrics.js';
+import { register } from '../../../src/log/metrics.js';
+
+/** A metric's text as prom-client renders it from a registry of its own. */
+async function rendered(metric: Counter | Histogram): Promise<string> {
+  const registry = new Registry();
+  register(registry, metric);
+  return registry.metrics();
+}
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('ServerMetrics', () => {
-  it('renders counters with escaped labels and histograms with cumulative buckets', () => {
+  it('renders counters with escaped labels and histograms with cumulative buckets', async () => {
     const counter = new Counter('c_total', 'help');
     counter.inc({ label: 'a"b\\c' });
     counter.inc({ label: 'a"b\\c' }, 2);
-    expect(counter.render()).toContain('c_total{label="a\\"b\\\\c"} 3');
+    expect(await rendered(counter)).toContain('c_total{label="a\\"b\\\\c"} 3');
     const histogram = new Histogram('h', 'help', [0.1, 1]);
     histogram.observe(0.05);
     histogram.observe(0.5);
     histogram.observe(5);
-    const text = histogram.render();
+    const text = await rendered(histogram);
     expect(text).toContain('h_bucket{le="0.1"} 1');
     expect(text).toContain('h_bucket{le="1"} 2');
     expect(text).toContain('h_bucket{le="+Inf"} 3');
     expect(text).toContain('h_count 3');
   });
 
-  it('renders every line as Prometheus text exposition', () => {
+  it('renders every line as Prometheus text exposition', async () => {
     const metrics = new ServerMetrics();
     metrics.verifications.inc({ result_code: 'VALIDATION_FAILED', reason: 'MALFORMED' });
     metrics.bridgeConnections.inc();
-    for (const line of metrics.render().trimEnd().split('\n')) {
+    // Blank lines separate metrics (the format ignores them).
+    for (const line of (await metrics.render()).trimEnd().split('\n').filter((l) => l !== '')) {
       expect(line).toMatch(/^(# (HELP|TYPE) \w+ .+|\w+(\{[^}]*\})? [-+.\deE]+|\w+(\{[^}]*\})? \+?Inf)$/);
     }
   });

@@ -20,7 +20,7 @@ describe('CashDeskService metrics', () => {
     await s.verify('CM;4;;00000000');
     expect(s.metrics.keyMatches.get({ key_index: '0' })).toBe(2);
     expect(s.metrics.keyMatches.get({ key_index: '1' })).toBe(1);
-    expect(s.metrics.render()).toContain('wpk_barcode_key_matches_total{key_index="1"} 1');
+    expect(await s.metrics.render()).toContain('wpk_barcode_key_matches_total{key_index="1"} 1');
   });
 
   it('puts the drift of each valid barcode in a histogram of steps', async () => {
@@ -28,7 +28,7 @@ describe('CashDeskService metrics', () => {
     await s.verify(generateBarcode({ ...BASE_CONFIG, cardNumber: '1', at: NOW - 30_000 }));
     await s.verify(generateBarcode({ ...BASE_CONFIG, cardNumber: '2', at: NOW }));
     await s.verify(generateBarcode({ ...BASE_CONFIG, cardNumber: '3', at: NOW + 30_000 }));
-    const text = s.metrics.render();
+    const text = await s.metrics.render();
     expect(text).toContain('wpk_barcode_drift_steps_bucket{le="-2"} 0');
     expect(text).toContain('wpk_barcode_drift_steps_bucket{le="-1"} 1');
     expect(text).toContain('wpk_barcode_drift_steps_bucket{le="0"} 2');

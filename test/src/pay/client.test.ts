@@ -5,6 +5,7 @@ import { demoConfig } from '../../../src/demo.js';
 import { ConfigError, createVerifier } from '../../../src/index.js';
 import { createPayClient, PayError, type PayClientEvent } from '../../../src/pay/index.js';
 import { startFakePayServer } from './fake-pay-server.js';
+import { withRequestId } from '../../../src/log/index.js';
 
 const verifier = createVerifier({ ...demoConfig.verifier, backend: 'wasm' });
 const tokenKey = createHmac('sha256', Buffer.from(demoConfig.verifier.key, 'hex')).update('token').digest();
@@ -177,6 +178,13 @@ describe('createPayClient', () => {
     expect(response.requestId).toMatch(/^srv-\d+$/); // the answer's x-request-id, set by the server
     expect(fake.received[1]!.headers['x-request-id']).toBe(events[3]!.httpRequestId);
     expect(JSON.stringify(events)).not.toContain('AB12CD34'); // no bodies in events
+  });
+
+  it('sends the current request id (withRequestId) on every attempt, so the Pay API logs the till\'s request', async () => {
+    fake.script('/checkout', { status: 500, body: { status: 'INTERNAL', errors: [] } },
+      { status: 200, body: { transactionId: 'trx-1', requestId: 'req-1', status: 'created' } });
+    await withRequestId('till-7-000123', () => client().checkout(checkout));
+    expect(fake.received.map((r) => r.headers['x-request-id'])).toEqual(['till-7-000123', 'till-7-000123']);
   });
 
   it('names every bad option at once', () => {

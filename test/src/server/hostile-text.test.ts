@@ -23,7 +23,7 @@ describe('the cash desk server, given NUL bytes, deep JSON and clients that go a
     const body = JSON.parse(await res.text()) as { status: string; errors: string[] };
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
-    expect(body).toEqual({ status: expect.any(String), errors: expect.any(Array) });
+    expect(body).toEqual({ status: expect.any(String), errors: expect.any(Array), requestId: expect.any(String) });
     return { status: res.status, body, headers: res.headers };
   }
 

@@ -69,7 +69,7 @@ describe.each(sandboxSchemeCases('sandbox Pay checkout'))('sandbox Pay /checkout
     expect((await h.pay('/checkout', h.checkoutBody('UnknownS', uid('req')))).body.status).toBe('CARD_SESSION_INVALID');
     const raw = '{"requestId":';
     const token = await joseToken(raw, { iat: Math.floor(h.clock.now / 1000), kid: h.partnerId });
-    expect((await h.pay('/checkout', null, { raw, token })).body).toEqual({ status: 'BAD_REQUEST', errors: ['body: must be JSON'] });
+    expect((await h.pay('/checkout', null, { raw, token })).body).toMatchObject({ status: 'BAD_REQUEST', errors: ['body: must be JSON'] });
     for (const answer of [shape, await h.pay('/checkout', sum)]) expect(PayErrorEnvelope.safeParse(answer.body).success).toBe(true);
   });
 
@@ -111,7 +111,7 @@ describe.each(sandboxSchemeCases('sandbox Pay checkout'))('sandbox Pay /checkout
     const { body } = await h.sim('GET', `/sandbox/app/invoices?cardNumber=${card.cardNumber}&partnerId=${h.partnerId}`);
     expect(body.invoices[0].offers).toEqual(task.offers);
     const unknownOffer = await h.pay('/availability-info/task', { ...task, requestId: uid('task'), offers: [{ providerId: 'elsewhere', marketingMessage: 'x' }] });
-    expect(unknownOffer.body).toEqual({ status: 'BAD_REQUEST', errors: ['offers.0.providerId: not a provider offered to this customer'] });
+    expect(unknownOffer.body).toMatchObject({ status: 'BAD_REQUEST', errors: ['offers.0.providerId: not a provider offered to this customer'] });
     const disabled = await h.card({ payEnabled: false });
     const none = await h.pay('/availability-info', { cardSession: disabled.cardSession });
     expect(none.body.walletPayIsDefault).toBe(false);
@@ -128,7 +128,7 @@ describe.each(sandboxSchemeCases('sandbox Pay checkout'))('sandbox Pay /checkout
     const answer = await h.pay('/availability-info', { cardSession: rescan.body.cardSession });
     expect(answer.body).toEqual({ walletPayIsDefault: true, providers });
     const checkout = (providerId: string) => h.pay('/checkout', h.checkoutBody(rescan.body.cardSession, uid('req'), { providerId }));
-    expect((await checkout('other')).body).toEqual({ status: 'BAD_REQUEST', errors: ['providerId: not a provider offered to this customer'] });
+    expect((await checkout('other')).body).toMatchObject({ status: 'BAD_REQUEST', errors: ['providerId: not a provider offered to this customer'] });
     expect((await checkout('sbp')).status).toBe(200);
     const none = await h.card({ providers: [{ providerId: 'sbp', name: 'Fast payments', available: false, message: 'Bank offline' }] });
     expect((await h.pay('/availability-info', { cardSession: none.cardSession })).body.walletPayIsDefault).toBe(false);

@@ -38,7 +38,7 @@ describe('sandbox Pay module with --demo', () => {
       'partnerId: must be 1 to 64 of [A-Za-z0-9._:-]', 'key: must be hex of 16 to 1024 bytes', 'webhookUrl: must be an http(s) URL',
     ]);
     const unknown = await fetch(`${running.url}/sandbox/cards`, json({ partnerId: 'nobody' }));
-    expect(await unknown.json()).toEqual({ status: 'NOT_FOUND', errors: ['partnerId: no such partner'] });
+    expect(await unknown.json()).toMatchObject({ status: 'NOT_FOUND', errors: ['partnerId: no such partner'] });
     const notJson = await fetch(`${running.url}/checkout`, { method: 'POST', headers: { 'content-type': 'text/plain', 'x-wallet-token': createVerifier({ ...demoConfig.verifier }).getToken('{}') }, body: '{}' });
     expect(notJson.status).toBe(415);
   });

@@ -53,7 +53,7 @@ describe.each(sandboxSchemeCases('sandbox Pay refunds'))('sandbox Pay /refund on
     const rest = await h.pay('/refund', { transactionId: t.transactionId, refundId: 'r3' });
     expect(rest.body).toMatchObject({ amount: 4_000_000, refundedAmount: 5_000_000 });
     expect((await h.pay('/status', { transactionId: t.transactionId })).body).toMatchObject({ status: 'succeeded', refundedAmount: 5_000_000 });
-    expect((await h.pay('/refund', { transactionId: t.transactionId, refundId: 'r4' })).body).toEqual({ status: 'AMOUNT_MISMATCH', errors: ['amount: nothing left to refund'] });
+    expect((await h.pay('/refund', { transactionId: t.transactionId, refundId: 'r4' })).body).toMatchObject({ status: 'AMOUNT_MISMATCH', errors: ['amount: nothing left to refund'] });
   });
 
   it('refunds by items, never more pieces per article than bought, whether bought as one line or several', async () => {
@@ -111,7 +111,7 @@ describe.each(sandboxSchemeCases('sandbox Pay refunds'))('sandbox Pay /refund on
     const t = await paid([{ name: 'Pen', article: 'P', quantity: 1, price: 100 }]);
     await h.pay('/refund', { transactionId: t.transactionId, refundId: 'all' });
     const next = await h.pay('/checkout', h.checkoutBody(t.cardSession, uid('req')));
-    expect(next.body).toEqual({ status: 'CARD_SESSION_INVALID', errors: ['cardSession: closed after a refund; scan the barcode again'] });
+    expect(next.body).toMatchObject({ status: 'CARD_SESSION_INVALID', errors: ['cardSession: closed after a refund; scan the barcode again'] });
     expect((await h.pay('/availability-info', { cardSession: t.cardSession })).status).toBe(409);
     const rescan = await h.sim('POST', `/sandbox/cards/${t.cardNumber}/barcode`, { partnerId: h.partnerId });
     expect((await h.pay('/checkout', h.checkoutBody(rescan.body.cardSession, uid('req')))).status).toBe(200);

@@ -111,7 +111,7 @@ describe.each(sandboxSchemeCases('sandbox Pay state machine'))('sandbox Pay tran
     for (const [path, body] of [['/availability-info', { cardSession: card.cardSession }], ['/checkout', h.checkoutBody(card.cardSession, `late-${h.clock.now}`)]] as const) {
       const answer = await h.pay(path, body);
       expect(answer.status, path).toBe(409);
-      expect(answer.body, path).toEqual({ status: 'CARD_SESSION_INVALID', errors: ['cardSession: expired; scan the barcode again'] });
+      expect(answer.body, path).toMatchObject({ status: 'CARD_SESSION_INVALID', errors: ['cardSession: expired; scan the barcode again'] });
     }
     const rescan = await h.sim('POST', `/sandbox/cards/${card.cardNumber}/barcode`, { partnerId: h.partnerId });
     expect(rescan.body.cardSession).not.toBe(card.cardSession);

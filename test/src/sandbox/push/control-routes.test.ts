@@ -55,7 +55,7 @@ describe.each(sandboxCases('Push test controls'))('Push test controls on $name',
       expect(patched.body).toMatchObject({ callbackUrl: 'http://127.0.0.1:1/cb', singleIntervalMs: 5, batchIntervalMs: 6, simulateDelivery: false });
       expect((await call(url, 'PATCH', `/sandbox/push/accounts/${login}`, { callbackUrl: null })).body.callbackUrl).toBeNull();
       expect((await call(url, 'PATCH', '/sandbox/push/accounts/nobody-here', { batchIntervalMs: 1 })).status).toBe(404);
-      expect((await call(url, 'GET', '/sandbox/push/accounts/nobody-here')).body).toEqual({ status: 'NOT_FOUND', errors: ['login: no such account'] });
+      expect((await call(url, 'GET', '/sandbox/push/accounts/nobody-here')).body).toMatchObject({ status: 'NOT_FOUND', errors: ['login: no such account'] });
     });
 
     it('has the demo account of demoConfig.push with --demo, in the initial-password state', async () => {

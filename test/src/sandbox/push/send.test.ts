@@ -22,9 +22,9 @@ describe.each(sandboxCases('Push sends'))('Push API sends on $name', ({ start })
     it('says "subId: must not be null" for a missing subId too, on single and batch', async () => {
       const { auth } = await readyAccount(url, { simulateDelivery: false });
       const batch = await call(url, 'POST', '/public/push/batch', { msisdn: [], message }, auth);
-      expect(batch.body).toEqual({ status: 'BAD_REQUEST', errors: ['subId: must not be null'] });
+      expect(batch.body).toMatchObject({ status: 'BAD_REQUEST', errors: ['subId: must not be null'] });
       const single = await call(url, 'POST', '/public/push/single', { msisdn: '79991234567', message }, auth);
-      expect(single.body).toEqual({ status: 'BAD_REQUEST', errors: ['subId: must not be null'] });
+      expect(single.body).toMatchObject({ status: 'BAD_REQUEST', errors: ['subId: must not be null'] });
     });
 
     it('names each bad field of a single push and stores nothing', async () => {
@@ -142,7 +142,7 @@ describe.each(sandboxCases('Push sends'))('Push API sends on $name', ({ start })
       await call(url, 'PATCH', `/sandbox/push/accounts/${a.login}`, { batchIntervalMs: 0 });
       expect((await call(url, 'POST', '/public/push/batch', { ...body, subId: 'y' }, { ...a.auth, 'idempotency-key': 'fresh' })).status).toBe(200);
       const bad = await call(url, 'POST', '/public/push/batch', body, { ...a.auth, 'idempotency-key': 'x'.repeat(129) });
-      expect(bad.body).toEqual({ status: 'BAD_REQUEST', errors: ['idempotency-key: must be 1 to 128 printable characters'] });
+      expect(bad.body).toMatchObject({ status: 'BAD_REQUEST', errors: ['idempotency-key: must be 1 to 128 printable characters'] });
     });
 
     it('sends a batch once when the same key arrives twice at the same time', async () => {
