@@ -44,6 +44,10 @@ export async function openServerPayments(config: PaymentsConfig, service: () => 
       onEvent: (e) => {
         if (e.type === 'request') log.info({ path: e.path, attempt: e.attempt }, 'pay request');
         else if (e.type === 'failure') log.warn({ path: e.path, attempt: e.attempt, code: e.error.code }, 'pay request failed');
+        // Field names only: what the service answered that the client does not read (pay check tells which option fits).
+        else if (e.type === 'responseNotUnderstood') {
+          log.warn({ path: e.path, httpStatus: e.httpStatus, unknown: e.unknown, missing: e.missing, invalid: e.invalid }, 'pay response not understood');
+        }
       },
     });
     const channel = `wpk_pay_${schema ?? 'public'}`;
