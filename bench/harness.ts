@@ -102,6 +102,71 @@ export function measure(group: BenchGroup, options: MeasureOptions = {}): Map<st
   return results;
 }
 
+/** Options of {@link measureInterleaved}. */
+export interface InterleavedOptions {
+  /** Seconds of measured time per case in all (default 1). */
+  seconds?: number;
+  /** Aimed length of one batch, ms (default 10). */
+  batchMs?: number;
+}
+
+/** CPU time this process has used, ms (user + system, every thread). */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/**
+ * The cases of a group in turns, one short batch of each after the other, each
+ * batch timed by the CPU time the process used rather than the wall clock.
+ * On a shared machine whose load changes by the second, the cases of a ratio
+ * then see the same conditions (turns), and time spent waiting for a core is
+ * not counted against whichever case happened to be running (CPU time). A
+ * case's rate is the median of its batches' rates. For bench:ci, where a short
+ * run must give steady ratios; `npm run bench` keeps benchmark.js ({@link measure}).
+ */
+export function measureInterleaved(group: BenchGroup, options: InterleavedOptions = {}): Map<string, Measured> {
+  const seconds = options.seconds ?? 1;
+  const batchMs = options.batchMs ?? 10;
+  // Warm-up: each case runs for 5 batch lengths (wall clock), compiling its hot path before any batch counts.
+  for (const [, fn] of group.cases) {
+    const until = performance.now() + 5 * batchMs;
+    while (performance.now() < until) for (let i = 0; i < 100; i++) fn();
+  }
+  const sizes = group.cases.map(() => 100);
+  const rates: number[][] = group.cases.map(() => []);
+  const spent = group.cases.map(() => 0);
+  while (spent.some((ms) => ms < seconds * 1000)) {
+    group.cases.forEach(([, fn], c) => {
+      const n = sizes[c]!;
+      const wall = performance.now();
+      const t0 = cpuMs();
+      for (let i = 0; i < n; i++) fn();
+      const took = cpuMs() - t0;
+      const tookWall = performance.now() - wall;
+      // The next batch sized to batchMs by this one (at most 4x larger or 2x smaller, so one preempted batch
+      // does not swing it); only a batch near its size counts, where the CPU-time reading's own cost is lost.
+      sizes[c] = Math.max(1, Math.round(n * Math.min(4, Math.max(0.5, batchMs / Math.max(tookWall, 0.001)))));
+      if (took >= batchMs / 2) {
+        spent[c]! += took;
+        rates[c]!.push((n / took) * 1000);
+      }
+    });
+  }
+  const results = new Map<string, Measured>();
+  group.cases.forEach(([name], c) => {
+    const sorted = [...rates[c]!].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+    const mean = sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length);
+    const sd = Math.sqrt(sorted.reduce((a, r) => a + (r - mean) ** 2, 0) / Math.max(1, sorted.length - 1));
+    // rme as benchmark.js states it (95% confidence, normal approximation), over the batches.
+    const rme = sorted.length > 1 && mean > 0 ? ((1.96 * sd) / Math.sqrt(sorted.length) / mean) * 100 : 0;
+    results.set(name, { name, hz: median, rme, samples: sorted.length });
+  });
+  process.stderr.write(`  measured ${group.cases.length} cases in turns\n`);
+  return results;
+}
+
 /** A rate as the tables print it. */
 export function fmt(hz: number): string {
   return hz >= 1e6 ? `${(hz / 1e6).toFixed(2)} M/s` : `${(hz / 1e3).toFixed(1)} k/s`;
