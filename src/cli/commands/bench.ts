@@ -4,13 +4,13 @@ import { parseCliArgs } from '../args.js';
 import { demoConfig } from '../../demo.js';
 import { ConfigError } from '../../errors.js';
 import { resolveServeConfig } from '../../server/config.js';
-import { startServer } from '../../server/serve.js';
 import { readConfigFile } from '../config-file.js';
 import { barcodeSource, type BarcodeSource } from '../bench/barcodes.js';
 import { httpLoad } from '../bench/http-load.js';
 import type { MeasureWindow, TransportResult } from '../bench/window.js';
 import { bridgeLoad, bridgeUrl } from '../bench/ws-load.js';
 
+/** `bench --help`, also part of the CLI's help. */
 export const BENCH_USAGE = `wallet-partner-kit bench [--url URL --till-key KEY] [--config FILE | --demo] [--seconds S]
                          [--connections C] [--in-flight N] [--transport http|bridge|both] [--min-rate N] [--json]
 
@@ -104,8 +104,9 @@ export async function bench(argv: string[]): Promise<void> {
   if (tillKey === undefined) throw new ConfigError(['--till-key: required with --url (or WPK_TILL_KEY); the server refuses calls without a till key'], 'arguments');
 
   // In process: the verifier and tills alone (no payments, Redis, bonus hook or database), on a free loopback port.
+  // Imported only here: measuring a server elsewhere loads none of the server's code.
   const server = inProcess
-    ? await startServer({ ...config, pay: undefined, redisUrl: undefined, bonus: undefined, database: {}, server: { ...config.server, host: '127.0.0.1', port: 0, drainSeconds: 1 } })
+    ? await (await import('../../server/serve.js')).startServer({ ...config, pay: undefined, redisUrl: undefined, bonus: undefined, database: {}, server: { ...config.server, host: '127.0.0.1', port: 0, drainSeconds: 1 } })
     : undefined;
   const target = baseUrl ?? new URL(server!.url);
   const warmupMs = seconds * 200;
