@@ -8,7 +8,7 @@ import { medianRepeats } from './repeats.js';
 // `npm run bench:ci`: the groups that matter, short, for CI on a small machine
 // (about 2 minutes on 2 cores). The in-process groups run their cases in turns,
 // timed in CPU seconds (harness.ts measureInterleaved: steadier ratios on a busy
-// machine than benchmark.js); the server groups are repeated and their median
+// machine than benchmark.js); the server groups are repeated (5 times) and their median
 // repeat kept (repeats.ts). Writes bench/out/results.json and
 // bench/out/summary.md, prints the summary, and exits 1 only when a ratio is
 // under its floor in bench/floors.json (or a ratio its group declares was not
@@ -42,7 +42,7 @@ async function run(): Promise<void> {
   process.env.BENCH_MAX_TIME ??= '0.5';
   process.env.BENCH_ROUNDS ??= '1';
   process.env.BENCH_LOAD_SECONDS ??= '2';
-  const repeats = Number(process.env.BENCH_CI_SERVER_REPEATS ?? 3);
+  const repeats = Number(process.env.BENCH_CI_SERVER_REPEATS ?? 5);
   const settings = {
     cpuSecondsPerCase: Number(process.env.BENCH_MAX_TIME), loadRounds: Number(process.env.BENCH_ROUNDS),
     loadSecondsPerRound: Number(process.env.BENCH_LOAD_SECONDS), serverRepeats: repeats,
