@@ -87,8 +87,11 @@ export async function startServe(payUrl: string, tills: number, cores: string): 
     pay: {
       url: payUrl, webhookSecret: demoConfig.pay.webhookSecret, timeoutMs: 60_000,
       ...(process.env.BENCH_PAY_THREAD_NICENESS ? { threadNiceness: Number(process.env.BENCH_PAY_THREAD_NICENESS) } : {}),
+      ...(process.env.BENCH_PAY_THREAD ? { thread: process.env.BENCH_PAY_THREAD } : {}),
     },
     server: { port: 0 },
+    // BENCH_SERVE_DATA=1: payments in a PGlite folder (each phase written before it is told) instead of in memory.
+    ...(process.env.BENCH_SERVE_DATA ? { database: { dataDir: join(dir, 'data') } } : {}),
   };
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
   const logPath = join(dir, 'serve.log');

@@ -1,5 +1,4 @@
-import { serveHttp, type HttpServerHandle } from '../../adapters/http/serve.js';
-import { startingApp } from '../api-app/starting-app.js';
+import { serveWhileBuilding } from '../api-app/serve-while-building.js';
 import { preloadPglite } from '../db/pglite-preload.js';
 import type { Sandbox } from './app.js';
 import type { SandboxModule } from './module.js';
@@ -40,37 +39,24 @@ export type StartSandboxOptions = SandboxOptions & {
 export async function startSandbox(options: StartSandboxOptions = {}, modules?: readonly SandboxModule[]): Promise<RunningSandbox> {
   const { onListening, ...sandboxOptions } = options;
   const { host, port, limits, dataDir, databaseUrl } = resolveSandboxOptions(sandboxOptions);
-  // Listen first only where nothing but a bug can fail after it (no folder lock, no server to reach).
-  const early = dataDir === undefined && databaseUrl === undefined;
-  const app = startingApp();
-  let http: HttpServerHandle | undefined;
   let sandbox: Sandbox | undefined;
-  try {
-    if (early) {
-      http = await serveHttp(app, { host, port, limits });
-      onListening?.(http.url);
-    }
-    // PGlite's wasm compiles on background threads while the sandbox's own code loads, after listening:
-    // together they are most of a start-up.
-    if (databaseUrl === undefined) void preloadPglite();
-    const [{ createSandbox }, chosen] = await Promise.all([
-      import('./app.js'), modules === undefined ? import('./modules.js').then((m) => m.SANDBOX_MODULES) : modules,
-    ]);
-    sandbox = await createSandbox(sandboxOptions, chosen);
-    if (http === undefined) {
-      http = await serveHttp(app, { host, port, limits });
-      onListening?.(http.url);
-    }
-  } catch (error) {
-    app.failed();
-    await http?.close();
-    await sandbox?.close();
-    throw error;
-  }
-  app.ready(sandbox.app);
-  sandbox.start();
-  const running = sandbox;
-  const server = http;
+  // Listen first only where nothing but a bug can fail after it (no folder lock, no server to reach).
+  const { http: server, built: running } = await serveWhileBuilding(
+    { host, port, limits, early: dataDir === undefined && databaseUrl === undefined, ...(onListening ? { onListening } : {}) },
+    async () => {
+      // PGlite's wasm compiles on background threads while the sandbox's own code loads, after listening:
+      // together they are most of a start-up.
+      if (databaseUrl === undefined) void preloadPglite();
+      const [{ createSandbox }, chosen] = await Promise.all([
+        import('./app.js'), modules === undefined ? import('./modules.js').then((m) => m.SANDBOX_MODULES) : modules,
+      ]);
+      sandbox = await createSandbox(sandboxOptions, chosen);
+      return sandbox;
+    },
+    (built) => built.app,
+    async () => { await sandbox?.close(); },
+  );
+  running.start();
   let closing: Promise<void> | undefined;
   return {
     url: server.url,

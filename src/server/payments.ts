@@ -52,6 +52,8 @@ export async function openServerPayments(config: PaymentsConfig, service: () => 
       ...(config.pay.webhookSecret ? { webhookSecret: config.pay.webhookSecret } : {}),
       ...(config.pay.pollIntervalMs ? { pollIntervalMs: config.pay.pollIntervalMs } : {}),
       adoptIntervalMs: config.pay.adoptIntervalMs,
+      // PGlite in memory dies with the process: a write before each step would protect nothing.
+      writeBehind: db.kind === 'pglite' && dataDir === undefined,
       ...(db.kind === 'postgres' && url ? {
         openChannel: (onMessage: (payload: string) => void) => openChannel({
           url, channel, onMessage, onError: (error) => log.error({ err: error }, 'payment channel failed: payments of this instance may be adopted by another'),

@@ -40,6 +40,13 @@ export interface CashDeskPaymentsOptions {
   /** New paymentIds, requestIds and refundIds. Default `randomUUID`. */
   newId?: () => string;
   sleep?: Sleep;
+  /**
+   * Writes go behind the till's updates and the Pay calls instead of before
+   * them (default false). Only for a database that does not outlive the
+   * process (PGlite in memory): there, writing first protects nothing and
+   * costs each payment a write's wait per phase.
+   */
+  writeBehind?: boolean;
   /** Failures nobody is waiting for (a background write, a relay). */
   onError?: (error: unknown, what: string) => void;
 }
@@ -58,7 +65,7 @@ const key = (tillId: string, paymentId: string) => `${tillId}/${paymentId}`;
  * till's behalf. A till only sends intents (start, checkout, cancel, ...) and
  * is told every phase change and session event through `subscribe`. Payments
  * are rows in the server's database, written before each Pay call's effect
- * is acted on; `init()` carries on every open payment after a restart. With
+ * is acted on (behind it with `writeBehind`); `init()` carries on every open payment after a restart. With
  * PostgreSQL and a shared channel, instances relay updates to the instance a
  * till is connected to, and one instance drives each payment at a time (an
  * advisory lock held by its channel connection, released if it dies).
@@ -71,6 +78,7 @@ export class CashDeskPayments implements Payments {
   readonly #updates: TransactionUpdates = createTransactionUpdates();
   readonly #driven = new Map<string, TillPayment>();
   readonly #loading = new Map<string, Promise<TillPayment>>();
+  readonly #starting = new Map<string, Promise<PaymentView>>();
   readonly #background = new Set<Promise<unknown>>();
   readonly #instance = randomUUID();
   readonly #clock: () => number;
@@ -111,6 +119,16 @@ export class CashDeskPayments implements Payments {
   async start(tillId: string, input: StartPayment): Promise<PaymentView> {
     this.#open();
     const paymentId = input.paymentId ?? this.#newId();
+    // The same paymentId twice at once on this instance: the second waits for the first and answers its payment.
+    const k = key(tillId, paymentId);
+    const starting = this.#starting.get(k);
+    if (starting !== undefined) return starting.then(() => this.get(tillId, paymentId), () => this.start(tillId, { ...input, paymentId }));
+    const started = this.#start(tillId, paymentId, input).finally(() => this.#starting.delete(k));
+    this.#starting.set(k, started);
+    return started;
+  }
+
+  async #start(tillId: string, paymentId: string, input: StartPayment): Promise<PaymentView> {
     const known = await this.#known(tillId, paymentId);
     if (known !== undefined) return known;
     let cardSession = input.cardSession;
@@ -122,6 +140,12 @@ export class CashDeskPayments implements Payments {
     });
     // Locked before the row exists: another instance adopting open rows must never take a payment being started.
     if (!(await this.#lock(tillId, paymentId))) throw this.#elsewhere(paymentId);
+    if (this.#o.writeBehind === true) {
+      // Alone on a database that dies with the process: this instance's #known and #starting decide, the row follows.
+      payment.writeFirst(this.#store.insert(payment.record()));
+      this.#driven.set(key(tillId, paymentId), payment);
+      return payment.run(() => payment.session.start());
+    }
     if (!(await this.#store.insert(payment.record()))) {
       payment.close(); // lost a race with the same paymentId: that one is the payment
       await this.#channel?.unlock(key(tillId, paymentId));
@@ -193,7 +217,14 @@ export class CashDeskPayments implements Payments {
   /** `pay.list`: the till's payments, most recent first (at most 200), optionally in one phase. */
   async list(tillId: string, phase?: string): Promise<PaymentView[]> {
     this.#open();
+    await this.#caughtUp(tillId);
     return (await this.#store.list(tillId, phase)).map((r) => r.view);
+  }
+
+  /** With writes behind: waits until the rows of the till's payments hold what the till has been told. */
+  async #caughtUp(tillId: string): Promise<void> {
+    if (this.#o.writeBehind !== true) return;
+    await Promise.all([...this.#driven.values()].filter((p) => p.tillId === tillId).map((p) => p.writesDone()));
   }
 
   /**
@@ -215,11 +246,15 @@ export class CashDeskPayments implements Payments {
     const unsubscribe = this.#feed.subscribe(tillId, (update) => (held === undefined ? tell(update) : held.push(update)));
     let stored: PaymentRecord[] = [];
     try {
-      if (!this.#closed) stored = await this.#store.openOf(tillId);
+      if (!this.#closed) {
+        await this.#caughtUp(tillId);
+        stored = await this.#store.openOf(tillId);
+      }
     } catch (error) {
       unsubscribe(); // the caller gets no unsubscribe to call
       throw error;
     }
+    // A payment driven here is told as it stands now: with writes behind, its row may not have caught up.
     for (const record of stored) tell(updateOf(record.view));
     const newer = held;
     held = undefined;
@@ -323,7 +358,7 @@ export class CashDeskPayments implements Payments {
   #payment(init: ConstructorParameters<typeof TillPayment>[1]): TillPayment {
     return new TillPayment({
       client: this.#o.client, updates: this.#updates, pollIntervalMs: this.#o.pollIntervalMs, clock: this.#clock,
-      newId: this.#o.newId, sleep: this.#o.sleep,
+      newId: this.#o.newId, sleep: this.#o.sleep, writeBehind: this.#o.writeBehind === true,
       save: (record) => this.#store.save(record),
       publish: (tillId, update) => this.#publish(tillId, update),
       settled: (payment) => this.#settled(payment),

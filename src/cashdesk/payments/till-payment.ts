@@ -19,8 +19,15 @@ export interface TillPaymentDeps {
   sleep: Sleep | undefined;
   /** Writes the record durably (calls come one at a time, in order). */
   save(record: PaymentRecord): Promise<void>;
-  /** Tells the till, once the state behind the update is written. */
+  /** Tells the till, once the state behind the update is written (at once with `writeBehind`). */
   publish(tillId: string, update: SessionUpdate): void;
+  /**
+   * Whether writes go behind instead of first: the till is told, /checkout and
+   * /refund go out and intents answer without waiting for the write. Only for
+   * a database that dies with the process (PGlite in memory), where writing
+   * first protects nothing; writes still happen, in order, for reads and lists.
+   */
+  writeBehind?: boolean;
   /** The payment may have come to rest: an intent ended, a write completed, or a watched transaction moved. */
   settled(payment: TillPayment): void;
   onError(error: unknown, what: string): void;
@@ -83,7 +90,7 @@ export class TillPayment {
       ...(deps.sleep === undefined ? {} : { sleep: deps.sleep }),
       ...(init.restore === undefined ? {} : { restore: init.restore }),
       rescan: () => this.#askRescan(),
-      checkpoint: () => this.flush(),
+      checkpoint: () => (deps.writeBehind === true ? this.#flushBehind() : this.flush()),
       onEvent: (event) => this.#onEvent(event),
     });
   }
@@ -146,7 +153,7 @@ export class TillPayment {
     } finally {
       this.#rescanAsked.delete(asked);
       // A refusal too is answered only once what it changed is written.
-      await this.#writes;
+      if (this.#deps.writeBehind !== true) await this.#writes;
       this.#running--;
     }
     this.#deps.settled(this);
@@ -171,6 +178,16 @@ export class TillPayment {
     await this.#op?.catch(() => {});
   }
 
+  /** The record's first write (its insert), under way: every later write goes after it. */
+  writeFirst(insert: Promise<unknown>): void {
+    this.#unwritten++;
+    const first = insert.then(() => undefined);
+    this.#writes = first.then(() => this.#written(), (error: unknown) => {
+      this.#deps.onError(error, 'payment write failed');
+      this.#written();
+    });
+  }
+
   /** Writes the current record after the writes queued before it; rejects when the write fails. */
   flush(): Promise<void> {
     // Writes coalesce: one queued write takes the record as it is when it runs, covering every change before it.
@@ -187,6 +204,11 @@ export class TillPayment {
       });
     }
     return this.#queued;
+  }
+
+  /** Settles once the writes queued so far are done (a failed one too: it was reported). */
+  writesDone(): Promise<void> {
+    return this.#writes;
   }
 
   /** Waits for the intent under way and the writes queued. */
@@ -221,7 +243,18 @@ export class TillPayment {
     if (event.type !== 'phase' && !TOLD.has(event.type)) return;
     this.#updatedAt = this.#deps.clock();
     const update = this.#update(event);
+    if (this.#deps.writeBehind === true) {
+      void this.#flushBehind();
+      this.#deps.publish(this.tillId, update);
+      return;
+    }
     this.flush().then(() => this.#deps.publish(this.tillId, update), () => this.#deps.publish(this.tillId, update));
+  }
+
+  /** Queues the write and goes on: its failure is reported by the write chain (onError), not to the caller. */
+  #flushBehind(): Promise<void> {
+    this.flush().catch(() => {});
+    return Promise.resolve();
   }
 
   #update(event: PaymentSessionEvent): SessionUpdate {

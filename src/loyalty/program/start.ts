@@ -1,7 +1,6 @@
 import { pino } from 'pino';
-import { serveHttp, type HttpServerHandle } from '../../../adapters/http/serve.js';
 import type { ServerLimits } from '../../../adapters/http/server-limits.js';
-import { startingApp } from '../../api-app/starting-app.js';
+import { serveWhileBuilding } from '../../api-app/serve-while-building.js';
 import { openDatabase, type Database } from '../../db/index.js';
 import { preloadPglite } from '../../db/pglite-preload.js';
 import { demoConfig } from '../../demo.js';
@@ -67,40 +66,27 @@ export async function startLoyaltyProgram(options: StartLoyaltyProgramOptions): 
     ...rest,
   } as LoyaltyProgramOptions;
   resolveLoyaltyProgramOptions(programOptions); // refuse bad options before opening anything
-  // Listen first only where nothing but a bug can fail after it (no folder lock, no server to reach).
-  const early = dataDir === undefined && databaseUrl === undefined;
-  const app = startingApp();
-  let http: HttpServerHandle | undefined;
   let db: Database | undefined;
-  let program: LoyaltyProgram;
-  try {
-    if (early) {
-      http = await serveHttp(app, { host, port, limits });
-      onListening?.(http.url);
-    }
-    // PGlite's wasm compiles on background threads while the server's own code loads, after listening:
-    // together they are most of a start-up.
-    if (databaseUrl === undefined) void preloadPglite();
-    const opening = openDatabase({ url: databaseUrl, dataDir, schema: databaseSchema });
-    const modules = Promise.all([import('./program.js'), import('./demo.js')]);
-    modules.catch(() => {}); // awaited below; this only keeps a failure while the database opens from being "unhandled"
-    db = await opening;
-    const [{ createLoyaltyProgram }, { seedDemoProgram }] = await modules;
-    program = await createLoyaltyProgram(db, { ...programOptions, logger: programOptions.logger ?? pino({ level: 'silent' }) });
-    if (demo) await seedDemoProgram(program.store, (options.clock ?? Date.now)());
-    if (http === undefined) {
-      http = await serveHttp(app, { host, port, limits });
-      onListening?.(http.url);
-    }
-  } catch (error) {
-    app.failed();
-    await http?.close();
-    await db?.close();
-    throw error;
-  }
-  app.ready(program.app);
-  const server = http;
-  const database = db;
+  // Listen first only where nothing but a bug can fail after it (no folder lock, no server to reach).
+  const { http: server, built: program } = await serveWhileBuilding(
+    { host, port, limits, early: dataDir === undefined && databaseUrl === undefined, ...(onListening ? { onListening } : {}) },
+    async () => {
+      // PGlite's wasm compiles on background threads while the server's own code loads, after listening:
+      // together they are most of a start-up.
+      if (databaseUrl === undefined) void preloadPglite();
+      const opening = openDatabase({ url: databaseUrl, dataDir, schema: databaseSchema });
+      const modules = Promise.all([import('./program.js'), import('./demo.js')]);
+      modules.catch(() => {}); // awaited below; this only keeps a failure while the database opens from being "unhandled"
+      db = await opening;
+      const [{ createLoyaltyProgram }, { seedDemoProgram }] = await modules;
+      const built = await createLoyaltyProgram(db, { ...programOptions, logger: programOptions.logger ?? pino({ level: 'silent' }) });
+      if (demo) await seedDemoProgram(built.store, (options.clock ?? Date.now)());
+      return built;
+    },
+    (built) => built.app,
+    async () => { await db?.close(); },
+  );
+  const database = db!;
   let closing: Promise<void> | undefined;
   return {
     ...program, db: database, url: server.url,

@@ -63,4 +63,75 @@ describe('CashDeskPayments', () => {
       await payments.close();
     }
   });
+
+  it('tells the till and checks out before the write lands with writeBehind, and a reconnecting till hears the live phase', async () => {
+    const own = await openDatabase(); // no open payments of other tests to adopt
+    let holding = false;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => { release = resolve; });
+    const held = new Proxy(own, {
+      get(target, name, receiver) {
+        if (name !== 'query') return Reflect.get(target, name, receiver) as unknown;
+        return async (sql: string, params?: readonly unknown[]) => {
+          if (holding && /^\s*UPDATE cashdesk_payments/.test(sql)) await released;
+          return target.query(sql, params);
+        };
+      },
+    });
+    const payments = new CashDeskPayments({
+      client, db: held, verify: () => Promise.reject(new Error('no scans here')), pollIntervalMs: 3_600_000, writeBehind: true,
+    });
+    await payments.init();
+    try {
+      const told: SessionUpdate[] = [];
+      await payments.subscribe('till-wb', (update) => told.push(update));
+      expect(await payments.start('till-wb', { cardSession: 'CS1', basket: BASKET, paymentId: 'p-wb' })).toMatchObject({ phase: 'offered' });
+      holding = true;
+      // Every write of the checkout is held: the intent still answers and the till is told.
+      expect(await payments.checkout('till-wb', 'p-wb')).toMatchObject({ phase: 'pending', transactionId: 'trx_1' });
+      expect(told.map((u) => u.phase)).toEqual(expect.arrayContaining(['checkout', 'pending']));
+      expect(told.at(-1)?.phase).toBe('pending');
+      const again: SessionUpdate[] = [];
+      // A till reconnecting now is told once the rows hold what it was told: never a phase older than the last.
+      const resubscribed = payments.subscribe('till-wb', (update) => again.push(update));
+      const listed = payments.list('till-wb');
+      const { rows: before } = await own.query<{ phase: string }>("SELECT phase FROM cashdesk_payments WHERE payment_id = 'p-wb'");
+      expect(before[0]?.phase).not.toBe('pending'); // the row lags behind what the till was told
+      release();
+      await resubscribed;
+      expect(again.filter((u) => u.paymentId === 'p-wb').at(-1)?.phase).toBe('pending');
+      expect((await listed).map((v) => v.phase)).toEqual(['pending']);
+      await payments.close(); // waits for the writes queued
+      const { rows: after } = await own.query<{ phase: string }>("SELECT phase FROM cashdesk_payments WHERE payment_id = 'p-wb'");
+      expect(after[0]?.phase).toBe('pending');
+    } finally {
+      release();
+      await payments.close();
+      await own.close();
+    }
+  });
+
+  it('answers two starts of one paymentId at once with one payment, in both write modes', async () => {
+    for (const writeBehind of [false, true]) {
+      const own = await openDatabase();
+      let asked = 0;
+      const counting = { ...client, availabilityTask: async () => { asked++; return client.availabilityTask({} as never); } } as unknown as PayClient;
+      const payments = new CashDeskPayments({ client: counting, db: own, verify: () => Promise.reject(new Error('no scans here')), pollIntervalMs: 3_600_000, writeBehind });
+      await payments.init();
+      try {
+        const [a, b] = await Promise.all([
+          payments.start('till-2', { cardSession: 'CS1', basket: BASKET, paymentId: 'twice' }),
+          payments.start('till-2', { cardSession: 'CS1', basket: BASKET, paymentId: 'twice' }),
+        ]);
+        expect([a.paymentId, b.paymentId, a.phase, b.phase]).toEqual(['twice', 'twice', 'offered', 'offered']);
+        expect(asked).toBe(1);
+        await payments.close();
+        const { rows } = await own.query("SELECT payment_id FROM cashdesk_payments WHERE till_id = 'till-2'");
+        expect(rows).toHaveLength(1);
+      } finally {
+        await payments.close();
+        await own.close();
+      }
+    }
+  });
 });
