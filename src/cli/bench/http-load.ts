@@ -1,7 +1,6 @@
-import http from 'node:http';
-import https from 'node:https';
 import { ConfigError, KitError } from '../../errors.js';
 import type { BarcodeSource } from './barcodes.js';
+import { type Answer, KeepAliveConnection } from './http-connection.js';
 import { MeasureWindow, type TransportResult } from './window.js';
 
 /** Options of {@link httpLoad}. */
@@ -18,40 +17,24 @@ export interface HttpLoadOptions {
   onStart?: (window: MeasureWindow) => void;
 }
 
-interface Answer {
-  status: number;
-  body: string;
-}
-
 /**
  * Closed-loop load on `POST /v1/barcode/verify`: `connections` keep-alive
- * connections (node:http, no extra dependency), each sending its next
+ * connections (bare sockets, no extra dependency), each sending its next
  * request when the last is answered. A wrong till key (401, 429) or a server
  * that does not answer ends the run at once with one clear error.
  */
 export async function httpLoad(o: HttpLoadOptions): Promise<TransportResult> {
-  const secure = o.baseUrl.protocol === 'https:';
-  const agent = new (secure ? https : http).Agent({ keepAlive: true, maxSockets: o.connections });
   const url = new URL('/v1/barcode/verify', o.baseUrl);
   const headers = { authorization: `Bearer ${o.tillKey}`, 'content-type': 'application/json' };
-  const post = (body: string) => new Promise<Answer>((resolve, reject) => {
-    const request = (secure ? https : http).request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-      response.on('error', reject);
-    });
-    request.on('error', reject);
-    request.end(body);
-  });
+  const pool = Array.from({ length: o.connections }, () => new KeepAliveConnection(url, headers));
+  const closeAll = () => pool.forEach((c) => c.close());
 
-  // One request first: a wrong URL or key is told before any load is sent.
   let first: Answer;
   try {
-    first = await post(JSON.stringify({ fullBarcode: o.barcodes.next() }));
+    first = await pool[0]!.post(JSON.stringify({ fullBarcode: o.barcodes.next() }));
     refuse(first, o.baseUrl);
   } catch (error) {
-    agent.destroy();
+    closeAll();
     if (error instanceof KitError) throw error;
     const e = error as NodeJS.ErrnoException;
     throw new KitError('BACKEND_UNAVAILABLE', `no cash desk server answers at ${o.baseUrl.origin} (${e.code ?? e.message}); check --url`, { cause: error });
@@ -60,11 +43,11 @@ export async function httpLoad(o: HttpLoadOptions): Promise<TransportResult> {
   const window = new MeasureWindow(o.warmupMs, o.durationMs);
   o.onStart?.(window);
   let fatal: unknown;
-  const worker = async () => {
+  const worker = async (connection: KeepAliveConnection) => {
     while (!window.over && fatal === undefined) {
       const sentAt = performance.now();
       try {
-        const answer = await post(JSON.stringify({ fullBarcode: o.barcodes.next() }));
+        const answer = await connection.post(JSON.stringify({ fullBarcode: o.barcodes.next() }));
         if (answer.status === 200) window.answered(sentAt, answer.body.includes('"totpCodeValid":true'));
         else {
           refuse(answer, o.baseUrl);
@@ -77,9 +60,9 @@ export async function httpLoad(o: HttpLoadOptions): Promise<TransportResult> {
     }
   };
   try {
-    await Promise.all(Array.from({ length: o.connections }, worker));
+    await Promise.all(pool.map(worker));
   } finally {
-    agent.destroy();
+    closeAll();
   }
   if (fatal !== undefined) throw fatal;
   return window.result('http');
