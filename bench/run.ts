@@ -1,6 +1,6 @@
 import { cpus } from 'node:os';
 import { calibrationGroup } from './calibration.bench.js';
-import { type BenchGroup, measure, report } from './harness.js';
+import { type BenchGroup, evaluate, markdown, type Measured, measure, misses } from './harness.js';
 import { nativeGroup } from './native.bench.js';
 import { serverGroups } from './server.bench.js';
 import { tokenGroup } from './token.bench.js';
@@ -19,23 +19,32 @@ import { tillsGroups } from './tills.bench.js';
 // In-process groups run on one thread (benchmark.js; BENCH_MAX_TIME seconds per
 // case, default 3); server groups put the server on core 0 and the load on core 1.
 // `npm run bench -- <word>` runs only the groups whose title contains the word.
+// It always exits 0 (a figure here is for reading, on whatever machine); every
+// missed target is listed again at the end. `npm run bench:ci` (bench/ci.ts)
+// runs the groups that matter, short, and fails only under bench/floors.json.
 const groups: Array<() => BenchGroup> = [calibrationGroup, verifyGroup, tokenGroup, nativeGroup];
 const only = process.argv[2]?.toLowerCase();
 const wanted = (title: string) => !only || title.toLowerCase().includes(only);
 
 console.log(`# wallet-partner-kit benchmarks\n\n${new Date().toISOString()} · node ${process.version} · ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}\n`);
-let allMet = true;
+const missed: string[] = [];
+/** Prints a group's table and remembers what it missed. */
+function show(group: BenchGroup, results: Map<string, Measured>): void {
+  const result = evaluate(group, results);
+  console.log(markdown(result));
+  missed.push(...misses(result));
+}
 for (const make of groups) {
   const group = make();
   if (!wanted(group.title)) continue;
   process.stderr.write(`${group.title}\n`);
-  allMet = report(group, measure(group)) && allMet;
+  show(group, measure(group));
 }
 if (!only || 'server http websocket bridge'.includes(only)) {
-  for (const { group, results } of await serverGroups()) allMet = report(group, results) && allMet;
+  for (const { group, results } of await serverGroups()) show(group, results);
 }
 // Issues 4-6: servers and clients over real sockets, each against a baseline in the same run.
-const asyncGroups: Array<[words: string, run: () => Promise<Array<{ group: BenchGroup; results: Map<string, import('./harness.js').Measured> }>>]> = [
+const asyncGroups: Array<[words: string, run: () => Promise<Array<{ group: BenchGroup; results: Map<string, Measured> }>>]> = [
   ['sandbox pay checkout status', sandboxPayGroups], ['pay client', payClientGroups], ['sandbox push batch', sandboxPushGroups],
   ['push campaign', pushGroups], ['callback receiver webhook signature', callbackGroups], ['loyalty', loyaltyGroups],
   // Issue 11: tills paying through the cash desk server's bridge.
@@ -45,6 +54,8 @@ const asyncGroups: Array<[words: string, run: () => Promise<Array<{ group: Bench
 ];
 for (const [words, run] of asyncGroups) {
   if (only && !words.includes(only)) continue;
-  for (const { group, results } of await run()) allMet = report(group, results) && allMet;
+  for (const { group, results } of await run()) show(group, results);
 }
-console.log(allMet ? 'All targets met.' : 'Some targets were not met (see the tables above).');
+console.log(missed.length === 0
+  ? 'All targets met.'
+  : `MISSED ${missed.length} target(s) (the run still exits 0; bench:ci enforces bench/floors.json):\n${missed.map((m) => `  - ${m}`).join('\n')}`);

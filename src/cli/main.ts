@@ -4,9 +4,10 @@ import { describeCliFailure } from './errors.js';
 
 /** The whole help text; it imports every command for its usage lines. */
 async function usage(): Promise<string> {
-  const [{ DEMO_USAGE }, { SERVE_USAGE }, { BARCODE_USAGE }, { SANDBOX_USAGE }, { PUSH_USAGE }, { LOYALTY_USAGE }, { PAY_USAGE }] = await Promise.all([
+  const [{ DEMO_USAGE }, { SERVE_USAGE }, { BARCODE_USAGE }, { SANDBOX_USAGE }, { PUSH_USAGE }, { LOYALTY_USAGE }, { PAY_USAGE }, { BENCH_USAGE }] = await Promise.all([
     import('./commands/demo.js'), import('./commands/serve.js'), import('./commands/barcode.js'),
     import('./commands/sandbox.js'), import('./commands/push.js'), import('./commands/loyalty.js'), import('./commands/pay.js'),
+    import('./commands/bench.js'),
   ]);
   return `wallet-partner-kit ${VERSION}
 
@@ -18,6 +19,7 @@ Commands:
   push      send pushes and campaigns through a Push API
   loyalty   run the Loyalty API server, or check one
   pay       check a Pay API: what it answers against what the kit expects
+  bench     measure a cash desk server's verifications/s over HTTP and the bridge (CI: --min-rate)
   version   print the version
 
 ${DEMO_USAGE}
@@ -32,7 +34,9 @@ ${PUSH_USAGE}
 
 ${LOYALTY_USAGE}
 
-${PAY_USAGE}`;
+${PAY_USAGE}
+
+${BENCH_USAGE}`;
 }
 
 const [command, ...rest] = process.argv.slice(2);
@@ -48,6 +52,7 @@ try {
     case 'push': await (await import('./commands/push.js')).push(rest); break;
     case 'loyalty': await (await import('./commands/loyalty.js')).loyalty(rest); break;
     case 'pay': await (await import('./commands/pay.js')).pay(rest); break;
+    case 'bench': await (await import('./commands/bench.js')).bench(rest); break;
     case 'version': case '--version': console.log(VERSION); break;
     case undefined: case 'help': case '--help': case '-h': console.log(await usage()); break;
     default:
