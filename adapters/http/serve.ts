@@ -66,7 +66,9 @@ function drainingResponseClass(draining: () => boolean): typeof ServerResponse {
  * Serves an app with @hono/node-server on a plain `http.Server` (not yet
  * listening until this resolves), so the caller can share the port with a
  * WebSocket bridge. Every server of the kit listens through here, with the
- * timeouts and connection cap of `limits` (server-limits.ts).
+ * timeouts and connection cap of `limits` (server-limits.ts). The raw POST
+ * routes an app recorded with `attachNodeRoutes` (the cash desk's verify,
+ * verify-batch and token) are answered before @hono/node-server (node-routes.ts).
  *
  * @example
  * const { server, url, close } = await serveHttp(createHttpApp(service), { port: 8080 });
