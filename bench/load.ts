@@ -71,11 +71,11 @@ function summarize(name: string, rates: number[]): Measured {
  * With `server`, also its CPU time per request.
  */
 export async function httpLoad(
-  name: string, url: string, body: string, headers: Record<string, string>, server?: Pick<BenchServer, 'cpuMicros'>,
+  name: string, url: string, body: string, headers: Record<string, string>, server?: Pick<BenchServer, 'cpuMicros'>, rounds = ROUNDS,
 ): Promise<LoadMeasured> {
   const rates: number[] = [];
   const cpu = { micros: 0, requests: 0 };
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < rounds; round++) {
     const before = await server?.cpuMicros();
     const result = await autocannon({ url, method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, connections: 32, duration: SECONDS });
     if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
@@ -91,11 +91,11 @@ export async function httpLoad(
 /** One WebSocket connection keeping `inFlight` messages outstanding for SECONDS; replies/s (with `server`, its CPU per reply). */
 export async function wsLoad(
   name: string, url: string, protocols: string[], headers: Record<string, string>, message: (id: number) => string, inFlight = 32,
-  server?: Pick<BenchServer, 'cpuMicros'>,
+  server?: Pick<BenchServer, 'cpuMicros'>, rounds = ROUNDS,
 ): Promise<LoadMeasured> {
   const rates: number[] = [];
   const cpu = { micros: 0, requests: 0 };
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < rounds; round++) {
     const before = await server?.cpuMicros();
     const socket = new WebSocket(url, protocols, { headers, perMessageDeflate: false });
     await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
@@ -121,4 +121,31 @@ export async function wsLoad(
     socket.terminate();
   }
   return withCpu(summarize(name, rates), cpu);
+}
+
+/** One case of {@link interleaved}: `measure` takes one round. */
+export interface InterleavedCase {
+  name: string;
+  measure(): Promise<LoadMeasured>;
+}
+
+/**
+ * Runs cases in interleaved rounds (round 1 of every case in turn, then round 2, ...; BENCH_ROUNDS rounds), so
+ * a machine whose load changes during the run weighs on every case alike; a ratio of cases measured one after
+ * the other would otherwise compare two different machines. Rates are summarised over the rounds, CPU per
+ * request is the mean of the rounds'.
+ */
+export async function interleaved(cases: InterleavedCase[], rounds = ROUNDS): Promise<Map<string, LoadMeasured>> {
+  const parts = new Map<string, LoadMeasured[]>(cases.map((c) => [c.name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const c of cases) parts.get(c.name)!.push(await c.measure());
+  }
+  const merged = new Map<string, LoadMeasured>();
+  for (const [name, measured] of parts) {
+    const summary: LoadMeasured = summarize(name, measured.map((m) => m.hz));
+    const cpu = measured.map((m) => m.cpuMicrosPerRequest).filter((c): c is number => c !== undefined);
+    if (cpu.length === measured.length) summary.cpuMicrosPerRequest = cpu.reduce((a, b) => a + b, 0) / cpu.length;
+    merged.set(name, summary);
+  }
+  return merged;
 }

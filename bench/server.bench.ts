@@ -1,7 +1,9 @@
 import { demoConfig } from '../src/demo.js';
 import { drawBarcode } from '../src/index.js';
 import type { BenchGroup, Measured, Ratio } from './harness.js';
-import { type BenchServer, httpLoad, type LoadMeasured, pinLoadToCore1, startBenchServer, wsLoad } from './load.js';
+import {
+  type BenchServer, httpLoad, interleaved, type InterleavedCase, type LoadMeasured, pinLoadToCore1, startBenchServer, wsLoad,
+} from './load.js';
 
 function demoBarcode(): string {
   const v = demoConfig.verifier;
@@ -51,30 +53,48 @@ export async function serverGroups(): Promise<Array<{ group: BenchGroup; results
   const body = JSON.stringify({ fullBarcode });
   const batchBody = JSON.stringify({ fullBarcodes: Array.from({ length: BATCH }, () => fullBarcode) });
   const results = new Map<string, LoadMeasured>();
-  const run = async (script: string, measure: (server: BenchServer) => Promise<LoadMeasured>) => {
+  const started: BenchServer[] = [];
+  const start = async (script: string) => {
     const server = await startBenchServer(script);
-    try {
-      const measured = await measure(server);
-      results.set(measured.name, measured);
-    } finally {
-      server.stop();
-    }
+    started.push(server);
+    return server;
   };
   const kitBefore = BEFORE_TREE === undefined ? undefined : `${BEFORE_TREE}/bench/servers/kit.ts`;
   const call = (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"barcode.verify","params":${body}}`;
   const batchFrame = (id: number) => `[${Array.from({ length: BATCH }, (_, i) => call(id * BATCH + i)).join(',')}]`;
   const verifyUrl = (port: number, path = '/v1/barcode/verify') => `http://127.0.0.1:${port}${path}`;
+  const bridgeUrl = (port: number) => `ws://127.0.0.1:${port}/ws`;
+  // Each group's servers run side by side, idle but for the case in its round: see `interleaved`.
+  const stopAll = () => { for (const server of started.splice(0)) server.stop(); };
   try {
-    await run('kit.ts', (s) => httpLoad(NAMES.http, verifyUrl(s.port), body, auth, s));
-    await run('plain-http.ts', (s) => httpLoad(NAMES.plain, `http://127.0.0.1:${s.port}/`, body, auth, s));
-    if (kitBefore !== undefined) await run(kitBefore, (s) => httpLoad(NAMES.httpBefore, verifyUrl(s.port), body, auth, s));
-    await run('kit.ts', async (s) => perVerification(await httpLoad(NAMES.httpBatch, verifyUrl(s.port, '/v1/barcode/verify-batch'), batchBody, auth, s), BATCH));
-    const bridgeUrl = (port: number) => `ws://127.0.0.1:${port}/ws`;
-    await run('kit.ts', (s) => wsLoad(NAMES.bridge, bridgeUrl(s.port), ['wallet-pos.v1'], auth, call, 32, s));
-    await run('ws-echo.ts', (s) => wsLoad(NAMES.echo, `ws://127.0.0.1:${s.port}/`, [], {}, (id) => call(id).replace('"method"', '"result":{},"method"'), 32, s));
-    if (kitBefore !== undefined) await run(kitBefore, (s) => wsLoad(NAMES.bridgeBefore, bridgeUrl(s.port), ['wallet-pos.v1'], auth, call, 32, s));
-    await run('kit.ts', async (s) => perVerification(await wsLoad(NAMES.bridgeBatch, bridgeUrl(s.port), ['wallet-pos.v1'], auth, batchFrame, 32, s), BATCH));
+    const [kit, plain, before] = [await start('kit.ts'), await start('plain-http.ts'), kitBefore === undefined ? undefined : await start(kitBefore)];
+    const http: InterleavedCase[] = [
+      { name: NAMES.http, measure: () => httpLoad(NAMES.http, verifyUrl(kit.port), body, auth, kit, 1) },
+      { name: NAMES.plain, measure: () => httpLoad(NAMES.plain, `http://127.0.0.1:${plain.port}/`, body, auth, plain, 1) },
+      ...(before === undefined ? [] : [{ name: NAMES.httpBefore, measure: () => httpLoad(NAMES.httpBefore, verifyUrl(before.port), body, auth, before, 1) }]),
+      {
+        name: NAMES.httpBatch,
+        measure: async () => perVerification(await httpLoad(NAMES.httpBatch, verifyUrl(kit.port, '/v1/barcode/verify-batch'), batchBody, auth, kit, 1), BATCH),
+      },
+    ];
+    for (const [name, measured] of await interleaved(http)) results.set(name, measured);
+    stopAll();
+    const [bridgeKit, echo, bridgeBefore] = [await start('kit.ts'), await start('ws-echo.ts'), kitBefore === undefined ? undefined : await start(kitBefore)];
+    const echoCall = (id: number) => call(id).replace('"method"', '"result":{},"method"');
+    const bridge: InterleavedCase[] = [
+      { name: NAMES.bridge, measure: () => wsLoad(NAMES.bridge, bridgeUrl(bridgeKit.port), ['wallet-pos.v1'], auth, call, 32, bridgeKit, 1) },
+      { name: NAMES.echo, measure: () => wsLoad(NAMES.echo, `ws://127.0.0.1:${echo.port}/`, [], {}, echoCall, 32, echo, 1) },
+      ...(bridgeBefore === undefined ? [] : [{
+        name: NAMES.bridgeBefore, measure: () => wsLoad(NAMES.bridgeBefore, bridgeUrl(bridgeBefore.port), ['wallet-pos.v1'], auth, call, 32, bridgeBefore, 1),
+      }]),
+      {
+        name: NAMES.bridgeBatch,
+        measure: async () => perVerification(await wsLoad(NAMES.bridgeBatch, bridgeUrl(bridgeKit.port), ['wallet-pos.v1'], auth, batchFrame, 32, bridgeKit, 1), BATCH),
+      },
+    ];
+    for (const [name, measured] of await interleaved(bridge)) results.set(name, measured);
   } finally {
+    stopAll();
     unpin();
   }
   const before = kitBefore !== undefined;
@@ -87,7 +107,10 @@ export async function serverGroups(): Promise<Array<{ group: BenchGroup; results
     title: 'Cash desk server over HTTP: verify requests/s (server on core 0, autocannon with 32 connections on core 1)',
     cases: [],
     ratios: httpRatios,
-    notes: [cpuNote(results, [NAMES.http, NAMES.httpBefore, NAMES.plain, NAMES.httpBatch])],
+    notes: [
+      'The servers of a group run side by side on core 0 and take their rounds in turn (bench/load.ts `interleaved`), so a load that changes during the run weighs on every case alike.',
+      cpuNote(results, [NAMES.http, NAMES.httpBefore, NAMES.plain, NAMES.httpBatch]),
+    ],
   };
   const bridgeRatios: Ratio[] = [
     { label: 'kit bridge vs bare ws echo', subject: NAMES.bridge, baseline: NAMES.echo, target: 0.9 },
