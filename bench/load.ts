@@ -1,6 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { resolve as resolvePath } from 'node:path';
 import autocannon from 'autocannon';
 import WebSocket from 'ws';
 import type { Measured } from './harness.js';
@@ -9,34 +8,51 @@ const here = import.meta.dirname;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 5);
 
-/** A benchmark server in its own process, pinned to core 0 (the load runs on core 1). */
-export async function startBenchServer(script: string): Promise<{ port: number; pid: number; stop(): void }> {
-  // An absolute path: another tree's server (the A/B of server.bench.ts).
-  const file = isAbsolute(script) ? script : join(here, 'servers', script);
-  const child: ChildProcess = spawn('taskset', ['-c', '0', process.execPath, '--import', 'tsx', file], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      const match = /READY (\d+)/.exec(chunk.toString());
-      if (match) resolve(Number(match[1]));
-    });
-    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-  return { port, pid: child.pid!, stop: () => child.kill('SIGKILL') };
+/** A benchmark server process (see {@link startBenchServer}). */
+export interface BenchServer {
+  port: number;
+  /** The server's CPU time so far in µs (user + system), when its script reports it (servers/common.ts `ready`). */
+  cpuMicros(): Promise<number>;
+  stop(): void;
 }
 
 /**
- * CPU seconds a process has used (user + system, from /proc): what a server spends per request is steadier
- * on a shared machine than its throughput, which other work on its core pulls down.
+ * A benchmark server in its own process, pinned to core 0 (the load runs on core 1).
+ * `script`: a file of bench/servers, or an absolute path (another tree's, for a before/after run).
  */
-export function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime (fields 14, 15), in clock ticks of 10 ms
+export async function startBenchServer(script: string): Promise<BenchServer> {
+  const child: ChildProcess = spawn('taskset', ['-c', '0', process.execPath, '--import', 'tsx', resolvePath(here, 'servers', script)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const cpuWaiters: Array<(micros: number) => void> = [];
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const text = chunk.toString();
+      const match = /READY (\d+)/.exec(text);
+      if (match) resolve(Number(match[1]));
+      for (const cpu of text.matchAll(/CPU (\d+)/g)) cpuWaiters.shift()?.(Number(cpu[1]));
+    });
+    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+  return {
+    port,
+    cpuMicros: () => new Promise<number>((resolve) => {
+      cpuWaiters.push(resolve);
+      child.kill('SIGUSR2');
+    }),
+    stop: () => child.kill('SIGKILL'),
+  };
 }
 
-/** Seconds of load per round times rounds: with a measured rate, the requests a run made. */
-export const LOAD_SECONDS = SECONDS * ROUNDS;
+/** A load's rate, plus the server's CPU time per request when the server was given. */
+export interface LoadMeasured extends Measured {
+  /** Server CPU µs (user + system) per request or reply, over all rounds. */
+  cpuMicrosPerRequest?: number;
+}
+
+function withCpu(measured: Measured, cpu: { micros: number; requests: number }): LoadMeasured {
+  return cpu.requests > 0 && cpu.micros > 0 ? { ...measured, cpuMicrosPerRequest: cpu.micros / cpu.requests } : measured;
+}
 
 /** Pins this process (the load generator) to core 1 for the throughput runs. */
 export function pinLoadToCore1(): () => void {
@@ -50,31 +66,46 @@ function summarize(name: string, rates: number[]): Measured {
   return { name, hz: mean, rme: (sd / mean) * 100, samples: rates.length };
 }
 
-/** POSTs `body` for SECONDS with 32 connections, ROUNDS times; requests/s, non-2xx counted as failure. */
-export async function httpLoad(name: string, url: string, body: string, headers: Record<string, string>): Promise<Measured> {
+/**
+ * POSTs `body` for SECONDS with 32 connections, ROUNDS times; requests/s, non-2xx counted as failure.
+ * With `server`, also its CPU time per request.
+ */
+export async function httpLoad(
+  name: string, url: string, body: string, headers: Record<string, string>, server?: Pick<BenchServer, 'cpuMicros'>, rounds = ROUNDS,
+): Promise<LoadMeasured> {
   const rates: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
+  const cpu = { micros: 0, requests: 0 };
+  for (let round = 0; round < rounds; round++) {
+    const before = await server?.cpuMicros();
     const result = await autocannon({ url, method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, connections: 32, duration: SECONDS });
     if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
     rates.push(result.requests.average);
+    if (server !== undefined) {
+      cpu.micros += (await server.cpuMicros()) - before!;
+      cpu.requests += result.requests.total;
+    }
   }
-  return summarize(name, rates);
+  return withCpu(summarize(name, rates), cpu);
 }
 
-/** One WebSocket connection keeping `inFlight` messages outstanding for SECONDS; replies/s. */
+/** One WebSocket connection keeping `inFlight` messages outstanding for SECONDS; replies/s (with `server`, its CPU per reply). */
 export async function wsLoad(
   name: string, url: string, protocols: string[], headers: Record<string, string>, message: (id: number) => string, inFlight = 32,
-): Promise<Measured> {
+  server?: Pick<BenchServer, 'cpuMicros'>, rounds = ROUNDS,
+): Promise<LoadMeasured> {
   const rates: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
+  const cpu = { micros: 0, requests: 0 };
+  for (let round = 0; round < rounds; round++) {
+    const before = await server?.cpuMicros();
     const socket = new WebSocket(url, protocols, { headers, perMessageDeflate: false });
     await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
     let replies = 0;
     let next = 0;
     let running = true;
     socket.on('message', (data) => {
-      const reply = JSON.parse(String(data)) as { error?: unknown };
-      if (reply.error) throw new Error(`${name}: error reply ${JSON.stringify(reply.error)}`);
+      const reply = JSON.parse(String(data)) as { error?: unknown } | Array<{ error?: unknown }>;
+      const failed = Array.isArray(reply) ? reply.find((r) => r.error)?.error : reply.error;
+      if (failed) throw new Error(`${name}: error reply ${JSON.stringify(failed)}`);
       replies++;
       if (running) socket.send(message(next++));
     });
@@ -83,7 +114,38 @@ export async function wsLoad(
     await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
     running = false;
     rates.push(replies / ((performance.now() - started) / 1000));
+    if (server !== undefined) {
+      cpu.micros += (await server.cpuMicros()) - before!;
+      cpu.requests += replies;
+    }
     socket.terminate();
   }
-  return summarize(name, rates);
+  return withCpu(summarize(name, rates), cpu);
+}
+
+/** One case of {@link interleaved}: `measure` takes one round. */
+export interface InterleavedCase {
+  name: string;
+  measure(): Promise<LoadMeasured>;
+}
+
+/**
+ * Runs cases in interleaved rounds (round 1 of every case in turn, then round 2, ...; BENCH_ROUNDS rounds), so
+ * a machine whose load changes during the run weighs on every case alike; a ratio of cases measured one after
+ * the other would otherwise compare two different machines. Rates are summarised over the rounds, CPU per
+ * request is the mean of the rounds'.
+ */
+export async function interleaved(cases: InterleavedCase[], rounds = ROUNDS): Promise<Map<string, LoadMeasured>> {
+  const parts = new Map<string, LoadMeasured[]>(cases.map((c) => [c.name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const c of cases) parts.get(c.name)!.push(await c.measure());
+  }
+  const merged = new Map<string, LoadMeasured>();
+  for (const [name, measured] of parts) {
+    const summary: LoadMeasured = summarize(name, measured.map((m) => m.hz));
+    const cpu = measured.map((m) => m.cpuMicrosPerRequest).filter((c): c is number => c !== undefined);
+    if (cpu.length === measured.length) summary.cpuMicrosPerRequest = cpu.reduce((a, b) => a + b, 0) / cpu.length;
+    merged.set(name, summary);
+  }
+  return merged;
 }

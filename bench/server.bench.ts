@@ -1,8 +1,9 @@
-import { join } from 'node:path';
 import { demoConfig } from '../src/demo.js';
 import { drawBarcode } from '../src/index.js';
-import type { BenchGroup, Measured } from './harness.js';
-import { cpuSeconds, httpLoad, LOAD_SECONDS, pinLoadToCore1, startBenchServer, wsLoad } from './load.js';
+import type { BenchGroup, Measured, Ratio } from './harness.js';
+import {
+  type BenchServer, httpLoad, interleaved, type InterleavedCase, type LoadMeasured, pinLoadToCore1, startBenchServer, wsLoad,
+} from './load.js';
 
 function demoBarcode(): string {
   const v = demoConfig.verifier;
@@ -10,66 +11,124 @@ function demoBarcode(): string {
   return drawBarcode({ ...v, cardNumber: card, cardSession: 'AB12CD34' });
 }
 
-const BEFORE_HTTP = 'kit HTTP POST /v1/barcode/verify (BENCH_BEFORE_TREE)';
-const BEFORE_BRIDGE = 'kit bridge barcode.verify, 32 in flight (BENCH_BEFORE_TREE)';
-
 const auth = { authorization: `Bearer ${demoConfig.tills[0].key}` };
 
-/** Issue 3: the kit's HTTP adapter and bridge against bare servers doing the least around the same verifier. */
+/** Barcodes per batch in the batch cases (a request of `POST /v1/barcode/verify-batch`, a bridge batch frame). */
+const BATCH = 16;
+
+/**
+ * Another checkout of the kit (e.g. a `git worktree` of the commit before a change) whose own
+ * bench/servers/kit.ts is measured in the same run as "before" cases: `WPK_BENCH_BEFORE_TREE=/path`.
+ * Its bench/servers/common.ts must report CPU (this tree's does).
+ */
+const BEFORE_TREE = process.env.WPK_BENCH_BEFORE_TREE || undefined;
+
+const NAMES = {
+  http: 'kit HTTP POST /v1/barcode/verify',
+  httpBefore: 'kit HTTP POST /v1/barcode/verify, before',
+  plain: 'node:http + same auth + same verifier',
+  httpBatch: `kit HTTP POST /v1/barcode/verify-batch, ${BATCH} per request (verifications/s)`,
+  bridge: 'kit bridge barcode.verify, 32 in flight',
+  bridgeBefore: 'kit bridge barcode.verify, 32 in flight, before',
+  echo: 'bare ws echo, 32 in flight',
+  bridgeBatch: `kit bridge batch frames of ${BATCH} barcode.verify, 32 in flight (verifications/s)`,
+} as const;
+
+/** A batch case's rate and CPU per verification rather than per request. */
+function perVerification(measured: LoadMeasured, size: number): LoadMeasured {
+  const cpu = measured.cpuMicrosPerRequest;
+  return { ...measured, hz: measured.hz * size, ...(cpu === undefined ? {} : { cpuMicrosPerRequest: cpu / size }) };
+}
+
+function cpuNote(results: Map<string, LoadMeasured>, names: string[]): string {
+  const parts = names.filter((n) => results.get(n)?.cpuMicrosPerRequest !== undefined)
+    .map((n) => `${n} ${results.get(n)!.cpuMicrosPerRequest!.toFixed(1)} µs`);
+  return `Server CPU (user + system, process.cpuUsage) per request, reply or verification: ${parts.join('; ')}.`;
+}
+
+/** Issues 3 and 14: the kit's HTTP adapter and bridge against bare servers doing the least around the same verifier. */
 export async function serverGroups(): Promise<Array<{ group: BenchGroup; results: Map<string, Measured> }>> {
   const unpin = pinLoadToCore1();
   const fullBarcode = demoBarcode();
   const body = JSON.stringify({ fullBarcode });
-  const results = new Map<string, Measured>();
-  /** Server CPU µs per request (or call), by case: the A/B figure that holds up on a busy machine. */
-  const cpuPerRequest = new Map<string, number>();
-  const run = async (script: string, measure: (port: number) => Promise<Measured>) => {
+  const batchBody = JSON.stringify({ fullBarcodes: Array.from({ length: BATCH }, () => fullBarcode) });
+  const results = new Map<string, LoadMeasured>();
+  const started: BenchServer[] = [];
+  const start = async (script: string) => {
     const server = await startBenchServer(script);
-    try {
-      const cpuBefore = cpuSeconds(server.pid);
-      const measured = await measure(server.port);
-      cpuPerRequest.set(measured.name, ((cpuSeconds(server.pid) - cpuBefore) * 1e6) / (measured.hz * LOAD_SECONDS));
-      results.set(measured.name, measured);
-    } finally {
-      server.stop();
-    }
+    started.push(server);
+    return server;
   };
-  // BENCH_BEFORE_TREE=<another checkout, node_modules and build/ in place>: its kit server measured in the same
-  // run, interleaved with this one, so a change's cost is a ratio (before/after) rather than two runs' figures.
-  const before = process.env.BENCH_BEFORE_TREE;
-  const beforeKit = before === undefined ? undefined : join(before, 'bench', 'servers', 'kit.ts');
+  const kitBefore = BEFORE_TREE === undefined ? undefined : `${BEFORE_TREE}/bench/servers/kit.ts`;
   const call = (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"barcode.verify","params":${body}}`;
+  const batchFrame = (id: number) => `[${Array.from({ length: BATCH }, (_, i) => call(id * BATCH + i)).join(',')}]`;
+  const verifyUrl = (port: number, path = '/v1/barcode/verify') => `http://127.0.0.1:${port}${path}`;
+  const bridgeUrl = (port: number) => `ws://127.0.0.1:${port}/ws`;
+  // Each group's servers run side by side, idle but for the case in its round: see `interleaved`.
+  const stopAll = () => { for (const server of started.splice(0)) server.stop(); };
   try {
-    if (beforeKit) await run(beforeKit, (port) => httpLoad(BEFORE_HTTP, `http://127.0.0.1:${port}/v1/barcode/verify`, body, auth));
-    await run('kit.ts', (port) => httpLoad('kit HTTP POST /v1/barcode/verify', `http://127.0.0.1:${port}/v1/barcode/verify`, body, auth));
-    await run('plain-http.ts', (port) => httpLoad('node:http + same verifier', `http://127.0.0.1:${port}/`, body, {}));
-    if (beforeKit) await run(beforeKit, (port) => wsLoad(BEFORE_BRIDGE, `ws://127.0.0.1:${port}/ws`, ['wallet-pos.v1'], auth, call));
-    await run('kit.ts', (port) => wsLoad('kit bridge barcode.verify, 32 in flight', `ws://127.0.0.1:${port}/ws`, ['wallet-pos.v1'], auth, call));
-    await run('ws-echo.ts', (port) => wsLoad('bare ws echo, 32 in flight', `ws://127.0.0.1:${port}/`, [], {}, (id) => call(id).replace('"method"', '"result":{},"method"')));
+    const [kit, plain, before] = [await start('kit.ts'), await start('plain-http.ts'), kitBefore === undefined ? undefined : await start(kitBefore)];
+    const http: InterleavedCase[] = [
+      { name: NAMES.http, measure: () => httpLoad(NAMES.http, verifyUrl(kit.port), body, auth, kit, 1) },
+      { name: NAMES.plain, measure: () => httpLoad(NAMES.plain, `http://127.0.0.1:${plain.port}/`, body, auth, plain, 1) },
+      ...(before === undefined ? [] : [{ name: NAMES.httpBefore, measure: () => httpLoad(NAMES.httpBefore, verifyUrl(before.port), body, auth, before, 1) }]),
+      {
+        name: NAMES.httpBatch,
+        measure: async () => perVerification(await httpLoad(NAMES.httpBatch, verifyUrl(kit.port, '/v1/barcode/verify-batch'), batchBody, auth, kit, 1), BATCH),
+      },
+    ];
+    for (const [name, measured] of await interleaved(http)) results.set(name, measured);
+    stopAll();
+    const [bridgeKit, echo, bridgeBefore] = [await start('kit.ts'), await start('ws-echo.ts'), kitBefore === undefined ? undefined : await start(kitBefore)];
+    const echoCall = (id: number) => call(id).replace('"method"', '"result":{},"method"');
+    const bridge: InterleavedCase[] = [
+      { name: NAMES.bridge, measure: () => wsLoad(NAMES.bridge, bridgeUrl(bridgeKit.port), ['wallet-pos.v1'], auth, call, 32, bridgeKit, 1) },
+      { name: NAMES.echo, measure: () => wsLoad(NAMES.echo, `ws://127.0.0.1:${echo.port}/`, [], {}, echoCall, 32, echo, 1) },
+      ...(bridgeBefore === undefined ? [] : [{
+        name: NAMES.bridgeBefore, measure: () => wsLoad(NAMES.bridgeBefore, bridgeUrl(bridgeBefore.port), ['wallet-pos.v1'], auth, call, 32, bridgeBefore, 1),
+      }]),
+      {
+        name: NAMES.bridgeBatch,
+        measure: async () => perVerification(await wsLoad(NAMES.bridgeBatch, bridgeUrl(bridgeKit.port), ['wallet-pos.v1'], auth, batchFrame, 32, bridgeKit, 1), BATCH),
+      },
+    ];
+    for (const [name, measured] of await interleaved(bridge)) results.set(name, measured);
   } finally {
+    stopAll();
     unpin();
   }
+  const before = kitBefore !== undefined;
+  const httpRatios: Ratio[] = [
+    { label: 'kit HTTP vs node:http (same auth)', subject: NAMES.http, baseline: NAMES.plain, target: 0.9 },
+    ...(before ? [{ label: 'before: kit HTTP vs node:http (same auth)', subject: NAMES.httpBefore, baseline: NAMES.plain, target: 0.9 }] : []),
+    { label: `kit HTTP batch of ${BATCH} vs single verify, verifications/s`, subject: NAMES.httpBatch, baseline: NAMES.http, target: 1.5 },
+  ];
   const http: BenchGroup = {
     title: 'Cash desk server over HTTP: verify requests/s (server on core 0, autocannon with 32 connections on core 1)',
     cases: [],
-    ratios: [{ label: 'kit HTTP vs node:http', subject: 'kit HTTP POST /v1/barcode/verify', baseline: 'node:http + same verifier', target: 0.8 }],
+    ratios: httpRatios,
+    notes: [
+      'The servers of a group run side by side on core 0 and take their rounds in turn (bench/load.ts `interleaved`), so a load that changes during the run weighs on every case alike.',
+      cpuNote(results, [NAMES.http, NAMES.httpBefore, NAMES.plain, NAMES.httpBatch]),
+    ],
   };
+  const bridgeRatios: Ratio[] = [
+    { label: 'kit bridge vs bare ws echo', subject: NAMES.bridge, baseline: NAMES.echo, target: 0.9 },
+    ...(before ? [{ label: 'before: kit bridge vs bare ws echo', subject: NAMES.bridgeBefore, baseline: NAMES.echo, target: 0.9 }] : []),
+    { label: `kit bridge batch frames of ${BATCH} vs single calls, verifications/s`, subject: NAMES.bridgeBatch, baseline: NAMES.bridge, target: 1.5 },
+  ];
   const bridge: BenchGroup = {
     title: 'WebSocket bridge: verifications/s, one connection, 32 calls in flight (server on core 0, client on core 1)',
     cases: [],
-    ratios: [{ label: 'kit bridge vs bare ws echo', subject: 'kit bridge barcode.verify, 32 in flight', baseline: 'bare ws echo, 32 in flight', target: 0.7 }],
-    notes: ['The echo server does no verification at all: the ratio is the share of a bare socket\'s message rate the bridge keeps while verifying every call.'],
+    ratios: bridgeRatios,
+    notes: [
+      'The echo server does no verification at all: the ratio is the share of a bare socket\'s message rate the bridge keeps while verifying every call.',
+      cpuNote(results, [NAMES.bridge, NAMES.bridgeBefore, NAMES.echo, NAMES.bridgeBatch]),
+    ],
   };
   const pick = (names: string[]) => new Map(names.filter((n) => results.has(n)).map((n) => [n, results.get(n)!]));
-  const cpuNote = [...cpuPerRequest].map(([name, us]) => `${name}: ${us.toFixed(1)} µs of server CPU per request`).join('; ');
-  http.notes = [...(http.notes ?? []), `Server CPU (/proc utime+stime over the load): ${cpuNote}.`];
-  if (beforeKit) {
-    // Within noise is the aim: 0.9 flags a real loss on a shared machine without failing on its jitter.
-    http.ratios.push({ label: 'kit HTTP vs before (BENCH_BEFORE_TREE)', subject: 'kit HTTP POST /v1/barcode/verify', baseline: BEFORE_HTTP, target: 0.9 });
-    bridge.ratios.push({ label: 'kit bridge vs before (BENCH_BEFORE_TREE)', subject: 'kit bridge barcode.verify, 32 in flight', baseline: BEFORE_BRIDGE, target: 0.9 });
-  }
   return [
-    { group: http, results: pick(['kit HTTP POST /v1/barcode/verify', 'node:http + same verifier', BEFORE_HTTP]) },
-    { group: bridge, results: pick(['kit bridge barcode.verify, 32 in flight', 'bare ws echo, 32 in flight', BEFORE_BRIDGE]) },
+    { group: http, results: pick([NAMES.http, NAMES.httpBefore, NAMES.plain, NAMES.httpBatch]) },
+    { group: bridge, results: pick([NAMES.bridge, NAMES.bridgeBefore, NAMES.echo, NAMES.bridgeBatch]) },
   ];
 }

@@ -5,22 +5,23 @@ import { routeTable } from '../../src/api-app/methods.js';
 import { errorHandler, notFoundHandler } from './fallbacks.js';
 import type { NodeEnv } from './node-env.js';
 import { type HttpAdapterOptions, resolveHttpAdapterOptions } from './options.js';
-import { rawJsonRoute } from './raw-route.js';
+import { type Answer, honoRoute, rawJsonRoute } from './raw-route.js';
+import { attachNodeRoutes, type NodeHandler } from './node-routes.js';
 import { requestIdOf } from './request-id.js';
 import { REQUEST_ID_HEADER, withRequestId } from '../../src/log/request-id.js';
 import { countRequests, requestCounter } from './request-metrics.js';
-import { healthRoute, liveRoute, metricsRoute, PATHS } from './routes.js';
+import { healthRoute, liveRoute, metricsRoute, PATHS, RAW_POST_ROUTES, type RawPostRouteName } from './routes.js';
 import { rememberingAuthenticator } from './till-keys.js';
 import { mountPaymentRoutes } from './payments.js';
 import { cashDeskOpenApiDocument, PAY_WEBHOOK_PATH } from './openapi.js';
 
 import { requestDataFrom } from './token-body.js';
-import { fullBarcodeFrom } from './verify-body.js';
+import { fullBarcodeFrom, fullBarcodesFrom } from './verify-body.js';
 
 /**
  * The cash desk server's HTTP API (DESIGN.md section 7) over a
- * {@link CashDeskService}: `POST /v1/barcode/verify`, `POST /v1/token` (till
- * key required), `GET /healthz` (503 naming a dependency that does not answer), `GET /livez`,
+ * {@link CashDeskService}: `POST /v1/barcode/verify`, `POST /v1/barcode/verify-batch`,
+ * `POST /v1/token` (till key required), `GET /healthz` (503 naming a dependency that does not answer), `GET /livez`,
  * `GET /metrics`, `GET /openapi.json`. Every
  * refusal is the envelope `{ status, errors[] }`; the OpenAPI 3.1 document is
  * generated from the same zod schemas that validate the requests.
@@ -38,15 +39,27 @@ export function createHttpApp(service: CashDeskService, options?: HttpAdapterOpt
   const app = new OpenAPIHono<NodeEnv>();
 
   // The POST routes are raw routes (raw-route.ts): they authenticate, limit, count and refuse
-  // by themselves, and no middleware is put on their paths, so hono calls them directly.
+  // by themselves, and no middleware is put on their paths. serveHttp answers them before
+  // Hono (node-routes.ts); Hono's router gets the same handlers for paths only it matches.
   // The document is cashDeskOpenApiDocument(): app.openapi() would add zod-openapi's
   // validator, which reads the body through a web Request.
   const requests = requestCounter(service.metrics);
   const deps = { authenticate: rememberingAuthenticator(service), requests, bodyLimitBytes, logger };
   // verifySync: no promise per request with an in-process store (a promise of the result with Redis).
   // The till is the requester: its retry after a lost answer gets the first answer again (`repeated: true`).
-  app.post(PATHS.verify, rawJsonRoute(deps, PATHS.verify, (body, till) => service.verifySync(fullBarcodeFrom(body), till.id)));
-  app.post(PATHS.token, rawJsonRoute(deps, PATHS.token, (body) => ({ token: service.token(requestDataFrom(body)) })));
+  // Keyed by RAW_POST_ROUTES' names, so a route declared (and documented) there cannot go unmounted.
+  const answers: Record<RawPostRouteName, Answer> = {
+    verify: (body, till) => service.verifySync(fullBarcodeFrom(body), till.id),
+    verifyBatch: (body, till) => withResults(service.verifyBatchSync(fullBarcodesFrom(body), till.id)),
+    token: (body) => ({ token: service.token(requestDataFrom(body)) }),
+  };
+  const nodeRoutes = new Map<string, NodeHandler>();
+  for (const [name, route] of Object.entries(RAW_POST_ROUTES) as Array<[RawPostRouteName, (typeof RAW_POST_ROUTES)[RawPostRouteName]]>) {
+    const handler = rawJsonRoute(deps, route.path, answers[name]);
+    app.post(route.path, honoRoute(handler));
+    nodeRoutes.set(route.path, handler);
+  }
+  attachNodeRoutes(app, nodeRoutes);
 
   // Pay's transaction.updated events (Standard Webhooks, signed with the configured secret): no till key, the signature is the auth.
   const payWebhook = service.payments?.webhookHandler();
@@ -87,4 +100,9 @@ export function createHttpApp(service: CashDeskService, options?: HttpAdapterOpt
     return c.body(document, 200, { 'Content-Type': 'application/json' });
   });
   return app;
+}
+
+/** The batch route's answer, `{ results }`, from the results or a promise of them. */
+function withResults<T>(results: T[] | Promise<T[]>): { results: T[] } | Promise<{ results: T[] }> {
+  return Array.isArray(results) ? { results } : results.then((settled) => ({ results: settled }));
 }

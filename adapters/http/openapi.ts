@@ -4,7 +4,7 @@ import { TransactionUpdatedEvent } from '../../src/contracts/pay/index.js';
 import { ErrorEnvelope } from '../../src/contracts/errors.js';
 import { VERSION } from '../../src/version.js';
 import { documentPaymentRoutes } from './payments.js';
-import { healthRoute, liveRoute, metricsRoute, PATHS, registerComponents, tokenRoute, verifyRoute } from './routes.js';
+import { healthRoute, liveRoute, metricsRoute, PATHS, RAW_POST_ROUTES, registerComponents } from './routes.js';
 import { demoServers, OPENAPI_LICENSE } from '../../src/contracts/openapi-info.js';
 import { withRequestIds } from '../../src/contracts/ops-openapi.js';
 
@@ -38,7 +38,7 @@ export function cashDeskOpenApiDocument(version: string = VERSION): object {
   const app = new OpenAPIHono();
   registerComponents(app);
   registerWebhookSecurity(app);
-  for (const route of [verifyRoute, tokenRoute, healthRoute, liveRoute, metricsRoute, openapiRoute, payWebhookRoute]) app.openAPIRegistry.registerPath(route);
+  for (const route of [...Object.values(RAW_POST_ROUTES), healthRoute, liveRoute, metricsRoute, openapiRoute, payWebhookRoute]) app.openAPIRegistry.registerPath(route);
   documentPaymentRoutes(app);
   return withRequestIds(app.getOpenAPI31Document({
     openapi: '3.1.0',

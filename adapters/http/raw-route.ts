@@ -4,6 +4,7 @@ import type { Handler } from 'hono';
 import type { Logger } from 'pino';
 import { refusalBeforeBody } from './guards.js';
 import type { NodeEnv } from './node-env.js';
+import type { NodeHandler } from './node-routes.js';
 import { HttpProblem, problemFor, unsupportedMediaType } from './problems.js';
 import { type BodySink, ClientAborted, readRawBody } from './raw-body.js';
 import { sendJson, sendProblem } from './reply.js';
@@ -96,25 +97,24 @@ class RawPost implements BodySink {
 
 /**
  * A JSON POST route answered from the Node request and response directly
- * (issue 3): the body is read from `c.env.incoming` and the answer written to
- * `c.env.outgoing`, skipping the web Request, ReadableStream and Response
- * that would otherwise cost more than the verification.
+ * (issue 3): the body is read from `incoming` and the answer written to
+ * `outgoing`, skipping the web Request, ReadableStream and Response that would
+ * otherwise cost more than the verification. `serveHttp` calls it before
+ * Hono's router (node-routes.ts); {@link honoRoute} mounts the same handler in
+ * the app, for paths only Hono's router matches.
  *
- * The handler returns `RESPONSE_ALREADY_SENT` at once, telling node-server
- * the route owns the Node response; the answer follows when the body has
- * arrived. So the route does all of its own work, and no Hono middleware or
- * `onError` ever sees it: till auth and declared length and type before the
- * body is read (`refusalBeforeBody`), the body limit while reading, 415 for a
- * body sent without a Content-Type, every failure through `problemFor` and
+ * The route does all of its own work, and no Hono middleware or `onError`
+ * ever sees it: till auth and declared length and type before the body is
+ * read (`refusalBeforeBody`), the body limit while reading, 415 for a body
+ * sent without a Content-Type, every failure through `problemFor` and
  * `sendProblem`, and the request count.
  *
  * @param path The route's path: the metrics label and the logged path (never the URL, whose `?key=` holds a till key).
  * @param answer Turns the body into the 200 answer (or a promise of it), or throws.
  */
-export function rawJsonRoute(deps: RawRouteDeps, path: string, answer: Answer): Handler<NodeEnv> {
+export function rawJsonRoute(deps: RawRouteDeps, path: string, answer: Answer): NodeHandler {
   const route: RawRoute = { ...deps, path, answer };
-  return (c) => {
-    const { incoming, outgoing } = c.env;
+  return (incoming, outgoing) => {
     const post = new RawPost(route, incoming, outgoing);
     let refusal: unknown;
     try {
@@ -126,6 +126,17 @@ export function rawJsonRoute(deps: RawRouteDeps, path: string, answer: Answer): 
     }
     if (refusal === undefined) readRawBody(incoming, route.bodyLimitBytes, post);
     else post.bodyFailed(refusal);
+  };
+}
+
+/**
+ * A {@link NodeHandler} as a Hono handler: it answers on `c.env`'s Node
+ * response and returns `RESPONSE_ALREADY_SENT`, telling @hono/node-server the
+ * route owns the response; the answer follows when the body has arrived.
+ */
+export function honoRoute(handler: NodeHandler): Handler<NodeEnv> {
+  return (c) => {
+    handler(c.env.incoming, c.env.outgoing);
     return RESPONSE_ALREADY_SENT;
   };
 }

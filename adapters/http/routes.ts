@@ -1,5 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { Health, TokenRequest, TokenResponse, Verification, VerifyRequest } from '../../src/contracts/cashdesk.js';
+import {
+  Health, MAX_VERIFY_BATCH, TokenRequest, TokenResponse, Verification, VerifyBatchRequest, VerifyBatchResponse, VerifyRequest,
+} from '../../src/contracts/cashdesk.js';
 import { ErrorEnvelope } from '../../src/contracts/errors.js';
 import { ServerMetrics } from '../../src/cashdesk/metrics.js';
 import { METRICS_DESCRIPTION } from '../../src/contracts/ops-openapi.js';
@@ -7,6 +9,7 @@ import { METRICS_DESCRIPTION } from '../../src/contracts/ops-openapi.js';
 /** Paths of the HTTP adapter (DESIGN.md section 7). */
 export const PATHS = {
   verify: '/v1/barcode/verify',
+  verifyBatch: '/v1/barcode/verify-batch',
   token: '/v1/token',
   health: '/healthz',
   live: '/livez',
@@ -62,6 +65,29 @@ export const verifyRoute = createRoute({
   responses: {
     200: { description: 'The verification result.', content: { 'application/json': { schema: Verification } } },
     ...postErrors,
+  },
+});
+
+/**
+ * `POST /v1/barcode/verify-batch`, for the OpenAPI document only: the route
+ * itself is a raw route (raw-route.ts) that checks the same `VerifyBatchRequest` schema.
+ */
+export const verifyBatchRoute = createRoute({
+  operationId: 'verifyBarcodeBatch',
+  method: 'post',
+  path: PATHS.verifyBatch,
+  summary: 'Verify several scanned barcodes at once',
+  description: `Verifies 1 to ${MAX_VERIFY_BATCH} barcodes in one request, in the order sent, each exactly as `
+    + '`POST /v1/barcode/verify` would one after the other: `results[i]` answers `fullBarcodes[i]`, and a refused barcode is a '
+    + '`Verification` with `totpCodeValid: false`, never a refusal of the request. A body that fails the schema (not an array, '
+    + `empty, over ${MAX_VERIFY_BATCH} items, an item not a string) is refused whole: no barcode of it is verified.`,
+  security: tillSecurity,
+  request: { body: { required: true, content: { 'application/json': { schema: VerifyBatchRequest } } } },
+  responses: {
+    200: { description: 'One result per barcode, in order.', content: { 'application/json': { schema: VerifyBatchResponse } } },
+    ...postErrors,
+    400: errorResponse('The body is not JSON or fails the schema (`BAD_REQUEST`, one `<field>: <message>` line per problem, '
+      + 'items named by index: `fullBarcodes.3: must be a string`).'),
   },
 });
 
@@ -146,3 +172,14 @@ export const metricsRoute = createRoute({
     },
   },
 });
+
+/**
+ * The POST routes answered from Node's request and response (raw-route.ts), by
+ * name: the one list the server mounts (in Hono's router and in the fast path
+ * `serveHttp` takes before it) and the OpenAPI document describes, so the two
+ * cannot diverge.
+ */
+export const RAW_POST_ROUTES = { verify: verifyRoute, verifyBatch: verifyBatchRoute, token: tokenRoute } as const;
+
+/** A name of {@link RAW_POST_ROUTES}. */
+export type RawPostRouteName = keyof typeof RAW_POST_ROUTES;

@@ -1,6 +1,7 @@
-import { type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAdaptorServer, type Http2Bindings, type HttpBindings } from '@hono/node-server';
+import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
+import { getRequestListener, type Http2Bindings, type HttpBindings } from '@hono/node-server';
+import { nodeRoutesOf, withNodeRoutes } from './node-routes.js';
 import { applyServerLimits, resolveServerLimits, serverOptionsFor, type ServerLimits } from './server-limits.js';
 
 /** Where {@link serveHttp} listens. */
@@ -65,7 +66,9 @@ function drainingResponseClass(draining: () => boolean): typeof ServerResponse {
  * Serves an app with @hono/node-server on a plain `http.Server` (not yet
  * listening until this resolves), so the caller can share the port with a
  * WebSocket bridge. Every server of the kit listens through here, with the
- * timeouts and connection cap of `limits` (server-limits.ts).
+ * timeouts and connection cap of `limits` (server-limits.ts). The raw POST
+ * routes an app recorded with `attachNodeRoutes` (the cash desk's verify,
+ * verify-batch and token) are answered before @hono/node-server (node-routes.ts).
  *
  * @example
  * const { server, url, close } = await serveHttp(createHttpApp(service), { port: 8080 });
@@ -76,9 +79,11 @@ export async function serveHttp(app: FetchApp, { host = '127.0.0.1', port = 0, l
   let draining = false;
   // overrideGlobalObjects: false keeps the process's global Request/Response untouched;
   // a library should not swap them under the code that embeds it.
-  const server = createAdaptorServer({
-    fetch: app.fetch.bind(app), overrideGlobalObjects: false, serverOptions: { ...serverOptionsFor(limits), ServerResponse: drainingResponseClass(() => draining) },
-  }) as Server;
+  const viaHono = getRequestListener(app.fetch.bind(app), { overrideGlobalObjects: false });
+  // The app's raw POST routes (the verify hot path) are answered before @hono/node-server and Hono's router.
+  const nodeRoutes = nodeRoutesOf(app);
+  const listener = nodeRoutes === undefined ? viaHono : withNodeRoutes(nodeRoutes, viaHono);
+  const server: Server = createServer({ ...serverOptionsFor(limits), ServerResponse: drainingResponseClass(() => draining) }, listener);
   applyServerLimits(server, limits);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

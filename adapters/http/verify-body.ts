@@ -1,26 +1,61 @@
-import { VerifyRequest } from '../../src/contracts/cashdesk.js';
+import { MAX_BARCODE_LENGTH, MAX_VERIFY_BATCH, VerifyBatchRequest, VerifyRequest } from '../../src/contracts/cashdesk.js';
 import { bodyNotJson, invalidBody } from './problems.js';
 
 const BOM = 0xfeff;
 
+/** A body parsed as a web `Request.json()` would: UTF-8, invalid bytes replaced, a leading BOM dropped. */
+function jsonBody(body: Buffer): unknown {
+  let text = body.toString('utf8');
+  if (text.charCodeAt(0) === BOM) text = text.slice(1);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw bodyNotJson();
+  }
+}
+
 /**
  * The barcode of a `POST /v1/barcode/verify` body, `{ "fullBarcode": "<barcode>" }`,
  * validated with the same `VerifyRequest` schema the OpenAPI document shows.
- * Decoded as a web `Request.json()` would: UTF-8, invalid bytes replaced, a leading BOM dropped.
  *
  * @throws HttpProblem 400 `body: must be JSON` when the body does not parse,
  *   400 with one `<field>: <message>` line per schema problem otherwise.
  */
 export function fullBarcodeFrom(body: Buffer): string {
-  let text = body.toString('utf8');
-  if (text.charCodeAt(0) === BOM) text = text.slice(1);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw bodyNotJson();
-  }
-  const result = VerifyRequest.safeParse(parsed);
+  const result = VerifyRequest.safeParse(jsonBody(body));
   if (!result.success) throw invalidBody(result.error);
   return result.data.fullBarcode;
+}
+
+/**
+ * The barcodes of a `POST /v1/barcode/verify-batch` body, `{ "fullBarcodes": ["<barcode>", ...] }`
+ * (1 to `MAX_VERIFY_BATCH`), validated with `VerifyBatchRequest`.
+ *
+ * @throws HttpProblem 400 as {@link fullBarcodeFrom} does; an item's problem is named by its index (`fullBarcodes.3: ...`).
+ */
+export function fullBarcodesFrom(body: Buffer): readonly string[] {
+  const parsed = jsonBody(body);
+  const barcodes = onlyBarcodes(parsed);
+  if (barcodes !== undefined) return barcodes;
+  const result = VerifyBatchRequest.safeParse(parsed);
+  if (!result.success) throw invalidBody(result.error);
+  return result.data.fullBarcodes;
+}
+
+/**
+ * The common valid body, checked by hand before the schema (zod walks every
+ * item through its checks): says yes only to what the schema accepts unchanged,
+ * anything else goes to the schema, which names what is wrong.
+ */
+function onlyBarcodes(parsed: unknown): readonly string[] | undefined {
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  let members = 0;
+  for (const key in parsed) {
+    if (key !== 'fullBarcodes') return undefined;
+    members++;
+  }
+  const barcodes = (parsed as { fullBarcodes?: unknown }).fullBarcodes;
+  if (members !== 1 || !Array.isArray(barcodes) || barcodes.length === 0 || barcodes.length > MAX_VERIFY_BATCH) return undefined;
+  for (const barcode of barcodes) if (typeof barcode !== 'string' || barcode.length > MAX_BARCODE_LENGTH) return undefined;
+  return barcodes as string[];
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { BarcodeVerification } from '../../src/contracts/barcode.js';
 import type { CashDeskService } from '../../src/cashdesk/service.js';
 import { TurnCounter } from '../../src/cashdesk/metrics.js';
 import { withRequestId } from '../../src/log/request-id.js';
@@ -15,6 +16,19 @@ export interface FrameOutcome {
   reply: string | undefined;
   /** Unparsable, binary, not a request, or a batch holding a non-request: counts towards `maxBadFrames`. */
   bad: boolean;
+}
+
+/** A request that passed every check: ready to run. */
+interface Prepared {
+  prepared: true;
+  method: BridgeMethodName;
+  id: JsonRpcId;
+  notification: boolean;
+  params: unknown;
+}
+
+function isPrepared(entry: Prepared | CallOutcome): entry is Prepared {
+  return (entry as Prepared).prepared === true;
 }
 
 /** One call's outcome inside a frame. */
@@ -78,18 +92,44 @@ export class Dispatcher {
         [`batch: must hold at most ${this.#maxBatch} calls, got ${parsed.length}`]);
     }
     // Every call starts before any is waited on, so store round trips overlap.
-    const outcomes: Array<MaybePromise<CallOutcome>> = [];
+    const prepared = parsed.map((element) => this.#prepare(element));
+    const outcomes = new Array<MaybePromise<CallOutcome>>(prepared.length);
     let waiting = false;
-    for (const element of parsed) {
-      const outcome = this.#call(element, log, tillId);
+    // Indices of the checked barcode.verify calls not yet run: they go to the verifier as one batch.
+    let verifies: number[] = [];
+    const runVerifies = (): void => {
+      if (verifies.length === 0) return;
+      if (this.#runVerifies(verifies.map((i) => prepared[i] as Prepared), log, tillId, verifies, outcomes)) waiting = true;
+      verifies = [];
+    };
+    for (let i = 0; i < prepared.length; i++) {
+      const entry = prepared[i]!;
+      if (!isPrepared(entry)) {
+        outcomes[i] = entry; // refused without running anything: nothing it does can come between two calls' effects
+        continue;
+      }
+      if (entry.method === 'barcode.verify') {
+        verifies.push(i);
+        continue;
+      }
+      // Any other call (a payment may claim a barcode) runs after the verifications sent before it, as one by one.
+      runVerifies();
+      const outcome = this.#run(entry, log, tillId);
       if (isThenable(outcome)) waiting = true;
-      outcomes.push(outcome);
+      outcomes[i] = outcome;
     }
+    runVerifies();
     return waiting ? Promise.all(outcomes).then(batchOutcome) : batchOutcome(outcomes as CallOutcome[]);
   }
 
-  /** One request object, from a single frame or a batch. */
+  /** One request object, from a single frame. */
   #call(value: unknown, log: Logger, tillId: string): MaybePromise<CallOutcome> {
+    const entry = this.#prepare(value);
+    return isPrepared(entry) ? this.#run(entry, log, tillId) : entry;
+  }
+
+  /** Checks a request and its params: the call to run, or the outcome of a call refused without running anything. */
+  #prepare(value: unknown): Prepared | CallOutcome {
     const check = checkRequest(value);
     if (!check.ok) {
       this.#count('other', 'INVALID_REQUEST');
@@ -110,6 +150,11 @@ export class Dispatcher {
       this.#count(method, 'BAD_REQUEST');
       return answer(notification, failure(id, JsonRpcErrorCode.InvalidParams, 'Invalid params', { code: 'BAD_REQUEST', errors: params.errors, requestId: randomUUID() }));
     }
+    return { prepared: true, method, id, notification, params };
+  }
+
+  /** Runs one checked call. */
+  #run({ method, id, notification, params }: Prepared, log: Logger, tillId: string): MaybePromise<CallOutcome> {
     // A payment call's id is current while it runs, so its Pay API requests carry it (and its error, if any);
     // barcode.verify, the hot path, makes one only when it fails.
     const rid = method.startsWith('pay.') ? randomUUID() : undefined;
@@ -125,6 +170,46 @@ export class Dispatcher {
       (settled) => this.#succeeded(method, id, notification, settled),
       (error: unknown) => this.#failed(method, id, notification, error, log, rid),
     );
+  }
+
+  /**
+   * Runs checked barcode.verify calls of one batch frame, in order, through one
+   * `verifyBatchSync` (the verifier's batch API), putting each call's outcome
+   * at its index in `outcomes`; true when those outcomes are promises. A lone
+   * call goes through `verifySync`, as a frame of its own would.
+   */
+  #runVerifies(calls: Prepared[], log: Logger, tillId: string, indices: number[], outcomes: Array<MaybePromise<CallOutcome>>): boolean {
+    if (calls.length === 1) {
+      const outcome = this.#run(calls[0]!, log, tillId);
+      outcomes[indices[0]!] = outcome;
+      return isThenable(outcome);
+    }
+    const all = this.#verifyAll(calls, log, tillId);
+    if (!isThenable(all)) {
+      for (let k = 0; k < indices.length; k++) outcomes[indices[k]!] = all[k]!;
+      return false;
+    }
+    for (let k = 0; k < indices.length; k++) outcomes[indices[k]!] = all.then((settled) => settled[k]!);
+    return true;
+  }
+
+  /**
+   * The outcomes of verify calls run as one batch. A failure of the whole batch
+   * (the shared store down, the verifier closed) answers each of its calls with
+   * that error, as each would have got it alone.
+   */
+  #verifyAll(calls: Prepared[], log: Logger, tillId: string): MaybePromise<CallOutcome[]> {
+    const failedAll = (error: unknown) => calls.map(({ method, id, notification }) => this.#failed(method, id, notification, error, log));
+    let results: BarcodeVerification[] | PromiseLike<BarcodeVerification[]>;
+    try {
+      results = this.#service.verifyBatchSync(calls.map(({ params }) => (params as { fullBarcode: string }).fullBarcode), tillId);
+    } catch (error) {
+      return failedAll(error);
+    }
+    const succeededAll = (settled: BarcodeVerification[]) =>
+      calls.map(({ method, id, notification }, k) => this.#succeeded(method, id, notification, settled[k]));
+    if (!isThenable(results)) return succeededAll(results);
+    return Promise.resolve(results).then(succeededAll, failedAll);
   }
 
   #succeeded(method: BridgeMethodName, id: JsonRpcId, notification: boolean, result: unknown): CallOutcome {

@@ -6,7 +6,15 @@ export function benchVerifier(backend: 'wasm' | 'native' = 'wasm') {
   return createVerifier({ ...demoConfig.verifier, backend, replay: false });
 }
 
-/** Tells the parent the port, once listening. */
+/**
+ * Tells the parent the port, once listening. From then on SIGUSR2 makes the
+ * server print `CPU <µs>`, its user + system CPU time so far (`process.cpuUsage`):
+ * the parent divides the difference over a round by the requests answered.
+ */
 export function ready(port: number): void {
+  process.on('SIGUSR2', () => {
+    const { user, system } = process.cpuUsage();
+    process.stdout.write(`CPU ${user + system}\n`);
+  });
   process.stdout.write(`READY ${port}\n`);
 }

@@ -37,6 +37,30 @@ export const Verification = z.object({
     .openapi({ description: "Valid results: whether bonus operations are available for the card (the merchant's hook; true without one)." }),
 }).openapi('Verification');
 
+/**
+ * Most barcodes in one `POST /v1/barcode/verify-batch` body. Bounds the work
+ * one request can ask for (256 verifications, well under a millisecond); the
+ * body limit applies on top, so long barcodes fit fewer.
+ */
+export const MAX_VERIFY_BATCH = 256;
+
+export const VerifyBatchRequest = z.object({
+  fullBarcodes: z.array(VerifyRequest.shape.fullBarcode, { error: 'must be an array of strings' })
+    .min(1, { error: 'must hold at least 1 barcode' })
+    .max(MAX_VERIFY_BATCH, { error: `must hold at most ${MAX_VERIFY_BATCH} barcodes` })
+    .openapi({
+      example: ['CM;4000123412341234;AB12CD34;04067162', 'CM;4000123412341235;CD34EF56;91520386'],
+      description: `The barcode values as received from the scanner, 1 to ${MAX_VERIFY_BATCH}.`,
+    }),
+}).strict().openapi('VerifyBatchRequest');
+
+export const VerifyBatchResponse = z.object({
+  results: z.array(Verification).openapi({
+    description: 'One `Verification` per barcode, in the order sent, each as `POST /v1/barcode/verify` would answer it '
+      + '(a barcode sent twice in one batch by the same till: the second is the `repeated` answer).',
+  }),
+}).openapi('VerifyBatchResponse');
+
 export const TokenRequest = z.object({
   requestData: z.string({ error: 'must be a string: the JSON text of the request body' })
     .openapi({ example: '{"requestId":"r-1","cardSession":"AB12CD34","totalAmount":1000}' }),

@@ -9,6 +9,8 @@ import { BASE_CONFIG, NOW, PARTNER_KEY } from '../support/fixtures.js';
 /** What every backend and adapter must offer the shared suite. */
 export interface VerificationTarget {
   barcodeVerify(fullBarcode: string): Promise<BarcodeVerification>;
+  /** Several barcodes in one call (a batch route or frame), answered in order; targets without one skip the batch cases. */
+  barcodeVerifyBatch?(fullBarcodes: string[]): Promise<BarcodeVerification[]>;
   getToken(requestData: string): Promise<string>;
   close(): Promise<void>;
   /**
@@ -66,11 +68,11 @@ function otherDigits(password: string): string {
  * HTTP) must show: the rows of section 2.2, the window, replay, lockout and
  * hostile input, all through the target's own interface.
  */
-export function verificationSuite(name: string, makeTarget: TargetFactory): void {
-  for (const scheme of SCHEMES) schemeSuite(name, scheme, makeTarget);
+export function verificationSuite(name: string, makeTarget: TargetFactory, { batch = false }: { batch?: boolean } = {}): void {
+  for (const scheme of SCHEMES) schemeSuite(name, scheme, makeTarget, batch);
 }
 
-function schemeSuite(name: string, scheme: PasswordScheme, makeTarget: TargetFactory): void {
+function schemeSuite(name: string, scheme: PasswordScheme, makeTarget: TargetFactory, batch: boolean): void {
   describe(`${name}: barcode verification (${scheme})`, () => {
     const barcode = (overrides: BarcodeOverrides = {}, config: Partial<VerifierConfig> = {}) => makeBarcode(scheme, overrides, config);
     const ok = { keyIndex: 0, driftSteps: 0, bonusAvailable: true };
@@ -344,6 +346,45 @@ function schemeSuite(name: string, scheme: PasswordScheme, makeTarget: TargetFac
         expect(code.startsWith('WALLET||')).toBe(true);
         expect(await t.barcodeVerify(code)).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE', cardSession: 'abcDEF123456' });
         expect((await t.barcodeVerify(code.replace('WALLET||', 'CM||'))).resultCode).toBe('ANOTHER_INSTANCE');
+      });
+    });
+
+    describe.runIf(batch)('in a batch', () => {
+      const verifyBatch = (t: VerificationTarget, codes: string[]) => t.barcodeVerifyBatch!(codes);
+
+      it('answers each barcode in order as a single call would: valid, wrong password, other prefix, NUL bytes', async () => {
+        await withTarget({}, async (t) => {
+          const valid = barcode();
+          const wrong = withPassword(barcode({ cardNumber: '4000999988887777' }), '00000000');
+          const other = 'XX' + valid.slice(2);
+          const nul = valid.replace(';', '\u0000;');
+          expect(await verifyBatch(t, [valid, wrong, other, nul])).toEqual([
+            { resultCode: 'CARDSESSION_AVAILABLE', totpCodeValid: true, cardNumber: CARD, cardSession: SESSION, fullBarcode: valid, reason: 'OK', ...ok },
+            { resultCode: 'VALIDATION_FAILED', totpCodeValid: false, cardNumber: '4000999988887777', cardSession: null, fullBarcode: wrong, reason: 'CODE_MISMATCH' },
+            { resultCode: 'ANOTHER_INSTANCE', totpCodeValid: false, cardNumber: null, cardSession: null, fullBarcode: other, reason: 'PREFIX_MISMATCH' },
+            // The same answer the single call gives this text.
+            await t.barcodeVerify(nul),
+          ]);
+        });
+      });
+
+      it('treats a barcode sent twice as a retry or a replay, within one batch and across two', async () => {
+        await withTarget({}, async (t) => {
+          const code = barcode();
+          const [first, second] = await verifyBatch(t, [code, code]);
+          expect(first!.reason).toBe('OK');
+          const again = t.sameRequester ? { ...first, repeated: true } : expect.objectContaining({ reason: 'REPLAYED' });
+          expect(second).toEqual(again);
+          expect(await verifyBatch(t, [code])).toEqual([again]);
+        });
+      });
+
+      it('counts wrong passwords towards the lockout in order, locking the card for the rest of the batch', async () => {
+        await withTarget({ lockout: { maxFailures: 3, coolDownSeconds: 120 } }, async (t) => {
+          const wrong = withPassword(barcode(), otherDigits(passwordOf(barcode())));
+          const results = await verifyBatch(t, [wrong, wrong, wrong, barcode()]);
+          expect(results.map((r) => r.reason)).toEqual(['CODE_MISMATCH', 'CODE_MISMATCH', 'CODE_MISMATCH', 'LOCKED']);
+        });
       });
     });
 

@@ -17,6 +17,11 @@ verificationSuite('http', async (config) => {
       if (reply.status !== 200) throw new EnvelopeError(reply.body.status, reply.body.errors);
       return reply.body;
     },
+    async barcodeVerifyBatch(fullBarcodes) {
+      const reply = await request(server.url, '/v1/barcode/verify-batch', { body: { fullBarcodes } });
+      if (reply.status !== 200) throw new EnvelopeError(reply.body.status, reply.body.errors);
+      return reply.body.results;
+    },
     async getToken(requestData) {
       const reply = await request(server.url, '/v1/token', { body: { requestData } });
       if (reply.status !== 200) throw new EnvelopeError(reply.body.status, reply.body.errors);
@@ -24,4 +29,4 @@ verificationSuite('http', async (config) => {
     },
     close: () => server.close(),
   };
-});
+}, { batch: true });

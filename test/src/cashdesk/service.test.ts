@@ -37,3 +37,26 @@ describe('CashDeskService metrics', () => {
     expect(text).toContain('wpk_barcode_drift_steps_sum 0');
   });
 });
+
+describe('CashDeskService.verifyBatchSync', () => {
+  it('answers in order as single calls would, with the same metrics per verification', async () => {
+    const batch = service();
+    const single = service();
+    const codes = [
+      generateBarcode({ ...BASE_CONFIG, cardNumber: '1', at: NOW }),
+      generateBarcode({ ...BASE_CONFIG, key: OLD_KEY, cardNumber: '2', at: NOW }),
+      'CM;3;;00000000',
+      generateBarcode({ ...BASE_CONFIG, cardNumber: '1', at: NOW }),
+    ];
+    const answers = await batch.verifyBatchSync(codes, 't');
+    const expected = [];
+    for (const code of codes) expected.push(await single.verifySync(code, 't'));
+    expect(answers).toEqual(expected);
+    expect(answers[3]).toMatchObject({ reason: 'OK', repeated: true });
+    // Everything but the duration histogram's sums (timings) is the same.
+    const counts = (text: string) => text.split('\n').filter((line) => !line.startsWith('wpk_barcode_verify_duration_seconds_sum')
+      && !line.startsWith('wpk_barcode_verify_duration_seconds_bucket'));
+    expect(counts(await batch.metrics.render())).toEqual(counts(await single.metrics.render()));
+    expect(await batch.metrics.render()).toContain('wpk_barcode_verify_duration_seconds_count 4');
+  });
+});
