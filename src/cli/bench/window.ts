@@ -80,7 +80,7 @@ export class MeasureWindow {
     return {
       transport, rate: Math.round(this.#calls / seconds), calls: this.#calls, accepted: this.#accepted, errors: this.#errors, firstError: this.#firstError,
       latencyMs: { p50: ms(at(0.5)), p90: ms(at(0.9)), p99: ms(at(0.99)), max: ms(sorted.length === 0 ? 0 : sorted[sorted.length - 1]!), mean: ms(sorted.length === 0 ? 0 : sum / sorted.length) },
-      seconds,
+      seconds: ms(seconds),
     };
   }
 }

@@ -92,19 +92,19 @@ describe('POST /v1/barcode/verify-batch', () => {
     const huge = JSON.stringify({ fullBarcodes: Array.from({ length: 80 }, () => 'C'.repeat(16_384)) });
     const declared = await request(server.url, PATH, { body: huge });
     expect(declared.status).toBe(413);
-    expect(declared.body).toEqual({ status: 'PAYLOAD_TOO_LARGE', errors: ['body: must be at most 1048576 bytes'] });
+    expect(declared.body).toEqual({ status: 'PAYLOAD_TOO_LARGE', errors: ['body: must be at most 1048576 bytes'], requestId: expect.any(String) });
     const stream = new ReadableStream({ start(controller) { controller.enqueue(new TextEncoder().encode(huge)); controller.close(); } });
     const response = await fetch(new URL(PATH, server.url), {
       method: 'POST', body: stream, duplex: 'half', headers: { authorization: `Bearer ${TILL_KEY}`, 'content-type': 'application/json' },
     } as RequestInit);
     expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ status: 'PAYLOAD_TOO_LARGE', errors: ['body: must be at most 1048576 bytes'] });
+    expect(await response.json()).toEqual({ status: 'PAYLOAD_TOO_LARGE', errors: ['body: must be at most 1048576 bytes'], requestId: expect.any(String) });
   });
 
   it('asks for the till key before reading the body, answers 415 for a body not declared as JSON, 405 for GET', async () => {
     const anonymous = await request(server.url, PATH, { body: { fullBarcodes: ['XX;1;;2'] }, key: null });
     expect(anonymous.status).toBe(401);
-    expect(anonymous.body).toEqual({ status: 'UNAUTHORIZED', errors: ['Invalid authorization token'] });
+    expect(anonymous.body).toEqual({ status: 'UNAUTHORIZED', errors: ['Invalid authorization token'], requestId: expect.any(String) });
     const viaQuery = await request(server.url, `${PATH}?key=${TILL_KEY}`, { body: { fullBarcodes: ['XX;1;;2'] }, key: null });
     expect(viaQuery.status).toBe(200);
     const text = await request(server.url, PATH, { body: '{"fullBarcodes":["XX;1;;2"]}', contentType: 'text/plain' });

@@ -64,7 +64,7 @@ describe('Dispatcher: batch frames of barcode.verify', () => {
     client.send([verify(1, 'XX;1;;2'), verify(2, 'XX;1;;3')]);
     const answer = await client.next() as Array<Record<string, any>>;
     expect(answer).toEqual([1, 2].map((id) => ({
-      jsonrpc: '2.0', id, error: { code: -32002, message: expect.any(String), data: { code: 'STORE_UNAVAILABLE' } },
+      jsonrpc: '2.0', id, error: { code: -32002, message: expect.any(String), data: { code: 'STORE_UNAVAILABLE', requestId: expect.any(String) } },
     })));
     // The connection still answers.
     vi.restoreAllMocks();
