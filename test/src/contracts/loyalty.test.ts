@@ -98,10 +98,11 @@ describe('loyaltyOpenApiDocument', () => {
     components: { securitySchemes: Record<string, { scheme: string }>; schemas: Record<string, unknown> };
   };
 
-  it('is OpenAPI 3.1 with the six operations under /v1, Basic auth and the error envelope', () => {
+  it('is OpenAPI 3.1 with the six operations under /v1 (and /metrics), Basic auth and the error envelope', () => {
     expect(doc.openapi).toBe('3.1.0');
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([m, op]) => `${m.toUpperCase()} ${path} ${op.operationId}`));
     expect(operations.sort()).toEqual([
+      'GET /metrics metrics',
       'GET /v1/card/{cardNumber}/categories listCategories',
       'GET /v1/card/{cardNumber}/categories/favorite getFavoriteCategories',
       'POST /v1/card/anonymous issueAnonymousCard',
