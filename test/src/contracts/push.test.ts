@@ -67,7 +67,9 @@ describe('pushOpenApiDocument', () => {
     expect(Object.keys(batch.responses['304'].headers).sort()).toEqual(['Retry-After', 'X-Request-Id', 'X-Retry-After-Ms']);
     expect(batch.responses['401'].headers['WWW-Authenticate']).toBeDefined();
     expect(batch.responses['409']).toBeDefined();
-    expect(batch.parameters).toEqual([expect.objectContaining({ name: 'idempotency-key', in: 'header', required: false })]);
+    expect(batch.parameters).toEqual([
+      expect.objectContaining({ name: 'idempotency-key', in: 'header', required: false }), { $ref: '#/components/parameters/RequestId' },
+    ]);
     expect(doc.components.schemas.BatchPushRequest.properties.msisdn.maxItems).toBe(10_000);
     expect(doc.components.schemas.BatchPushRequest.required).toEqual(['msisdn', 'subId', 'message']);
   });
