@@ -28,7 +28,8 @@ export interface Floor {
 /** A group of cases measured in one run, so their ratios share the machine's state. */
 export interface BenchGroup {
   title: string;
-  cases: Array<[name: string, fn: () => unknown]>;
+  /** Each case, and how many operations one call of it does (default 1): its rate is per operation. */
+  cases: Array<[name: string, fn: () => unknown, perCall?: number]>;
   ratios: Ratio[];
   floors?: Floor[];
   notes?: string[];
@@ -42,10 +43,14 @@ const MAX_TIME = Number(process.env.BENCH_MAX_TIME ?? 3);
 export function measure(group: BenchGroup): Map<string, Measured> {
   const results = new Map<string, Measured>();
   const suite = new Benchmark.Suite(group.title);
-  for (const [name, fn] of group.cases) suite.add(name, fn, { maxTime: MAX_TIME, minSamples: 10 });
+  const perCall = new Map<string, number>();
+  for (const [name, fn, times] of group.cases) {
+    perCall.set(name, times ?? 1);
+    suite.add(name, fn, { maxTime: MAX_TIME, minSamples: 10 });
+  }
   suite.on('cycle', (event: Benchmark.Event) => {
     const b = event.target as unknown as Benchmark & { name: string };
-    results.set(b.name, { name: b.name, hz: b.hz, rme: b.stats.rme, samples: b.stats.sample.length });
+    results.set(b.name, { name: b.name, hz: b.hz * perCall.get(b.name)!, rme: b.stats.rme, samples: b.stats.sample.length });
     process.stderr.write(`  measured ${b.name}\n`);
   });
   suite.run({ async: false });

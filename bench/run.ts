@@ -5,6 +5,7 @@ import { nativeGroup } from './native.bench.js';
 import { serverGroups } from './server.bench.js';
 import { tokenGroup } from './token.bench.js';
 import { verifyGroup } from './verify.bench.js';
+import { verifyCoreGroup, verifyCoreNativeGroup } from './verify-core.bench.js';
 import { callbackGroups } from './callback.bench.js';
 import { loyaltyGroups } from './loyalty.bench.js';
 import { payClientGroups } from './pay-client.bench.js';
@@ -19,7 +20,7 @@ import { tillsGroups } from './tills.bench.js';
 // In-process groups run on one thread (benchmark.js; BENCH_MAX_TIME seconds per
 // case, default 3); server groups put the server on core 0 and the load on core 1.
 // `npm run bench -- <word>` runs only the groups whose title contains the word.
-const groups: Array<() => BenchGroup> = [calibrationGroup, verifyGroup, tokenGroup, nativeGroup];
+const groups: Array<() => BenchGroup> = [calibrationGroup, verifyGroup, () => verifyCoreGroup(), tokenGroup, nativeGroup, verifyCoreNativeGroup];
 const only = process.argv[2]?.toLowerCase();
 const wanted = (title: string) => !only || title.toLowerCase().includes(only);
 
