@@ -1,44 +1,53 @@
-// Barcode split and verification, entirely over the static input buffer.
+// Barcode split and verification over a barcode's bytes in linear memory
+// (BARCODE for a single call, a slot of the batch area for a batch).
 // Layout: prefix D cardNumber D cardSession D password (session may be empty),
 // or the three-part prefix D cardNumber D password.
 
 import {
-  BARCODE, RESULT, SLOT_CARD_LENGTH, SLOT_CARD_OFFSET, SLOT_COUNTER_HI, SLOT_COUNTER_LO, SLOT_KEY_INDEX,
-  SLOT_MATCHED_DELTA, SLOT_PASSWORD_OFFSET, SLOT_SESSION_LENGTH, SLOT_SESSION_OFFSET,
+  BARCODE, RESULT, SLOT_CARD_LENGTH, SLOT_CARD_OFFSET, SLOT_KEY_INDEX, SLOT_MATCHED_DELTA, SLOT_PASSWORD_OFFSET,
+  SLOT_SESSION_LENGTH, SLOT_SESSION_OFFSET,
 } from './buffers';
-import {
-  algorithm, delimiterLength, DELIMITER, intervalSeconds, KEY_PADS, keyCount, passLength, PREFIX,
-  prefixLength, scheme, SCHEME_CARD_BOUND, sessionLength, window,
-} from './config';
-import { CTX_SIZE, digestLength, hashUpdate } from './hash';
-import { hmacBegin, hmacEnd, hmacKey, hmacShort, PADS_SIZE, SHORT_MESSAGE_MAX } from './hmac';
-import { constantTimeEqual, otpDigits } from './otp';
+import { delimiterLength, DELIMITER, intervalSeconds, passLength, PREFIX, prefixLength, sessionLength } from './config';
+import { matchKeys } from './match';
+import { constantTimeEqual } from './otp';
 
 export const VERIFY_OK: i32 = 0;
 export const VERIFY_PREFIX_MISMATCH: i32 = 1;
 export const VERIFY_MALFORMED: i32 = 2;
 export const VERIFY_CODE_MISMATCH: i32 = 3;
+/** `parseBarcode`: well formed, the password is still to be checked. */
+export const VERIFY_PARSED: i32 = -1;
 
 export const MAX_CARD_LENGTH: i32 = 64;
 
-const CARD_LABEL: usize = memory.data<u8>([0x63, 0x61, 0x72, 0x64, 0x3a]); // "card:"
-const CARD_KEY: usize = memory.data(32, 16);
-const CARD_PADS: usize = memory.data(PADS_SIZE, 16);
-const DERIVE_CTX: usize = memory.data(<i32>CTX_SIZE, 16);
-const DIGITS: usize = memory.data(16, 16);
+// Where the parts of the last parsed barcode are, relative to its first byte.
+export let parsedCard: i32 = 0;
+export let parsedCardLength: i32 = 0;
+export let parsedSession: i32 = 0;
+export let parsedSessionLength: i32 = 0;
+export let parsedPassword: i32 = 0;
 
-@inline function slot(index: i32, value: i32): void {
-  store<i32>(RESULT + (<usize>index << 2), value);
+/** Restores the parts of an earlier parsed barcode (the batch checks passwords after splitting them all). */
+export function setParsed(card: i32, cardLen: i32, session: i32, sessionLen: i32, password: i32): void {
+  parsedCard = card;
+  parsedCardLength = cardLen;
+  parsedSession = session;
+  parsedSessionLength = sessionLen;
+  parsedPassword = password;
+}
+
+@inline function slot(slots: usize, index: i32, value: i32): void {
+  store<i32>(slots + (<usize>index << 2), value);
 }
 
 /** Position of the next delimiter at or after `from` (before `end`), or -1. */
-function findDelimiter(from: i32, end: i32): i32 {
+function findDelimiter(base: usize, from: i32, end: i32): i32 {
   const first = load<u8>(DELIMITER);
   const last = end - delimiterLength;
   for (let i = from; i <= last; i++) {
-    if (load<u8>(BARCODE + <usize>i) != first) continue;
+    if (load<u8>(base + <usize>i) != first) continue;
     let j = 1;
-    while (j < delimiterLength && load<u8>(BARCODE + <usize>(i + j)) == load<u8>(DELIMITER + <usize>j)) j++;
+    while (j < delimiterLength && load<u8>(base + <usize>(i + j)) == load<u8>(DELIMITER + <usize>j)) j++;
     if (j == delimiterLength) return i;
   }
   return -1;
@@ -52,31 +61,87 @@ function isSessionChar(c: u32): bool {
   return (c - 48 < 10) || ((c | 32) - 97 < 26);
 }
 
-function allMatch(from: i32, len: i32, session: bool): bool {
+function allMatch(base: usize, from: i32, len: i32, session: bool): bool {
   for (let i = 0; i < len; i++) {
-    const c = <u32>load<u8>(BARCODE + <usize>(from + i));
+    const c = <u32>load<u8>(base + <usize>(from + i));
     if (session ? !isSessionChar(c) : !isCardChar(c)) return false;
   }
   return true;
 }
 
-function allDigits(from: i32, len: i32): bool {
+function allDigits(base: usize, from: i32, len: i32): bool {
   for (let i = 0; i < len; i++) {
-    if (<u32>load<u8>(BARCODE + <usize>(from + i)) - 48 >= 10) return false;
+    if (<u32>load<u8>(base + <usize>(from + i)) - 48 >= 10) return false;
   }
   return true;
 }
 
-/** cardKey = HMAC_alg(partnerKey, "card:" || cardNumber) under the partner key's `pads`, written at `out`. */
-export function deriveCardKeyInto(pads: usize, card: usize, cardLen: i32, out: usize): void {
-  if (5 + cardLen <= SHORT_MESSAGE_MAX) {
-    hmacShort(algorithm, pads, CARD_LABEL, 5, card, cardLen, out);
-    return;
+/**
+ * Splits and checks the form of the `len` barcode bytes at `base`;
+ * `truncated` says the host could not fit the whole input. Offsets of the
+ * parts that could be read go to `slots`; a well-formed barcode's parts also
+ * to the `parsed*` globals. Returns a VERIFY_* code or VERIFY_PARSED.
+ */
+export function parseBarcode(base: usize, len: i32, truncated: i32, slots: usize): i32 {
+  slot(slots, SLOT_CARD_OFFSET, -1);
+  slot(slots, SLOT_CARD_LENGTH, 0);
+  slot(slots, SLOT_SESSION_OFFSET, -1);
+  slot(slots, SLOT_SESSION_LENGTH, 0);
+  slot(slots, SLOT_PASSWORD_OFFSET, -1);
+  slot(slots, SLOT_MATCHED_DELTA, 0);
+  slot(slots, SLOT_KEY_INDEX, -1);
+
+  const d0 = findDelimiter(base, 0, len);
+  const field0End = d0 < 0 ? len : d0;
+  if ((d0 < 0 && truncated != 0) || field0End != prefixLength) return VERIFY_PREFIX_MISMATCH;
+  if (constantTimeEqual(base, PREFIX, prefixLength) == 0) return VERIFY_PREFIX_MISMATCH;
+  if (d0 < 0) return VERIFY_MALFORMED;
+
+  const cardStart = d0 + delimiterLength;
+  const d1 = findDelimiter(base, cardStart, len);
+  const cardLen = (d1 < 0 ? len : d1) - cardStart;
+  const cardValid = cardLen >= 1 && cardLen <= MAX_CARD_LENGTH && !(d1 < 0 && truncated != 0) &&
+    allMatch(base, cardStart, cardLen, false);
+  if (cardValid) {
+    slot(slots, SLOT_CARD_OFFSET, cardStart);
+    slot(slots, SLOT_CARD_LENGTH, cardLen);
   }
-  hmacBegin(DERIVE_CTX, algorithm, pads);
-  hashUpdate(DERIVE_CTX, algorithm, CARD_LABEL, 5);
-  hashUpdate(DERIVE_CTX, algorithm, card, cardLen);
-  hmacEnd(DERIVE_CTX, algorithm, pads, out);
+  if (d1 < 0 || truncated != 0 || !cardValid) return VERIFY_MALFORMED;
+
+  const p2 = d1 + delimiterLength;
+  const d2 = findDelimiter(base, p2, len);
+  let sessionLen = 0;
+  let passStart = p2;
+  if (d2 >= 0) {
+    passStart = d2 + delimiterLength;
+    if (findDelimiter(base, passStart, len) >= 0) return VERIFY_MALFORMED;
+    sessionLen = d2 - p2;
+  }
+  const passLen = len - passStart;
+  if (sessionLen != 0 && (sessionLen != sessionLength || !allMatch(base, p2, sessionLen, true))) {
+    return VERIFY_MALFORMED;
+  }
+  if (passLen != passLength || !allDigits(base, passStart, passLen)) return VERIFY_MALFORMED;
+  if (sessionLen != 0) {
+    slot(slots, SLOT_SESSION_OFFSET, p2);
+    slot(slots, SLOT_SESSION_LENGTH, sessionLen);
+  }
+  slot(slots, SLOT_PASSWORD_OFFSET, passStart);
+  setParsed(cardStart, cardLen, p2, sessionLen, passStart);
+  return VERIFY_PARSED;
+}
+
+/** The time step of Unix time `nowMs` (non-positive and NaN times are step 0, as wasm truncation saturates). */
+export function stepAt(nowMs: f64): u64 {
+  const nowSeconds: u64 = nowMs > 0 ? <u64>(nowMs / 1000) : 0;
+  return nowSeconds / intervalSeconds;
+}
+
+/** Splits and checks the barcode at `base`, results to `slots`; a VERIFY_* code. */
+export function verifyAt(base: usize, len: i32, truncated: i32, current: u64, slots: usize): i32 {
+  const parsed = parseBarcode(base, len, truncated, slots);
+  if (parsed != VERIFY_PARSED) return parsed;
+  return matchKeys(base, current, slots, 0, 0) ? VERIFY_OK : VERIFY_CODE_MISMATCH;
 }
 
 /**
@@ -85,89 +150,5 @@ export function deriveCardKeyInto(pads: usize, card: usize, cardLen: i32, out: u
  * code; offsets of the parts that could be read go to RESULT.
  */
 export function verify(len: i32, truncated: i32, nowMs: f64): i32 {
-  slot(SLOT_CARD_OFFSET, -1);
-  slot(SLOT_CARD_LENGTH, 0);
-  slot(SLOT_SESSION_OFFSET, -1);
-  slot(SLOT_SESSION_LENGTH, 0);
-  slot(SLOT_PASSWORD_OFFSET, -1);
-  slot(SLOT_MATCHED_DELTA, 0);
-  slot(SLOT_KEY_INDEX, -1);
-
-  const d0 = findDelimiter(0, len);
-  const field0End = d0 < 0 ? len : d0;
-  if ((d0 < 0 && truncated != 0) || field0End != prefixLength) return VERIFY_PREFIX_MISMATCH;
-  if (constantTimeEqual(BARCODE, PREFIX, prefixLength) == 0) return VERIFY_PREFIX_MISMATCH;
-  if (d0 < 0) return VERIFY_MALFORMED;
-
-  const cardStart = d0 + delimiterLength;
-  const d1 = findDelimiter(cardStart, len);
-  const cardLen = (d1 < 0 ? len : d1) - cardStart;
-  const cardValid = cardLen >= 1 && cardLen <= MAX_CARD_LENGTH && !(d1 < 0 && truncated != 0) &&
-    allMatch(cardStart, cardLen, false);
-  if (cardValid) {
-    slot(SLOT_CARD_OFFSET, cardStart);
-    slot(SLOT_CARD_LENGTH, cardLen);
-  }
-  if (d1 < 0 || truncated != 0 || !cardValid) return VERIFY_MALFORMED;
-
-  const p2 = d1 + delimiterLength;
-  const d2 = findDelimiter(p2, len);
-  let sessionStart = p2;
-  let sessionLen = 0;
-  let passStart = p2;
-  if (d2 >= 0) {
-    passStart = d2 + delimiterLength;
-    if (findDelimiter(passStart, len) >= 0) return VERIFY_MALFORMED;
-    sessionLen = d2 - p2;
-  }
-  const passLen = len - passStart;
-  if (sessionLen != 0 && (sessionLen != sessionLength || !allMatch(sessionStart, sessionLen, true))) {
-    return VERIFY_MALFORMED;
-  }
-  if (passLen != passLength || !allDigits(passStart, passLen)) return VERIFY_MALFORMED;
-  if (sessionLen != 0) {
-    slot(SLOT_SESSION_OFFSET, sessionStart);
-    slot(SLOT_SESSION_LENGTH, sessionLen);
-  }
-  slot(SLOT_PASSWORD_OFFSET, passStart);
-
-  const nowSeconds: u64 = nowMs > 0 ? <u64>(nowMs / 1000) : 0;
-  const current = nowSeconds / intervalSeconds;
-  const password = BARCODE + <usize>passStart;
-  const cardBound = scheme == SCHEME_CARD_BOUND;
-  // rfc6238 reads the card number and session but keeps them out of the MAC.
-  const macSessionLen = cardBound ? sessionLen : 0;
-  // The current key first; previous keys only for what it refuses.
-  for (let k = 0; k < keyCount; k++) {
-    let pads = KEY_PADS + <usize>(k * PADS_SIZE);
-    if (cardBound) {
-      deriveCardKeyInto(pads, BARCODE + <usize>cardStart, cardLen, CARD_KEY);
-      hmacKey(algorithm, CARD_PADS, CARD_KEY, digestLength(algorithm));
-      pads = CARD_PADS;
-    }
-    if (matchWindow(pads, current, BARCODE + <usize>sessionStart, macSessionLen, password)) {
-      slot(SLOT_KEY_INDEX, k);
-      return VERIFY_OK;
-    }
-  }
-  return VERIFY_CODE_MISMATCH;
-}
-
-/** Tries the steps of the window under `pads`; on a match, its delta and counter go to RESULT. */
-function matchWindow(pads: usize, current: u64, session: usize, sessionLen: i32, password: usize): bool {
-  // Order 0, -1, +1, -2, +2, ...: the present step first, as valid scans mostly are.
-  for (let i = 0, tries = 2 * window + 1; i < tries; i++) {
-    const magnitude = <u64>((i + 1) >> 1);
-    const earlier = (i & 1) == 1;
-    if (earlier && current < magnitude) continue;
-    const counter = earlier ? current - magnitude : current + magnitude;
-    otpDigits(algorithm, pads, counter, session, sessionLen, passLength, DIGITS);
-    if (constantTimeEqual(DIGITS, password, passLength) == 1) {
-      slot(SLOT_MATCHED_DELTA, earlier ? -<i32>magnitude : <i32>magnitude);
-      slot(SLOT_COUNTER_LO, <i32>(counter & 0xffffffff));
-      slot(SLOT_COUNTER_HI, <i32>(counter >>> 32));
-      return true;
-    }
-  }
-  return false;
+  return verifyAt(BARCODE, len, truncated, stepAt(nowMs), RESULT);
 }

@@ -45,3 +45,13 @@ export const SLOT_KEY_INDEX: i32 = 8;
 export function wipe(ptr: usize, len: i32): void {
   memory.fill(ptr, 0, <usize>len);
 }
+
+/** Barcodes a batch call takes (each fits IO, in a BARCODE_CAP slot of its own if need be). */
+export const BATCH_MAX: i32 = IO_CAP / BARCODE_CAP;
+/** Per barcode of a batch, two i32: where its bytes start in IO, and its byte length plus BATCH_TRUNCATED when the host could not fit it. */
+export const BATCH_SPANS: usize = memory.data(BATCH_MAX * 8, 16);
+export const BATCH_TRUNCATED: i32 = 0x10000;
+/** Per barcode of a batch: BATCH_STRIDE i32 slots, the RESULT slots then its VERIFY_* code at SLOT_CODE. */
+export const BATCH_STRIDE: i32 = 16;
+export const SLOT_CODE: i32 = 9;
+export const BATCH_RESULTS: usize = memory.data(BATCH_MAX * BATCH_STRIDE * 4, 16);

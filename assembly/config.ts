@@ -3,7 +3,9 @@
 
 import { CONFIG, CONFIG_DELIM, CONFIG_PREFIX, KEY, wipe } from './buffers';
 import { CTX_SIZE, hashUpdate, SHA256 } from './hash';
+import { cardCacheClear } from './cardcache';
 import { hmacBegin, hmacEnd, hmacKey, PADS_SIZE } from './hmac';
+import { memoReset } from './memo';
 
 export let algorithm: i32 = SHA256;
 export let passLength: i32 = 8;
@@ -48,6 +50,7 @@ export function configure(
   intervalSeconds = <u64>interval;
   sessionLength = sessionLen;
   window = win;
+  memoReset();
   prefixLength = prefixLen;
   delimiterLength = delimLen;
 }
@@ -69,6 +72,8 @@ export function setPartnerKey(keyLen: i32): void {
   wipe(SCRATCH_CTX, <i32>CTX_SIZE);
   keyCount = 1;
   keyed = true;
+  memoReset();
+  cardCacheClear();
 }
 
 /**
@@ -83,5 +88,6 @@ export function addPreviousKey(keyLen: i32): i32 {
   }
   hmacKey(algorithm, KEY_PADS + <usize>(keyCount * PADS_SIZE), KEY, keyLen);
   wipe(KEY, keyLen);
+  memoReset();
   return keyCount++;
 }

@@ -28,12 +28,16 @@ export function otpDigits(
     hashUpdate(CTX, alg, session, sessionLen);
     hmacEnd(CTX, alg, pads, TAG);
   }
-  const tagLen: usize = alg == 1 ? 20 : 32;
-  const offset = <usize>(load<u8>(TAG + tagLen - 1) & 0x0f);
-  const binary: u32 = ((<u32>load<u8>(TAG + offset) & 0x7f) << 24) |
-    (<u32>load<u8>(TAG + offset + 1) << 16) |
-    (<u32>load<u8>(TAG + offset + 2) << 8) |
-    <u32>load<u8>(TAG + offset + 3);
+  digitsOfTag(TAG, alg == 1 ? 20 : 32, digits, out);
+}
+
+/** The `digits`-digit code (RFC 4226 dynamic truncation) of the `tagLen`-byte tag at `tag`, zero-padded ASCII at `out`. */
+export function digitsOfTag(tag: usize, tagLen: usize, digits: i32, out: usize): void {
+  const offset = <usize>(load<u8>(tag + tagLen - 1) & 0x0f);
+  const binary: u32 = ((<u32>load<u8>(tag + offset) & 0x7f) << 24) |
+    (<u32>load<u8>(tag + offset + 1) << 16) |
+    (<u32>load<u8>(tag + offset + 2) << 8) |
+    <u32>load<u8>(tag + offset + 3);
   // u32 arithmetic throughout: the value is below 2^31, and V8 turns a u32
   // division by the constant 10 into a multiply.
   let value = digits >= 10 ? binary : binary % load<u32>(POW10 + (<usize>digits << 2));

@@ -2,7 +2,7 @@
 // vectors: one-shot HMAC (streamed), HOTP with any key, card key derivation.
 
 import { IO, KEY, OUT, wipe } from './buffers';
-import { deriveCardKeyInto } from './barcode';
+import { deriveCardKeyInto } from './match';
 import { algorithm, PARTNER_PADS } from './config';
 import { CTX_SIZE, digestLength, hashUpdate } from './hash';
 import { hmacBegin, hmacEnd, hmacKey, PADS_SIZE } from './hmac';

@@ -28,7 +28,8 @@ export interface Floor {
 /** A group of cases measured in one run, so their ratios share the machine's state. */
 export interface BenchGroup {
   title: string;
-  cases: Array<[name: string, fn: () => unknown]>;
+  /** Each case, and how many operations one call of it does (default 1): its rate is per operation. */
+  cases: Array<[name: string, fn: () => unknown, perCall?: number]>;
   ratios: Ratio[];
   floors?: Floor[];
   notes?: string[];
@@ -92,10 +93,14 @@ export function measure(group: BenchGroup, options: MeasureOptions = {}): Map<st
   const maxTime = options.maxTime ?? Number(process.env.BENCH_MAX_TIME ?? 3);
   const results = new Map<string, Measured>();
   const suite = new Benchmark.Suite(group.title);
-  for (const [name, fn] of group.cases) suite.add(name, fn, { maxTime, minSamples: 10 });
+  const perCall = new Map<string, number>();
+  for (const [name, fn, times] of group.cases) {
+    perCall.set(name, times ?? 1);
+    suite.add(name, fn, { maxTime, minSamples: 10 });
+  }
   suite.on('cycle', (event: Benchmark.Event) => {
     const b = event.target as unknown as Benchmark & { name: string };
-    results.set(b.name, { name: b.name, hz: b.hz, rme: b.stats.rme, samples: b.stats.sample.length });
+    results.set(b.name, { name: b.name, hz: b.hz * perCall.get(b.name)!, rme: b.stats.rme, samples: b.stats.sample.length });
     process.stderr.write(`  measured ${b.name}\n`);
   });
   suite.run({ async: false });
@@ -161,7 +166,7 @@ export function measureInterleaved(group: BenchGroup, options: InterleavedOption
     const sd = Math.sqrt(sorted.reduce((a, r) => a + (r - mean) ** 2, 0) / Math.max(1, sorted.length - 1));
     // rme as benchmark.js states it (95% confidence, normal approximation), over the batches.
     const rme = sorted.length > 1 && mean > 0 ? ((1.96 * sd) / Math.sqrt(sorted.length) / mean) * 100 : 0;
-    results.set(name, { name, hz: median, rme, samples: sorted.length });
+    results.set(name, { name, hz: median * (group.cases[c]![2] ?? 1), rme, samples: sorted.length });
   });
   process.stderr.write(`  measured ${group.cases.length} cases in turns\n`);
   return results;

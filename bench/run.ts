@@ -5,6 +5,7 @@ import { nativeGroup } from './native.bench.js';
 import { serverGroups } from './server.bench.js';
 import { tokenGroup } from './token.bench.js';
 import { verifyGroup } from './verify.bench.js';
+import { verifyCoreGroup, verifyCoreNativeGroup } from './verify-core.bench.js';
 import { callbackGroups } from './callback.bench.js';
 import { loyaltyGroups } from './loyalty.bench.js';
 import { payClientGroups } from './pay-client.bench.js';
@@ -22,7 +23,7 @@ import { tillsGroups } from './tills.bench.js';
 // It always exits 0 (a figure here is for reading, on whatever machine); every
 // missed target is listed again at the end. `npm run bench:ci` (bench/ci.ts)
 // runs the groups that matter, short, and fails only under bench/floors.json.
-const groups: Array<() => BenchGroup> = [calibrationGroup, verifyGroup, tokenGroup, nativeGroup];
+const groups: Array<() => BenchGroup> = [calibrationGroup, verifyGroup, () => verifyCoreGroup(), tokenGroup, nativeGroup, verifyCoreNativeGroup];
 const only = process.argv[2]?.toLowerCase();
 const wanted = (title: string) => !only || title.toLowerCase().includes(only);
 

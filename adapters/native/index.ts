@@ -3,13 +3,16 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { type CoreBackend, kidTail } from '../node/backend.js';
 import type { ResolvedConfig } from '../node/config.js';
-import { AlgId, SchemeId } from '../node/core.js';
+import { AlgId, BATCH_MAX, SchemeId } from '../node/core.js';
 
 /** One configured native core (see adapters/native/src/addon.cc). */
 interface NativeCore {
   /** 9 int32 result slots the addon writes on every verify. */
   readonly result: ArrayBuffer;
   verify(fullBarcode: string, nowMs: number): number;
+  /** BATCH_MAX * BATCH_STRIDE int32 slots the addon writes on every verifyBatch. */
+  readonly batchResult: ArrayBuffer;
+  verifyBatch(fullBarcodes: readonly string[], start: number, count: number, nowMs: number): void;
   sign(requestData: string, iat: number): string | number;
   wipe(): void;
 }
@@ -31,6 +34,8 @@ const CANDIDATES = [`./${ADDON}`, `../../../adapters/native/${ADDON}`];
 class NativeBackend implements CoreBackend {
   readonly name = 'native';
   readonly result: Int32Array;
+  readonly batchMax = BATCH_MAX;
+  readonly batchResult: Int32Array;
   readonly #core: NativeCore;
 
   constructor(addon: Addon, config: ResolvedConfig) {
@@ -40,10 +45,15 @@ class NativeBackend implements CoreBackend {
       SchemeId[config.scheme], [...config.previousKeys],
     );
     this.result = new Int32Array(this.#core.result);
+    this.batchResult = new Int32Array(this.#core.batchResult);
   }
 
   verify(fullBarcode: string, nowMs: number): number {
     return this.#core.verify(fullBarcode, nowMs);
+  }
+
+  verifyBatch(fullBarcodes: readonly string[], start: number, count: number, nowMs: number): void {
+    this.#core.verifyBatch(fullBarcodes, start, count, nowMs);
   }
 
   sign(requestData: string, iat: number): string | number {

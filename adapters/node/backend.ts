@@ -1,6 +1,6 @@
 import { randomFillSync } from 'node:crypto';
 import type { ResolvedConfig } from './config.js';
-import { AlgId, Core, CONFIG_DELIM, CONFIG_KID, CONFIG_PREFIX, IO_CAP, SchemeId } from './core.js';
+import { AlgId, BARCODE_CAP, BATCH_MAX, BATCH_TRUNCATED, Core, CONFIG_DELIM, CONFIG_KID, CONFIG_PREFIX, IO_CAP, SchemeId } from './core.js';
 import { hexToBytes } from './hex.js';
 
 /** Which implementation of the core runs a verifier. `auto` takes native when it loads, else wasm. */
@@ -17,6 +17,16 @@ export interface CoreBackend {
   readonly result: Int32Array;
   /** Splits and checks `fullBarcode` at `nowMs`; returns a `VerifyCode` and fills `result`. */
   verify(fullBarcode: string, nowMs: number): number;
+  /** Most barcodes one `verifyBatch` call takes. */
+  readonly batchMax: number;
+  /**
+   * Result slots of the last `verifyBatch`: BATCH_STRIDE per barcode, the
+   * `Slot`s then its `VerifyCode` at BATCH_CODE (the counter slots are 0
+   * unless it matched).
+   */
+  readonly batchResult: Int32Array;
+  /** Splits and checks `count` (at most `batchMax`) strings of `fullBarcodes` from `start`, all at `nowMs`, into `batchResult`. */
+  verifyBatch(fullBarcodes: readonly string[], start: number, count: number, nowMs: number): void;
   /** The token for `requestData` issued at `iat`, or the byte offset where it stops being JSON. */
   sign(requestData: string, iat: number): string | number;
   /** Forgets key material it can reach. */
@@ -71,11 +81,19 @@ export function streamInto(core: Core, text: string, absorb: (length: number) =>
 export class WasmBackend implements CoreBackend {
   readonly name = 'wasm';
   readonly result: Int32Array;
+  readonly batchMax = BATCH_MAX;
+  readonly batchResult: Int32Array;
   readonly #core = new Core();
 
   constructor(config: ResolvedConfig) {
     configureCore(this.#core, config);
     this.result = this.#core.result;
+    this.batchResult = this.#core.batchResults;
+  }
+
+  /** The core itself, for tests and benchmarks that look inside (the card cache's size and hit counts). */
+  get core(): Core {
+    return this.#core;
   }
 
   verify(fullBarcode: string, nowMs: number): number {
@@ -83,6 +101,32 @@ export class WasmBackend implements CoreBackend {
     // The barcode's bytes go straight into the core's static buffer; the core splits them there.
     const { read, written } = encoder.encodeInto(fullBarcode, core.barcode);
     return core.exports.verify(written, read < fullBarcode.length ? 1 : 0, nowMs);
+  }
+
+  verifyBatch(fullBarcodes: readonly string[], start: number, count: number, nowMs: number): void {
+    const core = this.#core;
+    const spans = core.batchSpans;
+    // Mostly ASCII barcodes: joined and encoded in one go, their byte offsets are their string offsets.
+    let joined = '';
+    let fits = true;
+    for (let i = 0; i < count && fits; i++) {
+      const fullBarcode = fullBarcodes[start + i]!;
+      fits = fullBarcode.length <= BARCODE_CAP;
+      spans[2 * i] = joined.length;
+      spans[2 * i + 1] = fullBarcode.length;
+      joined += fullBarcode;
+    }
+    const { read, written } = fits ? encoder.encodeInto(joined, core.io) : { read: 0, written: -1 };
+    if (read !== joined.length || written !== joined.length) {
+      // Some character took more than a byte (or a barcode is too long): each in a slot of its own.
+      for (let i = 0; i < count; i++) {
+        const fullBarcode = fullBarcodes[start + i]!;
+        const one = encoder.encodeInto(fullBarcode, core.batchSlots[i]!);
+        spans[2 * i] = i * BARCODE_CAP;
+        spans[2 * i + 1] = one.read < fullBarcode.length ? one.written | BATCH_TRUNCATED : one.written;
+      }
+    }
+    core.exports.verifyBatch(count, nowMs);
   }
 
   sign(requestData: string, iat: number): string | number {

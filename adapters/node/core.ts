@@ -11,6 +11,10 @@ export interface CoreExports {
   setPartnerKey(keyLength: number): void;
   addPreviousKey(keyLength: number): number;
   verify(length: number, truncated: number, nowMs: number): number;
+  verifyBatch(count: number, nowMs: number): void;
+  cardCacheSize(): number;
+  cardCacheHits(): number;
+  cardCacheMisses(): number;
   setTokenKid(length: number): void;
   randomRefilled(): void;
   tokenBegin(iat: number): number;
@@ -32,6 +36,15 @@ export const KEY_CAP = 1024;
 export const OUT_CAP = 1024;
 export const CONFIG_CAP = 512;
 export const RANDOM_CAP = 4096;
+/** Barcodes one `verifyBatch` call takes, each in its own BARCODE_CAP slot of the IO buffer. */
+export const BATCH_MAX = IO_CAP / BARCODE_CAP;
+/** i32 slots per barcode of a batch result: the `Slot`s, then its `VerifyCode` at `BATCH_CODE`. */
+export const BATCH_STRIDE = 16;
+export const BATCH_CODE = 9;
+/** Flag in a batch length: the barcode did not fit its slot. */
+export const BATCH_TRUNCATED = 0x10000;
+/** How many cards' derived pads the wasm core keeps (assembly/cardcache.ts). */
+export const CARD_CACHE_ENTRIES = 1024;
 export const CONFIG_PREFIX = 0;
 export const CONFIG_DELIM = 64;
 export const CONFIG_KID = 128;
@@ -95,6 +108,11 @@ export class Core {
   readonly config: Uint8Array;
   readonly random: Uint8Array;
   readonly result: Int32Array;
+  /** One view per batch slot of the IO buffer (made once: encodeInto writes straight into them). */
+  readonly batchSlots: Uint8Array[];
+  /** Per barcode of a batch: its byte offset in `io`, and its length (| BATCH_TRUNCATED). */
+  readonly batchSpans: Int32Array;
+  readonly batchResults: Int32Array;
 
   constructor() {
     const instance = instantiateSync<Record<string, unknown>>(module(), {});
@@ -108,6 +126,9 @@ export class Core {
     this.config = new Uint8Array(buffer, at(4), CONFIG_CAP);
     this.random = new Uint8Array(buffer, at(5), RANDOM_CAP);
     this.result = new Int32Array(buffer, at(6), 16);
+    this.batchSlots = Array.from({ length: BATCH_MAX }, (_, i) => new Uint8Array(buffer, at(1) + i * BARCODE_CAP, BARCODE_CAP));
+    this.batchSpans = new Int32Array(buffer, at(7), BATCH_MAX * 2);
+    this.batchResults = new Int32Array(buffer, at(8), BATCH_MAX * BATCH_STRIDE);
   }
 
   /** Copies key bytes in; the core wipes them once absorbed. */

@@ -1,11 +1,12 @@
-import type { BarcodeVerification, VerifyReason } from '../../src/contracts/barcode.js';
+import type { BarcodeVerification } from '../../src/contracts/barcode.js';
 import { KitError, RequestDataError, StoreError } from '../../src/errors.js';
 import { MemoryStore } from '../../src/stores/memory.js';
 import type { AsyncStore, SyncStore, VerificationStore } from '../../src/stores/store.js';
 import { type CoreBackend } from './backend.js';
 import { selectBackend } from './backends.js';
 import { type BonusHook, type ResolvedConfig, resolveConfig, type VerifierConfig } from './config.js';
-import { Slot, VerifyCode } from './core.js';
+import { BATCH_CODE, BATCH_STRIDE, Slot, VerifyCode } from './core.js';
+import { anotherInstance, failed, type Match, REASON_BY_CODE, valid } from './verdicts.js';
 
 /**
  * A configured verifier. `R` is the result type of `barcodeVerify`: plain with
@@ -64,12 +65,6 @@ export function createVerifier(config: VerifierConfig): Verifier<BarcodeVerifica
 }
 
 
-const REASON_BY_CODE: Record<number, VerifyReason> = {
-  [VerifyCode.PrefixMismatch]: 'PREFIX_MISMATCH',
-  [VerifyCode.Malformed]: 'MALFORMED',
-  [VerifyCode.CodeMismatch]: 'CODE_MISMATCH',
-};
-
 class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerification>> {
   readonly #core: CoreBackend;
   readonly #clock: () => number;
@@ -105,49 +100,74 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
 
   barcodeVerify(fullBarcode: string, options?: VerifyOptions): BarcodeVerification | Promise<BarcodeVerification> {
     if (this.#closed) throw new KitError('VERIFIER_CLOSED', 'barcodeVerify: the verifier is closed');
-    if (typeof fullBarcode !== 'string') {
-      throw new TypeError(`barcodeVerify: fullBarcode must be a string, got ${fullBarcode === null ? 'null' : typeof fullBarcode}`);
+    if (typeof fullBarcode !== 'string') throw notAString('barcodeVerify: fullBarcode', fullBarcode);
+    const now = this.#now();
+    const code = this.#core.verify(fullBarcode, now);
+    return this.#answer(fullBarcode, code, this.#core.result, 0, now, options?.requester);
+  }
+
+  barcodeVerifyBatch(fullBarcodes: readonly string[], options?: VerifyOptions): BarcodeVerification[] | Promise<BarcodeVerification[]> {
+    if (this.#closed) throw new KitError('VERIFIER_CLOSED', 'barcodeVerifyBatch: the verifier is closed');
+    if (!Array.isArray(fullBarcodes)) throw new TypeError(`barcodeVerifyBatch: fullBarcodes must be an array, got ${typeof fullBarcodes}`);
+    // As calls one after the other would: the strings before the first non-string are answered, then it throws.
+    let end = 0;
+    while (end < fullBarcodes.length && typeof fullBarcodes[end] === 'string') end++;
+    const answers: Array<BarcodeVerification | Promise<BarcodeVerification>> = new Array(end);
+    if (end > 0) {
+      // One instant for the whole batch: the clock is read once.
+      const now = this.#now();
+      const core = this.#core;
+      const slots = core.batchResult;
+      const requester = options?.requester;
+      for (let start = 0; start < end; start += core.batchMax) {
+        const count = Math.min(core.batchMax, end - start);
+        core.verifyBatch(fullBarcodes, start, count, now);
+        for (let i = 0, base = 0; i < count; i++, base += BATCH_STRIDE) {
+          answers[start + i] = this.#answer(fullBarcodes[start + i]!, slots[base + BATCH_CODE]!, slots, base, now, requester);
+        }
+      }
     }
+    const async = this.#store !== undefined && !this.#store.synchronous;
+    if (end < fullBarcodes.length) {
+      if (async) for (const answer of answers) void (answer as Promise<BarcodeVerification>).catch(() => undefined);
+      throw notAString(`barcodeVerifyBatch: fullBarcodes[${end}]`, fullBarcodes[end]);
+    }
+    return async ? Promise.all(answers) : answers as BarcodeVerification[];
+  }
+
+  #now(): number {
     const now = this.#clock();
     if (!Number.isFinite(now) || now < 0) throw new KitError('CLOCK_INVALID', 'clock: must return ms since the epoch');
-    const code = this.#core.verify(fullBarcode, now);
-    const slots = this.#core.result;
-    const cardLength = slots[Slot.CardLength]!;
-    const cardOffset = slots[Slot.CardOffset]!;
+    return now;
+  }
+
+  /** The answer for a barcode the core has checked: its `code`, its slots at `base` of `slots`, the policy around them. */
+  #answer(
+    fullBarcode: string, code: number, slots: Int32Array, base: number, now: number, requester: string | undefined,
+  ): BarcodeVerification | Promise<BarcodeVerification> {
+    const cardLength = slots[base + Slot.CardLength]!;
+    const cardOffset = slots[base + Slot.CardOffset]!;
     const cardNumber = cardLength > 0 ? fullBarcode.slice(cardOffset, cardOffset + cardLength) : null;
 
     if (code === VerifyCode.PrefixMismatch) return this.#settle(anotherInstance(fullBarcode));
     if (code === VerifyCode.Malformed || cardNumber === null) return this.#settle(failed(fullBarcode, cardNumber, 'MALFORMED'));
 
-    const sessionLength = slots[Slot.SessionLength]!;
-    const sessionOffset = slots[Slot.SessionOffset]!;
+    const sessionLength = slots[base + Slot.SessionLength]!;
+    const sessionOffset = slots[base + Slot.SessionOffset]!;
     const cardSession = sessionLength > 0 ? fullBarcode.slice(sessionOffset, sessionOffset + sessionLength) : null;
     const ok = code === VerifyCode.Ok;
     const store = this.#store;
     if (store === undefined) {
-      return ok ? this.#valid(fullBarcode, cardNumber, cardSession, this.#match()) : failed(fullBarcode, cardNumber, REASON_BY_CODE[code]!);
+      return ok ? this.#valid(fullBarcode, cardNumber, cardSession, match(slots, base)) : failed(fullBarcode, cardNumber, REASON_BY_CODE[code]!);
     }
 
-    const requester = options?.requester;
     // The barcode is part of the owner: the same card and password in another barcode is not a retry.
     const owner = requester === undefined || store.claimFor === undefined ? undefined : `${requester.length}:${requester}:${fullBarcode}`;
+    // Read now: the slots belong to the next call after this one.
+    const mark = ok && this.#replay ? this.#replayMark(fullBarcode, cardNumber, now, slots, base) : undefined;
     return store.synchronous
-      ? this.#decideSync(store, ok, fullBarcode, cardNumber, cardSession, now, owner)
-      : this.#decideAsync(store, ok, fullBarcode, cardNumber, cardSession, now, owner);
-  }
-
-  barcodeVerifyBatch(fullBarcodes: readonly string[], options?: VerifyOptions): BarcodeVerification[] | Promise<BarcodeVerification[]> {
-    if (!Array.isArray(fullBarcodes)) throw new TypeError(`barcodeVerifyBatch: fullBarcodes must be an array, got ${typeof fullBarcodes}`);
-    const answers = fullBarcodes.map((fullBarcode) => this.barcodeVerify(fullBarcode, options));
-    return this.#store !== undefined && !this.#store.synchronous
-      ? Promise.all(answers)
-      : answers as BarcodeVerification[];
-  }
-
-  /** Which key and which step the core matched (read before any await: the slots belong to the next call after it). */
-  #match(): Match {
-    const slots = this.#core.result;
-    return { keyIndex: slots[Slot.KeyIndex]!, driftSteps: slots[Slot.MatchedDelta]! };
+      ? this.#decideSync(store, ok, fullBarcode, cardNumber, cardSession, mark, match(slots, base), owner)
+      : this.#decideAsync(store, ok, fullBarcode, cardNumber, cardSession, mark, match(slots, base), owner);
   }
 
   /**
@@ -183,12 +203,11 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
   }
 
   /** The replay mark of the password just accepted, and how long it could still be valid. */
-  #replayMark(fullBarcode: string, cardNumber: string, now: number): [key: string, ttlMs: number] {
-    const slots = this.#core.result;
-    const counter = slots[Slot.CounterHi]! * 2 ** 32 + (slots[Slot.CounterLo]! >>> 0);
+  #replayMark(fullBarcode: string, cardNumber: string, now: number, slots: Int32Array, base: number): [key: string, ttlMs: number] {
+    const counter = slots[base + Slot.CounterHi]! * 2 ** 32 + (slots[base + Slot.CounterLo]! >>> 0);
     // A password stays acceptable until its step has left the window.
     const ttl = (counter + this.#window + 1) * this.#stepMs - now;
-    return [`replay:${cardNumber}:${fullBarcode.slice(slots[Slot.PasswordOffset]!)}`, ttl];
+    return [`replay:${cardNumber}:${fullBarcode.slice(slots[base + Slot.PasswordOffset]!)}`, ttl];
   }
 
   /** A verifier over an async store answers every string with a Promise, early results included. */
@@ -199,8 +218,8 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
   // The same policy twice, once per store kind: a sync store keeps barcodeVerify
   // synchronous (and free of promise overhead) on the path every till takes.
   #decideSync(
-    store: SyncStore, ok: boolean, fullBarcode: string, cardNumber: string, cardSession: string | null, now: number,
-    owner: string | undefined,
+    store: SyncStore, ok: boolean, fullBarcode: string, cardNumber: string, cardSession: string | null,
+    mark: [key: string, ttlMs: number] | undefined, match: Match, owner: string | undefined,
   ): BarcodeVerification | Promise<BarcodeVerification> {
     const failKey = `fail:${cardNumber}`;
     const failures = this.#maxFailures > 0 ? store.count(failKey) : 0;
@@ -209,27 +228,23 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
       if (this.#maxFailures > 0) store.increment(failKey, this.#coolDownMs);
       return failed(fullBarcode, cardNumber, 'CODE_MISMATCH');
     }
-    if (this.#replay) {
-      const [key, ttl] = this.#replayMark(fullBarcode, cardNumber, now);
+    if (mark !== undefined) {
       if (owner === undefined) {
-        if (!store.claim(key, ttl)) return failed(fullBarcode, cardNumber, 'REPLAYED');
+        if (!store.claim(...mark)) return failed(fullBarcode, cardNumber, 'REPLAYED');
       } else {
-        const claimed = store.claimFor!(key, ttl, owner);
-        if (claimed !== true) return this.#again(claimed === owner, fullBarcode, cardNumber, cardSession, this.#match());
+        const claimed = store.claimFor!(...mark, owner);
+        if (claimed !== true) return this.#again(claimed === owner, fullBarcode, cardNumber, cardSession, match);
       }
     }
     if (failures > 0) store.delete(failKey);
-    return this.#valid(fullBarcode, cardNumber, cardSession, this.#match());
+    return this.#valid(fullBarcode, cardNumber, cardSession, match);
   }
 
   async #decideAsync(
-    store: AsyncStore, ok: boolean, fullBarcode: string, cardNumber: string, cardSession: string | null, now: number,
-    owner: string | undefined,
+    store: AsyncStore, ok: boolean, fullBarcode: string, cardNumber: string, cardSession: string | null,
+    mark: [key: string, ttlMs: number] | undefined, match: Match, owner: string | undefined,
   ): Promise<BarcodeVerification> {
     const failKey = `fail:${cardNumber}`;
-    // Read before any await: the core's result slots belong to the next call after it.
-    const mark = ok && this.#replay ? this.#replayMark(fullBarcode, cardNumber, now) : undefined;
-    const match = this.#match();
     try {
       const failures = this.#maxFailures > 0 ? await store.count(failKey) : 0;
       if (this.#maxFailures > 0 && failures >= this.#maxFailures) return failed(fullBarcode, cardNumber, 'LOCKED');
@@ -273,39 +288,11 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
   }
 }
 
-
-
-
-/** Which key (0 current, 1.. previous) and which step relative to now matched. */
-interface Match {
-  keyIndex: number;
-  driftSteps: number;
+/** Which key and which step the core matched, from the slots at `base`. */
+function match(slots: Int32Array, base: number): Match {
+  return { keyIndex: slots[base + Slot.KeyIndex]!, driftSteps: slots[base + Slot.MatchedDelta]! };
 }
 
-function valid(
-  fullBarcode: string, cardNumber: string, cardSession: string | null, match: Match, bonusAvailable: boolean,
-): BarcodeVerification {
-  return {
-    resultCode: cardSession === null ? 'CARDSESSION_NOT_AVAILABLE' : 'CARDSESSION_AVAILABLE',
-    totpCodeValid: true,
-    cardNumber,
-    cardSession,
-    fullBarcode,
-    reason: 'OK',
-    keyIndex: match.keyIndex,
-    driftSteps: match.driftSteps,
-    bonusAvailable,
-  };
-}
-
-
-function failed(fullBarcode: string, cardNumber: string | null, reason: VerifyReason): BarcodeVerification {
-  return { resultCode: 'VALIDATION_FAILED', totpCodeValid: false, cardNumber, cardSession: null, fullBarcode, reason };
-}
-
-function anotherInstance(fullBarcode: string): BarcodeVerification {
-  return {
-    resultCode: 'ANOTHER_INSTANCE', totpCodeValid: false, cardNumber: null, cardSession: null, fullBarcode,
-    reason: 'PREFIX_MISMATCH',
-  };
+function notAString(what: string, value: unknown): TypeError {
+  return new TypeError(`${what} must be a string, got ${value === null ? 'null' : typeof value}`);
 }

@@ -1,7 +1,9 @@
 // The N-API surface: `new Core(alg, passLength, interval, sessionLength,
 // window, prefix, delimiter, keyHex, kidTail, scheme, previousKeysHex[])` with
 // `result` (an ArrayBuffer of 9 int32 slots shared with JS), `verify(barcode, nowMs)`,
-// `sign(requestData, iat)` and `wipe()`; plus `selfTest()`.
+// `batchResult` (kBatchMax * kBatchStride int32 slots) and
+// `verifyBatch(barcodes, start, count, nowMs)`, `sign(requestData, iat)` and
+// `wipe()`; plus `selfTest()`.
 // Per call, only the string's contents are copied (a barcode's UTF-8 into a
 // fixed buffer; a body's UTF-16, transcoded here) and one value crosses back.
 #include <napi.h>
@@ -20,7 +22,8 @@ class NativeCore : public Napi::ObjectWrap<NativeCore> {
  public:
   static Napi::Function Define(Napi::Env env) {
     return DefineClass(env, "Core",
-                       {InstanceMethod<&NativeCore::Verify>("verify"), InstanceMethod<&NativeCore::Sign>("sign"),
+                       {InstanceMethod<&NativeCore::Verify>("verify"),
+                        InstanceMethod<&NativeCore::VerifyBatch>("verifyBatch"), InstanceMethod<&NativeCore::Sign>("sign"),
                         InstanceMethod<&NativeCore::Wipe>("wipe")});
   }
 
@@ -71,9 +74,19 @@ class NativeCore : public Napi::ObjectWrap<NativeCore> {
     for (int i = 0; i < wpk::kSlotCount; i++) slots_[i] = 0;
     result_ = Napi::Persistent(result);
     info.This().As<Napi::Object>().DefineProperty(Napi::PropertyDescriptor::Value("result", result, napi_enumerable));
+    Napi::ArrayBuffer batch = Napi::ArrayBuffer::New(env, kBatchMax * kBatchStride * sizeof(int32_t));
+    batchSlots_ = static_cast<int32_t*>(batch.Data());
+    for (int i = 0; i < kBatchMax * kBatchStride; i++) batchSlots_[i] = 0;
+    batchResult_ = Napi::Persistent(batch);
+    info.This().As<Napi::Object>().DefineProperty(Napi::PropertyDescriptor::Value("batchResult", batch, napi_enumerable));
   }
 
  private:
+  /** Barcodes one verifyBatch call takes, and int32 slots per barcode (its VerifyCode at kBatchCode), as the wasm core's. */
+  static constexpr int kBatchMax = 64;
+  static constexpr int kBatchStride = 16;
+  static constexpr int kBatchCode = 9;
+
   /** Bodies up to this many UTF-16 units are transcoded here (5 bytes of scratch a unit); larger ones by V8, exactly sized. */
   static constexpr size_t kUtf16MaxUnits = 256 * 1024;
 
@@ -84,16 +97,12 @@ class NativeCore : public Napi::ObjectWrap<NativeCore> {
     return Napi::Value();
   }
 
-  Napi::Value Verify(const Napi::CallbackInfo& info) {
-    napi_env env = info.Env();
+  /** Copies the string `text` in and verifies it into `slots`; the VerifyCode, or -1 when `text` is not a string. */
+  int VerifyOne(napi_env env, napi_value text, double nowMs, int32_t* slots) {
     uint8_t* bytes = core_->barcodeBytes;
     size_t written = 0;
-    double nowMs = 0;
-    if (napi_get_value_string_utf8(env, info[0], reinterpret_cast<char*>(bytes), Core::kBarcodeBuffer, &written) !=
-            napi_ok ||
-        napi_get_value_double(env, info[1], &nowMs) != napi_ok) {
-      Throw(env, "verify(fullBarcode: string, nowMs: number)");
-      return Napi::Value();
+    if (napi_get_value_string_utf8(env, text, reinterpret_cast<char*>(bytes), Core::kBarcodeBuffer, &written) != napi_ok) {
+      return -1;
     }
     // The buffer holds a few bytes more than the wasm core's 1024, so up to
     // 1024 bytes were written whole; beyond, the input is truncated to the
@@ -104,10 +113,49 @@ class NativeCore : public Napi::ObjectWrap<NativeCore> {
       length = wpk::kBarcodeCap;
       while (length > 0 && (bytes[length] & 0xc0) == 0x80) length--;
     }
-    const int code = core_->barcode.verify(bytes, length, truncated, nowMs, slots_);
+    return core_->barcode.verify(bytes, length, truncated, nowMs, slots);
+  }
+
+  Napi::Value Verify(const Napi::CallbackInfo& info) {
+    napi_env env = info.Env();
+    double nowMs = 0;
+    const int code = napi_get_value_double(env, info[1], &nowMs) == napi_ok ? VerifyOne(env, info[0], nowMs, slots_) : -1;
+    if (code < 0) {
+      Throw(env, "verify(fullBarcode: string, nowMs: number)");
+      return Napi::Value();
+    }
     napi_value result;
     napi_create_int32(env, code, &result);
     return Napi::Value(env, result);
+  }
+
+  /** Verifies `count` (at most kBatchMax) strings of an array from `start`, all at `nowMs`, into `batchResult`. */
+  Napi::Value VerifyBatch(const Napi::CallbackInfo& info) {
+    napi_env env = info.Env();
+    uint32_t start = 0;
+    uint32_t count = 0;
+    double nowMs = 0;
+    bool isArray = false;
+    if (napi_is_array(env, info[0], &isArray) != napi_ok || !isArray ||
+        napi_get_value_uint32(env, info[1], &start) != napi_ok || napi_get_value_uint32(env, info[2], &count) != napi_ok ||
+        napi_get_value_double(env, info[3], &nowMs) != napi_ok || count > static_cast<uint32_t>(kBatchMax)) {
+      Throw(env, "verifyBatch(fullBarcodes: string[], start: number, count: number, nowMs: number)");
+      return Napi::Value();
+    }
+    for (uint32_t i = 0; i < count; i++) {
+      int32_t* slots = batchSlots_ + i * kBatchStride;
+      napi_value text;
+      // Counters stay 0 unless this barcode matches (the wasm batch does the same).
+      slots[wpk::kSlotCounterLo] = 0;
+      slots[wpk::kSlotCounterHi] = 0;
+      const int code = napi_get_element(env, info[0], start + i, &text) == napi_ok ? VerifyOne(env, text, nowMs, slots) : -1;
+      if (code < 0) {
+        Throw(env, "verifyBatch: fullBarcodes must hold strings");
+        return Napi::Value();
+      }
+      slots[kBatchCode] = code;
+    }
+    return info.Env().Undefined();
   }
 
   Napi::Value Sign(const Napi::CallbackInfo& info) {
@@ -165,6 +213,8 @@ class NativeCore : public Napi::ObjectWrap<NativeCore> {
   std::unique_ptr<Core> core_;
   int32_t* slots_ = nullptr;
   Napi::Reference<Napi::ArrayBuffer> result_;
+  int32_t* batchSlots_ = nullptr;
+  Napi::Reference<Napi::ArrayBuffer> batchResult_;
 };
 
 Napi::Value SelfTest(const Napi::CallbackInfo& info) { return Napi::Boolean::New(info.Env(), wpk::selfTest()); }

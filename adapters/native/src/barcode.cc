@@ -104,11 +104,34 @@ int BarcodeVerifier::verify(const uint8_t* barcode, int length, bool truncated, 
   const bool cardBound = l.scheme == kSchemeCardBound;
   // rfc6238 reads the card number and session but keeps them out of the MAC.
   const int macSessionLength = cardBound ? sessionLength : 0;
+  if (!cardBound) {
+    // The codes are the same for every scan in a step: compare against the memoised ones.
+    if (current != memoStep_) {
+      memoStep_ = current;
+      resetMemo();
+    }
+    for (int k = 0; k < keyCount; k++) {
+      for (int i = 0, tries = 2 * l.window + 1; i < tries; i++) {
+        const uint64_t magnitude = static_cast<uint64_t>((i + 1) >> 1);
+        const bool earlier = (i & 1) == 1;
+        if (earlier && current < magnitude) continue;
+        const uint64_t counter = earlier ? current - magnitude : current + magnitude;
+        if (constantTimeEqual(memoCode(k, i, counter), password, l.passLength)) {
+          slots[kSlotMatchedDelta] = earlier ? -static_cast<int32_t>(magnitude) : static_cast<int32_t>(magnitude);
+          slots[kSlotCounterLo] = static_cast<int32_t>(static_cast<uint32_t>(counter & 0xffffffffu));
+          slots[kSlotCounterHi] = static_cast<int32_t>(static_cast<uint32_t>(counter >> 32));
+          slots[kSlotKeyIndex] = k;
+          return kVerifyOk;
+        }
+      }
+    }
+    return kVerifyCodeMismatch;
+  }
   // The current key first; previous keys only for what it refuses.
   for (int k = 0; k < keyCount; k++) {
     const Pads* pads = &keys[k];
     if (cardBound) {
-      // cardKey = HMAC_alg(partnerKey, "card:" || cardNumber), then its pads: computed per scan, never cached.
+      // cardKey = HMAC_alg(partnerKey, "card:" || cardNumber), then its pads: computed per scan.
       hmac(l.alg, keys[k], kCardLabel, sizeof kCardLabel, barcode + cardStart, cardLength, cardKey_);
       hmacKey(l.alg, cardPads_, cardKey_, digestLength(l.alg));
       pads = &cardPads_;
@@ -142,11 +165,31 @@ bool BarcodeVerifier::matchWindow(const Pads& pads, uint64_t current, const uint
   return false;
 }
 
+const uint8_t* BarcodeVerifier::memoCode(int key, int tryIndex, uint64_t counter) {
+  uint8_t* code = memoCodes_[key][tryIndex];
+  if (memoGenerations_[key][tryIndex] != generation_) {
+    otpDigits(layout.alg, keys[key], counter, nullptr, 0, layout.passLength, code);
+    memoGenerations_[key][tryIndex] = generation_;
+  }
+  return code;
+}
+
+void BarcodeVerifier::resetMemo() {
+  if (++generation_ == 0) {
+    // After 2^32 resets an old entry's generation could match again: clear them all instead.
+    wipeBytes(memoGenerations_, sizeof memoGenerations_);
+    generation_ = 1;
+  }
+}
+
 void BarcodeVerifier::wipe() {
   wipeBytes(keys, sizeof keys);
   keyCount = 0;
   wipeBytes(cardKey_, sizeof cardKey_);
   wipeBytes(&cardPads_, sizeof cardPads_);
+  wipeBytes(memoCodes_, sizeof memoCodes_);
+  wipeBytes(memoGenerations_, sizeof memoGenerations_);
+  resetMemo();
 }
 
 }  // namespace wpk

@@ -63,8 +63,10 @@ class BarcodeVerifier {
    */
   int verify(const uint8_t* barcode, int length, bool truncated, double nowMs, int32_t* slots);
 
-  /** Forgets the key pads and the last card's key. */
+  /** Forgets the key pads, the last card's key and the memoised codes. */
   void wipe();
+  /** Forgets the memoised rfc6238 codes (call after changing keys or the layout). */
+  void resetMemo();
   ~BarcodeVerifier() { wipe(); }
 
  private:
@@ -72,8 +74,19 @@ class BarcodeVerifier {
   bool matchWindow(const Pads& pads, uint64_t current, const uint8_t* session, int sessionLength,
                    const uint8_t* password, int32_t* slots) const;
 
+  /** The expected rfc6238 code of try `tryIndex` under key `key` in the memoised step, computed on first need. */
+  const uint8_t* memoCode(int key, int tryIndex, uint64_t counter);
+
   uint8_t cardKey_[32] = {};
   Pads cardPads_ = {};
+  // rfc6238: the code depends only on the key and the counter, so each code of
+  // the present step is computed once and every scan in the step compares
+  // against it (assembly/memo.ts does the same).
+  static constexpr int kMaxTries = 21;
+  uint8_t memoCodes_[kMaxKeys][kMaxTries][16] = {};
+  uint32_t memoGenerations_[kMaxKeys][kMaxTries] = {};
+  uint64_t memoStep_ = 0;
+  uint32_t generation_ = 1;
 };
 
 /** `x` converted to u64 the way wasm's saturating truncation does (NaN and negatives are 0). */

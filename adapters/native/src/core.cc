@@ -87,6 +87,7 @@ std::string Core::configure(const CoreConfig& config) {
     if (valid) hmacKey(layout.alg, barcode.keys[barcode.keyCount++], key, keyLength);
   }
   wipeBytes(key, sizeof key);
+  barcode.resetMemo();
   if (!valid) barcode.wipe();
   return valid ? std::string() : "key must be hex";
 }

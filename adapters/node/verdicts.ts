@@ -1,0 +1,45 @@
+import type { BarcodeVerification, VerifyReason } from '../../src/contracts/barcode.js';
+import { VerifyCode } from './core.js';
+
+/** The reason a core's refusal gives (section 2.2's VALIDATION_FAILED rows). */
+export const REASON_BY_CODE: Record<number, VerifyReason> = {
+  [VerifyCode.PrefixMismatch]: 'PREFIX_MISMATCH',
+  [VerifyCode.Malformed]: 'MALFORMED',
+  [VerifyCode.CodeMismatch]: 'CODE_MISMATCH',
+};
+
+/** Which key (0 current, 1.. previous) and which step relative to now matched. */
+export interface Match {
+  keyIndex: number;
+  driftSteps: number;
+}
+
+/** The answer to a valid password. */
+export function valid(
+  fullBarcode: string, cardNumber: string, cardSession: string | null, match: Match, bonusAvailable: boolean,
+): BarcodeVerification {
+  return {
+    resultCode: cardSession === null ? 'CARDSESSION_NOT_AVAILABLE' : 'CARDSESSION_AVAILABLE',
+    totpCodeValid: true,
+    cardNumber,
+    cardSession,
+    fullBarcode,
+    reason: 'OK',
+    keyIndex: match.keyIndex,
+    driftSteps: match.driftSteps,
+    bonusAvailable,
+  };
+}
+
+/** The answer to a barcode of this instance that does not verify. */
+export function failed(fullBarcode: string, cardNumber: string | null, reason: VerifyReason): BarcodeVerification {
+  return { resultCode: 'VALIDATION_FAILED', totpCodeValid: false, cardNumber, cardSession: null, fullBarcode, reason };
+}
+
+/** The answer to a barcode of another instance (its prefix differs). */
+export function anotherInstance(fullBarcode: string): BarcodeVerification {
+  return {
+    resultCode: 'ANOTHER_INSTANCE', totpCodeValid: false, cardNumber: null, cardSession: null, fullBarcode,
+    reason: 'PREFIX_MISMATCH',
+  };
+}
