@@ -35,8 +35,14 @@ describe.skipIf(!haveChromium())('wallet app page (web/src/wallet, served at /sa
       method: 'POST', headers: { authorization: `Bearer ${demoConfig.tills[0].key}`, 'content-type': 'application/json' }, body: JSON.stringify({ fullBarcode: text }),
     });
     expect(await res.json()).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE', cardNumber: text.split(';')[1] });
-    const decoded = await decodeCanvas(page, '[data-testid=barcode-image]');
-    expect(decoded).toEqual({ text, format: 'CODE_128' });
+    // The picture and the text under it are redrawn together at each new time step: compare them as of one
+    // moment (when a step rolls over between reading the text and decoding the picture, both are read again).
+    await expect.poll(async () => {
+      const shown = await page.getByTestId('barcode-text').textContent();
+      const decoded = await decodeCanvas(page, '[data-testid=barcode-image]');
+      if ((await page.getByTestId('barcode-text').textContent()) !== shown) return 'the step rolled over';
+      return decoded.text === shown && decoded.format === 'CODE_128' ? 'the picture says the text' : { decoded, shown };
+    }, { timeout: 30_000 }).toBe('the picture says the text');
     await expect.poll(() => page.getByTestId('countdown').textContent()).toMatch(/New password in \d+ s/);
   });
 
