@@ -15,10 +15,11 @@ describe.skipIf(unavailable !== undefined)('native backend', () => {
     expect(verifier.backend).toBe('native');
     return {
       barcodeVerify: async (code) => verifier.barcodeVerify(code),
+      barcodeVerifyBatch: async (codes) => verifier.barcodeVerifyBatch(codes),
       getToken: async (data) => verifier.getToken(data),
       close: () => verifier.close(),
     };
-  });
+  }, { batch: true });
 
   describe('loadNativeBackend', () => {
     it('returns a backend factory when the addon is built', () => {

@@ -7,10 +7,11 @@ verificationSuite('embedding (wasm)', async (config) => {
   const verifier = createVerifier({ ...config, backend: 'wasm' });
   return {
     barcodeVerify: async (code) => verifier.barcodeVerify(code),
+    barcodeVerifyBatch: async (codes) => verifier.barcodeVerifyBatch(codes),
     getToken: async (data) => verifier.getToken(data),
     close: () => verifier.close(),
   };
-});
+}, { batch: true });
 
 describe('createVerifier', () => {
   it('verifies synchronously with the default in-memory store', () => {
