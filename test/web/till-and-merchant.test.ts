@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../src/demo.js';
 import { DEMO_PAGES, startDemoSystem, type RunningDemoSystem } from '../../src/server/demo-system.js';
-import { haveChromium, launchChromium, screenshot, VIEWPORTS, watchErrors } from '../support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, haveChromium, launchChromium, screenshot, VIEWPORTS, watchErrors } from '../support/browser.js';
 
 /** A CSV of `count` numbers with a header, as a merchant exports them. */
 function numbersCsv(count: number): string {
@@ -10,7 +10,7 @@ function numbersCsv(count: number): string {
   return ['msisdn', ...Array.from({ length: count }, (_, i) => `+7 999 ${seven(i).slice(0, 3)}-${seven(i).slice(3)}`)].join('\n');
 }
 
-describe.skipIf(!haveChromium())('till (/till) and merchant console (/console) on the cash desk server, with the wallet app', () => {
+describe.skipIf(!haveChromium())('till (/till) and merchant console (/console) on the cash desk server, with the wallet app', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
   let system: RunningDemoSystem;
   let browser: Browser;
   let till: Page;

@@ -2,9 +2,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../src/demo.js';
 import { startDemoSystem, type RunningDemoSystem } from '../../src/server/demo-system.js';
-import { decodeCanvas, haveChromium, launchChromium, screenshot, VIEWPORTS, watchErrors } from '../support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, decodeCanvas, haveChromium, launchChromium, screenshot, VIEWPORTS, watchErrors } from '../support/browser.js';
 
-describe.skipIf(!haveChromium())('wallet app page (web/src/wallet, served at /sandbox/app)', () => {
+describe.skipIf(!haveChromium())('wallet app page (web/src/wallet, served at /sandbox/app)', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
   let system: RunningDemoSystem;
   let browser: Browser;
   let context: BrowserContext;
@@ -42,7 +42,7 @@ describe.skipIf(!haveChromium())('wallet app page (web/src/wallet, served at /sa
       const decoded = await decodeCanvas(page, '[data-testid=barcode-image]');
       if ((await page.getByTestId('barcode-text').textContent()) !== shown) return 'the step rolled over';
       return decoded.text === shown && decoded.format === 'CODE_128' ? 'the picture says the text' : { decoded, shown };
-    }, { timeout: 30_000 }).toBe('the picture says the text');
+    }, { timeout: 120_000 }).toBe('the picture says the text');
     await expect.poll(() => page.getByTestId('countdown').textContent()).toMatch(/New password in \d+ s/);
   });
 
