@@ -16,7 +16,7 @@ import type { Logger } from 'pino';
 import { REQUEST_ID_HEADER, withRequestId } from '../../src/log/request-id.js';
 import type { NodeEnv } from './node-env.js';
 import { requestIdOf } from './request-id.js';
-import { bodyNotJson, HttpProblem, invalidBody, payloadTooLarge, unauthorized } from './problems.js';
+import { bodyNotJson, CLIENT_CLOSED_REQUEST, HttpProblem, invalidBody, isClientAbort, payloadTooLarge, unauthorized } from './problems.js';
 import { SECURITY_SCHEMES } from './routes.js';
 import type { TillAuthenticator } from './till-keys.js';
 
@@ -140,7 +140,7 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
       return response;
     } catch (error) {
       const problem = problemOf(error);
-      const status = problem instanceof HttpProblem ? problem.httpStatus : 500;
+      const status = problem instanceof HttpProblem ? problem.httpStatus : isClientAbort(problem) ? CLIENT_CLOSED_REQUEST : 500;
       deps.requests.count(route, status);
       log(status);
       throw problem;
