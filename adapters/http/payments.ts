@@ -7,6 +7,7 @@ import {
   BasketBody, ListPayments, PaymentId, PaymentList, PaymentView, ReceiptBody, RefundBody, RescanBody, SessionUpdate, StartPayment,
 } from '../../src/contracts/cashdesk-payments.js';
 import { ErrorEnvelope } from '../../src/contracts/errors.js';
+import { JSON_TOO_DEEP_MESSAGE, jsonTooDeep } from '../../src/contracts/json-depth.js';
 import { PaymentsError, paymentRefusal } from '../../src/cashdesk/payments/errors.js';
 import type { Payments } from '../../src/cashdesk/payments/api.js';
 import type { CashDeskService } from '../../src/cashdesk/service.js';
@@ -117,6 +118,8 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
       if (text.trim() === '' || /^\s*\{\s*\}\s*$/.test(text)) return undefined as T;
       throw new HttpProblem(400, 'BAD_REQUEST', ['body: must be empty or {}']);
     }
+    // Bounded before anything walks it (JSON.parse would take any depth; what comes after may not).
+    if (jsonTooDeep(text)) throw new HttpProblem(400, 'BAD_REQUEST', [JSON_TOO_DEEP_MESSAGE]);
     let value: unknown;
     try {
       value = JSON.parse(text);

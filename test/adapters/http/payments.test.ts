@@ -110,6 +110,26 @@ describe('HTTP /v1/payments', () => {
     ]));
   });
 
+  // Hostile input (issue 10's attacks on the payment routes): a deep receipt died in the payments thread's
+  // structured clone (a 500 with a stack in the log).
+  it('refuses a body or a receipt nested deeper than 64 levels, and a receipt with control characters, 400 naming the field', async () => {
+    const post = async (path: string, text: string) => {
+      const response = await fetch(pay.server.url + path, { method: 'POST', headers: { authorization: `Bearer ${TILL_KEY}`, 'content-type': 'application/json' }, body: text });
+      return { status: response.status, body: await response.json() as any };
+    };
+    const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    for (const depth of [100_000, 5_000]) {
+      expect(await post('/v1/payments/nope/receipt', `{"receipt":{"a":${deep(depth)}}}`))
+        .toMatchObject({ status: 400, body: { status: 'BAD_REQUEST', errors: ['body: nesting deeper than 64 levels'] } });
+    }
+    // 64 levels in all is within the bound: refused only for the payment it names.
+    expect(await post('/v1/payments/nope/receipt', `{"receipt":{"a":${deep(62)}}}`)).toMatchObject({ status: 404, body: { status: 'PAYMENT_NOT_FOUND' } });
+    expect(await post('/v1/payments/nope/receipt', JSON.stringify({ receipt: { lines: [{ name: 'Cof\u0000fee' }] } })))
+      .toMatchObject({ status: 400, body: { status: 'BAD_REQUEST', errors: ['receipt.lines.0.name: must not contain control characters'] } });
+    expect(await post('/v1/payments', `{"basket":${deep(100_000)}}`))
+      .toMatchObject({ status: 400, body: { status: 'BAD_REQUEST', errors: ['body: nesting deeper than 64 levels'] } });
+  });
+
   it('answers a wrong method on the payment routes 405 with Allow, before asking for a till key, and counts it by route', async () => {
     const wrong = async (method: string, path: string) => {
       const response = await fetch(pay.server.url + path, { method });
