@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionUpdate } from '../../../src/contracts/cashdesk-payments.js';
 import { BASKET, MovableClock, startPayServer, TILL_KEY, TOTAL, type PayServer } from '../../support/pay-server.js';
 import { sandboxCases, type PaySandbox } from '../../src/pay/sandbox-harness.js';
+import { hugeBody } from '../../support/attacks.js';
 
 const [pglite] = sandboxCases('HTTP payments');
 
@@ -111,7 +112,7 @@ describe('HTTP /v1/payments', () => {
   });
 
   // Hostile input (issue 10's attacks on the payment routes): a deep receipt died in the payments thread's
-  // structured clone (a 500 with a stack in the log).
+  // structured clone (a 500 with a stack in the log); the webhook read any body whole, unauthenticated.
   it('refuses a body or a receipt nested deeper than 64 levels, and a receipt with control characters, 400 naming the field', async () => {
     const post = async (path: string, text: string) => {
       const response = await fetch(pay.server.url + path, { method: 'POST', headers: { authorization: `Bearer ${TILL_KEY}`, 'content-type': 'application/json' }, body: text });
@@ -128,6 +129,17 @@ describe('HTTP /v1/payments', () => {
       .toMatchObject({ status: 400, body: { status: 'BAD_REQUEST', errors: ['receipt.lines.0.name: must not contain control characters'] } });
     expect(await post('/v1/payments', `{"basket":${deep(100_000)}}`))
       .toMatchObject({ status: 400, body: { status: 'BAD_REQUEST', errors: ['body: nesting deeper than 64 levels'] } });
+  });
+
+  it('refuses a Pay webhook body over the body limit with 413 before it is read, chunked or declared', async () => {
+    const declared = 64 * 1024 * 1024;
+    const chunked = await hugeBody(pay.server.url, '/webhooks/pay', {}, declared, { chunked: true });
+    expect(chunked.statusLine).toMatch(/^HTTP\/1\.1 413 /);
+    expect(chunked.received).toContain('PAYLOAD_TOO_LARGE');
+    expect(chunked.sentBeforeAnswer).toBeLessThan(declared / 4);
+    const sized = await hugeBody(pay.server.url, '/webhooks/pay', {}, declared);
+    expect(sized.statusLine).toMatch(/^HTTP\/1\.1 413 /);
+    expect(sized.sentBeforeAnswer).toBeLessThan(declared / 4);
   });
 
   it('answers a wrong method on the payment routes 405 with Allow, before asking for a till key, and counts it by route', async () => {
