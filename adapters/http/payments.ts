@@ -17,7 +17,8 @@ import type { Logger } from 'pino';
 import { REQUEST_ID_HEADER, withRequestId } from '../../src/log/request-id.js';
 import type { NodeEnv } from './node-env.js';
 import { requestIdOf } from './request-id.js';
-import { bodyNotJson, CLIENT_CLOSED_REQUEST, HttpProblem, invalidBody, isClientAbort, payloadTooLarge, unauthorized } from './problems.js';
+import { isJsonMediaType } from './guards.js';
+import { bodyNotJson, CLIENT_CLOSED_REQUEST, HttpProblem, invalidBody, isClientAbort, payloadTooLarge, unauthorized, unsupportedMediaType } from './problems.js';
 import { SECURITY_SCHEMES } from './routes.js';
 import type { TillAuthenticator } from './till-keys.js';
 
@@ -54,6 +55,8 @@ const errors = (codes: number[]) => Object.fromEntries(codes.map((code) => [code
   content: { 'application/json': { schema: ErrorEnvelope } },
 }]));
 const viewAnswer = { 200: { description: 'The payment as it stands.', content: { 'application/json': { schema: PaymentView } } }, ...errors([400, 401, 404, 409, 422, 502, 503, 504]) };
+/** The POST routes' answers: also 413 (over the body limit) and 415 (a body not declared as JSON, `UNSUPPORTED_MEDIA_TYPE`). */
+const postViewAnswer = { ...viewAnswer, ...errors([413, 415]) };
 const idParam = z.object({ paymentId: PaymentId });
 
 /** Registers the payment routes in an OpenAPI document. */
@@ -62,7 +65,7 @@ export function documentPaymentRoutes(app: Pick<OpenAPIHono, 'openAPIRegistry'>)
   register({
     operationId: 'startPayment', method: 'post', path: PAYMENTS_PATH, summary: 'Start a payment (pay.start)', security: tillSecurity,
     description: 'Verifies `fullBarcode` (or takes `cardSession`), asks for the providers, and checks out at once when walletPayIsDefault. A known `paymentId` answers that payment.',
-    request: { body: { required: true, content: { 'application/json': { schema: StartPayment } } } }, responses: viewAnswer,
+    request: { body: { required: true, content: { 'application/json': { schema: StartPayment } } } }, responses: postViewAnswer,
   });
   register({
     operationId: 'listPayments', method: 'get', path: PAYMENTS_PATH, summary: "This till's payments (pay.list)", security: tillSecurity,
@@ -80,7 +83,7 @@ export function documentPaymentRoutes(app: Pick<OpenAPIHono, 'openAPIRegistry'>)
       operationId: `${intent}Payment`, method: 'post', path: `${PAYMENTS_PATH}/{paymentId}/${intent}`, summary: `${summary} (pay.${intent === 'basket' ? 'changeBasket' : intent})`,
       security: tillSecurity,
       request: { params: idParam, ...(body ? { body: { required: true, content: { 'application/json': { schema: body } } } } : {}) },
-      responses: viewAnswer,
+      responses: postViewAnswer,
     });
   }
 }
@@ -113,7 +116,12 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
     return parsed.data;
   };
   const body = async <T>(c: Context<NodeEnv>, schema: ZodType<T> | undefined): Promise<T> => {
+    // As the raw POST routes (guards.ts): a declared type that is not JSON is refused before reading, a body without
+    // one after. A form or text/plain body is what a page of another origin can send without asking first.
+    const contentType = c.req.header('content-type');
+    if (contentType !== undefined && !isJsonMediaType(contentType)) throw unsupportedMediaType();
     const text = await c.req.text();
+    if (contentType === undefined && text.length > 0) throw unsupportedMediaType();
     if (schema === undefined) {
       if (text.trim() === '' || /^\s*\{\s*\}\s*$/.test(text)) return undefined as T;
       throw new HttpProblem(400, 'BAD_REQUEST', ['body: must be empty or {}']);
@@ -152,7 +160,8 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
 
   app.post(PAYMENTS_PATH, limit, counted(PAYMENTS_PATH, async (c) => {
     const tillId = till(c);
-    return c.json(await payments().start(tillId, await body(c, StartPayment)), 200);
+    const input = await body(c, StartPayment);
+    return c.json(await payments().start(tillId, input), 200);
   }));
   app.get(PAYMENTS_PATH, counted(PAYMENTS_PATH, async (c) => {
     const tillId = till(c);

@@ -3,6 +3,7 @@ import type { SessionUpdate } from '../../../src/contracts/cashdesk-payments.js'
 import { BASKET, MovableClock, startPayServer, TILL_KEY, TOTAL, type PayServer } from '../../support/pay-server.js';
 import { sandboxCases, type PaySandbox } from '../../src/pay/sandbox-harness.js';
 import { hugeBody } from '../../support/attacks.js';
+import { startServer, type TestServer, TILL_KEY as HTTP_TILL_KEY } from './client.js';
 
 const [pglite] = sandboxCases('HTTP payments');
 
@@ -160,5 +161,39 @@ describe('HTTP /v1/payments', () => {
     const metrics = await (await fetch(`${pay.server.url}/metrics`)).text();
     expect(metrics).toContain('wpk_http_requests_total{route="/v1/payments/{paymentId}/refund",status="405"} 1');
     expect(metrics).not.toContain('sale-9');
+  });
+});
+
+describe('HTTP /v1/payments, the body media type', () => {
+  // As the raw POST routes do (415 before or after reading): the payment routes parsed any body as JSON, so a
+  // text/plain or form body, the kind a browser page may send to another origin without asking, was taken.
+  let server: TestServer;
+  beforeAll(async () => { server = await startServer(); });
+  afterAll(async () => { await server?.close(); });
+  const post = async (path: string, body: string | undefined, contentType: string | undefined) => {
+    const response = await fetch(server.url + path, {
+      method: 'POST', headers: { authorization: `Bearer ${HTTP_TILL_KEY}`, ...(contentType === undefined ? {} : { 'content-type': contentType }) },
+      ...(body === undefined ? {} : { body }),
+    });
+    return { status: response.status, body: await response.json() as any };
+  };
+  const basket = JSON.stringify({ basket: BASKET });
+
+  it.each([
+    ['text/plain', '/v1/payments/sale-1/basket', basket],
+    ['application/x-www-form-urlencoded', '/v1/payments/sale-1/basket', basket],
+    ['multipart/form-data; boundary=x', '/v1/payments', JSON.stringify({ cardSession: 'AB12CD34', basket: BASKET })],
+    [undefined, '/v1/payments/sale-1/basket', basket],
+    [undefined, '/v1/payments/sale-1/checkout', '{}'],
+  ])('refuses a body sent as %s with 415 in the envelope', async (contentType, path, body) => {
+    expect(await post(path, body, contentType)).toMatchObject({ status: 415, body: { status: 'UNSUPPORTED_MEDIA_TYPE', errors: ['Content-Type: must be application/json'] } });
+  });
+
+  it('takes JSON (application/json, +json, with parameters), and a bodiless intent without a Content-Type', async () => {
+    // No Pay API on this server: past the body checks, every call is refused PAY_NOT_CONFIGURED.
+    for (const contentType of ['application/json', 'application/json; charset=utf-8', 'application/merge-patch+json']) {
+      expect(await post('/v1/payments/sale-1/basket', basket, contentType)).toMatchObject({ status: 503, body: { status: 'PAY_NOT_CONFIGURED' } });
+    }
+    expect(await post('/v1/payments/sale-1/checkout', undefined, undefined)).toMatchObject({ status: 503, body: { status: 'PAY_NOT_CONFIGURED' } });
   });
 });
