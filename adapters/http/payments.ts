@@ -33,7 +33,12 @@ export interface PaymentRoutesDeps {
   bodyLimitBytes: number;
   /** Where each payment request is logged in one line (its `reqId`, route, status): the id the Pay API and webhooks carry on. */
   logger: Logger;
+  /** Open `GET /v1/payments/{paymentId}/events` streams per till; one more is refused 429. Default {@link DEFAULT_MAX_EVENT_STREAMS_PER_TILL}. */
+  maxEventStreamsPerTill?: number;
 }
+
+/** Open event streams per till by default: as many as the bridge's WebSocket connections per till. */
+export const DEFAULT_MAX_EVENT_STREAMS_PER_TILL = 16;
 
 type Intent = 'checkout' | 'basket' | 'cancel' | 'retry' | 'rescan' | 'refund' | 'receipt' | 'abandon';
 
@@ -76,7 +81,7 @@ export function documentPaymentRoutes(app: Pick<OpenAPIHono, 'openAPIRegistry'>)
     operationId: 'paymentEvents', method: 'get', path: `${PAYMENTS_PATH}/{paymentId}/events`, summary: "A payment's updates as server-sent events", security: tillSecurity,
     description: 'Server-sent events named `pay.sessionUpdated`, the first one the current state, then every phase change and session event.',
     request: { params: idParam },
-    responses: { 200: { description: 'An event stream.', content: { 'text/event-stream': { schema: SessionUpdate } } }, ...errors([401, 404]) },
+    responses: { 200: { description: 'An event stream.', content: { 'text/event-stream': { schema: SessionUpdate } } }, ...errors([401, 404, 429]) },
   });
   for (const [intent, { body, summary }] of Object.entries(INTENTS)) {
     register({
@@ -173,20 +178,52 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
     const tillId = till(c);
     return c.json(await payments().get(tillId, paymentId(c)), 200);
   }));
+  // Open event streams per till: a stream lasts as long as its client wants, so without a cap one till key could
+  // hold every connection the server allows (the bridge caps a till's WebSocket connections the same way).
+  const streams = new Map<string, number>();
+  const maxStreams = deps.maxEventStreamsPerTill ?? DEFAULT_MAX_EVENT_STREAMS_PER_TILL;
+  const holdStream = (tillId: string): (() => void) => {
+    const open = streams.get(tillId) ?? 0;
+    if (open >= maxStreams) {
+      throw new HttpProblem(429, 'TOO_MANY_REQUESTS', [`events: at most ${maxStreams} open event streams per till`], { 'retry-after': '1' });
+    }
+    streams.set(tillId, open + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = streams.get(tillId)! - 1;
+      if (left === 0) streams.delete(tillId);
+      else streams.set(tillId, left);
+    };
+  };
   app.get(`${PAYMENTS_PATH}/:paymentId/events`, counted(`${PAYMENTS_PATH}/{paymentId}/events`, async (c) => {
     const tillId = till(c);
     const id = paymentId(c);
     const service = payments();
-    const current = await service.get(tillId, id);
+    const release = holdStream(tillId);
+    let current: PaymentView;
+    try {
+      current = await service.get(tillId, id);
+    } catch (error) {
+      release();
+      throw error;
+    }
     return streamSSE(c, async (stream) => {
       let sequence = 0;
       const queue: SessionUpdate[] = [{ paymentId: id, phase: current.phase, ...pick(current) }];
       let wake: (() => void) | undefined;
-      const unsubscribe = await service.subscribe(tillId, (update) => {
-        if (update.paymentId !== id) return;
-        queue.push(update);
-        wake?.();
-      });
+      let unsubscribe: () => void;
+      try {
+        unsubscribe = await service.subscribe(tillId, (update) => {
+          if (update.paymentId !== id) return;
+          queue.push(update);
+          wake?.();
+        });
+      } catch (error) {
+        release();
+        throw error;
+      }
       stream.onAbort(() => wake?.());
       try {
         while (!stream.aborted && !stream.closed) {
@@ -200,6 +237,7 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
         }
       } finally {
         unsubscribe();
+        release();
       }
     });
   }));

@@ -132,6 +132,34 @@ describe('HTTP /v1/payments', () => {
       .toMatchObject({ status: 400, body: { status: 'BAD_REQUEST', errors: ['body: nesting deeper than 64 levels'] } });
   });
 
+  // A till's event streams are held open for as long as it likes; without a cap one till key could hold every connection
+  // the server allows, as the bridge's per-till cap (16) prevents for WebSocket connections.
+  it('refuses a till a 17th open event stream with 429 and Retry-After, and takes one again once a stream has closed', async () => {
+    const card = await pay.sim.issueCard({ walletPayIsDefault: false });
+    await call('POST', '/v1/payments', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'http-streams' });
+    const url = `${pay.server.url}/v1/payments/http-streams/events`;
+    // A refused stream holds no slot.
+    for (let i = 0; i < 20; i++) expect((await call('GET', '/v1/payments/nope/events')).status).toBe(404);
+    const streams = await Promise.all(Array.from({ length: 16 }, () => EventStream.open(url)));
+    try {
+      const over = await fetch(url, { headers: { authorization: `Bearer ${TILL_KEY}` } });
+      expect(over.status).toBe(429);
+      expect(over.headers.get('retry-after')).toBe('1');
+      expect(await over.json()).toMatchObject({ status: 'TOO_MANY_REQUESTS', errors: ['events: at most 16 open event streams per till'] });
+      streams.pop()!.close();
+      // The server frees the slot when it sees the stream end: asked again until it has (each try a request, not a timer).
+      let status = 0;
+      for (let attempt = 0; attempt < 200 && status !== 200; attempt++) {
+        const again = await fetch(url, { headers: { authorization: `Bearer ${TILL_KEY}` } });
+        status = again.status;
+        await again.body?.cancel();
+      }
+      expect(status).toBe(200);
+    } finally {
+      for (const stream of streams) stream.close();
+    }
+  });
+
   it('refuses a Pay webhook body over the body limit with 413 before it is read, chunked or declared', async () => {
     const declared = 64 * 1024 * 1024;
     const chunked = await hugeBody(pay.server.url, '/webhooks/pay', {}, declared, { chunked: true });
