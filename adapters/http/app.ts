@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
 import { ServerMetrics } from '../../src/cashdesk/metrics.js';
 import type { CashDeskService } from '../../src/cashdesk/service.js';
 import { routeTable } from '../../src/api-app/methods.js';
@@ -8,6 +9,7 @@ import { type HttpAdapterOptions, resolveHttpAdapterOptions } from './options.js
 import { type Answer, honoRoute, rawJsonRoute } from './raw-route.js';
 import { attachNodeRoutes, type NodeHandler } from './node-routes.js';
 import { requestIdOf } from './request-id.js';
+import { payloadTooLarge } from './problems.js';
 import { REQUEST_ID_HEADER, withRequestId } from '../../src/log/request-id.js';
 import { countRequests, requestCounter } from './request-metrics.js';
 import { healthRoute, liveRoute, metricsRoute, PATHS, RAW_POST_ROUTES, type RawPostRouteName } from './routes.js';
@@ -64,7 +66,10 @@ export function createHttpApp(service: CashDeskService, options?: HttpAdapterOpt
   // Pay's transaction.updated events (Standard Webhooks, signed with the configured secret): no till key, the signature is the auth.
   const payWebhook = service.payments?.webhookHandler();
   if (payWebhook !== undefined) {
-    app.post(PAY_WEBHOOK_PATH, async (c) => {
+    // The body limit first: the signature can only be checked over the whole body, so without it any caller
+    // could have a body of any size held in memory (no credentials needed to send one).
+    const limit = bodyLimit({ maxSize: bodyLimitBytes, onError: () => { throw payloadTooLarge(bodyLimitBytes); } });
+    app.post(PAY_WEBHOOK_PATH, limit, async (c) => {
       // The sandbox sends the id of the request that created the transaction: the payment's id in both servers' logs.
       const id = requestIdOf(c.env.incoming);
       const answer = await withRequestId(id, () => payWebhook(c.req.raw));

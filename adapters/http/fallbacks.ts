@@ -3,7 +3,7 @@ import type { ErrorHandler, NotFoundHandler } from 'hono';
 import type { Logger } from 'pino';
 import type { PathRoutes } from '../../src/api-app/methods.js';
 import type { NodeEnv } from './node-env.js';
-import { methodNotAllowed, notFound, problemFor } from './problems.js';
+import { CLIENT_CLOSED_REQUEST, methodNotAllowed, notFound, problemFor } from './problems.js';
 import { sendProblem } from './reply.js';
 import type { TurnCounter } from '../../src/cashdesk/metrics.js';
 import { UNMATCHED_ROUTE } from './request-metrics.js';
@@ -17,8 +17,8 @@ export function errorHandler(logger: Logger): ErrorHandler<NodeEnv> {
   return (error, c) => {
     const problem = problemFor(error, logger, { method: c.req.method, path: c.req.path });
     const { incoming, outgoing } = c.env;
-    // An answer cannot follow one already under way.
-    if (!outgoing.headersSent) sendProblem(incoming.headers, outgoing, problem);
+    // An answer cannot follow one already under way, and a client gone mid-body (499) is not there to read one.
+    if (!outgoing.headersSent && problem.httpStatus !== CLIENT_CLOSED_REQUEST) sendProblem(incoming.headers, outgoing, problem);
     return RESPONSE_ALREADY_SENT;
   };
 }

@@ -25,6 +25,7 @@ const payWebhookRoute = createRoute({
     204: { description: 'Taken.' },
     400: { description: 'Not JSON, or not a transaction.updated event (`BAD_REQUEST`).', content: { 'application/json': { schema: ErrorEnvelope } } },
     401: { description: 'The signature does not verify, the timestamp is stale or a header is missing.', content: { 'application/json': { schema: ErrorEnvelope } } },
+    413: { description: 'The body is over the server\'s body limit (`PAYLOAD_TOO_LARGE`), refused before it is read.', content: { 'application/json': { schema: ErrorEnvelope } } },
     500: { description: 'The event could not be processed: the service retries.', content: { 'application/json': { schema: ErrorEnvelope } } },
   },
 });

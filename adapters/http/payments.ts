@@ -7,6 +7,7 @@ import {
   BasketBody, ListPayments, PaymentId, PaymentList, PaymentView, ReceiptBody, RefundBody, RescanBody, SessionUpdate, StartPayment,
 } from '../../src/contracts/cashdesk-payments.js';
 import { ErrorEnvelope } from '../../src/contracts/errors.js';
+import { JSON_TOO_DEEP_MESSAGE, jsonTooDeep } from '../../src/contracts/json-depth.js';
 import { PaymentsError, paymentRefusal } from '../../src/cashdesk/payments/errors.js';
 import type { Payments } from '../../src/cashdesk/payments/api.js';
 import type { CashDeskService } from '../../src/cashdesk/service.js';
@@ -16,7 +17,8 @@ import type { Logger } from 'pino';
 import { REQUEST_ID_HEADER, withRequestId } from '../../src/log/request-id.js';
 import type { NodeEnv } from './node-env.js';
 import { requestIdOf } from './request-id.js';
-import { bodyNotJson, HttpProblem, invalidBody, payloadTooLarge, unauthorized } from './problems.js';
+import { isJsonMediaType } from './guards.js';
+import { bodyNotJson, CLIENT_CLOSED_REQUEST, HttpProblem, invalidBody, isClientAbort, payloadTooLarge, unauthorized, unsupportedMediaType } from './problems.js';
 import { SECURITY_SCHEMES } from './routes.js';
 import type { TillAuthenticator } from './till-keys.js';
 
@@ -31,7 +33,12 @@ export interface PaymentRoutesDeps {
   bodyLimitBytes: number;
   /** Where each payment request is logged in one line (its `reqId`, route, status): the id the Pay API and webhooks carry on. */
   logger: Logger;
+  /** Open `GET /v1/payments/{paymentId}/events` streams per till; one more is refused 429. Default {@link DEFAULT_MAX_EVENT_STREAMS_PER_TILL}. */
+  maxEventStreamsPerTill?: number;
 }
+
+/** Open event streams per till by default: as many as the bridge's WebSocket connections per till. */
+export const DEFAULT_MAX_EVENT_STREAMS_PER_TILL = 16;
 
 type Intent = 'checkout' | 'basket' | 'cancel' | 'retry' | 'rescan' | 'refund' | 'receipt' | 'abandon';
 
@@ -53,6 +60,8 @@ const errors = (codes: number[]) => Object.fromEntries(codes.map((code) => [code
   content: { 'application/json': { schema: ErrorEnvelope } },
 }]));
 const viewAnswer = { 200: { description: 'The payment as it stands.', content: { 'application/json': { schema: PaymentView } } }, ...errors([400, 401, 404, 409, 422, 502, 503, 504]) };
+/** The POST routes' answers: also 413 (over the body limit) and 415 (a body not declared as JSON, `UNSUPPORTED_MEDIA_TYPE`). */
+const postViewAnswer = { ...viewAnswer, ...errors([413, 415]) };
 const idParam = z.object({ paymentId: PaymentId });
 
 /** Registers the payment routes in an OpenAPI document. */
@@ -61,7 +70,7 @@ export function documentPaymentRoutes(app: Pick<OpenAPIHono, 'openAPIRegistry'>)
   register({
     operationId: 'startPayment', method: 'post', path: PAYMENTS_PATH, summary: 'Start a payment (pay.start)', security: tillSecurity,
     description: 'Verifies `fullBarcode` (or takes `cardSession`), asks for the providers, and checks out at once when walletPayIsDefault. A known `paymentId` answers that payment.',
-    request: { body: { required: true, content: { 'application/json': { schema: StartPayment } } } }, responses: viewAnswer,
+    request: { body: { required: true, content: { 'application/json': { schema: StartPayment } } } }, responses: postViewAnswer,
   });
   register({
     operationId: 'listPayments', method: 'get', path: PAYMENTS_PATH, summary: "This till's payments (pay.list)", security: tillSecurity,
@@ -72,14 +81,14 @@ export function documentPaymentRoutes(app: Pick<OpenAPIHono, 'openAPIRegistry'>)
     operationId: 'paymentEvents', method: 'get', path: `${PAYMENTS_PATH}/{paymentId}/events`, summary: "A payment's updates as server-sent events", security: tillSecurity,
     description: 'Server-sent events named `pay.sessionUpdated`, the first one the current state, then every phase change and session event.',
     request: { params: idParam },
-    responses: { 200: { description: 'An event stream.', content: { 'text/event-stream': { schema: SessionUpdate } } }, ...errors([401, 404]) },
+    responses: { 200: { description: 'An event stream.', content: { 'text/event-stream': { schema: SessionUpdate } } }, ...errors([401, 404, 429]) },
   });
   for (const [intent, { body, summary }] of Object.entries(INTENTS)) {
     register({
       operationId: `${intent}Payment`, method: 'post', path: `${PAYMENTS_PATH}/{paymentId}/${intent}`, summary: `${summary} (pay.${intent === 'basket' ? 'changeBasket' : intent})`,
       security: tillSecurity,
       request: { params: idParam, ...(body ? { body: { required: true, content: { 'application/json': { schema: body } } } } : {}) },
-      responses: viewAnswer,
+      responses: postViewAnswer,
     });
   }
 }
@@ -112,11 +121,18 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
     return parsed.data;
   };
   const body = async <T>(c: Context<NodeEnv>, schema: ZodType<T> | undefined): Promise<T> => {
+    // As the raw POST routes (guards.ts): a declared type that is not JSON is refused before reading, a body without
+    // one after. A form or text/plain body is what a page of another origin can send without asking first.
+    const contentType = c.req.header('content-type');
+    if (contentType !== undefined && !isJsonMediaType(contentType)) throw unsupportedMediaType();
     const text = await c.req.text();
+    if (contentType === undefined && text.length > 0) throw unsupportedMediaType();
     if (schema === undefined) {
       if (text.trim() === '' || /^\s*\{\s*\}\s*$/.test(text)) return undefined as T;
       throw new HttpProblem(400, 'BAD_REQUEST', ['body: must be empty or {}']);
     }
+    // Bounded before anything walks it (JSON.parse would take any depth; what comes after may not).
+    if (jsonTooDeep(text)) throw new HttpProblem(400, 'BAD_REQUEST', [JSON_TOO_DEEP_MESSAGE]);
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -140,7 +156,7 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
       return response;
     } catch (error) {
       const problem = problemOf(error);
-      const status = problem instanceof HttpProblem ? problem.httpStatus : 500;
+      const status = problem instanceof HttpProblem ? problem.httpStatus : isClientAbort(problem) ? CLIENT_CLOSED_REQUEST : 500;
       deps.requests.count(route, status);
       log(status);
       throw problem;
@@ -149,7 +165,8 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
 
   app.post(PAYMENTS_PATH, limit, counted(PAYMENTS_PATH, async (c) => {
     const tillId = till(c);
-    return c.json(await payments().start(tillId, await body(c, StartPayment)), 200);
+    const input = await body(c, StartPayment);
+    return c.json(await payments().start(tillId, input), 200);
   }));
   app.get(PAYMENTS_PATH, counted(PAYMENTS_PATH, async (c) => {
     const tillId = till(c);
@@ -161,20 +178,52 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
     const tillId = till(c);
     return c.json(await payments().get(tillId, paymentId(c)), 200);
   }));
+  // Open event streams per till: a stream lasts as long as its client wants, so without a cap one till key could
+  // hold every connection the server allows (the bridge caps a till's WebSocket connections the same way).
+  const streams = new Map<string, number>();
+  const maxStreams = deps.maxEventStreamsPerTill ?? DEFAULT_MAX_EVENT_STREAMS_PER_TILL;
+  const holdStream = (tillId: string): (() => void) => {
+    const open = streams.get(tillId) ?? 0;
+    if (open >= maxStreams) {
+      throw new HttpProblem(429, 'TOO_MANY_REQUESTS', [`events: at most ${maxStreams} open event streams per till`], { 'retry-after': '1' });
+    }
+    streams.set(tillId, open + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = streams.get(tillId)! - 1;
+      if (left === 0) streams.delete(tillId);
+      else streams.set(tillId, left);
+    };
+  };
   app.get(`${PAYMENTS_PATH}/:paymentId/events`, counted(`${PAYMENTS_PATH}/{paymentId}/events`, async (c) => {
     const tillId = till(c);
     const id = paymentId(c);
     const service = payments();
-    const current = await service.get(tillId, id);
+    const release = holdStream(tillId);
+    let current: PaymentView;
+    try {
+      current = await service.get(tillId, id);
+    } catch (error) {
+      release();
+      throw error;
+    }
     return streamSSE(c, async (stream) => {
       let sequence = 0;
       const queue: SessionUpdate[] = [{ paymentId: id, phase: current.phase, ...pick(current) }];
       let wake: (() => void) | undefined;
-      const unsubscribe = await service.subscribe(tillId, (update) => {
-        if (update.paymentId !== id) return;
-        queue.push(update);
-        wake?.();
-      });
+      let unsubscribe: () => void;
+      try {
+        unsubscribe = await service.subscribe(tillId, (update) => {
+          if (update.paymentId !== id) return;
+          queue.push(update);
+          wake?.();
+        });
+      } catch (error) {
+        release();
+        throw error;
+      }
       stream.onAbort(() => wake?.());
       try {
         while (!stream.aborted && !stream.closed) {
@@ -188,6 +237,7 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
         }
       } finally {
         unsubscribe();
+        release();
       }
     });
   }));

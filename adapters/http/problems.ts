@@ -70,6 +70,22 @@ export function tooManyRequests(error: LockoutError): HttpProblem {
 
 const INTERNAL = new HttpProblem(500, 'INTERNAL', ['Internal error']);
 
+/** The status a request is counted under when its client went away mid-body (nginx's "client closed request"); no answer is sent. */
+export const CLIENT_CLOSED_REQUEST = 499;
+
+const CLIENT_CLOSED = new HttpProblem(CLIENT_CLOSED_REQUEST, 'CLIENT_CLOSED_REQUEST', ['The client closed the request']);
+
+/**
+ * True when `error` says the client went away before its body ended: the raw
+ * routes' `ClientAborted`, or Node's own `aborted` (ECONNRESET) error, which a
+ * body read through a web Request (the Hono routes: payments, the Pay webhook)
+ * rejects with. Not the server's failure, and no one is left to answer.
+ */
+export function isClientAbort(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return error.name === 'ClientAborted' || ((error as NodeJS.ErrnoException).code === 'ECONNRESET' && error.message === 'aborted');
+}
+
 function classify(error: unknown): { problem: HttpProblem; log?: 'warn' | 'error' } {
   if (error instanceof HttpProblem) return { problem: error };
   if (error instanceof KitError) {
@@ -100,10 +116,16 @@ function classify(error: unknown): { problem: HttpProblem; log?: 'warn' | 'error
  * The refusal for anything thrown while answering a request: known failures
  * become their envelope; anything else is a 500 saying only "Internal error"
  * (messages may hold request data), with the error itself logged. 503s are
- * logged at `warn`, 500s at `error`. `path` must not carry the query string:
+ * logged at `warn`, 500s at `error`; a client gone mid-body is 499, logged at `info`
+ * (the caller sends nothing for it). `path` must not carry the query string:
  * `?key=` holds a till key.
  */
 export function problemFor(error: unknown, logger: Logger, request: { method: string; path: string }): HttpProblem {
+  if (isClientAbort(error)) {
+    // Logged at info and counted as 499, as the raw routes do (issue 10): not a 500, no stack.
+    logger.info({ method: request.method, path: request.path }, 'request aborted by the client');
+    return CLIENT_CLOSED;
+  }
   const { problem, log } = classify(error);
   if (log !== undefined) logger[log]({ err: error, method: request.method, path: request.path, status: problem.httpStatus }, 'http request failed');
   return problem;

@@ -5,15 +5,14 @@ import type { Logger } from 'pino';
 import { refusalBeforeBody } from './guards.js';
 import type { NodeEnv } from './node-env.js';
 import type { NodeHandler } from './node-routes.js';
-import { HttpProblem, problemFor, unsupportedMediaType } from './problems.js';
+import { CLIENT_CLOSED_REQUEST, HttpProblem, problemFor, unsupportedMediaType } from './problems.js';
 import { type BodySink, ClientAborted, readRawBody } from './raw-body.js';
 import { sendJson, sendProblem } from './reply.js';
 import type { TurnCounter } from '../../src/cashdesk/metrics.js';
 import type { TillAuthenticator } from './till-keys.js';
 import type { Till } from '../../src/cashdesk/tills.js';
 
-/** The status a request is counted under when its client went away mid-body (no answer was sent). */
-export const CLIENT_CLOSED_REQUEST = 499;
+export { CLIENT_CLOSED_REQUEST } from './problems.js';
 
 /** What every raw POST route shares. */
 export interface RawRouteDeps {

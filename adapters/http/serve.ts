@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import { getRequestListener, type Http2Bindings, type HttpBindings } from '@hono/node-server';
+import { answerClientError } from './client-errors.js';
 import { nodeRoutesOf, withNodeRoutes } from './node-routes.js';
 import { applyServerLimits, resolveServerLimits, serverOptionsFor, type ServerLimits } from './server-limits.js';
 
@@ -85,6 +86,8 @@ export async function serveHttp(app: FetchApp, { host = '127.0.0.1', port = 0, l
   const listener = nodeRoutes === undefined ? viaHono : withNodeRoutes(nodeRoutes, viaHono);
   const server: Server = createServer({ ...serverOptionsFor(limits), ServerResponse: drainingResponseClass(() => draining) }, listener);
   applyServerLimits(server, limits);
+  // What Node refuses before any route sees the request gets the error envelope too (client-errors.ts).
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

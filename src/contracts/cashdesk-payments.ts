@@ -3,6 +3,7 @@ import { MAX_BARCODE_LENGTH } from './cashdesk.js';
 import { CardSession, Provider, RefundItem, TransactionId } from './pay/bodies.js';
 import { Item, MAX_AMOUNT } from './pay/items.js';
 import { RejectReason, StatusClass, TransactionStatus } from './pay/statuses.js';
+import { boundedJsonRule } from './text.js';
 
 /**
  * Payments the cash desk server runs for its tills (issue 11, DESIGN.md
@@ -55,7 +56,10 @@ const oneRefundPart = { error: 'give amount or items, not both' } as const;
 export const RefundBody = z.object(refundShape).strict()
   .refine((r) => !(r.amount !== undefined && r.items !== undefined), oneRefundPart).openapi('RefundBody');
 export const ReceiptBody = z.object({
-  receipt: z.record(z.string(), z.unknown(), { error: 'must be an object' }).openapi({ description: 'The fiscal receipt, forwarded to the app as given.' }),
+  // Forwarded as given, so checked as the Pay API checks it: the text rule, and a bounded depth (the bridge's params
+  // arrive parsed, past any check of the text; a deep one overflowed the stack further on, a 500).
+  receipt: z.record(z.string(), z.unknown(), { error: 'must be an object' }).superRefine(boundedJsonRule)
+    .openapi({ description: 'The fiscal receipt, forwarded to the app as given: at most 64 levels deep, no control characters but tab, LF and CR.' }),
 }).strict().openapi('ReceiptBody');
 
 // The bridge's params: the HTTP bodies with the paymentId the HTTP path carries.

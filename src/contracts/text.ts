@@ -1,4 +1,5 @@
 import type { z } from '@hono/zod-openapi';
+import { MAX_JSON_DEPTH } from './json-depth.js';
 
 /**
  * The kit's one rule for text (issue 10): a string that can reach storage or a
@@ -63,6 +64,33 @@ export function freeText<T extends z.ZodType<string>>(schema: T): T {
 export function jsonTextRule(value: unknown, ctx: z.RefinementCtx): void {
   const found = firstTextProblem(value, []);
   if (found !== undefined) ctx.addIssue({ code: 'custom', message: found.message, path: found.path });
+}
+
+/**
+ * A zod `superRefine` for arbitrary JSON that a transport hands over already
+ * parsed (the bridge's `pay.receipt` params; a request body's own depth is
+ * bounded before parsing): refuses a value nested deeper than
+ * {@link MAX_JSON_DEPTH} (`nesting deeper than 64 levels`) before anything
+ * else walks it, then applies {@link jsonTextRule}. The depth walk itself stops
+ * one level past the bound, so any depth is safe.
+ *
+ * @example
+ * z.record(z.string(), z.unknown()).superRefine(boundedJsonRule)
+ */
+export function boundedJsonRule(value: unknown, ctx: z.RefinementCtx): void {
+  if (deeperThan(value, MAX_JSON_DEPTH)) {
+    ctx.addIssue({ code: 'custom', message: `nesting deeper than ${MAX_JSON_DEPTH} levels` });
+    return;
+  }
+  jsonTextRule(value, ctx);
+}
+
+/** Whether `value` nests objects and arrays more than `levels` deep; looks no deeper than that. */
+function deeperThan(value: unknown, levels: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (levels === 0) return true;
+  for (const inner of Array.isArray(value) ? value : Object.values(value)) if (deeperThan(inner, levels - 1)) return true;
+  return false;
 }
 
 function firstTextProblem(value: unknown, path: (string | number)[]): { path: (string | number)[]; message: string } | undefined {

@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpApp, serveHttp } from '../../../adapters/http/index.js';
 import type { BarcodeVerification } from '../../../src/contracts/barcode.js';
@@ -94,5 +96,55 @@ describe('serveHttp', () => {
       req.end();
     });
     expect(upgraded).toBe('/ws');
+  });
+});
+
+/** Sends `bytes` on a fresh loopback socket and resolves with everything the server sent once it closed the socket. */
+function rawExchange(url: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    let received = '';
+    const socket = connect(Number(port), hostname, () => socket.write(bytes));
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => { received += chunk; });
+    socket.on('error', () => {});
+    socket.on('close', () => resolve(received));
+  });
+}
+
+describe('serveHttp, a request Node itself refuses', () => {
+  // Issue 10's attacks answered by Node's HTTP parser before any app code: "HTTP/1.1 400 Bad Request" and no body,
+  // where every other refusal of the kit is the error envelope.
+  const verify = (headers: string) =>
+    `POST /v1/barcode/verify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${headers}\r\n\r\n{"fullBarcode":"x"}`;
+  it.each([
+    ['a NUL byte in Authorization', verify(`Authorization: Bearer ${TILL_KEY}\0\r\nContent-Length: 18`), 400, 'BAD_REQUEST'],
+    ['a C0 control in X-Request-Id', verify(`Authorization: Bearer ${TILL_KEY}\r\nX-Request-Id: a\u0007b\r\nContent-Length: 18`), 400, 'BAD_REQUEST'],
+    ['two Content-Length headers', verify(`Authorization: Bearer ${TILL_KEY}\r\nContent-Length: 18\r\nContent-Length: 5`), 400, 'BAD_REQUEST'],
+    ['Content-Length with Transfer-Encoding', verify(`Authorization: Bearer ${TILL_KEY}\r\nContent-Length: 18\r\nTransfer-Encoding: chunked`), 400, 'BAD_REQUEST'],
+    ['a NUL byte in the path', 'GET /health\0z HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'BAD_REQUEST'],
+    ['a head over the header size limit', `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(100_000)}\r\n\r\n`, 431, 'REQUEST_HEADER_FIELDS_TOO_LARGE'],
+  ])('answers %s in the error envelope and closes the connection', async (_, bytes, status, code) => {
+    const served = await serveHttp(createHttpApp(service(gatedVerifier().verifier)));
+    closers.push(served.close);
+    const received = await rawExchange(served.url, bytes);
+    const [head, body] = received.split('\r\n\r\n');
+    expect(head!.split('\r\n')[0]).toBe(`HTTP/1.1 ${status} ${STATUS_CODES[status]}`);
+    expect(head).toMatch(/\r\nconnection: close\r\n/i);
+    expect(head).toMatch(/\r\ncontent-type: application\/json\r\n/i);
+    const envelope = JSON.parse(body!) as { status: string; errors: string[]; requestId: string };
+    expect(envelope).toMatchObject({ status: code, errors: [expect.any(String)] });
+    expect(head).toContain(`x-request-id: ${envelope.requestId}`);
+    // Nothing of the request is echoed.
+    expect(body).not.toContain(TILL_KEY);
+  });
+
+  it('answers a request head that never ends 408 in the error envelope', async () => {
+    const served = await serveHttp(createHttpApp(service(gatedVerifier().verifier)), { limits: { headersTimeoutMs: 100, requestTimeoutMs: 200 } });
+    closers.push(served.close);
+    const received = await rawExchange(served.url, 'GET /healthz HTTP/1.1\r\nHost: x\r\n');
+    const [head, body] = received.split('\r\n\r\n');
+    expect(head!.split('\r\n')[0]).toBe('HTTP/1.1 408 Request Timeout');
+    expect(JSON.parse(body!)).toMatchObject({ status: 'REQUEST_TIMEOUT', errors: [expect.any(String)] });
   });
 });

@@ -46,6 +46,25 @@ describe('checkParams', () => {
   it('refuses positional params', () => {
     expect(checkParams('barcode.verify', ['CM;1;;1'])).toEqual(new InvalidParams(['params: must be an object with named members, not an array']));
   });
+
+  // Hostile input (issue 10's attacks on the pay.* methods): a receipt is forwarded as given, so its depth and its text
+  // are checked at the contract, before a worker's structured clone or JSON.stringify overflows the stack (-32603 before).
+  it('refuses a pay.receipt receipt nested deeper than 64 levels, however deep, naming the field', () => {
+    for (const depth of [65, 5_000, 100_000]) {
+      const params: unknown = JSON.parse(`{"paymentId":"p1","receipt":{"a":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}}`);
+      expect(checkParams('pay.receipt', params), `depth ${depth}`).toEqual(new InvalidParams(['receipt: nesting deeper than 64 levels']));
+    }
+    const deepest = JSON.parse(`{"paymentId":"p1","receipt":{"a":${'['.repeat(63)}${']'.repeat(63)}}}`);
+    expect(checkParams('pay.receipt', deepest)).not.toBeInstanceOf(InvalidParams);
+  });
+
+  it('refuses a pay.receipt receipt holding NUL or other control characters, in a value or a key', () => {
+    expect(checkParams('pay.receipt', { paymentId: 'p1', receipt: { lines: [{ name: 'Cof\u0000fee' }] } }))
+      .toEqual(new InvalidParams(['receipt.lines.0.name: must not contain control characters']));
+    expect(checkParams('pay.receipt', { paymentId: 'p1', receipt: { 'to\u0001tal': 1 } }))
+      .toEqual(new InvalidParams(['receipt: keys must not contain control characters']));
+    expect(checkParams('pay.receipt', { paymentId: 'p1', receipt: { note: 'line 1\nline 2\ttab' } })).not.toBeInstanceOf(InvalidParams);
+  });
 });
 
 describe('responseText', () => {
