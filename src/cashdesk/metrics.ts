@@ -14,8 +14,12 @@ export { Counter, Gauge, Histogram };
 export class TurnCounter {
   readonly #counter: () => Counter;
   readonly #labels: readonly [string, string];
-  /** first label value → second label value → events this turn. */
-  readonly #pending = new Map<string, Map<string | number, number>>();
+  /** first label value → second label value → its cell, kept: a turn's counts find their series handle without label text. */
+  readonly #cells = new Map<string, Map<string | number, TurnCell>>();
+  /** The cells counted this turn. */
+  readonly #dirty: TurnCell[] = [];
+  /** The counter the kept handles belong to (the getter may name another later: the handles are then dropped). */
+  #boundTo: Counter | undefined;
   #scheduled = false;
   readonly #onImmediate = (): void => {
     this.#scheduled = false;
@@ -30,12 +34,17 @@ export class TurnCounter {
 
   /** Counts one event; it reaches the counter by the end of this turn. */
   count(first: string, second: string | number): void {
-    let inner = this.#pending.get(first);
+    let inner = this.#cells.get(first);
     if (inner === undefined) {
       inner = new Map();
-      this.#pending.set(first, inner);
+      this.#cells.set(first, inner);
     }
-    inner.set(second, (inner.get(second) ?? 0) + 1);
+    let cell = inner.get(second);
+    if (cell === undefined) {
+      cell = { first, second, events: 0, series: undefined };
+      inner.set(second, cell);
+    }
+    if (cell.events++ === 0) this.#dirty.push(cell);
     if (!this.#scheduled) {
       this.#scheduled = true;
       setImmediate(this.#onImmediate);
@@ -44,14 +53,28 @@ export class TurnCounter {
 
   /** Adds the events counted so far to the counter now. */
   flush(): void {
-    if (this.#pending.size === 0) return;
+    if (this.#dirty.length === 0) return;
     const counter = this.#counter();
-    const [a, b] = this.#labels;
-    for (const [first, inner] of this.#pending) {
-      for (const [second, events] of inner) counter.inc({ [a]: first, [b]: String(second) }, events);
+    if (counter !== this.#boundTo) {
+      for (const inner of this.#cells.values()) for (const cell of inner.values()) cell.series = undefined;
+      this.#boundTo = counter;
     }
-    this.#pending.clear();
+    const [a, b] = this.#labels;
+    for (const cell of this.#dirty) {
+      cell.series ??= counter.series({ [a]: cell.first, [b]: String(cell.second) });
+      cell.series.inc(cell.events);
+      cell.events = 0;
+    }
+    this.#dirty.length = 0;
   }
+}
+
+/** One label pair of a {@link TurnCounter}: its events this turn and, once flushed, its series handle. */
+interface TurnCell {
+  readonly first: string;
+  readonly second: string | number;
+  events: number;
+  series: { inc(by?: number): void } | undefined;
 }
 
 /**
