@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { finishResults, gitCommit, machineInfo, summaryMarkdown, type CiResults } from './ci-report.js';
 import { checkFloors, readFloors } from './floors.js';
-import { evaluate, type BenchGroup, type GroupResult, type Measured } from './harness.js';
+import { evaluate, type BenchGroup, type GroupResult } from './harness.js';
 import { medianRepeats } from './repeats.js';
 
 // `npm run bench:ci`: the groups that matter, short, for CI on a small machine
@@ -38,14 +38,16 @@ if (process.argv[2] === '--check') {
 
 async function run(): Promise<void> {
   // Short settings, each overridable; set before the groups are imported (bench/load.ts reads them at import).
-  // BENCH_MAX_TIME: CPU seconds per in-process case; BENCH_ROUNDS x BENCH_LOAD_SECONDS: each server load.
+  // BENCH_MAX_TIME: CPU seconds per in-process case; BENCH_ROUNDS x BENCH_LOAD_SECONDS: each server load;
+  // BENCH_WARMUP_SECONDS: each server case's unmeasured load before its first round.
   process.env.BENCH_MAX_TIME ??= '0.5';
   process.env.BENCH_ROUNDS ??= '1';
   process.env.BENCH_LOAD_SECONDS ??= '2';
+  process.env.BENCH_WARMUP_SECONDS ??= '3';
   const repeats = Number(process.env.BENCH_CI_SERVER_REPEATS ?? 5);
   const settings = {
     cpuSecondsPerCase: Number(process.env.BENCH_MAX_TIME), loadRounds: Number(process.env.BENCH_ROUNDS),
-    loadSecondsPerRound: Number(process.env.BENCH_LOAD_SECONDS), serverRepeats: repeats,
+    loadSecondsPerRound: Number(process.env.BENCH_LOAD_SECONDS), serverRepeats: repeats, warmupSecondsPerCase: Number(process.env.BENCH_WARMUP_SECONDS),
   };
   const floors = readFloors(floorsPath); // a broken floors file fails before minutes of measuring
   const started = { at: new Date(), ms: performance.now(), machine: machineInfo() };
@@ -54,7 +56,7 @@ async function run(): Promise<void> {
   const { verifyGroup } = await import('./verify.bench.js');
   const { tokenGroup } = await import('./token.bench.js');
   const { nativeGroup } = await import('./native.bench.js');
-  const { serverGroups } = await import('./server.bench.js');
+  const { serverGroupRepeats } = await import('./server.bench.js');
 
   const groups: GroupResult[] = [];
   for (const make of [calibrationGroup, verifyGroup, tokenGroup, nativeGroup] as Array<() => BenchGroup>) {
@@ -63,12 +65,10 @@ async function run(): Promise<void> {
     groups.push(evaluate(group, measureInterleaved(group, { seconds: settings.cpuSecondsPerCase })));
   }
   // The server groups measure their subject's rounds, then their baseline's: a machine whose load changes in
-  // between skews the ratio. Short repeats interleave the two in time, and the median repeat is kept.
-  const runs: Array<Array<{ group: BenchGroup; results: Map<string, Measured> }>> = [];
-  for (let r = 0; r < repeats; r++) {
-    process.stderr.write(`cash desk server: HTTP and bridge against bare servers (repeat ${r + 1} of ${repeats})\n`);
-    runs.push(await serverGroups());
-  }
+  // between skews the ratio. Short repeats interleave the two in time, and the median repeat is kept. The servers
+  // are started and warmed up once (BENCH_WARMUP_SECONDS per case), then take every repeat's rounds.
+  process.stderr.write(`cash desk server: HTTP and bridge against bare servers (${repeats} repeats)\n`);
+  const runs = await serverGroupRepeats(repeats);
   groups.push(...medianRepeats(runs));
 
   const results = finishResults(started, gitCommit(join(here, '..')), settings, groups, checkFloors(groups, floors));

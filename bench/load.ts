@@ -7,6 +7,8 @@ import type { Measured } from './harness.js';
 const here = import.meta.dirname;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 5);
+/** Unmeasured load per case before the first round (see {@link warmUp}). */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 
 /** A benchmark server process (see {@link startBenchServer}). */
 export interface BenchServer {
@@ -72,12 +74,13 @@ function summarize(name: string, rates: number[]): Measured {
  */
 export async function httpLoad(
   name: string, url: string, body: string, headers: Record<string, string>, server?: Pick<BenchServer, 'cpuMicros'>, rounds = ROUNDS,
+  seconds = SECONDS,
 ): Promise<LoadMeasured> {
   const rates: number[] = [];
   const cpu = { micros: 0, requests: 0 };
   for (let round = 0; round < rounds; round++) {
     const before = await server?.cpuMicros();
-    const result = await autocannon({ url, method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, connections: 32, duration: SECONDS });
+    const result = await autocannon({ url, method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, connections: 32, duration: seconds });
     if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
     rates.push(result.requests.average);
     if (server !== undefined) {
@@ -91,7 +94,7 @@ export async function httpLoad(
 /** One WebSocket connection keeping `inFlight` messages outstanding for SECONDS; replies/s (with `server`, its CPU per reply). */
 export async function wsLoad(
   name: string, url: string, protocols: string[], headers: Record<string, string>, message: (id: number) => string, inFlight = 32,
-  server?: Pick<BenchServer, 'cpuMicros'>, rounds = ROUNDS,
+  server?: Pick<BenchServer, 'cpuMicros'>, rounds = ROUNDS, seconds = SECONDS,
 ): Promise<LoadMeasured> {
   const rates: number[] = [];
   const cpu = { micros: 0, requests: 0 };
@@ -111,7 +114,7 @@ export async function wsLoad(
     });
     const started = performance.now();
     for (let i = 0; i < inFlight; i++) socket.send(message(next++));
-    await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
     running = false;
     rates.push(replies / ((performance.now() - started) / 1000));
     if (server !== undefined) {
@@ -123,10 +126,20 @@ export async function wsLoad(
   return withCpu(summarize(name, rates), cpu);
 }
 
-/** One case of {@link interleaved}: `measure` takes one round. */
+/** One case of {@link interleaved}: `measure` takes one round (of `seconds`, default BENCH_LOAD_SECONDS). */
 export interface InterleavedCase {
   name: string;
-  measure(): Promise<LoadMeasured>;
+  measure(seconds?: number): Promise<LoadMeasured>;
+}
+
+/**
+ * Loads every case once for `seconds` (BENCH_WARMUP_SECONDS, default 3), unmeasured, before its rounds.
+ * A server just started runs its first seconds of load at a fraction of its pace (in its first 2 s on a
+ * busy 2-core machine: 3-5x the CPU per request of its later rounds) while V8 compiles its hot paths, and a
+ * larger server (the kit) has more to compile: without this, a short round measures the JIT, not the server.
+ */
+export async function warmUp(cases: InterleavedCase[], seconds = WARMUP_SECONDS): Promise<void> {
+  if (seconds > 0) for (const c of cases) await c.measure(seconds);
 }
 
 /**

@@ -2,7 +2,7 @@ import { demoConfig } from '../src/demo.js';
 import { drawBarcode } from '../src/index.js';
 import type { BenchGroup, Measured, Ratio } from './harness.js';
 import {
-  type BenchServer, httpLoad, interleaved, type InterleavedCase, type LoadMeasured, pinLoadToCore1, startBenchServer, wsLoad,
+  type BenchServer, httpLoad, interleaved, type InterleavedCase, type LoadMeasured, pinLoadToCore1, startBenchServer, warmUp, wsLoad,
 } from './load.js';
 
 function demoBarcode(): string {
@@ -48,11 +48,20 @@ function cpuNote(results: Map<string, LoadMeasured>, names: string[]): string {
 
 /** Issues 3 and 14: the kit's HTTP adapter and bridge against bare servers doing the least around the same verifier. */
 export async function serverGroups(): Promise<Array<{ group: BenchGroup; results: Map<string, Measured> }>> {
+  return (await serverGroupRepeats(1))[0]!;
+}
+
+/**
+ * {@link serverGroups} measured `repeats` times (one array per repeat, for `medianRepeats`): each group's servers
+ * are started and warmed up once (bench/load.ts `warmUp`, every case alike), then take `repeats` times
+ * BENCH_ROUNDS interleaved rounds. Starting fresh servers per repeat made every repeat measure cold servers.
+ */
+export async function serverGroupRepeats(repeats: number): Promise<Array<Array<{ group: BenchGroup; results: Map<string, Measured> }>>> {
   const unpin = pinLoadToCore1();
   const fullBarcode = demoBarcode();
   const body = JSON.stringify({ fullBarcode });
   const batchBody = JSON.stringify({ fullBarcodes: Array.from({ length: BATCH }, () => fullBarcode) });
-  const results = new Map<string, LoadMeasured>();
+  const runs = Array.from({ length: repeats }, () => new Map<string, LoadMeasured>());
   const started: BenchServer[] = [];
   const start = async (script: string) => {
     const server = await startBenchServer(script);
@@ -66,38 +75,46 @@ export async function serverGroups(): Promise<Array<{ group: BenchGroup; results
   const bridgeUrl = (port: number) => `ws://127.0.0.1:${port}/ws`;
   // Each group's servers run side by side, idle but for the case in its round: see `interleaved`.
   const stopAll = () => { for (const server of started.splice(0)) server.stop(); };
+  const measureAll = async (cases: InterleavedCase[]) => {
+    await warmUp(cases);
+    for (const results of runs) for (const [name, measured] of await interleaved(cases)) results.set(name, measured);
+  };
   try {
     const [kit, plain, before] = [await start('kit.ts'), await start('plain-http.ts'), kitBefore === undefined ? undefined : await start(kitBefore)];
     const http: InterleavedCase[] = [
-      { name: NAMES.http, measure: () => httpLoad(NAMES.http, verifyUrl(kit.port), body, auth, kit, 1) },
-      { name: NAMES.plain, measure: () => httpLoad(NAMES.plain, `http://127.0.0.1:${plain.port}/`, body, auth, plain, 1) },
-      ...(before === undefined ? [] : [{ name: NAMES.httpBefore, measure: () => httpLoad(NAMES.httpBefore, verifyUrl(before.port), body, auth, before, 1) }]),
+      { name: NAMES.http, measure: (s) => httpLoad(NAMES.http, verifyUrl(kit.port), body, auth, kit, 1, s) },
+      { name: NAMES.plain, measure: (s) => httpLoad(NAMES.plain, `http://127.0.0.1:${plain.port}/`, body, auth, plain, 1, s) },
+      ...(before === undefined ? [] : [{ name: NAMES.httpBefore, measure: (s?: number) => httpLoad(NAMES.httpBefore, verifyUrl(before.port), body, auth, before, 1, s) }]),
       {
         name: NAMES.httpBatch,
-        measure: async () => perVerification(await httpLoad(NAMES.httpBatch, verifyUrl(kit.port, '/v1/barcode/verify-batch'), batchBody, auth, kit, 1), BATCH),
+        measure: async (s) => perVerification(await httpLoad(NAMES.httpBatch, verifyUrl(kit.port, '/v1/barcode/verify-batch'), batchBody, auth, kit, 1, s), BATCH),
       },
     ];
-    for (const [name, measured] of await interleaved(http)) results.set(name, measured);
+    await measureAll(http);
     stopAll();
     const [bridgeKit, echo, bridgeBefore] = [await start('kit.ts'), await start('ws-echo.ts'), kitBefore === undefined ? undefined : await start(kitBefore)];
     const echoCall = (id: number) => call(id).replace('"method"', '"result":{},"method"');
     const bridge: InterleavedCase[] = [
-      { name: NAMES.bridge, measure: () => wsLoad(NAMES.bridge, bridgeUrl(bridgeKit.port), ['wallet-pos.v1'], auth, call, 32, bridgeKit, 1) },
-      { name: NAMES.echo, measure: () => wsLoad(NAMES.echo, `ws://127.0.0.1:${echo.port}/`, [], {}, echoCall, 32, echo, 1) },
+      { name: NAMES.bridge, measure: (s) => wsLoad(NAMES.bridge, bridgeUrl(bridgeKit.port), ['wallet-pos.v1'], auth, call, 32, bridgeKit, 1, s) },
+      { name: NAMES.echo, measure: (s) => wsLoad(NAMES.echo, `ws://127.0.0.1:${echo.port}/`, [], {}, echoCall, 32, echo, 1, s) },
       ...(bridgeBefore === undefined ? [] : [{
-        name: NAMES.bridgeBefore, measure: () => wsLoad(NAMES.bridgeBefore, bridgeUrl(bridgeBefore.port), ['wallet-pos.v1'], auth, call, 32, bridgeBefore, 1),
+        name: NAMES.bridgeBefore, measure: (s?: number) => wsLoad(NAMES.bridgeBefore, bridgeUrl(bridgeBefore.port), ['wallet-pos.v1'], auth, call, 32, bridgeBefore, 1, s),
       }]),
       {
         name: NAMES.bridgeBatch,
-        measure: async () => perVerification(await wsLoad(NAMES.bridgeBatch, bridgeUrl(bridgeKit.port), ['wallet-pos.v1'], auth, batchFrame, 32, bridgeKit, 1), BATCH),
+        measure: async (s) => perVerification(await wsLoad(NAMES.bridgeBatch, bridgeUrl(bridgeKit.port), ['wallet-pos.v1'], auth, batchFrame, 32, bridgeKit, 1, s), BATCH),
       },
     ];
-    for (const [name, measured] of await interleaved(bridge)) results.set(name, measured);
+    await measureAll(bridge);
   } finally {
     stopAll();
     unpin();
   }
-  const before = kitBefore !== undefined;
+  return runs.map((results) => describe(results, kitBefore !== undefined));
+}
+
+/** The two groups of one repeat's results. */
+function describe(results: Map<string, LoadMeasured>, before: boolean): Array<{ group: BenchGroup; results: Map<string, Measured> }> {
   const httpRatios: Ratio[] = [
     { label: 'kit HTTP vs node:http (same auth)', subject: NAMES.http, baseline: NAMES.plain, target: 0.9 },
     ...(before ? [{ label: 'before: kit HTTP vs node:http (same auth)', subject: NAMES.httpBefore, baseline: NAMES.plain, target: 0.9 }] : []),

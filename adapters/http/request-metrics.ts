@@ -6,7 +6,7 @@ import { requestIdOf } from './request-id.js';
 /** The `route` label of unknown paths: scanners probing random paths cannot grow the series without bound. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
-/** Counts answers into `wpk_http_requests_total{route,status}`, once per event-loop turn. */
+/** Counts answers into `wpk_http_requests_total{route,status}`. */
 export function requestCounter(metrics: ServerMetrics): TurnCounter {
   return new TurnCounter(() => metrics.httpRequests, ['route', 'status']);
 }

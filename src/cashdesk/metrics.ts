@@ -4,54 +4,51 @@ import { Counter, Gauge, Histogram, METRICS_CONTENT_TYPE, register, renderMetric
 export { Counter, Gauge, Histogram };
 
 /**
- * Adds to a two-label counter once per event-loop turn instead of once per
- * event. Transports count every call or request, and a turn's events mostly
- * share one label pair: one `inc(labels, n)` per pair replaces rendering the
- * label text per event. The turn's `setImmediate` publishes them, before any
- * answer of the turn can come back as another request; `flush()` publishes at
- * once (before a scrape, or before answers leave the process).
+ * Counts events into a two-label counter through a kept series handle per
+ * label pair, so an event costs two Map look-ups and an addition, never the
+ * label text. Transports count every call or request. (It once added a turn's
+ * events at the turn's end, behind a `setImmediate` per turn, to spare the
+ * label text; with the handles kept that costs more than it saves, ~1% of the
+ * HTTP verify route's CPU.) Counts are published at once; `flush()` is kept
+ * for callers that publish before a scrape or before answers leave.
  */
 export class TurnCounter {
   readonly #counter: () => Counter;
   readonly #labels: readonly [string, string];
-  /** first label value → second label value → events this turn. */
-  readonly #pending = new Map<string, Map<string | number, number>>();
-  #scheduled = false;
-  readonly #onImmediate = (): void => {
-    this.#scheduled = false;
-    this.flush();
-  };
+  /** first label value → second label value → its series handle. */
+  readonly #series = new Map<string, Map<string | number, { inc(by?: number): void }>>();
+  /** The counter the kept handles belong to (the getter may name another later: the handles are then dropped). */
+  #boundTo: Counter | undefined;
 
-  /** @param counter looked up at each flush. @param labels the names of the two labels. */
+  /** @param counter looked up at each count. @param labels the names of the two labels. */
   constructor(counter: () => Counter, labels: readonly [string, string]) {
     this.#counter = counter;
     this.#labels = labels;
   }
 
-  /** Counts one event; it reaches the counter by the end of this turn. */
+  /** Counts one event. */
   count(first: string, second: string | number): void {
-    let inner = this.#pending.get(first);
+    const counter = this.#counter();
+    if (counter !== this.#boundTo) {
+      this.#series.clear();
+      this.#boundTo = counter;
+    }
+    let inner = this.#series.get(first);
     if (inner === undefined) {
       inner = new Map();
-      this.#pending.set(first, inner);
+      this.#series.set(first, inner);
     }
-    inner.set(second, (inner.get(second) ?? 0) + 1);
-    if (!this.#scheduled) {
-      this.#scheduled = true;
-      setImmediate(this.#onImmediate);
+    let series = inner.get(second);
+    if (series === undefined) {
+      const [a, b] = this.#labels;
+      series = counter.series({ [a]: first, [b]: String(second) });
+      inner.set(second, series);
     }
+    series.inc();
   }
 
-  /** Adds the events counted so far to the counter now. */
-  flush(): void {
-    if (this.#pending.size === 0) return;
-    const counter = this.#counter();
-    const [a, b] = this.#labels;
-    for (const [first, inner] of this.#pending) {
-      for (const [second, events] of inner) counter.inc({ [a]: first, [b]: String(second) }, events);
-    }
-    this.#pending.clear();
-  }
+  /** Nothing left to publish: every count reaches the counter at once. */
+  flush(): void {}
 }
 
 /**

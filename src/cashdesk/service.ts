@@ -50,8 +50,8 @@ export class CashDeskService {
   readonly #limiter: FailureLimiter | undefined;
   readonly #log: Logger;
   readonly #started = performance.now();
-  /** Counter handles per result code and reason, made on first use: no label text per verification. */
-  readonly #series = new Map<string, { inc(): void }>();
+  /** Counter handles by result code, then reason, made on first use: no label text (nor a joined key) per verification. */
+  readonly #series = new Map<string, Map<string, { inc(): void }>>();
   /** Counter handles per key index, made on first use. */
   readonly #keySeries: Array<{ inc(): void }> = [];
 
@@ -176,11 +176,15 @@ export class CashDeskService {
   }
 
   #verificationSeries(result: BarcodeVerification): { inc(): void } {
-    const key = result.resultCode + result.reason;
-    let series = this.#series.get(key);
+    let byReason = this.#series.get(result.resultCode);
+    if (byReason === undefined) {
+      byReason = new Map();
+      this.#series.set(result.resultCode, byReason);
+    }
+    let series = byReason.get(result.reason);
     if (series === undefined) {
       series = this.metrics.verifications.series({ result_code: result.resultCode, reason: result.reason });
-      this.#series.set(key, series);
+      byReason.set(result.reason, series);
     }
     return series;
   }
