@@ -5,7 +5,7 @@ import type { PathRoutes } from '../../src/api-app/methods.js';
 import type { NodeEnv } from './node-env.js';
 import { CLIENT_CLOSED_REQUEST, methodNotAllowed, notFound, problemFor } from './problems.js';
 import { sendProblem } from './reply.js';
-import type { TurnCounter } from '../../src/cashdesk/metrics.js';
+import type { SeriesCounter } from '../../src/cashdesk/metrics.js';
 import { UNMATCHED_ROUTE } from './request-metrics.js';
 
 /**
@@ -30,7 +30,7 @@ export function errorHandler(logger: Logger): ErrorHandler<NodeEnv> {
  * (`/v1/payments/{paymentId}`, never the path itself): no counting middleware
  * runs for a request no route matched.
  */
-export function notFoundHandler(routes: (path: string) => PathRoutes | undefined, requests: TurnCounter): NotFoundHandler<NodeEnv> {
+export function notFoundHandler(routes: (path: string) => PathRoutes | undefined, requests: SeriesCounter): NotFoundHandler<NodeEnv> {
   return (c) => {
     const found = routes(c.req.path);
     // Served under this very method, yet no route answered (a strict-path mismatch): nothing to allow.

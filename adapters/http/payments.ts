@@ -11,7 +11,7 @@ import { JSON_TOO_DEEP_MESSAGE, jsonTooDeep } from '../../src/contracts/json-dep
 import { PaymentsError, paymentRefusal } from '../../src/cashdesk/payments/errors.js';
 import type { Payments } from '../../src/cashdesk/payments/api.js';
 import type { CashDeskService } from '../../src/cashdesk/service.js';
-import type { TurnCounter } from '../../src/cashdesk/metrics.js';
+import type { SeriesCounter } from '../../src/cashdesk/metrics.js';
 import { presentedKey } from '../../src/cashdesk/tills.js';
 import type { Logger } from 'pino';
 import { REQUEST_ID_HEADER, withRequestId } from '../../src/log/request-id.js';
@@ -29,7 +29,7 @@ export const PAYMENTS_PATH = '/v1/payments';
 export interface PaymentRoutesDeps {
   service: CashDeskService;
   authenticate: TillAuthenticator;
-  requests: TurnCounter;
+  requests: SeriesCounter;
   bodyLimitBytes: number;
   /** Where each payment request is logged in one line (its `reqId`, route, status): the id the Pay API and webhooks carry on. */
   logger: Logger;

@@ -8,7 +8,7 @@ import type { NodeHandler } from './node-routes.js';
 import { CLIENT_CLOSED_REQUEST, HttpProblem, problemFor, unsupportedMediaType } from './problems.js';
 import { type BodySink, ClientAborted, readRawBody } from './raw-body.js';
 import { sendJson, sendProblem } from './reply.js';
-import type { TurnCounter } from '../../src/cashdesk/metrics.js';
+import type { SeriesCounter } from '../../src/cashdesk/metrics.js';
 import type { TillAuthenticator } from './till-keys.js';
 import type { Till } from '../../src/cashdesk/tills.js';
 
@@ -19,7 +19,7 @@ export interface RawRouteDeps {
   /** Admits the till key presented with a request (`rememberingAuthenticator`). */
   authenticate: TillAuthenticator;
   /** Where answers are counted (`wpk_http_requests_total`). */
-  requests: TurnCounter;
+  requests: SeriesCounter;
   bodyLimitBytes: number;
   logger: Logger;
 }

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { type ServerMetrics, TurnCounter } from '../../src/cashdesk/metrics.js';
+import { type ServerMetrics, SeriesCounter } from '../../src/cashdesk/metrics.js';
 import type { NodeEnv } from './node-env.js';
 import { requestIdOf } from './request-id.js';
 
@@ -7,8 +7,8 @@ import { requestIdOf } from './request-id.js';
 export const UNMATCHED_ROUTE = 'unmatched';
 
 /** Counts answers into `wpk_http_requests_total{route,status}`. */
-export function requestCounter(metrics: ServerMetrics): TurnCounter {
-  return new TurnCounter(() => metrics.httpRequests, ['route', 'status']);
+export function requestCounter(metrics: ServerMetrics): SeriesCounter {
+  return new SeriesCounter(() => metrics.httpRequests, ['route', 'status']);
 }
 
 /**
@@ -17,7 +17,7 @@ export function requestCounter(metrics: ServerMetrics): TurnCounter {
  * and `notFound` count their own: a middleware on every path would put Hono's
  * compose on the POST hot path.
  */
-export function countRequests(counter: TurnCounter): MiddlewareHandler<NodeEnv> {
+export function countRequests(counter: SeriesCounter): MiddlewareHandler<NodeEnv> {
   return async (c, next) => {
     c.header('x-request-id', requestIdOf(c.env.incoming));
     await next();

@@ -71,7 +71,7 @@ export class BridgeConnection {
     this.#limits = limits;
     this.#log = log;
     // Calls are counted per turn: publish the counts before the answers reporting those calls leave.
-    this.#cork = new TurnCork(socket, () => dispatcher.flushCounts());
+    this.#cork = new TurnCork(socket);
     this.#answers = new OrderedDelivery<FrameOutcome>(
       (outcome) => this.#deliver(outcome),
       (error) => this.#internalError(error),

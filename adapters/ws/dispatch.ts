@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { BarcodeVerification } from '../../src/contracts/barcode.js';
 import type { CashDeskService } from '../../src/cashdesk/service.js';
-import { TurnCounter } from '../../src/cashdesk/metrics.js';
+import { SeriesCounter } from '../../src/cashdesk/metrics.js';
 import { withRequestId } from '../../src/log/request-id.js';
 import { errorForException } from './errors.js';
 import {
@@ -53,17 +53,12 @@ interface CallOutcome {
 export class Dispatcher {
   readonly #service: CashDeskService;
   readonly #maxBatch: number;
-  readonly #calls: TurnCounter;
+  readonly #calls: SeriesCounter;
 
   constructor(service: CashDeskService, maxBatch: number) {
     this.#service = service;
     this.#maxBatch = maxBatch;
-    this.#calls = new TurnCounter(() => service.metrics.bridgeCalls, ['method', 'outcome']);
-  }
-
-  /** Adds the calls counted this turn to `wpk_bridge_calls_total` now: call before sending their answers. */
-  flushCounts(): void {
-    this.#calls.flush();
+    this.#calls = new SeriesCounter(() => service.metrics.bridgeCalls, ['method', 'outcome']);
   }
 
   /** Answers one frame of the till `tillId`; `log` is the connection's (it carries the till id). */

@@ -8,11 +8,10 @@ export { Counter, Gauge, Histogram };
  * label pair, so an event costs two Map look-ups and an addition, never the
  * label text. Transports count every call or request. (It once added a turn's
  * events at the turn's end, behind a `setImmediate` per turn, to spare the
- * label text; with the handles kept that costs more than it saves, ~1% of the
- * HTTP verify route's CPU.) Counts are published at once; `flush()` is kept
- * for callers that publish before a scrape or before answers leave.
+ * label text; with the handles kept that cost more than it saved, ~1% of the
+ * HTTP verify route's CPU.) Counts reach the counter at once.
  */
-export class TurnCounter {
+export class SeriesCounter {
   readonly #counter: () => Counter;
   readonly #labels: readonly [string, string];
   /** first label value → second label value → its series handle. */
@@ -46,9 +45,6 @@ export class TurnCounter {
     }
     series.inc();
   }
-
-  /** Nothing left to publish: every count reaches the counter at once. */
-  flush(): void {}
 }
 
 /**
