@@ -3,7 +3,7 @@
 // builds (no verifier, no store, no per-call string encoding: the barcodes'
 // bytes are prepared once, with node:crypto). Plain JS, no tsx, so that runs
 // under valgrind are alike. `node bench/core-ab.mjs <ms> a.wasm [b.wasm ...]`
-// prints ns per verification (single `verify`, and `verifyBatch` of 64), the
+// prints CPU ns per verification (single `verify`, and `verifyBatch` of 64), the
 // builds alternating in rounds so that load on a shared machine hits each
 // alike. `CORE_AB_COUNT=<n> CORE_AB_CASE=single|batch node bench/core-ab.mjs a.wasm`
 // instead runs that many once after a fixed warm-up (bench/callgrind-ab.sh).
@@ -79,10 +79,12 @@ if (process.env.CORE_AB_COUNT) {
   for (let round = 0; round < 7; round++) {
     for (const k of cores) {
       for (const which of ['single', 'batch']) {
-        const start = process.hrtime.bigint();
+        // CPU time of this process, not wall time: time slices lost to other processes on a shared machine do not count.
+        const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) * 1000; };
+        const start = cpu();
         let n = 0;
-        while (Number(process.hrtime.bigint() - start) < ms * 1e6) { k.c[which](1024); n += 1024; }
-        k[which].push(Number(process.hrtime.bigint() - start) / n);
+        while (cpu() - start < ms * 1e6) { k.c[which](1024); n += 1024; }
+        k[which].push((cpu() - start) / n);
       }
     }
   }
