@@ -4,29 +4,116 @@
 // is 8 vectors (word i of the four lanes at +16*i), a block 16 vectors (its
 // big-endian words already loaded as numbers, word t of lane L at +16*t+4*L).
 
-const K: usize = memory.data<u32>([
-  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-]);
+// K of FIPS 180-4 4.2.2, each word already splatted to the four lanes: one
+// v128 load a round instead of a scalar load and a splat.
+const K4: usize = memory.data<u32>([
+  0x428a2f98, 0x428a2f98, 0x428a2f98, 0x428a2f98,
+  0x71374491, 0x71374491, 0x71374491, 0x71374491,
+  0xb5c0fbcf, 0xb5c0fbcf, 0xb5c0fbcf, 0xb5c0fbcf,
+  0xe9b5dba5, 0xe9b5dba5, 0xe9b5dba5, 0xe9b5dba5,
+  0x3956c25b, 0x3956c25b, 0x3956c25b, 0x3956c25b,
+  0x59f111f1, 0x59f111f1, 0x59f111f1, 0x59f111f1,
+  0x923f82a4, 0x923f82a4, 0x923f82a4, 0x923f82a4,
+  0xab1c5ed5, 0xab1c5ed5, 0xab1c5ed5, 0xab1c5ed5,
+  0xd807aa98, 0xd807aa98, 0xd807aa98, 0xd807aa98,
+  0x12835b01, 0x12835b01, 0x12835b01, 0x12835b01,
+  0x243185be, 0x243185be, 0x243185be, 0x243185be,
+  0x550c7dc3, 0x550c7dc3, 0x550c7dc3, 0x550c7dc3,
+  0x72be5d74, 0x72be5d74, 0x72be5d74, 0x72be5d74,
+  0x80deb1fe, 0x80deb1fe, 0x80deb1fe, 0x80deb1fe,
+  0x9bdc06a7, 0x9bdc06a7, 0x9bdc06a7, 0x9bdc06a7,
+  0xc19bf174, 0xc19bf174, 0xc19bf174, 0xc19bf174,
+  0xe49b69c1, 0xe49b69c1, 0xe49b69c1, 0xe49b69c1,
+  0xefbe4786, 0xefbe4786, 0xefbe4786, 0xefbe4786,
+  0x0fc19dc6, 0x0fc19dc6, 0x0fc19dc6, 0x0fc19dc6,
+  0x240ca1cc, 0x240ca1cc, 0x240ca1cc, 0x240ca1cc,
+  0x2de92c6f, 0x2de92c6f, 0x2de92c6f, 0x2de92c6f,
+  0x4a7484aa, 0x4a7484aa, 0x4a7484aa, 0x4a7484aa,
+  0x5cb0a9dc, 0x5cb0a9dc, 0x5cb0a9dc, 0x5cb0a9dc,
+  0x76f988da, 0x76f988da, 0x76f988da, 0x76f988da,
+  0x983e5152, 0x983e5152, 0x983e5152, 0x983e5152,
+  0xa831c66d, 0xa831c66d, 0xa831c66d, 0xa831c66d,
+  0xb00327c8, 0xb00327c8, 0xb00327c8, 0xb00327c8,
+  0xbf597fc7, 0xbf597fc7, 0xbf597fc7, 0xbf597fc7,
+  0xc6e00bf3, 0xc6e00bf3, 0xc6e00bf3, 0xc6e00bf3,
+  0xd5a79147, 0xd5a79147, 0xd5a79147, 0xd5a79147,
+  0x06ca6351, 0x06ca6351, 0x06ca6351, 0x06ca6351,
+  0x14292967, 0x14292967, 0x14292967, 0x14292967,
+  0x27b70a85, 0x27b70a85, 0x27b70a85, 0x27b70a85,
+  0x2e1b2138, 0x2e1b2138, 0x2e1b2138, 0x2e1b2138,
+  0x4d2c6dfc, 0x4d2c6dfc, 0x4d2c6dfc, 0x4d2c6dfc,
+  0x53380d13, 0x53380d13, 0x53380d13, 0x53380d13,
+  0x650a7354, 0x650a7354, 0x650a7354, 0x650a7354,
+  0x766a0abb, 0x766a0abb, 0x766a0abb, 0x766a0abb,
+  0x81c2c92e, 0x81c2c92e, 0x81c2c92e, 0x81c2c92e,
+  0x92722c85, 0x92722c85, 0x92722c85, 0x92722c85,
+  0xa2bfe8a1, 0xa2bfe8a1, 0xa2bfe8a1, 0xa2bfe8a1,
+  0xa81a664b, 0xa81a664b, 0xa81a664b, 0xa81a664b,
+  0xc24b8b70, 0xc24b8b70, 0xc24b8b70, 0xc24b8b70,
+  0xc76c51a3, 0xc76c51a3, 0xc76c51a3, 0xc76c51a3,
+  0xd192e819, 0xd192e819, 0xd192e819, 0xd192e819,
+  0xd6990624, 0xd6990624, 0xd6990624, 0xd6990624,
+  0xf40e3585, 0xf40e3585, 0xf40e3585, 0xf40e3585,
+  0x106aa070, 0x106aa070, 0x106aa070, 0x106aa070,
+  0x19a4c116, 0x19a4c116, 0x19a4c116, 0x19a4c116,
+  0x1e376c08, 0x1e376c08, 0x1e376c08, 0x1e376c08,
+  0x2748774c, 0x2748774c, 0x2748774c, 0x2748774c,
+  0x34b0bcb5, 0x34b0bcb5, 0x34b0bcb5, 0x34b0bcb5,
+  0x391c0cb3, 0x391c0cb3, 0x391c0cb3, 0x391c0cb3,
+  0x4ed8aa4a, 0x4ed8aa4a, 0x4ed8aa4a, 0x4ed8aa4a,
+  0x5b9cca4f, 0x5b9cca4f, 0x5b9cca4f, 0x5b9cca4f,
+  0x682e6ff3, 0x682e6ff3, 0x682e6ff3, 0x682e6ff3,
+  0x748f82ee, 0x748f82ee, 0x748f82ee, 0x748f82ee,
+  0x78a5636f, 0x78a5636f, 0x78a5636f, 0x78a5636f,
+  0x84c87814, 0x84c87814, 0x84c87814, 0x84c87814,
+  0x8cc70208, 0x8cc70208, 0x8cc70208, 0x8cc70208,
+  0x90befffa, 0x90befffa, 0x90befffa, 0x90befffa,
+  0xa4506ceb, 0xa4506ceb, 0xa4506ceb, 0xa4506ceb,
+  0xbef9a3f7, 0xbef9a3f7, 0xbef9a3f7, 0xbef9a3f7,
+  0xc67178f2, 0xc67178f2, 0xc67178f2, 0xc67178f2,
+], 16);
 
 /** The message schedule of a pass: 64 vectors. */
 const W: usize = memory.data(64 * 16, 16);
+/** Where each round's new `a` is stored (see sha256x4). */
+const SINK: usize = memory.data(16, 16);
 
 @inline function rotr4(x: v128, n: i32): v128 {
   return v128.or(i32x4.shr_u(x, n), i32x4.shl(x, 32 - n));
 }
 
+@inline function sigma0x4(x: v128): v128 {
+  return v128.xor(v128.xor(rotr4(x, 7), rotr4(x, 18)), i32x4.shr_u(x, 3));
+}
+
+@inline function sigma1x4(x: v128): v128 {
+  return v128.xor(v128.xor(rotr4(x, 17), rotr4(x, 19)), i32x4.shr_u(x, 10));
+}
+
+@inline function bigSigma0x4(x: v128): v128 {
+  return v128.xor(v128.xor(rotr4(x, 2), rotr4(x, 13)), rotr4(x, 22));
+}
+
+@inline function bigSigma1x4(x: v128): v128 {
+  return v128.xor(v128.xor(rotr4(x, 6), rotr4(x, 11)), rotr4(x, 25));
+}
+
 /**
  * Folds the four blocks at `block` into the four states at `state`. A
  * function of its own, never inlined: every pass shares one optimised body.
+ * Generated by bench/gen-sha256x4.mjs: the schedule by loops, then the
+ * rounds eight to a loop iteration with the working variables' roles rotated
+ * (no moves between rounds), K pre-splatted, and Maj reusing the previous
+ * round's a ^ b (Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c))). A fully unrolled
+ * body ran 24% fewer instructions but was slower in CPU time (about 19 KB of
+ * machine code against a loop that stays in the op cache); the big sigmas as
+ * chains of rotations cut spills but lengthen each round's dependency chain.
  */
 export function sha256x4(state: usize, block: usize): void {
+  for (let t: usize = 0; t < 256; t += 16) v128.store(W + t, v128.load(block + t));
+  for (let t: usize = 256; t < 1024; t += 16) {
+    v128.store(W + t, i32x4.add(i32x4.add(v128.load(W + t - 256), sigma0x4(v128.load(W + t - 240))), i32x4.add(v128.load(W + t - 112), sigma1x4(v128.load(W + t - 32)))));
+  }
   let a = v128.load(state, 0);
   let b = v128.load(state, 16);
   let c = v128.load(state, 32);
@@ -35,31 +122,56 @@ export function sha256x4(state: usize, block: usize): void {
   let f = v128.load(state, 80);
   let g = v128.load(state, 96);
   let h = v128.load(state, 112);
-  for (let t: usize = 0; t < 16; t++) v128.store(W + (t << 4), v128.load(block + (t << 4)));
-  for (let t: usize = 16; t < 64; t++) {
-    const w15 = v128.load(W + ((t - 15) << 4));
-    const w2 = v128.load(W + ((t - 2) << 4));
-    const s0 = v128.xor(v128.xor(rotr4(w15, 7), rotr4(w15, 18)), i32x4.shr_u(w15, 3));
-    const s1 = v128.xor(v128.xor(rotr4(w2, 17), rotr4(w2, 19)), i32x4.shr_u(w2, 10));
-    v128.store(W + (t << 4), i32x4.add(i32x4.add(v128.load(W + ((t - 16) << 4)), s0),
-      i32x4.add(v128.load(W + ((t - 7) << 4)), s1)));
-  }
-  for (let t: usize = 0; t < 64; t++) {
-    const bigS1 = v128.xor(v128.xor(rotr4(e, 6), rotr4(e, 11)), rotr4(e, 25));
-    const ch = v128.bitselect(f, g, e);
-    const k = i32x4.splat(load<i32>(K + (t << 2)));
-    const t1 = i32x4.add(i32x4.add(i32x4.add(h, bigS1), i32x4.add(ch, k)), v128.load(W + (t << 4)));
-    const bigS0 = v128.xor(v128.xor(rotr4(a, 2), rotr4(a, 13)), rotr4(a, 22));
-    // Maj(a, b, c): b where a and c differ, else a.
-    const maj = v128.bitselect(b, a, v128.xor(a, c));
-    h = g;
-    g = f;
-    f = e;
-    e = i32x4.add(d, t1);
-    d = c;
-    c = b;
-    b = a;
-    a = i32x4.add(t1, i32x4.add(bigS0, maj));
+  let bc = v128.xor(b, c), ab: v128, t1: v128;
+  for (let t: usize = 0; t < 1024; t += 128) {
+    t1 = i32x4.add(i32x4.add(h, bigSigma1x4(e)), i32x4.add(v128.bitselect(f, g, e), i32x4.add(v128.load(K4 + t, 0), v128.load(W + t, 0))));
+    d = i32x4.add(d, t1);
+    ab = v128.xor(a, b);
+    h = i32x4.add(i32x4.add(t1, bigSigma0x4(a)), v128.xor(b, v128.and(ab, bc)));
+    bc = ab;
+    v128.store(SINK, h);
+    t1 = i32x4.add(i32x4.add(g, bigSigma1x4(d)), i32x4.add(v128.bitselect(e, f, d), i32x4.add(v128.load(K4 + t, 16), v128.load(W + t, 16))));
+    c = i32x4.add(c, t1);
+    ab = v128.xor(h, a);
+    g = i32x4.add(i32x4.add(t1, bigSigma0x4(h)), v128.xor(a, v128.and(ab, bc)));
+    bc = ab;
+    v128.store(SINK, g);
+    t1 = i32x4.add(i32x4.add(f, bigSigma1x4(c)), i32x4.add(v128.bitselect(d, e, c), i32x4.add(v128.load(K4 + t, 32), v128.load(W + t, 32))));
+    b = i32x4.add(b, t1);
+    ab = v128.xor(g, h);
+    f = i32x4.add(i32x4.add(t1, bigSigma0x4(g)), v128.xor(h, v128.and(ab, bc)));
+    bc = ab;
+    v128.store(SINK, f);
+    t1 = i32x4.add(i32x4.add(e, bigSigma1x4(b)), i32x4.add(v128.bitselect(c, d, b), i32x4.add(v128.load(K4 + t, 48), v128.load(W + t, 48))));
+    a = i32x4.add(a, t1);
+    ab = v128.xor(f, g);
+    e = i32x4.add(i32x4.add(t1, bigSigma0x4(f)), v128.xor(g, v128.and(ab, bc)));
+    bc = ab;
+    v128.store(SINK, e);
+    t1 = i32x4.add(i32x4.add(d, bigSigma1x4(a)), i32x4.add(v128.bitselect(b, c, a), i32x4.add(v128.load(K4 + t, 64), v128.load(W + t, 64))));
+    h = i32x4.add(h, t1);
+    ab = v128.xor(e, f);
+    d = i32x4.add(i32x4.add(t1, bigSigma0x4(e)), v128.xor(f, v128.and(ab, bc)));
+    bc = ab;
+    v128.store(SINK, d);
+    t1 = i32x4.add(i32x4.add(c, bigSigma1x4(h)), i32x4.add(v128.bitselect(a, b, h), i32x4.add(v128.load(K4 + t, 80), v128.load(W + t, 80))));
+    g = i32x4.add(g, t1);
+    ab = v128.xor(d, e);
+    c = i32x4.add(i32x4.add(t1, bigSigma0x4(d)), v128.xor(e, v128.and(ab, bc)));
+    bc = ab;
+    v128.store(SINK, c);
+    t1 = i32x4.add(i32x4.add(b, bigSigma1x4(g)), i32x4.add(v128.bitselect(h, a, g), i32x4.add(v128.load(K4 + t, 96), v128.load(W + t, 96))));
+    f = i32x4.add(f, t1);
+    ab = v128.xor(c, d);
+    b = i32x4.add(i32x4.add(t1, bigSigma0x4(c)), v128.xor(d, v128.and(ab, bc)));
+    bc = ab;
+    v128.store(SINK, b);
+    t1 = i32x4.add(i32x4.add(a, bigSigma1x4(f)), i32x4.add(v128.bitselect(g, h, f), i32x4.add(v128.load(K4 + t, 112), v128.load(W + t, 112))));
+    e = i32x4.add(e, t1);
+    ab = v128.xor(b, c);
+    a = i32x4.add(i32x4.add(t1, bigSigma0x4(b)), v128.xor(c, v128.and(ab, bc)));
+    bc = ab;
+    v128.store(SINK, a);
   }
   v128.store(state, i32x4.add(v128.load(state, 0), a), 0);
   v128.store(state, i32x4.add(v128.load(state, 16), b), 16);
