@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadNativeBackend } from '../../../adapters/native/index.js';
-import { createVerifier, drawBarcode, MemoryStore } from '../../../src/index.js';
+import { type AsyncStore, createVerifier, drawBarcode, MemoryStore, StoreError } from '../../../src/index.js';
 import { BASE_CONFIG, fixedClock, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 
 // The verifier skips the failure-counter look-up while a MemoryStore holds no
@@ -55,5 +55,40 @@ describe.each(backends)('lockout over a MemoryStore (%s)', (backend) => {
     }
     const verifier = createVerifier({ ...BASE_CONFIG, backend, clock, replay: new AlwaysLocked({ clock }), lockout });
     expect(verifier.barcodeVerify(barcodeFor('4000121234345656')).reason).toBe('LOCKED');
+  });
+});
+
+describe.each(backends)('lockout and replay over an async store (%s)', (backend) => {
+  const over = (inner: MemoryStore, failing = false): AsyncStore => ({
+    synchronous: false,
+    claim: async (key, ttl) => inner.claim(key, ttl),
+    claimFor: async (key, ttl, owner) => inner.claimFor(key, ttl, owner),
+    increment: async (key, ttl) => inner.increment(key, ttl),
+    count: async (key) => {
+      if (failing) throw new Error('connection lost');
+      return inner.count(key);
+    },
+    delete: async (key) => inner.delete(key),
+    close: async () => inner.close(),
+  });
+
+  it('answers as the sync store does: mismatch, lock, first answer again for its requester, REPLAYED for others', async () => {
+    const { clock } = fixedClock();
+    const verifier = createVerifier({ ...BASE_CONFIG, backend, clock, replay: over(new MemoryStore({ clock })), lockout });
+    const a = barcodeFor('4000222233334444');
+    const first = await verifier.barcodeVerify(a, { requester: 'till-1' });
+    expect(first).toMatchObject({ reason: 'OK', keyIndex: 0, driftSteps: 0 });
+    expect(await verifier.barcodeVerify(a, { requester: 'till-1' })).toEqual({ ...first, repeated: true });
+    expect((await verifier.barcodeVerify(a, { requester: 'till-2' })).reason).toBe('REPLAYED');
+    const b = barcodeFor('4000555566667777');
+    expect((await verifier.barcodeVerify(wrong(b))).reason).toBe('CODE_MISMATCH');
+    expect((await verifier.barcodeVerify(wrong(b))).reason).toBe('CODE_MISMATCH');
+    expect((await verifier.barcodeVerify(b)).reason).toBe('LOCKED');
+  });
+
+  it('rejects with StoreError when the store fails', async () => {
+    const { clock } = fixedClock();
+    const verifier = createVerifier({ ...BASE_CONFIG, backend, clock, replay: over(new MemoryStore({ clock }), true), lockout });
+    await expect(verifier.barcodeVerify(barcodeFor('4000888899990000'))).rejects.toBeInstanceOf(StoreError);
   });
 });
