@@ -2,7 +2,8 @@
 # Instructions per verification on the main thread, in one process: callgrind
 # dumps its counts at markers around two measured runs of n (bench/callgrind-verify.ts),
 # so start-up, the warm-up and the compiler and GC threads stay out of the figure,
-# and the second run tells how steady the first is (within 1% here, where the
+# and the second run tells how steady the first is (within 1-3% on most paths,
+# 7-17% on single-call card-bound ones, where the
 # whole-process n / 2n difference of bench/callgrind.sh swung by +-1,500).
 # Usage: bench/callgrind-phases.sh [backend] [n] [case...]
 set -e
