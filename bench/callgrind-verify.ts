@@ -2,9 +2,11 @@
 // `node --import tsx bench/callgrind-verify.ts <case> <n>` runs n verifications
 // of one case after a warm-up; under `valgrind --tool=callgrind` the difference
 // between runs of n and 2n, divided by n, is the instructions per verification
-// (start-up, imports and JIT warm-up cancel out). bench/callgrind.sh does this.
+// (start-up, imports and JIT warm-up cancel out). bench/callgrind.sh does this; bench/callgrind-phases.sh
+// counts the main thread between markers instead, in one process (steadier).
 // Cases: rfc-cached, rfc-uncached, rfc-batch, card-distinct, card-rescan,
 // card-batch; token (getToken, 2,081-byte body) and token-node-crypto.
+import { hostname } from 'node:os';
 import { createVerifier, deriveCardKey, generateBarcode, type Verifier } from '../src/index.js';
 import { createNodeCryptoSigner } from './baselines/node-crypto-token.js';
 import { checkoutBody } from './token.bench.js';
@@ -62,4 +64,10 @@ function run(n: number): void {
 
 // The warm-up is the same for every n, so it cancels out with the rest of the start-up.
 run(10_000);
+// bench/callgrind-phases.sh dumps the counts at each os.hostname() (callgrind --dump-before): the
+// measured run, then the same again, each counted alone in one process (a second run checks the first).
+hostname();
 run(count);
+hostname();
+run(count);
+hostname();

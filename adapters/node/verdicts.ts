@@ -8,15 +8,13 @@ export const REASON_BY_CODE: Record<number, VerifyReason> = {
   [VerifyCode.CodeMismatch]: 'CODE_MISMATCH',
 };
 
-/** Which key (0 current, 1.. previous) and which step relative to now matched. */
-export interface Match {
-  keyIndex: number;
-  driftSteps: number;
-}
-
-/** The answer to a valid password. */
+/**
+ * The answer to a valid password: which key matched (0 current, 1.. previous)
+ * and which step relative to now. One literal, so every valid answer has the
+ * same shape.
+ */
 export function valid(
-  fullBarcode: string, cardNumber: string, cardSession: string | null, match: Match, bonusAvailable: boolean,
+  fullBarcode: string, cardNumber: string, cardSession: string | null, keyIndex: number, driftSteps: number, bonusAvailable: boolean,
 ): BarcodeVerification {
   return {
     resultCode: cardSession === null ? 'CARDSESSION_NOT_AVAILABLE' : 'CARDSESSION_AVAILABLE',
@@ -25,8 +23,8 @@ export function valid(
     cardSession,
     fullBarcode,
     reason: 'OK',
-    keyIndex: match.keyIndex,
-    driftSteps: match.driftSteps,
+    keyIndex,
+    driftSteps,
     bonusAvailable,
   };
 }

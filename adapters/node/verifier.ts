@@ -1,12 +1,13 @@
 import type { BarcodeVerification } from '../../src/contracts/barcode.js';
-import { KitError, RequestDataError, StoreError } from '../../src/errors.js';
+import { KitError, RequestDataError } from '../../src/errors.js';
 import { MemoryStore } from '../../src/stores/memory.js';
 import type { AsyncStore, SyncStore, VerificationStore } from '../../src/stores/store.js';
 import { type CoreBackend } from './backend.js';
 import { selectBackend } from './backends.js';
 import { type BonusHook, type ResolvedConfig, resolveConfig, type VerifierConfig } from './config.js';
 import { BATCH_CODE, BATCH_STRIDE, Slot, VerifyCode } from './core.js';
-import { anotherInstance, failed, type Match, REASON_BY_CODE, valid } from './verdicts.js';
+import { Decision, REASON_BY_DECISION, StorePolicy } from './policy.js';
+import { anotherInstance, failed, REASON_BY_CODE, valid } from './verdicts.js';
 
 /**
  * A configured verifier. `R` is the result type of `barcodeVerify`: plain with
@@ -69,10 +70,9 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
   readonly #core: CoreBackend;
   readonly #clock: () => number;
   readonly #store: VerificationStore | undefined;
+  readonly #policy: StorePolicy;
   readonly #ownsStore: boolean;
   readonly #replay: boolean;
-  readonly #maxFailures: number;
-  readonly #coolDownMs: number;
   readonly #stepMs: number;
   readonly #window: number;
   readonly #bonus: BonusHook | undefined;
@@ -82,13 +82,13 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
     this.#core = core;
     this.#clock = config.clock;
     this.#replay = config.replay !== false;
-    this.#maxFailures = config.lockout === false ? 0 : config.lockout.maxFailures;
-    this.#coolDownMs = config.lockout === false ? 0 : config.lockout.coolDownSeconds * 1000;
-    const needsStore = this.#replay || this.#maxFailures > 0;
+    const maxFailures = config.lockout === false ? 0 : config.lockout.maxFailures;
+    const needsStore = this.#replay || maxFailures > 0;
     this.#ownsStore = needsStore && (config.replay === undefined || config.replay === false);
     // A store of our own keeps time by the verifier's clock, so lockouts and replay marks expire with it.
     this.#store = !needsStore ? undefined
       : this.#ownsStore ? new MemoryStore({ clock: config.clock }) : (config.replay as VerificationStore);
+    this.#policy = new StorePolicy(this.#store, maxFailures, config.lockout === false ? 0 : config.lockout.coolDownSeconds * 1000);
     this.#stepMs = config.interval * 1000;
     this.#window = config.window;
     this.#bonus = config.bonusAvailable;
@@ -146,28 +146,44 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
     fullBarcode: string, code: number, slots: Int32Array, base: number, now: number, requester: string | undefined,
   ): BarcodeVerification | Promise<BarcodeVerification> {
     const cardLength = slots[base + Slot.CardLength]!;
+    if (code === VerifyCode.PrefixMismatch) return this.#settle(anotherInstance(fullBarcode));
     const cardOffset = slots[base + Slot.CardOffset]!;
     const cardNumber = cardLength > 0 ? fullBarcode.slice(cardOffset, cardOffset + cardLength) : null;
-
-    if (code === VerifyCode.PrefixMismatch) return this.#settle(anotherInstance(fullBarcode));
     if (code === VerifyCode.Malformed || cardNumber === null) return this.#settle(failed(fullBarcode, cardNumber, 'MALFORMED'));
 
     const sessionLength = slots[base + Slot.SessionLength]!;
     const sessionOffset = slots[base + Slot.SessionOffset]!;
     const cardSession = sessionLength > 0 ? fullBarcode.slice(sessionOffset, sessionOffset + sessionLength) : null;
     const ok = code === VerifyCode.Ok;
+    // Read now: the slots belong to the next call after this one.
+    const keyIndex = slots[base + Slot.KeyIndex]!;
+    const driftSteps = slots[base + Slot.MatchedDelta]!;
     const store = this.#store;
     if (store === undefined) {
-      return ok ? this.#valid(fullBarcode, cardNumber, cardSession, match(slots, base)) : failed(fullBarcode, cardNumber, REASON_BY_CODE[code]!);
+      return ok ? this.#valid(fullBarcode, cardNumber, cardSession, keyIndex, driftSteps) : failed(fullBarcode, cardNumber, REASON_BY_CODE[code]!);
     }
 
     // The barcode is part of the owner: the same card and password in another barcode is not a retry.
     const owner = requester === undefined || store.claimFor === undefined ? undefined : `${requester.length}:${requester}:${fullBarcode}`;
-    // Read now: the slots belong to the next call after this one.
-    const mark = ok && this.#replay ? this.#replayMark(fullBarcode, cardNumber, now, slots, base) : undefined;
-    return store.synchronous
-      ? this.#decideSync(store, ok, fullBarcode, cardNumber, cardSession, mark, match(slots, base), owner)
-      : this.#decideAsync(store, ok, fullBarcode, cardNumber, cardSession, mark, match(slots, base), owner);
+    const markKey = ok && this.#replay ? replayKey(fullBarcode, cardNumber, slots[base + Slot.PasswordOffset]!) : undefined;
+    const markTtl = markKey === undefined ? 0 : this.#markTtl(slots, base, now);
+    if (store.synchronous) {
+      const decision = this.#policy.decideSync(store, ok, cardNumber, markKey, markTtl, owner);
+      return this.#verdict(decision, fullBarcode, cardNumber, cardSession, keyIndex, driftSteps);
+    }
+    return this.#policy.decideAsync(store, ok, cardNumber, markKey, markTtl, owner)
+      .then((decision) => this.#verdict(decision, fullBarcode, cardNumber, cardSession, keyIndex, driftSteps));
+  }
+
+  /** The answer the store's `decision` makes for a barcode of this instance. */
+  #verdict(
+    decision: Decision, fullBarcode: string, cardNumber: string, cardSession: string | null, keyIndex: number, driftSteps: number,
+  ): BarcodeVerification | Promise<BarcodeVerification> {
+    if (decision === Decision.Valid) return this.#valid(fullBarcode, cardNumber, cardSession, keyIndex, driftSteps);
+    if (decision !== Decision.Repeated) return failed(fullBarcode, cardNumber, REASON_BY_DECISION[decision]!);
+    // A password already accepted, asked again by its requester: the first answer again, marked `repeated`.
+    const answer = this.#valid(fullBarcode, cardNumber, cardSession, keyIndex, driftSteps);
+    return answer instanceof Promise ? answer.then((first) => ({ ...first, repeated: true })) : { ...answer, repeated: true };
   }
 
   /**
@@ -175,96 +191,36 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
    * throws or rejects counts as `false`: the password is already claimed, so
    * failing the scan would cost the customer a fresh barcode for a side question.
    */
-  #valid(fullBarcode: string, cardNumber: string, cardSession: string | null, match: Match): BarcodeVerification | Promise<BarcodeVerification> {
+  #valid(
+    fullBarcode: string, cardNumber: string, cardSession: string | null, keyIndex: number, driftSteps: number,
+  ): BarcodeVerification | Promise<BarcodeVerification> {
     const hook = this.#bonus;
-    if (hook === undefined) return valid(fullBarcode, cardNumber, cardSession, match, true);
+    if (hook === undefined) return valid(fullBarcode, cardNumber, cardSession, keyIndex, driftSteps, true);
     let answer: boolean | Promise<boolean>;
     try {
       answer = hook(cardNumber);
     } catch {
-      return valid(fullBarcode, cardNumber, cardSession, match, false);
+      return valid(fullBarcode, cardNumber, cardSession, keyIndex, driftSteps, false);
     }
     if (typeof (answer as { then?: unknown } | null)?.then === 'function') {
       return Promise.resolve(answer).then(
-        (available) => valid(fullBarcode, cardNumber, cardSession, match, available === true),
-        () => valid(fullBarcode, cardNumber, cardSession, match, false),
+        (available) => valid(fullBarcode, cardNumber, cardSession, keyIndex, driftSteps, available === true),
+        () => valid(fullBarcode, cardNumber, cardSession, keyIndex, driftSteps, false),
       );
     }
-    return valid(fullBarcode, cardNumber, cardSession, match, answer === true);
+    return valid(fullBarcode, cardNumber, cardSession, keyIndex, driftSteps, answer === true);
   }
 
-  /** A password already accepted: the first answer again, marked `repeated`, for its requester's retry; else REPLAYED. */
-  #again(
-    sameRequester: boolean, fullBarcode: string, cardNumber: string, cardSession: string | null, match: Match,
-  ): BarcodeVerification | Promise<BarcodeVerification> {
-    if (!sameRequester) return failed(fullBarcode, cardNumber, 'REPLAYED');
-    const answer = this.#valid(fullBarcode, cardNumber, cardSession, match);
-    return answer instanceof Promise ? answer.then((first) => ({ ...first, repeated: true })) : { ...answer, repeated: true };
-  }
-
-  /** The replay mark of the password just accepted, and how long it could still be valid. */
-  #replayMark(fullBarcode: string, cardNumber: string, now: number, slots: Int32Array, base: number): [key: string, ttlMs: number] {
+  /** How long the password just accepted (its step in the slots at `base`) could still be valid: its replay mark's life. */
+  #markTtl(slots: Int32Array, base: number, now: number): number {
     const counter = slots[base + Slot.CounterHi]! * 2 ** 32 + (slots[base + Slot.CounterLo]! >>> 0);
     // A password stays acceptable until its step has left the window.
-    const ttl = (counter + this.#window + 1) * this.#stepMs - now;
-    return [`replay:${cardNumber}:${fullBarcode.slice(slots[base + Slot.PasswordOffset]!)}`, ttl];
+    return (counter + this.#window + 1) * this.#stepMs - now;
   }
 
   /** A verifier over an async store answers every string with a Promise, early results included. */
   #settle(result: BarcodeVerification): BarcodeVerification | Promise<BarcodeVerification> {
     return this.#store !== undefined && !this.#store.synchronous ? Promise.resolve(result) : result;
-  }
-
-  // The same policy twice, once per store kind: a sync store keeps barcodeVerify
-  // synchronous (and free of promise overhead) on the path every till takes.
-  #decideSync(
-    store: SyncStore, ok: boolean, fullBarcode: string, cardNumber: string, cardSession: string | null,
-    mark: [key: string, ttlMs: number] | undefined, match: Match, owner: string | undefined,
-  ): BarcodeVerification | Promise<BarcodeVerification> {
-    const failKey = `fail:${cardNumber}`;
-    const failures = this.#maxFailures > 0 ? store.count(failKey) : 0;
-    if (this.#maxFailures > 0 && failures >= this.#maxFailures) return failed(fullBarcode, cardNumber, 'LOCKED');
-    if (!ok) {
-      if (this.#maxFailures > 0) store.increment(failKey, this.#coolDownMs);
-      return failed(fullBarcode, cardNumber, 'CODE_MISMATCH');
-    }
-    if (mark !== undefined) {
-      if (owner === undefined) {
-        if (!store.claim(...mark)) return failed(fullBarcode, cardNumber, 'REPLAYED');
-      } else {
-        const claimed = store.claimFor!(...mark, owner);
-        if (claimed !== true) return this.#again(claimed === owner, fullBarcode, cardNumber, cardSession, match);
-      }
-    }
-    if (failures > 0) store.delete(failKey);
-    return this.#valid(fullBarcode, cardNumber, cardSession, match);
-  }
-
-  async #decideAsync(
-    store: AsyncStore, ok: boolean, fullBarcode: string, cardNumber: string, cardSession: string | null,
-    mark: [key: string, ttlMs: number] | undefined, match: Match, owner: string | undefined,
-  ): Promise<BarcodeVerification> {
-    const failKey = `fail:${cardNumber}`;
-    try {
-      const failures = this.#maxFailures > 0 ? await store.count(failKey) : 0;
-      if (this.#maxFailures > 0 && failures >= this.#maxFailures) return failed(fullBarcode, cardNumber, 'LOCKED');
-      if (!ok) {
-        if (this.#maxFailures > 0) await store.increment(failKey, this.#coolDownMs);
-        return failed(fullBarcode, cardNumber, 'CODE_MISMATCH');
-      }
-      if (mark !== undefined) {
-        if (owner === undefined) {
-          if (!(await store.claim(...mark))) return failed(fullBarcode, cardNumber, 'REPLAYED');
-        } else {
-          const claimed = await store.claimFor!(...mark, owner);
-          if (claimed !== true) return this.#again(claimed === owner, fullBarcode, cardNumber, cardSession, match);
-        }
-      }
-      if (failures > 0) await store.delete(failKey);
-    } catch (error) {
-      throw error instanceof StoreError ? error : new StoreError('verification store failed', { cause: error });
-    }
-    return this.#valid(fullBarcode, cardNumber, cardSession, match);
   }
 
   getToken(requestData: string): string {
@@ -288,9 +244,9 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
   }
 }
 
-/** Which key and which step the core matched, from the slots at `base`. */
-function match(slots: Int32Array, base: number): Match {
-  return { keyIndex: slots[base + Slot.KeyIndex]!, driftSteps: slots[base + Slot.MatchedDelta]! };
+/** The replay mark of a password: its card and its digits (from `passwordOffset` to the end). */
+function replayKey(fullBarcode: string, cardNumber: string, passwordOffset: number): string {
+  return `replay:${cardNumber}:${fullBarcode.slice(passwordOffset)}`;
 }
 
 function notAString(what: string, value: unknown): TypeError {

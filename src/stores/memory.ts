@@ -39,9 +39,10 @@ class ExpiringTable<E extends { expiresAt: number }> {
     return entry !== undefined && entry.expiresAt > now ? entry : undefined;
   }
 
-  write(key: string, entry: E): void {
-    // Delete first so the map's insertion order stays "least recently written first".
-    this.entries.delete(key);
+  /** Writes `entry` at `key`; `present` says whether the key holds an entry, live or expired (the caller has just looked). */
+  write(key: string, entry: E, present: boolean): void {
+    // Delete first so the map's insertion order stays "least recently written first"; a new key needs no delete.
+    if (present) this.entries.delete(key);
     this.entries.set(key, entry);
     if (entry.expiresAt < this.#earliestExpiry) this.#earliestExpiry = entry.expiresAt;
   }
@@ -107,15 +108,16 @@ export class MemoryStore implements SyncStore {
   claimFor(key: string, ttlMs: number, owner: string): true | string {
     const now = this.#clock();
     const marks = this.#marks;
-    const mark = marks.live(key, now);
-    if (mark !== undefined) return mark.owner;
-    if (!marks.entries.has(key) && marks.entries.size >= this.#maxMarks) {
+    // One look-up serves the replay check, the budget check and the write (a claim is on every valid scan).
+    const mark = marks.entries.get(key);
+    if (mark !== undefined && mark.expiresAt > now) return mark.owner;
+    if (mark === undefined && marks.entries.size >= this.#maxMarks) {
       marks.sweep(now);
       if (marks.entries.size >= this.#maxMarks) {
         throw new StoreError(`replay mark budget full (${this.#maxMarks} live marks): refusing rather than forgetting a used barcode`);
       }
     }
-    marks.write(key, { expiresAt: now + ttlMs, owner });
+    marks.write(key, { expiresAt: now + ttlMs, owner }, mark !== undefined);
     this.#wrote(now);
     return true;
   }
@@ -123,8 +125,9 @@ export class MemoryStore implements SyncStore {
   increment(key: string, ttlMs: number): number {
     const now = this.#clock();
     const counters = this.#counters;
-    const entry = counters.live(key, now);
-    counters.write(key, { count: entry === undefined ? 1 : entry.count + 1, expiresAt: now + ttlMs });
+    const present = counters.entries.get(key);
+    const entry = present !== undefined && present.expiresAt > now ? present : undefined;
+    counters.write(key, { count: entry === undefined ? 1 : entry.count + 1, expiresAt: now + ttlMs }, present !== undefined);
     this.#wrote(now);
     while (counters.entries.size > this.#maxCounters) {
       counters.entries.delete(counters.entries.keys().next().value as string);

@@ -6,6 +6,10 @@
 // `wipe()`; plus `selfTest()`.
 // Per call, only the string's contents are copied (a barcode's UTF-8 into a
 // fixed buffer; a body's UTF-16, transcoded here) and one value crosses back.
+// `verify` and `verifyBatch` are functions of each instance carrying the core
+// as their data: the per-call napi_unwrap of a prototype method (a private
+// symbol lookup, as costly as the verification itself on the memoised path) is
+// not paid on the path every scan takes.
 #include <napi.h>
 
 #include <memory>
@@ -22,9 +26,7 @@ class NativeCore : public Napi::ObjectWrap<NativeCore> {
  public:
   static Napi::Function Define(Napi::Env env) {
     return DefineClass(env, "Core",
-                       {InstanceMethod<&NativeCore::Verify>("verify"),
-                        InstanceMethod<&NativeCore::VerifyBatch>("verifyBatch"), InstanceMethod<&NativeCore::Sign>("sign"),
-                        InstanceMethod<&NativeCore::Wipe>("wipe")});
+                       {InstanceMethod<&NativeCore::Sign>("sign"), InstanceMethod<&NativeCore::Wipe>("wipe")});
   }
 
   explicit NativeCore(const Napi::CallbackInfo& info) : Napi::ObjectWrap<NativeCore>(info) {
@@ -79,6 +81,8 @@ class NativeCore : public Napi::ObjectWrap<NativeCore> {
     for (int i = 0; i < kBatchMax * kBatchStride; i++) batchSlots_[i] = 0;
     batchResult_ = Napi::Persistent(batch);
     info.This().As<Napi::Object>().DefineProperty(Napi::PropertyDescriptor::Value("batchResult", batch, napi_enumerable));
+    Bind(env, info.This().As<Napi::Object>(), "verify", &NativeCore::Verify);
+    Bind(env, info.This().As<Napi::Object>(), "verifyBatch", &NativeCore::VerifyBatch);
   }
 
  private:
@@ -95,6 +99,28 @@ class NativeCore : public Napi::ObjectWrap<NativeCore> {
   static Napi::Value OutOfMemory(napi_env env) {
     napi_throw_range_error(env, nullptr, "sign: requestData is too large to copy");
     return Napi::Value();
+  }
+
+  /**
+   * Defines `name` on the instance `self` as a function with this core as its
+   * data. The function holds `self` (a property GC can follow), so the core
+   * outlives every function that can reach it.
+   */
+  void Bind(Napi::Env env, Napi::Object self, const char* name, napi_callback callback) {
+    napi_value function;
+    napi_create_function(env, name, NAPI_AUTO_LENGTH, callback, this, &function);
+    Napi::Object bound(env, function);
+    bound.DefineProperty(Napi::PropertyDescriptor::Value("core", self, napi_default));
+    self.DefineProperty(Napi::PropertyDescriptor::Value(name, bound, napi_enumerable));
+  }
+
+  /** The call's arguments (missing ones are undefined) and the core bound to the function. */
+  template <size_t N>
+  static NativeCore* Arguments(napi_env env, napi_callback_info info, napi_value (&args)[N]) {
+    size_t argc = N;
+    void* data = nullptr;
+    napi_get_cb_info(env, info, &argc, args, nullptr, &data);
+    return static_cast<NativeCore*>(data);
   }
 
   /** Copies the string `text` in and verifies it into `slots`; the VerifyCode, or -1 when `text` is not a string. */
@@ -116,46 +142,49 @@ class NativeCore : public Napi::ObjectWrap<NativeCore> {
     return core_->barcode.verify(bytes, length, truncated, nowMs, slots);
   }
 
-  Napi::Value Verify(const Napi::CallbackInfo& info) {
-    napi_env env = info.Env();
+  static napi_value Verify(napi_env env, napi_callback_info info) {
+    napi_value args[2];
+    NativeCore* self = Arguments(env, info, args);
     double nowMs = 0;
-    const int code = napi_get_value_double(env, info[1], &nowMs) == napi_ok ? VerifyOne(env, info[0], nowMs, slots_) : -1;
+    const int code = napi_get_value_double(env, args[1], &nowMs) == napi_ok ? self->VerifyOne(env, args[0], nowMs, self->slots_) : -1;
     if (code < 0) {
       Throw(env, "verify(fullBarcode: string, nowMs: number)");
-      return Napi::Value();
+      return nullptr;
     }
     napi_value result;
     napi_create_int32(env, code, &result);
-    return Napi::Value(env, result);
+    return result;
   }
 
   /** Verifies `count` (at most kBatchMax) strings of an array from `start`, all at `nowMs`, into `batchResult`. */
-  Napi::Value VerifyBatch(const Napi::CallbackInfo& info) {
-    napi_env env = info.Env();
+  static napi_value VerifyBatch(napi_env env, napi_callback_info info) {
+    napi_value args[4];
+    NativeCore* self = Arguments(env, info, args);
     uint32_t start = 0;
     uint32_t count = 0;
     double nowMs = 0;
     bool isArray = false;
-    if (napi_is_array(env, info[0], &isArray) != napi_ok || !isArray ||
-        napi_get_value_uint32(env, info[1], &start) != napi_ok || napi_get_value_uint32(env, info[2], &count) != napi_ok ||
-        napi_get_value_double(env, info[3], &nowMs) != napi_ok || count > static_cast<uint32_t>(kBatchMax)) {
+    if (napi_is_array(env, args[0], &isArray) != napi_ok || !isArray ||
+        napi_get_value_uint32(env, args[1], &start) != napi_ok || napi_get_value_uint32(env, args[2], &count) != napi_ok ||
+        napi_get_value_double(env, args[3], &nowMs) != napi_ok || count > static_cast<uint32_t>(kBatchMax)) {
       Throw(env, "verifyBatch(fullBarcodes: string[], start: number, count: number, nowMs: number)");
-      return Napi::Value();
+      return nullptr;
     }
     for (uint32_t i = 0; i < count; i++) {
-      int32_t* slots = batchSlots_ + i * kBatchStride;
+      int32_t* slots = self->batchSlots_ + i * kBatchStride;
       napi_value text;
       // Counters stay 0 unless this barcode matches (the wasm batch does the same).
       slots[wpk::kSlotCounterLo] = 0;
       slots[wpk::kSlotCounterHi] = 0;
-      const int code = napi_get_element(env, info[0], start + i, &text) == napi_ok ? VerifyOne(env, text, nowMs, slots) : -1;
+      const int code =
+          napi_get_element(env, args[0], start + i, &text) == napi_ok ? self->VerifyOne(env, text, nowMs, slots) : -1;
       if (code < 0) {
         Throw(env, "verifyBatch: fullBarcodes must hold strings");
-        return Napi::Value();
+        return nullptr;
       }
       slots[kBatchCode] = code;
     }
-    return info.Env().Undefined();
+    return nullptr;
   }
 
   Napi::Value Sign(const Napi::CallbackInfo& info) {
