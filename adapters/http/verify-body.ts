@@ -37,14 +37,8 @@ export function fullBarcodeFrom(body: Buffer): string {
  * what is wrong.
  */
 function onlyBarcode(parsed: unknown): string | undefined {
-  if (typeof parsed !== 'object' || parsed === null) return undefined;
-  let members = 0;
-  for (const key in parsed) {
-    if (key !== 'fullBarcode') return undefined;
-    members++;
-  }
-  const barcode = (parsed as { fullBarcode?: unknown }).fullBarcode;
-  return members === 1 && typeof barcode === 'string' && barcode.length <= MAX_BARCODE_LENGTH ? barcode : undefined;
+  const barcode = soleMember(parsed, 'fullBarcode');
+  return typeof barcode === 'string' && barcode.length <= MAX_BARCODE_LENGTH ? barcode : undefined;
 }
 
 /**
@@ -68,14 +62,22 @@ export function fullBarcodesFrom(body: Buffer): readonly string[] {
  * anything else goes to the schema, which names what is wrong.
  */
 function onlyBarcodes(parsed: unknown): readonly string[] | undefined {
+  const barcodes = soleMember(parsed, 'fullBarcodes');
+  if (!Array.isArray(barcodes) || barcodes.length === 0 || barcodes.length > MAX_VERIFY_BATCH) return undefined;
+  for (const barcode of barcodes) if (typeof barcode !== 'string' || barcode.length > MAX_BARCODE_LENGTH) return undefined;
+  return barcodes as string[];
+}
+
+/**
+ * The value of `parsed`'s one member when it is an object whose only member is
+ * `name`, else undefined (JSON holds no undefined, so nothing real is lost).
+ */
+function soleMember(parsed: unknown, name: string): unknown {
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   let members = 0;
   for (const key in parsed) {
-    if (key !== 'fullBarcodes') return undefined;
+    if (key !== name) return undefined;
     members++;
   }
-  const barcodes = (parsed as { fullBarcodes?: unknown }).fullBarcodes;
-  if (members !== 1 || !Array.isArray(barcodes) || barcodes.length === 0 || barcodes.length > MAX_VERIFY_BATCH) return undefined;
-  for (const barcode of barcodes) if (typeof barcode !== 'string' || barcode.length > MAX_BARCODE_LENGTH) return undefined;
-  return barcodes as string[];
+  return members === 1 ? (parsed as Record<string, unknown>)[name] : undefined;
 }
