@@ -6,37 +6,48 @@
 // every answer and slot is what `verify` would give.
 
 import {
-  BATCH_SPANS, BATCH_MAX, BATCH_RESULTS, BATCH_STRIDE, BATCH_TRUNCATED, IO, SLOT_CODE, SLOT_COUNTER_HI,
-  SLOT_COUNTER_LO, SLOT_KEY_INDEX,
+  BATCH_MAX, BATCH_RESULTS, BATCH_SPANS, BATCH_STRIDE, BATCH_TRUNCATED, IO, SLOT_CODE, SLOT_COUNTER_HI, SLOT_COUNTER_LO,
+  SLOT_KEY_INDEX,
 } from './buffers';
 import {
   parseBarcode, parsedCard, parsedCardLength, parsedPassword, parsedSession, parsedSessionLength, setParsed, stepAt,
   VERIFY_CODE_MISMATCH, VERIFY_OK, VERIFY_PARSED, verifyAt,
 } from './barcode';
-import { cardCacheInsert, cardCacheLookup } from './cardcache';
+import { cardCacheClaim, cardCacheFind, cardCacheSlot, copyPads } from './cardcache';
 import { algorithm, KEY_PADS, passLength, scheme, SCHEME_CARD_BOUND } from './config';
 import { SHA256 } from './hash';
 import { PADS_SIZE, SHORT_MESSAGE_MAX } from './hmac';
-import { deriveCardPads, matchKeys, recordMatch } from './match';
-import { constantTimeEqual, digitsOfTag } from './otp';
-import { sha256Init } from './sha256';
+import { clearMessages, gatherStates, LANES, laneMessage, messagesToBlock, scatterStates, truncateWords } from './lanes';
+import { matchKeys, recordMatch } from './match';
 import { sha256x4 } from './sha256x4';
 
-const LANES: i32 = 4;
-// A pending barcode: index, card offset, card length, session offset, session length, password offset, cached (i32 each).
+// A pending barcode, i32 fields: batch index, card offset, card length,
+// session offset, session length, password offset, its card cache slot, and
+// whether that slot held its pads.
 const ITEM_SIZE: usize = 32;
 const ITEMS: usize = memory.data(BATCH_MAX * <i32>ITEM_SIZE, 16);
 /** Key 0's card pads of each pending barcode, by batch index. */
 const ITEM_PADS: usize = memory.data(BATCH_MAX * PADS_SIZE, 16);
+/** Where a lane's output goes when fewer than four barcodes are left. */
+const SPARE_PADS: usize = memory.data(PADS_SIZE, 16);
 const LANE_ITEMS: usize = memory.data(LANES * 4, 16);
 const STATE4: usize = memory.data(128, 16);
 const BLOCK4: usize = memory.data(256, 16);
 const CARD_KEYS4: usize = memory.data(128, 16);
-const SCRATCH: usize = memory.data(64, 16);
-const COUNTER: usize = memory.data(8, 8);
-const CARD_LABEL: usize = memory.data<u8>([0x63, 0x61, 0x72, 0x64, 0x3a]); // "card:"
-const TAG: usize = memory.data(32, 16);
-const DIGITS: usize = memory.data(16, 16);
+/** The four lanes' tags after a code pass, 8 words each. */
+const TAGS: usize = memory.data(128, 16);
+// FIPS 180-4's initial SHA-256 state, each word in all four lanes.
+const IV4: usize = memory.data<u32>([
+  0x6a09e667, 0x6a09e667, 0x6a09e667, 0x6a09e667, 0xbb67ae85, 0xbb67ae85, 0xbb67ae85, 0xbb67ae85,
+  0x3c6ef372, 0x3c6ef372, 0x3c6ef372, 0x3c6ef372, 0xa54ff53a, 0xa54ff53a, 0xa54ff53a, 0xa54ff53a,
+  0x510e527f, 0x510e527f, 0x510e527f, 0x510e527f, 0x9b05688c, 0x9b05688c, 0x9b05688c, 0x9b05688c,
+  0x1f83d9ab, 0x1f83d9ab, 0x1f83d9ab, 0x1f83d9ab, 0x5be0cd19, 0x5be0cd19, 0x5be0cd19, 0x5be0cd19,
+], 16);
+/** "card:" as the low bytes of a little-endian u64: the head of a card key's message. */
+const CARD_LABEL_HEAD: u64 = 0x3a64726163;
+
+// 10^digits for digits 0..9; at 10 digits the 31-bit value is the code itself.
+const POW10: usize = memory.data<u32>([1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000]);
 
 @inline function item(p: i32, field: usize): i32 {
   return load<i32>(ITEMS + <usize>p * ITEM_SIZE + (field << 2));
@@ -50,27 +61,19 @@ const DIGITS: usize = memory.data(16, 16);
   return IO + <usize>load<i32>(BATCH_SPANS + (<usize>index << 3));
 }
 
-/** Writes the one-block message `a || b` (after a 64-byte pad block) into lane `lane` of BLOCK4. */
-function laneBlock(lane: i32, a: usize, aLen: i32, b: usize, bLen: i32): void {
-  const used = aLen + bLen;
-  memory.fill(SCRATCH, 0, 64);
-  memory.copy(SCRATCH, a, <usize>aLen);
-  memory.copy(SCRATCH + <usize>aLen, b, <usize>bLen);
-  store<u8>(SCRATCH + <usize>used, 0x80);
-  store<u64>(SCRATCH + 56, bswap<u64>(<u64>(64 + used) << 3));
-  for (let t: usize = 0; t < 16; t++) {
-    store<u32>(BLOCK4 + (t << 4) + (<usize>lane << 2), bswap<u32>(load<u32>(SCRATCH + (t << 2))));
-  }
+/** The pending barcode in lane `lane`. */
+@inline function laneItem(lane: i32): i32 {
+  return load<i32>(LANE_ITEMS + (<usize>lane << 2));
+}
+
+/** Where lane `lane`'s key 0 pads are (SPARE_PADS for a lane without a barcode). */
+@inline function lanePads(lane: i32, lanes: i32): usize {
+  return lane < lanes ? ITEM_PADS + <usize>(item(laneItem(lane), 0) * PADS_SIZE) : SPARE_PADS;
 }
 
 /** Fills STATE4 with the same 8-word state (at `from`) in every lane. */
 function splatState(from: usize): void {
   for (let i: usize = 0; i < 8; i++) v128.store(STATE4 + (i << 4), i32x4.splat(load<i32>(from + (i << 2))));
-}
-
-/** Sets lane `lane` of STATE4 to the 8-word state at `from`. */
-function laneState(lane: i32, from: usize): void {
-  for (let i: usize = 0; i < 8; i++) store<u32>(STATE4 + (i << 4) + (<usize>lane << 2), load<u32>(from + (i << 2)));
 }
 
 /** BLOCK4 := the digests in STATE4 as one padded block each (a 32-byte message after a pad block). */
@@ -88,47 +91,37 @@ function padBlock(fill: i32): void {
   for (let i: usize = 8; i < 16; i++) v128.store(BLOCK4 + (i << 4), pad);
 }
 
-/** Copies lane `lane` of STATE4 to the 8-word state at `to`. */
-function laneOut(lane: i32, to: usize): void {
-  for (let i: usize = 0; i < 8; i++) store<u32>(to + (i << 2), load<u32>(STATE4 + (i << 4) + (<usize>lane << 2)));
+/** STATE4 := IV, the pass, then each lane's result to its pads at `half` (0 inner, 32 outer). */
+function padPass(lanes: i32, half: usize): void {
+  for (let i: usize = 0; i < 128; i += 16) v128.store(STATE4 + i, v128.load(IV4 + i));
+  sha256x4(STATE4, BLOCK4);
+  scatterStates(STATE4, lanePads(0, lanes) + half, lanePads(1, lanes) + half, lanePads(2, lanes) + half, lanePads(3, lanes) + half);
 }
 
 /** Card keys and their pads for the `lanes` pending barcodes in LANE_ITEMS: four passes for up to four cards. */
 function deriveLanes(lanes: i32): void {
-  if (lanes == 1) {
-    const p = load<i32>(LANE_ITEMS);
-    const index = item(p, 0);
-    const pads = ITEM_PADS + <usize>(index * PADS_SIZE);
-    deriveCardPads(0, baseOf(index) + <usize>item(p, 1), item(p, 2), pads);
-    memory.copy(cardCacheInsert(0, baseOf(index) + <usize>item(p, 1), item(p, 2)), pads, <usize>PADS_SIZE);
-    return;
-  }
   for (let lane = 0; lane < lanes; lane++) {
-    const p = load<i32>(LANE_ITEMS + (<usize>lane << 2));
-    laneBlock(lane, CARD_LABEL, 5, baseOf(item(p, 0)) + <usize>item(p, 1), item(p, 2));
+    const p = laneItem(lane);
+    laneMessage(lane, CARD_LABEL_HEAD, 5, baseOf(item(p, 0)) + <usize>item(p, 1), item(p, 2));
   }
+  messagesToBlock(BLOCK4);
   splatState(KEY_PADS);
   sha256x4(STATE4, BLOCK4);
   digestBlock();
   splatState(KEY_PADS + 32);
   sha256x4(STATE4, BLOCK4);
-  memory.copy(CARD_KEYS4, STATE4, 128);
-  sha256Init(SCRATCH);
-  for (let half = 0; half < 2; half++) {
-    padBlock(half == 0 ? 0x36363636 : 0x5c5c5c5c);
-    splatState(SCRATCH);
-    sha256x4(STATE4, BLOCK4);
-    for (let lane = 0; lane < lanes; lane++) {
-      laneOut(lane, ITEM_PADS + <usize>(item(load<i32>(LANE_ITEMS + (<usize>lane << 2)), 0) * PADS_SIZE) + <usize>(half * 32));
-    }
-  }
-  memory.fill(CARD_KEYS4, 0, 128);
-  memory.fill(BLOCK4, 0, 256);
+  for (let i: usize = 0; i < 128; i += 16) v128.store(CARD_KEYS4 + i, v128.load(STATE4 + i));
+  padBlock(0x36363636);
+  padPass(lanes, 0);
+  padBlock(0x5c5c5c5c);
+  padPass(lanes, 32);
+  // Key hygiene: the card keys and their pad blocks do not outlive the call.
+  for (let i: usize = 0; i < 128; i += 16) v128.store(CARD_KEYS4 + i, i64x2.splat(0));
+  for (let i: usize = 0; i < 256; i += 16) v128.store(BLOCK4 + i, i64x2.splat(0));
   for (let lane = 0; lane < lanes; lane++) {
-    const p = load<i32>(LANE_ITEMS + (<usize>lane << 2));
-    const index = item(p, 0);
-    const pads = cardCacheInsert(0, baseOf(index) + <usize>item(p, 1), item(p, 2));
-    memory.copy(pads, ITEM_PADS + <usize>(index * PADS_SIZE), <usize>PADS_SIZE);
+    const p = laneItem(lane);
+    const slot = <usize>item(p, 6);
+    copyPads(cardCacheClaim(slot, 0, baseOf(item(p, 0)) + <usize>item(p, 1), item(p, 2)), lanePads(lane, lanes));
   }
 }
 
@@ -141,30 +134,36 @@ function finishScalar(p: i32, current: u64, firstTry: i32): void {
   store<i32>(slots + (<usize>SLOT_CODE << 2), ok ? VERIFY_OK : VERIFY_CODE_MISMATCH);
 }
 
+/** The digits at `at` as a number (the parser has checked they are digits; at most 10 of them). */
+function passwordValue(at: usize, digits: i32): u64 {
+  let value: u64 = 0;
+  for (let i = 0; i < digits; i++) value = value * 10 + <u64>(load<u8>(at + <usize>i) - 48);
+  return value;
+}
+
 /** The present step's code under key 0 for the `lanes` pending barcodes in LANE_ITEMS: two passes. */
 function codeLanes(lanes: i32, current: u64): void {
-  if (lanes == 1) {
-    finishScalar(load<i32>(LANE_ITEMS), current, 0);
-    return;
-  }
-  store<u64>(COUNTER, bswap<u64>(current));
+  const counter = bswap<u64>(current);
   for (let lane = 0; lane < lanes; lane++) {
-    const p = load<i32>(LANE_ITEMS + (<usize>lane << 2));
-    laneBlock(lane, COUNTER, 8, baseOf(item(p, 0)) + <usize>item(p, 3), item(p, 4));
-    laneState(lane, ITEM_PADS + <usize>(item(p, 0) * PADS_SIZE));
+    const p = laneItem(lane);
+    laneMessage(lane, counter, 8, baseOf(item(p, 0)) + <usize>item(p, 3), item(p, 4));
   }
+  messagesToBlock(BLOCK4);
+  const p0 = lanePads(0, lanes), p1 = lanePads(1, lanes), p2 = lanePads(2, lanes), p3 = lanePads(3, lanes);
+  gatherStates(p0, p1, p2, p3, STATE4);
   sha256x4(STATE4, BLOCK4);
   digestBlock();
-  for (let lane = 0; lane < lanes; lane++) {
-    laneState(lane, ITEM_PADS + <usize>(item(load<i32>(LANE_ITEMS + (<usize>lane << 2)), 0) * PADS_SIZE) + 32);
-  }
+  gatherStates(p0 + 32, p1 + 32, p2 + 32, p3 + 32, STATE4);
   sha256x4(STATE4, BLOCK4);
+  scatterStates(STATE4, TAGS, TAGS + 32, TAGS + 64, TAGS + 96);
+  const modulus = passLength >= 10 ? 0 : load<u32>(POW10 + (<usize>passLength << 2));
   for (let lane = 0; lane < lanes; lane++) {
-    const p = load<i32>(LANE_ITEMS + (<usize>lane << 2));
+    const p = laneItem(lane);
     const index = item(p, 0);
-    for (let i: usize = 0; i < 8; i++) store<u32>(TAG + (i << 2), bswap<u32>(load<u32>(STATE4 + (i << 4) + (<usize>lane << 2))));
-    digitsOfTag(TAG, 32, passLength, DIGITS);
-    if (constantTimeEqual(DIGITS, baseOf(index) + <usize>item(p, 5), passLength) == 1) {
+    const binary = truncateWords(TAGS + (<usize>lane << 5));
+    const code = modulus == 0 ? binary : binary % modulus;
+    // One comparison of two numbers: its time does not depend on how many digits agree.
+    if (<u64>code == passwordValue(baseOf(index) + <usize>item(p, 5), passLength)) {
       const slots = slotsOf(index);
       recordMatch(slots, 0, current);
       store<i32>(slots + (<usize>SLOT_KEY_INDEX << 2), 0);
@@ -207,20 +206,23 @@ export function verifyBatch(count: i32, nowMs: f64): void {
       continue;
     }
     const at = ITEMS + <usize>pending * ITEM_SIZE;
+    const card = baseOf(index) + <usize>parsedCard;
+    const slot = cardCacheSlot(0, card, parsedCardLength);
+    const cached = cardCacheFind(slot, 0, card, parsedCardLength);
+    if (cached != 0) copyPads(ITEM_PADS + <usize>(index * PADS_SIZE), cached);
     store<i32>(at, index, 0);
     store<i32>(at, parsedCard, 4);
     store<i32>(at, parsedCardLength, 8);
     store<i32>(at, parsedSession, 12);
     store<i32>(at, parsedSessionLength, 16);
     store<i32>(at, parsedPassword, 20);
-    const cached = cardCacheLookup(0, baseOf(index) + <usize>parsedCard, parsedCardLength);
-    if (cached != 0) memory.copy(ITEM_PADS + <usize>(index * PADS_SIZE), cached, <usize>PADS_SIZE);
-    store<i32>(at, cached != 0 ? 1 : 0, 24);
+    store<i32>(at, <i32>slot, 24);
+    store<i32>(at, cached != 0 ? 1 : 0, 28);
     pending++;
   }
   let lanes = 0;
   for (let p = 0; p < pending; p++) {
-    if (item(p, 6) != 0) continue;
+    if (item(p, 7) != 0) continue;
     store<i32>(LANE_ITEMS + (<usize>lanes << 2), p);
     if (++lanes == LANES) {
       deriveLanes(lanes);
@@ -237,4 +239,5 @@ export function verifyBatch(count: i32, nowMs: f64): void {
     }
   }
   if (lanes > 0) codeLanes(lanes, current);
+  if (pending > 0) clearMessages();
 }

@@ -4,7 +4,7 @@
 
 import { SLOT_COUNTER_HI, SLOT_COUNTER_LO, SLOT_KEY_INDEX, SLOT_MATCHED_DELTA } from './buffers';
 import { parsedCard, parsedCardLength, parsedPassword, parsedSession, parsedSessionLength } from './barcode';
-import { cardCacheInsert, cardCacheLookup } from './cardcache';
+import { cardCacheClaim, cardCacheFind, cardCacheSlot } from './cardcache';
 import { algorithm, KEY_PADS, keyCount, passLength, scheme, SCHEME_CARD_BOUND, window } from './config';
 import { CTX_SIZE, digestLength, hashUpdate } from './hash';
 import { hmacBegin, hmacEnd, hmacKey, hmacShort, PADS_SIZE, SHORT_MESSAGE_MAX } from './hmac';
@@ -37,9 +37,10 @@ export function deriveCardPads(key: i32, card: usize, cardLen: i32, out: usize):
 
 /** The pads of `card`'s key under verification key `key`: from the cache, or derived into it. */
 export function cardPads(key: i32, card: usize, cardLen: i32): usize {
-  const cached = cardCacheLookup(key, card, cardLen);
+  const slot = cardCacheSlot(key, card, cardLen);
+  const cached = cardCacheFind(slot, key, card, cardLen);
   if (cached != 0) return cached;
-  const pads = cardCacheInsert(key, card, cardLen);
+  const pads = cardCacheClaim(slot, key, card, cardLen);
   deriveCardPads(key, card, cardLen, pads);
   return pads;
 }
