@@ -80,8 +80,8 @@ export function verifyCoreGroup(backend: 'wasm' | 'native' = 'wasm'): BenchGroup
       ...(backend === 'wasm' ? [{ label: 'card-bound rate, distinct cards, batch (wasm)', subject: `card-bound batch of ${BATCH}, distinct cards, per barcode (${tag})`, perSecond: 1_000_000 }] : []),
     ],
     ratios: [
-      { label: 'rfc6238 memoised vs uncached', subject: `rfc6238, step codes memoised (${tag})`, baseline: `rfc6238, a new step every call: uncached (${tag})`, target: 1 },
-      { label: 'card-bound batch vs single, distinct cards', subject: `card-bound batch of ${BATCH}, distinct cards, per barcode (${tag})`, baseline: `card-bound, distinct cards (${tag})`, target: 1 },
+      { label: `rfc6238 memoised vs uncached (${backend})`, subject: `rfc6238, step codes memoised (${tag})`, baseline: `rfc6238, a new step every call: uncached (${tag})`, target: 1 },
+      { label: `card-bound batch vs single, distinct cards (${backend})`, subject: `card-bound batch of ${BATCH}, distinct cards, per barcode (${tag})`, baseline: `card-bound, distinct cards (${tag})`, target: 1 },
     ],
     notes: [
       'Compressions per verification: rfc6238 uncached 2, memoised 0 (2 per step and key, once); card-bound distinct 6, rescan 2 (the pads cache holds 1,024 cards,',
