@@ -30,6 +30,13 @@ interface Addon {
 }
 
 const ADDON = 'build/Release/wallet_core.node';
+/**
+ * UTF-16 units of a barcode a batch hands the addon: past BARCODE_CAP + 1 a
+ * barcode is truncated whatever follows (each unit is a byte at least). A
+ * module constant: the batch loop reads it per barcode, and an import is a
+ * getter call wherever a loader turns this module into CommonJS (tsx does).
+ */
+const BATCH_UNITS = BARCODE_CAP + 1;
 // Source layout: adapters/native/index.ts; compiled: dist/adapters/native/index.js (the addon stays in adapters/native).
 const CANDIDATES = [`./${ADDON}`, `../../../adapters/native/${ADDON}`];
 
@@ -65,8 +72,7 @@ class NativeBackend implements CoreBackend {
     for (let i = 0; i < count; i++) {
       let fullBarcode = fullBarcodes[start + i]!;
       if (typeof fullBarcode !== 'string') throw new TypeError('verifyBatch: fullBarcodes must hold strings');
-      // Past BARCODE_CAP + 1 units a barcode is truncated whatever follows (each unit is a byte at least), so the rest stays out.
-      if (fullBarcode.length > BARCODE_CAP + 1) fullBarcode = fullBarcode.slice(0, BARCODE_CAP + 1);
+      if (fullBarcode.length > BATCH_UNITS) fullBarcode = fullBarcode.slice(0, BATCH_UNITS);
       spans[i] = fullBarcode.length;
       joined += fullBarcode;
     }
