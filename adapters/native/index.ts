@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { type CoreBackend, kidTail } from '../node/backend.js';
 import type { ResolvedConfig } from '../node/config.js';
-import { AlgId, BATCH_MAX, SchemeId } from '../node/core.js';
+import { AlgId, BARCODE_CAP, BATCH_MAX, SchemeId } from '../node/core.js';
 
 /** One configured native core (see adapters/native/src/addon.cc). */
 interface NativeCore {
@@ -12,7 +12,10 @@ interface NativeCore {
   verify(fullBarcode: string, nowMs: number): number;
   /** BATCH_MAX * BATCH_STRIDE int32 slots the addon writes on every verifyBatch. */
   readonly batchResult: ArrayBuffer;
-  verifyBatch(fullBarcodes: readonly string[], start: number, count: number, nowMs: number): void;
+  /** BATCH_MAX int32s the caller fills before verifyBatch: how many UTF-16 units of `joined` each barcode takes. */
+  readonly batchSpans: ArrayBuffer;
+  /** Verifies the `count` barcodes joined in `joined` (split as `batchSpans` says) at `nowMs` into `batchResult`. */
+  verifyBatch(joined: string, count: number, nowMs: number): void;
   sign(requestData: string, iat: number): string | number;
   wipe(): void;
 }
@@ -27,6 +30,13 @@ interface Addon {
 }
 
 const ADDON = 'build/Release/wallet_core.node';
+/**
+ * UTF-16 units of a barcode a batch hands the addon: past BARCODE_CAP + 1 a
+ * barcode is truncated whatever follows (each unit is a byte at least). A
+ * module constant: the batch loop reads it per barcode, and an import is a
+ * getter call wherever a loader turns this module into CommonJS (tsx does).
+ */
+const BATCH_UNITS = BARCODE_CAP + 1;
 // Source layout: adapters/native/index.ts; compiled: dist/adapters/native/index.js (the addon stays in adapters/native).
 const CANDIDATES = [`./${ADDON}`, `../../../adapters/native/${ADDON}`];
 
@@ -37,6 +47,7 @@ class NativeBackend implements CoreBackend {
   readonly batchMax = BATCH_MAX;
   readonly batchResult: Int32Array;
   readonly #core: NativeCore;
+  readonly #spans: Int32Array;
 
   constructor(addon: Addon, config: ResolvedConfig) {
     this.#core = new addon.Core(
@@ -46,6 +57,7 @@ class NativeBackend implements CoreBackend {
     );
     this.result = new Int32Array(this.#core.result);
     this.batchResult = new Int32Array(this.#core.batchResult);
+    this.#spans = new Int32Array(this.#core.batchSpans);
   }
 
   verify(fullBarcode: string, nowMs: number): number {
@@ -53,7 +65,18 @@ class NativeBackend implements CoreBackend {
   }
 
   verifyBatch(fullBarcodes: readonly string[], start: number, count: number, nowMs: number): void {
-    this.#core.verifyBatch(fullBarcodes, start, count, nowMs);
+    // One string for the whole batch: the addon copies it in one call, where reading
+    // each element of an array through N-API costs more than the single call's crossing.
+    const spans = this.#spans;
+    let joined = '';
+    for (let i = 0; i < count; i++) {
+      let fullBarcode = fullBarcodes[start + i]!;
+      if (typeof fullBarcode !== 'string') throw new TypeError('verifyBatch: fullBarcodes must hold strings');
+      if (fullBarcode.length > BATCH_UNITS) fullBarcode = fullBarcode.slice(0, BATCH_UNITS);
+      spans[i] = fullBarcode.length;
+      joined += fullBarcode;
+    }
+    this.#core.verifyBatch(joined, count, nowMs);
   }
 
   sign(requestData: string, iat: number): string | number {

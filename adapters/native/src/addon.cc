@@ -1,11 +1,12 @@
 // The N-API surface: `new Core(alg, passLength, interval, sessionLength,
 // window, prefix, delimiter, keyHex, kidTail, scheme, previousKeysHex[])` with
 // `result` (an ArrayBuffer of 9 int32 slots shared with JS), `verify(barcode, nowMs)`,
-// `batchResult` (kBatchMax * kBatchStride int32 slots) and
-// `verifyBatch(barcodes, start, count, nowMs)`, `sign(requestData, iat)` and
-// `wipe()`; plus `selfTest()`.
+// `batchSpans` (kBatchMax int32s), `batchResult` (kBatchMax * kBatchStride
+// int32 slots) and `verifyBatch(joined, count, nowMs)`, `sign(requestData, iat)`
+// and `wipe()`; plus `selfTest()`.
 // Per call, only the string's contents are copied (a barcode's UTF-8 into a
-// fixed buffer; a body's UTF-16, transcoded here) and one value crosses back.
+// fixed buffer; a batch's or a body's UTF-16, transcoded here) and one value
+// crosses back.
 // `verify` and `verifyBatch` are functions of each instance carrying the core
 // as their data: the per-call napi_unwrap of a prototype method (a private
 // symbol lookup, as costly as the verification itself on the memoised path) is
@@ -81,6 +82,11 @@ class NativeCore : public Napi::ObjectWrap<NativeCore> {
     for (int i = 0; i < kBatchMax * kBatchStride; i++) batchSlots_[i] = 0;
     batchResult_ = Napi::Persistent(batch);
     info.This().As<Napi::Object>().DefineProperty(Napi::PropertyDescriptor::Value("batchResult", batch, napi_enumerable));
+    Napi::ArrayBuffer spans = Napi::ArrayBuffer::New(env, kBatchMax * sizeof(int32_t));
+    batchSpans_ = static_cast<int32_t*>(spans.Data());
+    for (int i = 0; i < kBatchMax; i++) batchSpans_[i] = 0;
+    batchSpansBuffer_ = Napi::Persistent(spans);
+    info.This().As<Napi::Object>().DefineProperty(Napi::PropertyDescriptor::Value("batchSpans", spans, napi_enumerable));
     Bind(env, info.This().As<Napi::Object>(), "verify", &NativeCore::Verify);
     Bind(env, info.This().As<Napi::Object>(), "verifyBatch", &NativeCore::VerifyBatch);
   }
@@ -90,6 +96,22 @@ class NativeCore : public Napi::ObjectWrap<NativeCore> {
   static constexpr int kBatchMax = 64;
   static constexpr int kBatchStride = 16;
   static constexpr int kBatchCode = 9;
+  /**
+   * UTF-16 units of a barcode a batch reads at most: one past the cap. Those
+   * 1,025 units make at least 1,025 bytes, so the barcode counts as truncated
+   * and the whole characters within 1,024 bytes are all among them: the rest
+   * of a longer barcode cannot change its result.
+   */
+  static constexpr int kBatchUnits = wpk::kBarcodeCap + 1;
+  /**
+   * Scratch of a batch: its joined UTF-16 (two units spare, so a string
+   * longer than its spans say shows), the ASCII bytes of it, and the UTF-8
+   * of one barcode that is not ASCII (3 bytes a unit).
+   */
+  static constexpr size_t kBatchJoinedUnits = kBatchMax * kBatchUnits + 2;
+  static constexpr size_t kBatchAsciiAt = kBatchJoinedUnits * sizeof(char16_t);
+  static constexpr size_t kBatchUtf8At = kBatchAsciiAt + kBatchJoinedUnits;
+  static constexpr size_t kBatchScratch = kBatchUtf8At + kBatchUnits * 3;
 
   /** Bodies up to this many UTF-16 units are transcoded here (5 bytes of scratch a unit); larger ones by V8, exactly sized. */
   static constexpr size_t kUtf16MaxUnits = 256 * 1024;
@@ -123,16 +145,13 @@ class NativeCore : public Napi::ObjectWrap<NativeCore> {
     return static_cast<NativeCore*>(data);
   }
 
-  /** Copies the string `text` in and verifies it into `slots`; the VerifyCode, or -1 when `text` is not a string. */
-  int VerifyOne(napi_env env, napi_value text, double nowMs, int32_t* slots) {
-    uint8_t* bytes = core_->barcodeBytes;
-    size_t written = 0;
-    if (napi_get_value_string_utf8(env, text, reinterpret_cast<char*>(bytes), Core::kBarcodeBuffer, &written) != napi_ok) {
-      return -1;
-    }
-    // The buffer holds a few bytes more than the wasm core's 1024, so up to
-    // 1024 bytes were written whole; beyond, the input is truncated to the
-    // whole characters within 1024 bytes, as TextEncoder.encodeInto leaves it.
+  /**
+   * Verifies the `written` UTF-8 bytes at `bytes` into `slots`; returns the
+   * VerifyCode. Past kBarcodeCap bytes the input counts as truncated to the
+   * whole characters within the cap, as TextEncoder.encodeInto into the wasm
+   * core's 1,024-byte buffer leaves it.
+   */
+  int VerifyUtf8(const uint8_t* bytes, size_t written, double nowMs, int32_t* slots) {
     int length = static_cast<int>(written);
     const bool truncated = written > static_cast<size_t>(wpk::kBarcodeCap);
     if (truncated) {
@@ -140,6 +159,18 @@ class NativeCore : public Napi::ObjectWrap<NativeCore> {
       while (length > 0 && (bytes[length] & 0xc0) == 0x80) length--;
     }
     return core_->barcode.verify(bytes, length, truncated, nowMs, slots);
+  }
+
+  /** Copies the string `text` in and verifies it into `slots`; the VerifyCode, or -1 when `text` is not a string. */
+  int VerifyOne(napi_env env, napi_value text, double nowMs, int32_t* slots) {
+    uint8_t* bytes = core_->barcodeBytes;
+    size_t written = 0;
+    // The buffer holds a few bytes more than the wasm core's 1024, so up to
+    // 1024 bytes are written whole and a longer input shows as more.
+    if (napi_get_value_string_utf8(env, text, reinterpret_cast<char*>(bytes), Core::kBarcodeBuffer, &written) != napi_ok) {
+      return -1;
+    }
+    return VerifyUtf8(bytes, written, nowMs, slots);
   }
 
   static napi_value Verify(napi_env env, napi_callback_info info) {
@@ -156,33 +187,65 @@ class NativeCore : public Napi::ObjectWrap<NativeCore> {
     return result;
   }
 
-  /** Verifies `count` (at most kBatchMax) strings of an array from `start`, all at `nowMs`, into `batchResult`. */
+  static napi_value BatchUsage(napi_env env) {
+    Throw(env, "verifyBatch(joined: string, count: number, nowMs: number): batchSpans[0..count) must hold 0 to 1025 "
+               "and add up to joined.length");
+    return nullptr;
+  }
+
+  /**
+   * Verifies `count` (at most kBatchMax) barcodes, all at `nowMs`, into
+   * `batchResult`. The barcodes come joined in one string, barcode i being
+   * the next batchSpans[i] UTF-16 units (its first kBatchUnits at most): one
+   * copy of one string instead of an element read and a copy per barcode,
+   * which cost more than the single call's whole crossing. Each barcode is
+   * transcoded here and verified as `verify` verifies it, so every code and
+   * slot is the one single calls give.
+   */
   static napi_value VerifyBatch(napi_env env, napi_callback_info info) {
-    napi_value args[4];
+    napi_value args[3];
     NativeCore* self = Arguments(env, info, args);
-    uint32_t start = 0;
     uint32_t count = 0;
     double nowMs = 0;
-    bool isArray = false;
-    if (napi_is_array(env, args[0], &isArray) != napi_ok || !isArray ||
-        napi_get_value_uint32(env, args[1], &start) != napi_ok || napi_get_value_uint32(env, args[2], &count) != napi_ok ||
-        napi_get_value_double(env, args[3], &nowMs) != napi_ok || count > static_cast<uint32_t>(kBatchMax)) {
-      Throw(env, "verifyBatch(fullBarcodes: string[], start: number, count: number, nowMs: number)");
+    if (napi_get_value_uint32(env, args[1], &count) != napi_ok || napi_get_value_double(env, args[2], &nowMs) != napi_ok ||
+        count > static_cast<uint32_t>(kBatchMax)) {
+      return BatchUsage(env);
+    }
+    const int32_t* spans = self->batchSpans_;
+    size_t total = 0;
+    for (uint32_t i = 0; i < count; i++) {
+      if (spans[i] < 0 || spans[i] > kBatchUnits) return BatchUsage(env);
+      total += static_cast<size_t>(spans[i]);
+    }
+    uint8_t* room = self->core_->scratch(kBatchScratch);
+    if (room == nullptr) {
+      napi_throw_range_error(env, nullptr, "verifyBatch: out of memory");
       return nullptr;
     }
-    for (uint32_t i = 0; i < count; i++) {
-      int32_t* slots = self->batchSlots_ + i * kBatchStride;
-      napi_value text;
+    char16_t* units = reinterpret_cast<char16_t*>(room);
+    size_t copied = 0;
+    // Room for one unit more than the spans add up to: a longer string copies it and is refused.
+    if (napi_get_value_string_utf16(env, args[0], units, total + 2, &copied) != napi_ok || copied != total) {
+      return BatchUsage(env);
+    }
+    const uint16_t* joined = reinterpret_cast<const uint16_t*>(units);
+    // Scanned barcodes are ASCII: then the whole batch is narrowed in one vector
+    // pass and byte offsets are unit offsets. From the first other unit on,
+    // each barcode is transcoded on its own.
+    uint8_t* ascii = room + kBatchAsciiAt;
+    uint8_t* utf8 = room + kBatchUtf8At;
+    const size_t asciiUnits = wpk::asciiPrefix(joined, total, ascii);
+    int32_t* slots = self->batchSlots_;
+    size_t offset = 0;
+    for (uint32_t i = 0; i < count; i++, slots += kBatchStride) {
+      const size_t length = static_cast<size_t>(spans[i]);
       // Counters stay 0 unless this barcode matches (the wasm batch does the same).
       slots[wpk::kSlotCounterLo] = 0;
       slots[wpk::kSlotCounterHi] = 0;
-      const int code =
-          napi_get_element(env, args[0], start + i, &text) == napi_ok ? self->VerifyOne(env, text, nowMs, slots) : -1;
-      if (code < 0) {
-        Throw(env, "verifyBatch: fullBarcodes must hold strings");
-        return nullptr;
-      }
-      slots[kBatchCode] = code;
+      slots[kBatchCode] = offset + length <= asciiUnits
+                              ? self->VerifyUtf8(ascii + offset, length, nowMs, slots)
+                              : self->VerifyUtf8(utf8, wpk::utf16ToUtf8(joined + offset, length, utf8), nowMs, slots);
+      offset += length;
     }
     return nullptr;
   }
@@ -244,6 +307,8 @@ class NativeCore : public Napi::ObjectWrap<NativeCore> {
   Napi::Reference<Napi::ArrayBuffer> result_;
   int32_t* batchSlots_ = nullptr;
   Napi::Reference<Napi::ArrayBuffer> batchResult_;
+  int32_t* batchSpans_ = nullptr;
+  Napi::Reference<Napi::ArrayBuffer> batchSpansBuffer_;
 };
 
 Napi::Value SelfTest(const Napi::CallbackInfo& info) { return Napi::Boolean::New(info.Env(), wpk::selfTest()); }

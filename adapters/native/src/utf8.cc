@@ -70,4 +70,23 @@ size_t utf16ToUtf8(const uint16_t* src, size_t length, uint8_t* dst) {
   return static_cast<size_t>(out - dst);
 }
 
+size_t asciiPrefix(const uint16_t* src, size_t length, uint8_t* dst) {
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i nonAscii = _mm_set1_epi16(static_cast<short>(0xff80));
+  const __m128i zero = _mm_setzero_si128();
+  while (i + 16 <= length) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 8));
+    // One test for the 16 units; the scalar loop below finds the one that stopped it.
+    const __m128i high = _mm_and_si128(_mm_or_si128(a, b), nonAscii);
+    if (_mm_movemask_epi8(_mm_cmpeq_epi16(high, zero)) != 0xffff) break;
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), _mm_packus_epi16(a, b));
+    i += 16;
+  }
+#endif
+  for (; i < length && src[i] < 0x80; i++) dst[i] = static_cast<uint8_t>(src[i]);
+  return i;
+}
+
 }  // namespace wpk
