@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { presentedKey, type Till } from '../../src/cashdesk/tills.js';
+import type { Till } from '../../src/cashdesk/tills.js';
 import { type HttpProblem, payloadTooLarge, unauthorized, unsupportedMediaType } from './problems.js';
 import type { TillAuthenticator } from './till-keys.js';
 
@@ -27,7 +27,7 @@ export function isJsonMediaType(contentType: string): boolean {
  */
 export function refusalBeforeBody(authenticate: TillAuthenticator, incoming: IncomingMessage, limitBytes: number): HttpProblem | Till {
   const { headers } = incoming;
-  const till = authenticate(presentedKey(headers.authorization, incoming.url), incoming.socket.remoteAddress);
+  const till = authenticate(headers.authorization, incoming.url, incoming.socket.remoteAddress);
   if (till === undefined) return unauthorized();
   const length = headers['content-length'];
   // With Transfer-Encoding the length is not to be trusted; the limit is then enforced while reading.

@@ -12,7 +12,6 @@ import { PaymentsError, paymentRefusal } from '../../src/cashdesk/payments/error
 import type { Payments } from '../../src/cashdesk/payments/api.js';
 import type { CashDeskService } from '../../src/cashdesk/service.js';
 import type { SeriesCounter } from '../../src/cashdesk/metrics.js';
-import { presentedKey } from '../../src/cashdesk/tills.js';
 import type { Logger } from 'pino';
 import { REQUEST_ID_HEADER, withRequestId } from '../../src/log/request-id.js';
 import type { NodeEnv } from './node-env.js';
@@ -107,7 +106,7 @@ function problemOf(error: unknown): unknown {
 export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoutesDeps): void {
   const limit = bodyLimit({ maxSize: deps.bodyLimitBytes, onError: () => { throw payloadTooLarge(deps.bodyLimitBytes); } });
   const till = (c: Context<NodeEnv>): string => {
-    const found = deps.authenticate(presentedKey(c.req.header('authorization'), c.env.incoming.url), c.env.incoming.socket.remoteAddress);
+    const found = deps.authenticate(c.req.header('authorization'), c.env.incoming.url, c.env.incoming.socket.remoteAddress);
     if (found === undefined) throw unauthorized();
     return found.id;
   };

@@ -30,7 +30,7 @@ const READING = Symbol('reading');
 type ReadRequest = IncomingMessage & { [READING]?: Reading | undefined };
 const EMPTY = Buffer.alloc(0);
 
-// The listeners stay on the request once it is settled (removing four costs more than
+// The listeners stay on the request once it is settled (removing three costs more than
 // leaving them): a later event finds no reading and does nothing. After a refusal the
 // rest of the body is thus read to nowhere until the refusal's Connection: close ends
 // the socket; the node-server adapter caps that drain.
@@ -57,12 +57,8 @@ function onEnd(this: ReadRequest): void {
   sink.bodyRead(chunks.length === 1 ? chunks[0]! : chunks.length === 0 ? EMPTY : Buffer.concat(chunks, size));
 }
 
-// A request stream errs only when its socket does: the client reset the connection mid-body.
-function onError(this: ReadRequest, error: Error): void {
-  finish(this)?.sink.bodyFailed(new ClientAborted({ cause: error }));
-}
-
-// 'close' before 'end' means the client went away without an error event.
+// 'close' before 'end' means the client went away mid-body (closed or reset its socket). No 'error' listener:
+// a request emits 'error' only when one is listening (IncomingMessage#_destroy), and 'close' follows either way.
 function onClose(this: ReadRequest): void {
   finish(this)?.sink.bodyFailed(new ClientAborted());
 }
@@ -85,5 +81,5 @@ export function readRawBody(incoming: IncomingMessage, limitBytes: number, sink:
     return;
   }
   (incoming as ReadRequest)[READING] = { sink, chunks: [], size: 0, limitBytes };
-  incoming.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+  incoming.on('data', onData).on('end', onEnd).on('close', onClose);
 }

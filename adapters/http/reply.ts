@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { errorEnvelope } from '../../src/contracts/errors.js';
 import { carriesBody } from './connection.js';
 import type { HttpProblem } from './problems.js';
@@ -10,11 +10,11 @@ import { requestIdOf } from './request-id.js';
  * this way rather than through a web `Response`: building and piping one costs
  * more than the verification itself.
  */
-export function sendJson(outgoing: ServerResponse, status: number, body: unknown, extraHeaders?: OutgoingHttpHeaders): void {
+export function sendJson(outgoing: ServerResponse, status: number, body: unknown, extraHeaders?: Readonly<Record<string, string>>): void {
   const text = JSON.stringify(body);
-  const headers: OutgoingHttpHeaders = {
-    ...extraHeaders, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'x-request-id': requestIdOf(outgoing.req),
-  };
+  // A flat name/value list, which writeHead takes as it is: an object would be spread and walked key by key.
+  const headers: Array<string | number> = ['content-type', 'application/json', 'content-length', Buffer.byteLength(text), 'x-request-id', requestIdOf(outgoing.req)];
+  if (extraHeaders !== undefined) for (const name in extraHeaders) headers.push(name, extraHeaders[name]!);
   outgoing.writeHead(status, headers).end(text);
 }
 

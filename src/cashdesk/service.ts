@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { pino } from 'pino';
 import type { Verifier } from '../../adapters/node/verifier.js';

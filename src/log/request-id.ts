@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomUUID } from 'node:crypto';
+import { randomUuid } from './uuid.js';
 
 /**
  * The header that carries a request id, on every answer of the kit's servers,
@@ -24,7 +24,7 @@ export function acceptedRequestId(given: string | readonly string[] | undefined)
  * const id = requestIdFrom(req.headers['x-request-id']);
  */
 export function requestIdFrom(given: string | readonly string[] | undefined): string {
-  return acceptedRequestId(given) ?? randomUUID();
+  return acceptedRequestId(given) ?? randomUuid();
 }
 
 const current = new AsyncLocalStorage<string>();
