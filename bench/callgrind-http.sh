@@ -16,9 +16,9 @@ pid=$!
 until grep -q READY "$out/log" 2>/dev/null; do kill -0 "$pid" || { cat "$out/log"; exit 1; }; sleep 0.5; done
 port="$(grep -o 'READY [0-9]*' "$out/log" | cut -d' ' -f2)"
 taskset -c 1 node "$here/callgrind-http/load.mjs" "$port" "$warm"
-callgrind_control -i on "$pid" >/dev/null
+callgrind_control -i on "$pid" >/dev/null 2>&1
 taskset -c 1 node "$here/callgrind-http/load.mjs" "$port" "$n"
-callgrind_control -d "$pid" >/dev/null
+callgrind_control -d "$pid" >/dev/null 2>&1
 sleep 1
 dump="$(ls "$out"/cg.*.1 | head -1)"
 callgrind_annotate --threshold=100 "$dump" | awk -v n="$n" -v name="$1" '
