@@ -1,6 +1,9 @@
 // A/B of HTTP verify servers, for work on the HTTP adapter (issue 14): each server script given (a file of
 // bench/servers, or an absolute path, e.g. another worktree's bench/servers/kit.ts) is started pinned to core 0,
-// warmed up, then loaded on POST /v1/barcode/verify (the bare servers answer any path) in interleaved rounds; prints each round's rate and server CPU per request, and the medians.
+// warmed up, then loaded on POST /v1/barcode/verify (the bare servers answer any path) in interleaved rounds;
+// prints each round's rate and server CPU per request, and the medians. On a shared machine a round's CPU per
+// request moves by tens of percent, every server alike: compare servers within a round, or by instruction counts
+// (bench/callgrind-http.sh).
 //
 //   npx tsx bench/http-ab.ts kit.ts plain-http.ts [/other/tree/bench/servers/kit.ts]
 //   AB_ROUNDS=9 AB_SECONDS=2 npx tsx bench/http-ab.ts ...
