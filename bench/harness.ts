@@ -1,6 +1,11 @@
 import Benchmark from 'benchmark';
 
 /** One measured case. */
+/** The middle value of `values` (the upper one of the two for an even count); 0 when there are none. */
+export function median(values: readonly number[]): number {
+  return [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
+}
+
 export interface Measured {
   name: string;
   hz: number;
@@ -160,13 +165,12 @@ export function measureInterleaved(group: BenchGroup, options: InterleavedOption
   }
   const results = new Map<string, Measured>();
   group.cases.forEach(([name], c) => {
-    const sorted = [...rates[c]!].sort((a, b) => a - b);
-    const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
-    const mean = sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length);
-    const sd = Math.sqrt(sorted.reduce((a, r) => a + (r - mean) ** 2, 0) / Math.max(1, sorted.length - 1));
+    const batchRates = rates[c]!;
+    const mean = batchRates.reduce((a, b) => a + b, 0) / Math.max(1, batchRates.length);
+    const sd = Math.sqrt(batchRates.reduce((a, r) => a + (r - mean) ** 2, 0) / Math.max(1, batchRates.length - 1));
     // rme as benchmark.js states it (95% confidence, normal approximation), over the batches.
-    const rme = sorted.length > 1 && mean > 0 ? ((1.96 * sd) / Math.sqrt(sorted.length) / mean) * 100 : 0;
-    results.set(name, { name, hz: median * (group.cases[c]![2] ?? 1), rme, samples: sorted.length });
+    const rme = batchRates.length > 1 && mean > 0 ? ((1.96 * sd) / Math.sqrt(batchRates.length) / mean) * 100 : 0;
+    results.set(name, { name, hz: median(batchRates) * (group.cases[c]![2] ?? 1), rme, samples: batchRates.length });
   });
   process.stderr.write(`  measured ${group.cases.length} cases in turns\n`);
   return results;

@@ -7,20 +7,16 @@
 //
 //   npx tsx bench/http-ab.ts kit.ts plain-http.ts [/other/tree/bench/servers/kit.ts]
 //   AB_ROUNDS=9 AB_SECONDS=2 npx tsx bench/http-ab.ts ...
-import { demoConfig } from '../src/demo.js';
-import { drawBarcode } from '../src/index.js';
+import { median } from './harness.js';
 import { httpLoad, pinLoadToCore1, startBenchServer } from './load.js';
+import { auth, demoBarcode } from './server.bench.js';
 
 const scripts = process.argv.slice(2);
 if (scripts.length === 0) throw new Error('usage: tsx bench/http-ab.ts <server script>...');
 const rounds = Number(process.env.AB_ROUNDS ?? 7);
 const seconds = Number(process.env.AB_SECONDS ?? 2);
 
-const v = demoConfig.verifier;
-const body = JSON.stringify({ fullBarcode: drawBarcode({ ...v, cardNumber: '4000123412341234', cardSession: 'AB12CD34' }) });
-const auth = { authorization: `Bearer ${demoConfig.tills[0].key}` };
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const body = JSON.stringify({ fullBarcode: demoBarcode() });
 
 const unpin = pinLoadToCore1();
 const servers = await Promise.all(scripts.map((s) => startBenchServer(s)));

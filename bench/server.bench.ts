@@ -5,13 +5,15 @@ import {
   type BenchServer, httpLoad, interleaved, type InterleavedCase, type LoadMeasured, pinLoadToCore1, startBenchServer, warmUp, wsLoad,
 } from './load.js';
 
-function demoBarcode(): string {
+/** The barcode every verify load sends: the demo key's, one card. */
+export function demoBarcode(): string {
   const v = demoConfig.verifier;
   const card = '4000123412341234';
   return drawBarcode({ ...v, cardNumber: card, cardSession: 'AB12CD34' });
 }
 
-const auth = { authorization: `Bearer ${demoConfig.tills[0].key}` };
+/** The demo's first till's key, as every load presents it. */
+export const auth = { authorization: `Bearer ${demoConfig.tills[0].key}` };
 
 /** Barcodes per batch in the batch cases (a request of `POST /v1/barcode/verify-batch`, a bridge batch frame). */
 const BATCH = 16;

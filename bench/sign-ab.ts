@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { createNodeCryptoSigner } from './baselines/node-crypto-token.js';
+import { median } from './harness.js';
 import { checkoutBody } from './token.bench.js';
 
 interface SignCore { sign(text: string, iat: number): string | number }
@@ -38,7 +39,6 @@ for (let round = 0; round < ROUNDS + 3; round++) {
     if (round >= 3) times[k]!.push(((spent.user + spent.system) * 1000) / SLICE); // the first rounds warm up
   });
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const baseline = times[times.length - 1]!;
 for (const [k, [name]] of subjects.slice(0, -1).entries()) {
   const paired = median(times[k]!.map((t, round) => baseline[round]! / t));

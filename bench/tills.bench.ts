@@ -3,7 +3,7 @@ import { demoConfig } from '../src/demo.js';
 import { createVerifier } from '../src/index.js';
 import { createPayClient, createPaymentSession, createPayWebhookHandler, createTransactionUpdates } from '../src/pay/index.js';
 import { BridgeTill, type SessionUpdate } from './bridge-till.js';
-import type { BenchGroup, Measured } from './harness.js';
+import { type BenchGroup, type Measured, median } from './harness.js';
 import { checkBuildIsFresh, pin, renice, startProbe, startScript, startServe } from './tills-processes.js';
 
 // Sequential payments per flow, in blocks that alternate the flows (a burst of
@@ -18,7 +18,6 @@ const TOTAL = 2 * 15_000 + 4_500;
 
 interface Card { cardNumber: string; cardSession: string; barcode: string }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil(q * values.length) - 1)]!;
 const spread = (values: number[]) => {
   const mean = values.reduce((a, b) => a + b, 0) / values.length;

@@ -6,8 +6,8 @@ import { payloadTooLarge } from './problems.js';
  * nobody is left to answer, and it is no fault of the server's.
  */
 export class ClientAborted extends Error {
-  constructor(options?: ErrorOptions) {
-    super('request closed before its body ended', options);
+  constructor() {
+    super('request closed before its body ended');
     this.name = 'ClientAborted';
   }
 }
