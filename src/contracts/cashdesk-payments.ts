@@ -111,6 +111,8 @@ export const SessionUpdate = z.object({
   transactionId: TransactionId.optional(),
   event: SessionEventType.optional(),
   messages: z.array(z.object({ providerId: z.string(), name: z.string(), message: z.string() })).optional(),
+  /** The payment's event number (1, 2, ...), stored with it: a till that reconnects is told the events it missed. */
+  seq: z.number().int().positive().optional(),
 }).openapi('SessionUpdate');
 export type SessionUpdate = z.infer<typeof SessionUpdate>;
 

@@ -37,8 +37,13 @@ const paySection = z.object({
   timeoutMs: ms(600_000).default(10_000),
   /** /status polling while a payment waits: default 2000 ms, or 10 000 ms with a webhook secret (the safety net). */
   pollIntervalMs: ms(3_600_000).optional(),
-  /** With PostgreSQL: how often an instance looks for open payments nobody drives (another instance died). Default 2000. */
+  /** How often an instance adopts the payments whose lease expired (their instance died). Default 2000. */
   adoptIntervalMs: ms(3_600_000).default(2_000),
+  /**
+   * How long an instance's lease on a payment holds without renewal (renewed every third of it); a payment whose
+   * instance died is adopted within this plus `adoptIntervalMs`. Default 5000.
+   */
+  leaseMs: ms(600_000).refine((v) => v >= 300, { error: 'must be at least 300 ms' }).default(5_000),
   /** The Pay client's profile: `kit` (default) or `document` (the interface document read literally). */
   profile: payProfileSchema.default('kit'),
   /** The header the token goes in. Default X-Wallet-Token. */

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { Payments } from '../cashdesk/payments/api.js';
-import { CashDeskPayments } from '../cashdesk/payments/service.js';
+import { CashDeskPayments, type ChannelListeners } from '../cashdesk/payments/service.js';
 import type { BarcodeVerification } from '../contracts/barcode.js';
-import { openChannel, openDatabase, type Database } from '../db/index.js';
+import { openChannel, openDatabase, type Database, type SharedChannel } from '../db/index.js';
 import { createPayClient } from '../pay/client.js';
 import type { ServeConfig } from './config.js';
 
@@ -29,7 +29,7 @@ export type PaymentsConfig = Pick<ServeConfig, 'database'> & { pay: NonNullable<
  * Opens the server's database (PGlite in memory by default, `database.dataDir`,
  * or PostgreSQL at `database.url`) and the payments run for the tills against
  * `pay.url`, signing with the server's verifier. With PostgreSQL, instances
- * share a channel (LISTEN/NOTIFY and advisory locks) named after the schema.
+ * share the payments by lease and a LISTEN/NOTIFY channel named after the schema.
  * `service()` is read lazily: the service is built with these payments.
  */
 export async function openServerPayments(config: PaymentsConfig, service: () => PaymentsHost, logger: Logger, clock?: () => number): Promise<ServerPayments> {
@@ -51,17 +51,30 @@ export async function openServerPayments(config: PaymentsConfig, service: () => 
       },
     });
     const channel = `wpk_pay_${schema ?? 'public'}`;
+    let shared: SharedChannel | undefined;
     const payments = new CashDeskPayments({
       client, db, verify: (fullBarcode) => service().verify(fullBarcode),
       ...(config.pay.webhookSecret ? { webhookSecret: config.pay.webhookSecret } : {}),
       ...(config.pay.pollIntervalMs ? { pollIntervalMs: config.pay.pollIntervalMs } : {}),
-      adoptIntervalMs: config.pay.adoptIntervalMs,
+      adoptIntervalMs: config.pay.adoptIntervalMs, leaseMs: config.pay.leaseMs,
       // PGlite in memory dies with the process: a write before each step would protect nothing.
       writeBehind: db.kind === 'pglite' && dataDir === undefined,
       ...(db.kind === 'postgres' && url ? {
-        openChannel: (onMessage: (payload: string) => void) => openChannel({
-          url, channel, onMessage, onError: (error) => log.error({ err: error }, 'payment channel failed: payments of this instance may be adopted by another'),
-        }),
+        openChannel: async ({ onMessage, onDown, onReconnect }: ChannelListeners) => {
+          shared = await openChannel({
+            url, channel, notifyWith: db, onMessage, onReconnect,
+            // One line per change of state, never one per attempt.
+            onStateChange: (up, error) => {
+              if (up) {
+                log.info('payment channel listening again: reading what was written meanwhile');
+              } else {
+                onDown();
+                log.warn({ err: error }, 'payment channel lost: reconnecting; instances read the rows meanwhile');
+              }
+            },
+          });
+          return shared;
+        },
       } : {}),
       onError: (error, what) => log.warn({ err: error }, what),
       ...(clock ? { clock } : {}),
@@ -70,6 +83,8 @@ export async function openServerPayments(config: PaymentsConfig, service: () => 
       payments, databaseKind: db.kind,
       async ping() {
         await db.query('SELECT 1');
+        // The instances' hints go over the LISTEN connection: while it is down this one hears none.
+        if (shared !== undefined && !shared.connected) throw new Error('the payment channel (LISTEN) is reconnecting');
       },
       async close() {
         await payments.close();

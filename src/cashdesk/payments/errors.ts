@@ -6,16 +6,19 @@ import { PayError, PaymentSessionError } from '../../pay/errors.js';
  * `PAY_NOT_CONFIGURED`: the server has no `pay.url`; `PAYMENT_NOT_FOUND`: no
  * such payment for this till; `BARCODE_REFUSED`: the scan is not a valid
  * barcode with a card session (or another card's); `NO_RESCAN_PENDING`: the
- * payment is not waiting for a rescan; `PAYMENT_ELSEWHERE`: another server
- * instance drives the payment and did not hand it over; `PAYMENTS_CLOSED`: the
- * server is stopping.
+ * payment is not waiting for a rescan; `PAYMENT_BUSY`: another server instance
+ * drives the payment and did not hand it over in time (an intent of its own runs
+ * there): retry; `PAYMENT_MOVED`: another instance took the payment over while
+ * this intent ran (this one lost its lease): retry, it is carried on there;
+ * `PAYMENTS_CLOSED`: the server is stopping.
  */
 export type PaymentsErrorCode =
   | 'PAY_NOT_CONFIGURED'
   | 'PAYMENT_NOT_FOUND'
   | 'BARCODE_REFUSED'
   | 'NO_RESCAN_PENDING'
-  | 'PAYMENT_ELSEWHERE'
+  | 'PAYMENT_BUSY'
+  | 'PAYMENT_MOVED'
   | 'PAYMENTS_CLOSED';
 
 /** A refused payment intent; `errors` are `<field>: <message>` lines a till may show. */
@@ -59,7 +62,7 @@ const PAY_STATUS: Record<string, number> = {
   IDEMPOTENCY_CONFLICT: 409, INVALID_STATE: 409, NETWORK: 502, SERVER: 502, PROTOCOL: 502, TIMEOUT: 504,
 };
 const PAYMENTS_STATUS: Record<PaymentsErrorCode, number> = {
-  PAY_NOT_CONFIGURED: 503, PAYMENT_NOT_FOUND: 404, BARCODE_REFUSED: 422, NO_RESCAN_PENDING: 409, PAYMENT_ELSEWHERE: 503, PAYMENTS_CLOSED: 503,
+  PAY_NOT_CONFIGURED: 503, PAYMENT_NOT_FOUND: 404, BARCODE_REFUSED: 422, NO_RESCAN_PENDING: 409, PAYMENT_BUSY: 503, PAYMENT_MOVED: 503, PAYMENTS_CLOSED: 503,
 };
 
 /**

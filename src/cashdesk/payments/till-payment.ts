@@ -7,7 +7,9 @@ import { createPaymentSession, type PaymentSession } from '../../pay/session.js'
 import type { Basket, PaymentSessionEvent, PaymentSessionSnapshot } from '../../pay/session-types.js';
 import type { TransactionUpdates } from '../../pay/updates.js';
 import { PaymentsError } from './errors.js';
-import type { PaymentRecord } from './record.js';
+import { isOpen, type PaymentRecord } from './record.js';
+import { LeaseLostError, RecordWrites } from './record-writes.js';
+import type { PaymentWrite } from './store.js';
 
 /** What a till payment needs from the payments service. */
 export interface TillPaymentDeps {
@@ -17,10 +19,15 @@ export interface TillPaymentDeps {
   clock: () => number;
   newId: (() => string) | undefined;
   sleep: Sleep | undefined;
-  /** Writes the record durably (calls come one at a time, in order). */
-  save(record: PaymentRecord): Promise<void>;
+  /**
+   * Writes the record and its new events durably under the payment's lease (calls come one at a time, in
+   * order); false when the lease was lost: another instance drives the payment now.
+   */
+  save(write: PaymentWrite): Promise<boolean>;
   /** Tells the till, once the state behind the update is written (at once with `writeBehind`). */
   publish(tillId: string, update: SessionUpdate): void;
+  /** The lease is gone (a write was refused): stop driving, tell nothing more. */
+  lost(payment: TillPayment): void;
   /**
    * Whether writes go behind instead of first: the till is told, /checkout and
    * /refund go out and intents answer without waiting for the write. Only for
@@ -43,7 +50,14 @@ export interface TillPaymentInit {
   cardSession: string;
   basket: Basket;
   restore?: PaymentSessionSnapshot;
+  /** The lease's epoch this instance claimed the payment with (1 for a new payment). */
+  epoch: number;
+  /** The sequence number of the payment's last event (0 for a new payment). */
+  seq: number;
 }
+
+/** Phases in which a call or a result may still come: the payment needs a driver, and is adopted if its dies. */
+const DRIVEN: ReadonlySet<string> = new Set(['new', 'checking', 'checkout', 'rescanning', 'pending', 'unknown']);
 
 /** Session events a till is told about, besides phase changes. */
 const TOLD = new Set<PaymentSessionEvent['type']>([
@@ -63,17 +77,20 @@ export class TillPayment {
   readonly cardNumber: string | undefined;
   readonly session: PaymentSession;
   receiptSent: boolean;
+  /** The lease's epoch: every write names it, and is refused once another instance claimed the payment. */
+  epoch: number;
   readonly #deps: TillPaymentDeps;
+  readonly #writes: RecordWrites;
+  #seq: number;
+  // Events the session raised while it was being made (a state already known, replayed on restore): handled after.
+  #early: PaymentSessionEvent[] | undefined = [];
   readonly #createdAt: Date;
   #updatedAt: number;
   #rescan: { resolve(cardSession: string): void; reject(error: unknown): void } | undefined;
   readonly #rescanAsked = new Set<() => void>();
   #op: Promise<unknown> | undefined;
   #running = 0;
-  #unwritten = 0;
   #closed = false;
-  #writes: Promise<void> = Promise.resolve();
-  #queued: Promise<void> | undefined;
 
   constructor(deps: TillPaymentDeps, init: TillPaymentInit) {
     this.#deps = deps;
@@ -83,6 +100,17 @@ export class TillPayment {
     this.receiptSent = init.receiptSent;
     this.#createdAt = init.createdAt;
     this.#updatedAt = deps.clock();
+    this.epoch = init.epoch;
+    this.#seq = init.seq;
+    this.#writes = new RecordWrites({
+      paymentId: init.paymentId, save: (write) => deps.save(write), onError: deps.onError,
+      current: () => ({ record: this.record(), epoch: this.epoch, active: this.needsDriver }),
+      written: () => deps.settled(this),
+      lost: () => {
+        this.close();
+        deps.lost(this);
+      },
+    });
     this.session = createPaymentSession({
       client: deps.client, cardSession: init.cardSession, basket: init.basket, updates: deps.updates,
       ...(deps.pollIntervalMs === undefined ? {} : { pollIntervalMs: deps.pollIntervalMs }),
@@ -91,8 +119,11 @@ export class TillPayment {
       ...(init.restore === undefined ? {} : { restore: init.restore }),
       rescan: () => this.#askRescan(),
       checkpoint: () => (deps.writeBehind === true ? this.#flushBehind() : this.flush()),
-      onEvent: (event) => this.#onEvent(event),
+      onEvent: (event) => (this.#early === undefined ? this.#onEvent(event) : this.#early.push(event)),
     });
+    const early = this.#early ?? [];
+    this.#early = undefined;
+    for (const event of early) this.#onEvent(event);
   }
 
   /** The payment as the till sees it. */
@@ -118,9 +149,29 @@ export class TillPayment {
     };
   }
 
+  /** The first write of a new payment (its insert): under epoch 1, no events yet. */
+  insertion(): PaymentWrite {
+    return { record: this.record(), epoch: this.epoch, active: this.needsDriver, events: [] };
+  }
+
+  /** Whether a call or a result may still come (a phase under way, or a transaction still watched). */
+  get needsDriver(): boolean {
+    return this.#running > 0 || this.#rescan !== undefined || this.session.watching || DRIVEN.has(this.session.phase);
+  }
+
+  /** Whether the payment still concerns its till (not ended, not a paid sale whose receipt went out). */
+  get open(): boolean {
+    return isOpen({ receiptSent: this.receiptSent, view: { phase: this.session.phase } });
+  }
+
+  /** The sequence number of the payment's last event. */
+  get seq(): number {
+    return this.#seq;
+  }
+
   /** Whether an intent runs, a write is under way or the till's rescan is awaited: the payment is not at rest. */
   get busy(): boolean {
-    return this.#running > 0 || this.#unwritten > 0 || this.#rescan !== undefined;
+    return this.#running > 0 || this.#writes.pending > 0 || this.#rescan !== undefined;
   }
 
   /** Whether {@link close} was called: the payment is no longer driven by this object. */
@@ -153,7 +204,7 @@ export class TillPayment {
     } finally {
       this.#rescanAsked.delete(asked);
       // A refusal too is answered only once what it changed is written.
-      if (this.#deps.writeBehind !== true) await this.#writes;
+      if (this.#deps.writeBehind !== true) await this.#writes.done();
       this.#running--;
     }
     this.#deps.settled(this);
@@ -180,46 +231,37 @@ export class TillPayment {
 
   /** The record's first write (its insert), under way: every later write goes after it. */
   writeFirst(insert: Promise<unknown>): void {
-    this.#unwritten++;
-    const first = insert.then(() => undefined);
-    this.#writes = first.then(() => this.#written(), (error: unknown) => {
-      this.#deps.onError(error, 'payment write failed');
-      this.#written();
-    });
+    this.#writes.first(insert);
   }
 
-  /** Writes the current record after the writes queued before it; rejects when the write fails. */
+  /**
+   * Writes the current record and the events not yet written, after the writes queued before it; rejects
+   * when the write fails (it is tried again with backoff) or the lease was lost ({@link LeaseLostError}).
+   */
   flush(): Promise<void> {
-    // Writes coalesce: one queued write takes the record as it is when it runs, covering every change before it.
-    if (this.#queued === undefined) {
-      const write = this.#writes.then(() => {
-        this.#queued = undefined;
-        return this.#deps.save(this.record());
-      });
-      this.#queued = write;
-      this.#unwritten++;
-      this.#writes = write.then(() => this.#written(), (error: unknown) => {
-        this.#deps.onError(error, 'payment write failed');
-        this.#written();
-      });
-    }
-    return this.#queued;
+    return this.#writes.flush();
+  }
+
+  /** Whether the lease was lost: this object drives nothing any more. */
+  get lost(): boolean {
+    return this.#writes.lost;
   }
 
   /** Settles once the writes queued so far are done (a failed one too: it was reported). */
   writesDone(): Promise<void> {
-    return this.#writes;
+    return this.#writes.done();
   }
 
   /** Waits for the intent under way and the writes queued. */
   async idle(): Promise<void> {
     await this.#op?.catch(() => {});
-    await this.#writes;
+    await this.#writes.done();
   }
 
   /** Stops the session's waiting and polling. */
   close(): void {
     this.#closed = true;
+    this.#writes.close();
     this.session.close();
     this.#rescan?.reject(new PaymentSessionError('SESSION_OVER', 'the server is stopping'));
     this.#rescan = undefined;
@@ -232,23 +274,24 @@ export class TillPayment {
     });
   }
 
-  #written(): void {
-    this.#unwritten--;
-    this.#deps.settled(this);
-  }
-
   #onEvent(event: PaymentSessionEvent): void {
     // A state that ends a watch is reported before the watch ends: look again once it has.
     if (event.type === 'transaction') queueMicrotask(() => this.#deps.settled(this));
     if (event.type !== 'phase' && !TOLD.has(event.type)) return;
+    if (this.#closed) return; // a stopped or moved payment tells nothing: its next driver will
     this.#updatedAt = this.#deps.clock();
-    const update = this.#update(event);
+    const update = { ...this.#update(event), seq: ++this.#seq };
+    this.#writes.add(update.seq, update);
     if (this.#deps.writeBehind === true) {
       void this.#flushBehind();
       this.#deps.publish(this.tillId, update);
       return;
     }
-    this.flush().then(() => this.#deps.publish(this.tillId, update), () => this.#deps.publish(this.tillId, update));
+    // Told once written; told even when the write failed (it is tried again), never when the lease was lost.
+    const tell = () => {
+      if (!this.#writes.lost) this.#deps.publish(this.tillId, update);
+    };
+    this.flush().then(tell, tell);
   }
 
   /** Queues the write and goes on: its failure is reported by the write chain (onError), not to the caller. */
@@ -279,7 +322,7 @@ export class TillPayment {
   }
 
   #background(error: unknown): void {
-    if (error instanceof PaymentSessionError || error instanceof PaymentsError) return; // told as phases
+    if (error instanceof PaymentSessionError || error instanceof PaymentsError) return; // told as phases, or moved
     if ((error as { name?: string })?.name === 'PayError') return;
     this.#deps.onError(error, 'payment intent failed after its answer');
   }

@@ -1,0 +1,245 @@
+import type { TransactionUpdates } from '../../pay/updates.js';
+import { PaymentsError } from './errors.js';
+import type { HintBody } from './hints.js';
+import type { Leases } from './leases.js';
+import { keyOf, type PaymentKey, type StoredPayment } from './rows.js';
+import type { PaymentStore } from './store.js';
+import type { TillPayment } from './till-payment.js';
+
+/** What {@link DrivenPayments} needs of the payments service. */
+export interface DrivenDeps {
+  store: PaymentStore;
+  leases: Leases;
+  updates: TransactionUpdates;
+  /** A payment object for a row this instance just claimed. */
+  restore(stored: StoredPayment): TillPayment;
+  /** Sends a hint to the other instances (none when alone). */
+  hint(hint: HintBody): void;
+  /** How long an intent waits for another instance to hand its payment over, in ms. */
+  handoffTimeoutMs: number;
+  /**
+   * Alone on the database (no other instance can want a payment): an open payment at rest stays in memory
+   * under its lease until it ends, and a lease needs no check before use. Shared: it is given up at rest.
+   */
+  alone: boolean;
+  onError(error: unknown, what: string): void;
+}
+
+/** Payments claimed per adoption statement: an instance that finds many orphans takes them a batch at a time. */
+export const ADOPT_BATCH = 50;
+
+/**
+ * The payments this instance drives, each under its lease: claimed on a
+ * till's intent (or handed over by the instance that held it), adopted once
+ * their lease expired, renewed together, given up when at rest or wanted
+ * elsewhere, and dropped the moment a write finds the lease gone.
+ */
+export class DrivenPayments {
+  readonly #deps: DrivenDeps;
+  readonly #driven = new Map<string, TillPayment>();
+  readonly #loading = new Map<string, Promise<TillPayment>>();
+  readonly #releasing = new Map<string, Promise<void>>();
+  readonly #wanted = new Set<string>();
+  readonly #released = new Map<string, Set<() => void>>();
+  /** Until when (performance.now()) the last renewal keeps every lease of this instance. */
+  #freshUntil = 0;
+  #closed = false;
+
+  constructor(deps: DrivenDeps) {
+    this.#deps = deps;
+  }
+
+  /** How many payments this instance drives. */
+  get size(): number {
+    return this.#driven.size;
+  }
+
+  /** Every payment driven here. */
+  all(): TillPayment[] {
+    return [...this.#driven.values()];
+  }
+
+  /** The payment driven here, if it is. */
+  get(key: PaymentKey): TillPayment | undefined {
+    return this.#driven.get(keyOf(key));
+  }
+
+  /** Whether a payment is driven or being claimed here. */
+  has(key: PaymentKey): boolean {
+    return this.#driven.has(keyOf(key)) || this.#loading.has(keyOf(key));
+  }
+
+  /** A new payment, inserted under this instance's lease. */
+  add(payment: TillPayment): void {
+    this.#driven.set(keyOf(payment), payment);
+  }
+
+  /**
+   * The payment, driven here: as it is, its lease extended first when the last
+   * renewal is getting old; or claimed from its row (free, expired, or handed
+   * over by the instance that holds it, which is asked to).
+   */
+  async drive(key: PaymentKey): Promise<TillPayment> {
+    const k = keyOf(key);
+    const driven = this.#driven.get(k);
+    if (driven !== undefined) return this.#fresh(driven);
+    let loading = this.#loading.get(k);
+    if (loading === undefined) {
+      loading = this.#claim(key).finally(() => this.#loading.delete(k));
+      this.#loading.set(k, loading);
+    }
+    return loading;
+  }
+
+  /** Claims the payments whose lease expired (their instance died), a batch at a time; answers them. */
+  async adopt(): Promise<TillPayment[]> {
+    const adopted: TillPayment[] = [];
+    for (;;) {
+      if (this.#closed) return adopted;
+      const rows = await this.#deps.leases.claimExpired(ADOPT_BATCH);
+      for (const row of rows) {
+        const k = keyOf(row.record);
+        // Claimed here already under an older epoch (a renewal that failed): the new epoch is the one to use.
+        this.#driven.get(k)?.close();
+        adopted.push(await this.#take(row));
+      }
+      if (rows.length < ADOPT_BATCH) return adopted;
+    }
+  }
+
+  /** Extends every lease held; drops the payments whose lease went elsewhere; hands over the wanted ones. */
+  async renew(): Promise<void> {
+    const started = performance.now();
+    const held = await this.#deps.leases.renew();
+    this.#freshUntil = started + this.#deps.leases.ttlMs * 0.8;
+    const epochs = new Map(held.map((h) => [keyOf(h), h]));
+    for (const [k, payment] of this.#driven) {
+      const lease = epochs.get(k);
+      if (lease === undefined || lease.epoch !== payment.epoch) {
+        this.lost(payment);
+      } else if (lease.wanted) {
+        this.wanted(payment);
+      }
+    }
+  }
+
+  /** Another instance wants the payment: handed over now if at rest, else once it is. */
+  wanted(key: PaymentKey): void {
+    const payment = this.#driven.get(keyOf(key));
+    if (payment === undefined) return;
+    this.#wanted.add(keyOf(key));
+    this.settled(payment);
+  }
+
+  /** The owner released a payment this instance may be waiting for. */
+  released(key: PaymentKey): void {
+    for (const wake of this.#released.get(keyOf(key)) ?? []) wake();
+  }
+
+  /** A write found the lease gone: the payment is no longer driven here. */
+  lost(payment: TillPayment): void {
+    const k = keyOf(payment);
+    payment.close();
+    if (this.#driven.get(k) === payment) this.#driven.delete(k);
+    this.#wanted.delete(k);
+  }
+
+  /** The payment may be at rest: given up (at rest, or wanted elsewhere) once nothing runs and all is written. */
+  settled(payment: TillPayment): void {
+    const k = keyOf(payment);
+    if (this.#closed || payment.closed || this.#driven.get(k) !== payment || payment.busy) return;
+    const wanted = this.#wanted.has(k);
+    if (!wanted && (payment.needsDriver || (this.#deps.alone && payment.open))) return;
+    this.#driven.delete(k);
+    this.#wanted.delete(k);
+    payment.close();
+    const releasing = this.#deps.leases.release(payment, payment.epoch, payment.needsDriver).then((released) => {
+      if (released && wanted) this.#deps.hint({ kind: 'released', tillId: payment.tillId, paymentId: payment.paymentId });
+    }, (error: unknown) => this.#deps.onError(error, 'payment lease release failed'))
+      .finally(() => this.#releasing.delete(k));
+    this.#releasing.set(k, releasing);
+  }
+
+  /** Stops: every payment closed, its writes done, every lease given up so another instance takes them at once. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.allSettled([...this.#loading.values()]);
+    const payments = [...this.#driven.values()];
+    for (const payment of payments) payment.close();
+    await Promise.allSettled([...payments.map((p) => p.idle()), ...this.#releasing.values()]);
+    this.#driven.clear();
+    await this.#deps.leases.releaseAll().catch((error: unknown) => this.#deps.onError(error, 'payment leases release failed'));
+  }
+
+  async #fresh(payment: TillPayment): Promise<TillPayment> {
+    if (this.#deps.alone || performance.now() < this.#freshUntil) return payment;
+    const row = await this.#deps.leases.claim(payment, payment.epoch);
+    if (row !== undefined && row.epoch === payment.epoch) return payment;
+    this.lost(payment);
+    return this.drive(payment);
+  }
+
+  async #claim(key: PaymentKey): Promise<TillPayment> {
+    if (this.#closed) throw new PaymentsError('PAYMENTS_CLOSED', 'the server is stopping: retry on another instance or later');
+    await this.#releasing.get(keyOf(key));
+    const claimed = await this.#deps.leases.claim(key);
+    if (claimed !== undefined) return this.#take(claimed);
+    const adopted = this.#driven.get(keyOf(key)); // adopted here meanwhile
+    if (adopted !== undefined) return adopted;
+    if ((await this.#deps.store.find(key)) === undefined) throw notFound(key.paymentId);
+    return this.#take(await this.#handedOver(key));
+  }
+
+  /** Asks the owner to hand the payment over and claims it once released (or expired). */
+  async #handedOver(key: PaymentKey): Promise<StoredPayment> {
+    const deadline = performance.now() + this.#deps.handoffTimeoutMs;
+    await this.#deps.leases.want(key);
+    this.#deps.hint({ kind: 'wanted', ...key });
+    // Without the hint (channel down) the owner reads `wanted` at its next renewal: poll at that pace.
+    const pollMs = Math.max(50, Math.floor(this.#deps.leases.ttlMs / 6));
+    for (;;) {
+      const left = deadline - performance.now();
+      if (left <= 0 || this.#closed) {
+        throw new PaymentsError('PAYMENT_BUSY', `payment ${key.paymentId} is busy on another server instance: retry`);
+      }
+      await this.#releasedOrAfter(key, Math.min(left, pollMs));
+      const claimed = await this.#deps.leases.claim(key);
+      if (claimed !== undefined) return claimed;
+    }
+  }
+
+  #releasedOrAfter(key: PaymentKey, ms: number): Promise<void> {
+    const k = keyOf(key);
+    return new Promise((resolve) => {
+      let set = this.#released.get(k);
+      if (set === undefined) this.#released.set(k, set = new Set());
+      const wake = () => {
+        clearTimeout(timer);
+        set.delete(wake);
+        if (set.size === 0 && this.#released.get(k) === set) this.#released.delete(k);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      set.add(wake);
+    });
+  }
+
+  /** Makes the payment object of a claimed row and hands it the webhook states kept for its transactions. */
+  async #take(stored: StoredPayment): Promise<TillPayment> {
+    const payment = this.#deps.restore(stored);
+    this.#driven.set(keyOf(payment), payment);
+    const snapshot = stored.record.snapshot;
+    const ids = [...(snapshot.transaction ? [String(snapshot.transaction.transactionId)] : []), ...snapshot.left.map(String)];
+    try {
+      for (const state of await this.#deps.store.statesOf(ids)) this.#deps.updates.publish(state);
+    } catch (error) {
+      this.#deps.onError(error, 'payment webhook states not read: polling carries on');
+    }
+    return payment;
+  }
+}
+
+/** No such payment for this till. */
+export function notFound(paymentId: string): PaymentsError {
+  return new PaymentsError('PAYMENT_NOT_FOUND', `this till has no payment ${paymentId}`, ['paymentId: no such payment for this till']);
+}
