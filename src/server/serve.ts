@@ -108,7 +108,7 @@ export async function startServer(config: ServeConfig, given: Logger = silentLog
     // Upgraded sockets stay counted by the HTTP server: by default a full bridge still leaves HTTP its own 1024.
     maxConnections: s.maxConnections ?? DEFAULT_SERVER_LIMITS.maxConnections + (s.maxWsConnections ?? DEFAULT_MAX_CONNECTIONS),
   });
-  const http = await serveHttp(app, { host: s.host, port: s.port, limits }).catch(async (error: unknown) => {
+  const http = await serveHttp(app, { host: s.host, port: s.port, limits, logger }).catch(async (error: unknown) => {
     await pay?.close();
     await failureCounts?.close();
     throw error;
