@@ -3,7 +3,10 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LockoutError } from '../../../src/errors.js';
 import { type FailureBudget, FailureLimiter, type Lockout, RedisFailureCounts } from '../../../src/guard/index.js';
-import { fixedClock } from '../../support/fixtures.js';
+import { CashDeskService } from '../../../src/cashdesk/service.js';
+import { TillRegistry } from '../../../src/cashdesk/tills.js';
+import { createVerifier } from '../../../src/index.js';
+import { BASE_CONFIG, fixedClock } from '../../support/fixtures.js';
 import { captureLog } from '../../support/log-capture.js';
 import { haveService, REDIS_URL } from '../../support/services.js';
 
@@ -88,6 +91,32 @@ describe.skipIf(skip)('FailureLimiter with RedisFailureCounts (real Redis)', () 
     expect(a.limiter.lockouts + b.limiter.lockouts).toBe(1);
     expect(a.limiter.check(ADDRESS)).toBeInstanceOf(LockoutError);
     expect(b.limiter.check(ADDRESS)).toBeInstanceOf(LockoutError);
+  });
+
+  it('locks an address out of two cash desks once its wrong keys to their HTTP and bridge add up to 50', async () => {
+    keyPrefix = `${base}desk:`;
+    const [a, b] = [await instance(), await instance()];
+    const till = { id: 'till-1', key: 'till-key-0123456789abcdef' };
+    const verifier = createVerifier({ ...BASE_CONFIG, backend: 'wasm', replay: false });
+    try {
+      const tills = new TillRegistry([till]);
+      const desk = (authLimiter: FailureLimiter) => new CashDeskService({ verifier, tills, authLimiter });
+      const [deskA, deskB] = [desk(a.limiter), desk(b.limiter)];
+      const wrong = (i: number) => `wrong-key-${i}-0123456789`;
+      for (let i = 0; i < 25; i++) expect(deskA.authenticate(wrong(i), 'http', ADDRESS)).toBeUndefined();
+      await a.limiter.settled();
+      const heardOnA = hears(a.counts, ADDRESS);
+      for (let i = 25; i < 50; i++) expect(deskB.authenticate(wrong(i), 'ws', ADDRESS)).toBeUndefined();
+      await b.limiter.settled();
+      await heardOnA;
+      // The right key is not even checked any more, on either instance; other addresses are not affected.
+      expect(() => deskA.authenticate(till.key, 'http', ADDRESS)).toThrow(LockoutError);
+      expect(() => deskB.authenticate(till.key, 'ws', ADDRESS)).toThrow(LockoutError);
+      expect(deskA.authenticate(till.key, 'http', OTHER)).toMatchObject({ id: 'till-1' });
+      expect(a.limiter.lockouts + b.limiter.lockouts).toBe(1);
+    } finally {
+      await verifier.close();
+    }
   });
 
   it('keeps its keys under the namespace, each expiring with its window or lockout', async () => {
