@@ -14,6 +14,7 @@ import { sandboxPayGroups } from './sandbox-pay.bench.js';
 import { sandboxPushGroups } from './sandbox-push.bench.js';
 import { startupGroups } from './startup.bench.js';
 import { tillsGroups } from './tills.bench.js';
+import { idleTillsGroups } from './idle-tills.bench.js';
 
 // Every group measures its subject and its baselines in the same run, one after
 // the other, so a ratio compares like with like on a noisy, shared machine.
@@ -50,6 +51,8 @@ const asyncGroups: Array<[words: string, run: () => Promise<Array<{ group: Bench
   ['push campaign', pushGroups], ['callback receiver webhook signature', callbackGroups], ['loyalty', loyaltyGroups],
   // Issue 11: tills paying through the cash desk server's bridge.
   ['tills pay bridge payments', tillsGroups],
+  // Idle tills on one server: verify latency and event-loop stalls with 10k of them connected (about 2 minutes).
+  ['idle tills heartbeat stall', idleTillsGroups],
   // Issue 10: time to banner of the sandbox and Loyalty CLIs (the built package, dist/).
   ['startup start-up banner', startupGroups],
 ];

@@ -77,8 +77,7 @@ export function checkBuildIsFresh(): void {
  * commit with its own dist/), for before/after figures with the same benchmark.
  */
 export async function startServe(payUrl: string, tills: number, cores: string): Promise<BenchProcess & { dir: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'wpk-tills-'));
-  const config = {
+  return await startServeConfig({
     verifier: demoConfig.verifier,
     tills: Array.from({ length: tills }, (_, n) => ({ id: `bench-till-${n}`, key: `bench-till-key-${n}-not-secret` })),
     // The sandbox shares its core with the 200 tills (and, on this machine, other people's work): a queue of 200
@@ -90,15 +89,44 @@ export async function startServe(payUrl: string, tills: number, cores: string): 
       ...(process.env.BENCH_PAY_THREAD ? { thread: process.env.BENCH_PAY_THREAD } : {}),
     },
     server: { port: 0 },
-    // BENCH_SERVE_DATA=1: payments in a PGlite folder (each phase written before it is told) instead of in memory.
-    ...(process.env.BENCH_SERVE_DATA ? { database: { dataDir: join(dir, 'data') } } : {}),
-  };
-  writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
+  }, cores);
+}
+
+/** Extras of {@link startServeConfig}. */
+export interface ServeProcessOptions {
+  /** Node options before the script (after `BENCH_SERVER_NODE_OPTIONS`), e.g. `--import` of a monitor. */
+  nodeOptions?: string[];
+  /** Environment added to the server's. */
+  env?: Record<string, string>;
+  /** Open files the server needs: its soft limit is raised to this (up to the hard limit) before node starts. */
+  nofile?: number;
+}
+
+/**
+ * `wallet-partner-kit serve --config FILE` from dist/ with `config` (written to FILE), as {@link startServe}
+ * describes, pinned to `cores`.
+ */
+export async function startServeConfig(
+  config: Record<string, unknown>, cores: string, options: ServeProcessOptions = {},
+): Promise<BenchProcess & { dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'wpk-tills-'));
+  // BENCH_SERVE_DATA=1: payments in a PGlite folder (each phase written before it is told) instead of in memory.
+  const withData = process.env.BENCH_SERVE_DATA && config.pay !== undefined
+    ? { database: { dataDir: join(dir, 'data') } } : {};
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ ...config, ...withData }));
   const logPath = join(dir, 'serve.log');
   const log = openSync(logPath, 'w');
-  const nodeOptions = (process.env.BENCH_SERVER_NODE_OPTIONS ?? '').split(/\s+/).filter(Boolean);
-  const child = spawn('taskset', ['-c', cores, process.execPath, ...nodeOptions, join(process.env.BENCH_SERVE_ROOT ?? root, 'dist/src/cli/main.js'), 'serve', '--config', join(dir, 'config.json')], {
-    stdio: ['ignore', log, log], env: { ...withoutWpk(process.env) }, cwd: dir,
+  const fromEnv = (process.env.BENCH_SERVER_NODE_OPTIONS ?? '').split(/\s+/).filter(Boolean);
+  const nodeOptions = [...fromEnv, ...options.nodeOptions ?? []];
+  const main = join(process.env.BENCH_SERVE_ROOT ?? root, 'dist/src/cli/main.js');
+  const configPath = join(dir, 'config.json');
+  const argv = ['taskset', '-c', cores, process.execPath, ...nodeOptions, main, 'serve', '--config', configPath];
+  // `ulimit -n` in a shell that then execs the server: the same process (pid), with the open-file limit raised
+  // as far as the hard limit allows.
+  const [command, ...args] = options.nofile === undefined ? argv
+    : ['sh', '-c', `ulimit -n ${options.nofile} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "$@"`, 'sh', ...argv];
+  const child = spawn(command!, args, {
+    stdio: ['ignore', log, log], env: { ...withoutWpk(process.env), ...options.env }, cwd: dir,
   });
   closeSync(log);
   const stop = stopper(child);
@@ -153,8 +181,11 @@ export async function startScript(script: string, cores: string, env: Record<str
 /** The probe till (bench/probe-till.ts), a process of its own: `measure(ms)` or `measureUntil(stop)` resolve with latencies in ms. */
 export interface ProbeTill {
   readonly pid: number;
-  /** Starts sequential barcode.verify calls; the returned function stops them and resolves with each call's latency. */
-  start(): () => Promise<number[]>;
+  /**
+   * Starts sequential barcode.verify calls, or `perSecond` of them a second whatever is in flight (latency from
+   * when each was due); the returned function stops them and resolves with each call's latency.
+   */
+  start(perSecond?: number): () => Promise<number[]>;
   stop(): Promise<void>;
 }
 
@@ -169,8 +200,8 @@ export async function startProbe(wsUrl: string, key: string, cores: string): Pro
   });
   return {
     pid: child.pid!,
-    start() {
-      child.send('start');
+    start(perSecond?: number) {
+      child.send(perSecond === undefined ? 'start' : { paced: perSecond });
       return () => new Promise<number[]>((resolve, reject) => {
         child.once('message', (message: { latencies?: number[]; error?: string }) => {
           if (message.error) reject(new Error(message.error));

@@ -1,7 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import { getRequestListener, type Http2Bindings, type HttpBindings } from '@hono/node-server';
+import type { Logger } from 'pino';
 import { answerClientError } from './client-errors.js';
+import { type ConnectionGate, gateConnections, survivingAcceptErrors } from './connection-gate.js';
 import { nodeRoutesOf, withNodeRoutes } from './node-routes.js';
 import { applyServerLimits, resolveServerLimits, serverOptionsFor, type ServerLimits } from './server-limits.js';
 
@@ -13,6 +15,8 @@ export interface ServeHttpOptions {
   port?: number;
   /** Timeouts and connection cap; defaults `DEFAULT_SERVER_LIMITS` (headers 10 s, request 30 s, keep-alive 5 s, 1024 connections). */
   limits?: Partial<ServerLimits>;
+  /** Where a failure to accept connections (out of file descriptors) is told, once per run of them. Default: none. */
+  logger?: Logger;
 }
 
 /** A listening HTTP server. */
@@ -21,6 +25,8 @@ export interface HttpServerHandle {
   readonly server: Server;
   /** `http://<bound address>:<port>` */
   readonly url: string;
+  /** Connections open and refused at the cap or the open-file limit (answered 503). */
+  readonly connections: ConnectionGate;
   /**
    * Stops accepting connections, closes idle keep-alive ones, and resolves once
    * in-flight requests have been answered. Upgraded (WebSocket) sockets are the
@@ -75,7 +81,8 @@ function drainingResponseClass(draining: () => boolean): typeof ServerResponse {
  * const { server, url, close } = await serveHttp(createHttpApp(service), { port: 8080 });
  * server.on('upgrade', bridge.handleUpgrade);
  */
-export async function serveHttp(app: FetchApp, { host = '127.0.0.1', port = 0, limits: given }: ServeHttpOptions = {}): Promise<HttpServerHandle> {
+export async function serveHttp(app: FetchApp, options: ServeHttpOptions = {}): Promise<HttpServerHandle> {
+  const { host = '127.0.0.1', port = 0, limits: given, logger } = options;
   const limits = resolveServerLimits(given);
   let draining = false;
   // overrideGlobalObjects: false keeps the process's global Request/Response untouched;
@@ -86,6 +93,8 @@ export async function serveHttp(app: FetchApp, { host = '127.0.0.1', port = 0, l
   const listener = nodeRoutes === undefined ? viaHono : withNodeRoutes(nodeRoutes, viaHono);
   const server: Server = createServer({ ...serverOptionsFor(limits), ServerResponse: drainingResponseClass(() => draining) }, listener);
   applyServerLimits(server, limits);
+  // Past the cap, or near the open-file limit, a client is answered 503 with Retry-After, never reset.
+  const connections = gateConnections(server, { maxConnections: limits.maxConnections });
   // What Node refuses before any route sees the request gets the error envelope too (client-errors.ts).
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
@@ -95,6 +104,7 @@ export async function serveHttp(app: FetchApp, { host = '127.0.0.1', port = 0, l
       resolve();
     });
   });
+  survivingAcceptErrors(server, logger);
   const address = server.address() as AddressInfo;
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
@@ -102,6 +112,7 @@ export async function serveHttp(app: FetchApp, { host = '127.0.0.1', port = 0, l
   return {
     server,
     url: `http://${hostPart}:${address.port}`,
+    connections,
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
         draining = true;

@@ -14,7 +14,7 @@ export interface ServerLimits {
   requestTimeoutMs: number;
   /** An idle keep-alive connection is closed after this. */
   keepAliveTimeoutMs: number;
-  /** Open connections at most; a socket beyond the cap is closed at once, unanswered. */
+  /** Open connections at most; a socket beyond the cap is answered 503 with `Retry-After` and closed (connection-gate.ts). */
   maxConnections: number;
 }
 
@@ -78,13 +78,12 @@ export function serverOptionsFor(limits: ServerLimits): ServerOptions {
 }
 
 /**
- * Applies what cannot be given to `createServer`: the connection cap (Node
- * closes a socket over `maxConnections` as soon as it is accepted) and, again,
- * the timeouts, for a server built by someone else.
+ * Applies the timeouts again, for a server built by someone else. The
+ * connection cap is not Node's `maxConnections` (which closes a socket over it
+ * unanswered) but `gateConnections` (connection-gate.ts), which answers 503.
  */
 export function applyServerLimits(server: Server, limits: ServerLimits): void {
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = limits.requestTimeoutMs;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
-  server.maxConnections = limits.maxConnections;
 }

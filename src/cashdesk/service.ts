@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import type { Verifier } from '../../adapters/node/verifier.js';
 import type { BarcodeVerification } from '../contracts/barcode.js';
 import { KitError, type LockoutError } from '../errors.js';
-import { FailureLimiter, type FailureLimiterOptions } from '../guard/failure-limiter.js';
+import { FailureLimiter, type FailureLimiterOptions, type Lockout } from '../guard/failure-limiter.js';
 import { ServerMetrics } from './metrics.js';
 import type { Payments } from './payments/api.js';
 import type { Till, TillRegistry } from './tills.js';
@@ -19,7 +19,8 @@ export interface CashDeskServiceOptions {
   /**
    * Brute-force limit on till keys: a limiter, its options, or `false`. A wrong
    * key names no till, so only the per-address budget applies (default 50
-   * wrong keys per address per 5 min, then 429 for 5 min).
+   * wrong keys per address per 5 min, then 429 for 5 min). Give options with
+   * `shared` (`RedisFailureCounts`) to count for every instance together.
    */
   authLimiter?: FailureLimiter | FailureLimiterOptions | false;
   /** Where lockouts are logged (one line each, never the key). Default: silent. */
@@ -79,13 +80,17 @@ export class CashDeskService {
     const till = this.#tills.authenticate(key);
     if (till === undefined) {
       this.metrics.authFailures.inc({ transport });
-      const lockout = this.#limiter?.failed(remoteAddress);
-      if (lockout !== undefined) {
-        this.metrics.authLockouts.inc({ transport });
-        this.#log.warn({ transport, remoteAddress: lockout.address, retryAfterSeconds: lockout.retryAfterSeconds }, 'till authentication locked out');
-      }
+      // A lockout is begun by this process's count at once, or by the instances' shared count a moment later.
+      const lockout = this.#limiter?.failed(remoteAddress, undefined, (shared) => this.#lockedOut(shared, transport));
+      if (lockout !== undefined) this.#lockedOut(lockout, transport);
     }
     return till;
+  }
+
+  #lockedOut(lockout: Lockout, transport: 'ws' | 'http'): void {
+    this.metrics.authLockouts.inc({ transport });
+    const { address: remoteAddress, retryAfterSeconds } = lockout;
+    this.#log.warn({ transport, remoteAddress, retryAfterSeconds }, 'till authentication locked out');
   }
 
   /**

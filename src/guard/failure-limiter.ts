@@ -2,16 +2,10 @@ import { z } from 'zod';
 import { validationErrors } from '../contracts/errors.js';
 import { ConfigError, LockoutError } from '../errors.js';
 import { addressKey } from './address.js';
+import { Budget, type FailureBudget } from './budget.js';
+import type { SharedFailureCounts } from './shared-counts.js';
 
-/** A failure budget: past `maxFailures` failures within `windowMs`, locked out for `lockoutMs`. */
-export interface FailureBudget {
-  /** Failures allowed within the window; the attempt after the last of them is refused. */
-  maxFailures: number;
-  /** Milliseconds, counted from the first failure of the window. */
-  windowMs: number;
-  /** Milliseconds the lockout lasts. Default: `windowMs`. */
-  lockoutMs?: number;
-}
+export type { FailureBudget } from './budget.js';
 
 /** Options of {@link FailureLimiter}; every field has a default. */
 export interface FailureLimiterOptions {
@@ -29,6 +23,11 @@ export interface FailureLimiterOptions {
   maxEntries?: number;
   /** Milliseconds since the epoch. Default `Date.now`. */
   clock?: () => number;
+  /**
+   * Where the per-address counts are shared with the other instances of a server
+   * (`RedisFailureCounts`), so the budget holds for all of them together. Default: none, per process.
+   */
+  shared?: SharedFailureCounts;
 }
 
 /** A lockout that has just begun: for the one log line and the metric. */
@@ -53,62 +52,14 @@ const optionsSchema = z.object({
   trustMs: z.number().int().min(0).default(24 * 3600 * 1000),
   maxEntries: z.number().int().min(1).default(100_000),
   clock: z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function' }).default(() => Date.now),
+  shared: z.custom<SharedFailureCounts>((v) => {
+    const counts = v as Partial<SharedFailureCounts> | null | undefined;
+    return typeof counts?.fail === 'function' && typeof counts.onLocked === 'function';
+  }, { error: 'must have fail and onLocked' }).optional(),
 }).strict();
 
-interface Entry {
-  failures: number;
-  windowEnds: number;
-  lockedUntil: number;
-}
-
-/** One budget's counts, bounded: least recently written shed first. */
-class Budget {
-  readonly #entries = new Map<string, Entry>();
-  readonly #max: number;
-  readonly #lockoutMs: number;
-  /** No lock of this budget lasts past this: before it, `lockedFor` may look; after, nothing is locked. */
-  lockedUntilMax = 0;
-
-  constructor(readonly budget: Required<FailureBudget>, max: number) {
-    this.#max = max;
-    this.#lockoutMs = budget.lockoutMs;
-  }
-
-  /** Milliseconds `key` stays locked, 0 when it is not. */
-  lockedFor(key: string, now: number): number {
-    if (now >= this.lockedUntilMax) return 0;
-    const entry = this.#entries.get(key);
-    return entry === undefined ? 0 : Math.max(0, entry.lockedUntil - now);
-  }
-
-  /** Counts a failure; true when it spends the budget and a lockout begins. */
-  fail(key: string, now: number): boolean {
-    let entry = this.#entries.get(key);
-    if (entry === undefined || now >= entry.windowEnds) entry = { failures: 0, windowEnds: now + this.budget.windowMs, lockedUntil: 0 };
-    entry.failures++;
-    const locks = entry.failures >= this.budget.maxFailures;
-    if (locks) {
-      entry.lockedUntil = now + this.#lockoutMs;
-      // A fresh window once the lockout is over.
-      entry.failures = 0;
-      entry.windowEnds = entry.lockedUntil;
-      this.lockedUntilMax = Math.max(this.lockedUntilMax, entry.lockedUntil);
-    }
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
-    if (this.#entries.size > this.#max) this.#entries.delete(this.#entries.keys().next().value!);
-    return locks;
-  }
-
-  /** Starts `key`'s count again, unless it is locked: a lock runs its course. */
-  reset(key: string, now: number): void {
-    if (this.lockedFor(key, now) === 0) this.#entries.delete(key);
-  }
-
-  get size(): number {
-    return this.#entries.size;
-  }
-}
+/** Shared counts awaited at once, at most: past it (a store hanging under a storm) a failure is counted here only. */
+const MAX_PENDING_SHARED = 1_000;
 
 /**
  * Brute-force limits for a credential check (till keys, Basic auth, API
@@ -130,6 +81,14 @@ class Budget {
  * Credentials are named only by non-secret ids (a login, a partner id); a
  * till key names no till, so till keys use the address budget alone.
  *
+ * With `shared` (Redis), the per-address counts are those of every instance
+ * together: each failure is also counted there (atomically), and a lockout
+ * any instance begins is published to all of them. The answers never wait
+ * for the store: `check` reads what this process knows, so attempts already
+ * in flight while a lockout travels (one Redis round trip) still get their
+ * key checked. While the store is unreachable, the counts of this process
+ * hold alone. The per-credential budget and the trust stay per process.
+ *
  * @throws ConfigError when `options` are invalid.
  * @example
  * const limiter = new FailureLimiter({ perAddress: { maxFailures: 20, windowMs: 60_000 } });
@@ -144,6 +103,8 @@ export class FailureLimiter {
   readonly #trustMs: number;
   readonly #maxEntries: number;
   readonly #clock: () => number;
+  readonly #shared: SharedFailureCounts | undefined;
+  readonly #pending = new Set<Promise<void>>();
   #lockouts = 0;
 
   constructor(options: FailureLimiterOptions = {}) {
@@ -156,6 +117,11 @@ export class FailureLimiter {
     this.#trustMs = o.trustMs;
     this.#maxEntries = o.maxEntries;
     this.#clock = o.clock;
+    this.#shared = this.#addresses === undefined ? undefined : o.shared;
+    this.#shared?.onLocked((key, ms) => {
+      const now = this.#clock();
+      this.#addresses!.lock(key, now + ms, now);
+    });
   }
 
   /** Lockouts begun so far (for a metric). */
@@ -183,13 +149,22 @@ export class FailureLimiter {
     return undefined;
   }
 
-  /** Counts a failed attempt; the lockout it began, if any (log it once, count it). */
-  failed(address: string | undefined, credential?: string): Lockout | undefined {
+  /**
+   * Counts a failed attempt; the lockout it began in this process, if any (log it once, count it).
+   * With `shared` counts, a lockout the cluster's count begins with this failure comes later, to
+   * `onSharedLockout` (never both for one failure).
+   */
+  failed(
+    address: string | undefined, credential?: string, onSharedLockout?: (lockout: Lockout) => void,
+  ): Lockout | undefined {
     const now = this.#clock();
     const where = addressKey(address);
     let lockout: Lockout | undefined;
     if (this.#addresses?.fail(where, now)) {
       lockout = { scope: 'address', address: where, retryAfterSeconds: seconds(this.#addresses.lockedFor(where, now)) };
+    }
+    if (this.#shared !== undefined && this.#pending.size < MAX_PENDING_SHARED) {
+      this.#share(where, lockout !== undefined, onSharedLockout);
     }
     if (credential !== undefined && this.#credentials !== undefined) {
       const name = credentialKey(credential);
@@ -215,6 +190,28 @@ export class FailureLimiter {
     this.#trusted.delete(pair);
     this.#trusted.set(pair, now + this.#trustMs);
     if (this.#trusted.size > this.#maxEntries) this.#trusted.delete(this.#trusted.keys().next().value!);
+  }
+
+  /** Resolves once every failure counted so far has been answered by the shared store (or failed to be). */
+  async settled(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+  }
+
+  /** Counts the failure in the shared store; a lockout it reports is this process's too. */
+  #share(where: string, beganHere: boolean, onSharedLockout: ((lockout: Lockout) => void) | undefined): void {
+    const addresses = this.#addresses!;
+    const pending = this.#shared!.fail(where, addresses.budget).then(({ began, lockedForMs }) => {
+      if (lockedForMs <= 0) return;
+      const now = this.#clock();
+      addresses.lock(where, now + lockedForMs, now);
+      // When this process's own count began it too, `failed` has reported it already.
+      if (!began || beganHere) return;
+      this.#lockouts++;
+      onSharedLockout?.({ scope: 'address', address: where, retryAfterSeconds: seconds(lockedForMs) });
+    }, () => {
+      // Unreachable: this process's count stands alone meanwhile (the store logs that once).
+    }).finally(() => this.#pending.delete(pending));
+    this.#pending.add(pending);
   }
 
   #isTrusted(name: string, where: string, now: number): boolean {

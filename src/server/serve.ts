@@ -10,6 +10,7 @@ import { createBridge } from '../../adapters/ws/index.js';
 import { DEFAULT_MAX_CONNECTIONS } from '../../adapters/ws/options.js';
 import { HealthCheck } from '../api-app/health.js';
 import { RedisStore } from '../stores/redis.js';
+import { RedisFailureCounts } from '../guard/redis-counts.js';
 import { VERSION } from '../version.js';
 import type { ServeConfig } from './config.js';
 import { CashDeskService } from '../cashdesk/service.js';
@@ -77,13 +78,17 @@ export async function startServer(config: ServeConfig, given: Logger = silentLog
       ? await openPaymentsThread(paymentsConfig, () => service!, logger)
       : await openServerPayments(paymentsConfig, () => service!, logger, options.clock);
   }
+  // With Redis, the wrong-key budget per address holds for every instance together, not for each.
+  const failureCounts = store === undefined ? undefined : new RedisFailureCounts({ client: store.client, logger });
   service = new CashDeskService({
     verifier, tills: new TillRegistry(config.tills), version: VERSION, metrics, logger, ...(pay ? { payments: pay.payments } : {}),
+    ...(failureCounts === undefined ? {} : { authLimiter: { shared: failureCounts } }),
   });
   try {
     await pay?.payments.init();
   } catch (error) {
     await pay?.close();
+    await failureCounts?.close();
     throw error;
   }
   const { server: s } = config;
@@ -103,8 +108,9 @@ export async function startServer(config: ServeConfig, given: Logger = silentLog
     // Upgraded sockets stay counted by the HTTP server: by default a full bridge still leaves HTTP its own 1024.
     maxConnections: s.maxConnections ?? DEFAULT_SERVER_LIMITS.maxConnections + (s.maxWsConnections ?? DEFAULT_MAX_CONNECTIONS),
   });
-  const http = await serveHttp(app, { host: s.host, port: s.port, limits }).catch(async (error: unknown) => {
+  const http = await serveHttp(app, { host: s.host, port: s.port, limits, logger }).catch(async (error: unknown) => {
     await pay?.close();
+    await failureCounts?.close();
     throw error;
   });
   http.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -140,6 +146,7 @@ export async function startServer(config: ServeConfig, given: Logger = silentLog
         await Promise.race([Promise.all([bridge.close(), http.close()]), deadline]);
         await pay?.close();
         await verifier.close();
+        await failureCounts?.close();
         await store?.close();
         logger.info('stopped');
       })();

@@ -49,13 +49,14 @@ export function attackSuite(start: Listen, route: AttackRoute): void {
     beforeAll(async () => { target = await start({ maxConnections: CAP, headersTimeoutMs: 600_000, requestTimeoutMs: 600_000 }); });
     afterAll(async () => { await target?.close(); });
 
-    it(`keeps only the cap of ${IDLE_SOCKETS} idle sockets, closes the rest, and answers a real request after`, async () => {
+    it(`keeps only the cap of ${IDLE_SOCKETS} idle sockets, answers the rest 503 and closes them, and answers a real request after`, async () => {
       const sockets = await openIdleSockets(target.url, IDLE_SOCKETS);
       const refused = () => sockets.filter((s) => s.closed).length;
       await until(() => refused() >= IDLE_SOCKETS - CAP, 'sockets over the cap closed');
       expect(refused()).toBe(IDLE_SOCKETS - CAP);
-      // Refused unanswered; the kept ones are still open, waiting for their headers.
-      expect(sockets.filter((s) => s.closed).every((s) => s.received === '')).toBe(true);
+      // Refused with a 503 saying when to retry, never a bare close; the kept ones are still open, waiting for their headers.
+      const answers = sockets.filter((s) => s.closed).map((s) => s.received);
+      expect(answers.every((a) => a.startsWith('HTTP/1.1 503 ') && /\r\nretry-after: 1\r\n/.test(a))).toBe(true);
       await destroyAll(sockets);
       // The server counts the sockets just closed against its cap as it sees them go: retried until it has.
       let status = 0;
