@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Payments } from '../cashdesk/payments/api.js';
-import { CashDeskPayments, type ChannelListeners } from '../cashdesk/payments/service.js';
+import type { ChannelListeners } from '../cashdesk/payments/coordination.js';
+import { CashDeskPayments } from '../cashdesk/payments/service.js';
 import type { BarcodeVerification } from '../contracts/barcode.js';
 import { openChannel, openDatabase, type Database, type SharedChannel } from '../db/index.js';
 import { createPayClient } from '../pay/client.js';

@@ -8,26 +8,16 @@ import type { PayClient } from '../../pay/client.js';
 import { createTransactionUpdates, type TransactionUpdates } from '../../pay/updates.js';
 import { createPayWebhookHandler } from '../../pay/webhook.js';
 import type { Payments } from './api.js';
+import { Coordination, type ChannelListeners } from './coordination.js';
 import { DrivenPayments, notFound } from './driven.js';
 import { PaymentsError } from './errors.js';
 import type { UpdateListener } from './feed.js';
-import { parseHint, type HintBody } from './hints.js';
 import { Leases } from './leases.js';
 import { paymentMigrations } from './migrations.js';
 import { keyOf, type PaymentKey, type StoredPayment } from './rows.js';
 import { PaymentStore } from './store.js';
 import { TillFeedRelay } from './till-relay.js';
 import { TillPayment } from './till-payment.js';
-
-/** What the payments listen to on the shared channel. */
-export interface ChannelListeners {
-  /** A hint from another instance. */
-  onMessage(payload: string): void;
-  /** The LISTEN connection went down: hints are lost until it is back. */
-  onDown(): void;
-  /** It is back: the rows hinted at meanwhile are read. */
-  onReconnect(): void;
-}
 
 /** Options of {@link CashDeskPayments}. */
 export interface CashDeskPaymentsOptions {
@@ -86,14 +76,10 @@ export class CashDeskPayments implements Payments {
   readonly #driven: DrivenPayments;
   readonly #tills: TillFeedRelay;
   readonly #starting = new Map<string, Promise<PaymentView>>();
-  readonly #background = new Set<Promise<unknown>>();
   readonly #instance = randomUUID();
   readonly #clock: () => number;
   readonly #newId: () => string;
-  #channel: SharedChannel | undefined;
-  #timers: NodeJS.Timeout[] = [];
-  #adopting: Promise<void> | undefined;
-  #renewing: Promise<void> | undefined;
+  readonly #coordination: Coordination;
   #closed = false;
 
   constructor(options: CashDeskPaymentsOptions) {
@@ -105,11 +91,14 @@ export class CashDeskPayments implements Payments {
     this.#newId = options.newId ?? randomUUID;
     this.#driven = new DrivenPayments({
       store: this.#store, leases: this.#leases, updates: this.#updates,
-      restore: (stored) => this.#restore(stored), hint: (hint) => this.#hint(hint),
+      restore: (stored) => this.#restore(stored), hint: (hint) => this.#coordination.hint(hint),
       handoffTimeoutMs: options.handoffTimeoutMs ?? 15_000, alone: options.openChannel === undefined, onError: (error, what) => this.#error(error, what),
     });
-    this.#tills = new TillFeedRelay({
-      store: this.#store, onError: (error, what) => this.#error(error, what),
+    this.#tills = new TillFeedRelay({ store: this.#store, onError: (error, what) => this.#error(error, what) });
+    this.#coordination = new Coordination({
+      instance: this.#instance, store: this.#store, driven: this.#driven, tills: this.#tills, updates: this.#updates,
+      openChannel: options.openChannel, adoptIntervalMs: options.adoptIntervalMs ?? 2_000,
+      renewIntervalMs: Math.max(50, Math.floor(this.#leases.ttlMs / 3)), onError: (error, what) => this.#error(error, what),
     });
   }
 
@@ -121,20 +110,7 @@ export class CashDeskPayments implements Payments {
   /** Migrates the tables, opens the shared channel, and adopts every payment whose driver is gone. */
   async init(): Promise<void> {
     await migrate(this.#options.db, 'cashdesk-payments', paymentMigrations);
-    if (this.#options.openChannel) {
-      this.#channel = await this.#options.openChannel({
-        onMessage: (payload) => this.#hinted(payload), onDown: () => this.#tills.down(), onReconnect: () => this.#resync(),
-      });
-    }
-    const every = (ms: number, run: () => void) => {
-      const timer = setInterval(run, ms);
-      timer.unref();
-      this.#timers.push(timer);
-    };
-    every(this.#options.adoptIntervalMs ?? 2_000, () => void this.#adopt());
-    every(Math.max(50, Math.floor(this.#leases.ttlMs / 3)), () => void this.#renew());
-    await this.#adopt();
-    this.#renew();
+    await this.#coordination.start();
   }
 
   /**
@@ -267,7 +243,7 @@ export class CashDeskPayments implements Payments {
       secrets: secret, updates: this.#updates, clock: this.#clock,
       onEvent: async (event) => {
         await this.#store.saveState(event.data);
-        this.#hint({ kind: 'state', transactionId: String(event.data.transactionId) });
+        this.#coordination.hint({ kind: 'state', transactionId: String(event.data.transactionId) });
       },
     });
   }
@@ -276,11 +252,9 @@ export class CashDeskPayments implements Payments {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const timer of this.#timers) clearInterval(timer);
-    await Promise.allSettled([this.#adopting, this.#renewing]);
+    await this.#coordination.stop();
     await this.#driven.close();
-    await Promise.allSettled([...this.#background]);
-    await this.#channel?.close();
+    await this.#coordination.closeChannel();
   }
 
   // ---- internals -------------------------------------------------------
@@ -326,7 +300,7 @@ export class CashDeskPayments implements Payments {
       save: (write) => this.#store.save(write),
       publish: (tillId, update) => {
         this.#tills.deliver(tillId, update);
-        this.#hint({ kind: 'events', tillId, paymentId: update.paymentId, seq: update.seq ?? 0 });
+        this.#coordination.hint({ kind: 'events', tillId, paymentId: update.paymentId, seq: update.seq ?? 0 });
       },
       lost: (payment) => this.#driven.lost(payment),
       settled: (payment) => this.#driven.settled(payment),
@@ -345,73 +319,6 @@ export class CashDeskPayments implements Payments {
       throw new PaymentsError('BARCODE_REFUSED', "the barcode is another card's", ["fullBarcode: must be the payment's card"]);
     }
     return { cardSession: result.cardSession, cardNumber: result.cardNumber ?? undefined };
-  }
-
-  #hint(hint: HintBody): void {
-    if (this.#channel === undefined) return;
-    this.#channel.notify(JSON.stringify({ ...hint, from: this.#instance }))
-      .catch((error: unknown) => this.#error(error, 'payment hint not sent: the rows are read again later'));
-  }
-
-  #hinted(payload: string): void {
-    const hint = parseHint(payload);
-    if (hint === undefined || hint.from === this.#instance || this.#closed) return;
-    switch (hint.kind) {
-      case 'events': return this.#tills.hinted(hint, hint.seq);
-      case 'state': return void this.#readStates([hint.transactionId]);
-      case 'wanted': return this.#driven.wanted(hint);
-      case 'released': return this.#driven.released(hint);
-    }
-  }
-
-  /** The channel is back: hints sent meanwhile were lost, so the rows they pointed at are read now. */
-  #resync(): void {
-    this.#tills.resync();
-    const ids = this.#driven.all().flatMap((p) => p.session.transactionId === undefined ? [] : [p.session.transactionId]);
-    void this.#readStates(ids);
-  }
-
-  async #readStates(transactionIds: string[]): Promise<void> {
-    try {
-      for (const state of await this.#store.statesOf(transactionIds)) this.#updates.publish(state);
-    } catch (error) {
-      this.#error(error, 'payment webhook states not read: polling carries on');
-    }
-  }
-
-  /** Adopts the payments whose lease expired, and carries each on where it stands. */
-  #adopt(): Promise<void> {
-    if (this.#closed) return Promise.resolve();
-    this.#adopting ??= this.#driven.adopt()
-      .then((adopted) => { for (const payment of adopted) this.#resume(payment); })
-      .catch((error: unknown) => this.#error(error, 'payment adoption failed'))
-      .finally(() => { this.#adopting = undefined; });
-    return this.#adopting;
-  }
-
-  #renew(): void {
-    if (this.#closed || this.#renewing !== undefined) return;
-    this.#renewing = this.#driven.renew()
-      .catch((error: unknown) => this.#error(error, 'payment lease renewal failed'))
-      .finally(() => { this.#renewing = undefined; });
-  }
-
-  /** Carries on where a restored payment stands: the provider list again, the same /checkout, or /status now. */
-  #resume(payment: TillPayment): void {
-    const { session } = payment;
-    const work = session.phase === 'new' ? payment.run(() => session.start())
-      : session.phase === 'unknown' ? payment.run(() => session.recover())
-        : session.phase === 'pending' ? session.refresh()
-          : undefined;
-    if (work === undefined) {
-      this.#driven.settled(payment);
-      return;
-    }
-    const tracked = work.catch(() => {}).finally(() => {
-      this.#background.delete(tracked);
-      this.#driven.settled(payment);
-    });
-    this.#background.add(tracked);
   }
 
   #error(error: unknown, what: string): void {

@@ -1,0 +1,153 @@
+import type { SharedChannel } from '../../db/index.js';
+import type { TransactionUpdates } from '../../pay/updates.js';
+import type { DrivenPayments } from './driven.js';
+import { parseHint, type HintBody } from './hints.js';
+import type { PaymentStore } from './store.js';
+import type { TillFeedRelay } from './till-relay.js';
+import type { TillPayment } from './till-payment.js';
+
+/** What the payments listen to on the shared channel. */
+export interface ChannelListeners {
+  /** A hint from another instance. */
+  onMessage(payload: string): void;
+  /** The LISTEN connection went down: hints are lost until it is back. */
+  onDown(): void;
+  /** It is back: the rows hinted at meanwhile are read. */
+  onReconnect(): void;
+}
+
+/** What {@link Coordination} works with. */
+export interface CoordinationDeps {
+  /** This instance's id (the `from` of its hints, the `owner` of its leases). */
+  instance: string;
+  store: PaymentStore;
+  driven: DrivenPayments;
+  tills: TillFeedRelay;
+  updates: TransactionUpdates;
+  /** Opens the shared channel; undefined when the instance is alone on its database. */
+  openChannel: ((listeners: ChannelListeners) => Promise<SharedChannel>) | undefined;
+  adoptIntervalMs: number;
+  renewIntervalMs: number;
+  onError(error: unknown, what: string): void;
+}
+
+/**
+ * How this instance works beside the others on one database: the hints it
+ * sends and reads over the shared channel, what it reads again when the
+ * channel comes back, and the two timers (adoption of expired leases, renewal
+ * of its own). Idle, it sends one renewal and one adoption statement per
+ * interval and does no per-row work.
+ */
+export class Coordination {
+  readonly #deps: CoordinationDeps;
+  readonly #timers: NodeJS.Timeout[] = [];
+  readonly #background = new Set<Promise<unknown>>();
+  #channel: SharedChannel | undefined;
+  #adopting: Promise<void> | undefined;
+  #renewing: Promise<void> | undefined;
+  #closed = false;
+
+  constructor(deps: CoordinationDeps) {
+    this.#deps = deps;
+  }
+
+  /** Opens the channel, starts the timers, adopts what has no driver now, and renews once. */
+  async start(): Promise<void> {
+    const { openChannel, tills } = this.#deps;
+    if (openChannel !== undefined) {
+      this.#channel = await openChannel({
+        onMessage: (payload) => this.#hinted(payload), onDown: () => tills.down(), onReconnect: () => this.#resync(),
+      });
+    }
+    this.#every(this.#deps.adoptIntervalMs, () => void this.adopt());
+    this.#every(this.#deps.renewIntervalMs, () => this.#renew());
+    await this.adopt();
+    this.#renew();
+  }
+
+  /** Tells the other instances (nothing when alone); a lost hint costs only time. */
+  hint(hint: HintBody): void {
+    if (this.#channel === undefined || this.#closed) return;
+    this.#channel.notify(JSON.stringify({ ...hint, from: this.#deps.instance }))
+      .catch((error: unknown) => this.#deps.onError(error, 'payment hint not sent: the rows are read again later'));
+  }
+
+  /** Adopts the payments whose lease expired, and carries each on where it stands. */
+  adopt(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    this.#adopting ??= this.#deps.driven.adopt()
+      .then((adopted) => { for (const payment of adopted) this.#resume(payment); })
+      .catch((error: unknown) => this.#deps.onError(error, 'payment adoption failed'))
+      .finally(() => { this.#adopting = undefined; });
+    return this.#adopting;
+  }
+
+  /** Stops the timers and waits for the work they started; `closeChannel` afterwards. */
+  async stop(): Promise<void> {
+    this.#closed = true;
+    for (const timer of this.#timers) clearInterval(timer);
+    await Promise.allSettled([this.#adopting, this.#renewing, ...this.#background]);
+  }
+
+  /** Closes the shared channel (after the last hint). */
+  async closeChannel(): Promise<void> {
+    await this.#channel?.close();
+  }
+
+  #every(ms: number, run: () => void): void {
+    const timer = setInterval(run, ms);
+    timer.unref();
+    this.#timers.push(timer);
+  }
+
+  #renew(): void {
+    if (this.#closed || this.#renewing !== undefined) return;
+    this.#renewing = this.#deps.driven.renew()
+      .catch((error: unknown) => this.#deps.onError(error, 'payment lease renewal failed'))
+      .finally(() => { this.#renewing = undefined; });
+  }
+
+  #hinted(payload: string): void {
+    const hint = parseHint(payload);
+    if (hint === undefined || hint.from === this.#deps.instance || this.#closed) return;
+    switch (hint.kind) {
+      case 'events': return this.#deps.tills.hinted(hint, hint.seq);
+      case 'state': return void this.#readStates([hint.transactionId]);
+      case 'wanted': return this.#deps.driven.wanted(hint);
+      case 'released': return this.#deps.driven.released(hint);
+    }
+  }
+
+  /** The channel is back: hints sent meanwhile were lost, so the rows they pointed at are read now. */
+  #resync(): void {
+    this.#deps.tills.resync();
+    const ids = this.#deps.driven.all().flatMap((p) => (p.session.transactionId === undefined ? [] : [p.session.transactionId]));
+    void this.#readStates(ids);
+  }
+
+  async #readStates(transactionIds: string[]): Promise<void> {
+    try {
+      for (const state of await this.#deps.store.statesOf(transactionIds)) this.#deps.updates.publish(state);
+    } catch (error) {
+      this.#deps.onError(error, 'payment webhook states not read: polling carries on');
+    }
+  }
+
+  /** Carries on where an adopted payment stands: the provider list again, the same /checkout, or /status now. */
+  #resume(payment: TillPayment): void {
+    const { session } = payment;
+    const work = session.phase === 'new' ? payment.run(() => session.start())
+      : session.phase === 'unknown' ? payment.run(() => session.recover())
+        : session.phase === 'pending' ? session.refresh()
+          : undefined;
+    if (work === undefined) {
+      this.#deps.driven.settled(payment);
+      return;
+    }
+    const tracked = work.catch(() => {}).finally(() => {
+      this.#background.delete(tracked);
+      this.#deps.driven.settled(payment);
+    });
+    this.#background.add(tracked);
+  }
+}
