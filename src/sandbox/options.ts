@@ -14,7 +14,7 @@ const schema = z.object({
   /** Timeouts and connection cap of the listening server (`startSandbox`); default `DEFAULT_SERVER_LIMITS`. */
   limits: serverLimitsSchema.optional(),
   /**
-   * The words of the Pay API: `kit` (ours, DESIGN.md section 3) or `foreign` (another service's wording on the
+   * The words of the Pay API: `kit` (ours, as in openapi/pay.json) or `foreign` (another service's wording on the
    * document's paths and fields; see `src/sandbox/pay/dialect`). A Pay module's own `dialect` option wins.
    */
   dialect: z.enum(['kit', 'foreign'], { error: 'must be kit or foreign' }).default('kit'),

@@ -54,7 +54,7 @@ export interface ForeignError {
 }
 
 /**
- * The kit's refusal codes (DESIGN.md section 3) in this service's words. A
+ * The kit's refusal codes (openapi/pay.json) in this service's words. A
  * card session it will not take is gone for good here: 410 SESSION_EXPIRED,
  * whatever the reason (unknown, expired, closed, blocked after a bad token).
  */

@@ -3,7 +3,7 @@ import { transactionState } from '../transactions.js';
 import type { PayDialect } from './types.js';
 
 /**
- * The kit's own dialect (DESIGN.md section 3), the default: every answer is
+ * The kit's own dialect (openapi/pay.json), the default: every answer is
  * the one the sandbox always gave, byte for byte, and no middleware is added.
  */
 export const kitDialect: PayDialect = {

@@ -21,7 +21,7 @@ export interface RefundView {
 /**
  * How the Pay API words what the sandbox does: status names, transaction ids,
  * error bodies. The state machine, the bank and the stores speak only the
- * kit's words (DESIGN.md section 3); a dialect translates at the HTTP edge
+ * kit's words (openapi/pay.json); a dialect translates at the HTTP edge
  * (the answers of the Pay routes and the `transaction.updated` payloads), so
  * a second wording never leaks into them.
  */
