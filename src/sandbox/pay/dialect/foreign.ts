@@ -39,8 +39,8 @@ export const foreignDialect: PayDialect = {
     // Stored in the kit's words when the invoice was made (`created`); worded on every answer, so a repeat is
     // the same bytes.
     const answer = JSON.parse(stored) as { transactionId: string; requestId: string };
-    const worded = { transactionId: idOut(answer.transactionId), requestId: answer.requestId, status: FOREIGN_STATUSES.created };
-    return JSON.stringify(worded);
+    const { requestId } = answer;
+    return JSON.stringify({ transactionId: idOut(answer.transactionId), requestId, status: FOREIGN_STATUSES.created });
   },
   receipt: (r) => ({ transactionId: idOut(r.transactionId), status: r.status }),
   refund: (r) => ({

@@ -15,7 +15,8 @@ export const kitDialect: PayDialect = {
   checkout: (stored) => stored,
   receipt: (r) => r,
   refund: (r) => ({
-    refundId: r.refundId, transactionId: r.transactionId, amount: r.amount, refundedAmount: r.refundedAmount, status: r.state,
+    refundId: r.refundId, transactionId: r.transactionId, amount: r.amount, refundedAmount: r.refundedAmount,
+    status: r.state,
   }),
   outside: [],
   inside: [],
