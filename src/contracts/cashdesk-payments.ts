@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { MAX_BARCODE_LENGTH } from './cashdesk.js';
 import { CardSession, Provider, RefundItem, TransactionId } from './pay/bodies.js';
-import { Item, MAX_AMOUNT } from './pay/items.js';
+import { GivenItem, MAX_AMOUNT } from './pay/items.js';
 import { RejectReason, StatusClass, TransactionStatus } from './pay/statuses.js';
 import { boundedJsonRule } from './text.js';
 
@@ -26,7 +26,7 @@ const FullBarcode = z.string({ error: 'must be a string' })
 
 /** What is paid: the lines and the part paid otherwise; totalAmount is computed from them. */
 export const PaymentBasket = z.object({
-  items: z.array(Item, { error: 'must be a list of items' }).min(1, { error: 'must list at least one item' }).max(1000),
+  items: z.array(GivenItem, { error: 'must be a list of items' }).min(1, { error: 'must list at least one item' }).max(1000),
   discountAmount: z.number({ error: 'must be an integer number of kopecks' }).int({ error: 'must be an integer number of kopecks' })
     .min(0, { error: 'must not be negative' }).max(MAX_AMOUNT).default(0),
 }).strict().openapi('PaymentBasket');

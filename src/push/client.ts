@@ -49,7 +49,11 @@ export interface SendOptions {
 
 /** A Push API client (DESIGN.md section 4). */
 export interface PushClient {
-  /** Sets a new password (`PUT /public/user/reset-password`); later calls use it. Never retried: a lost answer would leave the password unknown. */
+  /**
+   * Sets a new password (`PUT /public/user/reset-password`). Any 2xx (any body, or none) is success and later calls
+   * use the new one; any other answer throws its {@link PushError} and the old one stays in use. Never retried: a
+   * lost answer would leave the password unknown.
+   */
   resetPassword(newPassword: string, options?: { signal?: AbortSignal }): Promise<void>;
   /** Sends one push. A 304 (same subId and number too soon) throws `TOO_EARLY` with `retryAt`. */
   single(request: SinglePushRequest, options?: SendOptions): Promise<SinglePushResponse>;
@@ -78,6 +82,8 @@ interface Call<T> {
   path: string;
   body?: unknown;
   schema: z.ZodType<T>;
+  /** Any 2xx is the success, whatever its body (none, another shape, a 204): the body is not read as `schema`. */
+  anyOk?: boolean;
   retryable: boolean;
   idempotencyKey?: string;
   signal?: AbortSignal;
@@ -128,6 +134,7 @@ export function createPushClient(options: PushClientOptions): PushClient {
       throw new PushError('NETWORK', `${call.method} ${call.path}: ${(error as Error).message}`, details, { cause: error });
     }
     const answered = { ...details, httpStatus: response.status, requestId: response.headers.get('x-request-id') ?? requestId };
+    if (call.anyOk && response.status >= 200 && response.status < 300) return undefined as T;
     if (response.status === 200) {
       let json: unknown;
       try {
@@ -186,7 +193,12 @@ export function createPushClient(options: PushClientOptions): PushClient {
   return {
     async resetPassword(newPassword, opts) {
       const body = check(ResetPasswordRequest, { password: newPassword }, 'new password');
-      await send({ method: 'PUT', path: PUSH_PATHS.resetPassword, body, schema: ResetPasswordResponse, retryable: false, signal: opts?.signal });
+      // The service changed the password once it answers 2xx, whatever the body says (the document shows none): switch
+      // then, and only then. A refusal throws before the switch, so the old password stays in use.
+      await send({
+        method: 'PUT', path: PUSH_PATHS.resetPassword, body, schema: ResetPasswordResponse, anyOk: true, retryable: false,
+        signal: opts?.signal,
+      });
       authorization = basicAuthHeader(login, newPassword);
     },
     async single(request, opts) {

@@ -48,7 +48,10 @@ export async function createSandbox(options: SandboxOptions = {}, modules: reado
   // Pay deliveries are what the merchant console shows: a campaign's thousand push callbacks must not make it read them a thousand times.
   const outbox = new Outbox({ db, clock, logger, timeScale: resolved.timeScale, onAttempt: (topic) => { if (topic === 'pay') changes.publish('webhooks'); } });
   const authLimiter = limiterFrom(options.bruteForce, clock);
-  const context: SandboxContext = { db, clock, logger, outbox, demo: resolved.demo, timeScale: resolved.timeScale, changes, ...(authLimiter ? { authLimiter } : {}) };
+  const context: SandboxContext = {
+    db, clock, logger, outbox, demo: resolved.demo, timeScale: resolved.timeScale, changes,
+    dialect: resolved.dialect, strict: resolved.strict, ...(authLimiter ? { authLimiter } : {}),
+  };
   // One line per request at info: the Pay API's side of a payment's request id in the logs. The id is in the
   // header only: the sandbox answers the wallet service's documented error bodies word for word.
   const app = createApiApp({ logger, bodyLimitBytes: resolved.bodyLimitBytes, requestLog: 'info', requestIdInBody: false });

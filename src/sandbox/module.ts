@@ -27,6 +27,10 @@ export interface SandboxContext {
    * turned off. Its `lockouts` is the count for a metrics endpoint.
    */
   readonly authLimiter?: FailureLimiter;
+  /** The Pay API's words (`SandboxOptions.dialect`): `kit` by default, `foreign` to try a client on other words. */
+  readonly dialect: 'kit' | 'foreign';
+  /** `SandboxOptions.strict`: a /checkout for a card session with an open invoice is refused, not superseding it. */
+  readonly strict: boolean;
   /** Change notices after each committed change, for the pages' server-sent events (`GET /sandbox/app/events`). */
   readonly changes: ChangeFeed;
 }

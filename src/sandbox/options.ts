@@ -13,6 +13,13 @@ const schema = z.object({
   bodyLimitBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(8 * 1024 * 1024),
   /** Timeouts and connection cap of the listening server (`startSandbox`); default `DEFAULT_SERVER_LIMITS`. */
   limits: serverLimitsSchema.optional(),
+  /**
+   * The words of the Pay API: `kit` (ours, as in openapi/pay.json) or `foreign` (another service's wording on the
+   * document's paths and fields; see `src/sandbox/pay/dialect`). A Pay module's own `dialect` option wins.
+   */
+  dialect: z.enum(['kit', 'foreign'], { error: 'must be kit or foreign' }).default('kit'),
+  /** /checkout refuses (409) a card session whose invoice is still open instead of cancelling that invoice. */
+  strict: z.boolean().default(false),
 }).strict().refine((o) => !(o.dataDir !== undefined && o.databaseUrl !== undefined), { error: 'give dataDir or databaseUrl, not both' });
 
 /** Options of `startSandbox` and `createSandbox`. */

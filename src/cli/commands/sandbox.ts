@@ -4,6 +4,7 @@ import { pushAccount, PUSH_ACCOUNT_USAGE } from './push-account.js';
 import { exitOnSignals } from '../shutdown.js';
 
 export const SANDBOX_USAGE = `wallet-partner-kit sandbox [--port N] [--host HOST] [--data DIR] [--demo] [--time-scale N]
+                          [--dialect kit|foreign] [--strict]
 
 Starts the wallet-service sandbox: the Pay API, the Push API with its callback sender, the
 wallet-app simulator and test controls (/sandbox/...), GET /openapi.json.
@@ -12,6 +13,11 @@ wallet-app simulator and test controls (/sandbox/...), GET /openapi.json.
   --data DIR       keep the data in DIR (PGlite); default in memory. DATABASE_URL selects a PostgreSQL server instead.
   --demo           create the demo partner (the key of demoConfig), Push account and cards; print the simulator's URLs
   --time-scale N   run the sandbox's waits (webhook retries, bank delays) N times faster (default 1)
+  --dialect D      the Pay API's words: kit (default, the kit's own) or foreign (statuses NEW, IN_PROGRESS, PAID,
+                   DECLINED, CANCELED, EXPIRED and an undocumented ON_HOLD, numeric transaction ids, {code, message}
+                   errors, 410 SESSION_EXPIRED, refunds PENDING first); configure the kit with
+                   examples/dialects/sandbox-foreign.json
+  --strict         refuse (409) a /checkout for a card session whose invoice is still open, instead of cancelling it
 LOG_LEVEL sets the log level (default info).
 
 ${PUSH_ACCOUNT_USAGE}`;
@@ -20,6 +26,11 @@ function number(value: string | undefined, what: string): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+(\.\d+)?$/.test(value)) throw Object.assign(new Error(`${what}: must be a number`), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' });
   return Number(value);
+}
+
+function dialect(value: string | undefined): 'kit' | 'foreign' | undefined {
+  if (value === undefined || value === 'kit' || value === 'foreign') return value;
+  throw Object.assign(new Error('--dialect: must be kit or foreign'), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' });
 }
 
 /** Runs `sandbox` until SIGTERM or SIGINT, or a `sandbox` subcommand. */
@@ -32,7 +43,8 @@ export async function sandbox(argv: string[]): Promise<void> {
     args: argv, strict: true,
     options: {
       port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' }, demo: { type: 'boolean' },
-      'time-scale': { type: 'string' }, help: { type: 'boolean' },
+      'time-scale': { type: 'string' }, dialect: { type: 'string' }, strict: { type: 'boolean' },
+      help: { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -47,14 +59,19 @@ export async function sandbox(argv: string[]): Promise<void> {
   const database = `${databaseUrl ? 'postgres' : 'pglite'}${values.data ? ` in ${values.data}` : databaseUrl ? '' : ' in memory'}`;
   // The banner's head as soon as the port is bound (in memory: before the database is ready; requests wait for it);
   // the modules' lines once their demo records exist.
+  // Said only when not the default, so the default banner stays as it was.
+  const strictly = values.strict ? ', strict checkout (409 while an invoice is open)' : '';
+  const words = values.dialect === 'foreign' || values.strict
+    ? `  Pay API    ${values.dialect ?? 'kit'} dialect${strictly}\n` : '';
   const starting = startSandbox({
     host: values.host, port: number(values.port, '--port'), dataDir: values.data, databaseUrl,
     demo, timeScale: number(values['time-scale'], '--time-scale'), logger,
+    dialect: dialect(values.dialect), strict: values.strict ?? false,
     onListening: (url) => process.stdout.write(`
   wallet-partner-kit sandbox ${demo ? '(DEMO records: public keys, never use in production)' : ''}
   URL        ${url}   (GET /healthz, /openapi.json)
   Database   ${database}
-`),
+${words}`),
   });
   exitOnSignals(logger, async () => (await starting.catch(() => undefined))?.close());
   const running = await starting;

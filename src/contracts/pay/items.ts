@@ -19,17 +19,26 @@ const kopecks = (what: string) =>
  */
 export const Measure = z.enum(['PIECE', 'GRAM', 'KILOGRAM'], { error: 'must be PIECE, GRAM or KILOGRAM' }).openapi('Measure');
 
+const name = singleLine(z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(256));
+const article = singleLine(z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(64));
+const quantity = z.number({ error: 'must be a positive integer' }).int({ error: 'must be a positive integer' })
+  .min(1, { error: 'must be a positive integer' }).max(MAX_QUANTITY, { error: `must be at most ${MAX_QUANTITY}` });
+const price = kopecks('Price of one unit of measure, in kopecks.');
+
 /** One line of a basket. Several identical pieces: one item with quantity n, or n items of the same article. */
-export const Item = z.object({
-  name: singleLine(z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(256)),
-  article: singleLine(z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(64)),
-  measure: Measure.default('PIECE'),
-  quantity: z.number({ error: 'must be a positive integer' }).int({ error: 'must be a positive integer' })
-    .min(1, { error: 'must be a positive integer' }).max(MAX_QUANTITY, { error: `must be at most ${MAX_QUANTITY}` }),
-  price: kopecks('Price of one unit of measure, in kopecks.'),
-}).strict().openapi('Item');
+export const Item = z.object({ name, article, measure: Measure.default('PIECE'), quantity, price }).strict().openapi('Item');
+
+/**
+ * A basket line as a till gives it: the same rules as {@link Item}, but
+ * `measure` is there only when the till gave it. A default filled in here
+ * would reach the service as a field nobody sent (under profile `document`,
+ * one the document does not name for pieces); the Pay API's own reading
+ * still takes a line without it as pieces.
+ */
+export const GivenItem = z.object({ name, article, measure: Measure.optional(), quantity, price }).strict().openapi('GivenItem');
 
 export type Item = z.output<typeof Item>;
+export type GivenItem = z.output<typeof GivenItem>;
 
 /** `discountAmount` (paid otherwise) and `totalAmount` (paid through the wallet), in kopecks. */
 export const Amounts = {

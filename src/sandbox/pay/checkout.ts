@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { currentRequestId } from '../../log/request-id.js';
 import { amountMismatch, type CheckoutResponse, type Item } from '../../contracts/pay/index.js';
 import type { Queryable } from '../../db/index.js';
@@ -6,10 +6,11 @@ import { problem } from '../../api-app/index.js';
 import { findSession, refuseIfBlocked, sessionProblem } from './cards.js';
 import { enqueueTransactionUpdated } from './events.js';
 import type { Partner } from './partners.js';
-import { write, type PayRuntime } from './runtime.js';
+import { expireIfDue } from './expiry.js';
+import { write, type Effects, type PayRuntime } from './runtime.js';
 import { providersFor, requireOffered } from './providers.js';
 import { move } from './state-machine.js';
-import { transactionFromRow } from './transactions.js';
+import { transactionFromRow, type TransactionRow } from './transactions.js';
 
 /** A validated checkout body (the contract's output: measure defaulted). */
 export interface CheckoutBody {
@@ -40,6 +41,36 @@ function canonical(body: CheckoutBody): CheckoutBody {
   };
 }
 
+/**
+ * The invoices of a card session a new /checkout would leave open, locked:
+ * those still waiting for the customer, which it supersedes. Under `strict`
+ * any open one (waiting, or confirmed and with the bank) refuses it instead.
+ */
+async function openInvoices(
+  tx: Queryable, rt: PayRuntime, partnerId: string, cardSession: string, effects: Effects,
+): Promise<TransactionRow[]> {
+  const statuses: readonly string[] = rt.strict ? ['created', 'processing'] : ['created'];
+  const { rows } = await tx.query<Record<string, unknown>>(
+    `SELECT * FROM pay_transactions WHERE partner_id = $1 AND card_session = $2 AND status = ANY($3::text[])
+     ORDER BY created_at FOR UPDATE`,
+    [partnerId, cardSession, statuses],
+  );
+  if (!rt.strict) return rows.map(transactionFromRow);
+  const open: TransactionRow[] = [];
+  // An invoice past its life is expired, not open: the sweeper may just not have come by yet.
+  for (const row of rows) {
+    const t = await expireIfDue(tx, rt, transactionFromRow(row), effects);
+    if (statuses.includes(t.status)) open.push(t);
+  }
+  if (open.length > 0) {
+    // No id or status word here: the message reaches the client in whatever dialect the sandbox speaks.
+    throw problem(409, 'INVOICE_OPEN', [
+      'cardSession: an invoice of this card session is still open; cancel it before a new checkout',
+    ]);
+  }
+  return open;
+}
+
 async function stored(tx: Queryable, partnerId: string, requestId: string, hash: string): Promise<string | undefined> {
   const { rows } = await tx.query<{ response: string; body_hash: string }>(
     'SELECT response, body_hash FROM pay_transactions WHERE partner_id = $1 AND request_id = $2', [partnerId, requestId],
@@ -60,8 +91,10 @@ async function stored(tx: Queryable, partnerId: string, requestId: string, hash:
  * IDEMPOTENCY_CONFLICT. A unique (partner, requestId) key with ON CONFLICT
  * makes concurrent repeats create exactly one transaction. A card session
  * blocked by a refused token answers 409 CARD_SESSION_INVALID, repeat or not. An invoice of the
- * same card session still waiting (`created`) is superseded: cancelled.
- * Returns the response's JSON text.
+ * same card session still waiting (`created`) is superseded: cancelled; with
+ * `strict`, an open invoice (`created` or `processing`) refuses the new one,
+ * 409 INVOICE_OPEN, nothing stored: the document's step is to cancel it first.
+ * Returns the response's JSON text (in the kit's words: the route words it).
  */
 export async function checkout(rt: PayRuntime, partner: Partner, body: CheckoutBody): Promise<string> {
   checkAmounts(body.items, body.discountAmount, body.totalAmount);
@@ -80,7 +113,8 @@ export async function checkout(rt: PayRuntime, partner: Partner, body: CheckoutB
     const why = sessionProblem(session, now);
     if (why !== undefined) throw problem(409, 'CARD_SESSION_INVALID', [why]);
     requireOffered(providersFor(rt, session!), body.providerId, 'providerId');
-    const transactionId = `trx_${randomBytes(10).toString('hex')}`;
+    const open = await openInvoices(tx, rt, partner.partnerId, body.cardSession, effects);
+    const transactionId = rt.dialect.newTransactionId();
     const response: CheckoutResponse = { transactionId, requestId: body.requestId, status: 'created' };
     const text = JSON.stringify(response);
     const { rows } = await tx.query<Record<string, unknown>>(
@@ -99,13 +133,8 @@ export async function checkout(rt: PayRuntime, partner: Partner, body: CheckoutB
     }
     const created = transactionFromRow(rows[0]);
     effects.kick ||= await enqueueTransactionUpdated(tx, rt, created);
-    const earlier = await tx.query<Record<string, unknown>>(
-      `SELECT * FROM pay_transactions WHERE partner_id = $1 AND card_session = $2 AND status = 'created' AND transaction_id <> $3
-       ORDER BY created_at FOR UPDATE`,
-      [partner.partnerId, body.cardSession, transactionId],
-    );
-    for (const row of earlier.rows) {
-      effects.moved(await move(tx, rt, transactionFromRow(row), 'cancelled', 'superseded', { cancelled_by: 'superseded' }));
+    for (const earlier of open) {
+      effects.moved(await move(tx, rt, earlier, 'cancelled', 'superseded', { cancelled_by: 'superseded' }));
     }
     return text;
   });

@@ -1,7 +1,6 @@
-import type { TransactionUpdatedEvent } from '../../contracts/pay/index.js';
 import type { Queryable } from '../../db/index.js';
 import type { PayRuntime } from './runtime.js';
-import { transactionState, type TransactionRow } from './transactions.js';
+import type { TransactionRow } from './transactions.js';
 
 /** The outbox topic of Pay events. */
 export const PAY_TOPIC = 'pay';
@@ -21,8 +20,9 @@ export async function enqueueTransactionUpdated(tx: Queryable, rt: PayRuntime, t
   const { ctx } = rt;
   const target = await rt.partners.get(tx, t.partnerId);
   if (target?.webhookUrl == null) return false;
-  const payload: TransactionUpdatedEvent = {
-    type: 'transaction.updated', timestamp: new Date(ctx.clock()).toISOString(), data: transactionState(t),
+  // In the words of the Pay API's answers: a client reads its webhooks and /status alike.
+  const payload = {
+    type: 'transaction.updated', timestamp: new Date(ctx.clock()).toISOString(), data: rt.dialect.transaction(t),
   };
   await ctx.outbox.enqueue(tx, {
     topic: PAY_TOPIC, owner: t.partnerId, eventType: 'transaction.updated', url: target.webhookUrl,

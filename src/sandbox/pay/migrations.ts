@@ -129,4 +129,14 @@ ALTER TABLE pay_cards ALTER COLUMN card_key DROP NOT NULL`,
   // follows a payment through the partner's logs and the sandbox's.
   id: '005-transaction-request-id',
   sql: 'ALTER TABLE pay_transactions ADD COLUMN http_request_id TEXT',
+}, {
+  // Refunds that settle later (the foreign dialect): a refund is pending until settles_at, then takes its outcome.
+  // Refunds made before settled at once, as they always did. How the next ones settle is sandbox-wide, like the bank.
+  id: '006-deferred-refunds',
+  sql: `ALTER TABLE pay_refunds ADD COLUMN state TEXT NOT NULL DEFAULT 'succeeded';
+ALTER TABLE pay_refunds ADD COLUMN outcome TEXT;
+ALTER TABLE pay_refunds ADD COLUMN settles_at TIMESTAMPTZ;
+CREATE INDEX pay_refunds_due ON pay_refunds (state, settles_at);
+ALTER TABLE pay_bank ADD COLUMN refund_mode TEXT NOT NULL DEFAULT 'approve';
+ALTER TABLE pay_bank ADD COLUMN refund_delay_ms BIGINT NOT NULL DEFAULT 0`,
 }];

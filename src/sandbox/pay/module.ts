@@ -2,11 +2,13 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { demoConfig } from '../../demo.js';
 import type { SandboxContext, SandboxModule } from '../module.js';
 import { BankSimulator } from './bank.js';
+import { payDialect } from './dialect/index.js';
 import { sweep } from './expiry.js';
 import { Faults } from './faults.js';
 import { payMigrations } from './migrations.js';
 import { resolvePayOptions, type PayModuleOptions } from './options.js';
 import { PartnerCache, upsertPartner } from './partners.js';
+import { settleDueRefunds } from './refunds-deferred.js';
 import { mountPayApi } from './routes-api.js';
 import { mountControls } from './routes-controls.js';
 import { mountSimulator } from './routes-simulator.js';
@@ -50,7 +52,10 @@ export function createPayModule(options: PayModuleOptions = {}): SandboxModule {
     migrations: payMigrations,
     mount(app, ctx) {
       const bank = new BankSimulator();
-      const rt: PayRuntime = { ctx, options: resolved, bank, partners: new PartnerCache() };
+      const rt: PayRuntime = {
+        ctx, options: resolved, bank, partners: new PartnerCache(),
+        dialect: payDialect(resolved.dialect ?? ctx.dialect), strict: resolved.strict ?? ctx.strict,
+      };
       bank.bind(rt);
       const faults = new Faults();
       instances.set(ctx, { rt, bank, faults });
@@ -79,7 +84,10 @@ export function createPayModule(options: PayModuleOptions = {}): SandboxModule {
       };
       // After a restart, the bank's unanswered payments are re-driven once; then expiries are swept.
       background('bank re-drive', () => bank.redrive());
-      instance.sweeper = setInterval(() => background('sweep', () => sweep(rt)), resolved.sweepIntervalMs);
+      const sweepAll = rt.dialect.refunds === 'deferred'
+        ? async () => { await sweep(rt); await settleDueRefunds(rt); }
+        : () => sweep(rt);
+      instance.sweeper = setInterval(() => background('sweep', sweepAll), resolved.sweepIntervalMs);
       instance.sweeper.unref();
     },
     async close() {

@@ -10,7 +10,8 @@ import type { Partner } from './partners.js';
 import { providersFor, requireOffered, walletPayIsDefault } from './providers.js';
 import { write, type PayRuntime } from './runtime.js';
 import { invalidState, move } from './state-machine.js';
-import { requireTransaction, transactionState, type TransactionKey } from './transactions.js';
+import { settleDueRefunds } from './refunds-deferred.js';
+import { requireTransaction, transactionState, type TransactionKey, type TransactionRow } from './transactions.js';
 
 /** POST /availability-info: the providers for the customer of a live card session. */
 export async function availability(rt: PayRuntime, partner: Partner, cardSession: string): Promise<AvailabilityResponse> {
@@ -64,27 +65,30 @@ export async function availabilityTask(rt: PayRuntime, partner: Partner, body: T
 }
 
 /**
- * POST /status: the transaction's state. An invoice past its life is expired
- * first, so the answer never lags the sweeper. Asked by requestId +
+ * POST /status: the transaction (the route's dialect words it). An invoice
+ * past its life is expired first, so the answer never lags the sweeper. Asked by requestId +
  * cardSession, a blocked card session answers 409 CARD_SESSION_INVALID (asked
  * by transactionId, the state is still told: the merchant settles what exists).
  */
-export async function status(rt: PayRuntime, key: TransactionKey): Promise<TransactionState> {
+export async function status(rt: PayRuntime, key: TransactionKey): Promise<TransactionRow> {
   if ('cardSession' in key && await isBlocked(rt.ctx.db, key.cardSession, key.partnerId)) throw blockedProblem();
+  // Refunds that settle later are settled when due before the state is told, as invoices are expired.
+  if (rt.dialect.refunds === 'deferred') await settleDueRefunds(rt);
   const t = await requireTransaction(rt.ctx.db, key);
-  if (!invoiceDue(t, rt.ctx.clock())) return transactionState(t);
+  if (!invoiceDue(t, rt.ctx.clock())) return t;
   return write(rt, async (tx, effects) => {
     const locked = await requireTransaction(tx, { transactionId: t.transactionId }, true);
-    return transactionState(await expireIfDue(tx, rt, locked, effects));
+    return expireIfDue(tx, rt, locked, effects);
   });
 }
 
 /**
  * POST /cancel by the merchant: `created` -> `cancelled`, or `processing` ->
- * `cancelled`. If the bank has not received the payment yet, nothing will be
- * withdrawn; if it has, its answer still comes and wins (document section 7).
+ * `cancelled`; answers the transaction after it (the route's dialect words it).
+ * If the bank has not received the payment yet, nothing will be withdrawn; if
+ * it has, its answer still comes and wins (document section 7).
  */
-export async function cancel(rt: PayRuntime, partner: Partner, transactionId: string): Promise<TransactionState> {
+export async function cancel(rt: PayRuntime, partner: Partner, transactionId: string): Promise<TransactionRow> {
   return write(rt, async (tx, effects) => {
     const found = await requireTransaction(tx, { transactionId, partnerId: partner.partnerId }, true);
     const t = await expireIfDue(tx, rt, found, effects);
@@ -92,7 +96,7 @@ export async function cancel(rt: PayRuntime, partner: Partner, transactionId: st
     const moved = effects.moved(await move(tx, rt, t, 'cancelled', 'cancelled', {
       cancelled_by: 'merchant', ...(withdrawn ? { bank_outcome: null } : {}),
     }));
-    return transactionState(moved.transaction);
+    return moved.transaction;
   });
 }
 

@@ -11,6 +11,10 @@ const schema = z.object({
   invoiceTtlSeconds: z.number().int().min(1).max(86_400).default(300),
   sweepIntervalMs: z.number().int().min(10).max(60_000).default(1000),
   providers: z.array(provider).min(1).max(20).default([{ providerId: 'wallet', name: 'Wallet Pay' }]),
+  /** The Pay API's words; default: the sandbox's (`SandboxOptions.dialect`, itself `kit` by default). */
+  dialect: z.enum(['kit', 'foreign'], { error: 'must be kit or foreign' }).optional(),
+  /** Refuse (409) a /checkout for a card session whose invoice is still open; default: the sandbox's `strict`. */
+  strict: z.boolean().optional(),
 }).strict();
 
 /** Options of {@link createPayModule}. */

@@ -7,7 +7,7 @@ import type { PayRuntime } from './runtime.js';
 /** What a refused request was about: the card session it named, or the transaction whose card session it is. */
 type Subject = { cardSession: string } | { transactionId: string } | undefined;
 
-function subjectOf(body: Uint8Array): Subject {
+function subjectOf(body: Uint8Array, idIn: (value: unknown) => string | undefined): Subject {
   const text = new TextDecoder().decode(body);
   // A refused body is a stranger's: bounded walk before anything parses it (the app's body limit bounds its size).
   if (jsonDepth(text, MAX_JSON_DEPTH + 1) > MAX_JSON_DEPTH) return undefined;
@@ -20,7 +20,9 @@ function subjectOf(body: Uint8Array): Subject {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const { cardSession, transactionId } = value as { cardSession?: unknown; transactionId?: unknown };
   if (CardSession.safeParse(cardSession).success) return { cardSession: cardSession as string };
-  if (TransactionId.safeParse(transactionId).success) return { transactionId: transactionId as string };
+  // Read as the dialect writes it (a number in some): the card session of the payment is blocked whatever its form.
+  const id = idIn(transactionId);
+  if (TransactionId.safeParse(id).success) return { transactionId: id! };
   return undefined;
 }
 
@@ -39,7 +41,7 @@ function subjectOf(body: Uint8Array): Subject {
  * for a lost answer, which a block would turn into a rescan.
  */
 export async function blockAfterRefusedToken(rt: PayRuntime, partner: Partner, body: Uint8Array, path: string): Promise<void> {
-  const subject = subjectOf(body);
+  const subject = subjectOf(body, (value) => rt.dialect.transactionIdIn(value));
   if (subject === undefined) return;
   const now = rt.ctx.clock();
   const blocked = 'cardSession' in subject

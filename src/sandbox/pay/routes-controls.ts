@@ -6,13 +6,16 @@ import type { FaultAction, Faults } from './faults.js';
 import { transactionRecord } from './records.js';
 import { jsonBody } from './routes-api.js';
 import type { PayRuntime } from './runtime.js';
-import { bankRoute, clearFaultsRoute, faultRoute, redeliverRoute, transactionRoute, webhooksRoute } from './simulator-spec.js';
+import { setRefundSettings, type RefundSettings } from './refund-settings.js';
+import {
+  bankRoute, clearFaultsRoute, faultRoute, redeliverRoute, refundSettingsRoute, transactionRoute, webhooksRoute,
+} from './simulator-spec.js';
 import { requireTransaction } from './transactions.js';
 
 const param = (c: Context, name: string) => (c.req.valid as (t: 'param') => Record<string, string>)('param')[name]!;
 
 /**
- * Mounts the test controls under /sandbox/: the simulated bank's answers,
+ * Mounts the test controls under /sandbox/: the simulated bank's answers (and refunds'),
  * injected faults, webhook deliveries (list, redeliver) and a transaction's
  * full record.
  */
@@ -20,6 +23,8 @@ export function mountControls(app: OpenAPIHono<any>, rt: PayRuntime, faults: Fau
   const handle = (route: object, handler: (c: Context) => Promise<Response> | Response) => app.openapi(route as never, handler as never);
 
   handle(bankRoute, async (c) => c.json(await setBankSettings(rt.ctx.db, jsonBody<BankSettings>(c))));
+
+  handle(refundSettingsRoute, async (c) => c.json(await setRefundSettings(rt.ctx.db, jsonBody<RefundSettings>(c))));
 
   handle(faultRoute, (c) => {
     const body = jsonBody<{ path: string; action: FaultAction; count: number; delayMs: number }>(c);

@@ -3,6 +3,7 @@ import type { SandboxContext } from '../module.js';
 import type { TransactionRow } from './transactions.js';
 import type { ResolvedPayOptions } from './options.js';
 import type { PartnerCache } from './partners.js';
+import type { PayDialect } from './dialect/index.js';
 
 /** A transaction after a move, and whether the move enqueued its event. */
 export interface Moved {
@@ -35,6 +36,10 @@ export interface PayRuntime {
   readonly options: ResolvedPayOptions;
   readonly bank: BankScheduler;
   readonly partners: PartnerCache;
+  /** The words the Pay API answers in (the kit's by default). */
+  readonly dialect: PayDialect;
+  /** Refuse (409 INVOICE_OPEN) a /checkout for a card session whose invoice is still open, instead of cancelling it. */
+  readonly strict: boolean;
 }
 
 /**

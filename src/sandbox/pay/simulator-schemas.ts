@@ -90,6 +90,13 @@ export const BankRequest = z.object({
     .openapi({ description: 'The bank receives the payment this long after the confirmation (divided by timeScale); a /cancel before it withdraws the payment, after it the answer still comes.' }),
 }).strict().openapi('SandboxBank');
 
+/** POST /sandbox/bank/refunds: how the next refunds settle where they settle later (the foreign dialect). */
+export const RefundSettingsRequest = z.object({
+  mode: z.enum(['approve', 'fail'], { error: 'must be approve or fail' }),
+  delayMs: z.number().int().min(0).max(86_400_000).default(0)
+    .openapi({ description: 'Pending this long on the sandbox clock (not scaled), then settled by a read or sweep.' }),
+}).strict().openapi('SandboxRefundSettings');
+
 /** POST /sandbox/faults: a fault for the next requests to a Pay API path. */
 export const FaultRequest = z.object({
   path: z.enum(['/availability-info', '/availability-info/task', '/checkout', '/status', '/cancel', '/refund', '/receipt'],

@@ -3,7 +3,9 @@ import { ErrorEnvelope } from '../../contracts/errors.js';
 import { TransactionState } from '../../contracts/pay/index.js';
 import {
   BankRequest, BarcodeRequest, CardPath, CardTransactionsResponse, CardRequest, CardResponse, DeclineRequest, DeliveriesResponse, DeliveryPath, FaultRequest,
-  FaultsResponse, InvoicesQuery, InvoicesResponse, PartnerRequest, PartnerResponse, TransactionPath, TransactionRecord, WebhooksQuery,
+  FaultsResponse, InvoicesQuery, InvoicesResponse, PartnerRequest, PartnerResponse, RefundSettingsRequest,
+  TransactionPath,
+  TransactionRecord, WebhooksQuery,
 } from './simulator-schemas.js';
 
 const error = (description: string) => ({ description, content: { 'application/json': { schema: ErrorEnvelope } } });
@@ -80,6 +82,13 @@ export const bankRoute = createRoute({
   request: body(BankRequest), responses: { ...ok(BankRequest, 'The bank\'s settings.'), ...bad },
 });
 
+/** POST /sandbox/bank/refunds. */
+export const refundSettingsRoute = createRoute({
+  operationId: 'sandboxRefundSettings', method: 'post', path: '/sandbox/bank/refunds', tags: controls, security: open,
+  summary: 'How the next refunds settle where they are answered pending first (the foreign dialect), and when',
+  request: body(RefundSettingsRequest), responses: { ...ok(RefundSettingsRequest, 'The refund settings.'), ...bad },
+});
+
 /** POST /sandbox/faults. */
 export const faultRoute = createRoute({
   operationId: 'sandboxFault', method: 'post', path: '/sandbox/faults', tags: controls, security: open,
@@ -120,5 +129,5 @@ export const transactionRoute = createRoute({
 /** Every simulator and test-control route of the Pay module. */
 export const SIMULATOR_ROUTES = [
   partnerRoute, cardRoute, barcodeRoute, invoicesRoute, cardTransactionsRoute, confirmRoute, declineRoute, customerCancelRoute, appPageRoute,
-  bankRoute, faultRoute, clearFaultsRoute, webhooksRoute, redeliverRoute, transactionRoute,
+  bankRoute, refundSettingsRoute, faultRoute, clearFaultsRoute, webhooksRoute, redeliverRoute, transactionRoute,
 ] as const;
