@@ -41,6 +41,8 @@ export class DrivenPayments {
   readonly #releasing = new Map<string, Promise<void>>();
   readonly #wanted = new Set<string>();
   readonly #released = new Map<string, Set<() => void>>();
+  /** When (performance.now()) each payment driven here was claimed: a renewal begun earlier cannot judge it. */
+  readonly #claimedAt = new Map<string, number>();
   /** Until when (performance.now()) the last renewal keeps every lease of this instance. */
   #freshUntil = 0;
   #closed = false;
@@ -71,7 +73,7 @@ export class DrivenPayments {
 
   /** A new payment, inserted under this instance's lease. */
   add(payment: TillPayment): void {
-    this.#driven.set(keyOf(payment), payment);
+    this.#hold(payment);
   }
 
   /**
@@ -114,6 +116,7 @@ export class DrivenPayments {
     this.#freshUntil = started + this.#deps.leases.ttlMs * 0.8;
     const epochs = new Map(held.map((h) => [keyOf(h), h]));
     for (const [k, payment] of this.#driven) {
+      if ((this.#claimedAt.get(k) ?? 0) >= started) continue; // claimed while the renewal ran: not in its answer
       const lease = epochs.get(k);
       if (lease === undefined || lease.epoch !== payment.epoch) {
         this.lost(payment);
@@ -140,7 +143,7 @@ export class DrivenPayments {
   lost(payment: TillPayment): void {
     const k = keyOf(payment);
     payment.close();
-    if (this.#driven.get(k) === payment) this.#driven.delete(k);
+    if (this.#driven.get(k) === payment) this.#forget(k);
     this.#wanted.delete(k);
   }
 
@@ -150,7 +153,7 @@ export class DrivenPayments {
     if (this.#closed || payment.closed || this.#driven.get(k) !== payment || payment.busy) return;
     const wanted = this.#wanted.has(k);
     if (!wanted && (payment.needsDriver || (this.#deps.alone && payment.open))) return;
-    this.#driven.delete(k);
+    this.#forget(k);
     this.#wanted.delete(k);
     payment.close();
     const releasing = this.#deps.leases.release(payment, payment.epoch, payment.needsDriver).then((released) => {
@@ -168,7 +171,18 @@ export class DrivenPayments {
     for (const payment of payments) payment.close();
     await Promise.allSettled([...payments.map((p) => p.idle()), ...this.#releasing.values()]);
     this.#driven.clear();
+    this.#claimedAt.clear();
     await this.#deps.leases.releaseAll().catch((error: unknown) => this.#deps.onError(error, 'payment leases release failed'));
+  }
+
+  #hold(payment: TillPayment): void {
+    this.#driven.set(keyOf(payment), payment);
+    this.#claimedAt.set(keyOf(payment), performance.now());
+  }
+
+  #forget(k: string): void {
+    this.#driven.delete(k);
+    this.#claimedAt.delete(k);
   }
 
   async #fresh(payment: TillPayment): Promise<TillPayment> {
@@ -227,7 +241,7 @@ export class DrivenPayments {
   /** Makes the payment object of a claimed row and hands it the webhook states kept for its transactions. */
   async #take(stored: StoredPayment): Promise<TillPayment> {
     const payment = this.#deps.restore(stored);
-    this.#driven.set(keyOf(payment), payment);
+    this.#hold(payment);
     const snapshot = stored.record.snapshot;
     const ids = [...(snapshot.transaction ? [String(snapshot.transaction.transactionId)] : []), ...snapshot.left.map(String)];
     try {
