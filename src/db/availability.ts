@@ -1,7 +1,8 @@
-import type { Logger } from 'pino';
-
-/** What {@link Availability} logs with: one line per state change. */
-export type AvailabilityLogger = Pick<Logger, 'warn' | 'info'>;
+/** What {@link Availability} logs with, one line per state change: a pino logger fits. */
+export interface AvailabilityLogger {
+  warn(fields: object, message: string): void;
+  info(fields: object, message: string): void;
+}
 
 /** Options of {@link Availability}. */
 export interface AvailabilityOptions {

@@ -3,16 +3,16 @@ import { Availability } from '../../../src/db/availability.js';
 
 /** A logger that keeps its lines and wakes waiters on each. */
 function recorder() {
-  const lines: Array<{ level: 'warn' | 'info'; msg: string; fields: Record<string, unknown> }> = [];
+  const lines: Array<{ level: 'warn' | 'info'; msg: string; fields: object }> = [];
   const waiters: Array<() => void> = [];
-  const push = (level: 'warn' | 'info') => (fields: Record<string, unknown>, msg: string) => {
+  const push = (level: 'warn' | 'info') => (fields: object, msg: string) => {
     lines.push({ level, msg, fields });
     for (const wake of waiters.splice(0)) wake();
   };
   const until = async (match: () => boolean) => {
     while (!match()) await new Promise<void>((resolve) => waiters.push(resolve));
   };
-  return { lines, until, logger: { warn: push('warn'), info: push('info') } as never };
+  return { lines, until, logger: { warn: push('warn'), info: push('info') } };
 }
 
 /** A probe the test answers: it fails while `up` is false. */
