@@ -28,7 +28,8 @@ const payWebhookRoute = createRoute({
     413: { description: 'The body is over the server\'s body limit (`PAYLOAD_TOO_LARGE`), refused before it is read.', content: { 'application/json': { schema: ErrorEnvelope } } },
     500: { description: 'The event could not be processed: the service retries.', content: { 'application/json': { schema: ErrorEnvelope } } },
     503: {
-      description: 'The database does not answer (`DATABASE_UNAVAILABLE`), so the state could not be written: the service retries after `Retry-After`.',
+      description: 'The database does not answer (`DATABASE_UNAVAILABLE`), so the state could not be written: '
+        + 'the service retries after `Retry-After`.',
       content: { 'application/json': { schema: ErrorEnvelope } },
     },
   },

@@ -19,8 +19,8 @@ import { requestIdOf } from './request-id.js';
 import { isJsonMediaType } from './guards.js';
 import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
 import {
-  bodyNotJson, CLIENT_CLOSED_REQUEST, databaseUnavailable, HttpProblem, invalidBody, isClientAbort, payloadTooLarge, unauthorized,
-  unsupportedMediaType,
+  bodyNotJson, CLIENT_CLOSED_REQUEST, databaseUnavailable, HttpProblem, invalidBody, isClientAbort, payloadTooLarge,
+  unauthorized, unsupportedMediaType,
 } from './problems.js';
 import { SECURITY_SCHEMES } from './routes.js';
 import type { TillAuthenticator } from './till-keys.js';
@@ -60,9 +60,10 @@ const INTENTS: Record<Intent, { body?: ZodType; summary: string; run(p: Payments
 const tillSecurity: Array<Record<string, string[]>> = [{ [SECURITY_SCHEMES.bearer]: [] }, { [SECURITY_SCHEMES.query]: [] }];
 const errors = (codes: number[]) => Object.fromEntries(codes.map((code) => [code, {
   description: code === 503
-    ? 'Unavailable: `status` is DATABASE_UNAVAILABLE (the database does not answer; retry after `Retry-After` seconds), '
-      + 'PAY_NOT_CONFIGURED, PAYMENT_ELSEWHERE or PAYMENTS_CLOSED.'
-    : 'Refused: `status` is the stable code (a Pay API, payment session or cash desk code, e.g. CARD_SESSION_INVALID, SESSION_STATE, PAYMENT_NOT_FOUND).',
+    ? 'Unavailable: `status` is DATABASE_UNAVAILABLE (the database does not answer; retry after `Retry-After` '
+      + 'seconds), PAY_NOT_CONFIGURED, PAYMENT_ELSEWHERE or PAYMENTS_CLOSED.'
+    : 'Refused: `status` is the stable code (a Pay API, payment session or cash desk code, e.g. CARD_SESSION_INVALID, '
+      + 'SESSION_STATE, PAYMENT_NOT_FOUND).',
   content: { 'application/json': { schema: ErrorEnvelope } },
 }]));
 const viewAnswer = { 200: { description: 'The payment as it stands.', content: { 'application/json': { schema: PaymentView } } }, ...errors([400, 401, 404, 409, 422, 502, 503, 504]) };
@@ -80,14 +81,21 @@ export function documentPaymentRoutes(app: Pick<OpenAPIHono, 'openAPIRegistry'>)
   });
   register({
     operationId: 'listPayments', method: 'get', path: PAYMENTS_PATH, summary: "This till's payments (pay.list)", security: tillSecurity,
-    request: { query: ListPayments }, responses: { 200: { description: 'Most recent first.', content: { 'application/json': { schema: PaymentList } } }, ...errors([400, 401, 503]) },
+    request: { query: ListPayments },
+    responses: {
+      200: { description: 'Most recent first.', content: { 'application/json': { schema: PaymentList } } },
+      ...errors([400, 401, 503]),
+    },
   });
   register({ operationId: 'getPayment', method: 'get', path: `${PAYMENTS_PATH}/{paymentId}`, summary: 'A payment (pay.get)', security: tillSecurity, request: { params: idParam }, responses: viewAnswer });
   register({
     operationId: 'paymentEvents', method: 'get', path: `${PAYMENTS_PATH}/{paymentId}/events`, summary: "A payment's updates as server-sent events", security: tillSecurity,
     description: 'Server-sent events named `pay.sessionUpdated`, the first one the current state, then every phase change and session event.',
     request: { params: idParam },
-    responses: { 200: { description: 'An event stream.', content: { 'text/event-stream': { schema: SessionUpdate } } }, ...errors([401, 404, 429, 503]) },
+    responses: {
+      200: { description: 'An event stream.', content: { 'text/event-stream': { schema: SessionUpdate } } },
+      ...errors([401, 404, 429, 503]),
+    },
   });
   for (const [intent, { body, summary }] of Object.entries(INTENTS)) {
     register({

@@ -125,7 +125,8 @@ function classify(error: unknown): { problem: HttpProblem; log?: 'warn' | 'error
  * The refusal for anything thrown while answering a request: known failures
  * become their envelope; anything else is a 500 saying only "Internal error"
  * (messages may hold request data), with the error itself logged. 503s are
- * logged at `warn` (but `DATABASE_UNAVAILABLE`, logged once per outage where the database is), 500s at `error`; a client gone mid-body is 499, logged at `info`
+ * logged at `warn` (but `DATABASE_UNAVAILABLE`, logged once per outage where the database is),
+ * 500s at `error`; a client gone mid-body is 499, logged at `info`
  * (the caller sends nothing for it). `path` must not carry the query string:
  * `?key=` holds a till key.
  */

@@ -147,7 +147,8 @@ class WsBridge implements Bridge {
     this.#perTill.set(till.id, (this.#perTill.get(till.id) ?? 0) + 1);
     this.#service.metrics.bridgeConnections.inc();
     log.info({ remoteAddress: remote.remoteAddress }, 'till connected');
-    followPayments(this.#service, till.id, (text) => connection.notify(text), connection.closed, log, { database: this.#database });
+    const notify = (text: string) => connection.notify(text);
+    followPayments(this.#service, till.id, notify, connection.closed, log, { database: this.#database });
     void connection.closed.then(() => {
       this.#connections.delete(connection);
       const left = (this.#perTill.get(till.id) ?? 1) - 1;

@@ -41,7 +41,8 @@ export interface FollowOptions {
  * reconnection. Nothing here can reject unhandled, whatever the payments throw.
  */
 export function followPayments(
-  service: CashDeskService, tillId: string, send: (text: string) => void, closed: Promise<void>, log: Logger, options: FollowOptions = {},
+  service: CashDeskService, tillId: string, send: (text: string) => void, closed: Promise<void>, log: Logger,
+  options: FollowOptions = {},
 ): void {
   const payments = service.payments;
   if (payments === undefined) return;

@@ -59,7 +59,7 @@ export interface PostgresOptions {
    * `DATABASE_UNAVAILABLE`. Default {@link CONNECT_TIMEOUT_MS}.
    */
   connectTimeoutMs?: number;
-  /** Where the pool writes its one line per state change (unreachable, reachable again). Default JSON lines on stderr. */
+  /** Where the pool writes one line per state change (unreachable, reachable again). Default JSON lines on stderr. */
   logger?: AvailabilityLogger;
 }
 

@@ -69,8 +69,9 @@ export function createPayWebhookHandler(options: PayWebhookOptions): (request: R
       await options.onEvent?.(parsed.data, id);
     } catch (error) {
       if (error instanceof KitError && error.code === 'DATABASE_UNAVAILABLE') {
-        return json(503, errorEnvelope('DATABASE_UNAVAILABLE', ['The database is unavailable: retry later'], currentRequestId()),
-          { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
+        const why = ['The database is unavailable: retry later'];
+        const envelope = errorEnvelope('DATABASE_UNAVAILABLE', why, currentRequestId());
+        return json(503, envelope, { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
       }
       return json(500, errorEnvelope('INTERNAL', ['the event could not be processed'], currentRequestId()));
     }

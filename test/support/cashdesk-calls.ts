@@ -33,8 +33,14 @@ export function paymentRequests(paymentId: string, fullBarcode: string): Payment
   return requests.map((r) => ({ ...r, name: `${r.method} ${r.path}` }));
 }
 
+/** One bridge call of a till. */
+export interface PayCall {
+  method: string;
+  params: Record<string, unknown>;
+}
+
 /** Every bridge `pay.*` method with params its schema accepts, about payment `paymentId`. */
-export function payCalls(paymentId: string, fullBarcode: string): Array<{ method: string; params: Record<string, unknown> }> {
+export function payCalls(paymentId: string, fullBarcode: string): PayCall[] {
   const params: Record<(typeof PAY_METHOD_NAMES)[number], Record<string, unknown>> = {
     'pay.start': { fullBarcode, basket: BASKET, paymentId },
     'pay.checkout': { paymentId },

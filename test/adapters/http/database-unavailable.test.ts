@@ -15,7 +15,8 @@ describe('the HTTP adapter while the database is down', () => {
   let close: () => Promise<void>;
   beforeAll(async () => {
     const verifier = createVerifier({ ...BASE_CONFIG, backend: 'wasm', clock: () => NOW } as VerifierConfig);
-    const service = new CashDeskService({ verifier, tills: new TillRegistry([{ id: 'till-1', key: TILL_KEY }]), payments });
+    const tills = new TillRegistry([{ id: 'till-1', key: TILL_KEY }]);
+    const service = new CashDeskService({ verifier, tills, payments });
     const http = await serveHttp(createHttpApp(service));
     url = http.url;
     close = async () => {
@@ -25,12 +26,15 @@ describe('the HTTP adapter while the database is down', () => {
   });
   afterAll(() => close?.());
 
-  it.each(paymentRequests('p-1', barcode()))('answers $name 503 DATABASE_UNAVAILABLE with Retry-After', async ({ method, path, body }) => {
+  it.each(paymentRequests('p-1', barcode()))('answers $name 503 DATABASE_UNAVAILABLE, Retry-After', async (call) => {
+    const { method, path, body } = call;
     payments.down = true;
     const reply = await request(url, path, { method, ...(body === undefined ? {} : { body }) });
     expect(reply.status).toBe(503);
     expect(reply.headers.get('retry-after')).toBe('2');
-    expect(reply.body).toMatchObject({ status: 'DATABASE_UNAVAILABLE', errors: ['The database is unavailable: retry later'] });
+    expect(reply.body).toMatchObject({
+      status: 'DATABASE_UNAVAILABLE', errors: ['The database is unavailable: retry later'],
+    });
   });
 
   it('answers a Pay webhook 503 DATABASE_UNAVAILABLE with Retry-After when its state cannot be written', async () => {

@@ -26,7 +26,8 @@ describe('the bridge while the database is down', () => {
   });
   afterAll(() => server?.close());
 
-  it.each(payCalls('p-1', barcode()))('answers $method DATABASE_UNAVAILABLE with retryAfterMs', async ({ method, params }) => {
+  it.each(payCalls('p-1', barcode()))('answers $method DATABASE_UNAVAILABLE with retryAfterMs', async (call) => {
+    const { method, params } = call;
     payments.down = true;
     const till = await connect();
     const error = await refusal(till.call(method, params));
@@ -53,7 +54,8 @@ describe('the bridge while the database is down', () => {
     const attempts = payments.subscribeAttempts;
     const till = await connect();
     await expect.poll(() => payments.subscribeAttempts).toBeGreaterThan(attempts);
-    expect(await till.call('barcode.verify', { fullBarcode: barcode() })).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE' });
+    const verification = await till.call('barcode.verify', { fullBarcode: barcode() });
+    expect(verification).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE' });
   });
 
   it('tells a till that connected during the outage its open payments once the database is back', async () => {
@@ -63,7 +65,9 @@ describe('the bridge while the database is down', () => {
     await expect.poll(() => payments.subscribeAttempts).toBeGreaterThan(attempts);
     payments.down = false;
     // The subscription is tried again by itself: the current state comes without the till asking.
-    expect(await till.next(60_000)).toMatchObject({ method: 'pay.sessionUpdated', params: { paymentId: 'p-1', phase: 'offered' } });
+    expect(await till.next(60_000)).toMatchObject({
+      method: 'pay.sessionUpdated', params: { paymentId: 'p-1', phase: 'offered' },
+    });
   });
 
   it('lets no failed subscription reject unhandled', async () => {

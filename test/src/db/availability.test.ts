@@ -26,20 +26,24 @@ function switchable() {
 }
 
 const classify = (error: unknown) => (error as { code?: string }).code;
+/** The options every test shares: its log, the classification by `code`, a name. */
+const base = (log: ReturnType<typeof recorder>) => ({ classify, logger: log.logger, where: 'db' });
 
 describe('Availability', () => {
   it('logs one warning for many failures in a row', () => {
     const log = recorder();
-    const health = new Availability({ probe: async () => {}, classify, logger: log.logger, where: 'db', firstDelayMs: 60_000 });
+    const health = new Availability({ ...base(log), probe: async () => {}, firstDelayMs: 60_000 });
     for (let i = 0; i < 100; i++) health.failed('ECONNREFUSED');
     health.close();
-    expect(log.lines).toEqual([expect.objectContaining({ level: 'warn', fields: { database: 'db', reason: 'ECONNREFUSED' } })]);
+    expect(log.lines).toEqual([
+      expect.objectContaining({ level: 'warn', fields: { database: 'db', reason: 'ECONNREFUSED' } }),
+    ]);
     expect(health.down).toBe(true);
   });
 
   it('logs one line when a query answers after an outage, and none while it was up', () => {
     const log = recorder();
-    const health = new Availability({ probe: async () => {}, classify, logger: log.logger, where: 'db', firstDelayMs: 60_000 });
+    const health = new Availability({ ...base(log), probe: async () => {}, firstDelayMs: 60_000 });
     health.answered();
     health.failed('57P01');
     health.answered();
@@ -55,7 +59,7 @@ describe('Availability', () => {
   it('finds the database back by probing when nothing queries it', async () => {
     const log = recorder();
     const { state, probe } = switchable();
-    const health = new Availability({ probe, classify, logger: log.logger, where: 'db', firstDelayMs: 1, maxDelayMs: 2 });
+    const health = new Availability({ ...base(log), probe, firstDelayMs: 1, maxDelayMs: 2 });
     health.failed('ECONNREFUSED');
     await expect.poll(() => state.probes).toBeGreaterThanOrEqual(3);
     state.up = true;
@@ -69,9 +73,7 @@ describe('Availability', () => {
     const log = recorder();
     let probed!: () => void;
     const done = new Promise<void>((resolve) => { probed = resolve; });
-    const health = new Availability({
-      probe: async () => { probed(); }, classify, logger: log.logger, where: 'db', firstDelayMs: 1,
-    });
+    const health = new Availability({ ...base(log), probe: async () => { probed(); }, firstDelayMs: 1 });
     health.suspect();
     await done;
     health.close();
@@ -82,7 +84,7 @@ describe('Availability', () => {
   it('marks the database down when the probe after a cut idle connection fails', async () => {
     const log = recorder();
     const { probe } = switchable();
-    const health = new Availability({ probe, classify, logger: log.logger, where: 'db', firstDelayMs: 60_000 });
+    const health = new Availability({ ...base(log), probe, firstDelayMs: 60_000 });
     health.suspect();
     await log.until(() => log.lines.length === 1);
     health.close();
@@ -94,7 +96,7 @@ describe('Availability', () => {
     try {
       const log = recorder();
       const { state, probe } = switchable();
-      const health = new Availability({ probe, classify, logger: log.logger, where: 'db', firstDelayMs: 1, maxDelayMs: 1 });
+      const health = new Availability({ ...base(log), probe, firstDelayMs: 1, maxDelayMs: 1 });
       health.failed('ECONNREFUSED');
       health.close();
       vi.runAllTimers();

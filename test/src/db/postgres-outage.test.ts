@@ -12,7 +12,9 @@ function recorder() {
 
 const failure = (work: Promise<unknown>) => work.then(() => undefined, (error: unknown) => error);
 
-describe.runIf(havePrivatePostgres('the PostgreSQL outage tests of the database layer'))('a PostgreSQL pool whose server stops', () => {
+const runs = havePrivatePostgres('the PostgreSQL outage tests of the database layer');
+
+describe.runIf(runs)('a PostgreSQL pool whose server stops', () => {
   let pg: PrivatePostgres;
   let db: Database;
   const log = recorder();
@@ -29,7 +31,7 @@ describe.runIf(havePrivatePostgres('the PostgreSQL outage tests of the database 
     await pg?.destroy();
   });
 
-  it('fails a query with DATABASE_UNAVAILABLE naming neither the password nor the SQL when the server is down', async () => {
+  it('fails a query with DATABASE_UNAVAILABLE naming neither password nor SQL when the server is down', async () => {
     const error = await failure(db.query('SELECT v FROM kept WHERE v = $1', [42]));
     expect(error).toBeInstanceOf(KitError);
     expect((error as KitError).code).toBe('DATABASE_UNAVAILABLE');

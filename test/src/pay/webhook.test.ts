@@ -67,8 +67,9 @@ describe('createPayWebhookHandler', () => {
     expect((await handler(request('msg_7'))).status).toBe(204);
   });
 
-  it('answers 503 DATABASE_UNAVAILABLE with Retry-After when onEvent cannot write for the database\'s sake', async () => {
-    const handler = createPayWebhookHandler({ secrets: secret, clock: () => NOW, onEvent: () => { throw databaseUnavailable('ECONNREFUSED'); } });
+  it('answers 503 DATABASE_UNAVAILABLE with Retry-After when onEvent throws DATABASE_UNAVAILABLE', async () => {
+    const onEvent = () => { throw databaseUnavailable('ECONNREFUSED'); };
+    const handler = createPayWebhookHandler({ secrets: secret, clock: () => NOW, onEvent });
     const answer = await handler(request('msg_8'));
     expect(answer.status).toBe(503);
     expect(answer.headers.get('retry-after')).toBe('2');
