@@ -13,6 +13,8 @@ export type KitErrorCode =
   | 'DATA_DIR_IN_USE'
   | 'PGLITE_SNAPSHOT_STALE'
   | 'DATABASE_UNREACHABLE'
+  /** The database stopped answering (refused, cut or timed out connections): retry after a few seconds. */
+  | 'DATABASE_UNAVAILABLE'
   | 'TOO_MANY_REQUESTS'
   | 'MEASURE_INEXACT'
   | 'MEASURE_OUT_OF_RANGE';
@@ -71,6 +73,13 @@ export class StoreError extends KitError {
     super('STORE_UNAVAILABLE', message, options);
   }
 }
+
+/**
+ * Seconds a client is told to wait (`Retry-After`, `retryAfterMs`) before
+ * retrying an intent refused with `DATABASE_UNAVAILABLE`: about how often the
+ * database layer checks whether the database answers again.
+ */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
 
 /**
  * Too many failed authentications: the caller's address, or the credential it

@@ -27,6 +27,11 @@ const payWebhookRoute = createRoute({
     401: { description: 'The signature does not verify, the timestamp is stale or a header is missing.', content: { 'application/json': { schema: ErrorEnvelope } } },
     413: { description: 'The body is over the server\'s body limit (`PAYLOAD_TOO_LARGE`), refused before it is read.', content: { 'application/json': { schema: ErrorEnvelope } } },
     500: { description: 'The event could not be processed: the service retries.', content: { 'application/json': { schema: ErrorEnvelope } } },
+    503: {
+      description: 'The database does not answer (`DATABASE_UNAVAILABLE`), so the state could not be written: '
+        + 'the service retries after `Retry-After`.',
+      content: { 'application/json': { schema: ErrorEnvelope } },
+    },
   },
 });
 

@@ -17,7 +17,11 @@ import { REQUEST_ID_HEADER, withRequestId } from '../../src/log/request-id.js';
 import type { NodeEnv } from './node-env.js';
 import { requestIdOf } from './request-id.js';
 import { isJsonMediaType } from './guards.js';
-import { bodyNotJson, CLIENT_CLOSED_REQUEST, HttpProblem, invalidBody, isClientAbort, payloadTooLarge, unauthorized, unsupportedMediaType } from './problems.js';
+import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
+import {
+  bodyNotJson, CLIENT_CLOSED_REQUEST, databaseUnavailable, HttpProblem, invalidBody, isClientAbort, payloadTooLarge,
+  unauthorized, unsupportedMediaType,
+} from './problems.js';
 import { SECURITY_SCHEMES } from './routes.js';
 import type { TillAuthenticator } from './till-keys.js';
 
@@ -55,7 +59,11 @@ const INTENTS: Record<Intent, { body?: ZodType; summary: string; run(p: Payments
 
 const tillSecurity: Array<Record<string, string[]>> = [{ [SECURITY_SCHEMES.bearer]: [] }, { [SECURITY_SCHEMES.query]: [] }];
 const errors = (codes: number[]) => Object.fromEntries(codes.map((code) => [code, {
-  description: 'Refused: `status` is the stable code (a Pay API, payment session or cash desk code, e.g. CARD_SESSION_INVALID, SESSION_STATE, PAYMENT_NOT_FOUND).',
+  description: code === 503
+    ? 'Unavailable: `status` is DATABASE_UNAVAILABLE (the database does not answer; retry after `Retry-After` '
+      + 'seconds), PAY_NOT_CONFIGURED, PAYMENT_ELSEWHERE or PAYMENTS_CLOSED.'
+    : 'Refused: `status` is the stable code (a Pay API, payment session or cash desk code, e.g. CARD_SESSION_INVALID, '
+      + 'SESSION_STATE, PAYMENT_NOT_FOUND).',
   content: { 'application/json': { schema: ErrorEnvelope } },
 }]));
 const viewAnswer = { 200: { description: 'The payment as it stands.', content: { 'application/json': { schema: PaymentView } } }, ...errors([400, 401, 404, 409, 422, 502, 503, 504]) };
@@ -73,14 +81,21 @@ export function documentPaymentRoutes(app: Pick<OpenAPIHono, 'openAPIRegistry'>)
   });
   register({
     operationId: 'listPayments', method: 'get', path: PAYMENTS_PATH, summary: "This till's payments (pay.list)", security: tillSecurity,
-    request: { query: ListPayments }, responses: { 200: { description: 'Most recent first.', content: { 'application/json': { schema: PaymentList } } }, ...errors([400, 401]) },
+    request: { query: ListPayments },
+    responses: {
+      200: { description: 'Most recent first.', content: { 'application/json': { schema: PaymentList } } },
+      ...errors([400, 401, 503]),
+    },
   });
   register({ operationId: 'getPayment', method: 'get', path: `${PAYMENTS_PATH}/{paymentId}`, summary: 'A payment (pay.get)', security: tillSecurity, request: { params: idParam }, responses: viewAnswer });
   register({
     operationId: 'paymentEvents', method: 'get', path: `${PAYMENTS_PATH}/{paymentId}/events`, summary: "A payment's updates as server-sent events", security: tillSecurity,
     description: 'Server-sent events named `pay.sessionUpdated`, the first one the current state, then every phase change and session event.',
     request: { params: idParam },
-    responses: { 200: { description: 'An event stream.', content: { 'text/event-stream': { schema: SessionUpdate } } }, ...errors([401, 404, 429]) },
+    responses: {
+      200: { description: 'An event stream.', content: { 'text/event-stream': { schema: SessionUpdate } } },
+      ...errors([401, 404, 429, 503]),
+    },
   });
   for (const [intent, { body, summary }] of Object.entries(INTENTS)) {
     register({
@@ -92,7 +107,9 @@ export function documentPaymentRoutes(app: Pick<OpenAPIHono, 'openAPIRegistry'>)
   }
 }
 
+/** The HTTP refusal of a payment call's failure; anything that is none stays as it is (a bug: 500). */
 function problemOf(error: unknown): unknown {
+  if (isDatabaseUnavailable(error)) return databaseUnavailable();
   const refusal = paymentRefusal(error);
   if (refusal === undefined) return error;
   return new HttpProblem(refusal.httpStatus, refusal.code, refusal.errors.length > 0 ? refusal.errors : [refusal.message]);
@@ -201,28 +218,25 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
     const id = paymentId(c);
     const service = payments();
     const release = holdStream(tillId);
-    let current: PaymentView;
+    const queue: SessionUpdate[] = [];
+    let wake: (() => void) | undefined;
+    let unsubscribe: () => void;
+    // Both reads before the stream begins: a failure (the database down) is then an answer with its status,
+    // not a stream that opens and dies.
     try {
-      current = await service.get(tillId, id);
+      const current = await service.get(tillId, id);
+      queue.push({ paymentId: id, phase: current.phase, ...pick(current) });
+      unsubscribe = await service.subscribe(tillId, (update) => {
+        if (update.paymentId !== id) return;
+        queue.push(update);
+        wake?.();
+      });
     } catch (error) {
       release();
       throw error;
     }
     return streamSSE(c, async (stream) => {
       let sequence = 0;
-      const queue: SessionUpdate[] = [{ paymentId: id, phase: current.phase, ...pick(current) }];
-      let wake: (() => void) | undefined;
-      let unsubscribe: () => void;
-      try {
-        unsubscribe = await service.subscribe(tillId, (update) => {
-          if (update.paymentId !== id) return;
-          queue.push(update);
-          wake?.();
-        });
-      } catch (error) {
-        release();
-        throw error;
-      }
       stream.onAbort(() => wake?.());
       try {
         while (!stream.aborted && !stream.closed) {

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { ZodError } from 'zod';
 import { validationErrors } from '../../src/contracts/errors.js';
-import { KitError, LockoutError, RequestDataError } from '../../src/errors.js';
+import { DATABASE_RETRY_AFTER_SECONDS, KitError, LockoutError, RequestDataError } from '../../src/errors.js';
 
 /**
  * A refusal with its HTTP status and error envelope (`{ status, errors }`).
@@ -68,6 +68,12 @@ export function tooManyRequests(error: LockoutError): HttpProblem {
     { 'retry-after': String(error.retryAfterSeconds) });
 }
 
+/** 503: the database does not answer; the till retries the same intent after `Retry-After`. */
+export function databaseUnavailable(): HttpProblem {
+  return new HttpProblem(503, 'DATABASE_UNAVAILABLE', ['The database is unavailable: retry later'],
+    { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
+}
+
 const INTERNAL = new HttpProblem(500, 'INTERNAL', ['Internal error']);
 
 /** The status a request is counted under when its client went away mid-body (nginx's "client closed request"); no answer is sent. */
@@ -102,6 +108,9 @@ function classify(error: unknown): { problem: HttpProblem; log?: 'warn' | 'error
         // Not logged per request: the lockout was logged once when it began.
         if (error instanceof LockoutError) return { problem: tooManyRequests(error) };
         break;
+      case 'DATABASE_UNAVAILABLE':
+        // Not logged per request: the database layer logs once when it stops answering and once when it is back.
+        return { problem: databaseUnavailable() };
       case 'VERIFIER_CLOSED':
         // Only while the server drains: the till should retry, not report a fault.
         return { problem: new HttpProblem(503, 'SERVICE_UNAVAILABLE', ['The server is shutting down']), log: 'warn' };
@@ -116,7 +125,8 @@ function classify(error: unknown): { problem: HttpProblem; log?: 'warn' | 'error
  * The refusal for anything thrown while answering a request: known failures
  * become their envelope; anything else is a 500 saying only "Internal error"
  * (messages may hold request data), with the error itself logged. 503s are
- * logged at `warn`, 500s at `error`; a client gone mid-body is 499, logged at `info`
+ * logged at `warn` (but `DATABASE_UNAVAILABLE`, logged once per outage where the database is),
+ * 500s at `error`; a client gone mid-body is 499, logged at `info`
  * (the caller sends nothing for it). `path` must not carry the query string:
  * `?key=` holds a till key.
  */

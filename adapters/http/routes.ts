@@ -140,10 +140,15 @@ export const healthRoute = createRoute({
   method: 'get',
   path: PATHS.health,
   summary: 'Readiness: the server and the dependencies it needs',
-  description: 'Probes the shared Redis store (when configured) with `PING`, at most about once a second.',
+  description: 'Probes the shared Redis store (when configured) with `PING` and the payments\' database '
+    + '(when payments are configured) with `SELECT 1`, at most about once a second.',
   responses: {
     200: { description: 'The server is up and its dependencies answer.', content: { 'application/json': { schema: Health } } },
-    503: { description: 'A dependency does not answer (named in `failing`): verifications would fail.', content: { 'application/json': { schema: HealthUnavailable } } },
+    503: {
+      description: 'A dependency does not answer (named in `failing`: `redis`, `database`): '
+        + 'verifications or payments would fail.',
+      content: { 'application/json': { schema: HealthUnavailable } },
+    },
   },
 });
 

@@ -5,6 +5,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import type { CashDeskService } from '../../src/cashdesk/service.js';
 import type { Till } from '../../src/cashdesk/tills.js';
 import { BridgeConnection } from './connection.js';
+import { DatabaseNotice } from './database-notice.js';
 import { Dispatcher } from './dispatch.js';
 import { Heartbeat } from './heartbeat.js';
 import { SendBudget } from './send-budget.js';
@@ -60,6 +61,7 @@ class WsBridge implements Bridge {
   readonly #log: Logger;
   readonly #allowedOrigins: Set<string>;
   readonly #dispatcher: Dispatcher;
+  readonly #database: DatabaseNotice;
   readonly #wss: WebSocketServer;
   readonly #connections = new Set<BridgeConnection>();
   /** Open connections per till id, for `maxConnectionsPerTill`. */
@@ -78,7 +80,8 @@ class WsBridge implements Bridge {
     this.#options = options;
     this.#log = options.logger;
     this.#allowedOrigins = new Set(options.allowedOrigins);
-    this.#dispatcher = new Dispatcher(service, options.maxBatch);
+    this.#database = new DatabaseNotice(options.logger);
+    this.#dispatcher = new Dispatcher(service, options.maxBatch, this.#database);
     this.#wss = new WebSocketServer({
       noServer: true,
       maxPayload: options.maxPayloadBytes,
@@ -144,7 +147,8 @@ class WsBridge implements Bridge {
     this.#perTill.set(till.id, (this.#perTill.get(till.id) ?? 0) + 1);
     this.#service.metrics.bridgeConnections.inc();
     log.info({ remoteAddress: remote.remoteAddress }, 'till connected');
-    followPayments(this.#service, till.id, (text) => connection.notify(text), connection.closed, log);
+    const notify = (text: string) => connection.notify(text);
+    followPayments(this.#service, till.id, notify, connection.closed, log, { database: this.#database });
     void connection.closed.then(() => {
       this.#connections.delete(connection);
       const left = (this.#perTill.get(till.id) ?? 1) - 1;

@@ -4,6 +4,7 @@ import type { BarcodeVerification } from '../../src/contracts/barcode.js';
 import type { CashDeskService } from '../../src/cashdesk/service.js';
 import { SeriesCounter } from '../../src/cashdesk/metrics.js';
 import { withRequestId } from '../../src/log/request-id.js';
+import type { DatabaseNotice } from './database-notice.js';
 import { errorForException } from './errors.js';
 import {
   checkRequest, failure, JsonRpcErrorCode, type JsonRpcErrorObject, type JsonRpcId, type JsonRpcResponse, responseText, success,
@@ -54,10 +55,13 @@ export class Dispatcher {
   readonly #service: CashDeskService;
   readonly #maxBatch: number;
   readonly #calls: SeriesCounter;
+  readonly #database: DatabaseNotice | undefined;
 
-  constructor(service: CashDeskService, maxBatch: number) {
+  /** `database`: where refusals for the database's sake, and the first answer after them, are told once per change. */
+  constructor(service: CashDeskService, maxBatch: number, database?: DatabaseNotice) {
     this.#service = service;
     this.#maxBatch = maxBatch;
+    this.#database = database;
     this.#calls = new SeriesCounter(() => service.metrics.bridgeCalls, ['method', 'outcome']);
   }
 
@@ -209,11 +213,14 @@ export class Dispatcher {
 
   #succeeded(method: BridgeMethodName, id: JsonRpcId, notification: boolean, result: unknown): CallOutcome {
     this.#count(method, 'ok');
+    // Only payment calls reach the database: a verification answered says nothing of it.
+    if (this.#database !== undefined && method.startsWith('pay.')) this.#database.answered();
     return answer(notification, success(id, result));
   }
 
   #failed(method: BridgeMethodName, id: JsonRpcId, notification: boolean, error: unknown, log: Logger, rid = randomUUID()): CallOutcome {
     const rpcError: JsonRpcErrorObject = errorForException(error, log, method, rid);
+    if (rpcError.data.code === 'DATABASE_UNAVAILABLE') this.#database?.refused();
     this.#count(method, rpcError.data.code);
     return answer(notification, { jsonrpc: '2.0', id, error: rpcError });
   }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { paymentRefusal } from '../../src/cashdesk/payments/errors.js';
-import { KitError, type KitErrorCode } from '../../src/errors.js';
+import { DATABASE_RETRY_AFTER_SECONDS, KitError, type KitErrorCode } from '../../src/errors.js';
 import { JsonRpcErrorCode, type JsonRpcErrorObject } from './jsonrpc.js';
 
 /**
@@ -12,6 +12,7 @@ export const KIT_ERROR_RPC_CODES: Readonly<Partial<Record<KitErrorCode, number>>
   REQUEST_DATA_INVALID: JsonRpcErrorCode.RequestDataInvalid,
   STORE_UNAVAILABLE: JsonRpcErrorCode.StoreUnavailable,
   VERIFIER_CLOSED: JsonRpcErrorCode.VerifierClosed,
+  DATABASE_UNAVAILABLE: JsonRpcErrorCode.DatabaseUnavailable,
 };
 
 /**
@@ -27,7 +28,10 @@ export const PAYMENT_RPC_CODES = {
   payments: -32012,
 } as const;
 
-/** Kit errors that are the server's trouble, not the till's: worth an operator's attention. */
+/**
+ * Kit errors that are the server's trouble, not the till's: worth an operator's attention. Not
+ * DATABASE_UNAVAILABLE: the dispatcher's DatabaseNotice tells it once per outage, not per call.
+ */
 const OPERATIONAL: ReadonlySet<KitErrorCode> = new Set(['STORE_UNAVAILABLE', 'VERIFIER_CLOSED', 'BACKEND_UNAVAILABLE']);
 
 /**
@@ -41,10 +45,11 @@ export function errorForException(error: unknown, log: Logger, method: string, r
   if (error instanceof KitError) {
     const level = OPERATIONAL.has(error.code) ? 'warn' : 'debug';
     log[level]({ reqId: requestId, method, code: error.code }, 'bridge call refused by the kit');
+    const retry = error.code === 'DATABASE_UNAVAILABLE' ? { retryAfterMs: DATABASE_RETRY_AFTER_SECONDS * 1000 } : {};
     return {
       code: KIT_ERROR_RPC_CODES[error.code] ?? JsonRpcErrorCode.ServerError,
       message: error.message,
-      data: { code: error.code, requestId },
+      data: { code: error.code, requestId, ...retry },
     };
   }
   const refusal = paymentRefusal(error);

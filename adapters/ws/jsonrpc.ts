@@ -30,6 +30,8 @@ export const JsonRpcErrorCode = {
   StoreUnavailable: -32002,
   /** The server's verifier is closed (the server is stopping). */
   VerifierClosed: -32003,
+  /** A `pay.*` call needs the database, which does not answer: retry after `data.retryAfterMs`. */
+  DatabaseUnavailable: -32004,
 } as const;
 
 /** One of the codes of `JsonRpcErrorCode`. */
@@ -47,6 +49,8 @@ export interface JsonRpcErrorData {
   errors?: string[];
   /** The id of this failure in the server's log lines (a `pay.*` call's: the one its Pay API requests carried). */
   requestId?: string;
+  /** For DATABASE_UNAVAILABLE: how long to wait before the same call again, in ms. */
+  retryAfterMs?: number;
 }
 
 /** The `error` member of a failed response. */

@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { SessionUpdate } from '../../src/contracts/cashdesk-payments.js';
 import type { CashDeskService } from '../../src/cashdesk/service.js';
+import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
+import type { DatabaseNotice } from './database-notice.js';
 
 /** The notification a till gets for every phase change and session event of its payments. */
 export const SESSION_UPDATED = 'pay.sessionUpdated';
@@ -10,16 +12,74 @@ export function sessionUpdatedText(update: SessionUpdate): string {
   return JSON.stringify({ jsonrpc: '2.0', method: SESSION_UPDATED, params: update });
 }
 
+/** Waits between a connection's subscription attempts while they fail: doubled from `firstMs` up to `maxMs`. */
+export interface SubscribeRetry {
+  firstMs: number;
+  maxMs: number;
+}
+
+/** The bridge's default {@link SubscribeRetry}: soon after a short outage, at most every 10 s in a long one. */
+export const SUBSCRIBE_RETRY: SubscribeRetry = { firstMs: 500, maxMs: 10_000 };
+
+/** What {@link followPayments} tells beside the connection's log, and how it retries. */
+export interface FollowOptions {
+  /** Told when a subscription is refused for the database's sake, and when one succeeds. */
+  database?: DatabaseNotice;
+  retry?: SubscribeRetry;
+}
+
 /**
  * Sends a connected till its payments' updates for as long as the connection
  * lives, beginning with the current state of each open payment (a till that
  * reconnects, here or to another instance, learns where each stands).
+ *
+ * The subscription reads the database. When it fails (the database is down
+ * while the till connects), the connection stays open, still answers
+ * `barcode.verify` (and `pay.*` with `DATABASE_UNAVAILABLE`), and the
+ * subscription is tried again with backoff until it succeeds or the
+ * connection closes: the till then gets its payments' current states, as on a
+ * reconnection. Nothing here can reject unhandled, whatever the payments throw.
  */
-export function followPayments(service: CashDeskService, tillId: string, send: (text: string) => void, closed: Promise<void>, log: Logger): void {
+export function followPayments(
+  service: CashDeskService, tillId: string, send: (text: string) => void, closed: Promise<void>, log: Logger,
+  options: FollowOptions = {},
+): void {
   const payments = service.payments;
   if (payments === undefined) return;
-  const subscribed = payments.subscribe(tillId, (update) => send(sessionUpdatedText(update)));
-  void closed.then(() => subscribed).then((unsubscribe) => unsubscribe(), (error: unknown) => {
-    log.warn({ err: error }, 'payment updates unavailable for this connection');
+  const retry = options.retry ?? SUBSCRIBE_RETRY;
+  let open = true;
+  let unsubscribe: (() => void) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let failing = false;
+  void closed.then(() => {
+    open = false;
+    clearTimeout(timer);
+    unsubscribe?.();
   });
+  const attempt = (delayMs: number): void => {
+    let subscribing: Promise<() => void>;
+    try {
+      subscribing = payments.subscribe(tillId, (update) => send(sessionUpdatedText(update)));
+    } catch (error) {
+      subscribing = Promise.reject(error);
+    }
+    subscribing.then((off) => {
+      if (!open) {
+        off();
+        return;
+      }
+      unsubscribe = off;
+      options.database?.answered();
+      if (failing) log.info('payment updates resumed for this connection');
+    }, (error: unknown) => {
+      if (!open) return;
+      // The database being down is told once for the whole bridge; anything else once per connection.
+      if (isDatabaseUnavailable(error) && options.database !== undefined) options.database.refused();
+      else if (!failing) log.warn({ err: error }, 'payment updates unavailable for this connection: retrying');
+      failing = true;
+      timer = setTimeout(() => attempt(Math.min(delayMs * 2, retry.maxMs)), delayMs);
+      timer.unref();
+    });
+  };
+  attempt(retry.firstMs);
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import type { AvailabilityLogger } from './availability.js';
 import type { Database } from './database.js';
 
 const SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -9,6 +10,8 @@ const optionsSchema = z.object({
   dataDir: z.string().min(1).optional(),
   schema: z.string().regex(SCHEMA, { error: 'must be 1 to 63 of [a-z0-9_], not starting with a digit' }).optional(),
   maxConnections: z.number().int().min(1).max(100).optional(),
+  logger: z.custom<AvailabilityLogger>((v) => typeof v === 'object' && v !== null, { error: 'must be a logger' })
+    .optional(),
 }).strict().refine((o) => !(o.url !== undefined && o.dataDir !== undefined), { error: 'give url or dataDir, not both' });
 
 /** Where the kit keeps its data. */
@@ -21,6 +24,11 @@ export interface DatabaseOptions {
   schema?: string;
   /** PostgreSQL only: connection pool size. Default 10. */
   maxConnections?: number;
+  /**
+   * PostgreSQL only: where the pool writes one line when the server stops answering and one when it answers
+   * again (a pino logger fits). Default JSON lines on stderr.
+   */
+  logger?: AvailabilityLogger;
 }
 
 /**
@@ -37,8 +45,8 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'database'}: ${i.message}`), 'database options');
   }
-  const { url, dataDir, schema, maxConnections } = parsed.data;
+  const { url, dataDir, schema, maxConnections, logger } = parsed.data;
   // Imported on use: a process loads PGlite (wasm) or pg, not both (start-up time).
   if (url === undefined) return (await import('./pglite.js')).openPglite(dataDir, schema);
-  return (await import('./postgres.js')).openPostgres({ url, schema, maxConnections });
+  return (await import('./postgres.js')).openPostgres({ url, schema, maxConnections, ...(logger ? { logger } : {}) });
 }

@@ -1,7 +1,10 @@
 import pg from 'pg';
+import { destination, pino } from 'pino';
 import { KitError } from '../errors.js';
+import { Availability, type AvailabilityLogger } from './availability.js';
 import type { Database, QueryResult, Queryable } from './database.js';
 import { scrubQueryError } from './scrub.js';
+import { connectionFailure, databaseUnavailable, isDatabaseUnavailable } from './unavailable.js';
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -15,12 +18,29 @@ const types = {
   },
 } as pg.CustomTypesConfig;
 
-function wrap(client: pg.Pool | pg.PoolClient): Queryable {
+/**
+ * Runs a statement, turning a failure of the connection into `DATABASE_UNAVAILABLE` (told to `health`) and
+ * any other failure into the driver's error without the query's data; a statement that ran tells `health`
+ * the database answers.
+ */
+async function run<T>(health: Availability, statement: () => Promise<T>): Promise<T> {
+  let result: T;
+  try {
+    result = await statement();
+  } catch (error) {
+    const reason = connectionFailure(error);
+    if (reason === undefined) throw scrubQueryError(error);
+    health.failed(reason);
+    throw databaseUnavailable(reason);
+  }
+  health.answered();
+  return result;
+}
+
+function wrap(client: pg.Pool | pg.PoolClient, health: Availability): Queryable {
   return {
     async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
-      const result = await client.query({ text: sql, values: params as unknown[], types }).catch((error: unknown) => {
-        throw scrubQueryError(error);
-      });
+      const result = await run(health, () => client.query({ text: sql, values: params as unknown[], types }));
       return { rows: result.rows as Row[], rowCount: result.command === 'SELECT' ? 0 : (result.rowCount ?? 0) };
     },
   };
@@ -34,16 +54,49 @@ export interface PostgresOptions {
   schema?: string;
   /** Pool size; default 10. */
   maxConnections?: number;
+  /**
+   * How long a query waits for a connection (a new one, or a free one of a full pool) before it fails with
+   * `DATABASE_UNAVAILABLE`. Default {@link CONNECT_TIMEOUT_MS}.
+   */
+  connectTimeoutMs?: number;
+  /** Where the pool writes one line per state change (unreachable, reachable again). Default JSON lines on stderr. */
+  logger?: AvailabilityLogger;
 }
 
-/** A PostgreSQL server through a `pg` connection pool. */
-export async function openPostgres({ url, schema, maxConnections = 10 }: PostgresOptions): Promise<Database> {
+/**
+ * Default wait for a connection: a server that is down refuses at once, but one that is unreachable (a cut
+ * network, a host gone) would hold every query, and the till's intent with it, for the kernel's TCP timeout.
+ */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
+let stderrLogger: AvailabilityLogger | undefined;
+
+/** The pool's log when its opener gave none: a database going away must be told somewhere. */
+function defaultLogger(): AvailabilityLogger {
+  stderrLogger ??= pino({ name: 'database' }, destination(2));
+  return stderrLogger;
+}
+
+/**
+ * A PostgreSQL server through a `pg` connection pool. Once open, it survives
+ * the server going away: queries fail fast with `DATABASE_UNAVAILABLE` (never
+ * a password or SQL in the message) while it does not answer, the pool
+ * reconnects by itself when it is back, and `logger` gets one line per change.
+ */
+export async function openPostgres(options: PostgresOptions): Promise<Database> {
+  const { url, schema, maxConnections = 10, connectTimeoutMs = CONNECT_TIMEOUT_MS } = options;
   const pool = new pg.Pool({
-    connectionString: url, max: maxConnections,
+    connectionString: url, max: maxConnections, connectionTimeoutMillis: connectTimeoutMs, keepAlive: true,
     ...(schema === undefined ? {} : { options: `-c search_path="${schema}"` }),
   });
-  // An idle client's error (the server restarted) must not crash the process; the next query reconnects.
-  pool.on('error', () => {});
+  const health = new Availability({
+    probe: () => pool.query('SELECT 1'), classify: connectionFailure, logger: options.logger ?? defaultLogger(),
+    where: redactDatabaseUrl(url),
+  });
+  // An idle client's error (the server restarted or cut it) must not crash the process; the next query reconnects.
+  pool.on('error', (error) => {
+    if (connectionFailure(error) !== undefined) health.suspect();
+  });
   try {
     if (schema !== undefined) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
     else await pool.query('SELECT 1');
@@ -51,29 +104,33 @@ export async function openPostgres({ url, schema, maxConnections = 10 }: Postgre
     await pool.end().catch(() => {});
     throw unreachable(url, error);
   }
-  const direct = wrap(pool);
+  const direct = wrap(pool, health);
   let closed: Promise<void> | undefined;
   return {
     kind: 'postgres',
     query: direct.query,
     async exec(sql) {
-      await pool.query(sql);
+      await run(health, () => pool.query(sql));
     },
     async transaction(fn) {
-      const client = await pool.connect();
+      const client = await run(health, () => pool.connect());
+      let broken: unknown;
       try {
-        await client.query('BEGIN');
-        const result = await fn(wrap(client));
-        await client.query('COMMIT');
+        await run(health, () => client.query('BEGIN'));
+        const result = await fn(wrap(client, health));
+        await run(health, () => client.query('COMMIT'));
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
+        if (isDatabaseUnavailable(error)) broken = error;
+        else await client.query('ROLLBACK').catch(() => {});
         throw error;
       } finally {
-        client.release();
+        // A connection that failed is dropped, not handed to the next query.
+        client.release(broken as Error | undefined);
       }
     },
     close() {
+      health.close();
       closed ??= pool.end();
       return closed;
     },

@@ -1,6 +1,7 @@
 import { JSON_TOO_DEEP_MESSAGE, jsonTooDeep } from '../contracts/json-depth.js';
 import { TransactionUpdatedEvent } from '../contracts/pay/bodies.js';
 import { errorEnvelope, validationErrors } from '../contracts/errors.js';
+import { DATABASE_RETRY_AFTER_SECONDS, KitError } from '../errors.js';
 import { currentRequestId } from '../log/request-id.js';
 import { WebhookError, verifyWebhook } from '../webhooks/index.js';
 import type { TransactionUpdates } from './updates.js';
@@ -21,8 +22,8 @@ export interface PayWebhookOptions {
   remember?: number;
 }
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
 /**
  * A fetch-style handler (`(Request) => Promise<Response>`, mount it in Hono,
@@ -31,7 +32,8 @@ const json = (status: number, body: unknown) =>
  * (`verifyWebhook`), checks the event's shape, drops redeliveries by
  * `webhook-id`, publishes the state, and answers 204. Refusals: 401 (signature,
  * stale, headers) or 400 (not the contract's event), in the `{ status, errors }`
- * envelope; a throwing `onEvent` answers 500 so the service retries.
+ * envelope; a throwing `onEvent` answers 500 so the service retries, or 503
+ * `DATABASE_UNAVAILABLE` with `Retry-After` when it threw that (the state could not be written yet).
  *
  * @example
  * const updates = createTransactionUpdates();
@@ -65,7 +67,12 @@ export function createPayWebhookHandler(options: PayWebhookOptions): (request: R
     options.updates?.publish(parsed.data.data);
     try {
       await options.onEvent?.(parsed.data, id);
-    } catch {
+    } catch (error) {
+      if (error instanceof KitError && error.code === 'DATABASE_UNAVAILABLE') {
+        const why = ['The database is unavailable: retry later'];
+        const envelope = errorEnvelope('DATABASE_UNAVAILABLE', why, currentRequestId());
+        return json(503, envelope, { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
+      }
       return json(500, errorEnvelope('INTERNAL', ['the event could not be processed'], currentRequestId()));
     }
     seen.add(id);

@@ -4,6 +4,7 @@ import { type Level, type Logger, pino } from 'pino';
 import type { VerifierConfig } from '../../../adapters/node/config.js';
 import { type Bridge, type BridgeOptions, createBridge } from '../../../adapters/ws/index.js';
 import { createVerifier } from '../../../src/index.js';
+import type { Payments } from '../../../src/cashdesk/payments/api.js';
 import { CashDeskService } from '../../../src/cashdesk/service.js';
 import { TillRegistry } from '../../../src/cashdesk/tills.js';
 import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
@@ -24,14 +25,14 @@ export interface BridgeServer {
 }
 
 /**
- * Starts verifier + service + bridge + HTTP server, routing `/ws` upgrades to
- * the bridge as the real server does.
+ * Starts verifier + service (with `payments` when given) + bridge + HTTP server,
+ * routing `/ws` upgrades to the bridge as the real server does.
  */
 export async function startBridgeServer(
-  options: BridgeOptions = {}, config: Partial<VerifierConfig> = {},
+  options: BridgeOptions = {}, config: Partial<VerifierConfig> = {}, payments?: Payments,
 ): Promise<BridgeServer> {
   const verifier = createVerifier({ ...BASE_CONFIG, backend: 'wasm', clock: () => NOW, ...config } as VerifierConfig);
-  const service = new CashDeskService({ verifier, tills: new TillRegistry([TILL]) });
+  const service = new CashDeskService({ verifier, tills: new TillRegistry([TILL]), ...(payments ? { payments } : {}) });
   const bridge = createBridge(service, options);
   const server = createServer();
   server.on('upgrade', (req, socket, head) => {

@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { createPayWebhookHandler, createTransactionUpdates } from '../../../src/pay/index.js';
+import { databaseUnavailable } from '../../../src/db/unavailable.js';
 import { generateWebhookSecret } from '../../../src/webhooks/index.js';
 import type { TransactionState } from '../../../src/contracts/pay/index.js';
 
@@ -64,6 +65,15 @@ describe('createPayWebhookHandler', () => {
     expect((await handler(request('msg_7'))).status).toBe(500);
     fail = false;
     expect((await handler(request('msg_7'))).status).toBe(204);
+  });
+
+  it('answers 503 DATABASE_UNAVAILABLE with Retry-After when onEvent throws DATABASE_UNAVAILABLE', async () => {
+    const onEvent = () => { throw databaseUnavailable('ECONNREFUSED'); };
+    const handler = createPayWebhookHandler({ secrets: secret, clock: () => NOW, onEvent });
+    const answer = await handler(request('msg_8'));
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('2');
+    expect(await answer.json()).toMatchObject({ status: 'DATABASE_UNAVAILABLE' });
   });
 });
 
