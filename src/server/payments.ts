@@ -3,7 +3,7 @@ import type { Payments } from '../cashdesk/payments/api.js';
 import type { ChannelListeners } from '../cashdesk/payments/coordination.js';
 import { CashDeskPayments } from '../cashdesk/payments/service.js';
 import type { BarcodeVerification } from '../contracts/barcode.js';
-import { openChannel, openDatabase, type Database, type SharedChannel } from '../db/index.js';
+import { isDatabaseUnavailable, openChannel, openDatabase, type Database, type SharedChannel } from '../db/index.js';
 import { createPayClient } from '../pay/client.js';
 import type { ServeConfig } from './config.js';
 
@@ -35,8 +35,10 @@ export type PaymentsConfig = Pick<ServeConfig, 'database'> & { pay: NonNullable<
  */
 export async function openServerPayments(config: PaymentsConfig, service: () => PaymentsHost, logger: Logger, clock?: () => number): Promise<ServerPayments> {
   const { url, dataDir, schema } = config.database;
-  const db = await openDatabase({ ...(url ? { url } : {}), ...(dataDir ? { dataDir } : {}), ...(schema ? { schema } : {}) });
   const log = logger.child({ part: 'payments' });
+  const db = await openDatabase({
+    ...(url ? { url } : {}), ...(dataDir ? { dataDir } : {}), ...(schema ? { schema } : {}), logger: log.child({ part: 'database' }),
+  });
   try {
     const client = createPayClient({
       baseUrl: config.pay.url, token: (text) => service().token(text), timeoutMs: config.pay.timeoutMs,
@@ -77,7 +79,10 @@ export async function openServerPayments(config: PaymentsConfig, service: () => 
           return shared;
         },
       } : {}),
-      onError: (error, what) => log.warn({ err: error }, what),
+      // The pool says once that the database went and once that it came back: no line per failed write or timer.
+      onError: (error, what) => {
+        if (!isDatabaseUnavailable(error)) log.warn({ err: error }, what);
+      },
       ...(clock ? { clock } : {}),
     });
     return {

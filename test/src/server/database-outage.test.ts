@@ -191,8 +191,7 @@ describe.runIf(runs)('serve on PostgreSQL when PostgreSQL stops and starts again
       await expect.poll(async () => (await http('GET', '/healthz')).status).toBe(200);
     });
 
-    // NEEDS THE LEAD'S PART: pay.start also needs the payments' notification channel (LISTEN/NOTIFY and its locks),
-    // which is reconnected only by the payments rewrite. Until that lands this may answer INTERNAL_ERROR for good.
+    // Needs the payments' listening connection back too: it reconnects by itself, and healthz waits for it.
     it('runs pay.start again, retried as a till does while it is told DATABASE_UNAVAILABLE', async () => {
       await expect.poll(async () => (await http('GET', '/healthz')).status).toBe(200);
       const card = await sb.sim.issueCard({ walletPayIsDefault: false });
@@ -212,7 +211,7 @@ describe.runIf(runs)('serve on PostgreSQL when PostgreSQL stops and starts again
       expect(answer).toMatchObject({ paymentId: 'after-outage', phase: 'offered' });
     });
 
-    // NEEDS THE LEAD'S PART as the test above: the updates of a payment reach the till through the same channel.
+    // The till's subscription, refused during the outage, is retried until the database answers again.
     it('tells the till that connected during the outage of the payment started after it', async () => {
       const update = await duringOutage.until((u) => u.paymentId === 'after-outage', 0, 60_000);
       expect(update).toMatchObject({ paymentId: 'after-outage' });
