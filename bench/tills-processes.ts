@@ -110,9 +110,12 @@ export async function startServeConfig(
   config: Record<string, unknown>, cores: string, options: ServeProcessOptions = {},
 ): Promise<BenchProcess & { dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'wpk-tills-'));
-  // BENCH_SERVE_DATA=1: payments in a PGlite folder (each phase written before it is told) instead of in memory.
-  const withData = process.env.BENCH_SERVE_DATA && config.pay !== undefined
-    ? { database: { dataDir: join(dir, 'data') } } : {};
+  // BENCH_SERVE_DATA=1: payments in a PGlite folder (each phase written before it is told) instead of in memory;
+  // BENCH_SERVE_DATABASE_URL: on that PostgreSQL, in a schema of this run's own (as instances share payments there).
+  const pgUrl = process.env.BENCH_SERVE_DATABASE_URL;
+  const withData = config.pay === undefined ? {}
+    : pgUrl ? { database: { url: pgUrl, schema: `bench_${process.pid}_${Date.now()}` } }
+      : process.env.BENCH_SERVE_DATA ? { database: { dataDir: join(dir, 'data') } } : {};
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ ...config, ...withData }));
   const logPath = join(dir, 'serve.log');
   const log = openSync(logPath, 'w');
