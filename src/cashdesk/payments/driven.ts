@@ -115,6 +115,12 @@ export class DrivenPayments {
     const held = await this.#deps.leases.renew();
     this.#freshUntil = started + this.#deps.leases.ttlMs * 0.8;
     const epochs = new Map(held.map((h) => [keyOf(h), h]));
+    for (const [k, lease] of epochs) {
+      // Held in the row but driven by nothing here (its object was dropped): let another instance adopt it.
+      if (!this.#driven.has(k) && !this.#loading.has(k) && !this.#releasing.has(k)) {
+        this.#deps.leases.release(lease, lease.epoch).catch((error: unknown) => this.#deps.onError(error, 'payment lease release failed'));
+      }
+    }
     for (const [k, payment] of this.#driven) {
       if ((this.#claimedAt.get(k) ?? 0) >= started) continue; // claimed while the renewal ran: not in its answer
       const lease = epochs.get(k);

@@ -100,13 +100,13 @@ export class Leases {
 
   /**
    * Gives a payment up: at rest (`active` false: nobody needs to drive it until a till's intent), or handed to
-   * the instance that wants it (`active` as it stands). False when it was no longer held.
+   * the instance that wants it (`active` as it stands; undefined keeps the row's). False when it was no longer held.
    */
-  async release(key: PaymentKey, epoch: number, active: boolean): Promise<boolean> {
+  async release(key: PaymentKey, epoch: number, active?: boolean): Promise<boolean> {
     const { rowCount } = await this.#db.query(
-      `UPDATE cashdesk_payments SET owner = NULL, lease_until = NULL, wanted = FALSE, active = $5
+      `UPDATE cashdesk_payments SET owner = NULL, lease_until = NULL, wanted = FALSE, active = COALESCE($5, active)
        WHERE till_id = $2 AND payment_id = $3 AND owner = $1 AND epoch = $4`,
-      [this.#o.owner, key.tillId, key.paymentId, epoch, active],
+      [this.#o.owner, key.tillId, key.paymentId, epoch, active ?? null],
     );
     return rowCount > 0;
   }
