@@ -31,8 +31,11 @@ const UNREACHABLE_MS = 60_000;
 const NUDGE_MS = 2_000;
 /** Phases after which the payment is over for the till, paid or not. */
 const ENDED = new Set(['unavailable', 'blocked', 'abandoned', 'refunded']);
-/** Refusals of an intent that was not done: the till sends it again. */
-const REPEAT = new Set(['DATABASE_UNAVAILABLE', 'PAYMENTS_CLOSED']);
+/**
+ * Refusals of an intent that was not done, documented as "retry": the till sends it again. PAYMENT_BUSY and
+ * PAYMENT_MOVED: another instance holds the payment's lease for a moment (an intent of its own, a takeover).
+ */
+const REPEAT = new Set(['DATABASE_UNAVAILABLE', 'PAYMENTS_CLOSED', 'PAYMENT_BUSY', 'PAYMENT_MOVED']);
 /** Refusals a till acts on by reading where the payment stands (its state moved, or the Pay API is down). */
 const REREAD = new Set([
   'SESSION_STATE', 'NO_RESCAN_PENDING', 'OUTCOME_UNKNOWN', 'NETWORK', 'SERVER', 'TIMEOUT', 'PROTOCOL',
