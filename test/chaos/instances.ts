@@ -65,7 +65,7 @@ export class ServeInstance {
     child.stderr.on('data', keep);
     child.on('exit', (code, signal) => {
       if (!this.#expected.has(child)) {
-        const last = this.#tail.slice(-4_000);
+        const last = this.#tail.slice(-1_500);
         this.unexpectedExits.push(`${this.name} exited with ${code ?? signal}; its last output:\n${last}`);
       }
     });
