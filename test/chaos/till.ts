@@ -78,8 +78,7 @@ export class ChaosTill {
     readonly id: string, readonly key: string, readonly wsUrls: readonly string[], home: number,
     readonly sim: Simulator, readonly run: ChaosRun,
   ) {
-    this.#on = home;
-    this.#random = seeded(1 + Number(id.replace(/\D/g, '')));
+    [this.#on, this.#random] = [home, seeded(1 + Number(id.replace(/\D/g, '')))];
   }
 
   /** Pays `count` times (each waiting for its ticket), then closes its connection and lets its customers finish. */
@@ -100,9 +99,7 @@ export class ChaosTill {
   }
 
   /** Cuts the connection, as a network blip would; the till connects again, to the other instance first. */
-  drop(): void {
-    this.#rpc?.ws.terminate();
-  }
+  drop(): void { this.#rpc?.ws.terminate(); }
 
   /** Whether a `pay.sessionUpdated` said `succeeded` for the payment. */
   told(paymentId: string): boolean {
@@ -120,8 +117,9 @@ export class ChaosTill {
     let seen: Seen | undefined;
     let lastPhase = 'none';
     let moved = Date.now();
+    /** Updates of the payment already acted on: any that came meanwhile (during an intent) are read at once. */
+    let heard = 0;
     for (;;) {
-      const updates = this.#updates.get(paymentId)?.length ?? 0;
       if (seen !== undefined && seen.phase !== lastPhase) {
         lastPhase = seen.phase;
         moved = Date.now();
@@ -153,7 +151,7 @@ export class ChaosTill {
           // Under way (checking, checkout, pending), or paid but not yet told: the customer acts on a waiting
           // invoice; the till waits to hear more, and asks when it hears nothing.
           if (phase === 'pending') this.#customer(card.cardNumber, seen.transactionId);
-          seen = await this.#news(paymentId, updates);
+          ({ seen, heard } = await this.#news(paymentId, heard));
         }
       } catch (error) {
         seen = undefined;
@@ -196,12 +194,13 @@ export class ChaosTill {
     }
   }
 
-  /** The newest update of the payment once one more than `known` came; undefined (ask) after a while or a drop. */
-  async #news(paymentId: string, known: number): Promise<Seen | undefined> {
+  /** The newest update of the payment once more than `heard` came; undefined (ask) after a while or a drop. */
+  async #news(paymentId: string, heard: number): Promise<{ seen: Seen | undefined; heard: number }> {
     const rpc = this.#rpc;
-    await this.run.until(() => (this.#updates.get(paymentId)?.length ?? 0) > known || this.#rpc !== rpc, NUDGE_MS);
+    const count = () => this.#updates.get(paymentId)?.length ?? 0;
+    await this.run.until(() => count() > heard || this.#rpc !== rpc, NUDGE_MS);
     const list = this.#updates.get(paymentId) ?? [];
-    return list.length > known ? list.at(-1) : undefined;
+    return list.length > heard ? { seen: list.at(-1), heard: list.length } : { seen: undefined, heard };
   }
 
   /** Sends an intent; sends it again, after a backoff, while it is refused as not done. */
