@@ -43,6 +43,7 @@ export class DrivenPayments {
   readonly #released = new Map<string, Set<() => void>>();
   /** When (performance.now()) each payment driven here was claimed: a renewal begun earlier cannot judge it. */
   readonly #claimedAt = new Map<string, number>();
+  #strays = new Set<string>();
   /** Until when (performance.now()) the last renewal keeps every lease of this instance. */
   #freshUntil = 0;
   #closed = false;
@@ -115,12 +116,18 @@ export class DrivenPayments {
     const held = await this.#deps.leases.renew();
     this.#freshUntil = started + this.#deps.leases.ttlMs * 0.8;
     const epochs = new Map(held.map((h) => [keyOf(h), h]));
+    // Held in the row but driven by nothing here at two renewals in a row (its object was dropped; one renewal
+    // alone may race a claim that has not reached the map yet): let another instance adopt it.
+    const strays = new Set<string>();
     for (const [k, lease] of epochs) {
-      // Held in the row but driven by nothing here (its object was dropped): let another instance adopt it.
-      if (!this.#driven.has(k) && !this.#loading.has(k) && !this.#releasing.has(k)) {
-        this.#deps.leases.release(lease, lease.epoch).catch((error: unknown) => this.#deps.onError(error, 'payment lease release failed'));
+      if (this.#driven.has(k) || this.#loading.has(k) || this.#releasing.has(k)) continue;
+      if (!this.#strays.has(k)) {
+        strays.add(k);
+        continue;
       }
+      this.#deps.leases.release(lease, lease.epoch).catch((error: unknown) => this.#deps.onError(error, 'payment lease release failed'));
     }
+    this.#strays = strays;
     for (const [k, payment] of this.#driven) {
       if ((this.#claimedAt.get(k) ?? 0) >= started) continue; // claimed while the renewal ran: not in its answer
       const lease = epochs.get(k);
