@@ -100,12 +100,8 @@ export class DrivenPayments {
     for (;;) {
       if (this.#closed) return adopted;
       const rows = await this.#deps.leases.claimExpired(ADOPT_BATCH);
-      for (const row of rows) {
-        const k = keyOf(row.record);
-        // Claimed here already under an older epoch (a renewal that failed): the new epoch is the one to use.
-        this.#driven.get(k)?.close();
-        adopted.push(await this.#take(row));
-      }
+      // Claimed here already under an older epoch (a renewal that failed): #take closes the older object.
+      for (const row of rows) adopted.push(await this.#take(row));
       if (rows.length < ADOPT_BATCH) return adopted;
     }
   }
@@ -189,6 +185,9 @@ export class DrivenPayments {
   }
 
   #hold(payment: TillPayment): void {
+    // An older object of the same payment (its lease taken anew here) must call nothing more.
+    const before = this.#driven.get(keyOf(payment));
+    if (before !== undefined && before !== payment) before.close();
     this.#driven.set(keyOf(payment), payment);
     this.#claimedAt.set(keyOf(payment), performance.now());
   }

@@ -50,10 +50,10 @@ export class Leases {
   }
 
   /**
-   * Claims one payment: free, expired (or left by an earlier run, alone), or
-   * this instance's own under `epoch` (then only extended: the epoch stays, so
-   * its writes under way still hold). Answers the row with its epoch, or
-   * undefined while another instance holds it (or there is no such payment).
+   * Claims one payment: free, expired (or left by an earlier run, alone), or this instance's own. Under
+   * `epoch`, its own lease is only extended (the epoch stays, so its writes under way still hold); without,
+   * a lease of its own is taken anew (a payment it no longer drives: a release that failed). Answers the row
+   * with its epoch, or undefined while another instance holds it (or there is no such payment).
    */
   async claim(key: PaymentKey, epoch?: number): Promise<StoredPayment | undefined> {
     const { rows } = await this.#db.query<Record<string, unknown>>(
@@ -62,7 +62,7 @@ export class Leases {
          wanted = CASE WHEN owner = $1 AND epoch = $6::bigint THEN wanted ELSE FALSE END
        WHERE till_id = $3 AND payment_id = $4
          AND (owner IS NULL OR lease_until IS NULL OR lease_until < now() OR $5::boolean
-              OR (owner = $1 AND epoch = $6::bigint))
+              OR (owner = $1 AND ($6::bigint = -1 OR epoch = $6::bigint)))
        RETURNING *`,
       [this.#o.owner, this.#o.ttlMs, key.tillId, key.paymentId, this.#o.alone, epoch ?? -1],
     );
