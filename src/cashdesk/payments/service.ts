@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BarcodeVerification } from '../../contracts/barcode.js';
-import type { PaymentBasket, PaymentView, StartPayment } from '../../contracts/cashdesk-payments.js';
-import type { RefundRequest } from '../../contracts/pay/bodies.js';
+import type { PaymentBasket, PaymentView, RefundIntent, StartPayment } from '../../contracts/cashdesk-payments.js';
 import { migrate, type Database, type SharedChannel } from '../../db/index.js';
 import type { Sleep } from '../../pay/backoff.js';
 import type { PayClient } from '../../pay/client.js';
@@ -194,8 +193,8 @@ export class CashDeskPayments implements Payments {
     return payment.run(() => payment.rescanned(cardSession));
   }
 
-  /** `pay.refund`: all of it, `amount` kopecks, or `items`; idempotent by the till's refundId. */
-  refund(tillId: string, paymentId: string, part: Pick<RefundRequest, 'refundId' | 'amount' | 'items'>): Promise<PaymentView> {
+  /** `pay.refund`: all, `amount` or `items`, of the current transaction or `transactionId`; idempotent by refundId. */
+  refund(tillId: string, paymentId: string, part: RefundIntent): Promise<PaymentView> {
     return this.#intent({ tillId, paymentId }, (p) => p.session.refund(part));
   }
 
