@@ -7,6 +7,7 @@ import { KitError, type LockoutError } from '../errors.js';
 import { FailureLimiter, type FailureLimiterOptions, type Lockout } from '../guard/failure-limiter.js';
 import { ServerMetrics } from './metrics.js';
 import type { Payments } from './payments/api.js';
+import { AcceptedScans } from './scans.js';
 import type { Till, TillRegistry } from './tills.js';
 
 /** What the cash desk service needs. */
@@ -56,6 +57,8 @@ export class CashDeskService {
   readonly #series = new Map<string, Map<string, { inc(): void }>>();
   /** Counter handles per key index, made on first use. */
   readonly #keySeries: Array<{ inc(): void }> = [];
+  /** Scans each till's own verification accepted, not yet used by a payment: one scan serves loyalty and payment. */
+  readonly #scans = new AcceptedScans();
 
   constructor(options: CashDeskServiceOptions) {
     this.#verifier = options.verifier;
@@ -123,9 +126,23 @@ export class CashDeskService {
     const result = this.#verifier.barcodeVerify(fullBarcode, tillId === undefined ? undefined : { requester: tillId });
     // Checked by `then`, as `await` would: any thenable a verifier returns is waited on.
     if (typeof (result as { then?: unknown }).then === 'function') {
-      return Promise.resolve(result).then((settled) => this.#verified(settled, started));
+      return Promise.resolve(result).then((settled) => this.#verified(settled, started, tillId));
     }
-    return this.#verified(result as BarcodeVerification, started);
+    return this.#verified(result as BarcodeVerification, started, tillId);
+  }
+
+  /**
+   * Verifies a scan for a payment of `tillId` (`pay.start`, `pay.rescan`). A
+   * scan that till's own `verify` accepted, and no payment used yet, is that
+   * same scan: the verifier is asked on the till's behalf and answers it again
+   * (while its replay mark lives: the password's window). Any other scan is
+   * verified afresh, so one another till or an earlier payment used is REPLAYED.
+   */
+  async verifyForPayment(fullBarcode: string, tillId: string): Promise<BarcodeVerification> {
+    const own = this.#scans.take(tillId, fullBarcode);
+    const started = performance.now();
+    const result = await this.#verifier.barcodeVerify(fullBarcode, own ? { requester: tillId } : undefined);
+    return this.#verified(result, started);
   }
 
   /**
@@ -142,19 +159,25 @@ export class CashDeskService {
     const started = performance.now();
     const results = this.#verifier.barcodeVerifyBatch(fullBarcodes, tillId === undefined ? undefined : { requester: tillId });
     if (typeof (results as { then?: unknown }).then === 'function') {
-      return Promise.resolve(results).then((settled) => this.#verifiedBatch(settled, started));
+      return Promise.resolve(results).then((settled) => this.#verifiedBatch(settled, started, tillId));
     }
-    return this.#verifiedBatch(results as BarcodeVerification[], started);
+    return this.#verifiedBatch(results as BarcodeVerification[], started, tillId);
   }
 
-  #verifiedBatch(results: BarcodeVerification[], started: number): BarcodeVerification[] {
+  #verifiedBatch(results: BarcodeVerification[], started: number, tillId: string | undefined): BarcodeVerification[] {
     const each = results.length === 0 ? 0 : (performance.now() - started) / results.length;
-    for (const result of results) this.#record(result, each);
+    for (const result of results) this.#remember(this.#record(result, each), tillId);
     return results;
   }
 
-  #verified(result: BarcodeVerification, started: number): BarcodeVerification {
-    return this.#record(result, performance.now() - started);
+  #verified(result: BarcodeVerification, started: number, tillId?: string): BarcodeVerification {
+    return this.#remember(this.#record(result, performance.now() - started), tillId);
+  }
+
+  /** A scan the till's own verification accepted with a card session: its payment may use it (once). */
+  #remember(result: BarcodeVerification, tillId: string | undefined): BarcodeVerification {
+    if (tillId !== undefined && result.resultCode === 'CARDSESSION_AVAILABLE') this.#scans.remember(tillId, result.fullBarcode);
+    return result;
   }
 
   /** Counts one verification that took `ms`. */

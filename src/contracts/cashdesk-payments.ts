@@ -51,6 +51,10 @@ const refundShape = {
     .openapi({ description: 'Identifies one refund; repeating it is safe.' }),
   amount: z.number().int().min(1, { error: 'must be a positive number of kopecks' }).max(MAX_AMOUNT).optional(),
   items: z.array(RefundItem).min(1).max(1000).optional(),
+  transactionId: TransactionId.optional().openapi({
+    description: "Which of the payment's transactions (`transactions` in the payment): default the current one; "
+      + 'another one the payment left behind (replaced or cancelled) that the bank paid late.',
+  }),
 };
 const oneRefundPart = { error: 'give amount or items, not both' } as const;
 export const RefundBody = z.object(refundShape).strict()
@@ -70,6 +74,29 @@ export const RefundParams = z.object({ paymentId: PaymentId, ...refundShape }).s
 export const ReceiptParams = ReceiptBody.extend({ paymentId: PaymentId }).strict();
 export const ListPayments = z.object({ phase: PaymentPhase.optional() }).strict().openapi('ListPayments');
 
+/** One transaction (invoice) of a payment: the current one, and each one it left behind. */
+export const PaymentTransaction = z.object({
+  transactionId: TransactionId,
+  status: TransactionStatus,
+  statusClass: StatusClass,
+  current: z.boolean()
+    .openapi({ description: 'The payment\'s current transaction; the others were replaced or cancelled.' }),
+  refundedAmount: z.number().int(),
+  totalAmount: z.number().int().optional(),
+}).openapi('PaymentTransaction');
+
+/** One refund of a payment, as last known: a repeat of its refundId answers it again. */
+export const PaymentRefund = z.object({
+  refundId: z.string(),
+  transactionId: TransactionId,
+  amount: z.number().int().optional()
+    .openapi({ description: 'As asked, or as the service answered; absent: not told.' }),
+  status: z.enum(['pending', 'succeeded', 'failed']).openapi({
+    description: 'pending: the service has not settled it yet (followed); failed: nothing was given back.',
+  }),
+}).openapi('PaymentRefund');
+export type PaymentRefund = z.infer<typeof PaymentRefund>;
+
 /** A payment as the till sees it. */
 export const PaymentView = z.object({
   paymentId: PaymentId,
@@ -82,6 +109,11 @@ export const PaymentView = z.object({
   reason: RejectReason.optional(),
   totalAmount: z.number().int(),
   refundedAmount: z.number().int().optional(),
+  transactions: z.array(PaymentTransaction).optional()
+    .openapi({
+      description: 'Every invoice of the payment, oldest first; one paid late is refunded by its transactionId.',
+    }),
+  refunds: z.array(PaymentRefund).optional(),
   receiptSent: z.boolean(),
   updatedAt: z.string().openapi({ description: 'RFC 3339 time of the last change.' }),
 }).openapi('Payment');
@@ -92,6 +124,7 @@ export const PaymentList = z.object({ payments: z.array(PaymentView) }).openapi(
 /** Session events a till must act on (see `PaymentSessionEvent` in src/pay). */
 export const SessionEventType = z.enum([
   'offerWalletPay', 'showProviderMessages', 'tellCustomerNotToConfirm', 'rescanNeeded', 'lateResult', 'cardRefused',
+  'refundUpdated',
 ]).openapi('SessionEventType');
 
 /**
@@ -100,7 +133,8 @@ export const SessionEventType = z.enum([
  * `reason` is the event's own reason (`rescanNeeded`: CARD_SESSION_INVALID or
  * REFUNDED; `tellCustomerNotToConfirm`: BASKET_CHANGED or CANCELLING;
  * `cardRefused`: the Pay error code) when there is one, else the rejected
- * transaction's reason.
+ * transaction's reason. `refundUpdated` carries the refund (answered, or
+ * settled after it was pending).
  */
 export const SessionUpdate = z.object({
   paymentId: PaymentId,
@@ -111,10 +145,13 @@ export const SessionUpdate = z.object({
   transactionId: TransactionId.optional(),
   event: SessionEventType.optional(),
   messages: z.array(z.object({ providerId: z.string(), name: z.string(), message: z.string() })).optional(),
+  refund: PaymentRefund.optional(),
   /** The payment's event number (1, 2, ...), stored with it: a till that reconnects is told the events it missed. */
   seq: z.number().int().positive().optional(),
 }).openapi('SessionUpdate');
 export type SessionUpdate = z.infer<typeof SessionUpdate>;
 
 export type StartPayment = z.output<typeof StartPayment>;
+/** `pay.refund` without its paymentId: which refund (refundId), of which transaction, how much. */
+export type RefundIntent = z.output<typeof RefundBody>;
 export type PaymentBasket = z.output<typeof PaymentBasket>;

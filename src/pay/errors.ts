@@ -104,7 +104,8 @@ export function codeForAnswer(httpStatus: number, serverCode: string | undefined
  * running; `SESSION_OVER`: refunded, blocked or abandoned, a rescan starts anew;
  * `RESCAN_FAILED`: the till could not give a new card session;
  * `OUTCOME_UNKNOWN`: no answer even after recovery, `recover()` later repeats the
- * same requestId; `ALREADY_PAID`: the payment succeeded before it could be cancelled.
+ * same requestId; `ALREADY_PAID`: the payment succeeded before it could be cancelled;
+ * `UNKNOWN_TRANSACTION`: a refund named a transaction that is not the session's.
  */
 export type PaymentSessionErrorCode =
   | 'SESSION_STATE'
@@ -112,7 +113,8 @@ export type PaymentSessionErrorCode =
   | 'SESSION_OVER'
   | 'RESCAN_FAILED'
   | 'OUTCOME_UNKNOWN'
-  | 'ALREADY_PAID';
+  | 'ALREADY_PAID'
+  | 'UNKNOWN_TRANSACTION';
 
 /**
  * A payment session refusal. `cause` holds the {@link PayError} behind it, if any.

@@ -1,5 +1,6 @@
 import type { TransactionAnswer } from '../contracts/pay/answers.js';
 import { TRANSITIONS, type TransactionStatus } from '../contracts/pay/statuses.js';
+import { RefundBook } from './refund-book.js';
 
 /** Statuses that are a result for the desk (cancelled too, though the bank may still answer it). */
 export const RESULT_STATUSES: ReadonlySet<TransactionStatus> = new Set(['succeeded', 'rejected', 'cancelled', 'expired']);
@@ -25,10 +26,12 @@ type Waiter = { resolve(state: TransactionAnswer): void; reject(error: unknown):
 /**
  * What a payment session knows of its transactions: the last state of each
  * (stale and repeated states refused), the ones it left behind (cancelled or
- * replaced: a success there is a late result), and the desk's pending
- * `waitForResult` calls.
+ * replaced: a success there is a late result), their refunds, and the
+ * desk's pending `waitForResult` calls.
  */
 export class TransactionLedger {
+  /** The refunds of the session's transactions. */
+  readonly refunds = new RefundBook();
   readonly #states = new Map<string, TransactionAnswer>();
   readonly #left = new Set<string>();
   #waiters: Waiter[] = [];

@@ -66,8 +66,11 @@ export class SessionCore {
   /** Runs one operation at a time, only in the phases that allow it. */
   async exclusive<T>(allowed: readonly PaymentPhase[], run: () => Promise<T>): Promise<T> {
     if (this.busy) throw new PaymentSessionError('SESSION_BUSY', `another operation is running (phase ${this.phase})`);
-    if (OVER.has(this.phase)) throw new PaymentSessionError('SESSION_OVER', `the payment session is over (phase ${this.phase})`);
+    // An operation may name an end phase (a refund or receipt after the refund, a late success's refund).
     if (!allowed.includes(this.phase)) {
+      if (OVER.has(this.phase)) {
+        throw new PaymentSessionError('SESSION_OVER', `the payment session is over (phase ${this.phase})`);
+      }
       throw new PaymentSessionError('SESSION_STATE', `not allowed in phase ${this.phase} (allowed: ${allowed.join(', ')})`);
     }
     this.busy = true;

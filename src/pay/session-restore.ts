@@ -1,4 +1,5 @@
 import type { TransactionAnswer as TransactionState } from '../contracts/pay/answers.js';
+import { follow } from './session-refund.js';
 import type { SessionCore } from './session-core.js';
 import type { PaymentSessionSnapshot } from './session-types.js';
 
@@ -12,6 +13,8 @@ export function snapshot(s: SessionCore): PaymentSessionSnapshot {
     ...(current ? { transaction: s.ledger.get(current.transactionId) ?? current } : {}),
     ...(s.refundId ? { refundId: s.refundId } : {}),
     left: s.ledger.leftBehind(),
+    leftStates: s.ledger.leftBehind().flatMap((id) => s.ledger.get(id) ?? []),
+    refunds: s.ledger.refunds.all(),
   };
 }
 
@@ -26,6 +29,8 @@ export function restore(s: SessionCore, snap: PaymentSessionSnapshot): void {
   s.refundId = snap.refundId;
   s.stage = snap.stage;
   for (const transactionId of snap.left) s.ledger.leave(transactionId);
+  for (const state of snap.leftStates ?? []) s.ledger.record(state);
+  for (const refund of snap.refunds ?? []) s.ledger.refunds.set(refund);
   if (snap.transaction) {
     const { transactionId, requestId, status } = snap.transaction;
     s.current = { transactionId, requestId: requestId ?? snap.requestId, status };
@@ -42,6 +47,8 @@ export function restore(s: SessionCore, snap: PaymentSessionSnapshot): void {
   s.phase = phase;
   // A left-behind or cancelled payment may still be answered by the bank: keep watching it.
   for (const transactionId of snap.left) s.watcher.watch(transactionId);
+  // A refund answered pending before the restart is followed again.
+  for (const refund of snap.refunds ?? []) if (refund.state === 'pending') follow(s, refund.refundId);
   const status = s.transaction?.status ?? s.current?.status;
   if (s.current && (phase === 'pending' || (phase === 'unsuccessful' && status === 'cancelled'))) {
     s.watcher.watch(s.current.transactionId);

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { AvailabilityAnswer, CheckoutAnswer, TransactionAnswer } from '../contracts/pay/answers.js';
-import type { Offer } from '../contracts/pay/bodies.js';
+import type { AvailabilityAnswer, CheckoutAnswer, RefundAnswer, TransactionAnswer } from '../contracts/pay/answers.js';
+import type { Offer, RefundItem } from '../contracts/pay/bodies.js';
 import type { Item } from '../contracts/pay/items.js';
 import type { Sleep } from './backoff.js';
 import type { PayClient } from './client.js';
@@ -20,11 +20,14 @@ import type { TransactionUpdates } from './updates.js';
  * | `rescanning` | the card session was refused: waiting for the till's rescan | |
  * | `pending` | invoice in the app; waiting for the customer and the bank | `waitForResult()`, `changeBasket()`, `cancel()`, `abandon()` |
  * | `unknown` | no answer to /checkout even after recovery | `recover()`, `abandon()` |
- * | `succeeded` | paid | `sendReceipt()`, `refund()` |
+ * | `succeeded` | paid (partial refunds too, until the paid amount is used up) | `sendReceipt()`, `refund()` |
  * | `unsuccessful` | rejected, cancelled or expired | `retry()`, `changeBasket()`, `abandon()` |
- * | `refunded` | refunded: the card session is closed, a new payment needs a rescan (end) | `refund()` (the rest), `sendReceipt()` |
+ * | `refunded` | fully refunded: the card session is closed, a new payment needs a rescan (end) | `sendReceipt()` |
  * | `blocked` | the token was refused: no operation with the card is possible (end) | |
  * | `abandoned` | the desk fell back to another payment method (end) | |
+ *
+ * In any phase `refund({ transactionId })` refunds a transaction the session
+ * left behind (replaced or cancelled) that the bank paid after all.
  */
 export type PaymentPhase =
   | 'new' | 'checking' | 'offered' | 'unavailable' | 'checkout' | 'rescanning' | 'pending' | 'unknown'
@@ -72,7 +75,39 @@ export type PaymentSessionEvent =
   | { type: 'invoice'; checkout: CheckoutAnswer }
   | { type: 'transaction'; state: TransactionAnswer }
   | { type: 'recovering'; step: 'status' | 'checkout'; requestId: string; error: PayError }
-  | { type: 'lateResult'; state: TransactionAnswer };
+  | { type: 'lateResult'; state: TransactionAnswer }
+  | { type: 'refund'; refund: RefundRecord };
+
+/**
+ * Where a refund stands: `pending` while the service has not settled it (it
+ * is followed: asked again by its refundId), then `succeeded`, or `failed`
+ * (nothing was given back: the amount can be refunded again).
+ */
+export type RefundState = 'pending' | 'succeeded' | 'failed';
+
+/** One refund of a session, as asked and as last answered; a repeat of its refundId answers `answer` again. */
+export interface RefundRecord {
+  refundId: string;
+  transactionId: string;
+  /** What was asked (none of the two: what remained), repeated as it was when the refund is followed. */
+  amount?: number;
+  items?: Array<z.input<typeof RefundItem>>;
+  state: RefundState;
+  /** The service's last answer about it. */
+  answer: RefundAnswer;
+}
+
+/** A transaction of the session as the desk sees it: the current one, and every one it left behind. */
+export interface SessionTransaction {
+  transactionId: string;
+  status: TransactionAnswer['status'];
+  statusClass: TransactionAnswer['statusClass'];
+  /** Whether it is the session's current transaction (the others were replaced or cancelled). */
+  current: boolean;
+  refundedAmount: number;
+  /** What it was for, when known. */
+  totalAmount?: number;
+}
 
 /** The event of a given type. */
 export type PaymentSessionEventOf<T extends PaymentSessionEvent['type']> = Extract<PaymentSessionEvent, { type: T }>;
@@ -142,4 +177,8 @@ export interface PaymentSessionSnapshot {
   refundId?: string;
   /** Transactions cancelled or replaced: a success there is a late result. */
   left: string[];
+  /** The last known states of the transactions left behind (a late success stays refundable after a restart). */
+  leftStates?: TransactionAnswer[];
+  /** Every refund answered, oldest first: a repeated refundId answers what it answered, a pending one is followed. */
+  refunds?: RefundRecord[];
 }

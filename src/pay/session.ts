@@ -1,13 +1,14 @@
 import type { CheckoutAnswer as CheckoutResponse, ReceiptAnswer as ReceiptResponse, RefundAnswer as RefundResponse, TransactionAnswer as TransactionState } from '../contracts/pay/answers.js';
-import type { RefundRequest } from '../contracts/pay/bodies.js';
 import { PaymentSessionError } from './errors.js';
 import * as checkout from './session-checkout.js';
 import { SessionCore } from './session-core.js';
-import { refund, sendReceipt } from './session-refund.js';
+import { refund, type RefundPart, sendReceipt } from './session-refund.js';
 import { refresh, restore, snapshot } from './session-restore.js';
 import { start } from './session-start.js';
+import { sessionTransactions } from './session-transactions.js';
 import type {
   Basket, PaymentPhase, PaymentSessionEvent, PaymentSessionEventOf, PaymentSessionOptions, PaymentSessionSnapshot, Provider,
+  RefundRecord, SessionTransaction,
 } from './session-types.js';
 
 /**
@@ -36,12 +37,16 @@ export class PaymentSession {
   get transaction(): TransactionState | undefined { return this.#s.transaction; }
   /** The current transaction's id, once /checkout answered. */
   get transactionId(): string | undefined { return this.#s.current?.transactionId; }
-  /** Whether a transaction of the session is still watched: its result, or a late one, may still come. */
+  /** Whether a transaction is still watched (its result, or a late one, may still come) or a refund followed. */
   get watching(): boolean {
     const s = this.#s;
-    return (s.current !== undefined && s.watcher.watching(s.current.transactionId))
+    return s.ledger.refunds.following || (s.current !== undefined && s.watcher.watching(s.current.transactionId))
       || s.ledger.leftBehind().some((transactionId) => s.watcher.watching(transactionId));
   }
+  /** The session's transactions, oldest first: those it left behind (replaced or cancelled), then the current one. */
+  get transactions(): SessionTransaction[] { return sessionTransactions(this.#s); }
+  /** Every refund answered, oldest first, each as last known. */
+  get refunds(): RefundRecord[] { return this.#s.ledger.refunds.all(); }
   /** The providers from the last provider list. */
   get providers(): readonly Provider[] { return this.#s.providers; }
   /** Whether wallet pay is the customer's default method (from the provider list). */
@@ -121,13 +126,19 @@ export class PaymentSession {
   }
 
   /**
-   * Refunds the paid transaction (all of it, or `amount` kopecks, or `items`).
-   * Idempotent under profile 'kit': a repeat after no answer reuses the
-   * refundId (the document has none: a 'document' client sends none). Afterwards the
-   * card session is closed: `rescanNeeded` (REFUNDED), and a new payment is a new session.
+   * Refunds a paid transaction (all of it, or `amount` kopecks, or `items`):
+   * the current one, or `transactionId`, one the session left behind that the
+   * bank paid late (`lateResult`). Partial refunds go on until the paid amount
+   * is used up; phase `refunded` only then. A refundId already answered
+   * answers that refund again, as last known, without a call (the same
+   * refundId for another refund: IDEMPOTENCY_CONFLICT); a repeat after no
+   * answer reuses the refundId (profile 'kit'; a 'document' client sends
+   * none). A refund answered pending is followed until it settles (each
+   * change comes as a `refund` event). The first refund given back closes the
+   * card session: `rescanNeeded` (REFUNDED), and a new payment is a new session.
    */
-  refund({ refundId, ...part }: Pick<RefundRequest, 'amount' | 'items'> & { refundId?: string } = {}): Promise<RefundResponse> {
-    return refund(this.#s, { refundId, ...part });
+  refund(part: RefundPart = {}): Promise<RefundResponse> {
+    return refund(this.#s, part);
   }
 
   /** Sends the fiscal receipt of the paid transaction; the service forwards it to the app. */
@@ -147,6 +158,7 @@ export class PaymentSession {
    */
   close(): void {
     this.#s.watcher.close();
+    this.#s.ledger.refunds.close();
     this.#s.ledger.fail(new PaymentSessionError('SESSION_OVER', 'the payment session was closed'));
   }
 }

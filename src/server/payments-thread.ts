@@ -68,7 +68,7 @@ class ThreadPayments implements Payments {
         }
         return;
       case 'ask':
-        void this.#answer(message.id, message.what === 'verify' ? () => host.verify(message.arg) : () => host.token(message.arg));
+        void this.#answer(message.id, message.what === 'verify' ? () => host.verifyForPayment(message.arg, message.till) : () => host.token(message.arg));
         return;
       case 'log':
         relog(logger, message.line);

@@ -37,7 +37,8 @@ export type FromPayments =
   | { t: 'result'; id: number; ok: true; value: unknown }
   | { t: 'result'; id: number; ok: false; error: WireError }
   | { t: 'update'; sub: number; update: SessionUpdate }
-  | { t: 'ask'; id: number; what: 'verify' | 'token'; arg: string }
+  // `till`: for whose payment a scan is verified (that till's own earlier verification of it is the same scan); '' for a token.
+  | { t: 'ask'; id: number; what: 'verify' | 'token'; arg: string; till: string }
   | { t: 'log'; line: string };
 
 /** A webhook request as it crosses threads, and its answer. */

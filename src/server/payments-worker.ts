@@ -37,15 +37,15 @@ const logger = pino({ level: logLevel, ...logPolicyOptions() }, { write: (line: 
 
 let nextAsk = 1;
 const asked = new Map<number, { resolve(value: unknown): void; reject(error: unknown): void }>();
-function ask<T>(what: 'verify' | 'token', arg: string): Promise<T> {
+function ask<T>(what: 'verify' | 'token', arg: string, till = ''): Promise<T> {
   const id = nextAsk++;
   return new Promise<T>((resolve, reject) => {
     asked.set(id, { resolve: resolve as (value: unknown) => void, reject });
-    send({ t: 'ask', id, what, arg });
+    send({ t: 'ask', id, what, arg, till });
   });
 }
 const host = {
-  verify: (fullBarcode: string) => ask<BarcodeVerification>('verify', fullBarcode),
+  verifyForPayment: (fullBarcode: string, tillId: string) => ask<BarcodeVerification>('verify', fullBarcode, tillId),
   token: (requestData: string) => ask<string>('token', requestData),
 };
 

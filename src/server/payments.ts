@@ -19,7 +19,8 @@ export interface ServerPayments {
 
 /** What the payments need of the cash desk service: its verification and its Pay API tokens. */
 export interface PaymentsHost {
-  verify(fullBarcode: string): Promise<BarcodeVerification>;
+  /** Verifies a scan for a payment of `tillId`: that till's own earlier verification of the same scan is the same scan. */
+  verifyForPayment(fullBarcode: string, tillId: string): Promise<BarcodeVerification>;
   token(requestData: string): string | Promise<string>;
 }
 
@@ -56,7 +57,7 @@ export async function openServerPayments(config: PaymentsConfig, service: () => 
     const channel = `wpk_pay_${schema ?? 'public'}`;
     let shared: SharedChannel | undefined;
     const payments = new CashDeskPayments({
-      client, db, verify: (fullBarcode) => service().verify(fullBarcode),
+      client, db, verify: (fullBarcode, tillId) => service().verifyForPayment(fullBarcode, tillId),
       ...(config.pay.webhookSecret ? { webhookSecret: config.pay.webhookSecret } : {}),
       ...(config.pay.pollIntervalMs ? { pollIntervalMs: config.pay.pollIntervalMs } : {}),
       adoptIntervalMs: config.pay.adoptIntervalMs, leaseMs: config.pay.leaseMs,

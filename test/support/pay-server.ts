@@ -87,6 +87,8 @@ export interface PayServerOptions {
   pollIntervalMs?: number;
   clock?: MovableClock;
   port?: number;
+  /** The tills and their keys (default: the demo till). */
+  tills?: ServeConfigInput['tills'];
 }
 
 /** A cash desk server with payments, wired to a sandbox. */
@@ -103,6 +105,7 @@ export function payConfig(sandboxUrl: string, options: PayServerOptions & { webh
   return resolveServeConfig({
     ...demoConfig,
     server: { port: options.port ?? 0 },
+    ...(options.tills ? { tills: options.tills } : {}),
     pay: {
       url: sandboxUrl, ...(options.webhookSecret ? { webhookSecret: options.webhookSecret } : {}),
       pollIntervalMs: options.pollIntervalMs ?? (options.webhookSecret ? 60_000 : 20), adoptIntervalMs: 50,

@@ -1,5 +1,4 @@
-import type { PaymentBasket, PaymentView, StartPayment } from '../../contracts/cashdesk-payments.js';
-import type { RefundRequest } from '../../contracts/pay/bodies.js';
+import type { PaymentBasket, PaymentView, RefundIntent, StartPayment } from '../../contracts/cashdesk-payments.js';
 import type { UpdateListener } from './feed.js';
 
 /**
@@ -27,7 +26,7 @@ export interface Payments {
   /** `pay.rescan`. */
   rescan(tillId: string, paymentId: string, fullBarcode: string): Promise<PaymentView>;
   /** `pay.refund`. */
-  refund(tillId: string, paymentId: string, part: Pick<RefundRequest, 'refundId' | 'amount' | 'items'>): Promise<PaymentView>;
+  refund(tillId: string, paymentId: string, part: RefundIntent): Promise<PaymentView>;
   /** `pay.receipt`. */
   receipt(tillId: string, paymentId: string, receipt: Record<string, unknown>): Promise<PaymentView>;
   /** `pay.abandon`. */

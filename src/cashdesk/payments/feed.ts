@@ -1,4 +1,5 @@
-import type { SessionUpdate } from '../../contracts/cashdesk-payments.js';
+import type { PaymentView, SessionUpdate } from '../../contracts/cashdesk-payments.js';
+import { unrefundedLate } from './record.js';
 
 /** Receives a till's `pay.sessionUpdated` notifications. */
 export type UpdateListener = (update: SessionUpdate) => void;
@@ -70,16 +71,26 @@ function tell(subscription: Subscription, update: SessionUpdate, always = false)
   }
 }
 
-/** A stored view as the update that states it (sent again to a till that reconnects), as of event `seq`. */
+/**
+ * A stored view as the update that states it (sent again to a till that reconnects), as of event `seq`; a late
+ * success not yet refunded is stated as its `lateResult` again, so a till that missed it still refunds it.
+ */
 export function updateOf(view: {
   paymentId: string; phase: SessionUpdate['phase']; status?: SessionUpdate['status'];
   statusClass?: SessionUpdate['statusClass']; reason?: string; transactionId?: string;
+  transactions?: PaymentView['transactions'];
 }, seq?: number): SessionUpdate {
+  const late = unrefundedLate(view);
   return {
     paymentId: view.paymentId, phase: view.phase,
     ...(view.status ? { status: view.status, statusClass: view.statusClass } : {}),
     ...(view.reason ? { reason: view.reason } : {}),
     ...(view.transactionId ? { transactionId: view.transactionId } : {}),
+    ...(late ? { event: 'lateResult', ...lateOf(late) } : {}),
     ...(seq === undefined || seq === 0 ? {} : { seq }),
   };
+}
+
+function lateOf({ transactionId, status, statusClass }: NonNullable<PaymentView['transactions']>[number]) {
+  return { transactionId, status, statusClass };
 }

@@ -16,11 +16,27 @@ export interface PaymentRecord {
   createdAt: Date;
 }
 
+/** A view's transactions and phase: what says whether money paid late is still the customer's. */
+type Late = Pick<PaymentView, 'phase' | 'transactions'>;
+
+/**
+ * A transaction the payment left behind (replaced or cancelled; any of an
+ * ended payment) that the bank paid after all and that is not refunded in
+ * full: money the till must give back (the document's section 7, last line).
+ */
+export function unrefundedLate(view: Late): NonNullable<PaymentView['transactions']>[number] | undefined {
+  return view.transactions?.find((t) => (!t.current || ENDED.has(view.phase)) && t.statusClass === 'successful'
+    && t.refundedAmount < (t.totalAmount ?? 1));
+}
+
 /**
  * Whether a payment still concerns its till: not ended, and not a paid sale
- * whose receipt went out. Open payments are driven after a restart and sent
- * again to their till when it reconnects.
+ * whose receipt went out; or, whatever its phase, a late success in it not
+ * yet refunded. Open payments are driven after a restart and sent again to
+ * their till when it reconnects.
  */
-export function isOpen(record: Pick<PaymentRecord, 'receiptSent'> & { view: Pick<PaymentView, 'phase'> }): boolean {
-  return !ENDED.has(record.view.phase) && !(record.view.phase === 'succeeded' && record.receiptSent);
+export function isOpen(record: Pick<PaymentRecord, 'receiptSent'> & { view: Late }): boolean {
+  const { view } = record;
+  const sold = view.phase === 'succeeded' && record.receiptSent;
+  return (!ENDED.has(view.phase) && !sold) || unrefundedLate(view) !== undefined;
 }

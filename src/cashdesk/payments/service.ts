@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BarcodeVerification } from '../../contracts/barcode.js';
-import type { PaymentBasket, PaymentView, StartPayment } from '../../contracts/cashdesk-payments.js';
-import type { RefundRequest } from '../../contracts/pay/bodies.js';
+import type { PaymentBasket, PaymentView, RefundIntent, StartPayment } from '../../contracts/cashdesk-payments.js';
 import { migrate, type Database, type SharedChannel } from '../../db/index.js';
 import type { Sleep } from '../../pay/backoff.js';
 import type { PayClient } from '../../pay/client.js';
@@ -25,8 +24,11 @@ export interface CashDeskPaymentsOptions {
   client: PayClient;
   /** Where payment rows live (migrated by `init()`). */
   db: Database;
-  /** The cash desk service's verification (one scan serves loyalty and payment). */
-  verify(fullBarcode: string): Promise<BarcodeVerification>;
+  /**
+   * The cash desk service's verification, on behalf of the till whose intent it is: that till's own earlier
+   * `barcode.verify` of the same scan is the same scan (one scan serves loyalty and payment); another till's is a replay.
+   */
+  verify(fullBarcode: string, tillId: string): Promise<BarcodeVerification>;
   /** `whsec_...`: `webhookHandler()` verifies `transaction.updated` with it; without it the status is only polled. */
   webhookSecret?: string;
   /** /status polling while a payment waits. Default: the session's (2000 ms, 10 000 ms with a webhook). */
@@ -137,7 +139,7 @@ export class CashDeskPayments implements Payments {
     if (known !== undefined) return known;
     let cardSession = input.cardSession;
     let cardNumber: string | undefined;
-    if (input.fullBarcode !== undefined) ({ cardSession, cardNumber } = await this.#scan(input.fullBarcode, undefined));
+    if (input.fullBarcode !== undefined) ({ cardSession, cardNumber } = await this.#scan(tillId, input.fullBarcode, undefined));
     const payment = this.#payment({
       tillId, paymentId, ...(cardNumber === undefined ? {} : { cardNumber }), receiptSent: false,
       createdAt: new Date(this.#clock()), cardSession: cardSession!, basket: input.basket, epoch: 1, seq: 0,
@@ -187,12 +189,12 @@ export class CashDeskPayments implements Payments {
     if (!payment.awaitingRescan) {
       throw new PaymentsError('NO_RESCAN_PENDING', `payment ${paymentId} is not waiting for a rescan (phase ${payment.session.phase})`);
     }
-    const { cardSession } = await this.#scan(fullBarcode, payment.cardNumber);
+    const { cardSession } = await this.#scan(tillId, fullBarcode, payment.cardNumber);
     return payment.run(() => payment.rescanned(cardSession));
   }
 
-  /** `pay.refund`: all of it, `amount` kopecks, or `items`; idempotent by the till's refundId. */
-  refund(tillId: string, paymentId: string, part: Pick<RefundRequest, 'refundId' | 'amount' | 'items'>): Promise<PaymentView> {
+  /** `pay.refund`: all, `amount` or `items`, of the current transaction or `transactionId`; idempotent by refundId. */
+  refund(tillId: string, paymentId: string, part: RefundIntent): Promise<PaymentView> {
     return this.#intent({ tillId, paymentId }, (p) => p.session.refund(part));
   }
 
@@ -309,8 +311,8 @@ export class CashDeskPayments implements Payments {
   }
 
   /** Verifies a scan: a card session must come with it, of the payment's card when it has one. */
-  async #scan(fullBarcode: string, cardNumber: string | undefined): Promise<{ cardSession: string; cardNumber: string | undefined }> {
-    const result = await this.#options.verify(fullBarcode);
+  async #scan(tillId: string, fullBarcode: string, cardNumber: string | undefined): Promise<{ cardSession: string; cardNumber: string | undefined }> {
+    const result = await this.#options.verify(fullBarcode, tillId);
     if (result.resultCode !== 'CARDSESSION_AVAILABLE' || result.cardSession === null) {
       throw new PaymentsError('BARCODE_REFUSED', `the barcode allows no wallet payment: ${result.resultCode} (${result.reason})`,
         [`fullBarcode: ${result.resultCode} (${result.reason})`]);

@@ -7,6 +7,7 @@ import { createPaymentSession, type PaymentSession } from '../../pay/session.js'
 import type { Basket, PaymentSessionEvent, PaymentSessionSnapshot } from '../../pay/session-types.js';
 import type { TransactionUpdates } from '../../pay/updates.js';
 import { PaymentsError } from './errors.js';
+import { refundOf, told, updateFor } from './payment-updates.js';
 import { isOpen, type PaymentRecord } from './record.js';
 import { LeaseLostError, RecordWrites } from './record-writes.js';
 import type { PaymentWrite } from './store.js';
@@ -58,11 +59,6 @@ export interface TillPaymentInit {
 
 /** Phases in which a call or a result may still come: the payment needs a driver, and is adopted if its dies. */
 const DRIVEN: ReadonlySet<string> = new Set(['new', 'checking', 'checkout', 'rescanning', 'pending', 'unknown']);
-
-/** Session events a till is told about, besides phase changes. */
-const TOLD = new Set<PaymentSessionEvent['type']>([
-  'offerWalletPay', 'showProviderMessages', 'tellCustomerNotToConfirm', 'rescanNeeded', 'lateResult', 'cardRefused',
-]);
 
 /**
  * One till payment run by the server: its payment session (src/pay), the
@@ -137,6 +133,8 @@ export class TillPayment {
       ...(state?.reason ? { reason: state.reason } : {}),
       totalAmount: s.totalAmount,
       ...(state ? { refundedAmount: state.refundedAmount } : {}),
+      transactions: s.transactions.map((x) => ({ ...x, transactionId: String(x.transactionId) })),
+      refunds: s.refunds.map(refundOf),
       receiptSent: this.receiptSent, updatedAt: new Date(this.#updatedAt).toISOString(),
     };
   }
@@ -161,7 +159,8 @@ export class TillPayment {
 
   /** Whether the payment still concerns its till (not ended, not a paid sale whose receipt went out). */
   get open(): boolean {
-    return isOpen({ receiptSent: this.receiptSent, view: { phase: this.session.phase } });
+    const { phase, transactions } = this.view();
+    return isOpen({ receiptSent: this.receiptSent, view: { phase, transactions } });
   }
 
   /** The sequence number of the payment's last event. */
@@ -277,10 +276,10 @@ export class TillPayment {
   #onEvent(event: PaymentSessionEvent): void {
     // A state that ends a watch is reported before the watch ends: look again once it has.
     if (event.type === 'transaction') queueMicrotask(() => this.#deps.settled(this));
-    if (event.type !== 'phase' && !TOLD.has(event.type)) return;
+    if (!told(event)) return;
     if (this.#closed) return; // a stopped or moved payment tells nothing: its next driver will
     this.#updatedAt = this.#deps.clock();
-    const update = { ...this.#update(event), seq: ++this.#seq };
+    const update = { ...updateFor(this.view(), event), seq: ++this.#seq };
     this.#writes.add(update.seq, update);
     if (this.#deps.writeBehind === true) {
       void this.#flushBehind();
@@ -298,27 +297,6 @@ export class TillPayment {
   #flushBehind(): Promise<void> {
     this.flush().catch(() => {});
     return Promise.resolve();
-  }
-
-  #update(event: PaymentSessionEvent): SessionUpdate {
-    const view = this.view();
-    const update: SessionUpdate = {
-      paymentId: this.paymentId, phase: view.phase,
-      ...(view.status ? { status: view.status, statusClass: view.statusClass } : {}),
-      ...(view.reason ? { reason: view.reason } : {}),
-      ...(view.transactionId ? { transactionId: view.transactionId } : {}),
-    };
-    switch (event.type) {
-      case 'phase': return update;
-      case 'showProviderMessages': return { ...update, event: event.type, messages: event.messages };
-      case 'tellCustomerNotToConfirm': case 'rescanNeeded': return { ...update, event: event.type, reason: event.reason };
-      case 'cardRefused': return { ...update, event: event.type, reason: event.error.code };
-      case 'lateResult': {
-        const { transactionId, status } = event.state;
-        return { ...update, event: event.type, transactionId, status, statusClass: statusClass(status) };
-      }
-      default: return { ...update, event: event.type as SessionUpdate['event'] };
-    }
   }
 
   #background(error: unknown): void {

@@ -89,8 +89,13 @@ describe('HTTP /v1/payments', () => {
       expect(await events.until((u) => u.phase === 'succeeded')).toMatchObject({ status: 'succeeded', transactionId: checkedOut.body.transactionId });
       expect(await call('GET', '/v1/payments/http-1')).toMatchObject({ status: 200, body: { phase: 'succeeded' } });
       expect(await call('POST', '/v1/payments/http-1/receipt', { receipt: { total: TOTAL } })).toMatchObject({ status: 200, body: { receiptSent: true } });
-      expect(await call('POST', '/v1/payments/http-1/refund', { refundId: 'rf-1', amount: 1_000 })).toMatchObject({ status: 200, body: { phase: 'refunded', refundedAmount: 1_000 } });
+      expect(await call('POST', '/v1/payments/http-1/refund', { refundId: 'rf-1', amount: 1_000 }))
+        .toMatchObject({ status: 200, body: { phase: 'succeeded', refundedAmount: 1_000 } });
       await events.until((u) => u.event === 'rescanNeeded');
+      expect(await call('POST', '/v1/payments/http-1/refund', { refundId: 'rf-2' }))
+        .toMatchObject({ status: 200, body: { phase: 'refunded', refundedAmount: TOTAL } });
+      expect((await call('GET', '/v1/payments/http-1')).body.transactions)
+        .toEqual([expect.objectContaining({ transactionId: checkedOut.body.transactionId, current: true, refundedAmount: TOTAL })]);
     } finally {
       events.close();
     }

@@ -22,7 +22,7 @@ describe('openServerPayments', () => {
     const log = captureLog('info');
     const config = resolveServeConfig({ verifier: demoConfig.verifier, tills: demoConfig.tills, pay: { url: fake.url, thread: 'main' } }, {});
     const pay = await openServerPayments({ database: config.database, pay: config.pay! }, () => ({
-      verify: () => Promise.reject(new Error('no scans here')), token: (text: string) => verifier.getToken(text),
+      verifyForPayment: () => Promise.reject(new Error('no scans here')), token: (text: string) => verifier.getToken(text),
     }), log.logger);
     try {
       await pay.payments.init();

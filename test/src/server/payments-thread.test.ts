@@ -44,7 +44,7 @@ describe('payments on their own thread (pay.thread worker)', () => {
     const till = await pay.connect();
     await expect(till.call('pay.get', { paymentId: 'nope' })).rejects.toMatchObject({ rpcCode: -32012, code: 'PAYMENT_NOT_FOUND' });
     const card = await pay.sim.issueCard({ walletPayIsDefault: true });
-    await till.call('barcode.verify', { fullBarcode: card.barcode }); // the scan is used up here
+    await till.call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'thread-2a' }); // the scan is used up here
     const refused = await till.call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'thread-2' }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(RpcError);
     expect(refused).toMatchObject({ rpcCode: -32012, code: 'BARCODE_REFUSED', data: { errors: ['fullBarcode: VALIDATION_FAILED (REPLAYED)'] } });

@@ -50,9 +50,10 @@ describe('CashDeskPayments: ended payments leave memory', () => {
     expect(payments.inMemory).toBe(0);
     expect(await payments.get('till-1', 'evict-1')).toMatchObject({ phase: 'succeeded', receiptSent: true, transactionId: view.transactionId });
 
-    expect(await payments.refund('till-1', 'evict-1', { refundId: 'r-1', amount: 1_000 })).toMatchObject({ phase: 'refunded', refundedAmount: 1_000 });
+    // A partial refund: still paid (the rest can be refunded), and at rest again.
+    expect(await payments.refund('till-1', 'evict-1', { refundId: 'r-1', amount: 1_000 })).toMatchObject({ phase: 'succeeded', refundedAmount: 1_000 });
     expect(payments.inMemory).toBe(0);
-    expect(await payments.get('till-1', 'evict-1')).toMatchObject({ phase: 'refunded', refundedAmount: 1_000 });
+    expect(await payments.get('till-1', 'evict-1')).toMatchObject({ phase: 'succeeded', refundedAmount: 1_000 });
     expect((await sb.sim.transaction(view.transactionId!)).refundedAmount).toBe(1_000);
   });
 
@@ -64,7 +65,7 @@ describe('CashDeskPayments: ended payments leave memory', () => {
     expect(await payments.list('till-1', 'abandoned')).toEqual([expect.objectContaining({ paymentId: 'evict-2' })]);
   });
 
-  it('keeps an abandoned payment whose cancelled invoice the bank may still pay, until its late result came', async () => {
+  it('keeps an abandoned payment whose cancelled invoice the bank paid late until that is refunded', async () => {
     await sb.sim.bank('approve', 3_600_000, 0); // received at once, answered in 1 h (3.6 s here): after the cancel
     try {
       const view = await start('evict-3', true);
@@ -72,6 +73,8 @@ describe('CashDeskPayments: ended payments leave memory', () => {
       expect(await payments.abandon('till-1', 'evict-3')).toMatchObject({ phase: 'abandoned', status: 'cancelled' });
       expect(payments.inMemory).toBe(1);
       await expect.poll(() => updates.some((u) => u.paymentId === 'evict-3' && u.event === 'lateResult')).toBe(true);
+      expect(payments.inMemory).toBe(1); // the customer's money: the payment stays the till's business
+      await payments.refund('till-1', 'evict-3', { refundId: 'late-3', transactionId: view.transactionId });
       await expect.poll(() => payments.inMemory).toBe(0);
       expect(await payments.get('till-1', 'evict-3')).toMatchObject({ phase: 'abandoned' });
     } finally {

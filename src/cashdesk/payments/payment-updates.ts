@@ -1,0 +1,43 @@
+import type { PaymentRefund, PaymentView, SessionUpdate } from '../../contracts/cashdesk-payments.js';
+import { statusClass } from '../../contracts/pay/statuses.js';
+import type { PaymentSessionEvent, RefundRecord } from '../../pay/session-types.js';
+
+/** Session events a till is told about, besides phase changes. */
+const TOLD = new Set<PaymentSessionEvent['type']>([
+  'offerWalletPay', 'showProviderMessages', 'tellCustomerNotToConfirm', 'rescanNeeded', 'lateResult', 'cardRefused',
+  'refund',
+]);
+
+/** Whether the till is told about a session event (a phase change, or an event it must act on). */
+export function told(event: PaymentSessionEvent): boolean {
+  return event.type === 'phase' || TOLD.has(event.type);
+}
+
+/** A refund as the till sees it. */
+export function refundOf(r: RefundRecord): PaymentRefund {
+  const amount = r.answer.amount ?? r.amount;
+  const { refundId, transactionId, state: status } = r;
+  return { refundId, transactionId, ...(amount === undefined ? {} : { amount }), status };
+}
+
+/** The `pay.sessionUpdated` that tells a session event, over the payment's view once the event happened. */
+export function updateFor(view: PaymentView, event: PaymentSessionEvent): SessionUpdate {
+  const update: SessionUpdate = {
+    paymentId: view.paymentId, phase: view.phase,
+    ...(view.status ? { status: view.status, statusClass: view.statusClass } : {}),
+    ...(view.reason ? { reason: view.reason } : {}),
+    ...(view.transactionId ? { transactionId: view.transactionId } : {}),
+  };
+  switch (event.type) {
+    case 'phase': return update;
+    case 'showProviderMessages': return { ...update, event: event.type, messages: event.messages };
+    case 'tellCustomerNotToConfirm': case 'rescanNeeded': return { ...update, event: event.type, reason: event.reason };
+    case 'cardRefused': return { ...update, event: event.type, reason: event.error.code };
+    case 'refund': return { ...update, event: 'refundUpdated', refund: refundOf(event.refund) };
+    case 'lateResult': {
+      const { transactionId, status } = event.state;
+      return { ...update, event: event.type, transactionId, status, statusClass: statusClass(status) };
+    }
+    default: return { ...update, event: event.type as SessionUpdate['event'] };
+  }
+}
