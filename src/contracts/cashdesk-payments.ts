@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { MAX_BARCODE_LENGTH } from './cashdesk.js';
-import { CardSession, Provider, RefundItem, TransactionId } from './pay/bodies.js';
+import { CardSession, Provider, RefundItem, TransactionRef } from './pay/bodies.js';
 import { GivenItem, MAX_AMOUNT } from './pay/items.js';
-import { RejectReason, StatusClass, TransactionStatus } from './pay/statuses.js';
+import { StatusClass } from './pay/statuses.js';
 import { boundedJsonRule } from './text.js';
 
 /**
@@ -70,16 +70,27 @@ export const RefundParams = z.object({ paymentId: PaymentId, ...refundShape }).s
 export const ReceiptParams = ReceiptBody.extend({ paymentId: PaymentId }).strict();
 export const ListPayments = z.object({ phase: PaymentPhase.optional() }).strict().openapi('ListPayments');
 
+/** A transaction id as the Pay service wrote it: text, or a JSON number (a Java `long`), kept in that type. */
+const ServiceTransactionId = TransactionRef.openapi({ description: 'The transaction as the Pay service wrote it: text or a JSON number.' });
+/** A status as the Pay service wrote it; `statusClass` is its class in the configured dialect. */
+const ServiceStatus = z.string().openapi({
+  description: "The transaction's status as the Pay service wrote it (the kit's sandbox: created, processing, succeeded, "
+    + 'rejected, cancelled, expired); statusClass is its class in the configured dialect, absent when the dialect does not know it.',
+});
+
 /** A payment as the till sees it. */
 export const PaymentView = z.object({
   paymentId: PaymentId,
   phase: PaymentPhase,
   walletPayIsDefault: z.boolean(),
   providers: z.array(Provider),
-  transactionId: TransactionId.optional(),
-  status: TransactionStatus.optional(),
+  transactionId: ServiceTransactionId.optional(),
+  status: ServiceStatus.optional(),
   statusClass: StatusClass.optional(),
-  reason: RejectReason.optional(),
+  reason: z.string().optional().openapi({
+    description: 'Why it was rejected (INSUFFICIENT_FUNDS, DECLINED, TECHNICAL); in phase unknown, UNRECOGNIZED_STATUS '
+      + 'when only status words the dialect does not know came for unknownStatusTimeoutMs.',
+  }),
   totalAmount: z.number().int(),
   refundedAmount: z.number().int().optional(),
   receiptSent: z.boolean(),
@@ -92,6 +103,7 @@ export const PaymentList = z.object({ payments: z.array(PaymentView) }).openapi(
 /** Session events a till must act on (see `PaymentSessionEvent` in src/pay). */
 export const SessionEventType = z.enum([
   'offerWalletPay', 'showProviderMessages', 'tellCustomerNotToConfirm', 'rescanNeeded', 'lateResult', 'cardRefused',
+  'statusNotUnderstood',
 ]).openapi('SessionEventType');
 
 /**
@@ -100,15 +112,16 @@ export const SessionEventType = z.enum([
  * `reason` is the event's own reason (`rescanNeeded`: CARD_SESSION_INVALID or
  * REFUNDED; `tellCustomerNotToConfirm`: BASKET_CHANGED or CANCELLING;
  * `cardRefused`: the Pay error code) when there is one, else the rejected
- * transaction's reason.
+ * transaction's reason. `statusNotUnderstood`: the service wrote `status`, a
+ * word the dialect does not know; the payment is polled on as in transit.
  */
 export const SessionUpdate = z.object({
   paymentId: PaymentId,
   phase: PaymentPhase,
-  status: TransactionStatus.optional(),
+  status: ServiceStatus.optional(),
   statusClass: StatusClass.optional(),
   reason: z.string().optional(),
-  transactionId: TransactionId.optional(),
+  transactionId: ServiceTransactionId.optional(),
   event: SessionEventType.optional(),
   messages: z.array(z.object({ providerId: z.string(), name: z.string(), message: z.string() })).optional(),
   /** The payment's event number (1, 2, ...), stored with it: a till that reconnects is told the events it missed. */

@@ -1,3 +1,4 @@
+import type { TransactionRef } from '../contracts/pay/bodies.js';
 import type { PayCheckExchange } from './check-record.js';
 import type { PayClientErrorCode } from './errors.js';
 import type { PayOperation } from './events.js';
@@ -65,7 +66,7 @@ export interface PayCheckReport {
   /** The requestId of the probe's task and checkout. */
   requestId: string;
   /** The transaction the probe's /checkout made, if any. */
-  transactionId?: string;
+  transactionId?: TransactionRef;
   results: PayCheckResult[];
   /** Which client options to consider, from the verdicts as a whole. */
   advice: string[];

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { CardSession } from '../contracts/pay/bodies.js';
+import { CardSession, type TransactionRef } from '../contracts/pay/bodies.js';
 import { ConfigError } from '../errors.js';
 import { adviseOn, hintsFor } from './check-advice.js';
 import { createRecorder, maskSecrets, showValue, valueAt, type PayCheckExchange } from './check-record.js';
@@ -108,7 +108,7 @@ export async function checkPayApi(options: PayCheckOptions): Promise<PayCheckRep
 
   const { items, discountAmount, totalAmount } = CHECK_BASKET;
   const basket = { items: items.map((i) => ({ ...i })), discountAmount, totalAmount };
-  let transactionId: string | undefined;
+  let transactionId: TransactionRef | undefined;
   await probe('availability', (c) => c.availability({ cardSession }));
   await probe('availabilityTask', (c) => c.availabilityTask({ requestId, cardSession, ...basket }));
   transactionId = (await probe('checkout', (c) => c.checkout({ requestId, cardSession, ...basket })))?.transactionId;

@@ -12,6 +12,7 @@ export function snapshot(s: SessionCore): PaymentSessionSnapshot {
     ...(current ? { transaction: s.ledger.get(current.transactionId) ?? current } : {}),
     ...(s.refundId ? { refundId: s.refundId } : {}),
     left: s.ledger.leftBehind(),
+    ...(s.phase === 'unknown' && s.unknownReason ? { unknownReason: s.unknownReason } : {}),
   };
 }
 
@@ -40,10 +41,13 @@ export function restore(s: SessionCore, snap: PaymentSessionSnapshot): void {
     phase = 'unknown';
   }
   s.phase = phase;
+  if (phase === 'unknown') s.unknownReason = snap.unknownReason ?? 'OUTCOME_UNKNOWN';
   // A left-behind or cancelled payment may still be answered by the bank: keep watching it.
   for (const transactionId of snap.left) s.watcher.watch(transactionId);
   const status = s.transaction?.status ?? s.current?.status;
-  if (s.current && (phase === 'pending' || (phase === 'unsuccessful' && status === 'cancelled'))) {
+  // A cancelled one in another service's words: the session left it (it cancelled it itself).
+  const cancelled = status === 'cancelled' || (s.current !== undefined && s.ledger.isLeft(s.current.transactionId));
+  if (s.current && (s.awaitingResult || (phase === 'unsuccessful' && cancelled))) {
     s.watcher.watch(s.current.transactionId);
   }
 }

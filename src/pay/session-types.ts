@@ -1,3 +1,4 @@
+import type { TransactionRef } from '../contracts/pay/bodies.js';
 import type { z } from 'zod';
 import type { AvailabilityAnswer, CheckoutAnswer, TransactionAnswer } from '../contracts/pay/answers.js';
 import type { Offer } from '../contracts/pay/bodies.js';
@@ -33,6 +34,13 @@ export type PaymentPhase =
 /** A payment provider from the provider list. */
 export type Provider = AvailabilityAnswer['providers'][number];
 
+/**
+ * Why a session is in phase `unknown`: `OUTCOME_UNKNOWN`, no answer to /checkout even after recovery (`recover()`
+ * repeats it); `UNRECOGNIZED_STATUS`, the service has shown only status words its dialect does not know for
+ * `unknownStatusTimeoutMs` (still polled: a known status later resolves it).
+ */
+export type UnknownReason = 'OUTCOME_UNKNOWN' | 'UNRECOGNIZED_STATUS';
+
 /** Why the till must scan the card again. */
 export type RescanReason = 'CARD_SESSION_INVALID' | 'REFUNDED';
 
@@ -59,7 +67,8 @@ export interface ProviderMessage {
  * available: show them, fall back), `tellCustomerNotToConfirm` (the invoice is
  * being replaced or cancelled), `rescanNeeded`, `cardRefused` (say operations
  * with the card are impossible), `lateResult` (a cancelled or replaced payment
- * succeeded after all: refund it).
+ * succeeded after all: refund it), `statusNotUnderstood` (the service wrote a
+ * status its dialect does not know: polled on as in transit; say so).
  */
 export type PaymentSessionEvent =
   | { type: 'phase'; from: PaymentPhase; to: PaymentPhase }
@@ -72,7 +81,8 @@ export type PaymentSessionEvent =
   | { type: 'invoice'; checkout: CheckoutAnswer }
   | { type: 'transaction'; state: TransactionAnswer }
   | { type: 'recovering'; step: 'status' | 'checkout'; requestId: string; error: PayError }
-  | { type: 'lateResult'; state: TransactionAnswer };
+  | { type: 'lateResult'; state: TransactionAnswer }
+  | { type: 'statusNotUnderstood'; state: TransactionAnswer };
 
 /** The event of a given type. */
 export type PaymentSessionEventOf<T extends PaymentSessionEvent['type']> = Extract<PaymentSessionEvent, { type: T }>;
@@ -106,6 +116,13 @@ export interface PaymentSessionOptions {
   sleep?: Sleep;
   /** Jitter source. Default `Math.random`. */
   random?: () => number;
+  /**
+   * How long the current transaction may show nothing but status words the client's dialect does not know before
+   * the session moves to `unknown` (UNRECOGNIZED_STATUS). Default 600 000 ms.
+   */
+  unknownStatusTimeoutMs?: number;
+  /** Now, in ms (for `unknownStatusTimeoutMs`). Default `Date.now`. Tests inject their own. */
+  clock?: () => number;
   /** Every event, e.g. for a log. */
   onEvent?: (event: PaymentSessionEvent) => void;
   /**
@@ -141,5 +158,7 @@ export interface PaymentSessionSnapshot {
   /** A refund sent without an answer yet: repeated with the same refundId. */
   refundId?: string;
   /** Transactions cancelled or replaced: a success there is a late result. */
-  left: string[];
+  left: TransactionRef[];
+  /** Why the phase is `unknown`, when it is. */
+  unknownReason?: UnknownReason;
 }

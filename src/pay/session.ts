@@ -1,3 +1,4 @@
+import type { TransactionRef } from '../contracts/pay/bodies.js';
 import type { CheckoutAnswer as CheckoutResponse, ReceiptAnswer as ReceiptResponse, RefundAnswer as RefundResponse, TransactionAnswer as TransactionState } from '../contracts/pay/answers.js';
 import type { RefundRequest } from '../contracts/pay/bodies.js';
 import { PaymentSessionError } from './errors.js';
@@ -8,6 +9,7 @@ import { refresh, restore, snapshot } from './session-restore.js';
 import { start } from './session-start.js';
 import type {
   Basket, PaymentPhase, PaymentSessionEvent, PaymentSessionEventOf, PaymentSessionOptions, PaymentSessionSnapshot, Provider,
+  UnknownReason,
 } from './session-types.js';
 
 /**
@@ -28,6 +30,8 @@ export class PaymentSession {
 
   /** Where the session stands. */
   get phase(): PaymentPhase { return this.#s.phase; }
+  /** Why the phase is `unknown`, when it is (see {@link UnknownReason}). */
+  get unknownReason(): UnknownReason | undefined { return this.#s.phase === 'unknown' ? this.#s.unknownReason : undefined; }
   /** The card session in use (a rescan replaces it). */
   get cardSession(): string { return this.#s.cardSession; }
   /** The requestId of the current (or next) checkout. */
@@ -35,7 +39,7 @@ export class PaymentSession {
   /** The current transaction's last known state, once there is one. */
   get transaction(): TransactionState | undefined { return this.#s.transaction; }
   /** The current transaction's id, once /checkout answered. */
-  get transactionId(): string | undefined { return this.#s.current?.transactionId; }
+  get transactionId(): TransactionRef | undefined { return this.#s.current?.transactionId; }
   /** Whether a transaction of the session is still watched: its result, or a late one, may still come. */
   get watching(): boolean {
     const s = this.#s;

@@ -73,7 +73,7 @@ function tell(subscription: Subscription, update: SessionUpdate, always = false)
 /** A stored view as the update that states it (sent again to a till that reconnects), as of event `seq`. */
 export function updateOf(view: {
   paymentId: string; phase: SessionUpdate['phase']; status?: SessionUpdate['status'];
-  statusClass?: SessionUpdate['statusClass']; reason?: string; transactionId?: string;
+  statusClass?: SessionUpdate['statusClass']; reason?: string; transactionId?: SessionUpdate['transactionId'];
 }, seq?: number): SessionUpdate {
   return {
     paymentId: view.paymentId, phase: view.phase,

@@ -240,7 +240,7 @@ export class CashDeskPayments implements Payments {
     const secret = this.#options.webhookSecret;
     if (secret === undefined) return undefined;
     return createPayWebhookHandler({
-      secrets: secret, updates: this.#updates, clock: this.#clock,
+      secrets: secret, updates: this.#updates, clock: this.#clock, dialect: this.#options.client.dialect,
       onEvent: async (event) => {
         await this.#store.saveState(event.data);
         this.#coordination.hint({ kind: 'state', transactionId: String(event.data.transactionId) });

@@ -1,5 +1,4 @@
 import type { PaymentView, SessionUpdate } from '../../contracts/cashdesk-payments.js';
-import { statusClass } from '../../contracts/pay/statuses.js';
 import type { Sleep } from '../../pay/backoff.js';
 import type { PayClient } from '../../pay/client.js';
 import { PaymentSessionError } from '../../pay/errors.js';
@@ -62,6 +61,7 @@ const DRIVEN: ReadonlySet<string> = new Set(['new', 'checking', 'checkout', 'res
 /** Session events a till is told about, besides phase changes. */
 const TOLD = new Set<PaymentSessionEvent['type']>([
   'offerWalletPay', 'showProviderMessages', 'tellCustomerNotToConfirm', 'rescanNeeded', 'lateResult', 'cardRefused',
+  'statusNotUnderstood',
 ]);
 
 /**
@@ -131,10 +131,13 @@ export class TillPayment {
     const s = this.session;
     const t = s.snapshot().transaction;
     const state = s.transaction;
+    // The status as the service wrote it; its class from the dialect (none for a word it does not know).
+    const cls = t ? this.#deps.client.dialect.classOf(t.status) : undefined;
+    const reason = state?.reason ?? (s.phase === 'unknown' && s.unknownReason === 'UNRECOGNIZED_STATUS' ? s.unknownReason : undefined);
     return {
       paymentId: this.paymentId, phase: s.phase, walletPayIsDefault: s.walletPayIsDefault, providers: [...s.providers],
-      ...(t ? { transactionId: t.transactionId, status: t.status, statusClass: statusClass(t.status) } : {}),
-      ...(state?.reason ? { reason: state.reason } : {}),
+      ...(t ? { transactionId: t.transactionId, status: t.status, ...(cls ? { statusClass: cls } : {}) } : {}),
+      ...(reason ? { reason } : {}),
       totalAmount: s.totalAmount,
       ...(state ? { refundedAmount: state.refundedAmount } : {}),
       receiptSent: this.receiptSent, updatedAt: new Date(this.#updatedAt).toISOString(),
@@ -314,8 +317,13 @@ export class TillPayment {
       case 'tellCustomerNotToConfirm': case 'rescanNeeded': return { ...update, event: event.type, reason: event.reason };
       case 'cardRefused': return { ...update, event: event.type, reason: event.error.code };
       case 'lateResult': {
-        const { transactionId, status } = event.state;
-        return { ...update, event: event.type, transactionId, status, statusClass: statusClass(status) };
+        const { transactionId, status, statusClass } = event.state;
+        return { ...update, event: event.type, transactionId, status, ...(statusClass ? { statusClass } : {}) };
+      }
+      case 'statusNotUnderstood': {
+        // The word as written, and no class: the dialect does not know it.
+        const { statusClass: _none, ...rest } = update;
+        return { ...rest, event: event.type, transactionId: event.state.transactionId, status: event.state.status };
       }
       default: return { ...update, event: event.type as SessionUpdate['event'] };
     }
