@@ -15,6 +15,8 @@ export interface TillPaymentDeps {
   client: PayClient;
   updates: TransactionUpdates | undefined;
   pollIntervalMs: number | undefined;
+  /** See the session's `unknownStatusTimeoutMs` (its default when undefined). */
+  unknownStatusTimeoutMs?: number | undefined;
   clock: () => number;
   newId: (() => string) | undefined;
   sleep: Sleep | undefined;
@@ -114,6 +116,8 @@ export class TillPayment {
     this.session = createPaymentSession({
       client: deps.client, cardSession: init.cardSession, basket: init.basket, updates: deps.updates,
       ...(deps.pollIntervalMs === undefined ? {} : { pollIntervalMs: deps.pollIntervalMs }),
+      ...(deps.unknownStatusTimeoutMs === undefined ? {} : { unknownStatusTimeoutMs: deps.unknownStatusTimeoutMs }),
+      clock: deps.clock,
       ...(deps.newId === undefined ? {} : { newId: deps.newId }),
       ...(deps.sleep === undefined ? {} : { sleep: deps.sleep }),
       ...(init.restore === undefined ? {} : { restore: init.restore }),
