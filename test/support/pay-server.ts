@@ -87,6 +87,8 @@ export interface PayServerOptions {
   pollIntervalMs?: number;
   clock?: MovableClock;
   port?: number;
+  /** More of the `pay` section, e.g. a dialect file's `dialect` and `unknownStatusTimeoutMs`. */
+  pay?: Record<string, unknown>;
 }
 
 /** A cash desk server with payments, wired to a sandbox. */
@@ -106,6 +108,7 @@ export function payConfig(sandboxUrl: string, options: PayServerOptions & { webh
     pay: {
       url: sandboxUrl, ...(options.webhookSecret ? { webhookSecret: options.webhookSecret } : {}),
       pollIntervalMs: options.pollIntervalMs ?? (options.webhookSecret ? 60_000 : 20), adoptIntervalMs: 50,
+      ...options.pay,
     },
     ...(options.database ? { database: options.database } : {}),
   }, {});
