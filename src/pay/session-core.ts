@@ -116,15 +116,18 @@ export class SessionCore {
 
   /** Every state from a webhook, a poll or an answer: stale or repeated ones are dropped. */
   observe(state: TransactionState): void {
-    if (!this.ledger.record(state)) return;
-    this.emit({ type: 'transaction', state });
+    const fresh = this.ledger.record(state);
     const id = state.transactionId;
     const current = this.current?.transactionId === id;
     const cls = state.statusClass;
     if (cls === undefined) {
+      // A repeat counts too: it is time spent with nothing but words the dialect does not know.
+      if (fresh) this.emit({ type: 'transaction', state });
       this.#notUnderstood(state, current);
       return;
     }
+    if (!fresh) return;
+    this.emit({ type: 'transaction', state });
     if (current) this.unknownSince = undefined;
     if (this.#final(state)) this.watcher.unwatch(id);
     if (this.ledger.isLeft(id) || (current && this.phase === 'unsuccessful')) {
