@@ -68,6 +68,8 @@ export interface PayCheckReport {
   /** The transaction the probe's /checkout made, if any. */
   transactionId?: TransactionRef;
   results: PayCheckResult[];
+  /** Status words and error codes the service used that the dialect does not map (extend `pay.dialect` with them). */
+  unmapped: { statuses: string[]; codes: string[] };
   /** Which client options to consider, from the verdicts as a whole. */
   advice: string[];
 }
