@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckoutAnswer as CheckoutResponse, TransactionAnswer as TransactionState } from '../contracts/pay/answers.js';
 import { purchaseAmount } from '../contracts/pay/amounts.js';
+import { KIT_DIALECT, type PayDialect } from '../contracts/pay/dialect.js';
 import { TRANSITIONS } from '../contracts/pay/statuses.js';
 import { realSleep, type RetryPolicy } from './backoff.js';
 import { PayError, PaymentSessionError } from './errors.js';
@@ -27,6 +28,8 @@ export class SessionCore {
   readonly watcher: TransactionWatcher;
   readonly events: Listeners<PaymentSessionEvent>;
   readonly ledger: TransactionLedger;
+  /** The service's words: the client's dialect. */
+  readonly dialect: PayDialect;
   readonly clock: () => number;
   /** How long the current transaction may show nothing but status words the dialect does not know. */
   readonly unknownStatusTimeoutMs: number;
@@ -55,7 +58,9 @@ export class SessionCore {
     };
     this.recovery = { max: options.recovery?.rounds ?? 3, baseMs: options.recovery?.baseMs ?? 500, maxMs: options.recovery?.maxMs ?? 5_000 };
     this.events = new Listeners(options.onEvent);
-    this.ledger = new TransactionLedger(options.client.dialect);
+    // A hand-made client (a test's stub) may have no dialect: it speaks the kit's words.
+    this.dialect = options.client.dialect ?? KIT_DIALECT;
+    this.ledger = new TransactionLedger(this.dialect);
     this.clock = options.clock ?? Date.now;
     this.unknownStatusTimeoutMs = options.unknownStatusTimeoutMs ?? 600_000;
     this.cardSession = options.cardSession;
@@ -161,7 +166,7 @@ export class SessionCore {
    * did not cancel itself.
    */
   #final(state: TransactionState): boolean {
-    const { dialect } = this.o.client;
+    const { dialect } = this;
     if (dialect.isKitStatus(state.status)) return TRANSITIONS[state.status].length === 0;
     return state.statusClass === 'successful' || (state.statusClass === 'unsuccessful' && !this.ledger.isLeft(state.transactionId));
   }

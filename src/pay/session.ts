@@ -1,6 +1,7 @@
 import type { TransactionRef } from '../contracts/pay/bodies.js';
 import type { CheckoutAnswer as CheckoutResponse, ReceiptAnswer as ReceiptResponse, RefundAnswer as RefundResponse, TransactionAnswer as TransactionState } from '../contracts/pay/answers.js';
 import type { RefundRequest } from '../contracts/pay/bodies.js';
+import type { PayDialect } from '../contracts/pay/dialect.js';
 import { PaymentSessionError } from './errors.js';
 import * as checkout from './session-checkout.js';
 import { SessionCore } from './session-core.js';
@@ -30,6 +31,8 @@ export class PaymentSession {
 
   /** Where the session stands. */
   get phase(): PaymentPhase { return this.#s.phase; }
+  /** The service's words the session reads statuses with (its client's dialect). */
+  get dialect(): PayDialect { return this.#s.dialect; }
   /** Why the phase is `unknown`, when it is (see {@link UnknownReason}). */
   get unknownReason(): UnknownReason | undefined { return this.#s.phase === 'unknown' ? this.#s.unknownReason : undefined; }
   /** The card session in use (a rescan replaces it). */

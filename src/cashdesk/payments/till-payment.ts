@@ -136,7 +136,7 @@ export class TillPayment {
     const t = s.snapshot().transaction;
     const state = s.transaction;
     // The status as the service wrote it; its class from the dialect (none for a word it does not know).
-    const cls = t ? this.#deps.client.dialect.classOf(t.status) : undefined;
+    const cls = t ? s.dialect.classOf(t.status) : undefined;
     const reason = state?.reason ?? (s.phase === 'unknown' && s.unknownReason === 'UNRECOGNIZED_STATUS' ? s.unknownReason : undefined);
     return {
       paymentId: this.paymentId, phase: s.phase, walletPayIsDefault: s.walletPayIsDefault, providers: [...s.providers],
