@@ -151,7 +151,7 @@ export async function tillsGroups(): Promise<Array<{ group: BenchGroup; results:
       });
       const phase = await session.start();
       if (phase !== 'pending') throw new Error(`in-process session: ${phase} after start`);
-      await sandbox.confirm(session.transactionId!);
+      await sandbox.confirm(String(session.transactionId!));
       const state = await session.waitForResult();
       if (state.status !== 'succeeded') throw new Error(`in-process session: ${state.status}`);
       session.close();

@@ -71,13 +71,18 @@ export class ServerMetrics {
   readonly driftSteps = new Histogram('wpk_barcode_drift_steps', 'Matched time step minus the current one, for valid barcodes.',
     [-10, -5, -3, -2, -1, 0, 1, 2, 3, 5, 10]);
   readonly bonusChecks = new Counter('wpk_bonus_checks_total', 'Bonus availability checks by outcome (available, unavailable, error).');
+  /** Pay API words the configured dialect does not map: extend `pay.dialect` when this grows. */
+  readonly payWordsNotUnderstood = new Counter('wpk_pay_words_not_understood_total',
+    'Pay API status words (kind status, once per transaction) and refusal codes (kind code) the dialect does not map, by operation.');
 
   /** Content type of `render()`. */
   static readonly contentType = METRICS_CONTENT_TYPE;
 
   constructor() {
     for (const metric of [this.verifications, this.verifyDuration, this.tokens, this.httpRequests, this.bridgeCalls, this.bridgeConnections,
-      this.authFailures, this.authLockouts, this.keyMatches, this.driftSteps, this.bonusChecks]) register(this.registry, metric);
+      this.authFailures, this.authLockouts, this.keyMatches, this.driftSteps, this.bonusChecks, this.payWordsNotUnderstood]) {
+      register(this.registry, metric);
+    }
   }
 
   /** Everything in the Prometheus text format: the process's metrics, then the series above. */

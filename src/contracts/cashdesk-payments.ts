@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { MAX_BARCODE_LENGTH } from './cashdesk.js';
-import { CardSession, Provider, RefundItem, TransactionId } from './pay/bodies.js';
+import { CardSession, Provider, RefundItem, TransactionRef } from './pay/bodies.js';
 import { GivenItem, MAX_AMOUNT } from './pay/items.js';
-import { RejectReason, StatusClass, TransactionStatus } from './pay/statuses.js';
+import { StatusClass } from './pay/statuses.js';
 import { boundedJsonRule } from './text.js';
 
 /**
@@ -51,7 +51,7 @@ const refundShape = {
     .openapi({ description: 'Identifies one refund; repeating it is safe.' }),
   amount: z.number().int().min(1, { error: 'must be a positive number of kopecks' }).max(MAX_AMOUNT).optional(),
   items: z.array(RefundItem).min(1).max(1000).optional(),
-  transactionId: TransactionId.optional().openapi({
+  transactionId: TransactionRef.optional().openapi({
     description: "Which of the payment's transactions (`transactions` in the payment): default the current one; "
       + 'another one the payment left behind (replaced or cancelled) that the bank paid late.',
   }),
@@ -74,11 +74,18 @@ export const RefundParams = z.object({ paymentId: PaymentId, ...refundShape }).s
 export const ReceiptParams = ReceiptBody.extend({ paymentId: PaymentId }).strict();
 export const ListPayments = z.object({ phase: PaymentPhase.optional() }).strict().openapi('ListPayments');
 
+/** A transaction id as the Pay service wrote it: text, or a JSON number (a Java `long`), kept in that type. */
+const ServiceTransactionId = TransactionRef.openapi({ description: 'The transaction as the Pay service wrote it: text or a JSON number.' });
+/** A status as the Pay service wrote it; `statusClass` is its class in the configured dialect. */
+const ServiceStatus = z.string().openapi({
+  description: "The transaction's status as the Pay service wrote it (the kit's sandbox: created, processing, succeeded, "
+    + 'rejected, cancelled, expired); statusClass is its class in the configured dialect, absent when the dialect does not know it.',
+});
 /** One transaction (invoice) of a payment: the current one, and each one it left behind. */
 export const PaymentTransaction = z.object({
-  transactionId: TransactionId,
-  status: TransactionStatus,
-  statusClass: StatusClass,
+  transactionId: ServiceTransactionId,
+  status: ServiceStatus,
+  statusClass: StatusClass.optional(),
   current: z.boolean()
     .openapi({ description: 'The payment\'s current transaction; the others were replaced or cancelled.' }),
   refundedAmount: z.number().int(),
@@ -88,7 +95,7 @@ export const PaymentTransaction = z.object({
 /** One refund of a payment, as last known: a repeat of its refundId answers it again. */
 export const PaymentRefund = z.object({
   refundId: z.string(),
-  transactionId: TransactionId,
+  transactionId: ServiceTransactionId,
   amount: z.number().int().optional()
     .openapi({ description: 'As asked, or as the service answered; absent: not told.' }),
   status: z.enum(['pending', 'succeeded', 'failed']).openapi({
@@ -103,10 +110,13 @@ export const PaymentView = z.object({
   phase: PaymentPhase,
   walletPayIsDefault: z.boolean(),
   providers: z.array(Provider),
-  transactionId: TransactionId.optional(),
-  status: TransactionStatus.optional(),
+  transactionId: ServiceTransactionId.optional(),
+  status: ServiceStatus.optional(),
   statusClass: StatusClass.optional(),
-  reason: RejectReason.optional(),
+  reason: z.string().optional().openapi({
+    description: 'Why it was rejected (INSUFFICIENT_FUNDS, DECLINED, TECHNICAL); in phase unknown, UNRECOGNIZED_STATUS '
+      + 'when only status words the dialect does not know came for unknownStatusTimeoutMs.',
+  }),
   totalAmount: z.number().int(),
   refundedAmount: z.number().int().optional(),
   transactions: z.array(PaymentTransaction).optional()
@@ -125,6 +135,7 @@ export const PaymentList = z.object({ payments: z.array(PaymentView) }).openapi(
 export const SessionEventType = z.enum([
   'offerWalletPay', 'showProviderMessages', 'tellCustomerNotToConfirm', 'rescanNeeded', 'lateResult', 'cardRefused',
   'refundUpdated',
+  'statusNotUnderstood',
 ]).openapi('SessionEventType');
 
 /**
@@ -135,14 +146,16 @@ export const SessionEventType = z.enum([
  * `cardRefused`: the Pay error code) when there is one, else the rejected
  * transaction's reason. `refundUpdated` carries the refund (answered, or
  * settled after it was pending).
+ * transaction's reason. `statusNotUnderstood`: the service wrote `status`, a
+ * word the dialect does not know; the payment is polled on as in transit.
  */
 export const SessionUpdate = z.object({
   paymentId: PaymentId,
   phase: PaymentPhase,
-  status: TransactionStatus.optional(),
+  status: ServiceStatus.optional(),
   statusClass: StatusClass.optional(),
   reason: z.string().optional(),
-  transactionId: TransactionId.optional(),
+  transactionId: ServiceTransactionId.optional(),
   event: SessionEventType.optional(),
   messages: z.array(z.object({ providerId: z.string(), name: z.string(), message: z.string() })).optional(),
   refund: PaymentRefund.optional(),

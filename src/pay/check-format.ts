@@ -53,7 +53,15 @@ export function formatPayCheckResult(result: PayCheckResult, format: PayCheckFor
 /** The closing lines: the count per verdict, then the advice. */
 export function formatPayCheckSummary(report: PayCheckReport): string[] {
   const counts = VERDICTS.map((v) => `${report.results.filter((r) => r.verdict === v).length} ${v}`).join(', ');
-  return [`pay check: ${counts}${report.transactionId ? ` (transaction ${report.transactionId})` : ''}`, ...report.advice.map((a) => `advice: ${a}`)];
+  const { statuses, codes } = report.unmapped;
+  const unmapped = [
+    ...(statuses.length > 0 ? [`not in the dialect: status ${statuses.join(', ')} (add to pay.dialect.statuses with its class)`] : []),
+    ...(codes.length > 0 ? [`not in the dialect: error code ${codes.join(', ')} (add to pay.dialect.errorCodes if the session should act on it)`] : []),
+  ];
+  return [
+    `pay check: ${counts}${report.transactionId ? ` (transaction ${report.transactionId})` : ''}`, ...unmapped,
+    ...report.advice.map((a) => `advice: ${a}`),
+  ];
 }
 
 /** The whole report as lines of text. */

@@ -1,3 +1,4 @@
+import type { TransactionRef } from '../contracts/pay/bodies.js';
 import type { PayCheckExchange } from './check-record.js';
 import type { PayClientErrorCode } from './errors.js';
 import type { PayOperation } from './events.js';
@@ -65,8 +66,10 @@ export interface PayCheckReport {
   /** The requestId of the probe's task and checkout. */
   requestId: string;
   /** The transaction the probe's /checkout made, if any. */
-  transactionId?: string;
+  transactionId?: TransactionRef;
   results: PayCheckResult[];
+  /** Status words and error codes the service used that the dialect does not map (extend `pay.dialect` with them). */
+  unmapped: { statuses: string[]; codes: string[] };
   /** Which client options to consider, from the verdicts as a whole. */
   advice: string[];
 }

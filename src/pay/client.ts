@@ -6,14 +6,16 @@ import type {
 } from '../contracts/pay/answers.js';
 import type {
   AvailabilityRequest, AvailabilityTaskRequest, CancelRequest, CheckoutRequest, ReceiptRequest, RefundRequest, StatusRequest,
+  TransactionRef,
 } from '../contracts/pay/bodies.js';
+import { classed, type PayDialect } from '../contracts/pay/dialect.js';
 import { isUnderstood } from '../contracts/pay/reader.js';
 import { validationErrors } from '../contracts/errors.js';
 import { amountMismatch } from '../contracts/pay/amounts.js';
 import type { Item } from '../contracts/pay/items.js';
 import { backoffDelay, retryAfterMs } from './backoff.js';
 import { DOCUMENT_FALLBACK, ENDPOINTS, type Endpoint } from './endpoints.js';
-import { codeForAnswer, PayError } from './errors.js';
+import { codeForAnswer, errorWords, PayError } from './errors.js';
 import type { PayClientEvent, PayOperation } from './events.js';
 import { type PayClientOptions, type PayProfile, resolvePayClientOptions, type ResolvedPayClientOptions } from './options.js';
 
@@ -27,8 +29,16 @@ export interface PayCallOptions {
   retries?: number;
 }
 
+/** A transactionId as the service wrote it (text or a JSON number), sent back in that JSON type. */
+type Ref<T> = T extends { transactionId: string } ? Omit<T, 'transactionId'> & { transactionId: TransactionRef } : T;
+/** A /status body: by transactionId (as the service wrote it) or, profile `'kit'`, by requestId and cardSession. */
+export type StatusInput = Ref<StatusRequest>;
+/** A /cancel body. */
+export type CancelInput = Ref<CancelRequest>;
+/** A /receipt body. */
+export type ReceiptInput = Ref<ReceiptRequest>;
 /** A /refund body: `refundId` is the kit's (required under profile `'kit'`, refused under `'document'`). */
-export type RefundInput = Omit<RefundRequest, 'refundId'> & { refundId?: string };
+export type RefundInput = Omit<RefundRequest, 'refundId' | 'transactionId'> & { refundId?: string; transactionId: TransactionRef };
 
 /**
  * The Pay API, one method per operation. Each checks the body against the
@@ -41,6 +51,8 @@ export type RefundInput = Omit<RefundRequest, 'refundId'> & { refundId?: string 
 export interface PayClient {
   /** Which API the client speaks: `'kit'` or `'document'`. */
   readonly profile: PayProfile;
+  /** The service's words (the configured dialect over the kit's): how statuses are classed and refusals read. */
+  readonly dialect: PayDialect;
   /** POST /availability-info: providers and walletPayIsDefault for a card session. Retried when safe. */
   availability(body: AvailabilityRequest, options?: PayCallOptions): Promise<AvailabilityAnswer>;
   /** POST /availability-info/task: registers the payment, shows the offers, answers the providers. Not retried. */
@@ -48,13 +60,13 @@ export interface PayClient {
   /** POST /checkout: idempotent by requestId and cardSession, so retried with the same bytes. */
   checkout(body: CheckoutRequest, options?: PayCallOptions): Promise<CheckoutAnswer>;
   /** POST /status by `{ transactionId }` or (profile `'kit'`) `{ requestId, cardSession }`. Retried. */
-  status(body: StatusRequest, options?: PayCallOptions): Promise<TransactionAnswer>;
+  status(body: StatusInput, options?: PayCallOptions): Promise<TransactionAnswer>;
   /** POST /cancel: answers the transaction's new state. Not retried (a repeat would be INVALID_STATE). */
-  cancel(body: CancelRequest, options?: PayCallOptions): Promise<TransactionAnswer>;
+  cancel(body: CancelInput, options?: PayCallOptions): Promise<TransactionAnswer>;
   /** POST /refund: under `'kit'` idempotent by refundId, so retried; under `'document'` never retried. */
   refund(body: RefundInput, options?: PayCallOptions): Promise<RefundAnswer>;
   /** POST /receipt: forwards the receipt to the app. Not retried. */
-  receipt(body: ReceiptRequest, options?: PayCallOptions): Promise<ReceiptAnswer>;
+  receipt(body: ReceiptInput, options?: PayCallOptions): Promise<ReceiptAnswer>;
 }
 
 /** How this client calls one operation under its profile; null: no path (UNSUPPORTED). */
@@ -80,14 +92,15 @@ class HttpPayClient implements PayClient {
   }
 
   get profile(): PayProfile { return this.#o.profile; }
+  get dialect(): PayDialect { return this.#o.dialect; }
 
   availability(body: AvailabilityRequest, options?: PayCallOptions) { return this.#call<AvailabilityAnswer>('availability', body, options); }
   availabilityTask(body: AvailabilityTaskRequest, options?: PayCallOptions) { return this.#call<AvailabilityTaskAnswer>('availabilityTask', body, options); }
   checkout(body: CheckoutRequest, options?: PayCallOptions) { return this.#call<CheckoutAnswer>('checkout', body, options); }
-  status(body: StatusRequest, options?: PayCallOptions) { return this.#call<TransactionAnswer>('status', body, options); }
-  cancel(body: CancelRequest, options?: PayCallOptions) { return this.#call<TransactionAnswer>('cancel', body, options); }
+  status(body: StatusInput, options?: PayCallOptions) { return this.#call<TransactionAnswer>('status', body, options); }
+  cancel(body: CancelInput, options?: PayCallOptions) { return this.#call<TransactionAnswer>('cancel', body, options); }
   refund(body: RefundInput, options?: PayCallOptions) { return this.#call<RefundAnswer>('refund', body, options); }
-  receipt(body: ReceiptRequest, options?: PayCallOptions) { return this.#call<ReceiptAnswer>('receipt', body, options); }
+  receipt(body: ReceiptInput, options?: PayCallOptions) { return this.#call<ReceiptAnswer>('receipt', body, options); }
 
   async #call<T>(operation: PayOperation, input: unknown, options: PayCallOptions = {}): Promise<T> {
     const route = this.#routes.get(operation);
@@ -162,21 +175,44 @@ class HttpPayClient implements PayClient {
       if (this.#o.onEvent && !isUnderstood(reading.notUnderstood)) {
         this.#emit({ type: 'responseNotUnderstood', ...eventBase(route, attempt, httpRequestId), httpStatus, ...reading.notUnderstood });
       }
-      if (reading.ok) return { ok: true, value: reading.value };
+      if (reading.ok) return { ok: true, value: this.#classed(route, attempt, httpRequestId, httpStatus, reading.value) };
       const error = new PayError('PROTOCOL', `${path}: the answer lacks what the interface document requires`, { ...details, errors: reading.errors });
       return { ok: false, error, retryAfterMs: 0, durationMs, httpRequestId };
     }
-    const envelope = asEnvelope(parseJson(text));
-    const code = codeForAnswer(httpStatus, envelope?.status);
-    const errors = envelope?.errors ?? [];
-    const message = `${path}: ${httpStatus} ${envelope?.status ?? code}${errors.length > 0 ? `: ${errors.join('; ')}` : ''}`;
+    const words = errorWords(parseJson(text));
+    const { code, understood } = codeForAnswer(httpStatus, words.code, this.#o.dialect);
+    if (!understood && this.#o.onEvent) {
+      this.#emit({
+        type: 'codeNotUnderstood', ...eventBase(route, attempt, httpRequestId), httpStatus, code: words.code!, messages: words.messages,
+      });
+    }
+    const errors = words.messages;
+    const message = `${path}: ${httpStatus} ${words.code ?? code}${errors.length > 0 ? `: ${errors.join('; ')}` : ''}`;
     return {
       ok: false,
-      error: new PayError(code, message, { ...details, errors, serverCode: envelope?.status }),
+      error: new PayError(code, message, { ...details, errors, serverCode: words.code }),
       retryAfterMs: retryAfterMs(retryAfter, Date.now()),
       durationMs,
       httpRequestId,
     };
+  }
+
+  /**
+   * A transaction's status classed by the dialect (whatever class the service itself wrote), and reported when
+   * the dialect does not know the word: the answer is still good, its status kept as written.
+   */
+  #classed(route: Route, attempt: number, httpRequestId: string, httpStatus: number, value: unknown): unknown {
+    const { operation } = route.endpoint;
+    if (operation !== 'status' && operation !== 'cancel') return value;
+    const state = classed(this.#o.dialect, value as TransactionAnswer);
+    if (state.statusClass !== undefined) return state;
+    if (this.#o.onEvent) {
+      this.#emit({
+        type: 'statusNotUnderstood', ...eventBase(route, attempt, httpRequestId), httpStatus,
+        transactionId: state.transactionId, status: state.status,
+      });
+    }
+    return state;
   }
 
   #emit(event: PayClientEvent): void {
@@ -249,13 +285,6 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function asEnvelope(value: unknown): { status: string; errors: string[] } | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const { status, errors } = value as { status?: unknown; errors?: unknown };
-  if (typeof status !== 'string') return undefined;
-  return { status, errors: Array.isArray(errors) ? errors.filter((e): e is string => typeof e === 'string') : [] };
 }
 
 function describeNetworkError(error: unknown): string {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ANSWER_READERS, type AnswerReader } from '../contracts/pay/answers.js';
 import {
   AvailabilityRequest, AvailabilityTaskRequest, CancelRequest, CheckoutRequest, ReceiptRequest, RefundItem, RefundRequest,
-  StatusRequest, TransactionId,
+  StatusRequest, TransactionRef,
 } from '../contracts/pay/bodies.js';
 import type { PayOperation } from './events.js';
 
@@ -43,11 +43,23 @@ const endpoint = (
   operation: PayOperation, path: string, request: z.ZodType, idempotent: boolean, document: DocumentUse | null, amounts = false,
 ): Endpoint => ({ operation, path, request, read: ANSWER_READERS[operation] as AnswerReader<unknown>, idempotent, amounts, document });
 
+/**
+ * The kit's bodies with a transactionId as the service wrote it (text or a JSON number): sent back in the JSON
+ * type it came in, as a Java service's `long` must be.
+ */
+const withRef = <S extends z.ZodRawShape>(schema: z.ZodType) =>
+  z.object({ ...(schema as unknown as z.ZodObject<S>).shape, transactionId: TransactionRef }).strict();
+const byTransaction = z.object({ transactionId: TransactionRef }).strict();
+const byRequest = (StatusRequest.options[1] as unknown as z.ZodObject);
+const status = z.union([byTransaction, byRequest], { error: 'must be { transactionId } or { requestId, cardSession }' });
+const refund = withRef<(typeof RefundRequest)['shape']>(RefundRequest).refine((r) => !(r.amount !== undefined && r.items !== undefined), { error: 'give amount or items, not both' });
+const cancel = withRef(CancelRequest);
+const receipt = withRef(ReceiptRequest);
+
 const noOffers = (AvailabilityTaskRequest as unknown as z.ZodObject).omit({ offers: true });
 const noProvider = (CheckoutRequest as unknown as z.ZodObject).omit({ providerId: true });
-const byTransaction = z.object({ transactionId: TransactionId }).strict();
 // No refundId (the kit's) nor amount (a partial refund by amount): the document names items and their article, quantity.
-const documentRefund = z.object({ transactionId: TransactionId, items: z.array(RefundItem).min(1).max(1000).optional() }).strict();
+const documentRefund = z.object({ transactionId: TransactionRef, items: z.array(RefundItem).min(1).max(1000).optional() }).strict();
 
 /** The seven operations (DESIGN.md section 3). `/cancel` answers the transaction's new state. */
 export const ENDPOINTS = {
@@ -57,15 +69,15 @@ export const ENDPOINTS = {
     { request: noOffers, idempotent: false }, true),
   checkout: endpoint('checkout', '/checkout', CheckoutRequest, true, { request: noProvider, idempotent: true }, true),
   // The document: /status by transactionId (by requestId + cardSession is the kit's).
-  status: endpoint('status', '/status', StatusRequest, true, { request: byTransaction, idempotent: true }),
-  cancel: endpoint('cancel', '/cancel', CancelRequest, false, null),
+  status: endpoint('status', '/status', status, true, { request: byTransaction, idempotent: true }),
+  cancel: endpoint('cancel', '/cancel', cancel, false, null),
   // Without a refundId a repeat after a lost answer could refund twice: never retried.
-  refund: endpoint('refund', '/refund', RefundRequest, true, { request: documentRefund, idempotent: false }),
-  receipt: endpoint('receipt', '/receipt', ReceiptRequest, false, null),
+  refund: endpoint('refund', '/refund', refund, true, { request: documentRefund, idempotent: false }),
+  receipt: endpoint('receipt', '/receipt', receipt, false, null),
 } as const satisfies Record<PayOperation, Endpoint>;
 
 /** The schema of cancel and receipt when the caller gives their paths under profile `'document'`. */
 export const DOCUMENT_FALLBACK: Partial<Record<PayOperation, DocumentUse>> = {
   cancel: { request: byTransaction, idempotent: false },
-  receipt: { request: ReceiptRequest as unknown as z.ZodObject, idempotent: false },
+  receipt: { request: receipt, idempotent: false },
 };

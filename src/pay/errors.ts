@@ -1,4 +1,4 @@
-import { PAY_ERROR_STATUS, type PayErrorCode as ServerCode } from '../contracts/pay/errors.js';
+import type { PayDialect } from '../contracts/pay/dialect.js';
 
 /**
  * Why a Pay API call failed. Stable: branch on it, never on the message.
@@ -8,7 +8,9 @@ import { PAY_ERROR_STATUS, type PayErrorCode as ServerCode } from '../contracts/
  * `SERVER` (5xx), `PROTOCOL` (an answer the client cannot read: a 2xx lacking a
  * field the document names, or an error answer of an unknown kind) and
  * `UNSUPPORTED` (the operation has no path under profile `'document'`; nothing
- * was sent) are the client's.
+ * was sent) are the client's. `REFUSED`: the service refused with a code its
+ * dialect does not map (`serverCode` and `errors` hold its code and message):
+ * the request had no effect the client knows of, nothing is retried.
  */
 export type PayClientErrorCode =
   | 'TOKEN_INVALID'
@@ -22,7 +24,8 @@ export type PayClientErrorCode =
   | 'TIMEOUT'
   | 'SERVER'
   | 'PROTOCOL'
-  | 'UNSUPPORTED';
+  | 'UNSUPPORTED'
+  | 'REFUSED';
 
 /** What a {@link PayError} knows besides its code. */
 export interface PayErrorDetails {
@@ -86,16 +89,54 @@ export class PayError extends Error {
   }
 }
 
-const SERVER_CODES = new Set<string>(Object.keys(PAY_ERROR_STATUS));
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The client code for an error answer: the envelope's own code when it is a Pay code, else by HTTP status. */
-export function codeForAnswer(httpStatus: number, serverCode: string | undefined): PayClientErrorCode {
-  if (serverCode !== undefined && SERVER_CODES.has(serverCode)) return serverCode as ServerCode;
-  if (httpStatus >= 500) return 'SERVER';
-  if (httpStatus === 401) return 'TOKEN_INVALID';
-  if (httpStatus === 404) return 'NOT_FOUND';
-  if (httpStatus === 400 || httpStatus === 413 || httpStatus === 415) return 'BAD_REQUEST';
-  return 'PROTOCOL';
+/** The first string among the values (an array: its strings, for messages). */
+function first(values: unknown[], lists: boolean): string[] {
+  for (const value of values) {
+    if (typeof value === 'string' && value !== '') return [value];
+    if (lists && Array.isArray(value)) {
+      const strings = value.filter((v): v is string => typeof v === 'string');
+      if (strings.length > 0) return strings;
+    }
+  }
+  return [];
+}
+
+/**
+ * An error body's words, whatever its shape: the code is the first string
+ * among `status`, `code`, `errorCode`, `error.code` and `error`; the message
+ * the first among `message`, `errors` (a list, or one string),
+ * `error.message` and `detail`. Words only: nothing else of the body is kept.
+ */
+export function errorWords(body: unknown): { code: string | undefined; messages: string[] } {
+  if (!isObject(body)) return { code: undefined, messages: [] };
+  const error = isObject(body.error) ? body.error : {};
+  const [code] = first([body.status, body.code, body.errorCode, error.code, body.error], false);
+  return { code: code?.slice(0, 128), messages: first([body.message, body.errors, error.message, body.detail], true) };
+}
+
+/**
+ * The client code for an error answer, and whether its code was understood.
+ * A code the dialect maps (the kit's own ones included) decides, whatever the
+ * HTTP status (a 410 with a card session code is CARD_SESSION_INVALID). A 5xx
+ * is SERVER and a 401 TOKEN_INVALID by their status alone. Another refusal
+ * with a code the dialect does not map is REFUSED, the code kept; one with no
+ * code at all falls back on its HTTP status.
+ */
+export function codeForAnswer(httpStatus: number, serverCode: string | undefined, dialect: PayDialect):
+{ code: PayClientErrorCode; understood: boolean } {
+  const mapped = serverCode === undefined ? undefined : dialect.codeOf(serverCode);
+  if (mapped !== undefined) return { code: mapped, understood: true };
+  // A word is only "not understood" where the session would branch on it: a 5xx is retried whatever it says.
+  const understood = serverCode === undefined || httpStatus >= 500;
+  if (httpStatus >= 500) return { code: 'SERVER', understood };
+  if (httpStatus === 401) return { code: 'TOKEN_INVALID', understood };
+  if (serverCode !== undefined) return { code: 'REFUSED', understood };
+  if (httpStatus === 404) return { code: 'NOT_FOUND', understood };
+  if (httpStatus === 400 || httpStatus === 413 || httpStatus === 415) return { code: 'BAD_REQUEST', understood };
+  return { code: 'PROTOCOL', understood };
 }
 
 /**

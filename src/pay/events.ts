@@ -1,3 +1,4 @@
+import type { TransactionRef } from '../contracts/pay/bodies.js';
 import type { NotUnderstood } from '../contracts/pay/reader.js';
 import type { PayError } from './errors.js';
 
@@ -27,10 +28,18 @@ interface AttemptBase {
  *   (`unknown`, ignored), lacked fields it would use (`missing`: filled from
  *   the request or derived when exact, else left out) or held unreadable
  *   optional ones (`invalid`, dropped). The call still succeeds unless a field
- *   the document names is missing or invalid (then a `failure` follows).
+ *   the document names is missing or invalid (then a `failure` follows);
+ * - `statusNotUnderstood`: a /status or /cancel answer with a status word the
+ *   dialect does not class (the call succeeds: the word is kept, `statusClass`
+ *   left out; the session polls on and tells its desk);
+ * - `codeNotUnderstood`: a refusal (4xx) whose code the dialect does not map,
+ *   with the service's code and message (the call fails with `REFUSED`, or
+ *   `TOKEN_INVALID` on a 401).
  */
 export type PayClientEvent =
   | (AttemptBase & { type: 'request' })
   | (AttemptBase & { type: 'response'; httpStatus: number; durationMs: number; requestId: string | undefined })
   | (AttemptBase & { type: 'responseNotUnderstood'; httpStatus: number } & NotUnderstood)
-  | (AttemptBase & { type: 'failure'; durationMs: number; error: PayError; retryInMs: number | undefined });
+  | (AttemptBase & { type: 'failure'; durationMs: number; error: PayError; retryInMs: number | undefined })
+  | (AttemptBase & { type: 'statusNotUnderstood'; httpStatus: number; transactionId: TransactionRef; status: string })
+  | (AttemptBase & { type: 'codeNotUnderstood'; httpStatus: number; code: string; messages: string[] });

@@ -12,7 +12,13 @@ export {
   formatPayCheckHeading, formatPayCheckReport, formatPayCheckResult, formatPayCheckSummary, type PayCheckFormat,
 } from './check-format.js';
 export type { PayCheckExchange } from './check-record.js';
-export { createPayClient, type PayCallOptions, type PayClient, type RefundInput } from './client.js';
+export {
+  createPayClient, type CancelInput, type PayCallOptions, type PayClient, type ReceiptInput, type RefundInput, type StatusInput,
+} from './client.js';
+export {
+  DIALECT_ERROR_KEYS, KIT_DIALECT, resolvePayDialect, type DialectErrorKey, type PayDialect, type PayDialectConfig,
+} from '../contracts/pay/dialect.js';
+export type { TransactionRef } from '../contracts/pay/bodies.js';
 export { amountMismatch, lineAmount, purchaseAmount, purchaseAmountExact, type PricedLine } from '../contracts/pay/amounts.js';
 export { convertMeasure, GRAMS_PER_KILOGRAM, weighedItem, type WeighedLine, type Weighing, type WeightMeasure } from '../contracts/pay/units.js';
 export { MeasureError } from '../errors.js';
@@ -23,7 +29,7 @@ export { DEFAULT_TOKEN_HEADER, type PayClientOptions, type PayProfile, type Sign
 export { createPaymentSession, PaymentSession } from './session.js';
 export type {
   Basket, BasketItem, PaymentPhase, PaymentSessionEvent, PaymentSessionEventOf, PaymentSessionOptions, Provider as PayProvider,
-  PaymentSessionSnapshot, ProviderMessage, RescanReason,
+  PaymentSessionSnapshot, ProviderMessage, RescanReason, UnknownReason,
 } from './session-types.js';
 export { createTransactionUpdates, type TransactionListener, type TransactionUpdates } from './updates.js';
-export { createPayWebhookHandler, type PayWebhookOptions } from './webhook.js';
+export { createPayWebhookHandler, type PayWebhookOptions, type TransactionUpdate } from './webhook.js';

@@ -1,4 +1,6 @@
+import type { TransactionRef } from '../contracts/pay/bodies.js';
 import type { TransactionAnswer } from '../contracts/pay/answers.js';
+import { KIT_DIALECT, type PayDialect, statusMayFollow } from '../contracts/pay/dialect.js';
 import { TRANSITIONS, type TransactionStatus } from '../contracts/pay/statuses.js';
 import { RefundBook } from './refund-book.js';
 
@@ -32,19 +34,28 @@ type Waiter = { resolve(state: TransactionAnswer): void; reject(error: unknown):
 export class TransactionLedger {
   /** The refunds of the session's transactions. */
   readonly refunds = new RefundBook();
-  readonly #states = new Map<string, TransactionAnswer>();
-  readonly #left = new Set<string>();
+  readonly #states = new Map<TransactionRef, TransactionAnswer>();
+  readonly #left = new Set<TransactionRef>();
   #waiters: Waiter[] = [];
+  readonly #dialect: PayDialect;
+
+  /** `dialect`: the service's words, which tell a stale state from a new one. */
+  constructor(dialect: PayDialect = KIT_DIALECT) {
+    this.#dialect = dialect;
+  }
 
   /** The last known state of a transaction. */
-  get(transactionId: string): TransactionAnswer | undefined {
+  get(transactionId: TransactionRef): TransactionAnswer | undefined {
     return this.#states.get(transactionId);
   }
 
   /** Records a state; false when it is stale or says nothing new. */
   record(state: TransactionAnswer): boolean {
     const known = this.#states.get(state.transactionId);
-    if (known && (known.status === state.status ? known.refundedAmount === state.refundedAmount : !reachable(known.status, state.status))) {
+    const stale = known && (known.status === state.status
+      ? known.refundedAmount === state.refundedAmount
+      : !statusMayFollow(this.#dialect, known.status, state.status));
+    if (stale) {
       return false;
     }
     this.#states.set(state.transactionId, state);
@@ -52,24 +63,24 @@ export class TransactionLedger {
   }
 
   /** Notes a refund's new total without waiting for the next state. */
-  refunded(transactionId: string, refundedAmount: number): void {
+  refunded(transactionId: TransactionRef, refundedAmount: number): void {
     const known = this.#states.get(transactionId);
     if (known) this.#states.set(transactionId, { ...known, refundedAmount });
   }
 
   /** Marks (or unmarks) a transaction as left behind by the session. */
-  leave(transactionId: string, left = true): void {
+  leave(transactionId: TransactionRef, left = true): void {
     if (left) this.#left.add(transactionId);
     else this.#left.delete(transactionId);
   }
 
   /** Every transaction left behind, oldest first. */
-  leftBehind(): string[] {
+  leftBehind(): TransactionRef[] {
     return [...this.#left];
   }
 
   /** Whether the session left the transaction behind. */
-  isLeft(transactionId: string): boolean {
+  isLeft(transactionId: TransactionRef): boolean {
     return this.#left.has(transactionId);
   }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type PayDialect, type PayDialectConfig, payDialectSchema, resolvePayDialect } from '../contracts/pay/dialect.js';
 import { TOKEN_HEADER } from '../contracts/pay/errors.js';
 import { ConfigError } from '../errors.js';
 import { DEFAULT_RETRY_POLICY, realSleep, type RetryPolicy, type Sleep } from './backoff.js';
@@ -57,6 +58,11 @@ export interface PayClientOptions {
   profile?: PayProfile;
   /** Paths that differ from the defaults; under `'document'` the only way to have `cancel` and `receipt`. */
   paths?: Partial<Record<PayOperation, string>>;
+  /**
+   * The service's own words, merged over the kit's: `statuses` (word to class) and `errorCodes` (refusal to the
+   * service's codes), e.g. `{ statuses: { PAID: 'successful' }, errorCodes: { cardSessionInvalid: ['SESSION_EXPIRED'] } }`.
+   */
+  dialect?: PayDialectConfig;
   /** Per attempt, from sending to the answer's body read. Default 10 000 ms. */
   timeoutMs?: number;
   /** Automatic retries of safe calls; `false` = none. Default `{ max: 3, baseMs: 100, maxMs: 2000 }`. */
@@ -78,6 +84,7 @@ export interface ResolvedPayClientOptions {
   tokenHeader: string;
   profile: PayProfile;
   paths: Partial<Record<PayOperation, string>>;
+  dialect: PayDialect;
   timeoutMs: number;
   retries: RetryPolicy;
   fetch: typeof fetch;
@@ -106,6 +113,7 @@ const schema = z.object({
   tokenHeader: tokenHeaderSchema.default(DEFAULT_TOKEN_HEADER),
   profile: payProfileSchema.default('kit'),
   paths: payPathsSchema.default({}),
+  dialect: payDialectSchema.optional(),
   timeoutMs: ms(600_000).default(10_000),
   retries: z.union([
     z.literal(false),
@@ -140,6 +148,7 @@ export function resolvePayClientOptions(options: PayClientOptions): ResolvedPayC
     tokenHeader: parsed.data.tokenHeader,
     profile: parsed.data.profile,
     paths: parsed.data.paths,
+    dialect: resolvePayDialect(parsed.data.dialect),
     timeoutMs: parsed.data.timeoutMs,
     retries: retries === false ? { ...DEFAULT_RETRY_POLICY, max: 0 } : retries,
     fetch: options.fetch ?? globalThis.fetch,

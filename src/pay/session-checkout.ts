@@ -1,7 +1,6 @@
 import type { CheckoutAnswer as CheckoutResponse, TransactionAnswer as TransactionState } from '../contracts/pay/answers.js';
 import type { CheckoutRequest } from '../contracts/pay/bodies.js';
 import { PayError, PaymentSessionError } from './errors.js';
-import { RESULT_STATUSES } from './ledger.js';
 import { type RecoveredCheckout, submitCheckout } from './recovery.js';
 import { OVER, type SessionCore } from './session-core.js';
 import type { Basket, PaymentPhase } from './session-types.js';
@@ -17,8 +16,9 @@ export function pay(s: SessionCore, providerId?: string): Promise<CheckoutRespon
 /** The current payment's result, from a webhook or polling (a basket change meanwhile: the replacement's). */
 export function waitForResult(s: SessionCore, { signal }: { signal?: AbortSignal } = {}): Promise<TransactionState> {
   const known = s.transaction;
-  if ((s.phase === 'succeeded' || s.phase === 'unsuccessful') && known && RESULT_STATUSES.has(known.status)) return Promise.resolve(known);
-  if (OVER.has(s.phase) || s.phase === 'new' || s.phase === 'offered' || s.phase === 'unknown') {
+  const result = known?.statusClass === 'successful' || known?.statusClass === 'unsuccessful';
+  if ((s.phase === 'succeeded' || s.phase === 'unsuccessful') && known && result) return Promise.resolve(known);
+  if (OVER.has(s.phase) || s.phase === 'new' || s.phase === 'offered' || (s.phase === 'unknown' && !s.awaitingResult)) {
     return Promise.reject(new PaymentSessionError('SESSION_STATE', `waitForResult: no payment is under way (phase ${s.phase})`));
   }
   return s.ledger.wait(signal);
@@ -41,7 +41,8 @@ export function changeBasket(s: SessionCore, basket: Basket): Promise<CheckoutRe
 
 /** The customer cancels before the result; `ALREADY_PAID` when the bank was first. */
 export function cancel(s: SessionCore): Promise<TransactionState> {
-  return s.exclusive(['pending'], async () => {
+  return s.exclusive(['pending', 'unknown'], async () => {
+    if (!s.awaitingResult) throw new PaymentSessionError('SESSION_STATE', 'cancel: no invoice is known (phase unknown: recover() first)');
     s.emit({ type: 'tellCustomerNotToConfirm', reason: 'CANCELLING' });
     const state = await cancelCurrent(s);
     s.setPhase('unsuccessful');
@@ -57,13 +58,18 @@ export function retry(s: SessionCore): Promise<CheckoutResponse> {
 
 /** After `OUTCOME_UNKNOWN`: /status by requestId, then the same /checkout again (never a new requestId). */
 export function recover(s: SessionCore): Promise<CheckoutResponse> {
-  return s.exclusive(['unknown'], () => checkout(s, false, 'unknown'));
+  return s.exclusive(['unknown'], () => {
+    // The invoice is known and still polled: another /checkout would only find it again.
+    if (s.awaitingResult) throw new PaymentSessionError('SESSION_STATE', 'the payment is polled: its status word is not understood yet');
+    return checkout(s, false, 'unknown');
+  });
 }
 
 /** The desk falls back to another payment method; an open invoice is cancelled first. */
 export function abandon(s: SessionCore): Promise<void> {
   return s.exclusive(['offered', 'pending', 'unknown', 'unsuccessful'], async () => {
-    if (s.phase === 'pending') {
+    // An invoice whose status is not understood still stands: it is cancelled like a pending one.
+    if (s.awaitingResult) {
       s.emit({ type: 'tellCustomerNotToConfirm', reason: 'CANCELLING' });
       await cancelCurrent(s);
     }
@@ -96,8 +102,12 @@ export async function checkout(s: SessionCore, fresh: boolean, onRefusal: Paymen
         fresh = true; // the document: a new requestId with the new card session
         continue;
       }
-      if (error instanceof PaymentSessionError && error.code === 'OUTCOME_UNKNOWN') s.setPhase('unknown');
-      else s.refused(error, onRefusal);
+      if (error instanceof PaymentSessionError && error.code === 'OUTCOME_UNKNOWN') {
+        s.setPhase('unknown');
+        s.unknownReason = 'OUTCOME_UNKNOWN';
+      } else {
+        s.refused(error, onRefusal);
+      }
       throw error;
     }
   }
@@ -119,8 +129,11 @@ async function cancelCurrent(s: SessionCore): Promise<TransactionState> {
   let state: TransactionState;
   try {
     state = await s.o.client.cancel({ transactionId }).catch((error: unknown) => {
-      // Already final: the customer or the bank was first.
-      if (error instanceof PayError && error.code === 'INVALID_STATE') return s.o.client.status({ transactionId });
+      // Already final: the customer or the bank was first. A refusal in words the dialect does not map may mean
+      // the same: what /status says decides.
+      if (error instanceof PayError && (error.code === 'INVALID_STATE' || error.code === 'REFUSED')) {
+        return s.o.client.status({ transactionId });
+      }
       throw error;
     });
   } catch (error) {
@@ -128,7 +141,7 @@ async function cancelCurrent(s: SessionCore): Promise<TransactionState> {
     s.refused(error, s.phase);
     throw error;
   }
-  if (state.status === 'succeeded') {
+  if (state.statusClass === 'successful') {
     // Not left behind after all: it is the session's result (observing it settles the waits).
     s.ledger.leave(transactionId, false);
     s.observe(state);

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckoutAnswer as CheckoutResponse, TransactionAnswer as TransactionState } from '../contracts/pay/answers.js';
 import { purchaseAmount } from '../contracts/pay/amounts.js';
+import { KIT_DIALECT, type PayDialect } from '../contracts/pay/dialect.js';
 import { TRANSITIONS } from '../contracts/pay/statuses.js';
 import { realSleep, type RetryPolicy } from './backoff.js';
 import { PayError, PaymentSessionError } from './errors.js';
 import type {
-  Basket, PaymentPhase, PaymentSessionEvent, PaymentSessionOptions, PaymentSessionSnapshot, Provider, RescanReason,
+  Basket, PaymentPhase, PaymentSessionEvent, PaymentSessionOptions, PaymentSessionSnapshot, Provider, RescanReason, UnknownReason,
 } from './session-types.js';
-import { RESULT_STATUSES, TransactionLedger } from './ledger.js';
+import { TransactionLedger } from './ledger.js';
 import { Listeners } from './listeners.js';
 import { checkSessionOptions } from './session-options.js';
 import { TransactionWatcher } from './watcher.js';
@@ -26,8 +27,19 @@ export class SessionCore {
   readonly recovery: RetryPolicy;
   readonly watcher: TransactionWatcher;
   readonly events: Listeners<PaymentSessionEvent>;
-  readonly ledger = new TransactionLedger();
+  readonly ledger: TransactionLedger;
+  /** The service's words: the client's dialect. */
+  readonly dialect: PayDialect;
+  readonly clock: () => number;
+  /** How long the current transaction may show nothing but status words the dialect does not know. */
+  readonly unknownStatusTimeoutMs: number;
   phase: PaymentPhase = 'new';
+  /** Why the phase is `unknown`: no answer to /checkout, or a status the dialect does not know for too long. */
+  unknownReason: UnknownReason | undefined;
+  /** Since when the current transaction has shown only unknown status words. */
+  unknownSince: number | undefined;
+  /** Unknown words already told, per transaction: the desk hears each once, not at every poll. */
+  readonly #toldWords = new Set<string>();
   busy = false;
   cardSession: string;
   basket: Basket;
@@ -46,6 +58,11 @@ export class SessionCore {
     };
     this.recovery = { max: options.recovery?.rounds ?? 3, baseMs: options.recovery?.baseMs ?? 500, maxMs: options.recovery?.maxMs ?? 5_000 };
     this.events = new Listeners(options.onEvent);
+    // A hand-made client (a test's stub) may have no dialect: it speaks the kit's words.
+    this.dialect = options.client.dialect ?? KIT_DIALECT;
+    this.ledger = new TransactionLedger(this.dialect);
+    this.clock = options.clock ?? Date.now;
+    this.unknownStatusTimeoutMs = options.unknownStatusTimeoutMs ?? 600_000;
     this.cardSession = options.cardSession;
     this.basket = options.basket;
     this.requestId = this.o.newId();
@@ -107,27 +124,89 @@ export class SessionCore {
 
   /** Every state from a webhook, a poll or an answer: stale or repeated ones are dropped. */
   observe(state: TransactionState): void {
-    if (!this.ledger.record(state)) return;
+    const fresh = this.ledger.record(state);
+    const id = state.transactionId;
+    const current = this.current?.transactionId === id;
+    const cls = state.statusClass;
+    if (cls === undefined) {
+      // A repeat counts too: it is time spent with nothing but words the dialect does not know.
+      if (fresh) this.emit({ type: 'transaction', state });
+      this.#notUnderstood(state, current);
+      return;
+    }
+    if (!fresh) return;
     this.emit({ type: 'transaction', state });
-    const current = this.current?.transactionId === state.transactionId;
-    // No move is left from succeeded, rejected or expired; a cancelled payment may still be answered by the bank.
-    if (TRANSITIONS[state.status].length === 0) this.watcher.unwatch(state.transactionId);
-    if (this.ledger.isLeft(state.transactionId) || (current && this.phase === 'unsuccessful')) {
-      if (state.status === 'succeeded') {
+    if (current) this.unknownSince = undefined;
+    if (this.#final(state)) this.watcher.unwatch(id);
+    if (this.ledger.isLeft(id) || (current && this.phase === 'unsuccessful')) {
+      if (cls === 'successful') {
         this.emit({ type: 'lateResult', state });
         if (current && this.phase === 'unsuccessful') this.setPhase('succeeded');
       }
       return;
     }
-    if (!current || !RESULT_STATUSES.has(state.status)) return;
-    if (this.phase === 'pending') this.setPhase(state.status === 'succeeded' ? 'succeeded' : 'unsuccessful');
+    if (!current) return;
+    const unrecognized = this.phase === 'unknown' && this.unknownReason === 'UNRECOGNIZED_STATUS';
+    if (cls === 'transit') {
+      // A word it knows again: the payment is back in transit, polled at the usual pace.
+      if (unrecognized) {
+        this.unknownReason = undefined;
+        this.watcher.pace(id, false);
+        this.setPhase('pending');
+      }
+      return;
+    }
+    if (this.phase === 'pending' || unrecognized) {
+      this.unknownReason = undefined;
+      this.setPhase(cls === 'successful' ? 'succeeded' : 'unsuccessful');
+    }
     this.ledger.settle(state);
+  }
+
+  /**
+   * Whether no other state can follow. The kit's words by its transitions (a cancelled payment may still be
+   * answered by the bank); another service's by class: after a success, or a failure of a transaction the session
+   * did not cancel itself.
+   */
+  #final(state: TransactionState): boolean {
+    const { dialect } = this;
+    if (dialect.isKitStatus(state.status)) return TRANSITIONS[state.status].length === 0;
+    return state.statusClass === 'successful' || (state.statusClass === 'unsuccessful' && !this.ledger.isLeft(state.transactionId));
+  }
+
+  /**
+   * A status the dialect does not know: told to the desk once per word and transaction, polled on as transit;
+   * after `unknownStatusTimeoutMs` of nothing else the payment is `unknown` (UNRECOGNIZED_STATUS), polled with
+   * backoff so that a later known status still resolves it.
+   */
+  #notUnderstood(state: TransactionState, current: boolean): void {
+    const key = `${typeof state.transactionId}:${state.transactionId}:${state.status}`;
+    if (!this.#toldWords.has(key)) {
+      this.#toldWords.add(key);
+      this.emit({ type: 'statusNotUnderstood', state });
+    }
+    if (!current) return;
+    const now = this.clock();
+    this.unknownSince ??= now;
+    if (this.phase === 'unknown' && this.unknownReason === 'UNRECOGNIZED_STATUS') {
+      this.watcher.pace(state.transactionId, true);
+    } else if (this.phase === 'pending' && now - this.unknownSince >= this.unknownStatusTimeoutMs) {
+      this.unknownReason = 'UNRECOGNIZED_STATUS';
+      this.watcher.pace(state.transactionId, true);
+      this.setPhase('unknown');
+    }
+  }
+
+  /** Whether the current transaction's result is still awaited (pending, or unknown for an unrecognized status). */
+  get awaitingResult(): boolean {
+    return this.phase === 'pending' || (this.phase === 'unknown' && this.unknownReason === 'UNRECOGNIZED_STATUS');
   }
 
   /** Moves to a phase (told as a `phase` event when it changes). */
   setPhase(to: PaymentPhase): void {
     const from = this.phase;
     if (from === to) return;
+    if (to !== 'unknown') this.unknownReason = undefined;
     this.phase = to;
     this.emit({ type: 'phase', from, to });
   }

@@ -1,3 +1,4 @@
+import type { TransactionRef } from '../contracts/pay/bodies.js';
 import type { ReceiptAnswer as ReceiptResponse, RefundAnswer as RefundResponse } from '../contracts/pay/answers.js';
 import type { RefundRequest } from '../contracts/pay/bodies.js';
 import { PayError, PaymentSessionError } from './errors.js';
@@ -7,7 +8,7 @@ import { sessionTransactionIds, totalOf } from './session-transactions.js';
 import type { PaymentPhase, RefundRecord } from './session-types.js';
 
 /** What `refund()` takes: which transaction (default: the current one), and all of it, `amount` kopecks or `items`. */
-export type RefundPart = Pick<RefundRequest, 'amount' | 'items'> & { refundId?: string; transactionId?: string };
+export type RefundPart = Pick<RefundRequest, 'amount' | 'items'> & { refundId?: string; transactionId?: TransactionRef };
 
 // A transaction the session left behind may be paid late in any phase (document section 7, last line): its refund
 // must stay possible. Only a blocked card (no call with it is possible) or no transaction at all rules it out.
@@ -30,7 +31,7 @@ export function refund(
     const book = s.ledger.refunds;
     const known = refundId === undefined ? undefined : book.get(refundId);
     if (known !== undefined) {
-      if (!sameRefund(known, transactionId === undefined ? known.transactionId : String(transactionId), part)) {
+      if (!sameRefund(known, transactionId === undefined ? known.transactionId : transactionId, part)) {
         throw new PayError('IDEMPOTENCY_CONFLICT', `refundId ${refundId} was used for another refund of this payment`);
       }
       return known.answer;

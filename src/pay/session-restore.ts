@@ -15,6 +15,7 @@ export function snapshot(s: SessionCore): PaymentSessionSnapshot {
     left: s.ledger.leftBehind(),
     leftStates: s.ledger.leftBehind().flatMap((id) => s.ledger.get(id) ?? []),
     refunds: s.ledger.refunds.all(),
+    ...(s.phase === 'unknown' && s.unknownReason ? { unknownReason: s.unknownReason } : {}),
   };
 }
 
@@ -45,12 +46,15 @@ export function restore(s: SessionCore, snap: PaymentSessionSnapshot): void {
     phase = 'unknown';
   }
   s.phase = phase;
+  if (phase === 'unknown') s.unknownReason = snap.unknownReason ?? 'OUTCOME_UNKNOWN';
   // A left-behind or cancelled payment may still be answered by the bank: keep watching it.
   for (const transactionId of snap.left) s.watcher.watch(transactionId);
   // A refund answered pending before the restart is followed again.
   for (const refund of snap.refunds ?? []) if (refund.state === 'pending') follow(s, refund.refundId);
   const status = s.transaction?.status ?? s.current?.status;
-  if (s.current && (phase === 'pending' || (phase === 'unsuccessful' && status === 'cancelled'))) {
+  // A cancelled one in another service's words: the session left it (it cancelled it itself).
+  const cancelled = status === 'cancelled' || (s.current !== undefined && s.ledger.isLeft(s.current.transactionId));
+  if (s.current && (s.awaitingResult || (phase === 'unsuccessful' && cancelled))) {
     s.watcher.watch(s.current.transactionId);
   }
 }

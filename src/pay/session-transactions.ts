@@ -1,8 +1,9 @@
+import type { TransactionRef } from '../contracts/pay/bodies.js';
 import type { SessionCore } from './session-core.js';
 import type { SessionTransaction } from './session-types.js';
 
 /** The session's transactions, oldest first: those it left behind (replaced or cancelled), then the current one. */
-export function sessionTransactionIds(s: SessionCore): string[] {
+export function sessionTransactionIds(s: SessionCore): TransactionRef[] {
   const ids = s.ledger.leftBehind();
   const current = s.current?.transactionId;
   if (current !== undefined && !ids.some((id) => String(id) === String(current))) ids.push(current);
@@ -10,7 +11,7 @@ export function sessionTransactionIds(s: SessionCore): string[] {
 }
 
 /** What a transaction of the session was for: its state's totalAmount, or the basket's for the current one. */
-export function totalOf(s: SessionCore, transactionId: string): number | undefined {
+export function totalOf(s: SessionCore, transactionId: TransactionRef): number | undefined {
   const total = s.ledger.get(transactionId)?.totalAmount;
   if (total !== undefined) return total;
   return String(s.current?.transactionId) === String(transactionId) ? s.totalAmount : undefined;

@@ -1,3 +1,4 @@
+import type { TransactionRef } from '../contracts/pay/bodies.js';
 import type { z } from 'zod';
 import type { AvailabilityAnswer, CheckoutAnswer, RefundAnswer, TransactionAnswer } from '../contracts/pay/answers.js';
 import type { Offer, RefundItem } from '../contracts/pay/bodies.js';
@@ -36,6 +37,13 @@ export type PaymentPhase =
 /** A payment provider from the provider list. */
 export type Provider = AvailabilityAnswer['providers'][number];
 
+/**
+ * Why a session is in phase `unknown`: `OUTCOME_UNKNOWN`, no answer to /checkout even after recovery (`recover()`
+ * repeats it); `UNRECOGNIZED_STATUS`, the service has shown only status words its dialect does not know for
+ * `unknownStatusTimeoutMs` (still polled: a known status later resolves it).
+ */
+export type UnknownReason = 'OUTCOME_UNKNOWN' | 'UNRECOGNIZED_STATUS';
+
 /** Why the till must scan the card again. */
 export type RescanReason = 'CARD_SESSION_INVALID' | 'REFUNDED';
 
@@ -62,7 +70,8 @@ export interface ProviderMessage {
  * available: show them, fall back), `tellCustomerNotToConfirm` (the invoice is
  * being replaced or cancelled), `rescanNeeded`, `cardRefused` (say operations
  * with the card are impossible), `lateResult` (a cancelled or replaced payment
- * succeeded after all: refund it).
+ * succeeded after all: refund it), `statusNotUnderstood` (the service wrote a
+ * status its dialect does not know: polled on as in transit; say so).
  */
 export type PaymentSessionEvent =
   | { type: 'phase'; from: PaymentPhase; to: PaymentPhase }
@@ -76,7 +85,8 @@ export type PaymentSessionEvent =
   | { type: 'transaction'; state: TransactionAnswer }
   | { type: 'recovering'; step: 'status' | 'checkout'; requestId: string; error: PayError }
   | { type: 'lateResult'; state: TransactionAnswer }
-  | { type: 'refund'; refund: RefundRecord };
+  | { type: 'refund'; refund: RefundRecord }
+  | { type: 'statusNotUnderstood'; state: TransactionAnswer };
 
 /**
  * Where a refund stands: `pending` while the service has not settled it (it
@@ -88,7 +98,7 @@ export type RefundState = 'pending' | 'succeeded' | 'failed';
 /** One refund of a session, as asked and as last answered; a repeat of its refundId answers `answer` again. */
 export interface RefundRecord {
   refundId: string;
-  transactionId: string;
+  transactionId: TransactionRef;
   /** What was asked (none of the two: what remained), repeated as it was when the refund is followed. */
   amount?: number;
   items?: Array<z.input<typeof RefundItem>>;
@@ -99,7 +109,7 @@ export interface RefundRecord {
 
 /** A transaction of the session as the desk sees it: the current one, and every one it left behind. */
 export interface SessionTransaction {
-  transactionId: string;
+  transactionId: TransactionRef;
   status: TransactionAnswer['status'];
   statusClass: TransactionAnswer['statusClass'];
   /** Whether it is the session's current transaction (the others were replaced or cancelled). */
@@ -141,6 +151,13 @@ export interface PaymentSessionOptions {
   sleep?: Sleep;
   /** Jitter source. Default `Math.random`. */
   random?: () => number;
+  /**
+   * How long the current transaction may show nothing but status words the client's dialect does not know before
+   * the session moves to `unknown` (UNRECOGNIZED_STATUS). Default 600 000 ms.
+   */
+  unknownStatusTimeoutMs?: number;
+  /** Now, in ms (for `unknownStatusTimeoutMs`). Default `Date.now`. Tests inject their own. */
+  clock?: () => number;
   /** Every event, e.g. for a log. */
   onEvent?: (event: PaymentSessionEvent) => void;
   /**
@@ -176,9 +193,11 @@ export interface PaymentSessionSnapshot {
   /** A refund sent without an answer yet: repeated with the same refundId. */
   refundId?: string;
   /** Transactions cancelled or replaced: a success there is a late result. */
-  left: string[];
+  left: TransactionRef[];
   /** The last known states of the transactions left behind (a late success stays refundable after a restart). */
   leftStates?: TransactionAnswer[];
   /** Every refund answered, oldest first: a repeated refundId answers what it answered, a pending one is followed. */
   refunds?: RefundRecord[];
+  /** Why the phase is `unknown`, when it is. */
+  unknownReason?: UnknownReason;
 }

@@ -1,4 +1,6 @@
+import type { TransactionRef } from '../contracts/pay/bodies.js';
 import type { CheckoutAnswer as CheckoutResponse, ReceiptAnswer as ReceiptResponse, RefundAnswer as RefundResponse, TransactionAnswer as TransactionState } from '../contracts/pay/answers.js';
+import type { PayDialect } from '../contracts/pay/dialect.js';
 import { PaymentSessionError } from './errors.js';
 import * as checkout from './session-checkout.js';
 import { SessionCore } from './session-core.js';
@@ -8,7 +10,7 @@ import { start } from './session-start.js';
 import { sessionTransactions } from './session-transactions.js';
 import type {
   Basket, PaymentPhase, PaymentSessionEvent, PaymentSessionEventOf, PaymentSessionOptions, PaymentSessionSnapshot, Provider,
-  RefundRecord, SessionTransaction,
+  RefundRecord, SessionTransaction, UnknownReason,
 } from './session-types.js';
 
 /**
@@ -29,6 +31,10 @@ export class PaymentSession {
 
   /** Where the session stands. */
   get phase(): PaymentPhase { return this.#s.phase; }
+  /** The service's words the session reads statuses with (its client's dialect). */
+  get dialect(): PayDialect { return this.#s.dialect; }
+  /** Why the phase is `unknown`, when it is (see {@link UnknownReason}). */
+  get unknownReason(): UnknownReason | undefined { return this.#s.phase === 'unknown' ? this.#s.unknownReason : undefined; }
   /** The card session in use (a rescan replaces it). */
   get cardSession(): string { return this.#s.cardSession; }
   /** The requestId of the current (or next) checkout. */
@@ -36,7 +42,7 @@ export class PaymentSession {
   /** The current transaction's last known state, once there is one. */
   get transaction(): TransactionState | undefined { return this.#s.transaction; }
   /** The current transaction's id, once /checkout answered. */
-  get transactionId(): string | undefined { return this.#s.current?.transactionId; }
+  get transactionId(): TransactionRef | undefined { return this.#s.current?.transactionId; }
   /** Whether a transaction is still watched (its result, or a late one, may still come) or a refund followed. */
   get watching(): boolean {
     const s = this.#s;

@@ -1,4 +1,5 @@
-import type { TransactionState } from '../contracts/pay/bodies.js';
+import type { TransactionAnswer as TransactionState } from '../contracts/pay/answers.js';
+import type { TransactionRef } from '../contracts/pay/bodies.js';
 
 /** A listener for one transaction's states. */
 export type TransactionListener = (state: TransactionState) => void;
@@ -14,7 +15,7 @@ export interface TransactionUpdates {
   /** Hands a state to the transaction's subscribers (and remembers it). */
   publish(state: TransactionState): void;
   /** Listens to one transaction; the last known state, if any, is delivered at once. Returns the unsubscribe. */
-  subscribe(transactionId: string, listener: TransactionListener): () => void;
+  subscribe(transactionId: TransactionRef, listener: TransactionListener): () => void;
 }
 
 /**
@@ -28,8 +29,8 @@ export interface TransactionUpdates {
  * const session = createPaymentSession({ client, cardSession, basket, rescan, updates });
  */
 export function createTransactionUpdates({ remember = 10_000 }: { remember?: number } = {}): TransactionUpdates {
-  const last = new Map<string, TransactionState>();
-  const listeners = new Map<string, Set<TransactionListener>>();
+  const last = new Map<TransactionRef, TransactionState>();
+  const listeners = new Map<TransactionRef, Set<TransactionListener>>();
   const deliver = (listener: TransactionListener, state: TransactionState) => {
     try {
       listener(state);

@@ -1,3 +1,4 @@
+import type { TransactionRef } from '../contracts/pay/bodies.js';
 import type { TransactionAnswer } from '../contracts/pay/answers.js';
 import type { Sleep } from './backoff.js';
 import type { PayClient } from './client.js';
@@ -23,8 +24,10 @@ export interface WatcherOptions {
  */
 export class TransactionWatcher {
   readonly #o: WatcherOptions;
-  readonly #watched = new Map<string, () => void>();
+  readonly #watched = new Map<TransactionRef, () => void>();
   readonly #stop = new AbortController();
+  /** Transactions polled less often: every `every` ticks (doubling up to 32), `skip` ticks to go before the next. */
+  readonly #slow = new Map<TransactionRef, { every: number; skip: number }>();
   #polling = false;
 
   constructor(options: WatcherOptions) {
@@ -32,7 +35,7 @@ export class TransactionWatcher {
   }
 
   /** Starts watching (idempotent). */
-  watch(transactionId: string): void {
+  watch(transactionId: TransactionRef): void {
     if (this.#watched.has(transactionId) || this.#stop.signal.aborted) return;
     const unsubscribe = this.#o.updates?.subscribe(transactionId, (state) => this.#o.onState(state)) ?? (() => {});
     this.#watched.set(transactionId, unsubscribe);
@@ -40,13 +43,28 @@ export class TransactionWatcher {
   }
 
   /** Stops watching one transaction. */
-  unwatch(transactionId: string): void {
+  unwatch(transactionId: TransactionRef): void {
     this.#watched.get(transactionId)?.();
     this.#watched.delete(transactionId);
+    this.#slow.delete(transactionId);
+  }
+
+  /**
+   * `slow`: polls the transaction half as often as before (up to 1 in 32 ticks), for a payment whose status has
+   * not been understood for long: it is still polled, so a later known status resolves it, without hammering the
+   * service. `false`: back to every tick.
+   */
+  pace(transactionId: TransactionRef, slow: boolean): void {
+    if (!slow) {
+      this.#slow.delete(transactionId);
+      return;
+    }
+    const every = Math.min(32, (this.#slow.get(transactionId)?.every ?? 1) * 2);
+    this.#slow.set(transactionId, { every, skip: every - 1 });
   }
 
   /** Whether a transaction is watched. */
-  watching(transactionId: string): boolean {
+  watching(transactionId: TransactionRef): boolean {
     return this.#watched.has(transactionId);
   }
 
@@ -57,6 +75,16 @@ export class TransactionWatcher {
     this.#watched.clear();
   }
 
+  #skips(transactionId: TransactionRef): boolean {
+    const slow = this.#slow.get(transactionId);
+    if (slow === undefined || slow.skip === 0) {
+      if (slow) slow.skip = slow.every - 1;
+      return false;
+    }
+    slow.skip--;
+    return true;
+  }
+
   async #poll(): Promise<void> {
     this.#polling = true;
     const signal = this.#stop.signal;
@@ -64,7 +92,7 @@ export class TransactionWatcher {
       while (this.#watched.size > 0 && !signal.aborted) {
         await this.#o.sleep(this.#o.pollIntervalMs, signal);
         for (const transactionId of [...this.#watched.keys()]) {
-          if (signal.aborted || !this.#watched.has(transactionId)) continue;
+          if (signal.aborted || !this.#watched.has(transactionId) || this.#skips(transactionId)) continue;
           try {
             // No retries inside a poll: the next tick is the retry.
             const state = await this.#o.client.status({ transactionId }, { retries: 0, signal });

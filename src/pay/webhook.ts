@@ -1,10 +1,21 @@
 import { JSON_TOO_DEEP_MESSAGE, jsonTooDeep } from '../contracts/json-depth.js';
-import { TransactionUpdatedEvent } from '../contracts/pay/bodies.js';
-import { errorEnvelope, validationErrors } from '../contracts/errors.js';
+import { ANSWER_READERS, type TransactionAnswer } from '../contracts/pay/answers.js';
+import { classed, KIT_DIALECT, type PayDialect } from '../contracts/pay/dialect.js';
+import { errorEnvelope } from '../contracts/errors.js';
 import { DATABASE_RETRY_AFTER_SECONDS, KitError } from '../errors.js';
 import { currentRequestId } from '../log/request-id.js';
 import { WebhookError, verifyWebhook } from '../webhooks/index.js';
 import type { TransactionUpdates } from './updates.js';
+
+/**
+ * A `transaction.updated` event as read: its `data` read like a /status answer (tolerantly, the status kept as the
+ * service wrote it and classed by the dialect).
+ */
+export interface TransactionUpdate {
+  type: 'transaction.updated';
+  timestamp?: string;
+  data: TransactionAnswer;
+}
 
 /** Options of {@link createPayWebhookHandler}. */
 export interface PayWebhookOptions {
@@ -13,7 +24,9 @@ export interface PayWebhookOptions {
   /** Where verified states go: the sessions' {@link TransactionUpdates}. */
   updates?: TransactionUpdates;
   /** Called with each new verified event (after `updates`); throw to have the service redeliver. */
-  onEvent?: (event: TransactionUpdatedEvent, webhookId: string) => void | Promise<void>;
+  onEvent?: (event: TransactionUpdate, webhookId: string) => void | Promise<void>;
+  /** The service's words (the Pay client's `dialect`): how the event's status is classed. Default: the kit's. */
+  dialect?: PayDialect;
   /** Largest |now - webhook-timestamp|, seconds. Default 300. */
   toleranceSeconds?: number;
   /** Now, in ms. Default `Date.now`. */
@@ -62,11 +75,11 @@ export function createPayWebhookHandler(options: PayWebhookOptions): (request: R
     } catch {
       return json(400, errorEnvelope('BAD_REQUEST', ['body: must be JSON'], currentRequestId()));
     }
-    const parsed = TransactionUpdatedEvent.safeParse(value);
-    if (!parsed.success) return json(400, errorEnvelope('BAD_REQUEST', validationErrors(parsed.error), currentRequestId()));
-    options.updates?.publish(parsed.data.data);
+    const parsed = readUpdate(value, options.dialect ?? KIT_DIALECT);
+    if (!parsed.ok) return json(400, errorEnvelope('BAD_REQUEST', parsed.errors, currentRequestId()));
+    options.updates?.publish(parsed.event.data);
     try {
-      await options.onEvent?.(parsed.data, id);
+      await options.onEvent?.(parsed.event, id);
     } catch (error) {
       if (error instanceof KitError && error.code === 'DATABASE_UNAVAILABLE') {
         const why = ['The database is unavailable: retry later'];
@@ -79,4 +92,13 @@ export function createPayWebhookHandler(options: PayWebhookOptions): (request: R
     if (seen.size > remember) seen.delete(seen.values().next().value!);
     return new Response(null, { status: 204 });
   };
+}
+
+function readUpdate(value: unknown, dialect: PayDialect): { ok: true; event: TransactionUpdate } | { ok: false; errors: string[] } {
+  const event = typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : {};
+  if (event.type !== 'transaction.updated') return { ok: false, errors: ['type: must be transaction.updated'] };
+  const read = ANSWER_READERS.status(event.data, {});
+  if (!read.ok) return { ok: false, errors: read.errors.map((e) => `data.${e}`) };
+  const timestamp = typeof event.timestamp === 'string' ? { timestamp: event.timestamp } : {};
+  return { ok: true, event: { type: 'transaction.updated', ...timestamp, data: classed(dialect, read.value) } };
 }

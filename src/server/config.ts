@@ -3,6 +3,7 @@ import { applyAliases, formatIssues, initParametersSchema, schemeFields } from '
 import { DEFAULT_SERVER_LIMITS, serverLimitsShape } from '../../adapters/http/server-limits.js';
 import { bonusSection } from '../cashdesk/bonus.js';
 import { ConfigError } from '../errors.js';
+import { payDialectSchema } from '../contracts/pay/dialect.js';
 import { DEFAULT_TOKEN_HEADER, payPathsSchema, payProfileSchema, tokenHeaderSchema } from '../pay/options.js';
 
 const TILL_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -50,6 +51,17 @@ const paySection = z.object({
   tokenHeader: tokenHeaderSchema.default(DEFAULT_TOKEN_HEADER),
   /** Paths that differ from the defaults, by operation (`{ "cancel": "/payments/cancel" }`). */
   paths: payPathsSchema.default({}),
+  /**
+   * The service's own words, merged over the kit's (which stay understood): `statuses` (word to transit,
+   * successful or unsuccessful) and `errorCodes` (cardSessionInvalid, tokenInvalid, invalidState,
+   * idempotencyConflict, amountMismatch, notFound, badRequest: each a list of the service's codes). Default: none.
+   */
+  dialect: payDialectSchema.default({ statuses: {}, errorCodes: {} }),
+  /**
+   * How long a payment may show only status words the dialect does not know before it moves to phase `unknown`
+   * (reason UNRECOGNIZED_STATUS; still polled). Default 600 000 (10 minutes).
+   */
+  unknownStatusTimeoutMs: ms(86_400_000).default(600_000),
   /**
    * Where the payment sessions, their database and the Pay API client run: `worker` (default), a thread of
    * their own, so payment work never delays a till's barcode verification; `main`, the server's own thread.
@@ -113,7 +125,7 @@ export type ServeConfig = z.output<typeof serveConfigSchema>;
 export type ServeConfigInput = z.input<typeof serveConfigSchema>;
 
 /** Environment variables read by `serve`, and the field each one sets. */
-export const ENVIRONMENT: Record<string, { path: readonly string[]; kind: 'string' | 'number' | 'list' | 'tills' }> = {
+export const ENVIRONMENT: Record<string, { path: readonly string[]; kind: 'string' | 'number' | 'list' | 'tills' | 'json' }> = {
   WPK_ALGORYTHM: { path: ['verifier', 'algorythm'], kind: 'string' },
   WPK_PASS_LENGTH: { path: ['verifier', 'passLength'], kind: 'number' },
   WPK_PREFIX: { path: ['verifier', 'prefix'], kind: 'string' },
@@ -144,6 +156,7 @@ export const ENVIRONMENT: Record<string, { path: readonly string[]; kind: 'strin
   WPK_PAY_POLL_INTERVAL_MS: { path: ['pay', 'pollIntervalMs'], kind: 'number' },
   WPK_PAY_PROFILE: { path: ['pay', 'profile'], kind: 'string' },
   WPK_PAY_TOKEN_HEADER: { path: ['pay', 'tokenHeader'], kind: 'string' },
+  WPK_PAY_DIALECT: { path: ['pay', 'dialect'], kind: 'json' },
   WPK_PAY_THREAD: { path: ['pay', 'thread'], kind: 'string' },
   WPK_PAY_THREAD_NICENESS: { path: ['pay', 'threadNiceness'], kind: 'number' },
   DATABASE_URL: { path: ['database', 'url'], kind: 'string' },
@@ -151,7 +164,15 @@ export const ENVIRONMENT: Record<string, { path: readonly string[]; kind: 'strin
   WPK_DATABASE_SCHEMA: { path: ['database', 'schema'], kind: 'string' },
 };
 
-function envValue(raw: string, kind: 'string' | 'number' | 'list' | 'tills'): unknown {
+function envValue(raw: string, kind: 'string' | 'number' | 'list' | 'tills' | 'json'): unknown {
+  if (kind === 'json') {
+    try {
+      return JSON.parse(raw);
+    } catch {
+      // Left as text: the field's rule then names it (must be an object), never echoing the value.
+      return raw;
+    }
+  }
   if (kind === 'number') return /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw;
   if (kind === 'list') return raw.split(',').map((s) => s.trim()).filter(Boolean);
   if (kind === 'tills') {

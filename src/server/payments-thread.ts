@@ -8,6 +8,7 @@ import { PaymentsError } from '../cashdesk/payments/errors.js';
 import type { UpdateListener } from '../cashdesk/payments/feed.js';
 import type { PaymentView } from '../contracts/cashdesk-payments.js';
 import { currentRequestId } from '../log/request-id.js';
+import type { NotUnderstoodCount } from './pay-words.js';
 import type { PaymentsConfig, PaymentsHost, ServerPayments } from './payments.js';
 import {
   fromWire, toWire, type FromPayments, type PaymentsCall, type PaymentsWorkerData, type ToPayments, type WireRequest, type WireResponse, headerPairs,
@@ -42,12 +43,14 @@ class ThreadPayments implements Payments {
   readonly #calls = new Map<number, Waiter>();
   readonly #listeners = new Map<number, UpdateListener>();
   readonly #webhooks: boolean;
+  readonly #count: NotUnderstoodCount | undefined;
   #next = 1;
   #stopped: Error | undefined;
 
-  constructor(worker: Worker, webhooks: boolean) {
+  constructor(worker: Worker, webhooks: boolean, count?: NotUnderstoodCount) {
     this.#worker = worker;
     this.#webhooks = webhooks;
+    this.#count = count;
   }
 
   /** Handles a message of the thread (after it is ready). */
@@ -72,6 +75,9 @@ class ThreadPayments implements Payments {
         return;
       case 'log':
         relog(logger, message.line);
+        return;
+      case 'count':
+        this.#count?.(message.kind, message.operation);
         return;
       default:
     }
@@ -172,10 +178,12 @@ function relog(logger: Logger, line: string): void {
  * database and the Pay API client as {@link openServerPayments} does, and
  * resolves once they are open (or rejects with why they are not).
  */
-export async function openPaymentsThread(config: PaymentsConfig, host: () => PaymentsHost, logger: Logger): Promise<ServerPayments> {
+export async function openPaymentsThread(
+  config: PaymentsConfig, host: () => PaymentsHost, logger: Logger, count?: NotUnderstoodCount,
+): Promise<ServerPayments> {
   const worker = startWorker({ config: { pay: config.pay, database: config.database }, logLevel: logger.level, niceness: config.pay.threadNiceness });
   const webhooks = config.pay.webhookSecret !== undefined;
-  const payments = new ThreadPayments(worker, webhooks);
+  const payments = new ThreadPayments(worker, webhooks, count);
   const databaseKind = await new Promise<'pglite' | 'postgres'>((resolve, reject) => {
     worker.on('message', (message: FromPayments) => {
       if (message.t === 'ready') resolve(message.databaseKind);

@@ -1,6 +1,7 @@
 import { paymentRefusal, RelayedRefusal, type PaymentRefusal } from '../cashdesk/payments/errors.js';
 import type { SessionUpdate } from '../contracts/cashdesk-payments.js';
 import { KitError, type KitErrorCode } from '../errors.js';
+import type { PayOperation } from '../pay/events.js';
 import type { PaymentsConfig } from './payments.js';
 
 /** What the payments thread starts with (structured-cloned). */
@@ -39,7 +40,9 @@ export type FromPayments =
   | { t: 'update'; sub: number; update: SessionUpdate }
   // `till`: for whose payment a scan is verified (that till's own earlier verification of it is the same scan); '' for a token.
   | { t: 'ask'; id: number; what: 'verify' | 'token'; arg: string; till: string }
-  | { t: 'log'; line: string };
+  | { t: 'log'; line: string }
+  /** A word the Pay dialect does not know: counted in the main thread's metrics (`GET /metrics` is served there). */
+  | { t: 'count'; kind: 'status' | 'code'; operation: PayOperation };
 
 /** A webhook request as it crosses threads, and its answer. */
 export interface WireRequest { headers: Array<[string, string]>; body: Uint8Array<ArrayBuffer> }

@@ -77,7 +77,7 @@ function run(pay: ServerPayments, webhookHandler: ((request: Request) => Promise
 }
 
 try {
-  const pay = await openServerPayments(config, () => host, logger);
+  const pay = await openServerPayments(config, () => host, logger, undefined, (kind, operation) => send({ t: 'count', kind, operation }));
   const webhookHandler = pay.payments.webhookHandler();
   port.on('message', (message: ToPayments) => {
     if (message.t === 'answer') {

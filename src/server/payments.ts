@@ -6,6 +6,7 @@ import type { BarcodeVerification } from '../contracts/barcode.js';
 import { isDatabaseUnavailable, openChannel, openDatabase, type Database, type SharedChannel } from '../db/index.js';
 import { createPayClient } from '../pay/client.js';
 import type { ServeConfig } from './config.js';
+import { wordsNotUnderstood, type NotUnderstoodCount } from './pay-words.js';
 
 /** The payments of a running server and what they hold open. */
 export interface ServerPayments {
@@ -34,16 +35,19 @@ export type PaymentsConfig = Pick<ServeConfig, 'database'> & { pay: NonNullable<
  * share the payments by lease and a LISTEN/NOTIFY channel named after the schema.
  * `service()` is read lazily: the service is built with these payments.
  */
-export async function openServerPayments(config: PaymentsConfig, service: () => PaymentsHost, logger: Logger, clock?: () => number): Promise<ServerPayments> {
+export async function openServerPayments(
+  config: PaymentsConfig, service: () => PaymentsHost, logger: Logger, clock?: () => number, count?: NotUnderstoodCount,
+): Promise<ServerPayments> {
   const { url, dataDir, schema } = config.database;
   const log = logger.child({ part: 'payments' });
   const db = await openDatabase({
     ...(url ? { url } : {}), ...(dataDir ? { dataDir } : {}), ...(schema ? { schema } : {}), logger: log.child({ part: 'database' }),
   });
+  const words = wordsNotUnderstood(log, count);
   try {
     const client = createPayClient({
       baseUrl: config.pay.url, token: (text) => service().token(text), timeoutMs: config.pay.timeoutMs,
-      profile: config.pay.profile, tokenHeader: config.pay.tokenHeader, paths: config.pay.paths,
+      profile: config.pay.profile, tokenHeader: config.pay.tokenHeader, paths: config.pay.paths, dialect: config.pay.dialect,
       // Paths and timings only: never bodies or tokens.
       onEvent: (e) => {
         if (e.type === 'request') log.info({ path: e.path, attempt: e.attempt }, 'pay request');
@@ -51,6 +55,8 @@ export async function openServerPayments(config: PaymentsConfig, service: () => 
         // Field names only: what the service answered that the client does not read (pay check tells which option fits).
         else if (e.type === 'responseNotUnderstood') {
           log.warn({ path: e.path, httpStatus: e.httpStatus, unknown: e.unknown, missing: e.missing, invalid: e.invalid }, 'pay response not understood');
+        } else {
+          words(e);
         }
       },
     });
@@ -60,6 +66,7 @@ export async function openServerPayments(config: PaymentsConfig, service: () => 
       client, db, verify: (fullBarcode, tillId) => service().verifyForPayment(fullBarcode, tillId),
       ...(config.pay.webhookSecret ? { webhookSecret: config.pay.webhookSecret } : {}),
       ...(config.pay.pollIntervalMs ? { pollIntervalMs: config.pay.pollIntervalMs } : {}),
+      unknownStatusTimeoutMs: config.pay.unknownStatusTimeoutMs,
       adoptIntervalMs: config.pay.adoptIntervalMs, leaseMs: config.pay.leaseMs,
       // PGlite in memory dies with the process: a write before each step would protect nothing.
       writeBehind: db.kind === 'pglite' && dataDir === undefined,

@@ -74,9 +74,10 @@ export async function startServer(config: ServeConfig, given: Logger = silentLog
   const { pay: payConfig } = config;
   if (payConfig !== undefined) {
     const paymentsConfig = { database: config.database, pay: payConfig };
+    const count = (kind: 'status' | 'code', operation: string) => metrics.payWordsNotUnderstood.inc({ operation, kind });
     pay = payConfig.thread === 'worker' && options.clock === undefined
-      ? await openPaymentsThread(paymentsConfig, () => service!, logger)
-      : await openServerPayments(paymentsConfig, () => service!, logger, options.clock);
+      ? await openPaymentsThread(paymentsConfig, () => service!, logger, count)
+      : await openServerPayments(paymentsConfig, () => service!, logger, options.clock, count);
   }
   // With Redis, the wrong-key budget per address holds for every instance together, not for each.
   const failureCounts = store === undefined ? undefined : new RedisFailureCounts({ client: store.client, logger });

@@ -89,6 +89,8 @@ export interface PayServerOptions {
   port?: number;
   /** The tills and their keys (default: the demo till). */
   tills?: ServeConfigInput['tills'];
+  /** More of the `pay` section, e.g. a dialect file's `dialect` and `unknownStatusTimeoutMs`. */
+  pay?: Record<string, unknown>;
 }
 
 /** A cash desk server with payments, wired to a sandbox. */
@@ -109,6 +111,7 @@ export function payConfig(sandboxUrl: string, options: PayServerOptions & { webh
     pay: {
       url: sandboxUrl, ...(options.webhookSecret ? { webhookSecret: options.webhookSecret } : {}),
       pollIntervalMs: options.pollIntervalMs ?? (options.webhookSecret ? 60_000 : 20), adoptIntervalMs: 50,
+      ...options.pay,
     },
     ...(options.database ? { database: options.database } : {}),
   }, {});

@@ -121,7 +121,7 @@ export class Coordination {
   /** The channel is back: hints sent meanwhile were lost, so the rows they pointed at are read now. */
   #resync(): void {
     this.#deps.tills.resync();
-    const ids = this.#deps.driven.all().flatMap((p) => (p.session.transactionId === undefined ? [] : [p.session.transactionId]));
+    const ids = this.#deps.driven.all().flatMap((p) => (p.session.transactionId === undefined ? [] : [String(p.session.transactionId)]));
     void this.#readStates(ids);
   }
 

@@ -77,7 +77,7 @@ function tell(subscription: Subscription, update: SessionUpdate, always = false)
  */
 export function updateOf(view: {
   paymentId: string; phase: SessionUpdate['phase']; status?: SessionUpdate['status'];
-  statusClass?: SessionUpdate['statusClass']; reason?: string; transactionId?: string;
+  statusClass?: SessionUpdate['statusClass']; reason?: string; transactionId?: SessionUpdate['transactionId'];
   transactions?: PaymentView['transactions'];
 }, seq?: number): SessionUpdate {
   const late = unrefundedLate(view);

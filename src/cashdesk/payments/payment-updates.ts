@@ -1,11 +1,10 @@
 import type { PaymentRefund, PaymentView, SessionUpdate } from '../../contracts/cashdesk-payments.js';
-import { statusClass } from '../../contracts/pay/statuses.js';
 import type { PaymentSessionEvent, RefundRecord } from '../../pay/session-types.js';
 
 /** Session events a till is told about, besides phase changes. */
 const TOLD = new Set<PaymentSessionEvent['type']>([
   'offerWalletPay', 'showProviderMessages', 'tellCustomerNotToConfirm', 'rescanNeeded', 'lateResult', 'cardRefused',
-  'refund',
+  'refund', 'statusNotUnderstood',
 ]);
 
 /** Whether the till is told about a session event (a phase change, or an event it must act on). */
@@ -35,8 +34,13 @@ export function updateFor(view: PaymentView, event: PaymentSessionEvent): Sessio
     case 'cardRefused': return { ...update, event: event.type, reason: event.error.code };
     case 'refund': return { ...update, event: 'refundUpdated', refund: refundOf(event.refund) };
     case 'lateResult': {
-      const { transactionId, status } = event.state;
-      return { ...update, event: event.type, transactionId, status, statusClass: statusClass(status) };
+      const { transactionId, status, statusClass } = event.state;
+      return { ...update, event: event.type, transactionId, status, ...(statusClass ? { statusClass } : {}) };
+    }
+    case 'statusNotUnderstood': {
+      // The word as written, and no class: the dialect does not know it.
+      const { statusClass: _none, ...rest } = update;
+      return { ...rest, event: event.type, transactionId: event.state.transactionId, status: event.state.status };
     }
     default: return { ...update, event: event.type as SessionUpdate['event'] };
   }

@@ -33,6 +33,8 @@ export interface CashDeskPaymentsOptions {
   webhookSecret?: string;
   /** /status polling while a payment waits. Default: the session's (2000 ms, 10 000 ms with a webhook). */
   pollIntervalMs?: number;
+  /** How long a payment may show only status words the dialect does not know before it is `unknown`. Default 600 000. */
+  unknownStatusTimeoutMs?: number;
   /**
    * Several instances on one PostgreSQL: opens the shared channel (LISTEN/NOTIFY hints) with the listeners
    * given. Without it the instance is alone on its database (PGlite), and takes over leases at once.
@@ -242,7 +244,7 @@ export class CashDeskPayments implements Payments {
     const secret = this.#options.webhookSecret;
     if (secret === undefined) return undefined;
     return createPayWebhookHandler({
-      secrets: secret, updates: this.#updates, clock: this.#clock,
+      secrets: secret, updates: this.#updates, clock: this.#clock, dialect: this.#options.client.dialect,
       onEvent: async (event) => {
         await this.#store.saveState(event.data);
         this.#coordination.hint({ kind: 'state', transactionId: String(event.data.transactionId) });
@@ -298,6 +300,7 @@ export class CashDeskPayments implements Payments {
   #payment(init: ConstructorParameters<typeof TillPayment>[1]): TillPayment {
     return new TillPayment({
       client: this.#options.client, updates: this.#updates, pollIntervalMs: this.#options.pollIntervalMs, clock: this.#clock,
+      unknownStatusTimeoutMs: this.#options.unknownStatusTimeoutMs,
       newId: this.#options.newId, sleep: this.#options.sleep, writeBehind: this.#options.writeBehind === true,
       save: (write) => this.#store.save(write),
       publish: (tillId, update) => {

@@ -1,5 +1,5 @@
 import type { SessionUpdate } from '../../contracts/cashdesk-payments.js';
-import type { TransactionState } from '../../contracts/pay/bodies.js';
+import type { TransactionAnswer as TransactionState } from '../../contracts/pay/answers.js';
 import type { Queryable } from '../../db/index.js';
 import { isOpen, type PaymentRecord } from './record.js';
 import { fromRow, keyOf, type PaymentKey, type StoredEvent, type StoredPayment } from './rows.js';

@@ -1,5 +1,4 @@
 import type { PaymentView, SessionUpdate } from '../../contracts/cashdesk-payments.js';
-import { statusClass } from '../../contracts/pay/statuses.js';
 import type { Sleep } from '../../pay/backoff.js';
 import type { PayClient } from '../../pay/client.js';
 import { PaymentSessionError } from '../../pay/errors.js';
@@ -17,6 +16,8 @@ export interface TillPaymentDeps {
   client: PayClient;
   updates: TransactionUpdates | undefined;
   pollIntervalMs: number | undefined;
+  /** See the session's `unknownStatusTimeoutMs` (its default when undefined). */
+  unknownStatusTimeoutMs?: number | undefined;
   clock: () => number;
   newId: (() => string) | undefined;
   sleep: Sleep | undefined;
@@ -110,6 +111,8 @@ export class TillPayment {
     this.session = createPaymentSession({
       client: deps.client, cardSession: init.cardSession, basket: init.basket, updates: deps.updates,
       ...(deps.pollIntervalMs === undefined ? {} : { pollIntervalMs: deps.pollIntervalMs }),
+      ...(deps.unknownStatusTimeoutMs === undefined ? {} : { unknownStatusTimeoutMs: deps.unknownStatusTimeoutMs }),
+      clock: deps.clock,
       ...(deps.newId === undefined ? {} : { newId: deps.newId }),
       ...(deps.sleep === undefined ? {} : { sleep: deps.sleep }),
       ...(init.restore === undefined ? {} : { restore: init.restore }),
@@ -127,10 +130,13 @@ export class TillPayment {
     const s = this.session;
     const t = s.snapshot().transaction;
     const state = s.transaction;
+    // The status as the service wrote it; its class from the dialect (none for a word it does not know).
+    const cls = t ? s.dialect.classOf(t.status) : undefined;
+    const reason = state?.reason ?? (s.phase === 'unknown' && s.unknownReason === 'UNRECOGNIZED_STATUS' ? s.unknownReason : undefined);
     return {
       paymentId: this.paymentId, phase: s.phase, walletPayIsDefault: s.walletPayIsDefault, providers: [...s.providers],
-      ...(t ? { transactionId: t.transactionId, status: t.status, statusClass: statusClass(t.status) } : {}),
-      ...(state?.reason ? { reason: state.reason } : {}),
+      ...(t ? { transactionId: t.transactionId, status: t.status, ...(cls ? { statusClass: cls } : {}) } : {}),
+      ...(reason ? { reason } : {}),
       totalAmount: s.totalAmount,
       ...(state ? { refundedAmount: state.refundedAmount } : {}),
       transactions: s.transactions.map((x) => ({ ...x, transactionId: String(x.transactionId) })),

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { parseCliArgs } from '../args.js';
+import type { PayDialectConfig } from '../../contracts/pay/dialect.js';
 import { createVerifier } from '../../../adapters/node/verifier.js';
 import { CardSession } from '../../contracts/pay/bodies.js';
 import { demoConfig } from '../../demo.js';
@@ -28,6 +30,7 @@ and the token are never shown.
                      WPK_INTERVAL, WPK_SCHEME (default: the demo layout CM ; 8 8 HMACSHA256 30 rfc6238)
                      Neither: against the kit's sandbox a card is issued through POST /sandbox/cards.
   --profile P        kit (default) or document: what the client sends (default WPK_PAY_PROFILE)
+  --dialect FILE     the service's words: a JSON file with pay.dialect (or the dialect alone), default WPK_PAY_DIALECT
   --token-header H   the header the token goes in (default WPK_PAY_TOKEN_HEADER, else X-Wallet-Token)
   --path OP=/PATH    another path for an operation (availability, availabilityTask, checkout, status, cancel)
   --timeout-ms N     per request (default 10000)
@@ -70,7 +73,7 @@ export async function pay(argv: string[]): Promise<void> {
     args: argv.slice(1), strict: true,
     options: {
       url: { type: 'string' }, key: { type: 'string' }, 'partner-id': { type: 'string' }, 'card-session': { type: 'string' },
-      barcode: { type: 'string' }, profile: { type: 'string' }, 'token-header': { type: 'string' }, path: { type: 'string', multiple: true },
+      barcode: { type: 'string' }, profile: { type: 'string' }, dialect: { type: 'string' }, 'token-header': { type: 'string' }, path: { type: 'string', multiple: true },
       'timeout-ms': { type: 'string' }, json: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean' },
     },
   });
@@ -107,8 +110,10 @@ export async function pay(argv: string[]): Promise<void> {
     const profile = (values.profile ?? (env.WPK_PAY_PROFILE || 'kit')) as PayProfile;
     const tokenHeader = values['token-header'] ?? (env.WPK_PAY_TOKEN_HEADER || DEFAULT_TOKEN_HEADER);
     const heading = formatPayCheckHeading({ baseUrl: url!, profile, tokenHeader, cardSession });
+    const dialect = readDialect(values.dialect, env.WPK_PAY_DIALECT);
     const report = await checkPayApi({
       baseUrl: url!, verifier, cardSession, secrets: [key!], paths, profile, tokenHeader, ...(timeoutMs ? { timeoutMs } : {}),
+      ...(dialect === undefined ? {} : { dialect }),
       onProgress: progressPrinter(heading, values.json ?? false, { verbose: values.verbose ?? false, profile }),
     });
     if (values.json) console.log(JSON.stringify({ ...report, cardSessionFrom: from }, null, 2));
@@ -137,4 +142,20 @@ function progressPrinter(heading: string, json: boolean, format: PayCheckFormat)
     if (tty) process.stderr.write('\r\x1b[K');
     if (!json) for (const line of formatPayCheckResult(p.result, format)) console.log(line);
   };
+}
+
+/** `--dialect FILE` (a serve config's `pay.dialect`, or the dialect alone) or `WPK_PAY_DIALECT` (JSON); checked by the client. */
+function readDialect(file: string | undefined, env: string | undefined): PayDialectConfig | undefined {
+  let text: string | undefined = env || undefined;
+  let from = 'WPK_PAY_DIALECT';
+  if (file !== undefined) [text, from] = [readFileSync(file, 'utf8'), `--dialect ${file}`];
+  if (text === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ConfigError([`${from}: must be JSON`], 'arguments');
+  }
+  const pay = (value as { pay?: { dialect?: unknown } } | null)?.pay;
+  return (pay?.dialect ?? value) as PayDialectConfig;
 }

@@ -1,9 +1,9 @@
 import { z } from '@hono/zod-openapi';
-import type { AvailabilityResponse, CheckoutResponse, TransactionState } from './bodies.js';
-import { ProviderId, TransactionId } from './bodies.js';
+import type { AvailabilityResponse } from './bodies.js';
+import { ProviderId, TransactionRef } from './bodies.js';
 import { freeText, singleLine } from '../text.js';
 import { by, type Field, listOf, readAnswer, type Reading } from './reader.js';
-import { RejectReason, statusClass, TransactionStatus } from './statuses.js';
+import { RejectReason, StatusClass } from './statuses.js';
 
 /**
  * How the Pay client reads 2xx answers (issue 12): by the fields the
@@ -19,10 +19,13 @@ import { RejectReason, statusClass, TransactionStatus } from './statuses.js';
 type Sent = Record<string, unknown>;
 
 const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
+const ref = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? value : undefined);
 const int = z.number().int();
 // Strings that reach logs and storage keep the kit's text rule (no control characters).
 const text = singleLine(z.string().max(256));
 const message = freeText(z.string().max(4096));
+// A status as the service writes it: its class comes from the dialect (src/contracts/pay/dialect.ts), not from here.
+const statusWord = singleLine(z.string().min(1).max(64));
 
 const PROVIDER: Record<string, Field<Sent>> = {
   providerId: by('kit', ProviderId, () => ''),
@@ -40,18 +43,18 @@ const AVAILABILITY: Record<string, Field<Sent>> = {
 const AVAILABILITY_TASK: Record<string, Field<Sent>> = { ...AVAILABILITY, taskId: by('optional', text) };
 
 const CHECKOUT: Record<string, Field<Sent>> = {
-  transactionId: by('document', TransactionId),
+  transactionId: by('document', TransactionRef),
   requestId: by('kit', text, (sent) => str(sent.requestId)),
   // An invoice just made is in transit; the session learns the real status from /status or a webhook.
-  status: by('kit', TransactionStatus, () => 'created'),
+  status: by('kit', statusWord, () => 'created'),
 };
 
 const TRANSACTION: Record<string, Field<Sent>> = {
-  transactionId: by('document', TransactionId, (sent) => str(sent.transactionId)),
+  transactionId: by('document', TransactionRef, (sent) => ref(sent.transactionId)),
   requestId: by('kit', text, (sent) => str(sent.requestId)),
-  status: by('document', TransactionStatus),
-  statusClass: by('kit', z.enum(['transit', 'successful', 'unsuccessful']), (_, read) =>
-    (read.status === undefined ? undefined : statusClass(read.status as TransactionStatus))),
+  status: by('document', statusWord),
+  // The kit's sandbox sends it; the client classes every status through the dialect whatever a service says.
+  statusClass: by('optional', StatusClass),
   reason: by('optional', RejectReason),
   totalAmount: by('kit', int),
   refundedAmount: by('kit', int),
@@ -59,7 +62,7 @@ const TRANSACTION: Record<string, Field<Sent>> = {
 };
 
 const REFUND: Record<string, Field<Sent>> = {
-  transactionId: by('kit', TransactionId, (sent) => str(sent.transactionId)),
+  transactionId: by('kit', TransactionRef, (sent) => ref(sent.transactionId)),
   refundId: by('kit', text, (sent) => str(sent.refundId)),
   amount: by('kit', int),
   refundedAmount: by('kit', int),
@@ -67,7 +70,7 @@ const REFUND: Record<string, Field<Sent>> = {
 };
 
 const RECEIPT: Record<string, Field<Sent>> = {
-  transactionId: by('kit', TransactionId, (sent) => str(sent.transactionId)),
+  transactionId: by('kit', TransactionRef, (sent) => ref(sent.transactionId)),
   status: by('kit', text),
 };
 
@@ -75,18 +78,36 @@ const RECEIPT: Record<string, Field<Sent>> = {
 export type AvailabilityAnswer = AvailabilityResponse;
 /** The task's answer as read (`taskId` is the kit's). */
 export type AvailabilityTaskAnswer = AvailabilityResponse & { taskId?: string };
-/** The /checkout answer as read: transactionId required, requestId from the request, status `created` when absent. */
-export type CheckoutAnswer = CheckoutResponse;
+/**
+ * The /checkout answer as read: transactionId required (text or a JSON number, kept as it came), requestId from the
+ * request and status `created` when absent.
+ */
+export interface CheckoutAnswer {
+  transactionId: TransactionRef;
+  requestId: string;
+  /** As the service wrote it. */
+  status: string;
+}
 /**
  * A transaction's state as read from /status or /cancel: the document names
- * transactionId and status; statusClass is derived; the kit's other fields
- * are there when the service sends them.
+ * transactionId and status; the status is kept as the service wrote it and
+ * `statusClass` is its class in the client's dialect, absent when the dialect
+ * does not know the word; the kit's other fields are there when the service
+ * sends them.
  */
-export type TransactionAnswer = Pick<TransactionState, 'transactionId' | 'status' | 'statusClass'>
-  & Partial<Pick<TransactionState, 'requestId' | 'reason' | 'totalAmount' | 'refundedAmount' | 'updatedAt'>>;
+export interface TransactionAnswer {
+  transactionId: TransactionRef;
+  status: string;
+  statusClass?: StatusClass;
+  requestId?: string;
+  reason?: RejectReason;
+  totalAmount?: number;
+  refundedAmount?: number;
+  updatedAt?: string;
+}
 /** The /refund answer as read: none of its fields is named by the document. */
 export interface RefundAnswer {
-  transactionId: string;
+  transactionId: TransactionRef;
   refundId?: string;
   amount?: number;
   refundedAmount?: number;
@@ -94,7 +115,7 @@ export interface RefundAnswer {
 }
 /** The receipt answer as read. */
 export interface ReceiptAnswer {
-  transactionId: string;
+  transactionId: TransactionRef;
   status?: string;
 }
 

@@ -11,6 +11,21 @@ export const RequestId = id('Identifies one checkout request; a new one for ever
 export const CardSession = z.string({ error: 'must be a string' }).regex(/^[0-9A-Za-z]{1,64}$/, { error: 'must be 1 to 64 of [0-9A-Za-z]' })
   .openapi({ description: 'Payment session identifier from the barcode.', example: 'AB12CD34' });
 export const TransactionId = id('Identifies a payment transaction.', 'trx-7f3a');
+/**
+ * A transactionId as a service may write it: the kit's text, or a JSON number
+ * (a Java `long`). A number is kept as a number and sent back as one; past
+ * 2^53 - 1 a JSON number cannot be read exactly in JavaScript, so it is
+ * refused rather than rounded to another transaction's id.
+ */
+export const TransactionRef = z.union([
+  TransactionId,
+  z.number().refine((n) => Number.isInteger(n) && n >= 0, { error: 'must be a whole JSON number, not negative' })
+    .refine((n) => n <= Number.MAX_SAFE_INTEGER, {
+      error: 'a JSON number beyond 2^53 - 1 cannot be read exactly: the service must send it as a string',
+    }),
+], { error: 'must be a string of 1 to 64 of [A-Za-z0-9._:-] or a whole JSON number' });
+/** A transactionId as the service wrote it: text, or a JSON number. */
+export type TransactionRef = string | number;
 export const ProviderId = id('Identifies a payment provider.', 'wallet-sbp');
 
 export const Provider = z.object({

@@ -50,10 +50,10 @@ export async function transactionViews(payments: Payments, tills: readonly strin
     byTransaction.set(body.data.transactionId, list);
   }
   return Promise.all(all.map(async ({ tillId, payment }) => {
-    const own = [...(byTransaction.get(payment.transactionId ?? '') ?? [])].reverse();
+    const own = [...(byTransaction.get(String(payment.transactionId ?? '')) ?? [])].reverse();
     let refunds: TransactionView['refunds'] = [];
     if (payment.transactionId !== undefined && (payment.refundedAmount ?? 0) > 0) {
-      const res = await sandbox.sandbox.app.request(`/sandbox/transactions/${encodeURIComponent(payment.transactionId)}`);
+      const res = await sandbox.sandbox.app.request(`/sandbox/transactions/${encodeURIComponent(String(payment.transactionId))}`);
       if (res.ok) refunds = ((await res.json()) as { refunds: TransactionView['refunds'] }).refunds;
     }
     return {

@@ -109,11 +109,11 @@ describe('createPayClient', () => {
     expect(fake.received).toHaveLength(3);
   });
 
-  it('maps each Pay error code of the envelope and unknown ones by HTTP status', async () => {
+  it('maps each Pay error code of the envelope, and an unmapped one to REFUSED keeping the service\'s code', async () => {
     const cases = [
       [401, 'TOKEN_INVALID', 'TOKEN_INVALID'], [404, 'NOT_FOUND', 'NOT_FOUND'], [409, 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_CONFLICT'],
-      [409, 'INVALID_STATE', 'INVALID_STATE'], [422, 'AMOUNT_MISMATCH', 'AMOUNT_MISMATCH'], [413, 'PAYLOAD_TOO_LARGE', 'BAD_REQUEST'],
-      [418, 'TEAPOT', 'PROTOCOL'],
+      [409, 'INVALID_STATE', 'INVALID_STATE'], [422, 'AMOUNT_MISMATCH', 'AMOUNT_MISMATCH'], [413, 'PAYLOAD_TOO_LARGE', 'REFUSED'],
+      [418, 'TEAPOT', 'REFUSED'],
     ] as const;
     for (const [httpStatus, serverCode, code] of cases) {
       fake.script('/refund', { status: httpStatus, body: { status: serverCode, errors: [`x: ${serverCode}`] } });
@@ -122,7 +122,7 @@ describe('createPayClient', () => {
   });
 
   it('answers PROTOCOL when a 2xx is not JSON or not the contract\'s shape', async () => {
-    fake.script('/status', { status: 200, body: '<html>' }, { status: 200, body: { ...state, status: 'paid' } });
+    fake.script('/status', { status: 200, body: '<html>' }, { status: 200, body: { ...state, status: 42 } });
     await expect(client().status({ transactionId: 'trx-1' })).rejects.toMatchObject({ code: 'PROTOCOL', httpStatus: 200 });
     const error = await client().status({ transactionId: 'trx-1' }).catch((e: unknown) => e) as PayError;
     expect(error.code).toBe('PROTOCOL');

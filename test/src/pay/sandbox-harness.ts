@@ -46,11 +46,11 @@ export class Simulator {
   async invoices(cardNumber: string): Promise<Array<{ transactionId: string; requestId: string; status: string; totalAmount: number; cardSession: string }>> {
     return (await this.get<{ invoices: any[] }>(`/sandbox/app/invoices?cardNumber=${encodeURIComponent(cardNumber)}`)).invoices;
   }
-  confirm(transactionId: string) { return this.post(`/sandbox/app/transactions/${transactionId}/confirm`); }
-  decline(transactionId: string, reason?: 'DECLINED' | 'INSUFFICIENT_FUNDS') {
+  confirm(transactionId: string | number) { return this.post(`/sandbox/app/transactions/${transactionId}/confirm`); }
+  decline(transactionId: string | number, reason?: 'DECLINED' | 'INSUFFICIENT_FUNDS') {
     return this.post(`/sandbox/app/transactions/${transactionId}/decline`, reason ? { reason } : {});
   }
-  cancelInApp(transactionId: string) { return this.post(`/sandbox/app/transactions/${transactionId}/cancel`); }
+  cancelInApp(transactionId: string | number) { return this.post(`/sandbox/app/transactions/${transactionId}/cancel`); }
   /** The bank's answer to the next confirmations, `delayMs` after each, having received it after `receiveMs` (sandbox ms). */
   bank(mode: 'approve' | 'decline' | 'insufficient' | 'technical', delayMs = 0, receiveMs = 0) {
     return this.post('/sandbox/bank', { mode, delayMs, receiveMs });
@@ -58,7 +58,7 @@ export class Simulator {
   fault(path: string, action: 'drop-after-commit' | 'fail-before-commit' | 'delay', count = 1, delayMs?: number) {
     return this.post('/sandbox/faults', { path, action, count, ...(delayMs === undefined ? {} : { delayMs }) });
   }
-  transaction(transactionId: string): Promise<any> { return this.get(`/sandbox/transactions/${transactionId}`); }
+  transaction(transactionId: string | number): Promise<any> { return this.get(`/sandbox/transactions/${transactionId}`); }
   partner(body: { partnerId: string; key: string; webhookUrl?: string | null; webhookSecret?: string }): Promise<{ partnerId: string; webhookSecret: string }> {
     return this.post('/sandbox/partners', body);
   }

@@ -119,7 +119,7 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'payments shared by sev
     const started = await a.start('till-2', { cardSession: 'CSX', basket: BASKET, paymentId: 'orphan' });
     expect(started).toMatchObject({ phase: 'pending' });
     gate.freeze(); // A stops answering: its lease runs out
-    expect((await webhook(b, succeeded(started.transactionId!, 'r'))).status).toBe(204);
+    expect((await webhook(b, succeeded(String(started.transactionId!), 'r'))).status).toBe(204);
     await expect.poll(() => told.find((u) => u.paymentId === 'orphan' && u.phase === 'succeeded')).toBeDefined();
     expect(await b.get('till-2', 'orphan')).toMatchObject({ phase: 'succeeded' });
     gate.thaw();
@@ -152,7 +152,7 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'payments shared by sev
     const a = await instance(pay.client, db);
     const b = await instance(pay.client, db);
     const started = await a.start('till-4', { cardSession: 'CSZ', basket: BASKET, paymentId: 'handed' });
-    expect((await webhook(a, succeeded(started.transactionId!, 'r'))).status).toBe(204);
+    expect((await webhook(a, succeeded(String(started.transactionId!), 'r'))).status).toBe(204);
     await expect.poll(() => a.get('till-4', 'handed').then((v) => v.phase)).toBe('succeeded');
     expect(await b.cancel('till-4', 'handed').catch((e: { code?: string }) => e.code)).toBe('SESSION_STATE');
     expect((await b.get('till-4', 'handed')).phase).toBe('succeeded');

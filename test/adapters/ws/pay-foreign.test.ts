@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../../src/sandbox/server.js';
+import { BASKET, MovableClock, startPayServer, type PayServer, type Till } from '../../support/pay-server.js';
+import { Simulator, type PaySandbox } from '../../src/pay/sandbox-harness.js';
+
+// The kit configured by the example dialect file for the sandbox's foreign dialect (which leaves out ON_HOLD).
+const FILE = JSON.parse(readFileSync(new URL('../../../examples/dialects/sandbox-foreign.json', import.meta.url), 'utf8')) as {
+  pay: Record<string, unknown>;
+};
+
+describe('bridge payments against a service in a foreign dialect', () => {
+  const clock = new MovableClock();
+  let sb: PaySandbox;
+  let pay: PayServer;
+  let till: Till;
+  let n = 0;
+  beforeAll(async () => {
+    const running = await startSandbox({ port: 0, demo: true, timeScale: 1000, clock: clock.now, dialect: 'foreign' });
+    sb = { url: running.url, sim: new Simulator(running.url), running, close: () => running.close() };
+    // Polling every 20 ms: every status word the service writes is read by /status.
+    pay = await startPayServer(sb, { webhook: false, clock, pay: FILE.pay });
+    till = await pay.connect();
+  }, 120_000);
+  afterAll(async () => {
+    await pay?.close();
+    await sb?.close();
+  });
+  beforeEach(async () => { await sb.sim.bank('approve', 0); });
+
+  async function pending(walletPayIsDefault = true) {
+    const card = await sb.sim.issueCard({ walletPayIsDefault });
+    const paymentId = `foreign-${++n}`;
+    const view = await till.call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId });
+    return { card, paymentId, view };
+  }
+  const phase = (paymentId: string, wanted: string) => till.until((u) => u.paymentId === paymentId && u.phase === wanted);
+
+  it('reaches succeeded with the service\'s own status word and its numeric transactionId', async () => {
+    const { paymentId, view } = await pending();
+    expect(view).toMatchObject({ phase: 'pending', status: 'NEW', statusClass: 'transit' });
+    expect(typeof view.transactionId).toBe('number');
+    await sb.sim.confirm(view.transactionId);
+    expect(await phase(paymentId, 'succeeded')).toMatchObject({ status: 'PAID', statusClass: 'successful', transactionId: view.transactionId });
+    expect(await till.call('pay.get', { paymentId })).toMatchObject({ phase: 'succeeded', status: 'PAID', transactionId: view.transactionId });
+  });
+
+  it('reaches unsuccessful when the bank declines', async () => {
+    const { paymentId, view } = await pending();
+    await sb.sim.bank('decline', 0);
+    await sb.sim.confirm(view.transactionId);
+    expect(await phase(paymentId, 'unsuccessful')).toMatchObject({ status: 'DECLINED', statusClass: 'unsuccessful', reason: 'DECLINED' });
+  });
+
+  it('cancels an open invoice, the cancel answered in the service\'s words', async () => {
+    const { paymentId } = await pending();
+    expect(await till.call('pay.cancel', { paymentId })).toMatchObject({ phase: 'unsuccessful', status: 'CANCELED', statusClass: 'unsuccessful' });
+  });
+
+  it('asks the till to scan again when the service answers 410 with its card session code', async () => {
+    const { card, paymentId, view } = await pending(false);
+    expect(view.phase).toBe('offered');
+    clock.advance(901_000); // past the sandbox's card session lifetime
+    expect(await till.call('pay.checkout', { paymentId })).toMatchObject({ phase: 'rescanning' });
+    expect(await till.until((u) => u.paymentId === paymentId && u.event === 'rescanNeeded')).toMatchObject({ reason: 'CARD_SESSION_INVALID' });
+    const fresh = await sb.sim.rescan(card.cardNumber);
+    expect(await till.call('pay.rescan', { paymentId, fullBarcode: fresh.barcode })).toMatchObject({ phase: 'pending', status: 'NEW' });
+  });
+
+  it('tells the till of an undocumented status at once, polls on, and still ends succeeded', async () => {
+    const { paymentId, view } = await pending();
+    await sb.sim.bank('approve', 500_000); // 0.5 s at the sandbox's time scale: the bank holds the payment for a while: the service says ON_HOLD
+    await sb.sim.confirm(view.transactionId);
+    const told = await till.until((u) => u.paymentId === paymentId && u.event === 'statusNotUnderstood');
+    expect(told).toMatchObject({ phase: 'pending', status: 'ON_HOLD', transactionId: view.transactionId });
+    expect(told.statusClass).toBeUndefined();
+    expect(await phase(paymentId, 'succeeded')).toMatchObject({ status: 'PAID' });
+    expect(till.of(paymentId).filter((u) => u.event === 'statusNotUnderstood')).toHaveLength(1);
+  });
+
+  it('refunds a paid payment', async () => {
+    const { paymentId, view } = await pending();
+    await sb.sim.confirm(view.transactionId);
+    await phase(paymentId, 'succeeded');
+    const refunded = await till.call('pay.refund', { paymentId, refundId: `refund-${paymentId}` });
+    expect(refunded).toMatchObject({ phase: 'refunded' });
+    await expect.poll(async () => (await sb.sim.transaction(view.transactionId)).refundedAmount, { timeout: 10_000 }).toBeGreaterThan(0);
+  });
+});
