@@ -34,8 +34,9 @@ type Waiter = { resolve(state: TransactionAnswer): void; reject(error: unknown):
 export class TransactionLedger {
   /** The refunds of the session's transactions. */
   readonly refunds = new RefundBook();
-  readonly #states = new Map<TransactionRef, TransactionAnswer>();
-  readonly #left = new Set<TransactionRef>();
+  // Keyed by the id's text: the same transaction may be named by a number (as the service wrote it) or its text.
+  readonly #states = new Map<string, TransactionAnswer>();
+  readonly #left = new Map<string, TransactionRef>();
   #waiters: Waiter[] = [];
   readonly #dialect: PayDialect;
 
@@ -46,42 +47,42 @@ export class TransactionLedger {
 
   /** The last known state of a transaction. */
   get(transactionId: TransactionRef): TransactionAnswer | undefined {
-    return this.#states.get(transactionId);
+    return this.#states.get(String(transactionId));
   }
 
   /** Records a state; false when it is stale or says nothing new. */
   record(state: TransactionAnswer): boolean {
-    const known = this.#states.get(state.transactionId);
+    const known = this.#states.get(String(state.transactionId));
     const stale = known && (known.status === state.status
       ? known.refundedAmount === state.refundedAmount
       : !statusMayFollow(this.#dialect, known.status, state.status));
     if (stale) {
       return false;
     }
-    this.#states.set(state.transactionId, state);
+    this.#states.set(String(state.transactionId), state);
     return true;
   }
 
   /** Notes a refund's new total without waiting for the next state. */
   refunded(transactionId: TransactionRef, refundedAmount: number): void {
-    const known = this.#states.get(transactionId);
-    if (known) this.#states.set(transactionId, { ...known, refundedAmount });
+    const known = this.#states.get(String(transactionId));
+    if (known) this.#states.set(String(transactionId), { ...known, refundedAmount });
   }
 
   /** Marks (or unmarks) a transaction as left behind by the session. */
   leave(transactionId: TransactionRef, left = true): void {
-    if (left) this.#left.add(transactionId);
-    else this.#left.delete(transactionId);
+    if (left) this.#left.set(String(transactionId), transactionId);
+    else this.#left.delete(String(transactionId));
   }
 
   /** Every transaction left behind, oldest first. */
   leftBehind(): TransactionRef[] {
-    return [...this.#left];
+    return [...this.#left.values()];
   }
 
   /** Whether the session left the transaction behind. */
   isLeft(transactionId: TransactionRef): boolean {
-    return this.#left.has(transactionId);
+    return this.#left.has(String(transactionId));
   }
 
   /** A promise for the next result handed to {@link settle}; rejected by {@link fail} or the signal. */

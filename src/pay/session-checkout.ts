@@ -67,7 +67,7 @@ export function recover(s: SessionCore): Promise<CheckoutResponse> {
 
 /** The desk falls back to another payment method; an open invoice is cancelled first. */
 export function abandon(s: SessionCore): Promise<void> {
-  return s.exclusive(['offered', 'pending', 'unknown', 'unsuccessful'], async () => {
+  return s.exclusive(['new', 'offered', 'pending', 'unknown', 'unsuccessful'], async () => {
     // An invoice whose status is not understood still stands: it is cancelled like a pending one.
     if (s.awaitingResult) {
       s.emit({ type: 'tellCustomerNotToConfirm', reason: 'CANCELLING' });

@@ -62,7 +62,7 @@ export function refund(
     }
     s.refundId = undefined;
     const record: RefundRecord = {
-      refundId: id, transactionId: String(target), ...(part.amount === undefined ? {} : { amount: part.amount }),
+      refundId: id, transactionId: target, ...(part.amount === undefined ? {} : { amount: part.amount }),
       ...(part.items === undefined ? {} : { items: part.items }), state: refundStateOf(answer), answer,
     };
     settle(s, record);
@@ -136,7 +136,7 @@ function settle(s: SessionCore, record: RefundRecord): void {
   }
   s.emit({ type: 'refund', refund: record });
   const refunded = s.ledger.get(tx)?.refundedAmount ?? 0;
-  if (String(s.current?.transactionId) === tx && s.phase === 'succeeded' && total !== undefined && refunded >= total) {
+  if (String(s.current?.transactionId) === String(tx) && s.phase === 'succeeded' && total !== undefined && refunded >= total) {
     s.setPhase('refunded');
   }
   if (firstGiven) s.emit({ type: 'rescanNeeded', reason: 'REFUNDED' });

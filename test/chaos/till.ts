@@ -38,7 +38,7 @@ const ENDED = new Set(['unavailable', 'blocked', 'abandoned', 'refunded']);
 const REPEAT = new Set(['DATABASE_UNAVAILABLE', 'PAYMENTS_CLOSED', 'PAYMENT_BUSY', 'PAYMENT_MOVED']);
 /** Refusals a till acts on by reading where the payment stands (its state moved, or the Pay API is down). */
 const REREAD = new Set([
-  'SESSION_STATE', 'NO_RESCAN_PENDING', 'OUTCOME_UNKNOWN', 'NETWORK', 'SERVER', 'TIMEOUT', 'PROTOCOL',
+  'SESSION_STATE', 'SESSION_BUSY', 'NO_RESCAN_PENDING', 'OUTCOME_UNKNOWN', 'NETWORK', 'SERVER', 'TIMEOUT', 'PROTOCOL',
 ]);
 
 /** Bounded exponential backoff: 50 ms doubling to 1 s. */
@@ -141,6 +141,9 @@ export class ChaosTill {
           seen = await this.#intent('pay.receipt', { paymentId, receipt: { chaos: paymentId, total: 1 } });
         } else if (phase === 'unknown' || phase === 'unsuccessful') {
           if (phase === 'unknown') this.#unknown(paymentId);
+          seen = await this.#intent('pay.retry', { paymentId });
+        } else if (phase === 'new') {
+          // The provider list got no answer (the Pay API or the database was away): ask for it again.
           seen = await this.#intent('pay.retry', { paymentId });
         } else if (phase === 'offered') {
           seen = await this.#intent('pay.checkout', { paymentId });

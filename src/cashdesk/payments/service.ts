@@ -179,9 +179,17 @@ export class CashDeskPayments implements Payments {
     return this.#intent({ tillId, paymentId }, (p) => p.session.cancel());
   }
 
-  /** `pay.retry`: an updated checkout after an unsuccessful result; after `unknown`, the same requestId again. */
+  /**
+   * `pay.retry`: an updated checkout after an unsuccessful result; after `unknown`, the same requestId again;
+   * in `new` (the provider list got no answer), the provider list again.
+   */
   retry(tillId: string, paymentId: string): Promise<PaymentView> {
-    return this.#intent({ tillId, paymentId }, (p) => (p.session.phase === 'unknown' ? p.session.recover() : p.session.retry()));
+    return this.#intent({ tillId, paymentId }, (p) => {
+      const { session } = p;
+      // `new`: the provider list got no answer (the Pay API or the database was away): ask for it again.
+      if (session.phase === 'new') return session.start();
+      return session.phase === 'unknown' ? session.recover() : session.retry();
+    });
   }
 
   /** `pay.rescan`: the new scan the payment waits for (same card), verified here. */

@@ -78,12 +78,14 @@ describe('bridge payments against a service in a foreign dialect', () => {
     expect(till.of(paymentId).filter((u) => u.event === 'statusNotUnderstood')).toHaveLength(1);
   });
 
-  it('refunds a paid payment', async () => {
+  it('refunds a paid payment: answered pending, followed until it succeeded', async () => {
     const { paymentId, view } = await pending();
     await sb.sim.confirm(view.transactionId);
     await phase(paymentId, 'succeeded');
-    const refunded = await till.call('pay.refund', { paymentId, refundId: `refund-${paymentId}` });
-    expect(refunded).toMatchObject({ phase: 'refunded' });
+    const refundId = `refund-${paymentId}`;
+    const answered = await till.call('pay.refund', { paymentId, refundId });
+    expect(answered.refunds).toEqual([expect.objectContaining({ refundId, status: 'pending' })]);
+    await phase(paymentId, 'refunded');
     await expect.poll(async () => (await sb.sim.transaction(view.transactionId)).refundedAmount, { timeout: 10_000 }).toBeGreaterThan(0);
   });
 });

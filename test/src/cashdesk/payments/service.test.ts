@@ -4,6 +4,7 @@ import type { PaymentBasket, SessionUpdate } from '../../../../src/contracts/cas
 import type { CheckoutRequest } from '../../../../src/contracts/pay/bodies.js';
 import { openDatabase, type Database } from '../../../../src/db/index.js';
 import type { PayClient } from '../../../../src/pay/client.js';
+import { PayError } from '../../../../src/pay/errors.js';
 
 const BASKET: PaymentBasket = { items: [{ name: 'Milk', article: 'MILK-1', measure: 'PIECE', quantity: 2, price: 8_990 }], discountAmount: 0 };
 
@@ -132,6 +133,29 @@ describe('CashDeskPayments', () => {
         await payments.close();
         await own.close();
       }
+    }
+  });
+
+  it('asks for the providers again on pay.retry when the first provider list got no answer', async () => {
+    const own = await openDatabase();
+    let asked = 0;
+    const flaky = {
+      ...client,
+      availabilityTask: async () => {
+        if (++asked === 1) throw new PayError('SERVER', 'the Pay API answered 503');
+        return client.availabilityTask({} as never);
+      },
+    } as unknown as PayClient;
+    const payments = new CashDeskPayments({ client: flaky, db: own, verify: () => Promise.reject(new Error('no scans here')), pollIntervalMs: 3_600_000 });
+    await payments.init();
+    try {
+      await expect(payments.start('till-3', { cardSession: 'CS1', basket: BASKET, paymentId: 'again' })).rejects.toMatchObject({ code: 'SERVER' });
+      expect(await payments.get('till-3', 'again')).toMatchObject({ phase: 'new' });
+      expect(await payments.retry('till-3', 'again')).toMatchObject({ phase: 'offered' });
+      expect(asked).toBe(2);
+    } finally {
+      await payments.close();
+      await own.close();
     }
   });
 });
