@@ -6,6 +6,17 @@ import type { PaymentStore } from './store.js';
 import type { TillFeedRelay } from './till-relay.js';
 import type { TillPayment } from './till-payment.js';
 
+/** Hints kept to send again while the database is away (the oldest dropped past it: resync covers those). */
+const UNSENT_KEPT = 10_000;
+
+/** Hints that replace each other: a payment's newer events hint covers its older one. */
+function hintKey(hint: HintBody): string {
+  switch (hint.kind) {
+    case 'state': return `state/${hint.transactionId}`;
+    default: return `${hint.kind}/${hint.tillId}/${hint.paymentId}`;
+  }
+}
+
 /** What the payments listen to on the shared channel. */
 export interface ChannelListeners {
   /** A hint from another instance. */
@@ -42,6 +53,7 @@ export class Coordination {
   readonly #deps: CoordinationDeps;
   readonly #timers: NodeJS.Timeout[] = [];
   readonly #background = new Set<Promise<unknown>>();
+  readonly #unsent = new Map<string, HintBody>();
   #channel: SharedChannel | undefined;
   #adopting: Promise<void> | undefined;
   #renewing: Promise<void> | undefined;
@@ -60,16 +72,25 @@ export class Coordination {
       });
     }
     this.#every(this.#deps.adoptIntervalMs, () => void this.adopt());
-    this.#every(this.#deps.renewIntervalMs, () => this.#renew());
+    this.#every(this.#deps.renewIntervalMs, () => {
+      this.#renew();
+      this.#resend();
+    });
     await this.adopt();
     this.#renew();
   }
 
-  /** Tells the other instances (nothing when alone); a lost hint costs only time. */
+  /**
+   * Tells the other instances (nothing when alone). A hint that could not be sent (the database is away) is
+   * sent again once it can be, the newest per payment: the rows it points at were written, so they must be read.
+   */
   hint(hint: HintBody): void {
     if (this.#channel === undefined || this.#closed) return;
-    this.#channel.notify(JSON.stringify({ ...hint, from: this.#deps.instance }))
-      .catch((error: unknown) => this.#deps.onError(error, 'payment hint not sent: the rows are read again later'));
+    this.#channel.notify(JSON.stringify({ ...hint, from: this.#deps.instance })).catch((error: unknown) => {
+      this.#deps.onError(error, 'payment hint not sent: sent again once the database answers');
+      this.#unsent.set(hintKey(hint), hint);
+      if (this.#unsent.size > UNSENT_KEPT) this.#unsent.delete(this.#unsent.keys().next().value!);
+    });
   }
 
   /** Adopts the payments whose lease expired, and carries each on where it stands. */
@@ -98,6 +119,13 @@ export class Coordination {
     const timer = setInterval(run, ms);
     timer.unref();
     this.#timers.push(timer);
+  }
+
+  /** Sends again the hints that could not be sent. */
+  #resend(): void {
+    const unsent = [...this.#unsent.values()];
+    this.#unsent.clear();
+    for (const hint of unsent) this.hint(hint);
   }
 
   #renew(): void {

@@ -19,6 +19,8 @@ export interface RecordWritesDeps {
   current(): Omit<PaymentWrite, 'events'>;
   /** A write ended (either way): the payment may have come to rest. */
   written(): void;
+  /** These events are stored (told to the till from here on). */
+  stored(events: ReadonlyArray<{ seq: number; update: SessionUpdate }>): void;
   /** A write was refused: another instance holds the lease now. */
   lost(): void;
   onError(error: unknown, what: string): void;
@@ -111,6 +113,7 @@ export class RecordWrites {
       this.#deps.lost();
       throw new LeaseLostError(this.#deps.paymentId);
     }
+    if (events.length > 0) this.#deps.stored(events);
   }
 
   #track(write: Promise<void>): void {

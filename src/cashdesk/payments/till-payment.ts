@@ -26,8 +26,13 @@ export interface TillPaymentDeps {
    * order); false when the lease was lost: another instance drives the payment now.
    */
   save(write: PaymentWrite): Promise<boolean>;
-  /** Tells the till, once the state behind the update is written (at once with `writeBehind`). */
+  /**
+   * Tells the till, here and through the other instances, once the state behind the update is written (at once
+   * with `writeBehind`); an update told again (a write that failed, then succeeded) is dropped by its `seq`.
+   */
   publish(tillId: string, update: SessionUpdate): void;
+  /** Tells the till's connections on this instance only: the write failed, so the other instances cannot read it. */
+  tellHere(tillId: string, update: SessionUpdate): void;
   /** The lease is gone (a write was refused): stop driving, tell nothing more. */
   lost(payment: TillPayment): void;
   /**
@@ -103,6 +108,10 @@ export class TillPayment {
       paymentId: init.paymentId, save: (write) => deps.save(write), onError: deps.onError,
       current: () => ({ record: this.record(), epoch: this.epoch, active: this.needsDriver }),
       written: () => deps.settled(this),
+      // Each event is published once its write stored it, a retried write's too (the hint was not sent before).
+      stored: (events) => {
+        for (const { update } of events) deps.publish(this.tillId, update);
+      },
       lost: () => {
         this.close();
         deps.lost(this);
@@ -292,11 +301,11 @@ export class TillPayment {
       this.#deps.publish(this.tillId, update);
       return;
     }
-    // Told once written; told even when the write failed (it is tried again), never when the lease was lost.
-    const tell = () => {
-      if (!this.#writes.lost) this.#deps.publish(this.tillId, update);
-    };
-    this.flush().then(tell, tell);
+    // Told when its write stores it (RecordWrites' `stored`); when the write failed, told here at once (it is
+    // tried again, and published when stored), never when the lease was lost.
+    this.flush().catch(() => {
+      if (!this.#writes.lost) this.#deps.tellHere(this.tillId, update);
+    });
   }
 
   /** Queues the write and goes on: its failure is reported by the write chain (onError), not to the caller. */
