@@ -56,6 +56,11 @@ export class RecordWrites {
     return this.#pending;
   }
 
+  /** Whether events wait for a write, or a failed write waits to be tried again: the payment is not at rest. */
+  get unwritten(): boolean {
+    return this.#events.length > 0 || this.#retry !== undefined;
+  }
+
   /** Whether a write was refused for a lost lease. */
   get lost(): boolean {
     return this.#lost;

@@ -311,7 +311,6 @@ export class CashDeskPayments implements Payments {
       unknownStatusTimeoutMs: this.#options.unknownStatusTimeoutMs,
       newId: this.#options.newId, sleep: this.#options.sleep, writeBehind: this.#options.writeBehind === true,
       save: (write) => this.#store.save(write),
-      tellHere: (tillId, update) => this.#tills.deliver(tillId, update),
       publish: (tillId, update) => {
         this.#tills.deliver(tillId, update);
         this.#coordination.hint({ kind: 'events', tillId, paymentId: update.paymentId, seq: update.seq ?? 0 });

@@ -31,8 +31,6 @@ export interface TillPaymentDeps {
    * with `writeBehind`); an update told again (a write that failed, then succeeded) is dropped by its `seq`.
    */
   publish(tillId: string, update: SessionUpdate): void;
-  /** Tells the till's connections on this instance only: the write failed, so the other instances cannot read it. */
-  tellHere(tillId: string, update: SessionUpdate): void;
   /** The lease is gone (a write was refused): stop driving, tell nothing more. */
   lost(payment: TillPayment): void;
   /**
@@ -185,7 +183,7 @@ export class TillPayment {
 
   /** Whether an intent runs, a write is under way or the till's rescan is awaited: the payment is not at rest. */
   get busy(): boolean {
-    return this.#running > 0 || this.#writes.pending > 0 || this.#rescan !== undefined;
+    return this.#running > 0 || this.#writes.pending > 0 || this.#writes.unwritten || this.#rescan !== undefined;
   }
 
   /** Whether {@link close} was called: the payment is no longer driven by this object. */
@@ -301,11 +299,9 @@ export class TillPayment {
       this.#deps.publish(this.tillId, update);
       return;
     }
-    // Told when its write stores it (RecordWrites' `stored`); when the write failed, told here at once (it is
-    // tried again, and published when stored), never when the lease was lost.
-    this.flush().catch(() => {
-      if (!this.#writes.lost) this.#deps.tellHere(this.tillId, update);
-    });
+    // Written first, then told: published when its write stores it (RecordWrites' `stored`), a write that
+    // failed (tried again) included, so every event a till was told is in the rows, numbered as it was told.
+    this.flush().catch(() => {});
   }
 
   /** Queues the write and goes on: its failure is reported by the write chain (onError), not to the caller. */
