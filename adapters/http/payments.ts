@@ -1,7 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context, Handler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { streamSSE } from 'hono/streaming';
 import type { ZodType } from 'zod';
 import {
   BasketBody, ListPayments, PaymentId, PaymentList, PaymentView, ReceiptBody, RefundBody, RescanBody, SessionUpdate, StartPayment,
@@ -15,6 +14,7 @@ import type { SeriesCounter } from '../../src/cashdesk/metrics.js';
 import type { Logger } from 'pino';
 import { REQUEST_ID_HEADER, withRequestId } from '../../src/log/request-id.js';
 import type { NodeEnv } from './node-env.js';
+import { paymentEventStream, type PaymentEventsOptions } from './payment-events.js';
 import { requestIdOf } from './request-id.js';
 import { isJsonMediaType } from './guards.js';
 import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
@@ -38,6 +38,8 @@ export interface PaymentRoutesDeps {
   logger: Logger;
   /** Open `GET /v1/payments/{paymentId}/events` streams per till; one more is refused 429. Default {@link DEFAULT_MAX_EVENT_STREAMS_PER_TILL}. */
   maxEventStreamsPerTill?: number;
+  /** The event streams' heartbeat and retry (defaults: a comment every 15 s, `retry: 2000`). */
+  events?: PaymentEventsOptions;
 }
 
 /** Open event streams per till by default: as many as the bridge's WebSocket connections per till. */
@@ -90,7 +92,7 @@ export function documentPaymentRoutes(app: Pick<OpenAPIHono, 'openAPIRegistry'>)
   register({ operationId: 'getPayment', method: 'get', path: `${PAYMENTS_PATH}/{paymentId}`, summary: 'A payment (pay.get)', security: tillSecurity, request: { params: idParam }, responses: viewAnswer });
   register({
     operationId: 'paymentEvents', method: 'get', path: `${PAYMENTS_PATH}/{paymentId}/events`, summary: "A payment's updates as server-sent events", security: tillSecurity,
-    description: 'Server-sent events named `pay.sessionUpdated`, the first one the current state, then every phase change and session event.',
+    description: 'Server-sent events named `pay.sessionUpdated`, each with its `seq` as `id:`: first the current state (restated), or, with `Last-Event-ID`, the events after it from the last 100 kept (older: the current state), then every newer phase change and session event; `retry:` 2000 ms and a comment every 15 s.',
     request: { params: idParam },
     responses: {
       200: { description: 'An event stream.', content: { 'text/event-stream': { schema: SessionUpdate } } },
@@ -218,41 +220,7 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
     const id = paymentId(c);
     const service = payments();
     const release = holdStream(tillId);
-    const queue: SessionUpdate[] = [];
-    let wake: (() => void) | undefined;
-    let unsubscribe: () => void;
-    // Both reads before the stream begins: a failure (the database down) is then an answer with its status,
-    // not a stream that opens and dies.
-    try {
-      const current = await service.get(tillId, id);
-      queue.push({ paymentId: id, phase: current.phase, ...pick(current) });
-      unsubscribe = await service.subscribe(tillId, (update) => {
-        if (update.paymentId !== id) return;
-        queue.push(update);
-        wake?.();
-      });
-    } catch (error) {
-      release();
-      throw error;
-    }
-    return streamSSE(c, async (stream) => {
-      let sequence = 0;
-      stream.onAbort(() => wake?.());
-      try {
-        while (!stream.aborted && !stream.closed) {
-          const next = queue.shift();
-          if (next === undefined) {
-            await new Promise<void>((resolve) => { wake = resolve; });
-            wake = undefined;
-            continue;
-          }
-          await stream.writeSSE({ event: 'pay.sessionUpdated', id: String(++sequence), data: JSON.stringify(next) });
-        }
-      } finally {
-        unsubscribe();
-        release();
-      }
-    });
+    return paymentEventStream(c, service, tillId, id, release, deps.events);
   }));
   for (const [intent, { body: schema, run }] of Object.entries(INTENTS)) {
     const route = `${PAYMENTS_PATH}/{paymentId}/${intent}`;

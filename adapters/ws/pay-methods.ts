@@ -1,6 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import {
-  ChangeBasketParams, ListPayments, PaymentRef, type PaymentView, ReceiptParams, RefundParams, RescanParams, StartPayment,
+  ChangeBasketParams, ListPayments, PaymentEventsParams, PaymentRef, type PaymentView, ReceiptParams, RefundParams,
+  RescanParams, type SessionUpdate, StartPayment,
 } from '../../src/contracts/cashdesk-payments.js';
 import { PaymentsError } from '../../src/cashdesk/payments/errors.js';
 import type { Payments } from '../../src/cashdesk/payments/api.js';
@@ -32,12 +33,18 @@ export interface PayBridgeMethods {
   'pay.abandon': { params: Ref; result: PaymentView };
   /** This till's payments, optionally in one phase. */
   'pay.list': { params: z.infer<typeof ListPayments>; result: { payments: PaymentView[] } };
+  /**
+   * A payment's events after `afterSeq` (the last a till got), from the last 100 kept; older: the current state,
+   * restated. A till that reconnects is sent each open payment's state restated with its `seq`: past the last it
+   * got, it asks for the events between.
+   */
+  'pay.events': { params: z.infer<typeof PaymentEventsParams>; result: { events: SessionUpdate[] } };
 }
 
 /** The payment methods' names, in the order the docs list them. */
 export const PAY_METHOD_NAMES = [
   'pay.start', 'pay.checkout', 'pay.get', 'pay.changeBasket', 'pay.cancel', 'pay.retry', 'pay.rescan', 'pay.refund',
-  'pay.receipt', 'pay.abandon', 'pay.list',
+  'pay.receipt', 'pay.abandon', 'pay.list', 'pay.events',
 ] as const satisfies ReadonlyArray<keyof PayBridgeMethods>;
 
 function payments(service: CashDeskService): Payments {
@@ -75,5 +82,11 @@ export const PAY_METHODS = {
   'pay.list': {
     schema: ListPayments, accepts: never,
     run: async (s: CashDeskService, p: PayBridgeMethods['pay.list']['params'], till: string) => ({ payments: await payments(s).list(till, p.phase) }),
+  },
+  'pay.events': {
+    schema: PaymentEventsParams, accepts: never,
+    run: async (s: CashDeskService, p: PayBridgeMethods['pay.events']['params'], till: string) => ({
+      events: await payments(s).events(till, p.paymentId, p.afterSeq),
+    }),
   },
 };

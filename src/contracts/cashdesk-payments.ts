@@ -74,6 +74,14 @@ export const RefundParams = z.object({ paymentId: PaymentId, ...refundShape }).s
 export const ReceiptParams = ReceiptBody.extend({ paymentId: PaymentId }).strict();
 export const ListPayments = z.object({ phase: PaymentPhase.optional() }).strict().openapi('ListPayments');
 
+/** `pay.events`: a payment's events after the last one a till got (its `seq`), from the last 100 kept. */
+export const PaymentEventsParams = z.object({
+  paymentId: PaymentId,
+  afterSeq: z.number({ error: 'must be a number' }).int({ error: 'must be an integer' }).min(0, { error: 'must be at least 0' })
+    .max(Number.MAX_SAFE_INTEGER).optional()
+    .openapi({ description: 'The seq of the last event the till got; absent or 0: the current state.' }),
+}).strict().openapi('PaymentEventsParams');
+
 /** A transaction id as the Pay service wrote it: text, or a JSON number (a Java `long`), kept in that type. */
 const ServiceTransactionId = TransactionRef.openapi({ description: 'The transaction as the Pay service wrote it: text or a JSON number.' });
 /** A status as the Pay service wrote it; `statusClass` is its class in the configured dialect. */
@@ -161,6 +169,10 @@ export const SessionUpdate = z.object({
   refund: PaymentRefund.optional(),
   /** The payment's event number (1, 2, ...), stored with it: a till that reconnects is told the events it missed. */
   seq: z.number().int().positive().optional(),
+  restated: z.literal(true).optional().openapi({
+    description: "The payment's current state as of `seq`, restated (on connection, or when the events asked for are "
+      + 'older than the last 100 kept), not one event.',
+  }),
 }).openapi('SessionUpdate');
 export type SessionUpdate = z.infer<typeof SessionUpdate>;
 

@@ -6,7 +6,7 @@ import type { Logger, LevelWithSilent } from 'pino';
 import type { Payments } from '../cashdesk/payments/api.js';
 import { PaymentsError } from '../cashdesk/payments/errors.js';
 import type { UpdateListener } from '../cashdesk/payments/feed.js';
-import type { PaymentView } from '../contracts/cashdesk-payments.js';
+import type { PaymentView, SessionUpdate } from '../contracts/cashdesk-payments.js';
 import { currentRequestId } from '../log/request-id.js';
 import type { NotUnderstoodCount } from './pay-words.js';
 import type { PaymentsConfig, PaymentsHost, ServerPayments } from './payments.js';
@@ -113,6 +113,7 @@ class ThreadPayments implements Payments {
   receipt(...args: Parameters<Payments['receipt']>): Promise<PaymentView> { return this.call('receipt', ...args); }
   abandon(...args: Parameters<Payments['abandon']>): Promise<PaymentView> { return this.call('abandon', ...args); }
   list(...args: Parameters<Payments['list']>): Promise<PaymentView[]> { return this.call('list', ...args); }
+  events(...args: Parameters<Payments['events']>): Promise<SessionUpdate[]> { return this.call('events', ...args); }
 
   async subscribe(tillId: string, listener: UpdateListener): Promise<() => void> {
     const sub = this.#next++;

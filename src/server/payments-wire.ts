@@ -21,7 +21,7 @@ export type WireError =
 
 /** The payments' calls a till's intent (or the server) makes, by name: their arguments are data. */
 export type PaymentsCall =
-  | 'init' | 'start' | 'checkout' | 'get' | 'changeBasket' | 'cancel' | 'retry' | 'rescan' | 'refund' | 'receipt' | 'abandon' | 'list'
+  | 'init' | 'start' | 'checkout' | 'get' | 'changeBasket' | 'cancel' | 'retry' | 'rescan' | 'refund' | 'receipt' | 'abandon' | 'list' | 'events'
   | 'subscribe' | 'webhook' | 'ping' | 'close';
 
 /** Main thread to payments thread. */

@@ -53,6 +53,7 @@ export function payCalls(paymentId: string, fullBarcode: string): PayCall[] {
     'pay.receipt': { paymentId, receipt: { number: 1 } },
     'pay.abandon': { paymentId },
     'pay.list': {},
+    'pay.events': { paymentId, afterSeq: 1 },
   };
   return PAY_METHOD_NAMES.map((method) => ({ method, params: params[method] }));
 }

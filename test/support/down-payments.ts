@@ -1,6 +1,6 @@
 import type { Payments } from '../../src/cashdesk/payments/api.js';
 import type { UpdateListener } from '../../src/cashdesk/payments/feed.js';
-import type { PaymentView } from '../../src/contracts/cashdesk-payments.js';
+import type { SessionUpdate, PaymentView } from '../../src/contracts/cashdesk-payments.js';
 import { databaseUnavailable } from '../../src/db/unavailable.js';
 
 /** A payment view for a fake's answers. */
@@ -40,6 +40,10 @@ export class SwitchablePayments implements Payments {
   receipt(_t: string, id: string) { return this.#answer(id); }
   abandon(_t: string, id: string) { return this.#answer(id); }
   async list(): Promise<PaymentView[]> { return [await this.#answer(this.open)]; }
+  async events(_t: string, id: string): Promise<SessionUpdate[]> {
+    const view = await this.#answer(id);
+    return [{ paymentId: view.paymentId, phase: view.phase, restated: true }];
+  }
 
   async subscribe(_tillId: string, listener: UpdateListener): Promise<() => void> {
     this.subscribeAttempts++;

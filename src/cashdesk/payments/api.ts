@@ -1,4 +1,4 @@
-import type { PaymentBasket, PaymentView, RefundIntent, StartPayment } from '../../contracts/cashdesk-payments.js';
+import type { PaymentBasket, PaymentView, RefundIntent, SessionUpdate, StartPayment } from '../../contracts/cashdesk-payments.js';
 import type { UpdateListener } from './feed.js';
 
 /**
@@ -33,6 +33,11 @@ export interface Payments {
   abandon(tillId: string, paymentId: string): Promise<PaymentView>;
   /** `pay.list`: the till's payments, most recent first. */
   list(tillId: string, phase?: string): Promise<PaymentView[]>;
+  /**
+   * A payment's events after `afterSeq` from its kept history, in order; when that history no longer reaches
+   * back to `afterSeq` (or `afterSeq` is 0 or absent), its current state restated first.
+   */
+  events(tillId: string, paymentId: string, afterSeq?: number): Promise<SessionUpdate[]>;
   /** The till's updates, first the current state of each of its open payments; resolves with the unsubscribe. */
   subscribe(tillId: string, listener: UpdateListener): Promise<() => void>;
   /** The `POST /webhooks/pay` handler, or undefined without a webhook secret. */

@@ -88,6 +88,7 @@ export function updateOf(view: {
     ...(view.transactionId ? { transactionId: view.transactionId } : {}),
     ...(late ? { event: 'lateResult', ...lateOf(late) } : {}),
     ...(seq === undefined || seq === 0 ? {} : { seq }),
+    restated: true,
   };
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BarcodeVerification } from '../../contracts/barcode.js';
-import type { PaymentBasket, PaymentView, RefundIntent, StartPayment } from '../../contracts/cashdesk-payments.js';
+import type { PaymentBasket, PaymentView, RefundIntent, SessionUpdate, StartPayment } from '../../contracts/cashdesk-payments.js';
 import { migrate, type Database, type SharedChannel } from '../../db/index.js';
 import type { Sleep } from '../../pay/backoff.js';
 import type { PayClient } from '../../pay/client.js';
@@ -10,7 +10,7 @@ import type { Payments } from './api.js';
 import { Coordination, type ChannelListeners } from './coordination.js';
 import { DrivenPayments, notFound } from './driven.js';
 import { PaymentsError } from './errors.js';
-import type { UpdateListener } from './feed.js';
+import { updateOf, type UpdateListener } from './feed.js';
 import { Leases } from './leases.js';
 import { paymentMigrations } from './migrations.js';
 import { keyOf, type PaymentKey, type StoredPayment } from './rows.js';
@@ -230,6 +230,19 @@ export class CashDeskPayments implements Payments {
     this.#open();
     await this.#caughtUp(tillId);
     return (await this.#store.list(tillId, phase)).map((r) => r.view);
+  }
+
+  /** A payment's events after `afterSeq` from its kept history (see {@link Payments.events}). */
+  async events(tillId: string, paymentId: string, afterSeq = 0): Promise<SessionUpdate[]> {
+    this.#open();
+    await this.#caughtUp(tillId);
+    const key = { tillId, paymentId };
+    const stored = await this.#store.find(key);
+    if (stored === undefined) throw notFound(paymentId);
+    const kept = afterSeq > 0 ? await this.#store.eventsOf(key, afterSeq) : [];
+    const reaches = afterSeq >= stored.seq || kept[0]?.seq === afterSeq + 1;
+    const events = kept.map((event) => ({ ...event.update, seq: event.seq }));
+    return reaches ? events : [updateOf(stored.record.view, stored.seq)];
   }
 
   /**
