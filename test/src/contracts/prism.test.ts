@@ -212,8 +212,11 @@ describe.skipIf(!havePrism())('the servers through Prism against their OpenAPI d
     // The status comes by webhook, through Prism(cashdesk).
     await expect.poll(async () => (await call('GET', '/v1/payments/prism-1')).body.phase).toBe('succeeded');
     expect(await call('POST', '/v1/payments/prism-1/receipt', { receipt: { total: TOTAL } })).toMatchObject({ status: 200, body: { receiptSent: true } });
+    // A partial refund, then the rest: refunded only once the paid amount is used up.
     expect(await call('POST', '/v1/payments/prism-1/refund', { refundId: 'prism-rf-1', amount: 1_000 }))
-      .toMatchObject({ status: 200, body: { phase: 'refunded', refundedAmount: 1_000 } });
+      .toMatchObject({ status: 200, body: { phase: 'succeeded', refundedAmount: 1_000 } });
+    expect(await call('POST', '/v1/payments/prism-1/refund', { refundId: 'prism-rf-2' }))
+      .toMatchObject({ status: 200, body: { phase: 'refunded', refundedAmount: TOTAL } });
     expect(await call('POST', '/v1/payments/prism-1/cancel')).toMatchObject({ status: 409, body: { status: 'SESSION_OVER' } });
     expect((await call('GET', '/v1/payments?phase=refunded')).body.payments).toEqual([expect.objectContaining({ paymentId: 'prism-1' })]);
     expect(await call('GET', '/v1/payments/prism-none')).toMatchObject({ status: 404, body: { status: 'PAYMENT_NOT_FOUND' } });
