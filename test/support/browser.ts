@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { BarcodeFormat, BinaryBitmap, DecodeHintType, HybridBinarizer, MultiFormatReader, RGBLuminanceSource } from '@zxing/library';
 import type { Browser, Page } from 'playwright-core';
 
@@ -78,7 +80,40 @@ export async function decodeCanvas(page: Page, selector: string): Promise<{ text
   });
   const luminance = new Uint8ClampedArray(Buffer.from(image.luminance, 'base64'));
   const reader = new MultiFormatReader();
-  const hints = new Map<DecodeHintType, unknown>([[DecodeHintType.POSSIBLE_FORMATS, [BarcodeFormat.CODE_128, BarcodeFormat.PDF_417]], [DecodeHintType.TRY_HARDER, true]]);
+  const hints = new Map<DecodeHintType, unknown>([
+    [DecodeHintType.POSSIBLE_FORMATS, [BarcodeFormat.CODE_128, BarcodeFormat.QR_CODE]],
+    [DecodeHintType.TRY_HARDER, true],
+  ]);
   const result = reader.decode(new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(luminance, image.width, image.height))), hints);
   return { text: result.getText(), format: BarcodeFormat[result.getBarcodeFormat()]! };
+}
+
+/** Debian's `zbarimg` (`apt-get install zbar-tools`; .ci/run installs it): a decoder the kit's code never touches. */
+export const ZBARIMG = process.env.WPK_ZBARIMG ?? '/usr/bin/zbarimg';
+
+let saidZbar = false;
+
+/** True when zbarimg is installed; otherwise prints one line, once, saying what is skipped. */
+export function haveZbarimg(): boolean {
+  if (existsSync(ZBARIMG)) return true;
+  if (!saidZbar) {
+    saidZbar = true;
+    console.warn(`${ZBARIMG} not found: skipping the screenshot scans (apt-get install -y zbar-tools as .ci/run does)`);
+  }
+  return false;
+}
+
+/**
+ * Every symbol `zbarimg --raw` finds in an image file, one text each (none: an empty list). zbar reads the
+ * picture as a camera would: from the screen's pixels, not from the canvas the page drew.
+ */
+export async function zbarimg(file: string): Promise<string[]> {
+  try {
+    const { stdout } = await promisify(execFile)(ZBARIMG, ['--raw', '-q', file]);
+    return stdout.split('\n').filter((line) => line !== '');
+  } catch (error) {
+    // Exit status 4: the image was read and holds no symbol zbar can decode.
+    if ((error as { code?: unknown }).code === 4) return [];
+    throw error;
+  }
 }
