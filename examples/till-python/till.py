@@ -3,7 +3,7 @@
 
   1. the customer shows the wallet app's barcode: barcode.verify (loyalty), then pay.start with the same scan
   2. follow the payment by its pay.sessionUpdated notifications until the customer confirms in the app
-  3. the link drops meanwhile (simulated): reconnect, and learn what was missed from the state sent first
+  3. the link drops meanwhile (simulated): reconnect, and fetch the events missed (pay.events)
   4. succeeded: send the receipt; then refund it all, as a customer returning the goods would ask
 
 Configuration (environment): WPK_CASHDESK_URL, WPK_TILL_KEY, and WPK_SANDBOX_URL (the sandbox wallet service,
@@ -194,26 +194,65 @@ class Bridge:
 
 
 class PaymentUpdates:
-    """The pay.sessionUpdated notifications of this till's payments, each taken once.
+    """The pay.sessionUpdated notifications of this till's payments, each taken once and in order.
 
-    Every notification carries the payment's event number, seq (1, 2, 3 ...). After a reconnection the server
-    first sends the current state of each open payment, with the seq it stands at, then the newer events. A
-    notification whose seq is not above the last one kept for its payment was seen already, and is dropped here.
+    Every notification carries the payment's event number, seq (1, 2, 3 ...); the till keeps the last one it took
+    per payment. After a reconnection the server first restates the current state of each open payment
+    ("restated": true, with the seq it stands at). When that seq is past the last one taken, events were missed
+    while the link was down: the till asks for them (pay.events after its last seq) and takes them in order, before
+    anything newer.
     """
 
     def __init__(self):
+        self.bridge = None  # set once the bridge exists (it hands its notifications here, so it comes second)
         self._last_seq = {}
-        self._fresh = asyncio.Queue()
+        self._catching_up = {}  # payments whose missed events are being fetched: the notifications that came meanwhile
+        self._catch_up_tasks = set()  # asyncio keeps only weak references to tasks: hold them until they end
+        self._taken = asyncio.Queue()
 
     def on_session_updated(self, update):
+        """Called by the bridge for every pay.sessionUpdated (in its reading task: never wait here)."""
+        payment_id = update.get("paymentId")
+        if payment_id in self._catching_up:
+            self._catching_up[payment_id].append(update)  # taken once the missed events are in, so the order holds
+            return
+        last = self._last_seq.get(payment_id, 0)
+        seq = update.get("seq") or 0
+        # A restated state is not an event: even one step ahead, the event it sums up (with its "event" field,
+        # such as refundUpdated) was missed. A payment never seen before has nothing missed.
+        restated = update.get("restated") is True
+        missed_some = last > 0 and seq > (last if restated else last + 1)
+        if not missed_some:
+            self._take_if_new(update)
+            return
+        self._catching_up[payment_id] = [update]
+        # A task of its own: the answer to pay.events comes through the reading task, which is this one.
+        task = asyncio.get_running_loop().create_task(self._catch_up(payment_id, last))
+        self._catch_up_tasks.add(task)
+        task.add_done_callback(self._catch_up_tasks.discard)
+
+    async def _catch_up(self, payment_id, after_seq):
+        missed = []
+        try:
+            answer = await self.bridge.intent("pay.events", {"paymentId": payment_id, "afterSeq": after_seq})
+            missed = answer["events"]
+            say(f"pay.events {payment_id} after seq {after_seq}: {len(missed)} missed")
+        except (RpcError, ConnectionLost) as error:
+            # A server without pay.events, or no answer at all: go on with what came, the current state at least.
+            say(f"pay.events {payment_id} failed ({error}): taking the restated state")
+        for update in missed + self._catching_up.pop(payment_id):
+            self._take_if_new(update)
+
+    def _take_if_new(self, update):
         payment_id, seq = update.get("paymentId"), update.get("seq")
         if seq is not None:
             if seq <= self._last_seq.get(payment_id, 0):
-                return
+                return  # had it already
             self._last_seq[payment_id] = seq
         event = f" ({update['event']})" if "event" in update else ""
-        say(f"pay.sessionUpdated {payment_id} seq {seq}: {update.get('phase')}{event}")
-        self._fresh.put_nowait(update)
+        restated = " (restated)" if update.get("restated") is True else ""
+        say(f"pay.sessionUpdated {payment_id} seq {seq}: {update.get('phase')}{event}{restated}")
+        self._taken.put_nowait(update)
 
     async def wait_for_phase(self, payment_id, phases, timeout_s):
         """Waits for the payment to reach one of the phases; returns that update, or None when the time runs out.
@@ -221,7 +260,7 @@ class PaymentUpdates:
         deadline = time.monotonic() + timeout_s
         while True:
             try:
-                update = await asyncio.wait_for(self._fresh.get(), max(deadline - time.monotonic(), 0))
+                update = await asyncio.wait_for(self._taken.get(), max(deadline - time.monotonic(), 0))
             except asyncio.TimeoutError:
                 return None
             if update.get("paymentId") == payment_id and update.get("phase") in phases:
@@ -301,7 +340,7 @@ async def sell(bridge, updates, sandbox):
         return finish(update)
 
     # The invoice is on the customer's phone. Our link drops now, while the customer confirms: the bridge
-    # reconnects by itself and first sends each open payment's current state, so no outcome is missed.
+    # reconnects by itself, the server restates each open payment, and PaymentUpdates fetches the events missed.
     bridge.simulate_lost_connection()
     await sandbox.confirm_as_customer(card_number, update["transactionId"])
     say("the customer confirmed in the wallet app")
@@ -335,6 +374,7 @@ async def main():
     sandbox = Sandbox(require_env("WPK_SANDBOX_URL"))
     updates = PaymentUpdates()
     bridge = Bridge(bridge_url, till_key, updates.on_session_updated)
+    updates.bridge = bridge
     await bridge.start()
     try:
         return await sell(bridge, updates, sandbox)

@@ -1,6 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { exitOf, waitForDemoBanner, type DemoBanner } from '../support/demo-child.js';
 
 /**
@@ -32,14 +35,18 @@ const pythonReady = have([process.env.PYTHON ?? 'python3', '/usr/bin/python3'], 
 let demo: ChildProcess | undefined;
 let banner: DemoBanner;
 
-async function runTill(folder: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+interface Target { cashDeskUrl: string; tillKey: string; sandboxUrl: string }
+
+interface TillRun { code: number | null; stdout: string; stderr: string }
+
+async function runTill(folder: string, target: Target): Promise<TillRun> {
   const child = spawn(join(root, 'examples', folder, 'run'), [], {
     cwd: root,
     env: {
       ...process.env,
-      WPK_CASHDESK_URL: banner.cashDeskUrl,
-      WPK_TILL_KEY: banner.tillKey,
-      WPK_SANDBOX_URL: banner.sandboxUrl,
+      WPK_CASHDESK_URL: target.cashDeskUrl,
+      WPK_TILL_KEY: target.tillKey,
+      WPK_SANDBOX_URL: target.sandboxUrl,
     },
   });
   let stdout = '';
@@ -50,18 +57,21 @@ async function runTill(folder: string): Promise<{ code: number | null; stdout: s
 }
 
 /** What every till's output must show, whatever its language. */
-function expectPaidAfterReconnecting(run: { code: number | null; stdout: string; stderr: string }) {
+function expectPaidAfterReconnecting(run: TillRun) {
   const said = `stdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
   expect(run.code, said).toBe(0);
   expect(run.stdout, said).toMatch(/^phase: succeeded$/m);
-  // It lost its link after `pending` and learned `succeeded` on the new one (the state sent on reconnection).
+  // It lost its link after `pending` and learned `succeeded` on the new one: the payment restated on reconnection,
+  // then the event it missed fetched with pay.events.
   const lines = run.stdout.split('\n');
   const lost = lines.findIndex((line) => line.includes('connection lost'));
   const reconnected = lines.findIndex((line, i) => i > lost && line.includes('connected to'));
+  const caughtUp = lines.findIndex((line) => /pay\.events \S+ after seq \d+: [1-9]\d* missed/.test(line));
   const succeeded = lines.indexOf('phase: succeeded');
   expect(lost, said).toBeGreaterThan(lines.findIndex((line) => /seq \d+: pending/.test(line)));
   expect(reconnected, said).toBeGreaterThan(lost);
-  expect(succeeded, said).toBeGreaterThan(reconnected);
+  expect(caughtUp, said).toBeGreaterThan(reconnected);
+  expect(succeeded, said).toBeGreaterThan(caughtUp);
   expect(run.stdout, said).toMatch(/^receipt: sent$/m);
   expect(run.stdout, said).toMatch(/^refund: 25000 kopecks, phase refunded$/m);
 }
@@ -82,10 +92,121 @@ describe.skipIf(!javaReady && !pythonReady)('reference tills against `demo`', ()
   });
 
   it.skipIf(!javaReady)('examples/till-java pays a sandbox card: exit 0, succeeded, receipt, refund', async () => {
-    expectPaidAfterReconnecting(await runTill('till-java'));
+    expectPaidAfterReconnecting(await runTill('till-java', banner));
   }, 240_000);
 
   it.skipIf(!pythonReady)('examples/till-python pays a sandbox card: exit 0, succeeded, receipt, refund', async () => {
-    expectPaidAfterReconnecting(await runTill('till-python'));
+    expectPaidAfterReconnecting(await runTill('till-python', banner));
   }, 120_000);
+});
+
+/**
+ * A scripted cash desk (and sandbox) on one port, for what `demo` does not do on demand: it answers the first
+ * pay.start PAYMENT_BUSY and the first pay.receipt DATABASE_UNAVAILABLE, sends a notification twice, and on
+ * reconnection restates the payment three events ahead, sending a newer event before it answers pay.events.
+ */
+async function startScriptedCashDesk(): Promise<{ target: Target; calls: Array<{ method: string; params: any }>;
+  close(): Promise<void> }> {
+  const calls: Array<{ method: string; params: any }> = [];
+  let paymentId = '';
+  let confirmed = false;
+  const tried = new Set<string>();
+  const server: Server = createServer((req, res) => {
+    const answer = (body: unknown) => res.setHeader('content-type', 'application/json').end(JSON.stringify(body));
+    req.resume().on('end', () => {
+      if (req.url === '/sandbox/cards') answer({ cardNumber: '4000000000000001', barcode: 'CM;4000000000000001;x;1' });
+      else if (req.url?.startsWith('/sandbox/app/invoices')) answer({ invoices: [{ transactionId: 'trx-1' }] });
+      else if (req.url === '/sandbox/app/transactions/trx-1/confirm') {
+        confirmed = true;
+        answer({ transactionId: 'trx-1', status: 'processing' });
+      } else res.writeHead(404).end();
+    });
+  });
+  const wss = new WebSocketServer({
+    noServer: true, handleProtocols: (offered) => offered.has('wallet-pos.v1') && 'wallet-pos.v1',
+  });
+  server.on('upgrade', (req, socket, head) => {
+    if (req.headers.authorization !== 'Bearer scripted-key') return socket.end('HTTP/1.1 401 Unauthorized\r\n\r\n');
+    wss.handleUpgrade(req, socket, head, (ws) => serve(ws));
+  });
+  const update = (seq: number, phase: string, more: object = {}) => JSON.stringify({
+    jsonrpc: '2.0', method: 'pay.sessionUpdated', params: { paymentId, phase, seq, ...more } });
+  function serve(ws: WebSocket) {
+    const send = (text: string) => ws.send(text);
+    if (confirmed) {
+      send(update(5, 'succeeded', { restated: true, transactionId: 'trx-1' }));
+      send(update(6, 'succeeded', { event: 'showProviderMessages' })); // newer than the events the till missed
+    }
+    ws.on('message', (data) => {
+      const { id, method, params } = JSON.parse(String(data));
+      calls.push({ method, params });
+      const result = (value: unknown) => send(JSON.stringify({ jsonrpc: '2.0', id, result: value }));
+      const refuse = (code: number, dataCode: string, more = {}) =>
+        send(JSON.stringify({
+          jsonrpc: '2.0', id, error: { code, message: dataCode, data: { code: dataCode, ...more } },
+        }));
+      const first = !tried.has(method);
+      tried.add(method);
+      if (method === 'barcode.verify') result({ resultCode: 'CARDSESSION_AVAILABLE', reason: 'OK' });
+      else if (method === 'pay.start' && first) refuse(-32011, 'PAYMENT_BUSY');
+      else if (method === 'pay.start') {
+        paymentId = params.paymentId;
+        send(update(1, 'checking'));
+        send(update(2, 'pending', { transactionId: 'trx-1' }));
+        send(update(2, 'pending', { transactionId: 'trx-1' })); // the same event again: taken once
+        result({ paymentId, phase: 'pending', totalAmount: 25000 });
+      } else if (method === 'pay.events') {
+        const events = [
+          { paymentId, phase: 'pending', seq: 3, status: 'processing' },
+          { paymentId, phase: 'pending', seq: 4, event: 'tellCustomerNotToConfirm' },
+          { paymentId, phase: 'succeeded', seq: 5, transactionId: 'trx-1' },
+        ].filter((e) => e.seq > params.afterSeq);
+        setTimeout(() => result({ events }), 300); // after seq 6 has arrived: the till must still take 3, 4, 5 first
+      } else if (method === 'pay.receipt' && first) refuse(-32004, 'DATABASE_UNAVAILABLE', { retryAfterMs: 100 });
+      else if (method === 'pay.receipt') result({ paymentId, phase: 'succeeded', receiptSent: true });
+      else if (method === 'pay.refund') result({ paymentId, phase: 'refunded', refundedAmount: 25000 });
+      else refuse(-32601, 'METHOD_NOT_FOUND');
+    });
+  }
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    target: { cashDeskUrl: url, tillKey: 'scripted-key', sandboxUrl: url },
+    calls,
+    async close() {
+      for (const ws of wss.clients) ws.terminate();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** Runs a till against the scripted cash desk and checks what it did there. */
+async function expectRetriedAndCaughtUp(folder: string) {
+  const desk = await startScriptedCashDesk();
+  try {
+    const run = await runTill(folder, desk.target);
+    const said = `stdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
+    expect(run.code, said).toBe(0);
+    expect(run.stdout, said).toMatch(/^phase: succeeded$/m);
+    expect(run.stdout, said).toMatch(/pay\.start answered PAYMENT_BUSY: again in/);
+    expect(run.stdout, said).toMatch(/pay\.receipt answered DATABASE_UNAVAILABLE: again in/);
+    // Each event once, in seq order: the repeated 2 dropped, 3 to 5 fetched before the newer 6 was taken.
+    const taken = [...run.stdout.matchAll(/pay\.sessionUpdated \S+ seq (\d+):/g)].map((m) => Number(m[1]));
+    expect(taken, said).toEqual([1, 2, 3, 4, 5, 6]);
+    const starts = desk.calls.filter((c) => c.method === 'pay.start');
+    expect(starts).toHaveLength(2);
+    expect(starts[1]!.params.paymentId).toBe(starts[0]!.params.paymentId);
+    expect(desk.calls.filter((c) => c.method === 'pay.events').map((c) => c.params.afterSeq)).toEqual([2]);
+    expect(desk.calls.filter((c) => c.method === 'pay.receipt')).toHaveLength(2);
+  } finally {
+    await desk.close();
+  }
+}
+
+describe.skipIf(!javaReady && !pythonReady)('reference tills against a scripted cash desk', () => {
+  it.skipIf(!javaReady)('examples/till-java retries, takes each event once and in order, fetches what it missed',
+    () => expectRetriedAndCaughtUp('till-java'), 240_000);
+
+  it.skipIf(!pythonReady)('examples/till-python retries, takes each event once and in order, fetches what it missed',
+    () => expectRetriedAndCaughtUp('till-python'), 120_000);
 });

@@ -10,7 +10,7 @@ import java.util.Set;
  *
  *   1. the customer shows the wallet app's barcode: barcode.verify (loyalty), then pay.start with the same scan
  *   2. follow the payment by its pay.sessionUpdated notifications until the customer confirms in the app
- *   3. the link drops meanwhile (simulated): reconnect, and learn what was missed from the state sent first
+ *   3. the link drops meanwhile (simulated): reconnect, and fetch the events missed (pay.events)
  *   4. succeeded: send the receipt; then refund it all, as a customer returning the goods would ask
  *
  * Configuration (environment): WPK_CASHDESK_URL, WPK_TILL_KEY, and WPK_SANDBOX_URL (the sandbox wallet service,
@@ -30,6 +30,7 @@ public final class Till {
 
         int exitCode;
         try (Bridge bridge = new Bridge(bridgeUri, requireEnv("WPK_TILL_KEY"), updates::onSessionUpdated)) {
+            updates.askMissedEventsOn(bridge);
             bridge.start();
             exitCode = sell(bridge, updates, sandbox);
         }
@@ -70,7 +71,7 @@ public final class Till {
         if (update == null || !"pending".equals(update.get("phase"))) return finish(update);
 
         // The invoice is on the customer's phone. Our link drops now, while the customer confirms: the bridge
-        // reconnects by itself and first sends each open payment's current state, so no outcome is missed.
+        // reconnects by itself, the server restates each open payment, and PaymentUpdates fetches the events missed.
         bridge.simulateLostConnection();
         sandbox.confirmAsCustomer(cardNumber, update.get("transactionId"));
         say("the customer confirmed in the wallet app");
