@@ -16,6 +16,7 @@ import { healthRoute, liveRoute, metricsRoute, PATHS, RAW_POST_ROUTES, type RawP
 import { rememberingAuthenticator } from './till-keys.js';
 import { mountPaymentRoutes } from './payments.js';
 import { cashDeskOpenApiDocument, PAY_WEBHOOK_PATH } from './openapi.js';
+import { cashDeskBridgeAsyncApiDocument } from '../ws/asyncapi.js';
 
 import { requestDataFrom } from './token-body.js';
 import { fullBarcodeFrom, fullBarcodesFrom } from './verify-body.js';
@@ -24,7 +25,7 @@ import { fullBarcodeFrom, fullBarcodesFrom } from './verify-body.js';
  * The cash desk server's HTTP API (DESIGN.md section 7) over a
  * {@link CashDeskService}: `POST /v1/barcode/verify`, `POST /v1/barcode/verify-batch`,
  * `POST /v1/token` (till key required), `GET /healthz` (503 naming a dependency that does not answer), `GET /livez`,
- * `GET /metrics`, `GET /openapi.json`. Every
+ * `GET /metrics`, `GET /openapi.json`, `GET /asyncapi.json` (the bridge's). Every
  * refusal is the envelope `{ status, errors[] }`; the OpenAPI 3.1 document is
  * generated from the same zod schemas that validate the requests.
  *
@@ -86,7 +87,7 @@ export function createHttpApp(service: CashDeskService, options?: HttpAdapterOpt
   // Every route's methods, the payment routes' included: a wrong method gets 405 with Allow, before any till key is asked for.
   app.notFound(notFoundHandler(routeTable(app), requests));
   // Before the GET routes, so it wraps them (hono runs matched handlers in the order they were added).
-  app.on('GET', [PATHS.health, PATHS.live, PATHS.metrics, PATHS.openapi], countRequests(requests));
+  app.on('GET', [PATHS.health, PATHS.live, PATHS.metrics, PATHS.openapi, PATHS.asyncapi], countRequests(requests));
 
   app.openapi(healthRoute, async (c) => {
     const { failing } = await health.check();
@@ -102,6 +103,11 @@ export function createHttpApp(service: CashDeskService, options?: HttpAdapterOpt
   app.get(PATHS.openapi, (c) => {
     document ??= JSON.stringify(cashDeskOpenApiDocument(service.health().version));
     return c.body(document, 200, { 'Content-Type': 'application/json' });
+  });
+  let asyncapi: string | undefined;
+  app.get(PATHS.asyncapi, (c) => {
+    asyncapi ??= JSON.stringify(cashDeskBridgeAsyncApiDocument(service.health().version));
+    return c.body(asyncapi, 200, { 'Content-Type': 'application/json' });
   });
   return app;
 }

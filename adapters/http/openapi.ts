@@ -16,6 +16,19 @@ const openapiRoute = createRoute({
   responses: { 200: { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { schema: z.object({}).passthrough() } } } },
 });
 
+const asyncapiRoute = createRoute({
+  operationId: 'asyncapi', method: 'get', path: PATHS.asyncapi, summary: 'The AsyncAPI document of the bridge',
+  description: 'The AsyncAPI 3.0 document of the WebSocket bridge (`/ws`, subprotocol `wallet-pos.v1`): '
+    + 'its methods, errors and notifications.',
+  security: [],
+  responses: {
+    200: {
+      description: 'The AsyncAPI 3.0 document.',
+      content: { 'application/json': { schema: z.object({}).passthrough() } },
+    },
+  },
+});
+
 const payWebhookRoute = createRoute({
   operationId: 'payWebhook', method: 'post', path: PAY_WEBHOOK_PATH, summary: "The Pay service's transaction.updated events (mounted when pay.webhookSecret is set)",
   description: 'Standard Webhooks over the raw body with the configured `whsec_` secret; the payment sessions waiting on the transaction take the status.',
@@ -44,7 +57,11 @@ export function cashDeskOpenApiDocument(version: string = VERSION): object {
   const app = new OpenAPIHono();
   registerComponents(app);
   registerWebhookSecurity(app);
-  for (const route of [...Object.values(RAW_POST_ROUTES), healthRoute, liveRoute, metricsRoute, openapiRoute, payWebhookRoute]) app.openAPIRegistry.registerPath(route);
+  const routes = [
+    ...Object.values(RAW_POST_ROUTES), healthRoute, liveRoute, metricsRoute, openapiRoute, asyncapiRoute,
+    payWebhookRoute,
+  ];
+  for (const route of routes) app.openAPIRegistry.registerPath(route);
   documentPaymentRoutes(app);
   return withRequestIds(app.getOpenAPI31Document({
     openapi: '3.1.0',

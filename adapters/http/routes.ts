@@ -15,6 +15,7 @@ export const PATHS = {
   live: '/livez',
   metrics: '/metrics',
   openapi: '/openapi.json',
+  asyncapi: '/asyncapi.json',
 } as const;
 
 /** Security scheme names in the OpenAPI document: the till key, in a header or the query. */

@@ -76,6 +76,16 @@ const METHODS: MethodTable = {
   ...PAY_METHODS,
 };
 
+/**
+ * Each method's params schema, the one `checkParams` validates with, by name:
+ * every method the bridge dispatches and no other. The AsyncAPI document is
+ * built from these.
+ */
+export function paramsSchemas(): Record<BridgeMethodName, z.ZodType> {
+  const entries = Object.entries(METHODS).map(([name, entry]) => [name, entry.schema] as const);
+  return Object.fromEntries(entries) as Record<BridgeMethodName, z.ZodType>;
+}
+
 /** Why a call's params were refused: `<field>: <message>` lines. */
 export class InvalidParams {
   constructor(readonly errors: string[]) {}
