@@ -1,7 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import { type RpcErrorKind, type RpcMethodDoc, rpcBridgeAsyncApiDocument } from '../../src/contracts/asyncapi.js';
 import { Health, TokenResponse, Verification } from '../../src/contracts/cashdesk.js';
-import { PaymentList, PaymentView, SessionUpdate } from '../../src/contracts/cashdesk-payments.js';
+import { PaymentEvents, PaymentList, PaymentView, SessionUpdate } from '../../src/contracts/cashdesk-payments.js';
 import { VERSION } from '../../src/version.js';
 import {
   INVALID_PARAMS, OTHER_KIT_ERROR, PAY_ERRORS, PROTOCOL_ERRORS, REQUEST_DATA_INVALID, VERIFY_ERRORS,
@@ -52,6 +52,11 @@ const METHOD_DOCS: { [M in BridgeMethodName]: MethodDoc<BridgeMethods[M]['result
   'pay.receipt': payment('Forwards the fiscal receipt to the app.'),
   'pay.abandon': payment('Falls back to another payment method (an open invoice is cancelled).'),
   'pay.list': { summary: "This till's payments, optionally in one phase.", result: PaymentList, errors: payErrors() },
+  'pay.events': {
+    summary: "A payment's events after `afterSeq` (the last one the till got), from the last 100 kept; older: its "
+      + 'current state, restated. A reconnecting till asks it when a restated state is past the last seq it got.',
+    result: PaymentEvents, errors: payErrors(),
+  },
 };
 
 /** The errors of a `pay.*` method, with `more` of its own. */

@@ -176,6 +176,9 @@ export const SessionUpdate = z.object({
 }).openapi('SessionUpdate');
 export type SessionUpdate = z.infer<typeof SessionUpdate>;
 
+/** `pay.events`' answer: a payment's events after the seq asked, in order (or its current state, restated). */
+export const PaymentEvents = z.object({ events: z.array(SessionUpdate) }).openapi('PaymentEvents');
+
 export type StartPayment = z.output<typeof StartPayment>;
 /** `pay.refund` without its paymentId: which refund (refundId), of which transaction, how much. */
 export type RefundIntent = z.output<typeof RefundBody>;
