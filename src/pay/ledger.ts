@@ -7,21 +7,6 @@ import { RefundBook } from './refund-book.js';
 /** Statuses that are a result for the desk (cancelled too, though the bank may still answer it). */
 export const RESULT_STATUSES: ReadonlySet<TransactionStatus> = new Set(['succeeded', 'rejected', 'cancelled', 'expired']);
 
-/**
- * Whether `to` can follow `from` through one or more moves. A poll can miss
- * intermediate states (created, then already succeeded), while a state that
- * cannot follow is stale: an out-of-order webhook or a slow poll.
- */
-export function reachable(from: TransactionStatus, to: TransactionStatus, seen = new Set<TransactionStatus>()): boolean {
-  for (const next of TRANSITIONS[from]) {
-    if (next === to) return true;
-    if (!seen.has(next)) {
-      seen.add(next);
-      if (reachable(next, to, seen)) return true;
-    }
-  }
-  return false;
-}
 
 type Waiter = { resolve(state: TransactionAnswer): void; reject(error: unknown): void };
 

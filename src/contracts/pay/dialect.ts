@@ -87,6 +87,10 @@ export function resolvePayDialect(config: PayDialectConfig = {}): PayDialect {
   };
 }
 
+/**
+ * Whether `to` can follow `from` in the kit's words through one or more moves. A poll can miss intermediate
+ * states (created, then already succeeded), while a state that cannot follow is stale (an out-of-order webhook).
+ */
 function kitReachable(from: TransactionStatus, to: TransactionStatus, seen = new Set<TransactionStatus>()): boolean {
   for (const next of TRANSITIONS[from]) {
     if (next === to) return true;

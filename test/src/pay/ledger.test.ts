@@ -1,13 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { statusClass, type TransactionState, type TransactionStatus } from '../../../src/contracts/pay/index.js';
-import { reachable, TransactionLedger } from '../../../src/pay/ledger.js';
+import { KIT_DIALECT, statusMayFollow } from '../../../src/contracts/pay/dialect.js';
+import { TransactionLedger } from '../../../src/pay/ledger.js';
+
+const reachable = (from: string, to: string) => statusMayFollow(KIT_DIALECT, from, to);
 
 const state = (status: TransactionStatus, refundedAmount = 0): TransactionState => ({
   transactionId: 'trx-1', requestId: 'req-1', status, statusClass: statusClass(status), totalAmount: 100, refundedAmount,
   updatedAt: '2026-11-23T10:00:00Z',
 });
 
-describe('reachable', () => {
+describe('statusMayFollow in the kit\'s words', () => {
   it('follows several moves and refuses going back', () => {
     expect(reachable('created', 'succeeded')).toBe(true); // through processing
     expect(reachable('created', 'processing')).toBe(true);
