@@ -63,7 +63,8 @@ const tillSecurity: Array<Record<string, string[]>> = [{ [SECURITY_SCHEMES.beare
 const errors = (codes: number[]) => Object.fromEntries(codes.map((code) => [code, {
   description: code === 503
     ? 'Unavailable: `status` is DATABASE_UNAVAILABLE (the database does not answer; retry after `Retry-After` '
-      + 'seconds), PAY_NOT_CONFIGURED, PAYMENT_ELSEWHERE or PAYMENTS_CLOSED.'
+      + 'seconds), PAY_NOT_CONFIGURED, PAYMENT_BUSY or PAYMENT_MOVED (another instance holds the payment a moment: '
+      + 'retry), or PAYMENTS_CLOSED.'
     : 'Refused: `status` is the stable code (a Pay API, payment session or cash desk code, e.g. CARD_SESSION_INVALID, '
       + 'SESSION_STATE, PAYMENT_NOT_FOUND).',
   content: { 'application/json': { schema: ErrorEnvelope } },
