@@ -1,66 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import type { BarcodeVerification } from '../../contracts/barcode.js';
 import type { PaymentBasket, PaymentView, RefundIntent, SessionUpdate, StartPayment } from '../../contracts/cashdesk-payments.js';
-import { migrate, type Database, type SharedChannel } from '../../db/index.js';
-import type { Sleep } from '../../pay/backoff.js';
-import type { PayClient } from '../../pay/client.js';
+import { migrate } from '../../db/index.js';
 import { createTransactionUpdates, type TransactionUpdates } from '../../pay/updates.js';
 import { createPayWebhookHandler } from '../../pay/webhook.js';
 import type { Payments } from './api.js';
-import { Coordination, type ChannelListeners } from './coordination.js';
+import { Coordination } from './coordination.js';
 import { DrivenPayments, notFound } from './driven.js';
 import { PaymentsError } from './errors.js';
-import { updateOf, type UpdateListener } from './feed.js';
+import type { UpdateListener } from './feed.js';
 import { Leases } from './leases.js';
+import type { CashDeskPaymentsOptions } from './options.js';
 import { paymentMigrations } from './migrations.js';
 import { keyOf, type PaymentKey, type StoredPayment } from './rows.js';
+import { scanForPayment } from './scan-policy.js';
 import { PaymentStore } from './store.js';
 import { TillFeedRelay } from './till-relay.js';
 import { TillPayment } from './till-payment.js';
-
-/** Options of {@link CashDeskPayments}. */
-export interface CashDeskPaymentsOptions {
-  /** The Pay API client (signing with the server's verifier). */
-  client: PayClient;
-  /** Where payment rows live (migrated by `init()`). */
-  db: Database;
-  /**
-   * The cash desk service's verification, on behalf of the till whose intent it is: that till's own earlier
-   * `barcode.verify` of the same scan is the same scan (one scan serves loyalty and payment); another till's is a replay.
-   */
-  verify(fullBarcode: string, tillId: string): Promise<BarcodeVerification>;
-  /** `whsec_...`: `webhookHandler()` verifies `transaction.updated` with it; without it the status is only polled. */
-  webhookSecret?: string;
-  /** /status polling while a payment waits. Default: the session's (2000 ms, 10 000 ms with a webhook). */
-  pollIntervalMs?: number;
-  /** How long a payment may show only status words the dialect does not know before it is `unknown`. Default 600 000. */
-  unknownStatusTimeoutMs?: number;
-  /**
-   * Several instances on one PostgreSQL: opens the shared channel (LISTEN/NOTIFY hints) with the listeners
-   * given. Without it the instance is alone on its database (PGlite), and takes over leases at once.
-   */
-  openChannel?: (listeners: ChannelListeners) => Promise<SharedChannel>;
-  /** How often payments whose lease expired (their instance died) are adopted. Default 2000 ms. */
-  adoptIntervalMs?: number;
-  /** How long a lease holds without renewal (renewed every third of it). Default 5000 ms. */
-  leaseMs?: number;
-  /** How long an intent waits for another instance to hand its payment over. Default 15 000 ms. */
-  handoffTimeoutMs?: number;
-  /** Now, in ms. Default `Date.now`. */
-  clock?: () => number;
-  /** New paymentIds, requestIds and refundIds. Default `randomUUID`. */
-  newId?: () => string;
-  sleep?: Sleep;
-  /**
-   * Writes go behind the till's updates and the Pay calls instead of before
-   * them (default false). Only for a database that does not outlive the
-   * process (PGlite in memory): there, writing first protects nothing and
-   * costs each payment a write's wait per phase.
-   */
-  writeBehind?: boolean;
-  /** Failures nobody is waiting for (a background write, a hint). */
-  onError?: (error: unknown, what: string) => void;
-}
 
 /**
  * The payments the cash desk server runs for its tills: one payment session
@@ -141,7 +96,7 @@ export class CashDeskPayments implements Payments {
     if (known !== undefined) return known;
     let cardSession = input.cardSession;
     let cardNumber: string | undefined;
-    if (input.fullBarcode !== undefined) ({ cardSession, cardNumber } = await this.#scan(tillId, input.fullBarcode, undefined));
+    if (input.fullBarcode !== undefined) ({ cardSession, cardNumber } = await scanForPayment(this.#options.verify, tillId, input.fullBarcode, undefined));
     const payment = this.#payment({
       tillId, paymentId, ...(cardNumber === undefined ? {} : { cardNumber }), receiptSent: false,
       createdAt: new Date(this.#clock()), cardSession: cardSession!, basket: input.basket, epoch: 1, seq: 0,
@@ -199,7 +154,7 @@ export class CashDeskPayments implements Payments {
     if (!payment.awaitingRescan) {
       throw new PaymentsError('NO_RESCAN_PENDING', `payment ${paymentId} is not waiting for a rescan (phase ${payment.session.phase})`);
     }
-    const { cardSession } = await this.#scan(tillId, fullBarcode, payment.cardNumber);
+    const { cardSession } = await scanForPayment(this.#options.verify, tillId, fullBarcode, payment.cardNumber);
     return payment.run(() => payment.rescanned(cardSession));
   }
 
@@ -236,13 +191,9 @@ export class CashDeskPayments implements Payments {
   async events(tillId: string, paymentId: string, afterSeq = 0): Promise<SessionUpdate[]> {
     this.#open();
     await this.#caughtUp(tillId);
-    const key = { tillId, paymentId };
-    const stored = await this.#store.find(key);
-    if (stored === undefined) throw notFound(paymentId);
-    const kept = afterSeq > 0 ? await this.#store.eventsOf(key, afterSeq) : [];
-    const reaches = afterSeq >= stored.seq || kept[0]?.seq === afterSeq + 1;
-    const events = kept.map((event) => ({ ...event.update, seq: event.seq }));
-    return reaches ? events : [updateOf(stored.record.view, stored.seq)];
+    const history = await this.#tills.history({ tillId, paymentId }, afterSeq);
+    if (history === undefined) throw notFound(paymentId);
+    return history;
   }
 
   /**
@@ -332,19 +283,6 @@ export class CashDeskPayments implements Payments {
       settled: (payment) => this.#driven.settled(payment),
       onError: (error, what) => this.#error(error, what),
     }, init);
-  }
-
-  /** Verifies a scan: a card session must come with it, of the payment's card when it has one. */
-  async #scan(tillId: string, fullBarcode: string, cardNumber: string | undefined): Promise<{ cardSession: string; cardNumber: string | undefined }> {
-    const result = await this.#options.verify(fullBarcode, tillId);
-    if (result.resultCode !== 'CARDSESSION_AVAILABLE' || result.cardSession === null) {
-      throw new PaymentsError('BARCODE_REFUSED', `the barcode allows no wallet payment: ${result.resultCode} (${result.reason})`,
-        [`fullBarcode: ${result.resultCode} (${result.reason})`]);
-    }
-    if (cardNumber !== undefined && result.cardNumber !== cardNumber) {
-      throw new PaymentsError('BARCODE_REFUSED', "the barcode is another card's", ["fullBarcode: must be the payment's card"]);
-    }
-    return { cardSession: result.cardSession, cardNumber: result.cardNumber ?? undefined };
   }
 
   #error(error: unknown, what: string): void {

@@ -1,67 +1,16 @@
-import type { PaymentView, SessionUpdate } from '../../contracts/cashdesk-payments.js';
-import type { Sleep } from '../../pay/backoff.js';
-import type { PayClient } from '../../pay/client.js';
+import type { PaymentView } from '../../contracts/cashdesk-payments.js';
 import { PaymentSessionError } from '../../pay/errors.js';
 import { createPaymentSession, type PaymentSession } from '../../pay/session.js';
-import type { Basket, PaymentSessionEvent, PaymentSessionSnapshot } from '../../pay/session-types.js';
-import type { TransactionUpdates } from '../../pay/updates.js';
+import type { PaymentSessionEvent } from '../../pay/session-types.js';
 import { PaymentsError } from './errors.js';
 import { refundOf, told, updateFor } from './payment-updates.js';
 import { isOpen, type PaymentRecord } from './record.js';
 import { LeaseLostError, RecordWrites } from './record-writes.js';
+import { RescanWait } from './rescan-wait.js';
 import type { PaymentWrite } from './store.js';
+import type { TillPaymentDeps, TillPaymentInit } from './till-payment-deps.js';
 
-/** What a till payment needs from the payments service. */
-export interface TillPaymentDeps {
-  client: PayClient;
-  updates: TransactionUpdates | undefined;
-  pollIntervalMs: number | undefined;
-  /** See the session's `unknownStatusTimeoutMs` (its default when undefined). */
-  unknownStatusTimeoutMs?: number | undefined;
-  clock: () => number;
-  newId: (() => string) | undefined;
-  sleep: Sleep | undefined;
-  /**
-   * Writes the record and its new events durably under the payment's lease (calls come one at a time, in
-   * order); false when the lease was lost: another instance drives the payment now.
-   */
-  save(write: PaymentWrite): Promise<boolean>;
-  /**
-   * Tells the till, here and through the other instances, once the state behind the update is written (at once
-   * with `writeBehind`); an update told again (a write that failed, then succeeded) is dropped by its `seq`.
-   */
-  publish(tillId: string, update: SessionUpdate): void;
-  /** The lease is gone (a write was refused): stop driving, tell nothing more. */
-  lost(payment: TillPayment): void;
-  /**
-   * Whether writes go behind instead of first: the till is told, /checkout and
-   * /refund go out and intents answer without waiting for the write. Only for
-   * a database that dies with the process (PGlite in memory), where writing
-   * first protects nothing; writes still happen, in order, for reads and lists.
-   */
-  writeBehind?: boolean;
-  /** The payment may have come to rest: an intent ended, a write completed, or a watched transaction moved. */
-  settled(payment: TillPayment): void;
-  onError(error: unknown, what: string): void;
-}
-
-/** How a till payment begins: new, or from its stored record. */
-export interface TillPaymentInit {
-  tillId: string;
-  paymentId: string;
-  cardNumber?: string;
-  receiptSent: boolean;
-  createdAt: Date;
-  cardSession: string;
-  basket: Basket;
-  restore?: PaymentSessionSnapshot;
-  /** The lease's epoch this instance claimed the payment with (1 for a new payment). */
-  epoch: number;
-  /** The sequence number of the payment's last event (0 for a new payment). */
-  seq: number;
-}
-
-/** Phases in which a call or a result may still come: the payment needs a driver, and is adopted if its dies. */
+/** Phases in which a call or a result may still come: the payment needs a driver, and is adopted if its instance dies. */
 const DRIVEN: ReadonlySet<string> = new Set(['new', 'checking', 'checkout', 'rescanning', 'pending', 'unknown']);
 
 /**
@@ -86,8 +35,7 @@ export class TillPayment {
   #early: PaymentSessionEvent[] | undefined = [];
   readonly #createdAt: Date;
   #updatedAt: number;
-  #rescan: { resolve(cardSession: string): void; reject(error: unknown): void } | undefined;
-  readonly #rescanAsked = new Set<() => void>();
+  readonly #rescan = new RescanWait();
   #op: Promise<unknown> | undefined;
   #running = 0;
   #closed = false;
@@ -123,7 +71,7 @@ export class TillPayment {
       ...(deps.newId === undefined ? {} : { newId: deps.newId }),
       ...(deps.sleep === undefined ? {} : { sleep: deps.sleep }),
       ...(init.restore === undefined ? {} : { restore: init.restore }),
-      rescan: () => this.#askRescan(),
+      rescan: () => this.#rescan.ask(),
       checkpoint: () => (deps.writeBehind === true ? this.#flushBehind() : this.flush()),
       onEvent: (event) => (this.#early === undefined ? this.#onEvent(event) : this.#early.push(event)),
     });
@@ -167,7 +115,7 @@ export class TillPayment {
 
   /** Whether a call or a result may still come (a phase under way, or a transaction still watched). */
   get needsDriver(): boolean {
-    return this.#running > 0 || this.#rescan !== undefined || this.session.watching || DRIVEN.has(this.session.phase);
+    return this.#running > 0 || this.#rescan.waiting || this.session.watching || DRIVEN.has(this.session.phase);
   }
 
   /** Whether the payment still concerns its till (not ended, not a paid sale whose receipt went out). */
@@ -183,7 +131,7 @@ export class TillPayment {
 
   /** Whether an intent runs, a write is under way or the till's rescan is awaited: the payment is not at rest. */
   get busy(): boolean {
-    return this.#running > 0 || this.#writes.pending > 0 || this.#writes.unwritten || this.#rescan !== undefined;
+    return this.#running > 0 || this.#writes.pending > 0 || this.#writes.unwritten || this.#rescan.waiting;
   }
 
   /** Whether {@link close} was called: the payment is no longer driven by this object. */
@@ -193,7 +141,7 @@ export class TillPayment {
 
   /** Whether the payment waits for the till's rescan. */
   get awaitingRescan(): boolean {
-    return this.#rescan !== undefined;
+    return this.#rescan.waiting;
   }
 
   /**
@@ -203,18 +151,16 @@ export class TillPayment {
    * Its state is written before the answer.
    */
   async run(op: () => Promise<unknown>): Promise<PaymentView> {
-    let asked!: () => void;
-    const rescan = new Promise<'rescan'>((resolve) => { asked = () => resolve('rescan'); });
-    this.#rescanAsked.add(asked);
+    const rescan = this.#rescan.asked();
     this.#running++;
     try {
       const done = op();
       this.#op = done;
-      const first = await Promise.race([done.then(() => 'done' as const), rescan]);
+      const first = await Promise.race([done.then(() => 'done' as const), rescan.promise]);
       // Carried on after the answer: its refusals reach the till as phases (RESCAN_FAILED: back where it was).
       if (first === 'rescan') done.catch((error: unknown) => this.#background(error));
     } finally {
-      this.#rescanAsked.delete(asked);
+      rescan.stop();
       // A refusal too is answered only once what it changed is written.
       if (this.#deps.writeBehind !== true) await this.#writes.done();
       this.#running--;
@@ -225,19 +171,15 @@ export class TillPayment {
 
   /** The till scanned again: the session carries on with the new card session, as the intent that asked for it. */
   rescanned(cardSession: string): Promise<unknown> {
-    const waiting = this.#rescan;
-    if (waiting === undefined) throw new PaymentsError('NO_RESCAN_PENDING', `payment ${this.paymentId} is not waiting for a rescan (phase ${this.session.phase})`);
-    this.#rescan = undefined;
-    waiting.resolve(cardSession);
+    if (!this.#rescan.give(cardSession)) {
+      throw new PaymentsError('NO_RESCAN_PENDING', `payment ${this.paymentId} is not waiting for a rescan (phase ${this.session.phase})`);
+    }
     return this.#op ?? Promise.resolve();
   }
 
   /** The till gives up the rescan (it abandons the payment): the waiting intent ends with RESCAN_FAILED. */
   async dropRescan(): Promise<void> {
-    const waiting = this.#rescan;
-    if (waiting === undefined) return;
-    this.#rescan = undefined;
-    waiting.reject(new PaymentsError('NO_RESCAN_PENDING', 'the till abandoned the payment'));
+    if (!this.#rescan.drop(new PaymentsError('NO_RESCAN_PENDING', 'the till abandoned the payment'))) return;
     await this.#op?.catch(() => {});
   }
 
@@ -275,15 +217,7 @@ export class TillPayment {
     this.#closed = true;
     this.#writes.close();
     this.session.close();
-    this.#rescan?.reject(new PaymentSessionError('SESSION_OVER', 'the server is stopping'));
-    this.#rescan = undefined;
-  }
-
-  #askRescan(): Promise<string> {
-    return new Promise<string>((resolve, reject) => {
-      this.#rescan = { resolve, reject };
-      for (const asked of this.#rescanAsked) asked();
-    });
+    this.#rescan.drop(new PaymentSessionError('SESSION_OVER', 'the server is stopping'));
   }
 
   #onEvent(event: PaymentSessionEvent): void {

@@ -58,6 +58,18 @@ export class TillFeedRelay {
     return () => subscription.unsubscribe();
   }
 
+  /**
+   * A payment's events after `afterSeq` from its kept history; its current state restated when that history
+   * does not reach back to `afterSeq` (or `afterSeq` is 0); undefined when there is no such payment.
+   */
+  async history(key: PaymentKey, afterSeq: number): Promise<SessionUpdate[] | undefined> {
+    const stored = await this.#deps.store.find(key);
+    if (stored === undefined) return undefined;
+    const kept = afterSeq > 0 ? await this.#deps.store.eventsOf(key, afterSeq) : [];
+    const reaches = afterSeq > 0 && (afterSeq >= stored.seq || kept[0]?.seq === afterSeq + 1);
+    return reaches ? kept.map((event) => ({ ...event.update, seq: event.seq })) : [updateOf(stored.record.view, stored.seq)];
+  }
+
   /** An event of a payment driven here: told at once. */
   deliver(tillId: string, update: SessionUpdate): void {
     this.#feed.deliver(tillId, update);
