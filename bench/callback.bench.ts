@@ -95,7 +95,7 @@ const NAMES = {
 } as const;
 
 /**
- * Issue 5: the callback receiver's stored events/s on PGlite and on PostgreSQL
+ * The callback receiver's stored events/s on PGlite and on PostgreSQL
  * (DATABASE_URL), next to a bare node:http server that only verifies; plus
  * signature verification against the standardwebhooks package.
  */

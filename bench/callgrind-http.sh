@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Instructions per HTTP verify request of a server, counted by callgrind (steady where seconds are not: issue 14).
+# Instructions per HTTP verify request of a server, counted by callgrind (steady where seconds are not).
 # The server (a file of bench/callgrind-http/, over dist/: run `npm run build:ts` first) runs under valgrind on
 # core 0; autocannon (core 1) sends WARM requests with instrumentation off (V8 compiles the hot paths meanwhile),
 # then N with it on. Prints all instructions per request, and those outside V8's optimizing compiler, which

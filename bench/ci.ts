@@ -60,7 +60,7 @@ async function run(): Promise<void> {
   const { serverGroupRepeats } = await import('./server.bench.js');
 
   const groups: GroupResult[] = [];
-  // The core paths carry issue 14's own rate goals (rfc6238 memoised, card-bound batch on distinct cards): reported
+  // The core paths carry rate goals of their own (rfc6238 memoised, card-bound batch on distinct cards): reported
   // as absolutes, which only fail under a floor floors.json gives them; their batch-vs-single ratios get the default.
   const coreGroups = [() => verifyCoreGroup('wasm'), verifyCoreNativeGroup];
   for (const make of [calibrationGroup, verifyGroup, tokenGroup, nativeGroup, ...coreGroups] as Array<() => BenchGroup>) {

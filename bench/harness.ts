@@ -15,7 +15,7 @@ export interface Measured {
   display?: string;
 }
 
-/** A comparison the issue sets a target for: `subject / baseline >= target`. */
+/** A comparison with a target: `subject / baseline >= target`. */
 export interface Ratio {
   label: string;
   subject: string;

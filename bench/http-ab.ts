@@ -1,4 +1,4 @@
-// A/B of HTTP verify servers, for work on the HTTP adapter (issue 14): each server script given (a file of
+// A/B of HTTP verify servers, for work on the HTTP adapter: each server script given (a file of
 // bench/servers, or an absolute path, e.g. another worktree's bench/servers/kit.ts) is started pinned to core 0,
 // warmed up, then loaded on POST /v1/barcode/verify (the bare servers answer any path) in interleaved rounds;
 // prints each round's rate and server CPU per request, and the medians. On a shared machine a round's CPU per

@@ -1,4 +1,4 @@
-// Issue 15: the per-verification metric work of the cash desk (a bound series, the latency and drift histograms,
+// The per-verification metric work of the cash desk (a bound series, the latency and drift histograms,
 // a key series) and the per-answer HTTP request count, in the tree before (BENCH_BEFORE_TREE) and this one, in one
 // process, alternating: `BENCH_BEFORE_TREE=<tree> tsx bench/metrics-ab.ts`. In-process, so the figures hold better
 // on a shared machine than the servers' throughput.

@@ -67,7 +67,7 @@ function summarize(name: string, rates: number[]): Measured {
 }
 
 /**
- * Issue 4 part 3: the Pay client's overhead per call against a bare fetch to
+ * The Pay client's overhead per call against a bare fetch to
  * the same endpoint doing the least a correct caller must (JSON.stringify,
  * getToken over the bytes, the header, JSON.parse of the answer). Target: the
  * client takes at most 1.2x the bare call's time, i.e. keeps >= 0.83x its rate.

@@ -53,7 +53,7 @@ const VOLATILE = `sendCampaign: the same from the CSV file, no progress or resul
 const BARE = `bare loop of POST /public/push/batch (Idempotency-Key too), bodies built beforehand`;
 
 /**
- * Issue 5: campaign throughput end to end against the local sandbox (numbers/s),
+ * Campaign throughput end to end against the local sandbox (numbers/s),
  * against a bare loop of the same batch requests built beforehand: the ratio is
  * what reading, validating, de-duplicating and the durable progress file cost.
  */

@@ -49,11 +49,11 @@ if (!only || 'server http websocket bridge'.includes(only)) {
 const asyncGroups: Array<[words: string, run: () => Promise<Array<{ group: BenchGroup; results: Map<string, Measured> }>>]> = [
   ['sandbox pay checkout status', sandboxPayGroups], ['pay client', payClientGroups], ['sandbox push batch', sandboxPushGroups],
   ['push campaign', pushGroups], ['callback receiver webhook signature', callbackGroups], ['loyalty', loyaltyGroups],
-  // Issue 11: tills paying through the cash desk server's bridge.
+  // Tills paying through the cash desk server's bridge.
   ['tills pay bridge payments', tillsGroups],
   // Idle tills on one server: verify latency and event-loop stalls with 10k of them connected (about 2 minutes).
   ['idle tills heartbeat stall', idleTillsGroups],
-  // Issue 10: time to banner of the sandbox and Loyalty CLIs (the built package, dist/).
+  // Time to banner of the sandbox and Loyalty CLIs (the built package, dist/).
   ['startup start-up banner', startupGroups],
 ];
 for (const [words, run] of asyncGroups) {

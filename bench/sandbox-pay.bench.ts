@@ -68,7 +68,7 @@ async function measureSandbox(name: string, url: string): Promise<Measured> {
 }
 
 /**
- * Issue 4: the sandbox Pay service's checkout + status throughput on its two
+ * The sandbox Pay service's checkout + status throughput on its two
  * databases, in one run: PGlite in the sandbox's process (one connection) and
  * the PostgreSQL server of DATABASE_URL (a pool of 10). Sandbox on core 0,
  * autocannon on core 1.

@@ -1,4 +1,4 @@
-// In-process A/B of the native addon's `sign` (getToken's core, issue 14): addon builds given as paths (this tree's
+// In-process A/B of the native addon's `sign` (getToken's core): addon builds given as paths (this tree's
 // adapters/native/build/Release/wallet_core.node, another worktree's) and the node:crypto baseline of bench:ci, on
 // its 2 kB checkout body, in interleaved slices of 5,000 tokens; CPU time per token, medians over ROUNDS (default
 // 40) and the median of each round's ratio to node:crypto. Steadier than benchmark.js on a shared machine.

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { BenchGroup, Measured } from './harness.js';
 
 const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 7);
-/** Issue 10: sandbox and loyalty listen, banner printed, in under 1.5 s with PGlite in memory. */
+/** The goal: sandbox and loyalty listen, banner printed, in under 1.5 s with PGlite in memory. */
 const TARGET_MS = 1500;
 const root = join(import.meta.dirname, '..');
 const cli = join(root, 'dist', 'src', 'cli', 'main.js');
@@ -89,7 +89,7 @@ function median(values: number[]): number {
 }
 
 /**
- * Issue 10's fast start: time from spawn to the banner (and to the first
+ * The fast start: time from spawn to the banner (and to the first
  * answer to a request) of `sandbox --demo` and `loyalty --demo` on the built CLI
  * (dist/), against a process printing a line and a bare node:http server,
  * started in turn RUNS times each so they share the machine's state. The

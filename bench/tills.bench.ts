@@ -107,7 +107,7 @@ async function inBatches<T>(count: number, size: number, make: () => Promise<T>)
 }
 
 /**
- * Issue 11, performance: a till's wallet payment through the cash desk
+ * Tills' payment performance: a till's wallet payment through the cash desk
  * server's bridge (pay.start -> pay.sessionUpdated(succeeded), the customer
  * confirming in the sandbox's app, instant bank, status by webhook) against
  * the same payment driven in this process by createPaymentSession on the Pay

@@ -39,7 +39,7 @@ function batchRobin(verifier: Verifier, list: string[][]): () => void {
 }
 
 /**
- * The wasm core's verification paths of issue 14, store on (lockout counters
+ * The wasm core's verification paths with rate goals of their own, store on (lockout counters
  * looked up; replay off, as a benchmark repeats its inputs): rfc6238 with the
  * step's codes memoised and with every call in a new step; card-bound on
  * distinct cards, on rescans, and in batches.

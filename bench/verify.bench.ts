@@ -27,7 +27,7 @@ export function benchBarcodes(cards = benchCards()): string[] {
   }));
 }
 
-/** barcodeVerify of valid card-bound barcodes against baselines (a) and (b) of issue 2. */
+/** barcodeVerify of valid card-bound barcodes against baselines (a) node:crypto and (b) otpauth. */
 export function verifyGroup(): BenchGroup {
   const cards = benchCards();
   const barcodes = benchBarcodes(cards);

@@ -4,7 +4,7 @@ import { defineConfig } from 'vite';
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 /**
- * The console's pages (issue 13): wallet app (served by the sandbox), till and merchant console (served by the
+ * The console's pages: wallet app (served by the sandbox), till and merchant console (served by the
  * cash desk server). Built by `npm run build:web` into dist/web, never committed. Relative asset URLs: each server
  * serves a page under its own prefix and injects a `<base href>` (src/api-app/web-pages.ts).
  */

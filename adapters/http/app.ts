@@ -22,7 +22,7 @@ import { requestDataFrom } from './token-body.js';
 import { fullBarcodeFrom, fullBarcodesFrom } from './verify-body.js';
 
 /**
- * The cash desk server's HTTP API (DESIGN.md section 7) over a
+ * The cash desk server's HTTP API (the README's Cash desk server) over a
  * {@link CashDeskService}: `POST /v1/barcode/verify`, `POST /v1/barcode/verify-batch`,
  * `POST /v1/token` (till key required), `GET /healthz` (503 naming a dependency that does not answer), `GET /livez`,
  * `GET /metrics`, `GET /openapi.json`, `GET /asyncapi.json` (the bridge's). Every

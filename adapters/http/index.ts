@@ -1,6 +1,6 @@
 /**
  * The cash desk server's HTTP adapter (Hono): routes, error envelope, OpenAPI
- * document, and a Node listener. See DESIGN.md section 7.
+ * document, and a Node listener. See docs/architecture.md (The path of a barcode).
  */
 export { createHttpApp } from './app.js';
 export { cashDeskOpenApiDocument, PAY_WEBHOOK_PATH } from './openapi.js';

@@ -29,7 +29,7 @@ export function nodeRoutesOf(app: object): NodeRoutes | undefined {
  * Why: for the verify route @hono/node-server's listener (a Request object,
  * three listeners on the request and response) and Hono's router and context
  * cost about a fifth of the server's CPU per request (bench/RESULTS.md,
- * issue 14), and the raw routes use none of it. Only the exact path (the
+ * 2026-11-24), and the raw routes use none of it. Only the exact path (the
  * query string aside) is taken here; anything else takes the ordinary way.
  */
 export function withNodeRoutes(routes: NodeRoutes, fallback: RequestListener): RequestListener {

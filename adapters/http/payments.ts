@@ -25,7 +25,7 @@ import {
 import { SECURITY_SCHEMES } from './routes.js';
 import type { TillAuthenticator } from './till-keys.js';
 
-/** The HTTP twins of the bridge's `pay.*` methods (issue 11). */
+/** The HTTP twins of the bridge's `pay.*` methods. */
 export const PAYMENTS_PATH = '/v1/payments';
 
 /** What the payment routes share with the rest of the app. */

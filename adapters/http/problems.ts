@@ -132,7 +132,7 @@ function classify(error: unknown): { problem: HttpProblem; log?: 'warn' | 'error
  */
 export function problemFor(error: unknown, logger: Logger, request: { method: string; path: string }): HttpProblem {
   if (isClientAbort(error)) {
-    // Logged at info and counted as 499, as the raw routes do (issue 10): not a 500, no stack.
+    // Logged at info and counted as 499, as the raw routes do: not a 500, no stack.
     logger.info({ method: request.method, path: request.path }, 'request aborted by the client');
     return CLIENT_CLOSED;
   }

@@ -96,7 +96,7 @@ class RawPost implements BodySink {
 
 /**
  * A JSON POST route answered from the Node request and response directly
- * (issue 3): the body is read from `incoming` and the answer written to
+ * (the verify hot path): the body is read from `incoming` and the answer written to
  * `outgoing`, skipping the web Request, ReadableStream and Response that would
  * otherwise cost more than the verification. `serveHttp` calls it before
  * Hono's router (node-routes.ts); {@link honoRoute} mounts the same handler in

@@ -6,7 +6,7 @@ import { ErrorEnvelope } from '../../src/contracts/errors.js';
 import { ServerMetrics } from '../../src/cashdesk/metrics.js';
 import { METRICS_DESCRIPTION } from '../../src/contracts/ops-openapi.js';
 
-/** Paths of the HTTP adapter (DESIGN.md section 7). */
+/** Paths of the HTTP adapter (the README's Cash desk server). */
 export const PATHS = {
   verify: '/v1/barcode/verify',
   verifyBatch: '/v1/barcode/verify-batch',

@@ -14,7 +14,7 @@ const BEARER = 'Bearer ';
 /**
  * `service.authenticate` for every HTTP request, remembering the keys that
  * succeeded. The registry's constant-time check hashes each key (SHA-256),
- * the largest single cost left on the verify hot path (issue 3), and every
+ * the largest single cost left on the verify hot path, and every
  * request of a till presents the same key.
  *
  * Why this keeps the registry's guarantees:

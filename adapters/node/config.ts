@@ -42,7 +42,7 @@ const storeSchema = z.custom<VerificationStore>(
 /** How many previous keys a rotation may keep accepted at once. */
 export const MAX_PREVIOUS_KEYS = 4;
 
-/** `scheme` and `previousKeys`: the password scheme and a key rotation (DESIGN.md section 2), shared with the server's config. */
+/** `scheme` and `previousKeys`: the password scheme and a key rotation (the README's Barcodes), shared with the server's config. */
 export const schemeFields = {
   scheme: z.enum(PASSWORD_SCHEMES as [PasswordScheme, ...PasswordScheme[]], { error: 'must be rfc6238 or card-bound' })
     .default('rfc6238'),
@@ -54,7 +54,10 @@ export const schemeFields = {
   ).max(MAX_PREVIOUS_KEYS, { error: `must hold at most ${MAX_PREVIOUS_KEYS} keys` }).default([]),
 };
 
-/** Whether bonus operations are available for a card (DESIGN.md section 2; the document's "checks whether bonus operations are available"). */
+/**
+ * Whether bonus operations are available for a card (the interface document,
+ * section 1: the module "checks whether bonus operations are available").
+ */
 export type BonusHook = (cardNumber: string) => boolean | Promise<boolean>;
 
 const verifierSchema = initParametersSchema.extend({

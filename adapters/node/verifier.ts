@@ -39,7 +39,7 @@ export interface Verifier<R = BarcodeVerification> {
    * const [first, second] = verifier.barcodeVerifyBatch([scanA, scanB]);
    */
   barcodeVerifyBatch(fullBarcodes: readonly string[], options?: VerifyOptions): BatchOf<R>;
-  /** Signs the JSON text of a Pay API request body (DESIGN.md section 2); the value for `X-Wallet-Token`. */
+  /** Signs the JSON text of a Pay API request body (the README's Pay API tokens); the value for `X-Wallet-Token`. */
   getToken(requestData: string): string;
   /** Releases the verifier (and the store it created itself); later calls throw VERIFIER_CLOSED. */
   close(): Promise<void>;

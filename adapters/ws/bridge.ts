@@ -13,7 +13,7 @@ import { followPayments } from './pay-notifications.js';
 import { type BridgeOptions, resolveBridgeOptions, type ResolvedBridgeOptions } from './options.js';
 import { checkUpgrade, normaliseOrigin, refuseUpgrade, SUBPROTOCOL, UPGRADE_REFUSALS, type UpgradeRefusal } from './upgrade.js';
 
-/** The WebSocket bridge for legacy tills (DESIGN.md section 7). */
+/** The WebSocket bridge for legacy tills (adapters/ws/README.md). */
 export interface Bridge {
   /**
    * Takes an HTTP upgrade request (route `/ws` upgrades here from the server's

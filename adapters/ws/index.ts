@@ -1,4 +1,4 @@
-// The WebSocket bridge for legacy tills (DESIGN.md section 7): JSON-RPC 2.0 over `ws`.
+// The WebSocket bridge for legacy tills (adapters/ws/README.md): JSON-RPC 2.0 over `ws`.
 export { createBridge, type Bridge } from './bridge.js';
 export {
   type BridgeOptions, DEFAULT_CLOSE_GRACE_MS, DEFAULT_MAX_BAD_FRAMES, DEFAULT_MAX_BATCH, DEFAULT_MAX_BUFFERED_BYTES,

@@ -5,7 +5,7 @@ import { ConfigError } from '../../src/errors.js';
 
 /** 1 MiB: a batch of 100 verify calls with long barcodes fits; a memory-exhausting frame does not. */
 export const DEFAULT_MAX_PAYLOAD_BYTES = 1024 * 1024;
-/** 30 s, as DESIGN.md section 7 says: long enough for idle tills, short enough to reap dead ones. */
+/** 30 s: long enough for idle tills, short enough to reap dead ones. */
 export const DEFAULT_PING_INTERVAL_MS = 30_000;
 /** 4 MiB of unsent answers per client before it counts as a slow consumer. */
 export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;

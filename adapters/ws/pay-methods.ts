@@ -9,7 +9,10 @@ import type { CashDeskService } from '../../src/cashdesk/service.js';
 
 type Ref = z.infer<typeof PaymentRef>;
 
-/** The bridge's payment methods (issue 11): params named as the issue names them; each answers the payment's view. */
+/**
+ * The bridge's payment methods: params named as the README's section "Wallet
+ * payments for tills" names them; each answers the payment's view.
+ */
 export interface PayBridgeMethods {
   /** Verifies `fullBarcode` (or takes `cardSession`), stores the payment, asks for the providers; checks out when walletPayIsDefault. */
   'pay.start': { params: z.infer<typeof StartPayment>; result: PaymentView };

@@ -1,4 +1,4 @@
-// The bare node:http baseline's request listener (issues 3 and 14), plain JavaScript so that both bench/servers/plain-http.ts
+// The bare node:http baseline's request listener, plain JavaScript so that both bench/servers/plain-http.ts
 // (under tsx, over src/) and bench/callgrind-http/plain-http.mjs (over dist/) serve the very same code: the least a
 // server can do around a verifier, with the same till auth the kit's hot path does (a remembered key: one Map look-up
 // of the Bearer key, 401 without it). No schema, no metrics, no limiter: JSON.parse, barcodeVerify, JSON.stringify.

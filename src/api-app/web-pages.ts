@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context, Hono } from 'hono';
 
-/** The console's pages (issue 13), built by `npm run build:web` into `dist/web`. */
+/** The console's pages, built by `npm run build:web` into `dist/web`. */
 export type WebPage = 'wallet' | 'till' | 'merchant';
 
 /** What a built page is served with: scripts and styles only from the server's own origin, no framing. */

@@ -43,7 +43,7 @@ export interface CallbackReceiverOptions {
   logger?: Logger;
 }
 
-/** A Callback API receiver (DESIGN.md section 5). */
+/** A Callback API receiver (the interface document, section 6; the kit's payload in src/contracts/callback). */
 export interface CallbackReceiver {
   /** The Hono app: mount it in your own server, or {@link listen}. */
   readonly app: OpenAPIHono;

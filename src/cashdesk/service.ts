@@ -26,7 +26,7 @@ export interface CashDeskServiceOptions {
   authLimiter?: FailureLimiter | FailureLimiterOptions | false;
   /** Where lockouts are logged (one line each, never the key). Default: silent. */
   logger?: Logger;
-  /** Payments run for the tills (issue 11); without them the `pay.*` methods answer PAY_NOT_CONFIGURED. */
+  /** Payments run for the tills; without them the `pay.*` methods answer PAY_NOT_CONFIGURED. */
   payments?: Payments;
 }
 

@@ -6,7 +6,7 @@ export type ResultCode =
   | 'VALIDATION_FAILED';
 
 /**
- * Why a barcode got its result (DESIGN.md section 2): `OK` for both valid
+ * Why a barcode got its result (the README's Barcodes): `OK` for both valid
  * results, `PREFIX_MISMATCH` for ANOTHER_INSTANCE, the rest for VALIDATION_FAILED.
  */
 export type VerifyReason = 'OK' | 'PREFIX_MISMATCH' | 'MALFORMED' | 'CODE_MISMATCH' | 'REPLAYED' | 'LOCKED';
@@ -34,7 +34,7 @@ export interface BarcodeVerification {
 }
 
 /**
- * How the password is made (DESIGN.md section 2): `rfc6238` is RFC 6238 TOTP
+ * How the password is made (the README's Barcodes): `rfc6238` is RFC 6238 TOTP
  * of the partner key (the document read literally); `card-bound` uses a
  * per-card key and binds the card session into the MAC.
  */

@@ -6,8 +6,8 @@ import { StatusClass } from './pay/statuses.js';
 import { boundedJsonRule } from './text.js';
 
 /**
- * Payments the cash desk server runs for its tills (issue 11, DESIGN.md
- * section 7): one set of schemas for the bridge's `pay.*` params, the HTTP
+ * Payments the cash desk server runs for its tills (docs/architecture.md,
+ * "The path of a payment"): one set of schemas for the bridge's `pay.*` params, the HTTP
  * twins under `/v1/payments`, and the OpenAPI document.
  */
 

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 
 /**
- * The cash desk server's contract (DESIGN.md section 7): one set of schemas
+ * The cash desk server's contract (the README's Cash desk server): one set of schemas
  * for the HTTP adapter, the WebSocket bridge's params, and the OpenAPI document.
  */
 

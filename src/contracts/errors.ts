@@ -2,8 +2,8 @@ import { z } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
 
 /**
- * The error envelope of every HTTP API of the kit (interface document section 7,
- * DESIGN.md section 3): `status` is a stable code, `errors` lines are
+ * The error envelope of every HTTP API of the kit (interface document sections
+ * 2.5 and 7): `status` is a stable code, `errors` lines are
  * `<field>: <message>` or a free message.
  */
 export const ErrorEnvelope = z.object({

@@ -2,7 +2,7 @@ import type { z } from '@hono/zod-openapi';
 import { MAX_JSON_DEPTH } from './json-depth.js';
 
 /**
- * The kit's one rule for text (issue 10): a string that can reach storage or a
+ * The kit's one rule for text: a string that can reach storage or a
  * log holds no C0 control characters (U+0000 to U+001F; free text may keep tab,
  * line feed and carriage return) and no unpaired surrogates. PostgreSQL refuses
  * NUL outright and a surrogate cannot be encoded as UTF-8, so letting either in

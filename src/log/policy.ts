@@ -1,7 +1,7 @@
 import type { Logger, LoggerOptions } from 'pino';
 
 /**
- * The kit's logging policy (issue 10): logs say what failed and where, never
+ * The kit's logging policy: logs say what failed and where, never
  * with what. Errors are reduced to a whitelist of fields (no `params`, `query`,
  * `parameters`, `detail`, `where`, bodies, headers), messages of database
  * errors that quote input have the quoted values masked, and known secret or

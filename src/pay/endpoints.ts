@@ -61,7 +61,7 @@ const noProvider = (CheckoutRequest as unknown as z.ZodObject).omit({ providerId
 // No refundId (the kit's) nor amount (a partial refund by amount): the document names items and their article, quantity.
 const documentRefund = z.object({ transactionId: TransactionRef, items: z.array(RefundItem).min(1).max(1000).optional() }).strict();
 
-/** The seven operations (DESIGN.md section 3). `/cancel` answers the transaction's new state. */
+/** The seven operations (openapi/pay.json). `/cancel` answers the transaction's new state. */
 export const ENDPOINTS = {
   availability: endpoint('availability', '/availability-info', AvailabilityRequest, true,
     { request: AvailabilityRequest as unknown as z.ZodObject, idempotent: true }),

@@ -2,7 +2,7 @@ import type { PayDialect } from '../contracts/pay/dialect.js';
 
 /**
  * Why a Pay API call failed. Stable: branch on it, never on the message.
- * The first seven are the service's own codes (DESIGN.md section 3; the client
+ * The first seven are the service's own codes (openapi/pay.json; the client
  * also raises `BAD_REQUEST` and `AMOUNT_MISMATCH` itself, before sending);
  * `NETWORK` (no answer: refused, reset, dropped), `TIMEOUT` (no answer in time),
  * `SERVER` (5xx), `PROTOCOL` (an answer the client cannot read: a 2xx lacking a

@@ -24,7 +24,7 @@ export type Sign = (requestData: string, context: SignContext) => string | Promi
  * Which Pay API the client speaks.
  *
  * - `'kit'` (default): the interface document plus the kit's extensions, as
- *   the sandbox and DESIGN.md section 3 have them: /cancel and /receipt,
+ *   the sandbox and openapi/pay.json have them: /cancel and /receipt,
  *   /status by requestId + cardSession (the lost-/checkout probe), refundId
  *   (a safely retried /refund), providerId on /checkout, offers on the task.
  * - `'document'`: the interface document read literally. Bodies hold only
@@ -35,7 +35,7 @@ export type Sign = (requestData: string, context: SignContext) => string | Promi
  */
 export type PayProfile = 'document' | 'kit';
 
-/** The default `tokenHeader`: the kit's (DESIGN.md section 2). */
+/** The default `tokenHeader`: the kit's (the README's Pay API tokens). */
 export const DEFAULT_TOKEN_HEADER: string = TOKEN_HEADER;
 
 /**

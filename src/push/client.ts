@@ -47,7 +47,7 @@ export interface SendOptions {
   signal?: AbortSignal;
 }
 
-/** A Push API client (DESIGN.md section 4). */
+/** A Push API client (the interface document, section 4.3). */
 export interface PushClient {
   /**
    * Sets a new password (`PUT /public/user/reset-password`). Any 2xx (any body, or none) is success and later calls

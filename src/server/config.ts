@@ -29,7 +29,7 @@ const ms = (max: number) => {
   return z.number({ error }).int({ error }).min(1, { error }).max(max, { error });
 };
 
-/** Payments for tills (issue 11): the wallet's Pay API and how its status comes back. */
+/** Payments for tills: the wallet's Pay API and how its status comes back. */
 const paySection = z.object({
   url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
   /** `whsec_...`: mounts POST /webhooks/pay; without it the status is polled. */

@@ -15,7 +15,7 @@ import { CallbackLog } from './console/callback-log.js';
 import { CampaignRunner } from './console/campaigns.js';
 import { MERCHANT_CONSOLE_PATH, MerchantConsole } from './console/merchant-console.js';
 
-/** Where the demo system's pages are (issue 13), on the server that serves each. */
+/** Where the demo system's pages are, on the server that serves each. */
 export const DEMO_PAGES = { wallet: '/sandbox/app', till: '/till', merchant: MERCHANT_CONSOLE_PATH } as const;
 
 /** Options of {@link startDemoSystem}. */
@@ -143,7 +143,7 @@ async function startBackOffice(sandbox: RunningSandbox, loyalty: RunningLoyaltyP
 }
 
 /**
- * Starts the whole system on one machine (DESIGN.md 7a), on embedded defaults:
+ * Starts the whole system on one machine (the README's `npm start`), on embedded defaults:
  * the default Loyalty server (port + 11, demo partner and credentials), the
  * sandbox wallet service (port + 10, demo records) driving that Loyalty server
  * and sending its Pay webhooks to the cash desk server, and the cash desk

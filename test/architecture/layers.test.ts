@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 const root = resolve(import.meta.dirname, '..', '..');
 
 /**
- * The layers of DESIGN.md section 9, bottom (0) to top. A file may import its
+ * The layers of docs/architecture.md ("Layers"), bottom (0) to top. A file may import its
  * own layer and the ones below. The first matching prefix decides. The core
  * (assembly/) is compiled apart and imports nothing of these.
  */

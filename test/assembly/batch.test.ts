@@ -16,7 +16,7 @@ const KEY = Buffer.from(PARTNER_KEY, 'hex');
 /** Property runs, sized by count: each run verifies up to three batches of up to 64 barcodes. */
 const RUNS = Number(process.env.WPK_BATCH_RUNS ?? 60);
 
-/** The card-bound password (DESIGN.md section 2), computed with node:crypto alone. */
+/** The card-bound password (the README's Barcodes), computed with node:crypto alone. */
 function password(card: string, session: string, step: number, digits: number): string {
   const cardKey = createHmac('sha256', KEY).update(`card:${card}`).digest();
   const counter = Buffer.alloc(8);

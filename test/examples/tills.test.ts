@@ -7,7 +7,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { exitOf, waitForDemoBanner, type DemoBanner } from '../support/demo-child.js';
 
 /**
- * Issue 24, item 7: the reference tills in examples/ (Java 17 with nothing but the JDK; Python 3 with Debian's
+ * The reference tills in examples/ (Java 17 with nothing but the JDK; Python 3 with Debian's
  * python3-websockets) pay one fresh sandbox card against the `demo` system, as a till vendor would run them:
  * `examples/till-*\/run` with WPK_CASHDESK_URL, WPK_TILL_KEY and WPK_SANDBOX_URL. Each drops its connection while
  * the customer confirms, so the outcome reaches it only through the reconnection.

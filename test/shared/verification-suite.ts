@@ -43,7 +43,7 @@ function makeBarcode(scheme: PasswordScheme, overrides: BarcodeOverrides = {}, c
   } as Parameters<typeof generateBarcode>[0]);
 }
 
-/** The signature an HS256 token of `body` carries under `partnerKey` (DESIGN.md section 2: tokenKey = HMAC-SHA256(key, "token")). */
+/** The signature an HS256 token of `body` carries under `partnerKey` (the README's Pay API tokens: tokenKey = HMAC-SHA256(key, "token")). */
 function signatureUnder(partnerKey: string, token: string, body: string): string {
   const tokenKey = createHmac('sha256', Buffer.from(partnerKey, 'hex')).update('token').digest();
   return createHmac('sha256', tokenKey).update(`${token.split('.')[0]}.`).update(body).digest('base64url');
@@ -165,7 +165,7 @@ function schemeSuite(name: string, scheme: PasswordScheme, makeTarget: TargetFac
         await withTarget({}, async (t) => {
           const code = barcode();
           expect((await t.barcodeVerify(code)).reason).toBe('OK');
-          // Over a transport the same till asking again is a retry (issue 11): the first answer, repeated.
+          // Over a transport the same till asking again is a retry: the first answer, repeated.
           expect(await t.barcodeVerify(code)).toMatchObject(t.sameRequester ? { reason: 'OK', repeated: true } : { reason: 'REPLAYED' });
           const otherCard = code.replace(CARD, '4000999988887777').replace(SESSION, 'ZZ99YY88');
           expect(await t.barcodeVerify(otherCard)).toMatchObject({ reason: 'OK', cardNumber: '4000999988887777', cardSession: 'ZZ99YY88' });

@@ -37,7 +37,7 @@ function livez(url: string): Promise<number> {
 }
 
 /**
- * The issue 10 attacks, over real loopback sockets, against one server: 2,000
+ * The hostile-client attacks, over real loopback sockets, against one server: 2,000
  * idle sockets (only the cap kept), idle and slow-body clients ended by the
  * timeouts (tiny here, so nothing waits long), and a huge body refused 413
  * long before it could have been sent. Asserts on socket events and answers,

@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 
 /**
  * Hostile clients over real loopback sockets, for the per-server attack tests
- * (issue 10): they wait on socket events, never on wall-clock durations.
+ * (test/src/server/attacks.test.ts): they wait on socket events, never on wall-clock durations.
  */
 
 function hostPort(url: string): { host: string; port: number } {

@@ -18,7 +18,7 @@ export const BROWSER_TEST_TIMEOUT_MS = 240_000;
 /** Where the browser tests put their screenshots (git-ignored). */
 export const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'test-output', 'console');
 
-/** The two screens the console must work on (issue 13). */
+/** The two screens the console must work on. */
 export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
 
 let said = false;

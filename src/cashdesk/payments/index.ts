@@ -1,4 +1,5 @@
-// Payments the cash desk server runs for its tills (issue 11): one payment session per till payment.
+// Payments the cash desk server runs for its tills: one payment session per till payment
+// (docs/architecture.md, "The path of a payment").
 export { CashDeskPayments } from './service.js';
 export type { CashDeskPaymentsOptions } from './options.js';
 export type { Payments } from './api.js';

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { singleLine } from '../text.js';
 
-/** What a Callback API event reports (DESIGN.md section 5). */
+/** What a Callback API event reports (the interface document, section 6: push delivery and reading). */
 export const CallbackEventType = z.enum(['push.delivered', 'push.read', 'push.failed']).openapi('CallbackEventType');
 
 /**

@@ -16,7 +16,7 @@ export const CallbackHeaders = z.object({
 });
 
 /**
- * The Callback API (DESIGN.md section 5): the wallet service POSTs each
+ * The Callback API (the interface document, section 6): the wallet service POSTs each
  * delivery, reading and failure of a push message to the account's callback
  * URL. Served by the merchant, so it is a `webhook` of the Push API document.
  */

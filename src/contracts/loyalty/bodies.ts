@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { singleLine } from '../text.js';
 import { MAX_RECEIPT_QR_LENGTH, parseReceiptQr } from './receipt-qr.js';
 
-/** Card numbers the barcode core accepts (DESIGN.md section 2): 1 to 64 of `[0-9A-Za-z-]`. */
+/** Card numbers the barcode core accepts (the README's Barcodes): 1 to 64 of `[0-9A-Za-z-]`. */
 export const CARD_NUMBER = /^[0-9A-Za-z-]{1,64}$/;
 const CARD_NUMBER_MESSAGE = 'must be 1 to 64 of [0-9A-Za-z-]';
 const ID = /^[A-Za-z0-9._:-]{1,64}$/;

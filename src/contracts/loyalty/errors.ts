@@ -2,8 +2,8 @@
  * Error codes of the Loyalty API envelope `{ status, errors[] }` and their HTTP
  * statuses. Only refusals of the request itself are errors: what happened to a
  * promo code or a receipt (INVALID, EXPIRED, ALREADY_USED, DUPLICATE) is an
- * answer, in the 200 body's `result` (DESIGN.md section 6). An unknown card is
- * 404; unknown categories and too many favourites are 400 (DESIGN.md 6), each
+ * answer, in the 200 body's `result` (openapi/loyalty.json). An unknown card is
+ * 404; unknown categories and too many favourites are 400, each
  * with its own code so the wallet can tell them from a malformed body.
  */
 export const LOYALTY_ERROR_STATUS = {

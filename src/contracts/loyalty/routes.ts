@@ -5,7 +5,7 @@ import {
   ReceiptQrRequest, ReceiptQrResponse, SetFavoritesRequest,
 } from './bodies.js';
 
-/** Paths of the Loyalty API (interface document 4.4, DESIGN.md section 6), in OpenAPI form. */
+/** Paths of the Loyalty API (the interface document, section 4.4), in OpenAPI form. */
 export const LOYALTY_PATHS = {
   categories: '/v1/card/{cardNumber}/categories',
   favorites: '/v1/card/{cardNumber}/categories/favorite',

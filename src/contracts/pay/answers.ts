@@ -6,10 +6,10 @@ import { by, type Field, listOf, readAnswer, type Reading } from './reader.js';
 import { RejectReason, StatusClass } from './statuses.js';
 
 /**
- * How the Pay client reads 2xx answers (issue 12): by the fields the
+ * How the Pay client reads 2xx answers: by the fields the
  * interface document names (transactionId, status, walletPayIsDefault,
  * message per provider), tolerating the rest. A named field that is needed and
- * missing or invalid fails the read; the kit's own fields (DESIGN.md section 3)
+ * missing or invalid fails the read; the kit's own fields (openapi/pay.json)
  * are used when present, filled from the request or derived when that is
  * exact, and otherwise left out; unknown fields are ignored. Everything not
  * understood is reported (see `NotUnderstood`).

@@ -8,7 +8,7 @@ import { StatusClass, TRANSITIONS, TransactionStatus, statusClass } from './stat
  * error codes and error bodies "not shown", so the kit is told them: each
  * status word with its class, and the error codes of each refusal the payment
  * session branches on. They are merged over the kit's own words (the six
- * lower-case statuses and the codes of DESIGN.md section 3), which stay
+ * lower-case statuses and the codes of openapi/pay.json), which stay
  * understood; a configured word wins over the kit's.
  */
 

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 
 /**
- * Error codes of the Pay API (DESIGN.md section 3) and their HTTP statuses.
+ * Error codes of the kit's Pay API and their HTTP statuses.
  * Checks run in this order, the first failure answers: token (401), body
  * shape (400), amounts (422), then stored state (404, 409). Nothing is stored
  * for a refused request.
@@ -19,7 +19,7 @@ export const PAY_ERROR_STATUS = {
 /** A Pay API error code. */
 export type PayErrorCode = keyof typeof PAY_ERROR_STATUS;
 
-/** The header carrying the token from `getToken` (DESIGN.md section 2). */
+/** The header carrying the token from `getToken` (the README's Pay API tokens). */
 export const TOKEN_HEADER = 'X-Wallet-Token';
 
 /** Codes the sandbox adds to the Pay API's: a body that is not JSON by type, and an injected or real outage (retry). */

@@ -7,7 +7,7 @@ import {
 } from './bodies.js';
 import { PayErrorEnvelope, TOKEN_HEADER } from './errors.js';
 
-/** Paths of the Pay API (DESIGN.md section 3). */
+/** Paths of the Pay API (the interface document, section 4.2, and the kit's /cancel and /receipt). */
 export const PAY_PATHS = {
   availability: '/availability-info',
   availabilityTask: '/availability-info/task',

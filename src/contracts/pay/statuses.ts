@@ -1,8 +1,9 @@
 import { z } from '@hono/zod-openapi';
 
 /**
- * Transaction statuses (DESIGN.md section 3), lower case as the document
- * writes `rejected`, in the document's three classes.
+ * Transaction statuses (the kit's: the interface document, section 3, names
+ * only `rejected`), lower case as the document writes `rejected`, in the
+ * document's three classes.
  */
 export const TransactionStatus = z.enum(['created', 'processing', 'succeeded', 'rejected', 'cancelled', 'expired'])
   .openapi('TransactionStatus');

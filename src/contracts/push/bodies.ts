@@ -56,7 +56,7 @@ export const BatchPushResponse = z.object({
     .openapi({ description: 'The message id of each accepted number.' }),
 }).openapi('BatchPushResponse');
 
-/** Where a message is (DESIGN.md section 4). */
+/** Where a message is (openapi/push.json). */
 export const PushStatus = z.enum(['QUEUED', 'SENT', 'DELIVERED', 'READ', 'FAILED']).openapi('PushStatus');
 
 // GET /public/push/{messageId}

@@ -15,7 +15,7 @@ export type PushErrorCode = keyof typeof PUSH_ERROR_STATUS;
 /** The document's 401 message. */
 export const UNAUTHORIZED_MESSAGE = 'Invalid authorization token';
 
-/** Paths of the Push API (DESIGN.md section 4), under `/public`. */
+/** Paths of the Push API (the interface document, section 4.3), under `/public`. */
 export const PUSH_PATHS = {
   resetPassword: '/public/user/reset-password',
   single: '/public/push/single',

@@ -55,7 +55,7 @@ const RESPONSES: Record<LoyaltyOperation, z.ZodType> = {
 };
 
 /**
- * The merchant's Loyalty API server (DESIGN.md section 6): the six routes under
+ * The merchant's Loyalty API server (the interface document, section 4.4): the six routes under
  * `/v1` with the contract's validation, Basic auth (checked first: 401 before
  * 400), request ids (`x-request-id`), `LoyaltyError` mapped to the envelope,
  * answers checked against the contract, idempotent card issue, plus

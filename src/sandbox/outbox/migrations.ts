@@ -31,7 +31,7 @@ CREATE TABLE webhook_attempts (
   PRIMARY KEY (delivery_id, attempt)
 )`,
 }, {
-  // Issue 15: sent as X-Request-Id (a Pay event: the id of the request that created the transaction).
+  // Sent as X-Request-Id (a Pay event: the id of the request that created the transaction).
   id: '002-delivery-request-id',
   sql: 'ALTER TABLE webhook_deliveries ADD COLUMN request_id TEXT',
 }];

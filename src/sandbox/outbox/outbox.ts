@@ -48,7 +48,7 @@ export interface OutboxOptions {
   db: Database;
   clock?: () => number;
   logger?: Logger;
-  /** Divides every retry wait (DESIGN.md 5); tests use e.g. 1000. Default 1. */
+  /** Divides every retry wait (RETRY_SCHEDULE_MS); tests use e.g. 1000. Default 1. */
   timeScale?: number;
   /** How often due deliveries are looked for, besides right after an enqueue. Default 250 ms. */
   pollMs?: number;

@@ -1,6 +1,6 @@
 /**
- * When each attempt is made, counted from the previous one (DESIGN.md section
- * 5, Standard Webhooks' schedule): immediately, then after 5 s, 5 min, 30 min,
+ * When each attempt is made, counted from the previous one (Standard
+ * Webhooks' schedule, as the README states it): immediately, then after 5 s, 5 min, 30 min,
  * 2 h, 5 h, 10 h and 10 h. Eight attempts in all, about 27.6 hours.
  */
 export const RETRY_SCHEDULE_MS: readonly number[] = [

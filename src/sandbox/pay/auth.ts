@@ -24,7 +24,7 @@ const refused = () => problem(401, 'TOKEN_INVALID', [`${TOKEN_HEADER}: invalid`]
 
 /**
  * Checks `X-Wallet-Token` over the raw body bytes before anything else
- * (DESIGN.md section 2; the first check of section 3). Before the body is
+ * (the README's Pay API tokens; the Pay API's first check). Before the body is
  * read: the token's shape, header and age, and its partner, the token's `kid`
  * (or the only partner); so no body is buffered for a request that could
  * never pass (and the app's body limit has refused an oversized one before

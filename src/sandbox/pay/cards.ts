@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/index.js';
 import { problem } from '../../api-app/index.js';
 import type { Partner } from './partners.js';
 
-/** A payment provider as the customer of a card sees it (DESIGN.md section 3). */
+/** A payment provider as the customer of a card sees it (the provider list of the interface document, section 2.4). */
 export interface CardProvider {
   providerId: string;
   name: string;
@@ -59,7 +59,7 @@ function newCardNumber(): string {
 
 /**
  * The wallet app issues (or re-reads) a card and draws its barcode in the
- * partner's scheme (DESIGN.md section 2: TOTP of the partner key, or of a card
+ * partner's scheme (the README's Barcodes: TOTP of the partner key, or of a card
  * key diversified from it); a new card session is opened unless `withSession`
  * is false. Runs in the caller's transaction.
  */

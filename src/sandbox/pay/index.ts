@@ -1,4 +1,4 @@
-/** The sandbox Pay service (issue 4): module, options, token check, faults and partner types. */
+/** The sandbox Pay service: module, options, token check, faults and partner types. */
 export { createPayModule, mountPay, payModule } from './module.js';
 export { resolvePayOptions, type PayModuleOptions, type ResolvedPayOptions } from './options.js';
 export { payMigrations } from './migrations.js';

@@ -125,7 +125,7 @@ ALTER TABLE pay_cards ALTER COLUMN card_key DROP NOT NULL`,
   id: '004-card-session-blocked',
   sql: 'ALTER TABLE pay_card_sessions ADD COLUMN blocked_at TIMESTAMPTZ',
 }, {
-  // Issue 15: the X-Request-Id of the /checkout that created the transaction, sent with its webhooks, so one id
+  // The X-Request-Id of the /checkout that created the transaction, sent with its webhooks, so one id
   // follows a payment through the partner's logs and the sandbox's.
   id: '005-transaction-request-id',
   sql: 'ALTER TABLE pay_transactions ADD COLUMN http_request_id TEXT',

@@ -34,7 +34,7 @@ export function mountPay(app: OpenAPIHono<any>, rt: PayRuntime, faults: Faults):
 }
 
 /**
- * The sandbox's Pay service (issue 4): the Pay API of DESIGN.md section 3 with
+ * The sandbox's Pay service: the Pay API of openapi/pay.json with
  * its state in the sandbox's database, the wallet-app simulator and test
  * controls under /sandbox/. Each sandbox that mounts it gets its own bank
  * timers, faults and expiry sweeper; `close()` stops those of every sandbox

@@ -25,7 +25,7 @@ export type ResolvedPayOptions = z.output<typeof schema>;
 
 /**
  * Validates the Pay module's options once. Defaults: card sessions live 900 s
- * (DESIGN.md section 3: 15 min), invoices not confirmed within 300 s expire,
+ * (the README's Sandbox section: 15 min), invoices not confirmed within 300 s expire,
  * expiry is swept every 1000 ms (real time; reads also apply it at once), and
  * one provider, `wallet` (a card may be given its own list by the simulator).
  */

@@ -27,7 +27,7 @@ export interface Partner {
   webhookUrl: string | null;
   webhookSecret: string;
   layout: BarcodeLayout;
-  /** How the partner's barcodes are drawn (DESIGN.md section 2); the merchant's verifier must say the same. */
+  /** How the partner's barcodes are drawn (the README's Barcodes); the merchant's verifier must say the same. */
   scheme: PasswordScheme;
 }
 

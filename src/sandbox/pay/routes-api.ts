@@ -20,7 +20,7 @@ function jsonText(c: Context, text: string): Response {
 }
 
 /**
- * Mounts the seven Pay API routes (DESIGN.md section 3). Each runs, in order:
+ * Mounts the seven Pay API routes (openapi/pay.json). Each runs, in order:
  * the injected fault (if any), the token check over the raw body (401), the
  * schema (400), then the operation (422, 404, 409). Stored answers
  * (/checkout, /refund, /availability-info/task) are sent as stored, byte for byte.

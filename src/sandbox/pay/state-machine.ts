@@ -27,7 +27,7 @@ export function invalidState(t: Pick<TransactionRow, 'status'>, action: string) 
 const ALLOWED_COLUMNS = new Set(['reason', 'confirmed_at', 'cancelled_by', 'bank_outcome', 'bank_delay_ms', 'bank_receive_ms', 'bank_received_at', 'bank_answered_at']);
 
 /**
- * Moves a transaction from its current status to `to` (DESIGN.md section 3,
+ * Moves a transaction from its current status to `to` (the kit's statuses,
  * `TRANSITIONS`), bumps its version and enqueues the `transaction.updated`
  * event, all in `tx`. The UPDATE is conditional on the status read, so a
  * concurrent move can never be overwritten; an illegal move throws 409 INVALID_STATE.

@@ -9,7 +9,7 @@ export interface TokenCheck {
   tokenKey: Uint8Array;
   /** Seconds since the epoch, now. */
   nowSeconds: number;
-  /** Largest |now - iat| accepted. Default 300 (DESIGN.md section 2). */
+  /** Largest |now - iat| accepted. Default 300 (the README's Pay API tokens). */
   maxSkewSeconds?: number;
   /** Records a jti; false when it was seen before (within the skew window). */
   claimJti(jti: string, ttlSeconds: number): boolean | Promise<boolean>;
@@ -51,7 +51,7 @@ export function tokenKid(token: string): string | undefined | null {
   }
 }
 
-/** tokenKey for a partner key given as hex (DESIGN.md section 2). */
+/** tokenKey for a partner key given as hex: HMAC-SHA256(partnerKey, "token"). */
 export function tokenKeyOf(partnerKeyHex: string): Buffer {
   return createHmac('sha256', Buffer.from(partnerKeyHex, 'hex')).update('token').digest();
 }
@@ -68,7 +68,7 @@ function parseHeader(encoded: string): WalletTokenHeader | undefined {
   }
 }
 
-/** Default largest |now - iat|, in seconds (DESIGN.md section 2). */
+/** Default largest |now - iat|, in seconds (the README's Pay API tokens). */
 const MAX_SKEW_SECONDS = 300;
 
 /**

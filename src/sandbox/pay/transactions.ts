@@ -8,7 +8,7 @@ export interface TransactionRow {
   transactionId: string;
   partnerId: string;
   requestId: string;
-  /** The `X-Request-Id` of the /checkout that created it (its webhooks carry it); null before issue 15. */
+  /** The `X-Request-Id` of the /checkout that created it (its webhooks carry it); null in rows older than migration 005. */
   httpRequestId: string | null;
   cardSession: string;
   cardNumber: string;

@@ -22,7 +22,7 @@ export interface CallbackTarget {
   callbackSecret: string;
 }
 
-/** The DESIGN.md section 5 body; its eventId is also the webhook-id. */
+/** The Callback API body (src/contracts/callback/events.ts); its eventId is also the webhook-id. */
 export function callbackEvent(change: StatusChange): CallbackEvent {
   return {
     eventId: `evt_${randomBytes(12).toString('hex')}`, type: change.type, messageId: change.messageId, subId: change.subId,

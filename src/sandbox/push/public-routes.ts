@@ -24,7 +24,7 @@ async function answer<T>(run: () => Promise<SendResult<T>>): Promise<Response> {
 }
 
 /**
- * Mounts the Push API (DESIGN.md section 4) under `/public`: Basic auth and
+ * Mounts the Push API (the interface document, section 4.3) under `/public`: Basic auth and
  * the initial-password rule first, then the contract's routes.
  */
 export function mountPublicRoutes(app: OpenAPIHono<any>, ctx: SandboxContext): void {

@@ -9,7 +9,7 @@ const callbackUrl = singleLine(z.url({ protocol: /^https?$/, error: 'must be an 
 const interval = z.number({ error: 'must be a number of ms' }).int({ error: 'must be an integer' })
   .min(0, { error: 'must be 0 to 86400000' }).max(86_400_000, { error: 'must be 0 to 86400000' });
 
-/** Defaults of a new account (DESIGN.md section 4). */
+/** Defaults of a new account: the intervals of the 304 rule, which the interface document (section 8) leaves open. */
 export const ACCOUNT_DEFAULTS = { singleIntervalMs: 60_000, batchIntervalMs: 1_000, simulateDelivery: true } as const;
 
 /** POST /sandbox/push/accounts */

@@ -46,7 +46,7 @@ const CampaignBody = z.object({
 const HISTORY_SAMPLES = 120;
 
 /**
- * The merchant console (issue 13) on the cash desk server of the demo system:
+ * The merchant console on the cash desk server of the demo system:
  * the page at `/console`, its JSON under `/console/api/` (transactions with
  * their status history and webhook deliveries, refunds, campaigns and their
  * per-number results, callbacks received, loyalty cards and credits, the cash

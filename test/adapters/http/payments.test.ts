@@ -117,7 +117,7 @@ describe('HTTP /v1/payments', () => {
     ]));
   });
 
-  // Hostile input (issue 10's attacks on the payment routes): a deep receipt died in the payments thread's
+  // Hostile input (attacks on the payment routes): a deep receipt died in the payments thread's
   // structured clone (a 500 with a stack in the log); the webhook read any body whole, unauthenticated.
   it('refuses a body or a receipt nested deeper than 64 levels, and a receipt with control characters, 400 naming the field', async () => {
     const post = async (path: string, text: string) => {

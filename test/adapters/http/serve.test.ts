@@ -113,7 +113,7 @@ function rawExchange(url: string, bytes: string): Promise<string> {
 }
 
 describe('serveHttp, a request Node itself refuses', () => {
-  // Issue 10's attacks answered by Node's HTTP parser before any app code: "HTTP/1.1 400 Bad Request" and no body,
+  // Hostile requests answered by Node's HTTP parser before any app code: "HTTP/1.1 400 Bad Request" and no body,
   // where every other refusal of the kit is the error envelope.
   const verify = (headers: string) =>
     `POST /v1/barcode/verify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${headers}\r\n\r\n{"fullBarcode":"x"}`;

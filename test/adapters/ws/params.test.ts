@@ -47,7 +47,7 @@ describe('checkParams', () => {
     expect(checkParams('barcode.verify', ['CM;1;;1'])).toEqual(new InvalidParams(['params: must be an object with named members, not an array']));
   });
 
-  // Hostile input (issue 10's attacks on the pay.* methods): a receipt is forwarded as given, so its depth and its text
+  // Hostile input (attacks on the pay.* methods): a receipt is forwarded as given, so its depth and its text
   // are checked at the contract, before a worker's structured clone or JSON.stringify overflows the stack (-32603 before).
   it('refuses a pay.receipt receipt nested deeper than 64 levels, however deep, naming the field', () => {
     for (const depth of [65, 5_000, 100_000]) {

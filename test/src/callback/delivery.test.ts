@@ -22,7 +22,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-// The sandbox's callback sender retries on DESIGN.md 5's schedule divided by 1000:
+// The sandbox's callback sender retries on its schedule (RETRY_SCHEDULE_MS) divided by 1000:
 // immediately, 5 ms, 300 ms, 1.8 s, 7.2 s...
 // One sandbox for the file (each test makes its own account); only the receiver's database differs per case.
 let sandbox: PushSandbox;

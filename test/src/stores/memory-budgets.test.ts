@@ -30,7 +30,7 @@ describe('MemoryStore budgets', () => {
       const verifier = createVerifier({ ...BASE_CONFIG, clock: time.clock, replay: store });
       const used = barcodeFor('4000123412341234');
       expect(verifier.barcodeVerify(used).reason).toBe('OK');
-      // The attack of issue 10: 200 times more counters than the budget, every one a new card.
+      // The attack: 200 times more counters than the budget, every one a new card.
       for (let i = 0; i < 200_000; i++) verifier.barcodeVerify(wrongBarcode(i));
       expect(store.failureCounters).toBeLessThanOrEqual(1000);
       expect(verifier.barcodeVerify(used)).toMatchObject({ resultCode: 'VALIDATION_FAILED', reason: 'REPLAYED' });

@@ -36,7 +36,7 @@ export function sandboxCases(what: string): SandboxCase[] {
 }
 
 /**
- * Both password schemes (DESIGN.md section 2). The scheme decides one thing in
+ * Both password schemes (the README's Barcodes). The scheme decides one thing in
  * the sandbox: how the app draws a card's barcode (TOTP of the partner key, or
  * of a card key derived from it, with the session in the MAC) and whether the
  * app holds a card key. So the flows that start from a drawn card run under

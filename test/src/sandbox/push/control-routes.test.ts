@@ -90,7 +90,7 @@ describe.each(sandboxCases('Push test controls'))('Push test controls on $name',
       try {
         const { login, auth } = await readyAccount(url, { callbackUrl: hook.url });
         await call(url, 'POST', '/public/push/single', { msisdn: '79991112233', subId: 'cb', message }, auth);
-        // timeScale 100,000: the 8 attempts of DESIGN.md 5 (about 27.6 h) take about 1 s.
+        // timeScale 100,000: the 8 attempts of RETRY_SCHEDULE_MS (about 27.6 h) take about 1 s.
         const failed = await eventually(async () => {
           const [d] = (await call(url, 'GET', `/sandbox/push/deliveries?login=${login}`)).body.deliveries;
           return d?.status === 'failed' ? d : undefined;
