@@ -69,7 +69,7 @@ const entryPoints = new Set(Object.values(pkg.exports).flatMap((e) => typeof e =
 const files = [...sources('src'), ...sources('adapters')];
 const graph = new Map(files.map((f) => [f, importsOf(f)]));
 
-describe('layering (DESIGN.md 9)', () => {
+describe('layering (docs/architecture.md)', () => {
   it('places every source file in a layer', () => {
     expect(files.filter((f) => layerOf(f) === undefined && !entryPoints.has(f))).toEqual([]);
   });

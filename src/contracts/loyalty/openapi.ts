@@ -9,7 +9,7 @@ function description(): string {
   const history = LOYALTY_API_VERSIONS.map((v) => `| ${v.version} | ${v.date} | ${v.change} |`).join('\n');
   const codes = Object.entries(LOYALTY_ERROR_STATUS).map(([code, status]) => `\`${code}\` ${status}`).join(', ');
   return [
-    'The Loyalty API is served by the merchant and called by the wallet service (DESIGN.md section 6), with HTTP Basic credentials.',
+    'The Loyalty API is served by the merchant and called by the wallet service, with HTTP Basic credentials.',
     '',
     `Every non-2xx answer is \`{ "status": "<CODE>", "errors": ["<field>: <message>" | "<message>"] }\`; codes: ${codes}.`,
     'The kit\'s server adds `requestId` to it, and answers every request with `X-Request-Id`; it also serves `GET /metrics`.',

@@ -25,7 +25,7 @@ export const PAY_SECURITY_SCHEME = 'walletToken';
 export const PAY_SECURITY_SCHEME_OBJECT = {
   type: 'apiKey' as const, in: 'header' as const, name: TOKEN_HEADER,
   description: 'getToken(exact body text): a JWS HS256 with a detached unencoded payload (RFC 7515, RFC 7797), '
-    + 'checked over the raw body bytes, |now - iat| <= 300 s, jti used once (DESIGN.md section 2).',
+    + 'checked over the raw body bytes, |now - iat| <= 300 s, jti used once (the README, "Pay API tokens").',
 };
 
 const signed = [{ [PAY_SECURITY_SCHEME]: [] }];

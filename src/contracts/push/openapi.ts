@@ -7,13 +7,13 @@ import { demoServers, OPENAPI_LICENSE } from '../openapi-info.js';
 import { withRequestIds } from '../ops-openapi.js';
 
 const DESCRIPTION = [
-  'Push API (interface document 2.5, 3, 4.3, 5, 7, 8; DESIGN.md section 4): JSON, UTF-8, HTTPS, HTTP Basic (RFC 7617).',
+  'Push API (interface document 2.5, 3, 4.3, 5, 7, 8): JSON, UTF-8, HTTPS, HTTP Basic (RFC 7617).',
   '',
   'The initial password of an account must be reset with `PUT /public/user/reset-password`; until then every other call answers 401.',
   'Answers: 200 done; 304 too early (no body, `Retry-After`); 400 `BAD_REQUEST`; 401 `UNAUTHORIZED`; 404 `NOT_FOUND`.',
   'Every error body is `{ "status": "<CODE>", "errors": ["<field>: <message>" | "<message>"] }`.',
   '',
-  'Callback API (DESIGN.md section 5): the `pushEvent` webhook below is POSTed to the account\'s callback URL for each',
+  'Callback API: the `pushEvent` webhook below is POSTed to the account\'s callback URL for each',
   'delivery (`push.delivered`), reading (`push.read`) and failure (`push.failed`), signed per Standard Webhooks.',
   '',
   '| Version | Change |',

@@ -13,7 +13,7 @@ function problemsOf(text: string): string[] {
 }
 
 describe('parseReceiptQr', () => {
-  it('reads the example of DESIGN.md 6 into kopecks, a local time and the fiscal numbers', () => {
+  it('reads a fiscal receipt QR string into kopecks, a local time and the fiscal numbers', () => {
     expect(parseReceiptQr(GOOD)).toEqual({
       ok: true,
       receipt: { time: '2024-03-15T14:25:00', sum: 102000, fiscalDriveNumber: '9289000100242345', documentNumber: 12345, fiscalSign: '3826350066', operationType: 1 },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { nextDelayMs, RETRY_SCHEDULE_MS } from '../../../../src/sandbox/outbox/index.js';
 
 describe('RETRY_SCHEDULE_MS', () => {
-  it('is DESIGN.md 5: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h', () => {
+  it('retries on the documented schedule: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h', () => {
     expect(RETRY_SCHEDULE_MS).toEqual([0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
   });
 });
