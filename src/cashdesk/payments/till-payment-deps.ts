@@ -4,10 +4,9 @@ import type { PayClient } from '../../pay/client.js';
 import type { Basket, PaymentSessionSnapshot } from '../../pay/session-types.js';
 import type { TransactionUpdates } from '../../pay/updates.js';
 import type { PaymentWrite } from './store.js';
-import type { TillPayment } from './till-payment.js';
 
-/** What a till payment needs from the payments service. */
-export interface TillPaymentDeps {
+/** What a till payment (`P`, the till payment's own type) needs from the payments service. */
+export interface TillPaymentDeps<P> {
   client: PayClient;
   updates: TransactionUpdates | undefined;
   pollIntervalMs: number | undefined;
@@ -27,7 +26,7 @@ export interface TillPaymentDeps {
    */
   publish(tillId: string, update: SessionUpdate): void;
   /** The lease is gone (a write was refused): stop driving, tell nothing more. */
-  lost(payment: TillPayment): void;
+  lost(payment: P): void;
   /**
    * Whether writes go behind instead of first: the till is told, /checkout and
    * /refund go out and intents answer without waiting for the write. Only for
@@ -36,7 +35,7 @@ export interface TillPaymentDeps {
    */
   writeBehind?: boolean;
   /** The payment may have come to rest: an intent ended, a write completed, or a watched transaction moved. */
-  settled(payment: TillPayment): void;
+  settled(payment: P): void;
   onError(error: unknown, what: string): void;
 }
 

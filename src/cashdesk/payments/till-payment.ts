@@ -28,7 +28,7 @@ export class TillPayment {
   receiptSent: boolean;
   /** The lease's epoch: every write names it, and is refused once another instance claimed the payment. */
   epoch: number;
-  readonly #deps: TillPaymentDeps;
+  readonly #deps: TillPaymentDeps<TillPayment>;
   readonly #writes: RecordWrites;
   #seq: number;
   // Events the session raised while it was being made (a state already known, replayed on restore): handled after.
@@ -40,7 +40,7 @@ export class TillPayment {
   #running = 0;
   #closed = false;
 
-  constructor(deps: TillPaymentDeps, init: TillPaymentInit) {
+  constructor(deps: TillPaymentDeps<TillPayment>, init: TillPaymentInit) {
     this.#deps = deps;
     this.tillId = init.tillId;
     this.paymentId = init.paymentId;
