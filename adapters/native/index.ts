@@ -5,7 +5,7 @@ import { type CoreBackend, kidTail } from '../node/backend.js';
 import type { ResolvedConfig } from '../node/config.js';
 import { AlgId, BARCODE_CAP, BATCH_MAX, SchemeId } from '../node/core.js';
 
-/** One configured native core (see adapters/native/src/addon.cc). */
+/** One configured native core (see adapters/native/src/native_core.h). */
 interface NativeCore {
   /** 9 int32 result slots the addon writes on every verify. */
   readonly result: ArrayBuffer;

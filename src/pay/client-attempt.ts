@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import { currentRequestId } from '../log/request-id.js';
+import { readAnswer, readRefusal, type Attempt, type FailedAttempt, type HttpAnswer } from './client-answer.js';
+import { emitTo, eventBase, type AttemptScope } from './client-observer.js';
+import type { Body, Route } from './client-request.js';
+import { PayError } from './errors.js';
+import type { ResolvedPayClientOptions } from './options.js';
+
+const TIMED_OUT = Symbol('timeout');
+
+/** One attempt of a call: signs the body, sends it once and reads what comes back. */
+export async function attemptCall(
+  o: ResolvedPayClientOptions, route: Route, body: Body, attempt: number, timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<Attempt> {
+  signal?.throwIfAborted();
+  // The id of the request this call serves (the cash desk's payment route, see withRequestId), so one id
+  // follows a payment through both servers' logs; else one per attempt.
+  const scope: AttemptScope = { route, attempt, httpRequestId: currentRequestId() ?? randomUUID() };
+  // A new token every attempt: the service refuses a jti it has seen, and the bytes are the same.
+  const token = await o.sign(body.text, { operation: route.endpoint.operation, path: route.path });
+  if (o.onEvent) emitTo(o, { type: 'request', ...eventBase(scope) });
+  const answer = await exchange(o, scope, body, token, timeoutMs, signal);
+  if ('ok' in answer) return answer;
+  if (o.onEvent) {
+    emitTo(o, {
+      type: 'response', ...eventBase(scope), httpStatus: answer.httpStatus, durationMs: answer.durationMs,
+      requestId: answer.requestId,
+    });
+  }
+  const { httpStatus } = answer;
+  return httpStatus >= 200 && httpStatus < 300 ? readAnswer(o, scope, body, answer) : readRefusal(o, scope, answer);
+}
+
+/**
+ * The HTTP exchange: the answer, or the failed attempt when none came within `timeoutMs`. The caller's abort
+ * rejects with its reason instead.
+ */
+async function exchange(
+  o: ResolvedPayClientOptions, scope: AttemptScope, body: Body, token: string, timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<HttpAnswer | FailedAttempt> {
+  const { route, attempt, httpRequestId } = scope;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(TIMED_OUT), timeoutMs);
+  const onAbort = () => controller.abort(signal!.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const started = performance.now();
+  let answer: Omit<HttpAnswer, 'durationMs'>;
+  try {
+    const response = await o.fetch(route.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [o.tokenHeader]: token, 'x-request-id': httpRequestId },
+      body: body.text,
+      signal: controller.signal,
+    });
+    answer = {
+      httpStatus: response.status,
+      requestId: response.headers.get('x-request-id') ?? undefined,
+      retryAfter: response.headers.get('retry-after'),
+      text: await response.text(),
+    };
+  } catch (cause) {
+    const durationMs = performance.now() - started;
+    if (signal?.aborted) throw signal.reason;
+    const timedOut = controller.signal.reason === TIMED_OUT;
+    const { path } = route;
+    const details = { path, attempts: attempt, requestId: httpRequestId };
+    const error = timedOut
+      ? new PayError('TIMEOUT', `${path}: no answer within ${timeoutMs} ms`, details)
+      : new PayError('NETWORK', `${path}: no answer (${describeNetworkError(cause)})`, details, { cause });
+    return { ok: false, error, retryAfterMs: 0, durationMs, httpRequestId };
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+  return { ...answer, durationMs: performance.now() - started };
+}
+
+function describeNetworkError(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } })?.cause;
+  if (typeof cause?.code === 'string') return cause.code;
+  if (typeof cause?.message === 'string') return cause.message;
+  return error instanceof Error ? error.message : 'network error';
+}
