@@ -127,9 +127,12 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
         }
       }
     }
-    const async = this.#store !== undefined && !this.#store.synchronous;
+    // Promises come from an async store (every answer) or from a hook answering with one (valid answers only):
+    // then the batch is one promise of results, never an array holding promises.
+    const async = (this.#store !== undefined && !this.#store.synchronous)
+      || (this.#bonus !== undefined && answers.some((answer) => answer instanceof Promise));
     if (end < fullBarcodes.length) {
-      if (async) for (const answer of answers) void (answer as Promise<BarcodeVerification>).catch(() => undefined);
+      if (async) for (const answer of answers) if (answer instanceof Promise) void answer.catch(() => undefined);
       throw notAString(`barcodeVerifyBatch: fullBarcodes[${end}]`, fullBarcodes[end]);
     }
     return async ? Promise.all(answers) : answers as BarcodeVerification[];
