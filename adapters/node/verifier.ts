@@ -1,4 +1,4 @@
-import type { BarcodeVerification } from '../../src/contracts/barcode.js';
+import type { AcceptedVerification, BarcodeVerification } from '../../src/contracts/barcode.js';
 import { KitError, RequestDataError } from '../../src/errors.js';
 import { MemoryStore } from '../../src/stores/memory.js';
 import type { AsyncStore, SyncStore, VerificationStore } from '../../src/stores/store.js';
@@ -196,7 +196,7 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
    */
   #valid(
     fullBarcode: string, cardNumber: string, cardSession: string | null, keyIndex: number, driftSteps: number,
-  ): BarcodeVerification | Promise<BarcodeVerification> {
+  ): AcceptedVerification | Promise<AcceptedVerification> {
     const hook = this.#bonus;
     if (hook === undefined) return valid(fullBarcode, cardNumber, cardSession, keyIndex, driftSteps, true);
     let answer: boolean | Promise<boolean>;
