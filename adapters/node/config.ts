@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ALGORYTHMS, type Algorythm, PASSWORD_SCHEMES, type PasswordScheme } from '../../src/contracts/barcode.js';
 import { ConfigError } from '../../src/errors.js';
-import type { VerificationStore } from '../../src/stores/store.js';
+import type { SyncStore, VerificationStore } from '../../src/stores/store.js';
 import { isHex } from './hex.js';
 
 /** Printable ASCII without space: what a scanner reliably reproduces. */
@@ -54,11 +54,16 @@ export const schemeFields = {
   ).max(MAX_PREVIOUS_KEYS, { error: `must hold at most ${MAX_PREVIOUS_KEYS} keys` }).default([]),
 };
 
+/** What a bonus hook answers: at once, or with a promise. */
+export type BonusAnswer = boolean | Promise<boolean>;
+
 /**
- * Whether bonus operations are available for a card (the interface document,
- * section 1: the module "checks whether bonus operations are available").
+ * Whether bonus operations are available for a card (section 1 of the
+ * interface document, main flow step 3: the module "checks whether bonus
+ * operations are available"). `A` is its answer's type: a hook answering with a promise makes
+ * the valid results promises too.
  */
-export type BonusHook = (cardNumber: string) => boolean | Promise<boolean>;
+export type BonusHook<A extends BonusAnswer = BonusAnswer> = (cardNumber: string) => A;
 
 const verifierSchema = initParametersSchema.extend({
   ...schemeFields,
@@ -82,8 +87,32 @@ const verifierSchema = initParametersSchema.extend({
     .default(() => Date.now),
 }).strict();
 
-/** What `createVerifier` and `init` accept (the document's spellings, or `algorithm`/`delimiter`). */
-export type VerifierConfig = Omit<z.input<typeof verifierSchema>, 'algorythm' | 'delimeter'> & (
+/**
+ * What `createVerifier` and `init` accept (the document's spellings, or
+ * `algorithm`/`delimiter`). `S` is the kind of `replay` store and `A` what
+ * `bonusAvailable` answers; they decide whether `barcodeVerify` answers at once
+ * or with a promise (see {@link VerifyResult}). The defaults are the synchronous
+ * kinds, so a config typed `VerifierConfig` (no store, or a `MemoryStore`)
+ * verifies synchronously; a shared store is `VerifierConfig<RedisStore>`, and
+ * `VerifierConfig<VerificationStore | false, BonusAnswer>` takes every kind.
+ *
+ * @example
+ * const local: VerifierConfig = { ...params, replay: new MemoryStore() };     // barcodeVerify: BarcodeVerification
+ * const shared: VerifierConfig<RedisStore> = { ...params, replay: redisStore }; // Promise<BarcodeVerification>
+ */
+export type VerifierConfig<
+  S extends VerificationStore | false = SyncStore | false,
+  A extends BonusAnswer = boolean,
+> = Omit<z.input<typeof verifierSchema>, 'algorythm' | 'delimeter' | 'replay' | 'bonusAvailable'> & {
+  /**
+   * Where replay marks and failure counters live, or `false` to accept a password more than once. `false` is
+   * one of the kinds `S` ranges over rather than a `| false` beside it: a literal `false` inferred into `S | false`
+   * would widen `S` to every kind of store, and the result type with it.
+   */
+  replay?: S | undefined;
+  /** Are bonus operations available for the card; its answer is the valid results' `bonusAvailable`. */
+  bonusAvailable?: BonusHook<A> | undefined;
+} & (
   | { algorythm: Algorythm; algorithm?: never }
   | { algorithm: Algorythm; algorythm?: never }
 ) & (

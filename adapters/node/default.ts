@@ -1,6 +1,7 @@
 import type { BarcodeVerification } from '../../src/contracts/barcode.js';
 import { KitError } from '../../src/errors.js';
-import type { VerifierConfig } from './config.js';
+import type { VerificationStore } from '../../src/stores/store.js';
+import type { BonusAnswer, VerifierConfig } from './config.js';
 import { createVerifier, type Verifier, type VerifyOptions } from './verifier.js';
 
 // The document's library surface (section 4.1) is module-level: one instance
@@ -13,19 +14,24 @@ function current(operation: string): Verifier<BarcodeVerification | Promise<Barc
 }
 
 /**
- * Section 4.1 `init()`: configures the module's default verifier (replacing any earlier one).
+ * Section 4.1 `init()`: configures the module's default verifier (replacing any earlier one). Takes a config
+ * of every kind (an async store or bonus hook too).
  *
  * @example
  * init({ algorythm: 'HMACSHA256', passLength: 8, prefix: 'CM', key, interval: 30, cardSessionLength: 8, delimeter: ';' });
  */
-export function init(config: VerifierConfig): void {
+export function init(config: VerifierConfig<VerificationStore | false, BonusAnswer>): void {
   const next = createVerifier(config);
   const previous = instance;
   instance = next;
   void previous?.close();
 }
 
-/** Section 4.1 `barcodeVerify()` on the default verifier. */
+/**
+ * Section 4.1 `barcodeVerify()` on the default verifier. Its type cannot follow the config `init` was given
+ * (module state, set at run time), so it is either kind: `await` it, or use `createVerifier`, whose
+ * `barcodeVerify` is typed by its config.
+ */
 export function barcodeVerify(fullBarcode: string, options?: VerifyOptions): BarcodeVerification | Promise<BarcodeVerification> {
   return current('barcodeVerify').barcodeVerify(fullBarcode, options);
 }

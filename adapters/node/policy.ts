@@ -1,4 +1,4 @@
-import type { VerifyReason } from '../../src/contracts/barcode.js';
+import type { FailureReason } from '../../src/contracts/barcode.js';
 import { StoreError } from '../../src/errors.js';
 import { MemoryStore } from '../../src/stores/memory.js';
 import type { AsyncStore, SyncStore, VerificationStore } from '../../src/stores/store.js';
@@ -14,7 +14,7 @@ export enum Decision {
 }
 
 /** The refusal each decision that refuses gives. */
-export const REASON_BY_DECISION: Partial<Record<Decision, VerifyReason>> = {
+export const REASON_BY_DECISION: Partial<Record<Decision, FailureReason>> = {
   [Decision.Replayed]: 'REPLAYED',
   [Decision.Locked]: 'LOCKED',
   [Decision.Mismatch]: 'CODE_MISMATCH',

@@ -1,18 +1,14 @@
-import type { BarcodeVerification } from '../../src/contracts/barcode.js';
+import type { AcceptedVerification, BarcodeVerification, RefusedVerification } from '../../src/contracts/barcode.js';
 import { KitError, RequestDataError } from '../../src/errors.js';
 import { MemoryStore } from '../../src/stores/memory.js';
 import type { AsyncStore, SyncStore, VerificationStore } from '../../src/stores/store.js';
 import { type CoreBackend } from './backend.js';
 import { selectBackend } from './backends.js';
-import { type BonusHook, type ResolvedConfig, resolveConfig, type VerifierConfig } from './config.js';
+import { type BonusAnswer, type BonusHook, type ResolvedConfig, resolveConfig, type VerifierConfig } from './config.js';
 import { BATCH_CODE, BATCH_STRIDE, Slot, VerifyCode } from './core.js';
 import { Decision, REASON_BY_DECISION, StorePolicy } from './policy.js';
 import { anotherInstance, failed, REASON_BY_CODE, valid } from './verdicts.js';
 
-/**
- * A configured verifier. `R` is the result type of `barcodeVerify`: plain with
- * an in-process store, a Promise with a shared (Redis) one.
- */
 /** Options of one `barcodeVerify` call. */
 export interface VerifyOptions {
   /**
@@ -24,9 +20,36 @@ export interface VerifyOptions {
   requester?: string;
 }
 
-/** What `barcodeVerifyBatch` answers: an array, or a Promise of one when single answers are Promises. */
-export type BatchOf<R> = R extends Promise<infer T> ? Promise<T[]> : R[];
+/**
+ * What `barcodeVerify` answers for a verifier over a store of kind `S` whose
+ * bonus hook answers `A`, as the verifier does at run time:
+ * - an async store (Redis): a promise for every barcode, refused ones included;
+ * - else a hook answering with a promise: a promise for a valid password (the
+ *   hook is asked only then), the refusal itself otherwise;
+ * - else (no store, a `MemoryStore`, no hook or a synchronous one): the result itself.
+ * A union of kinds gives the union of their answers.
+ */
+export type VerifyResult<S extends VerificationStore | false = SyncStore | false, A extends BonusAnswer = boolean> =
+  S extends AsyncStore ? Promise<BarcodeVerification>
+    : [A] extends [boolean] ? BarcodeVerification
+    : RefusedVerification | (A extends Promise<boolean> ? Promise<AcceptedVerification> : AcceptedVerification);
 
+/**
+ * What `barcodeVerifyBatch` answers when single answers are `R`: an array when
+ * none can be a promise; a promise of one when all are; when some may be (a
+ * hook answering with a promise), an array of those that are not, or a promise
+ * of the whole array as soon as one is.
+ */
+export type BatchOf<R> =
+  [R] extends [PromiseLike<unknown>] ? Promise<Awaited<R>[]>
+    : [Extract<R, PromiseLike<unknown>>] extends [never] ? R[]
+    : Exclude<R, PromiseLike<unknown>>[] | Promise<Awaited<R>[]>;
+
+/**
+ * A configured verifier. `R` is the result type of `barcodeVerify`: the result
+ * itself with an in-process store, a promise with a shared (Redis) one; see
+ * {@link VerifyResult}.
+ */
 export interface Verifier<R = BarcodeVerification> {
   /** Splits and checks a scanned barcode (section 2.2); never throws on a string. */
   barcodeVerify(fullBarcode: string, options?: VerifyOptions): R;
@@ -39,7 +62,7 @@ export interface Verifier<R = BarcodeVerification> {
    * const [first, second] = verifier.barcodeVerifyBatch([scanA, scanB]);
    */
   barcodeVerifyBatch(fullBarcodes: readonly string[], options?: VerifyOptions): BatchOf<R>;
-  /** Signs the JSON text of a Pay API request body (the README's Pay API tokens); the value for `X-Wallet-Token`. */
+  /** Signs the JSON text of a Pay API request body (the README's "Pay API tokens"); the value for `X-Wallet-Token`. */
   getToken(requestData: string): string;
   /** Releases the verifier (and the store it created itself); later calls throw VERIFIER_CLOSED. */
   close(): Promise<void>;
@@ -48,19 +71,24 @@ export interface Verifier<R = BarcodeVerification> {
 }
 
 /**
- * Creates a verifier from the seven init parameters plus options.
+ * Creates a verifier from the seven init parameters plus options. Its
+ * `barcodeVerify` answers synchronously unless the config's `replay` store is
+ * asynchronous or its `bonusAvailable` hook answers with a promise; the type
+ * says which ({@link VerifyResult}), from the config's literal or its declared
+ * `VerifierConfig<S, A>`.
  *
  * @example
  * const verifier = createVerifier({ algorythm: 'HMACSHA256', passLength: 8, prefix: 'CM', key: process.env.PARTNER_KEY!,
  *   interval: 30, cardSessionLength: 8, delimeter: ';' });
  * const result = verifier.barcodeVerify(scanned); // { resultCode: 'CARDSESSION_AVAILABLE', ... }
  */
-export function createVerifier(config: VerifierConfig & { replay: AsyncStore }): Verifier<Promise<BarcodeVerification>>;
+export function createVerifier<
+  S extends VerificationStore | false = SyncStore | false,
+  A extends BonusAnswer = boolean,
+>(config: VerifierConfig<S, A>): Verifier<VerifyResult<S, A>>;
 export function createVerifier(
-  config: VerifierConfig & { replay?: SyncStore | false; bonusAvailable?: (cardNumber: string) => boolean },
-): Verifier<BarcodeVerification>;
-export function createVerifier(config: VerifierConfig): Verifier<BarcodeVerification | Promise<BarcodeVerification>>;
-export function createVerifier(config: VerifierConfig): Verifier<BarcodeVerification | Promise<BarcodeVerification>> {
+  config: VerifierConfig<VerificationStore | false, BonusAnswer>,
+): Verifier<BarcodeVerification | Promise<BarcodeVerification>> {
   const resolved = resolveConfig(config);
   return new KitVerifier(resolved, selectBackend(resolved));
 }
@@ -127,9 +155,12 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
         }
       }
     }
-    const async = this.#store !== undefined && !this.#store.synchronous;
+    // Promises come from an async store (every answer) or from a hook answering with one (valid answers only):
+    // then the batch is one promise of results, never an array holding promises.
+    const async = (this.#store !== undefined && !this.#store.synchronous)
+      || (this.#bonus !== undefined && answers.some((answer) => answer instanceof Promise));
     if (end < fullBarcodes.length) {
-      if (async) for (const answer of answers) void (answer as Promise<BarcodeVerification>).catch(() => undefined);
+      if (async) for (const answer of answers) if (answer instanceof Promise) void answer.catch(() => undefined);
       throw notAString(`barcodeVerifyBatch: fullBarcodes[${end}]`, fullBarcodes[end]);
     }
     return async ? Promise.all(answers) : answers as BarcodeVerification[];
@@ -193,7 +224,7 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
    */
   #valid(
     fullBarcode: string, cardNumber: string, cardSession: string | null, keyIndex: number, driftSteps: number,
-  ): BarcodeVerification | Promise<BarcodeVerification> {
+  ): AcceptedVerification | Promise<AcceptedVerification> {
     const hook = this.#bonus;
     if (hook === undefined) return valid(fullBarcode, cardNumber, cardSession, keyIndex, driftSteps, true);
     let answer: boolean | Promise<boolean>;

@@ -18,24 +18,67 @@ export const VerifyRequest = z.object({
     .openapi({ example: 'CM;4000123412341234;AB12CD34;04067162', description: 'The barcode value as received from the scanner.' }),
 }).strict().openapi('VerifyRequest');
 
-export const Verification = z.object({
-  resultCode: z.enum(['CARDSESSION_AVAILABLE', 'ANOTHER_INSTANCE', 'CARDSESSION_NOT_AVAILABLE', 'VALIDATION_FAILED']),
-  totpCodeValid: z.boolean(),
-  cardNumber: z.string().nullable(),
-  cardSession: z.string().nullable(),
-  fullBarcode: z.string(),
-  reason: z.enum(['OK', 'PREFIX_MISMATCH', 'MALFORMED', 'CODE_MISMATCH', 'REPLAYED', 'LOCKED']),
-  repeated: z.boolean().optional().openapi({
+const fullBarcode = z.string().openapi({ description: 'The barcode value as received from the scanner.' });
+
+/** The fields of a result whose password was accepted (the first two rows of section 2.2's table). */
+const accepted = {
+  totpCodeValid: z.literal(true),
+  cardNumber: z.string(),
+  fullBarcode,
+  reason: z.literal('OK'),
+  repeated: z.literal(true).optional().openapi({
     description: 'true when this answer repeats the first one: the same till asked again about the same barcode while its '
       + 'password is valid (a retry after a lost answer). Absent otherwise; another till gets REPLAYED.',
   }),
-  keyIndex: z.number().int().min(0).optional()
-    .openapi({ description: 'Valid results: 0 when the current key matched, 1.. for the previous keys of a rotation, in order.' }),
-  driftSteps: z.number().int().optional()
-    .openapi({ description: "Valid results: the matched time step minus the current one (the phone's clock drift, in steps)." }),
-  bonusAvailable: z.boolean().optional()
-    .openapi({ description: "Valid results: whether bonus operations are available for the card (the merchant's hook; true without one)." }),
-}).openapi('Verification');
+  keyIndex: z.number().int().min(0)
+    .openapi({ description: '0 when the current key matched, 1.. for the previous keys of a rotation, in order.' }),
+  driftSteps: z.number().int()
+    .openapi({ description: "The matched time step minus the current one (the phone's clock drift, in steps)." }),
+  bonusAvailable: z.boolean()
+    .openapi({ description: "Whether bonus operations are available for the card (the merchant's hook, else true)." }),
+};
+
+/** The fields of a refused barcode (the last two rows of section 2.2's table). */
+const refused = { totpCodeValid: z.literal(false), cardSession: z.null(), fullBarcode };
+
+// One schema per row of section 2.2's table, discriminated by resultCode: the TypeScript union of
+// BarcodeVerification, described member by member so a client's generator narrows as the kit's types do.
+export const CardSessionAvailable = z.object({
+  resultCode: z.literal('CARDSESSION_AVAILABLE'),
+  ...accepted,
+  cardSession: z.string().openapi({ description: 'The payment session identifier, for the Pay API checkout.' }),
+}).openapi('CardSessionAvailable', { description: 'The password is valid and the barcode carries a card session.' });
+
+export const CardSessionNotAvailable = z.object({
+  resultCode: z.literal('CARDSESSION_NOT_AVAILABLE'),
+  ...accepted,
+  cardSession: z.null(),
+}).openapi('CardSessionNotAvailable', {
+  description: 'The password is valid; the barcode has no card session (no wallet payment).',
+});
+
+export const AnotherInstance = z.object({
+  resultCode: z.literal('ANOTHER_INSTANCE'),
+  ...refused,
+  cardNumber: z.null(),
+  reason: z.literal('PREFIX_MISMATCH'),
+}).openapi('AnotherInstance', {
+  description: 'The prefix is absent or differs: a card not from the wallet application.',
+});
+
+export const ValidationFailed = z.object({
+  resultCode: z.literal('VALIDATION_FAILED'),
+  ...refused,
+  cardNumber: z.string().nullable()
+    .openapi({ description: 'The card number when the barcode is readable; null only for a MALFORMED one.' }),
+  reason: z.enum(['MALFORMED', 'CODE_MISMATCH', 'REPLAYED', 'LOCKED']),
+}).openapi('ValidationFailed', {
+  description: 'The barcode is of this instance but does not verify; `reason` says why.',
+});
+
+export const Verification = z.discriminatedUnion('resultCode', [
+  CardSessionAvailable, CardSessionNotAvailable, AnotherInstance, ValidationFailed,
+]).openapi('Verification', { description: 'The result of a barcode verification (section 2.2), by `resultCode`.' });
 
 /**
  * Most barcodes in one `POST /v1/barcode/verify-batch` body. Bounds the work

@@ -1,9 +1,10 @@
 import { createHmac } from 'node:crypto';
 import * as OTPAuth from 'otpauth';
 import { describe, expect, it } from 'vitest';
-import type { VerifierConfig } from '../../adapters/node/config.js';
+import type { BonusAnswer, VerifierConfig } from '../../adapters/node/config.js';
 import type { BarcodeVerification, PasswordScheme } from '../../src/contracts/barcode.js';
 import { deriveCardKey, generateBarcode } from '../../src/index.js';
+import type { VerificationStore } from '../../src/stores/store.js';
 import { BASE_CONFIG, NOW, PARTNER_KEY } from '../support/fixtures.js';
 
 /** What every backend and adapter must offer the shared suite. */
@@ -20,7 +21,13 @@ export interface VerificationTarget {
   sameRequester?: boolean;
 }
 
-/** Builds a target for a verifier config (with `clock` set by the suite). */
+/** A config of any kind: the suite gives async bonus hooks too, so results may be promises. */
+type AnyVerifierConfig = VerifierConfig<VerificationStore | false, BonusAnswer>;
+
+/**
+ * Builds a target for a verifier config (with `clock` set by the suite). Typed as the synchronous kind for the
+ * harnesses' sake; targets await every answer, so a config whose answers are promises serves them the same.
+ */
 export type TargetFactory = (config: VerifierConfig) => Promise<VerificationTarget>;
 
 const CARD = '4000123412341234';
@@ -77,7 +84,9 @@ function schemeSuite(name: string, scheme: PasswordScheme, makeTarget: TargetFac
     const barcode = (overrides: BarcodeOverrides = {}, config: Partial<VerifierConfig> = {}) => makeBarcode(scheme, overrides, config);
     const ok = { keyIndex: 0, driftSteps: 0, bonusAvailable: true };
 
-    async function withTarget(config: Partial<VerifierConfig>, run: (t: VerificationTarget) => Promise<void>): Promise<void> {
+    async function withTarget(
+      config: Partial<AnyVerifierConfig>, run: (t: VerificationTarget) => Promise<void>,
+    ): Promise<void> {
       const target = await makeTarget({ ...BASE_CONFIG, scheme, clock: () => NOW, ...config } as VerifierConfig);
       try {
         await run(target);

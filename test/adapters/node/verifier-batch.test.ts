@@ -104,6 +104,20 @@ for (const backend of BACKENDS) {
         }), { numRuns: Math.max(10, RUNS / 4) });
       });
 
+      it('answers one promise of the results when the bonus hook answers with one, not an array of them', async () => {
+        const hooked = { ...config, bonusAvailable: async (card: string) => card !== '5' };
+        const [batch, single] = [createVerifier(hooked), createVerifier(hooked)];
+        const list = [barcode(layout, '77', 'AB12CD34'), 'XX;77;;12345678', barcode(layout, '5', undefined)];
+        const expected = await Promise.all(list.map((code) => single.barcodeVerify(code)));
+        expect(expected.map((a) => a.bonusAvailable)).toEqual([true, undefined, false]);
+        const answers = batch.barcodeVerifyBatch(list);
+        expect(answers).toBeInstanceOf(Promise);
+        expect(await answers).toEqual(expected);
+        // No valid password, so no hook asked: the refusals at once, as barcodeVerify answers them.
+        const refusals = batch.barcodeVerifyBatch(['XX;77;;12345678', otherDigits(barcode(layout, '77', undefined))]);
+        expect(Array.isArray(refusals) && refusals.map((a) => a.reason)).toEqual(['PREFIX_MISMATCH', 'CODE_MISMATCH']);
+      });
+
       it('gives each reason in order when valid, foreign, malformed, wrong, locked and replayed barcodes come together', () => {
         const verifier = createVerifier(config) as Verifier;
         const valid = barcode(layout, '77', 'AB12CD34');

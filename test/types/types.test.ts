@@ -1,0 +1,101 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const run = promisify(execFile);
+
+/** Runs `tsc -p project` (no emit: the project says so); its exit code and diagnostics. */
+async function typecheck(project: string): Promise<{ code: number; output: string }> {
+  try {
+    await run(process.execPath, [tsc, '-p', project, '--pretty', 'false'], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
+    return { code: 0, output: '' };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? 1, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
+  }
+}
+
+/** A fenced ```ts block of the README: its text and the README line its first line of code is on. */
+interface Example {
+  line: number;
+  code: string;
+}
+
+/** Every ```ts block of `markdown`, in order. */
+function tsBlocks(markdown: string): Example[] {
+  const blocks: Example[] = [];
+  const lines = markdown.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i]!.trim() !== '```ts') continue;
+    const start = i + 1;
+    let end = start;
+    while (end < lines.length && lines[end]!.trim() !== '```') end++;
+    blocks.push({ line: start + 1, code: lines.slice(start, end).join('\n') });
+    i = end;
+  }
+  return blocks;
+}
+
+/**
+ * The names the README's examples leave to the reader (the application's own functions and values), declared
+ * with the types the examples need: `cacheCardSession` takes a string, so the first example compiles only when
+ * checking `resultCode` narrows `cardSession` to one.
+ */
+const READER_NAMES = `
+import type { VerifierConfig } from 'wallet-partner-kit';
+declare global {
+  function cacheCardSession(cardSession: string): void;
+  const checkoutBody: Record<string, unknown>;
+  const config: VerifierConfig;
+  const scanned: string;
+  function markInCrm(messageId: string, type: string): Promise<void>;
+  const myCrm: {
+    issueCard(requestId: string): Promise<{ cardNumber: string; cardKey: string }>;
+    groups(cardNumber: string): Promise<any[]>;
+    favourites(cardNumber: string): Promise<any[]>;
+    setFavourites(cardNumber: string, favorites: any): Promise<any[]>;
+    hasCard(cardNumber: string): Promise<boolean>;
+    applyCode(cardNumber: string, code: string): Promise<any>;
+    receipt(cardNumber: string, receipt: unknown): Promise<any>;
+  };
+}
+`;
+
+describe('types', () => {
+  it('compiles the type fixtures under strict: results narrow; barcodeVerify is sync as its config', async () => {
+    const { code, output } = await typecheck(join('test', 'types', 'tsconfig.json'));
+    expect(output).toBe('');
+    expect(code).toBe(0);
+  });
+
+  // Git-ignored, and one folder per process so parallel runs do not share files.
+  const dir = join(root, 'test-output', `readme-examples-${process.pid}`);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('compiles every TypeScript example of the README under strict, imports mapped to the sources', async () => {
+    const examples = tsBlocks(readFileSync(join(root, 'README.md'), 'utf8'));
+    // The README holds ten today; a parser finding none would make this test prove nothing.
+    expect(examples.length).toBeGreaterThanOrEqual(10);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'reader-names.ts'), READER_NAMES);
+    const files = examples.map(({ line, code }) => {
+      const file = `readme-line-${line}.ts`;
+      // Each example a module of its own (top-level await, its own names), as in a project of the reader's.
+      writeFileSync(join(dir, file), `${code}\nexport {};\n`);
+      return file;
+    });
+    const base = relative(dir, join(root, 'test', 'types', 'tsconfig.json'));
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: base, include: ['*.ts'] }, null, 2));
+    const { code, output } = await typecheck(relative(root, join(dir, 'tsconfig.json')));
+    // A diagnostic names its example by the README line it starts on (readme-line-98.ts: the block at line 98).
+    expect(output).toBe('');
+    expect(code).toBe(0);
+    expect(files).toHaveLength(examples.length);
+  });
+});
