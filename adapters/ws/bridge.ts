@@ -142,12 +142,14 @@ class WsBridge implements Bridge {
 
   #accept(ws: WebSocket, socket: Duplex, till: Till, remote: { remoteAddress: string | undefined }): void {
     const log = this.#log.child({ till: till.id, conn: this.#nextId++ });
-    const connection = new BridgeConnection(ws, socket, till.id, this.#dispatcher, this.#options, log, this.#budget);
+    const connection = new BridgeConnection(
+      ws, socket, till.id, this.#dispatcher, this.#options, log, this.#budget, till.orderedAnswers === true,
+    );
     this.#connections.add(connection);
     this.#perTill.set(till.id, (this.#perTill.get(till.id) ?? 0) + 1);
     this.#service.metrics.bridgeConnections.inc();
     log.info({ remoteAddress: remote.remoteAddress }, 'till connected');
-    const notify = (text: string) => connection.notify(text);
+    const notify = (text: string, paymentId: string) => connection.notify(text, paymentId);
     followPayments(this.#service, till.id, notify, connection.closed, log, { database: this.#database });
     void connection.closed.then(() => {
       this.#connections.delete(connection);

@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import { type RawData, WebSocket } from 'ws';
 import type { Dispatcher, FrameOutcome } from './dispatch.js';
 import { internalError } from './errors.js';
-import { OrderedDelivery } from './ordered.js';
+import { NewPaymentHold } from './new-payment-hold.js';
+import { type Delivery, OrderedDelivery, PromptDelivery } from './ordered.js';
 import type { SendBudget } from './send-budget.js';
 import { TurnCork } from './turn-cork.js';
 
@@ -50,8 +51,10 @@ export class BridgeConnection {
   readonly #limits: ConnectionLimits;
   readonly #budget: SendBudget | undefined;
   readonly #log: Logger;
-  /** Frames are worked on at once (store round trips overlap) but answered in arrival order. */
-  readonly #answers: OrderedDelivery<FrameOutcome>;
+  /** Frames are worked on at once (store round trips overlap), answered as each is ready or in arrival order. */
+  readonly #answers: Delivery<FrameOutcome>;
+  readonly #newPayments: NewPaymentHold;
+  readonly #onPayStart: () => void;
   readonly #cork: TurnCork;
   /** `open` answers frames; anything else ignores new ones (their answers would race the close frame). */
   #state: 'open' | 'draining' | 'closing' | 'closed' = 'open';
@@ -62,8 +65,12 @@ export class BridgeConnection {
   /**
    * @param socket the upgraded TCP socket under `ws`: this turn's answers are held on it and sent together.
    * @param budget the bridge's budget for unsent answers over all clients.
+   * @param ordered answer frames in the order they arrived (the till's `orderedAnswers`), not each as it is ready.
    */
-  constructor(ws: WebSocket, socket: Duplex, tillId: string, dispatcher: Dispatcher, limits: ConnectionLimits, log: Logger, budget?: SendBudget) {
+  constructor(
+    ws: WebSocket, socket: Duplex, tillId: string, dispatcher: Dispatcher, limits: ConnectionLimits, log: Logger,
+    budget?: SendBudget, ordered = false,
+  ) {
     this.#ws = ws;
     this.#budget = budget;
     this.tillId = tillId;
@@ -72,11 +79,14 @@ export class BridgeConnection {
     this.#log = log;
     // Calls are counted per turn: publish the counts before the answers reporting those calls leave.
     this.#cork = new TurnCork(socket);
-    this.#answers = new OrderedDelivery<FrameOutcome>(
+    const Answers = ordered ? OrderedDelivery : PromptDelivery;
+    this.#answers = new Answers<FrameOutcome>(
       (outcome) => this.#deliver(outcome),
       (error) => this.#internalError(error),
       () => { if (this.#ws.isPaused && this.#answers.pending < MAX_FRAMES_IN_FLIGHT / 2) this.#ws.resume(); },
     );
+    this.#newPayments = new NewPaymentHold((text) => this.#notify(text));
+    this.#onPayStart = () => this.#newPayments.started();
     this.closed = new Promise((resolve) => {
       ws.on('close', (code: number, reason: Buffer) => {
         this.#state = 'closed';
@@ -130,8 +140,16 @@ export class BridgeConnection {
     await this.closed;
   }
 
-  /** Sends a notification (`pay.sessionUpdated`) unless the connection is closing. */
-  notify(text: string): void {
+  /**
+   * Sends a notification (`pay.sessionUpdated` of the payment `paymentId`) unless the connection is closing; one
+   * about a payment a `pay.start` of this connection is creating waits for that call's answer.
+   */
+  notify(text: string, paymentId?: string): void {
+    if (paymentId === undefined) this.#notify(text);
+    else this.#newPayments.notify(text, paymentId);
+  }
+
+  #notify(text: string): void {
     if (this.#state !== 'open' && this.#state !== 'draining') return;
     try {
       this.#send(text);
@@ -150,12 +168,12 @@ export class BridgeConnection {
     }
     let outcome: FrameOutcome | PromiseLike<FrameOutcome>;
     try {
-      outcome = this.#dispatcher.handleFrame(toBuffer(data), isBinary, this.#log, this.tillId);
+      outcome = this.#dispatcher.handleFrame(toBuffer(data), isBinary, this.#log, this.tillId, this.#onPayStart);
     } catch (error) {
       outcome = this.#internalError(error);
     }
-    // Answered here and now when synchronous and nothing is ahead of it; otherwise queued in arrival
-    // order, which is what a legacy till that reads answers one by one expects.
+    // Answered here and now when synchronous (and, for an ordered till, nothing is ahead of it); otherwise when
+    // ready, or for an ordered till in arrival order (a legacy till that reads answers one by one expects that).
     this.#answers.push(outcome);
     if (this.#answers.pending >= MAX_FRAMES_IN_FLIGHT && !this.#ws.isPaused) this.#ws.pause();
   }
@@ -171,6 +189,7 @@ export class BridgeConnection {
   #deliver(outcome: FrameOutcome): void {
     try {
       if (outcome.reply !== undefined) this.#send(outcome.reply);
+      if (outcome.payStarts !== undefined) this.#newPayments.answered(outcome.payStarts, outcome.paymentIds);
       if (outcome.bad && ++this.#badFrames >= this.#limits.maxBadFrames && this.#state === 'open') {
         this.#log.warn({ badFrames: this.#badFrames }, 'too many invalid frames: closing');
         this.#close(CLOSE_FRAMES.badFrames, this.#limits.closeGraceMs);

@@ -9,6 +9,7 @@ import { errorForException } from './errors.js';
 import {
   checkRequest, failure, JsonRpcErrorCode, type JsonRpcErrorObject, type JsonRpcId, type JsonRpcResponse, responseText, success,
 } from './jsonrpc.js';
+import { batchIdTexts, requestIdText } from './raw-ids.js';
 import { type BridgeMethodName, checkParams, InvalidParams, isBridgeMethod, runMethod } from './methods.js';
 import { isThenable, type MaybePromise } from './ordered.js';
 
@@ -17,6 +18,10 @@ export interface FrameOutcome {
   reply: string | undefined;
   /** Unparsable, binary, not a request, or a batch holding a non-request: counts towards `maxBadFrames`. */
   bad: boolean;
+  /** `pay.start` calls the frame ran (each told to `onPayStart` as it began), answered or refused with this outcome. */
+  payStarts?: number;
+  /** The payments those `pay.start` calls answered with. */
+  paymentIds?: string[];
 }
 
 /** A request that passed every check: ready to run. */
@@ -36,6 +41,8 @@ function isPrepared(entry: Prepared | CallOutcome): entry is Prepared {
 interface CallOutcome {
   response: JsonRpcResponse | undefined;
   invalid: boolean;
+  /** A `pay.start` that ran, and the payment it answered with. */
+  payStart?: { paymentId: string | undefined };
 }
 
 /**
@@ -56,6 +63,8 @@ export class Dispatcher {
   readonly #maxBatch: number;
   readonly #calls: SeriesCounter;
   readonly #database: DatabaseNotice | undefined;
+  /** The current frame's `onPayStart`: calls run synchronously inside `handleFrame`, so one slot serves. */
+  #onPayStart: (() => void) | undefined;
 
   /** `database`: where refusals for the database's sake, and the first answer after them, are told once per change. */
   constructor(service: CashDeskService, maxBatch: number, database?: DatabaseNotice) {
@@ -65,21 +74,28 @@ export class Dispatcher {
     this.#calls = new SeriesCounter(() => service.metrics.bridgeCalls, ['method', 'outcome']);
   }
 
-  /** Answers one frame of the till `tillId`; `log` is the connection's (it carries the till id). */
-  handleFrame(data: Buffer, isBinary: boolean, log: Logger, tillId: string): FrameOutcome | PromiseLike<FrameOutcome> {
+  /**
+   * Answers one frame of the till `tillId`; `log` is the connection's (it carries the till id). `onPayStart` is
+   * called, before this returns, once for each `pay.start` the frame runs: its payment's notifications can be
+   * held from then until the outcome (which counts them in `payStarts`) is sent.
+   */
+  handleFrame(data: Buffer, isBinary: boolean, log: Logger, tillId: string,
+    onPayStart?: () => void): FrameOutcome | PromiseLike<FrameOutcome> {
     if (isBinary) {
       return this.#frameError(JsonRpcErrorCode.InvalidRequest, 'Invalid Request', 'BINARY_FRAME',
         ['frame: must be a text frame holding JSON, not a binary frame']);
     }
     let parsed: unknown;
+    const text = data.toString('utf8');
     try {
-      parsed = JSON.parse(data.toString('utf8'));
+      parsed = JSON.parse(text);
     } catch {
       // The spec's answer to unparsable text: -32700 with a null id (no id could be read).
       return this.#frameError(JsonRpcErrorCode.ParseError, 'Parse error', 'PARSE_ERROR');
     }
+    this.#onPayStart = onPayStart;
     if (!Array.isArray(parsed)) {
-      const outcome = this.#call(parsed, log, tillId);
+      const outcome = this.#call(parsed, hasNumberId(parsed) ? requestIdText(text) : undefined, log, tillId);
       return isThenable(outcome) ? outcome.then(singleOutcome) : singleOutcome(outcome);
     }
     if (parsed.length === 0) {
@@ -91,7 +107,8 @@ export class Dispatcher {
         [`batch: must hold at most ${this.#maxBatch} calls, got ${parsed.length}`]);
     }
     // Every call starts before any is waited on, so store round trips overlap.
-    const prepared = parsed.map((element) => this.#prepare(element));
+    const rawIds = parsed.some(hasNumberId) ? batchIdTexts(text) : undefined;
+    const prepared = parsed.map((element, i) => this.#prepare(element, rawIds?.[i]));
     const outcomes = new Array<MaybePromise<CallOutcome>>(prepared.length);
     let waiting = false;
     // Indices of the checked barcode.verify calls not yet run: they go to the verifier as one batch.
@@ -122,14 +139,14 @@ export class Dispatcher {
   }
 
   /** One request object, from a single frame. */
-  #call(value: unknown, log: Logger, tillId: string): MaybePromise<CallOutcome> {
-    const entry = this.#prepare(value);
+  #call(value: unknown, rawId: string | undefined, log: Logger, tillId: string): MaybePromise<CallOutcome> {
+    const entry = this.#prepare(value, rawId);
     return isPrepared(entry) ? this.#run(entry, log, tillId) : entry;
   }
 
   /** Checks a request and its params: the call to run, or the outcome of a call refused without running anything. */
-  #prepare(value: unknown): Prepared | CallOutcome {
-    const check = checkRequest(value);
+  #prepare(value: unknown, rawId: string | undefined): Prepared | CallOutcome {
+    const check = checkRequest(value, rawId);
     if (!check.ok) {
       this.#count('other', 'INVALID_REQUEST');
       return {
@@ -157,6 +174,7 @@ export class Dispatcher {
     // A payment call's id is current while it runs, so its Pay API requests carry it (and its error, if any);
     // barcode.verify, the hot path, makes one only when it fails.
     const rid = method.startsWith('pay.') ? randomUUID() : undefined;
+    if (method === 'pay.start') this.#onPayStart?.();
     let result: unknown;
     try {
       result = rid === undefined ? runMethod(method, this.#service, params, tillId) : withRequestId(rid, () => runMethod(method, this.#service, params, tillId));
@@ -215,14 +233,18 @@ export class Dispatcher {
     this.#count(method, 'ok');
     // Only payment calls reach the database: a verification answered says nothing of it.
     if (this.#database !== undefined && method.startsWith('pay.')) this.#database.answered();
-    return answer(notification, success(id, result));
+    const outcome = answer(notification, success(id, result));
+    if (method === 'pay.start') outcome.payStart = { paymentId: (result as { paymentId?: string } | null)?.paymentId };
+    return outcome;
   }
 
   #failed(method: BridgeMethodName, id: JsonRpcId, notification: boolean, error: unknown, log: Logger, rid = randomUUID()): CallOutcome {
     const rpcError: JsonRpcErrorObject = errorForException(error, log, method, rid);
     if (rpcError.data.code === 'DATABASE_UNAVAILABLE') this.#database?.refused();
     this.#count(method, rpcError.data.code);
-    return answer(notification, { jsonrpc: '2.0', id, error: rpcError });
+    const outcome = answer(notification, { jsonrpc: '2.0', id, error: rpcError });
+    if (method === 'pay.start') outcome.payStart = { paymentId: undefined };
+    return outcome;
   }
 
   /** An error answering the whole frame (there is no request id to echo). */
@@ -243,19 +265,35 @@ function answer(notification: boolean, response: JsonRpcResponse): CallOutcome {
   return { invalid: false, response: notification ? undefined : response };
 }
 
+/** True for a request object whose id JSON.parse made a number: its text is read from the frame. */
+function hasNumberId(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'number';
+}
+
+/** `payStarts` and `paymentIds` of a frame's outcome, added to `frame` when it ran any `pay.start`. */
+function withPayStarts(frame: FrameOutcome, outcomes: readonly CallOutcome[]): FrameOutcome {
+  for (const { payStart } of outcomes) {
+    if (payStart === undefined) continue;
+    frame.payStarts = (frame.payStarts ?? 0) + 1;
+    if (payStart.paymentId !== undefined) (frame.paymentIds ??= []).push(payStart.paymentId);
+  }
+  return frame;
+}
+
 /** The outcome of a frame holding one request. */
-function singleOutcome({ response, invalid }: CallOutcome): FrameOutcome {
-  return { reply: response === undefined ? undefined : responseText(response), bad: invalid };
+function singleOutcome(outcome: CallOutcome): FrameOutcome {
+  const frame: FrameOutcome = { reply: outcome.response && responseText(outcome.response), bad: outcome.invalid };
+  return outcome.payStart === undefined ? frame : withPayStarts(frame, [outcome]);
 }
 
 /** The outcome of a batch frame, its answers in request order. */
 function batchOutcome(outcomes: CallOutcome[]): FrameOutcome {
-  const responses: JsonRpcResponse[] = [];
+  const responses: string[] = [];
   let bad = false;
   for (const { response, invalid } of outcomes) {
-    if (response !== undefined) responses.push(response);
+    if (response !== undefined) responses.push(responseText(response));
     bad ||= invalid;
   }
   // A batch of notifications only gets nothing back, never an empty array (spec, section 6).
-  return { reply: responses.length === 0 ? undefined : JSON.stringify(responses), bad };
+  return withPayStarts({ reply: responses.length === 0 ? undefined : `[${responses.join(',')}]`, bad }, outcomes);
 }

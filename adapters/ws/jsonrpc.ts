@@ -3,8 +3,27 @@
  * it: the message shapes, the error codes, and the check of a request object.
  */
 
-/** A request id: echoed unchanged in the response so a till can match (and safely retry) its calls. */
-export type JsonRpcId = string | number | null;
+/**
+ * A number id whose text JSON.stringify would not reproduce (past 2^53, `1.0`, `1e3`): kept as the till wrote it,
+ * so the answer carries the same digits. `toJSON` is only a fallback; the bridge writes `text` itself.
+ */
+export class NumberId {
+  /** @param text the id's JSON number text, exactly as it was in the request. */
+  constructor(readonly text: string) {}
+
+  /** The nearest double, for anything that serialises the id without {@link idText}. */
+  toJSON(): number {
+    return Number(this.text);
+  }
+}
+
+/** A request id: echoed exactly as written so a till can match (and safely retry) its calls. */
+export type JsonRpcId = string | number | NumberId | null;
+
+/** An id as JSON text, digit for digit as the till sent it. */
+export function idText(id: JsonRpcId): string {
+  return id instanceof NumberId ? id.text : JSON.stringify(id);
+}
 
 /**
  * Every `error.code` the bridge answers with. The first five are the
@@ -101,12 +120,13 @@ export function success<R>(id: JsonRpcId, result: R): JsonRpcSuccess<R> {
  * JSON.stringify: this runs once per call.
  */
 export function responseText(response: JsonRpcResponse): string {
+  // The id is written by hand in both shapes: a NumberId's text must go out as it came in.
   if ('result' in response) {
     const result = JSON.stringify(response.result);
     // `undefined` (no result, or a toJSON returning nothing) leaves the member out, as JSON.stringify does.
-    if (result !== undefined) return `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":${result}}`;
+    return `{"jsonrpc":"2.0","id":${idText(response.id)}${result === undefined ? '' : `,"result":${result}`}}`;
   }
-  return JSON.stringify(response);
+  return `{"jsonrpc":"2.0","id":${idText(response.id)},"error":${JSON.stringify(response.error)}}`;
 }
 
 /** The outcome of checking one element of a frame against the request shape. */
@@ -118,35 +138,45 @@ export type RequestCheck =
  * Checks that a parsed value is a request object. Invalid requests are always
  * answered (a notification cannot be told apart from a broken request), with
  * the request's id when that id itself is valid, so the till can match it.
+ *
+ * @param rawId the id member's text in the frame (see raw-ids.ts): with it, any JSON number is an id, echoed as
+ *   written; without it, only numbers a JSON round trip keeps unchanged are.
  */
-export function checkRequest(value: unknown): RequestCheck {
+export function checkRequest(value: unknown, rawId?: string): RequestCheck {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, id: null, errors: ['request: must be an object'] };
   }
   const object = value as Record<string, unknown>;
   const errors: string[] = [];
   const hasId = Object.hasOwn(object, 'id');
-  const idValid = !hasId || isId(object.id);
-  if (!idValid) errors.push('id: must be a string, a number of at most 2^53 in magnitude, or null');
+  const given = hasId && typeof object.id === 'number' && rawId !== undefined ? numberId(object.id, rawId) : object.id;
+  const idValid = !hasId || isId(given);
+  if (!idValid) errors.push('id: must be a string, a number or null');
   if (object.jsonrpc !== '2.0') errors.push('jsonrpc: must be "2.0"');
   if (typeof object.method !== 'string') errors.push('method: must be a string');
   const params = object.params;
   if (Object.hasOwn(object, 'params') && (typeof params !== 'object' || params === null)) {
     errors.push('params: must be an object or an array');
   }
-  const id = hasId && idValid ? (object.id as JsonRpcId) : null;
+  const id = hasId && idValid ? (given as JsonRpcId) : null;
   if (errors.length > 0) return { ok: false, id, errors };
   const request: JsonRpcRequest = { jsonrpc: '2.0', method: object.method as string, params };
   if (hasId) request.id = id;
   return { ok: true, request, notification: !hasId };
 }
 
+/** The id to echo for a number written as `text`: the plain number when JSON.stringify writes it back the same. */
+function numberId(value: number, text: string): number | NumberId {
+  return JSON.stringify(value) === text ? value : new NumberId(text);
+}
+
 /**
- * Strings, null, and numbers that survive a JSON round trip unchanged: a
- * number beyond 2^53 has already been rounded by JSON.parse, so echoing it
- * would answer a different id than the till sent (and confuse its retries).
+ * Strings, null, numbers kept as written, and (without their text) numbers
+ * that survive a JSON round trip unchanged: a number beyond 2^53 has been
+ * rounded by JSON.parse, so echoing it would answer a different id than the
+ * till sent (and confuse its retries).
  */
 function isId(id: unknown): id is JsonRpcId {
-  if (id === null || typeof id === 'string') return true;
+  if (id === null || typeof id === 'string' || id instanceof NumberId) return true;
   return typeof id === 'number' && Number.isFinite(id) && Math.abs(id) <= Number.MAX_SAFE_INTEGER;
 }

@@ -73,8 +73,10 @@ const optionsSchema = z.object({
 export interface BridgeOptions {
   /**
    * Origins (`https://pos.example.com`) allowed to open a connection. A request
-   * that carries an `Origin` header (a browser) is refused with 403 unless its
-   * origin is listed; requests without one (native tills) are not affected.
+   * that carries an `Origin` header and no Bearer key in `Authorization` (a
+   * browser, its key in `?key=`) is refused with 403 unless its origin is
+   * listed; requests without one (native tills), or with the key in that header
+   * (no browser page can set it), are not affected.
    * Default `[]`: no browser page may connect.
    */
   allowedOrigins?: string[];

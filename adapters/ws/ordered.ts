@@ -24,7 +24,7 @@ interface Slot<T> {
  * promises and four microtasks per frame), and only while one is pending do
  * later values wait in the queue.
  */
-export class OrderedDelivery<T> {
+export class OrderedDelivery<T> implements Delivery<T> {
   readonly #deliver: (value: T) => void;
   readonly #onRejected: (error: unknown) => T;
   readonly #afterSettle: () => void;
@@ -83,6 +83,73 @@ export class OrderedDelivery<T> {
     }
     this.#afterSettle();
     if (this.#queue.length === 0 && this.#idle !== undefined) {
+      this.#idle.resolve();
+      this.#idle = undefined;
+    }
+  }
+}
+
+/** Where a connection puts its frames' answers: {@link OrderedDelivery} or {@link PromptDelivery}. */
+export interface Delivery<T> {
+  /** Values pushed and not yet delivered. */
+  readonly pending: number;
+  /** Delivers `value` when it is ready (and, for an ordered delivery, everything pushed before it was delivered). */
+  push(value: MaybePromise<T>): void;
+  /** Resolves once every value pushed so far has been delivered. */
+  idle(): Promise<void>;
+}
+
+/**
+ * Hands each value to `deliver` as soon as it is ready, whatever was pushed
+ * before it: JSON-RPC matches answers to calls by id, so a quick call need
+ * not wait for a slow one ahead of it (a verification behind a payment that
+ * waits on the Pay API). A ready value is delivered inside `push`.
+ */
+export class PromptDelivery<T> implements Delivery<T> {
+  readonly #deliver: (value: T) => void;
+  readonly #onRejected: (error: unknown) => T;
+  readonly #afterSettle: () => void;
+  #pending = 0;
+  #idle: { promise: Promise<void>; resolve: () => void } | undefined;
+
+  /** The same parameters as {@link OrderedDelivery}'s. */
+  constructor(deliver: (value: T) => void, onRejected: (error: unknown) => T, afterSettle: () => void) {
+    this.#deliver = deliver;
+    this.#onRejected = onRejected;
+    this.#afterSettle = afterSettle;
+  }
+
+  get pending(): number {
+    return this.#pending;
+  }
+
+  push(value: MaybePromise<T>): void {
+    if (!isThenable(value)) {
+      this.#deliver(value);
+      return;
+    }
+    this.#pending++;
+    Promise.resolve(value).then(
+      (settled) => this.#settle(settled),
+      (error: unknown) => this.#settle(this.#onRejected(error)),
+    );
+  }
+
+  idle(): Promise<void> {
+    if (this.#pending === 0) return Promise.resolve();
+    if (this.#idle === undefined) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => { resolve = r; });
+      this.#idle = { promise, resolve };
+    }
+    return this.#idle.promise;
+  }
+
+  #settle(value: T): void {
+    this.#pending--;
+    this.#deliver(value);
+    this.#afterSettle();
+    if (this.#pending === 0 && this.#idle !== undefined) {
       this.#idle.resolve();
       this.#idle = undefined;
     }

@@ -41,8 +41,8 @@ export interface FollowOptions {
  * reconnection. Nothing here can reject unhandled, whatever the payments throw.
  */
 export function followPayments(
-  service: CashDeskService, tillId: string, send: (text: string) => void, closed: Promise<void>, log: Logger,
-  options: FollowOptions = {},
+  service: CashDeskService, tillId: string, send: (text: string, paymentId: string) => void, closed: Promise<void>,
+  log: Logger, options: FollowOptions = {},
 ): void {
   const payments = service.payments;
   if (payments === undefined) return;
@@ -59,7 +59,7 @@ export function followPayments(
   const attempt = (delayMs: number): void => {
     let subscribing: Promise<() => void>;
     try {
-      subscribing = payments.subscribe(tillId, (update) => send(sessionUpdatedText(update)));
+      subscribing = payments.subscribe(tillId, (update) => send(sessionUpdatedText(update), update.paymentId));
     } catch (error) {
       subscribing = Promise.reject(error);
     }

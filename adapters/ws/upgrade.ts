@@ -19,6 +19,7 @@ export const SUBPROTOCOL = 'wallet-pos.v1';
  */
 export const UPGRADE_REFUSALS = {
   closing: { status: 503, message: 'server shutting down' },
+  /** Only for an upgrade whose key is not in `Authorization` (a browser's). */
   origin: { status: 403, message: 'origin not allowed' },
   subprotocol: { status: 400, message: `subprotocol ${SUBPROTOCOL} required` },
   unauthorized: { status: 401, message: 'a valid till key is required (Authorization: Bearer <key> or ?key=)' },
@@ -43,18 +44,28 @@ export interface UpgradeContext {
   authenticate(key: string | undefined, remoteAddress: string | undefined): Till | undefined;
 }
 
-/** The till an upgrade request authenticates as, or why it is refused. */
+/**
+ * The till an upgrade request authenticates as, or why it is refused. The
+ * `Origin` allowlist applies only to upgrades without a Bearer key in
+ * `Authorization` (the key in `?key=`, or none): it protects browsers, whose
+ * WebSocket API sends the page's Origin and can put a key only in the URL,
+ * never in a header. A client that sets that header is no browser page (many
+ * libraries send an Origin anyway, Python's websocket-client among them).
+ */
 export function checkUpgrade(req: IncomingMessage, context: UpgradeContext): { till: Till } | { refusal: UpgradeRefusal } {
   // Browsers always send Origin on a WebSocket handshake (old drafts, version 8, used Sec-WebSocket-Origin);
   // native tills send neither, and are not exposed to cross-site WebSocket hijacking.
+  const authorization = header(req, 'authorization');
   const origin = header(req, 'origin') ?? header(req, 'sec-websocket-origin');
-  if (origin !== undefined && !context.allowedOrigins.has(normaliseOrigin(origin))) {
+  // Only Bearer: a browser may attach remembered Basic credentials to a handshake by itself, never a Bearer key.
+  const keyInHeader = authorization !== undefined && /^Bearer\s/i.test(authorization);
+  if (origin !== undefined && !keyInHeader && !context.allowedOrigins.has(normaliseOrigin(origin))) {
     return { refusal: UPGRADE_REFUSALS.origin };
   }
   if (!offeredProtocols(req).includes(SUBPROTOCOL)) return { refusal: UPGRADE_REFUSALS.subprotocol };
   let till: Till | undefined;
   try {
-    till = context.authenticate(presentedKey(header(req, 'authorization'), req.url), req.socket.remoteAddress);
+    till = context.authenticate(presentedKey(authorization, req.url), req.socket.remoteAddress);
   } catch (error) {
     if (!(error instanceof LockoutError)) throw error;
     return {

@@ -3,12 +3,16 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 /** A till (cash desk) allowed to call the server, with its own key. */
 export interface Till {
   id: string;
+  /** The bridge answers this till's frames in the order they arrived, a quick call waiting for a slow one before it. */
+  orderedAnswers?: boolean;
 }
 
-/** A till as configured: its id and its key (at least 16 characters). */
+/** A till as configured: its id and its key (at least 16 characters), and how the bridge answers it. */
 export interface TillCredentials {
   id: string;
   key: string;
+  /** See {@link Till.orderedAnswers}; default false: each answer goes as soon as it is ready. */
+  orderedAnswers?: boolean;
 }
 
 /**
@@ -20,7 +24,9 @@ export class TillRegistry {
   readonly #tills: Array<{ till: Till; digest: Buffer }>;
 
   constructor(tills: readonly TillCredentials[]) {
-    this.#tills = tills.map(({ id, key }) => ({ till: { id }, digest: digest(key) }));
+    this.#tills = tills.map(({ id, key, orderedAnswers }) => ({
+      till: orderedAnswers === true ? { id, orderedAnswers } : { id }, digest: digest(key),
+    }));
   }
 
   /** Number of configured tills. */

@@ -4,7 +4,9 @@ import { MAX_BARCODE_LENGTH } from '../../../src/contracts/cashdesk.js';
 import { generateBarcode, StoreError } from '../../../src/index.js';
 import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
 import { RpcClient, RpcError } from '../../support/ws-client.js';
-import { clientPool, type BridgeServer, capturingLogger, eventually, startBridgeServer, TILL } from './harness.js';
+import {
+  clientPool, type BridgeServer, capturingLogger, eventually, ORDERED_TILL, startBridgeServer, TILL,
+} from './harness.js';
 
 function validBarcode(cardNumber = '4000123412341234'): string {
   return generateBarcode({ ...BASE_CONFIG, cardNumber, cardSession: 'AB12CD34', at: NOW });
@@ -144,7 +146,7 @@ describe('bridge calls', () => {
     expect(await client.call('health')).toMatchObject({ status: 'ok' });
   });
 
-  it('answers frames in the order they arrived even when an earlier one takes longer', async () => {
+  it('answers a quick call while an earlier slow one still waits', async () => {
     const client = await connect();
     let release!: () => void;
     const gate = new Promise<void>((resolve) => { release = resolve; });
@@ -153,12 +155,33 @@ describe('bridge calls', () => {
     try {
       client.send({ jsonrpc: '2.0', id: 'slow', method: 'barcode.verify', params: { fullBarcode: 'CM;1;;1' } });
       client.send({ jsonrpc: '2.0', id: 'fast', method: 'health' });
-      expect(await client.silentFor(100)).toBe(true);
+      // The slow call is released only once the quick one has been answered: nothing else could let it go.
+      expect(await client.next()).toMatchObject({ id: 'fast', result: { status: 'ok' } });
       release();
+      expect(await client.next()).toMatchObject({ id: 'slow' });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('answers in the order the frames arrived for a till with orderedAnswers', async () => {
+    const client = await connect({ key: ORDERED_TILL.key });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const verify = srv.service.verify.bind(srv.service);
+    const health = srv.service.health.bind(srv.service);
+    const spies = [
+      vi.spyOn(srv.service, 'verifySync').mockImplementationOnce(async (code) => { await gate; return verify(code); }),
+      // The slow call is let go only while the quick one is being answered, so the quick one is ready first.
+      vi.spyOn(srv.service, 'health').mockImplementationOnce(() => { release(); return health(); }),
+    ];
+    try {
+      client.send({ jsonrpc: '2.0', id: 'slow', method: 'barcode.verify', params: { fullBarcode: 'CM;1;;1' } });
+      client.send({ jsonrpc: '2.0', id: 'fast', method: 'health' });
       expect(await client.next()).toMatchObject({ id: 'slow' });
       expect(await client.next()).toMatchObject({ id: 'fast' });
     } finally {
-      spy.mockRestore();
+      for (const spy of spies) spy.mockRestore();
     }
   });
 

@@ -12,6 +12,8 @@ import { RpcClient } from '../../support/ws-client.js';
 
 /** The till every bridge test server knows. */
 export const TILL = { id: 'till-1', key: 'till-key-0123456789abcdef' } as const;
+/** A till every bridge test server knows that asked for its answers in call order. */
+export const ORDERED_TILL = { id: 'till-ordered', key: 'till-key-ordered-0123456789', orderedAnswers: true } as const;
 
 /** A bridge on a real HTTP server on 127.0.0.1, ephemeral port. */
 export interface BridgeServer {
@@ -32,7 +34,7 @@ export async function startBridgeServer(
   options: BridgeOptions = {}, config: Partial<VerifierConfig> = {}, payments?: Payments,
 ): Promise<BridgeServer> {
   const verifier = createVerifier({ ...BASE_CONFIG, backend: 'wasm', clock: () => NOW, ...config } as VerifierConfig);
-  const service = new CashDeskService({ verifier, tills: new TillRegistry([TILL]), ...(payments ? { payments } : {}) });
+  const service = new CashDeskService({ verifier, tills: new TillRegistry([TILL, ORDERED_TILL]), ...(payments ? { payments } : {}) });
   const bridge = createBridge(service, options);
   const server = createServer();
   server.on('upgrade', (req, socket, head) => {

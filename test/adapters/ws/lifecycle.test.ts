@@ -45,22 +45,37 @@ describe('bridge upgrade', () => {
     expect(client.ws.protocol).toBe('wallet-pos.v1');
   });
 
-  it('refuses an Origin outside the allowlist with 403 and accepts a listed one or none', async () => {
+  it('refuses an Origin outside the allowlist with 403 when the key is in the URL, and accepts a listed one or none', async () => {
     const guarded = await startBridgeServer({ allowedOrigins: ['https://POS.example.com:443/'] });
+    const inUrl = `${guarded.url}?key=${TILL.key}`;
     try {
-      const refused = await rawUpgrade(guarded.url, { Origin: 'https://evil.example', 'Sec-WebSocket-Protocol': 'wallet-pos.v1', Authorization: `Bearer ${TILL.key}` });
+      const refused = await rawUpgrade(inUrl, { Origin: 'https://evil.example', 'Sec-WebSocket-Protocol': 'wallet-pos.v1' });
       expect(refused).toMatchObject({ status: 403, body: 'origin not allowed\n' });
-      await expect(connect({ key: TILL.key, headers: { Origin: 'null' } }, guarded.url)).rejects.toMatchObject({ status: 403 });
-      const browser = await connect({ key: TILL.key, headers: { Origin: 'https://pos.example.com' } }, guarded.url);
+      await expect(connect({ headers: { Origin: 'null' } }, inUrl)).rejects.toMatchObject({ status: 403 });
+      // Remembered Basic credentials are what a browser may attach by itself: still a browser's upgrade.
+      await expect(connect({ headers: { Origin: 'https://evil.example', Authorization: 'Basic dGlsbDprZXk=' } }, inUrl))
+        .rejects.toMatchObject({ status: 403 });
+      const browser = await connect({ headers: { Origin: 'https://pos.example.com' } }, inUrl);
       expect(await browser.call('health')).toMatchObject({ status: 'ok' });
-      const till = await connect({ key: TILL.key }, guarded.url);
+      const till = await connect({}, inUrl);
       expect(await till.call('health')).toMatchObject({ status: 'ok' });
       await pool.closeAll();
     } finally {
       await guarded.close();
     }
     // The default allowlist is empty: any browser origin is refused.
-    await expect(connect({ key: TILL.key, headers: { Origin: 'https://pos.example.com' } })).rejects.toMatchObject({ status: 403 });
+    await expect(connect({ headers: { Origin: 'https://pos.example.com' } }, `${srv.url}?key=${TILL.key}`))
+      .rejects.toMatchObject({ status: 403 });
+  });
+
+  it('accepts any Origin on an upgrade whose key is in the Authorization header (no browser can set it)', async () => {
+    for (const Origin of ['https://evil.example', 'null', 'http://localhost:1234']) {
+      const client = await connect({ key: TILL.key, headers: { Origin } });
+      expect(await client.call('health'), Origin).toMatchObject({ status: 'ok' });
+    }
+    // A wrong key in the header is refused for the key, not the origin.
+    await expect(connect({ key: 'not-a-till-key-0123456789', headers: { Origin: 'https://evil.example' } }))
+      .rejects.toMatchObject({ status: 401 });
   });
 
   it('lets ws refuse a malformed handshake (400) after the bridge checks pass, and keeps serving', async () => {

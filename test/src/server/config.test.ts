@@ -81,6 +81,12 @@ describe('resolveServeConfig', () => {
     expect(issuesOf({ ...demoConfig, extra: 1 })).toEqual(['extra: unknown field']);
   });
 
+  it('takes orderedAnswers of a till as a boolean and names anything else', () => {
+    const tills = [{ id: 'a', key: 'key-a-0123456789abcdef', orderedAnswers: true }, { id: 'b', key: 'key-b-0123456789abcdef' }];
+    expect(resolveServeConfig({ ...demoConfig, tills }, {}).tills).toEqual(tills);
+    expect(issuesOf({ ...demoConfig, tills: [{ ...tills[0], orderedAnswers: 'yes' }] })).toEqual(['tills.0.orderedAnswers: must be true or false']);
+  });
+
   it('accepts algorithm and delimiter spellings in the file', () => {
     const { algorythm, delimeter, ...rest } = demoConfig.verifier;
     const config = resolveServeConfig({ ...demoConfig, verifier: { ...rest, algorithm: algorythm, delimiter: delimeter } }, {});
