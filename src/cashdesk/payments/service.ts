@@ -218,6 +218,8 @@ export class CashDeskPayments implements Payments {
     return createPayWebhookHandler({
       secrets: secret, updates: this.#updates, clock: this.#clock, dialect: this.#options.client.dialect,
       onEvent: async (event) => {
+        // In memory (writes behind) nothing outlives the process and no other instance reads: nothing to keep.
+        if (this.#options.writeBehind === true) return;
         await this.#store.saveState(event.data);
         this.#coordination.hint({ kind: 'state', transactionId: String(event.data.transactionId) });
       },

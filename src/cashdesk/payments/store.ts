@@ -100,7 +100,8 @@ export class PaymentStore {
          FROM u, jsonb_array_elements(u.events) AS x ON CONFLICT DO NOTHING
        ), d AS (
          DELETE FROM cashdesk_payment_events AS ev USING u
-         WHERE ev.till_id = u.till_id AND ev.payment_id = u.payment_id AND ev.seq <= u.seq - ${EVENTS_KEPT}
+         WHERE u.seq > ${EVENTS_KEPT} AND ev.till_id = u.till_id AND ev.payment_id = u.payment_id
+           AND ev.seq <= u.seq - ${EVENTS_KEPT}
        )
        SELECT till_id, payment_id, epoch FROM u`,
       [JSON.stringify([...last.values()].map(({ record: r, epoch, active, events }) => ({
