@@ -1,5 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
+import { requestBodyLimit } from '../../src/api-app/body-limit.js';
 import { ServerMetrics } from '../../src/cashdesk/metrics.js';
 import type { CashDeskService } from '../../src/cashdesk/service.js';
 import { routeTable } from '../../src/api-app/methods.js';
@@ -9,7 +9,7 @@ import { type HttpAdapterOptions, resolveHttpAdapterOptions } from './options.js
 import { type Answer, honoRoute, rawJsonRoute } from './raw-route.js';
 import { attachNodeRoutes, type NodeHandler } from './node-routes.js';
 import { requestIdOf } from './request-id.js';
-import { payloadTooLarge } from './problems.js';
+import { HttpProblem, payloadTooLarge } from './problems.js';
 import { REQUEST_ID_HEADER, withRequestId } from '../../src/log/request-id.js';
 import { countRequests, requestCounter } from './request-metrics.js';
 import { healthRoute, liveRoute, metricsRoute, PATHS, RAW_POST_ROUTES, type RawPostRouteName } from './routes.js';
@@ -69,15 +69,23 @@ export function createHttpApp(service: CashDeskService, options?: HttpAdapterOpt
   if (payWebhook !== undefined) {
     // The body limit first: the signature can only be checked over the whole body, so without it any caller
     // could have a body of any size held in memory (no credentials needed to send one).
-    const limit = bodyLimit({ maxSize: bodyLimitBytes, onError: () => { throw payloadTooLarge(bodyLimitBytes); } });
-    app.post(PAY_WEBHOOK_PATH, limit, async (c) => {
+    const limit = requestBodyLimit(bodyLimitBytes, () => { throw payloadTooLarge(bodyLimitBytes); });
+    app.post(PAY_WEBHOOK_PATH, async (c) => {
       // The sandbox sends the id of the request that created the transaction: the payment's id in both servers' logs.
       const id = requestIdOf(c.env.incoming);
-      const answer = await withRequestId(id, () => payWebhook(c.req.raw));
-      logger.info({ reqId: id, route: PAY_WEBHOOK_PATH, status: answer.status }, 'pay webhook');
-      const headers = new Headers(answer.headers);
+      let answer: Response | undefined;
+      try {
+        await limit(c, async () => { answer = await withRequestId(id, () => payWebhook(c.req.raw)); });
+      } catch (error) {
+        // Refused before the webhook could look (the body's size): counted here, answered by onError.
+        requests.count(PAY_WEBHOOK_PATH, error instanceof HttpProblem ? error.httpStatus : 500);
+        throw error;
+      }
+      logger.info({ reqId: id, route: PAY_WEBHOOK_PATH, status: answer!.status }, 'pay webhook');
+      requests.count(PAY_WEBHOOK_PATH, answer!.status);
+      const headers = new Headers(answer!.headers);
       headers.set(REQUEST_ID_HEADER, id);
-      return new Response(answer.body, { status: answer.status, headers });
+      return new Response(answer!.body, { status: answer!.status, headers });
     });
   }
 

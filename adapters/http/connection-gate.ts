@@ -23,6 +23,11 @@ export interface ConnectionGate {
   readonly open: number;
   /** Connections refused so far, by why. */
   readonly refused: { connections: number; descriptors: number };
+  /**
+   * Hands a socket the gate let through already back to the server's own connection handling, uncounted: an
+   * upgrade request served as plain HTTP after all (upgrade-as-http.ts).
+   */
+  serveAgain(socket: Socket): void;
 }
 
 /** How long a refused client has to send its request (answered then) and read the answer, each. */
@@ -78,6 +83,9 @@ export function gateConnections(server: Server, options: ConnectionGateOptions):
   return {
     get open() { return state.open; },
     get refused() { return { ...state.refused }; },
+    serveAgain(socket) {
+      for (const handler of handlers) handler.call(server, socket);
+    },
   };
 }
 

@@ -1,6 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context, Handler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { ZodType } from 'zod';
 import {
   BasketBody, ListPayments, PaymentId, PaymentList, PaymentView, ReceiptBody, RefundBody, RescanBody, SessionUpdate, StartPayment,
@@ -17,6 +16,7 @@ import type { NodeEnv } from './node-env.js';
 import { paymentEventStream, type PaymentEventsOptions } from './payment-events.js';
 import { requestIdOf } from './request-id.js';
 import { isJsonMediaType } from './guards.js';
+import { requestBodyLimit } from '../../src/api-app/body-limit.js';
 import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
 import {
   bodyNotJson, CLIENT_CLOSED_REQUEST, databaseUnavailable, HttpProblem, invalidBody, isClientAbort, payloadTooLarge,
@@ -124,7 +124,14 @@ function problemOf(error: unknown): unknown {
  * server-sent events. Refusals are the envelope with the stable code as `status`.
  */
 export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoutesDeps): void {
-  const limit = bodyLimit({ maxSize: deps.bodyLimitBytes, onError: () => { throw payloadTooLarge(deps.bodyLimitBytes); } });
+  // Inside `counted`, so a refusal for the body's size is counted like any other answer.
+  const limit = requestBodyLimit(deps.bodyLimitBytes, () => { throw payloadTooLarge(deps.bodyLimitBytes); });
+  type Route = (c: Context<NodeEnv>) => Promise<Response>;
+  const limited = (handler: Route): Route => async (c) => {
+    let response: Response | undefined;
+    await limit(c, async () => { response = await handler(c); });
+    return response!;
+  };
   const till = (c: Context<NodeEnv>): string => {
     const found = deps.authenticate(c.req.header('authorization'), c.env.incoming.url, c.env.incoming.socket.remoteAddress);
     if (found === undefined) throw unauthorized();
@@ -182,11 +189,11 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
     }
   };
 
-  app.post(PAYMENTS_PATH, limit, counted(PAYMENTS_PATH, async (c) => {
+  app.post(PAYMENTS_PATH, counted(PAYMENTS_PATH, limited(async (c) => {
     const tillId = till(c);
     const input = await body(c, StartPayment);
     return c.json(await payments().start(tillId, input), 200);
-  }));
+  })));
   app.get(PAYMENTS_PATH, counted(PAYMENTS_PATH, async (c) => {
     const tillId = till(c);
     const query = ListPayments.safeParse(c.req.query());
@@ -225,12 +232,12 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
   }));
   for (const [intent, { body: schema, run }] of Object.entries(INTENTS)) {
     const route = `${PAYMENTS_PATH}/{paymentId}/${intent}`;
-    app.post(`${PAYMENTS_PATH}/:paymentId/${intent}`, limit, counted(route, async (c) => {
+    app.post(`${PAYMENTS_PATH}/:paymentId/${intent}`, counted(route, limited(async (c) => {
       const tillId = till(c);
       const id = paymentId(c);
       const input = await body(c, schema);
       return c.json(await run(payments(), tillId, id, input) as PaymentView, 200);
-    }));
+    })));
   }
 }
 

@@ -1,4 +1,5 @@
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import { getRequestListener, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import type { Logger } from 'pino';
@@ -6,6 +7,7 @@ import { answerClientError } from './client-errors.js';
 import { type ConnectionGate, gateConnections, survivingAcceptErrors } from './connection-gate.js';
 import { nodeRoutesOf, withNodeRoutes } from './node-routes.js';
 import { applyServerLimits, resolveServerLimits, serverOptionsFor, type ServerLimits } from './server-limits.js';
+import { serveUpgradeAsHttp } from './upgrade-as-http.js';
 
 /** Where {@link serveHttp} listens. */
 export interface ServeHttpOptions {
@@ -27,6 +29,12 @@ export interface HttpServerHandle {
   readonly url: string;
   /** Connections open and refused at the cap or the open-file limit (answered 503). */
   readonly connections: ConnectionGate;
+  /**
+   * Serves a request that reached the server's `'upgrade'` listener as the ordinary HTTP/1.1 request it also is:
+   * what that listener does with the upgrades it does not take (`Upgrade: h2c` from Java's HttpClient and
+   * `curl --http2`, a WebSocket on another path), instead of closing them unanswered.
+   */
+  serveAsHttp(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   /**
    * Stops accepting connections, closes idle keep-alive ones, and resolves once
    * in-flight requests have been answered. Upgraded (WebSocket) sockets are the
@@ -113,6 +121,9 @@ export async function serveHttp(app: FetchApp, options: ServeHttpOptions = {}): 
     server,
     url: `http://${hostPart}:${address.port}`,
     connections,
+    serveAsHttp(req, socket, head) {
+      serveUpgradeAsHttp(req, socket, head, (s) => connections.serveAgain(s as Socket));
+    },
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
         draining = true;

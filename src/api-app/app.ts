@@ -4,7 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { Logger } from 'pino';
 import { errorEnvelope, validationErrors } from '../contracts/errors.js';
 import { currentRequestId, REQUEST_ID_HEADER, requestIdFrom, silentLogger, withLogPolicy, withRequestId } from '../log/index.js';
-import { streamingBodyLimit } from './body-limit.js';
+import { requestBodyLimit } from './body-limit.js';
 import { clientAborted, databaseRefusal } from './failures.js';
 import { boundJsonDepth, jsonTooDeepProblem, refuseControlsInUrl, wasTooDeep } from './guards.js';
 import { methodTable, routeTable } from './methods.js';
@@ -100,15 +100,8 @@ export function createApiApp<E extends Env = Env>(options: ApiAppOptions = {}): 
     await next();
   });
   app.use('*', boundJsonDepth());
-  const limit = streamingBodyLimit(bodyLimitBytes,
-    (c) => c.json(refusal(c, 'PAYLOAD_TOO_LARGE', [`body: must be at most ${bodyLimitBytes} bytes`]), 413));
-  // hono's bodyLimit fails on a request with neither Content-Length nor a body (`curl -X POST`): nothing to limit there.
-  app.use('*', (c, next) => {
-    // Over a socket, a request with neither header has no body (RFC 9112 6.3); in-process requests are always limited.
-    const framed = c.req.header('content-length') !== undefined || c.req.header('transfer-encoding') !== undefined;
-    const overSocket = (c.env as { incoming?: unknown } | undefined)?.incoming !== undefined;
-    return framed || !overSocket ? limit(c, next) : next();
-  });
+  app.use('*', requestBodyLimit(bodyLimitBytes,
+    (c) => c.json(refusal(c, 'PAYLOAD_TOO_LARGE', [`body: must be at most ${bodyLimitBytes} bytes`]), 413)));
   app.onError((error, c) => {
     if (error instanceof HttpProblem) return sendProblem(c, error);
     if (clientAborted(c)) {

@@ -38,3 +38,19 @@ export function streamingBodyLimit(maxBytes: number, onError: (c: Context) => Re
     if (over) c.res = onError(c);
   };
 }
+
+/**
+ * {@link streamingBodyLimit} for a request that has a body. Over a socket, a
+ * request with neither Content-Length nor Transfer-Encoding has none (RFC 9112
+ * 6.3; `curl -X POST` sends that): it goes on as an empty body, answered as one
+ * (hono's own bodyLimit fails on it, building a Request from @hono/node-server's).
+ * In-process requests (`app.request`) are always limited.
+ */
+export function requestBodyLimit(maxBytes: number, onError: (c: Context) => Response): MiddlewareHandler {
+  const limit = streamingBodyLimit(maxBytes, onError);
+  return (c, next) => {
+    const framed = c.req.header('content-length') !== undefined || c.req.header('transfer-encoding') !== undefined;
+    const overSocket = (c.env as { incoming?: unknown } | undefined)?.incoming !== undefined;
+    return framed || !overSocket ? limit(c, next) : next();
+  };
+}

@@ -3,7 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 /** What every server's `GET /metrics` says of itself in its OpenAPI document. */
 export const METRICS_DESCRIPTION = [
   'Prometheus text format 0.0.4: the process\'s metrics (`process_cpu_seconds_total`, `process_resident_memory_bytes`,',
-  '`nodejs_heap_size_used_bytes`, `nodejs_gc_duration_seconds`, `nodejs_eventloop_lag_seconds`, `nodejs_active_handles_total`, ...)',
+  '`nodejs_heap_size_used_bytes`, `nodejs_gc_duration_seconds`, `nodejs_eventloop_lag_seconds`, `nodejs_active_handles`, ...)',
   'and the server\'s own series (`wpk_http_requests_total{route,status}`, ...).',
   'Unauthenticated, like `/healthz`: it holds no secret and no personal data (route patterns, never paths). The servers bind',
   'loopback by default; on an exposed address, keep `/metrics` to the scraper at the reverse proxy.',

@@ -43,11 +43,19 @@ export function serverRegistry(): Registry {
   if (processMetrics === undefined) {
     processMetrics = new Registry();
     collectDefaultMetrics({ register: processMetrics });
+    for (const name of GAUGES_NAMED_AS_COUNTERS) processMetrics.removeSingleMetric(name);
   }
   const registry = new Registry();
   for (const metric of processMetrics.getMetricsAsArray()) registry.registerMetric(metric as unknown as PromMetric);
   return registry;
 }
+
+/**
+ * prom-client's gauges named like counters (`*_total`, which Prometheus' naming rules and `promtool check metrics`
+ * keep for counters). Each is the sum of a gauge by type it also exports (`nodejs_active_handles{type}`, ...):
+ * `sum(nodejs_active_handles)` is the same figure, so they are left out.
+ */
+const GAUGES_NAMED_AS_COUNTERS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 
 /**
  * Registers a kit metric in a prom-client registry: prom-client asks for

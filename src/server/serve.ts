@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { silentLogger, withLogPolicy } from '../log/index.js';
 import { createHttpApp, DEFAULT_SERVER_LIMITS, serveHttp } from '../../adapters/http/index.js';
 import type { NodeEnv } from '../../adapters/http/node-env.js';
+import { wantsWebSocket } from '../../adapters/http/upgrade-as-http.js';
 import { createVerifier } from '../../adapters/node/verifier.js';
 import { createBridge } from '../../adapters/ws/index.js';
 import { DEFAULT_MAX_CONNECTIONS } from '../../adapters/ws/options.js';
@@ -115,11 +116,12 @@ export async function startServer(config: ServeConfig, given: Logger = silentLog
     throw error;
   });
   http.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (new URL(req.url ?? '/', 'http://localhost').pathname === BRIDGE_PATH) {
+    if (wantsWebSocket(req) && new URL(req.url ?? '/', 'http://localhost').pathname === BRIDGE_PATH) {
       bridge.handleUpgrade(req, socket, head);
       return;
     }
-    socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    // Any other upgrade (h2c from Java's HttpClient and curl --http2) is ignored: the request is served as HTTP/1.1.
+    http.serveAsHttp(req, socket, head);
   });
   const { port } = new URL(http.url);
   const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;

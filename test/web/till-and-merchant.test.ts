@@ -36,6 +36,15 @@ describe.skipIf(!haveChromium())('till (/till) and merchant console (/console) o
     await system?.close();
   });
 
+  it('shows no "reconnecting" before a till key is given, nor after one was refused', async () => {
+    await till.getByLabel('Till key').waitFor();
+    expect(await till.locator('header [role=status]').textContent()).toBe('not connected');
+    await till.getByLabel('Till key').fill('not-the-key-of-any-till');
+    await till.getByRole('button', { name: 'Connect' }).click();
+    await expect.poll(() => till.getByRole('alert').textContent()).toContain('The till key was refused (401 UNAUTHORIZED)');
+    expect(await till.locator('header [role=status]').textContent()).toBe('not connected');
+  });
+
   it('says clearly that a wrong till key was refused', async () => {
     await till.getByLabel('Till key').fill('not-the-key-of-any-till');
     await till.getByRole('button', { name: 'Connect' }).click();

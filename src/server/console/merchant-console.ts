@@ -1,8 +1,9 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
+import { requestBodyLimit } from '../../api-app/body-limit.js';
 import { z } from 'zod';
 import type { NodeEnv } from '../../../adapters/http/node-env.js';
 import { HttpProblem } from '../../../adapters/http/problems.js';
+import { countRequests, requestCounter } from '../../../adapters/http/request-metrics.js';
 import { streamChanges } from '../../api-app/change-stream.js';
 import { TopicFeed } from '../../api-app/topic-feed.js';
 import { mountWebPage } from '../../api-app/web-pages.js';
@@ -99,7 +100,11 @@ export class MerchantConsole {
       return c.json({ cards, credits });
     });
     app.get(`${api}/campaigns`, (c) => c.json({ campaigns: this.#o.campaigns.list() }));
-    app.post(`${api}/campaigns`, bodyLimit({ maxSize: 8 * 1024 * 1024, onError: () => { throw new HttpProblem(413, 'PAYLOAD_TOO_LARGE', ['body: at most 8 MiB']); } }), async (c) => {
+    const campaignLimit = requestBodyLimit(8 * 1024 * 1024, () => {
+      throw new HttpProblem(413, 'PAYLOAD_TOO_LARGE', ['body: at most 8 MiB']);
+    });
+    // Counted like the server's own routes: a refused campaign is an answer too.
+    app.post(`${api}/campaigns`, countRequests(requestCounter(service.metrics)), campaignLimit, async (c) => {
       let json: unknown;
       try {
         json = await c.req.json();

@@ -94,7 +94,7 @@ describe('request ids end to end', () => {
     for (const url of [server.url, sandbox.url]) {
       const text = await (await fetch(`${url}/metrics`)).text();
       for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds',
-        'nodejs_gc_duration_seconds_bucket', 'nodejs_active_handles_total', 'wpk_http_requests_total{']) {
+        'nodejs_gc_duration_seconds_bucket', 'nodejs_active_handles', 'wpk_http_requests_total{']) {
         expect(text, `${url} ${name}`).toContain(name);
       }
     }

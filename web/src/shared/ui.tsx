@@ -10,15 +10,23 @@ export function Notice({ kind, title, children }: { kind: 'error' | 'ok' | 'warn
   );
 }
 
-/** The page's header, with a skip link to the main content and the live-updates indicator. */
-export function TopBar({ title, subtitle, live }: { title: string; subtitle: string; live: boolean }) {
+/**
+ * The page's header, with a skip link to the main content and the live-updates indicator: `live` true when
+ * updates flow, false when they stopped (`offLabel`, by default "reconnecting…"), `idle` before anything was
+ * asked of the page (a page waiting for a key has nothing to reconnect: no alarm there).
+ */
+export function TopBar({ title, subtitle, live, offLabel = 'reconnecting…' }: {
+  title: string; subtitle: string; live: boolean | 'idle'; offLabel?: string;
+}) {
+  const [tone, label] = live === 'idle' ? ['live idle', 'not connected']
+    : live ? ['live', 'live updates on'] : ['live off', offLabel];
   return (
     <>
       <a class="skip" href="#main">Skip to content</a>
       <header class="top">
         <h1>{title}</h1>
         <p>{subtitle}</p>
-        <span class={live ? 'live' : 'live off'} role="status">{live ? 'live updates on' : 'reconnecting…'}</span>
+        <span class={tone} role="status" data-testid="live">{label}</span>
       </header>
     </>
   );

@@ -17,6 +17,8 @@ const KEY = 'wpk.till.key';
 function App() {
   const [key, setKey] = useState(() => sessionStorage.getItem(KEY) ?? '');
   const [connected, setConnected] = useState(false);
+  // Until a connection was made, there is nothing to reconnect: the header says "not connected", not an alarm.
+  const [everConnected, setEverConnected] = useState(false);
   const [connectError, setConnectError] = useState<string | undefined>(undefined);
   const [scanned, setScanned] = useState('');
   const [camera, setCamera] = useState(false);
@@ -65,6 +67,7 @@ function App() {
       await bridge.connect(key.trim());
       sessionStorage.setItem(KEY, key.trim());
       setConnected(true);
+      setEverConnected(true);
     } catch (e) {
       setConnectError(e instanceof ConnectError ? e.message : String(e));
     }
@@ -112,7 +115,8 @@ function App() {
   const needsRescan = prompts.some((p) => p.title === 'Scan the card again') && payment !== undefined && payment.phase !== 'refunded';
   return (
     <>
-      <TopBar title="Till" subtitle="A cash desk in the browser, on the bridge (wallet-pos.v1)" live={connected} />
+      <TopBar title="Till" subtitle="A cash desk in the browser, on the bridge (wallet-pos.v1)"
+        live={connected || (everConnected ? false : 'idle')} offLabel="disconnected" />
       <main id="main">
         {!connected ? (
           <section class="panel" aria-labelledby="conn-h">
