@@ -85,7 +85,8 @@ export class Coordination {
    * sent again once it can be, the newest per payment: the rows it points at were written, so they must be read.
    */
   hint(hint: HintBody): void {
-    if (this.#channel === undefined || this.#closed) return;
+    // Sent while stopping too: the last writes of the payments being let go must reach the tills elsewhere.
+    if (this.#channel === undefined) return;
     this.#channel.notify(JSON.stringify({ ...hint, from: this.#deps.instance })).catch((error: unknown) => {
       this.#deps.onError(error, 'payment hint not sent: sent again once the database answers');
       this.#unsent.set(hintKey(hint), hint);
@@ -112,7 +113,9 @@ export class Coordination {
 
   /** Closes the shared channel (after the last hint). */
   async closeChannel(): Promise<void> {
-    await this.#channel?.close();
+    const channel = this.#channel;
+    this.#channel = undefined;
+    await channel?.close();
   }
 
   #every(ms: number, run: () => void): void {
