@@ -1,13 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../../src/sandbox/server.js';
 import { BASKET, MovableClock, startPayServer, type PayServer, type Till } from '../../support/pay-server.js';
-import { Simulator, type PaySandbox } from '../../src/pay/sandbox-harness.js';
+import { FOREIGN_DIALECT_PAY, startDialectSandbox, type PaySandbox } from '../../src/pay/sandbox-harness.js';
 
 // The kit configured by the example dialect file for the sandbox's foreign dialect (which leaves out ON_HOLD).
-const FILE = JSON.parse(readFileSync(new URL('../../../examples/dialects/sandbox-foreign.json', import.meta.url), 'utf8')) as {
-  pay: Record<string, unknown>;
-};
 
 describe('bridge payments against a service in a foreign dialect', () => {
   const clock = new MovableClock();
@@ -16,10 +11,9 @@ describe('bridge payments against a service in a foreign dialect', () => {
   let till: Till;
   let n = 0;
   beforeAll(async () => {
-    const running = await startSandbox({ port: 0, demo: true, timeScale: 1000, clock: clock.now, dialect: 'foreign' });
-    sb = { url: running.url, sim: new Simulator(running.url), running, close: () => running.close() };
+    sb = await startDialectSandbox(clock.now, 'foreign');
     // Polling every 20 ms: every status word the service writes is read by /status.
-    pay = await startPayServer(sb, { webhook: false, clock, pay: FILE.pay });
+    pay = await startPayServer(sb, { webhook: false, clock, pay: FOREIGN_DIALECT_PAY });
     till = await pay.connect();
   }, 120_000);
   afterAll(async () => {

@@ -1,17 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../../src/demo.js';
-import { startSandbox } from '../../../src/sandbox/server.js';
 import { BASKET, MovableClock, PARTNER_ID, startPayServer, type PayServer, type Till } from '../../support/pay-server.js';
-import { Simulator, type PaySandbox } from '../../src/pay/sandbox-harness.js';
+import { FOREIGN_DIALECT_PAY, startDialectSandbox, type PaySandbox } from '../../src/pay/sandbox-harness.js';
 
 /** The kit's own dialect, and the sandbox's foreign one with the kit configured by the example dialect file. */
-const FOREIGN = JSON.parse(readFileSync(new URL('../../../examples/dialects/sandbox-foreign.json', import.meta.url), 'utf8')) as {
-  pay: Record<string, unknown>;
-};
 const DIALECTS = [
   { name: 'kit', dialect: 'kit' as const, pay: {}, words: { created: 'created', cancelled: 'cancelled', rejected: 'rejected', succeeded: 'succeeded' } },
-  { name: 'foreign', dialect: 'foreign' as const, pay: FOREIGN.pay, words: { created: 'NEW', cancelled: 'CANCELED', rejected: 'DECLINED', succeeded: 'PAID' } },
+  { name: 'foreign', dialect: 'foreign' as const, pay: FOREIGN_DIALECT_PAY, words: { created: 'NEW', cancelled: 'CANCELED', rejected: 'DECLINED', succeeded: 'PAID' } },
 ];
 const SMALLER = { items: [{ name: 'Молоко 1 л', article: 'MILK-1', quantity: 2, price: 8_990 }], discountAmount: 0 };
 
@@ -24,8 +19,7 @@ describe.each(DIALECTS)('bridge payments, recovery rules, $name dialect', ({ dia
   let till: Till;
   let n = 0;
   beforeAll(async () => {
-    const running = await startSandbox({ port: 0, demo: true, timeScale: 1000, clock: clock.now, dialect });
-    sb = { url: running.url, sim: new Simulator(running.url), running, close: () => running.close() };
+    sb = await startDialectSandbox(clock.now, dialect);
     // A pending refund is followed at the poll interval (the foreign service settles refunds later).
     pay = await startPayServer(sb, { webhook: true, clock, pay: payWords, ...(dialect === 'foreign' ? { pollIntervalMs: 100 } : {}) });
     till = await pay.connect();

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { openDatabase } from '../../../src/db/index.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import { uniqueSchema } from '../../support/databases.js';
@@ -118,3 +119,12 @@ export function sandboxCases(what: string): SandboxCase[] {
   }
   return cases;
 }
+
+/** A PGlite sandbox speaking `dialect` (the kit's own, or the foreign one that tests the kit's dialect map). */
+export async function startDialectSandbox(clock: () => number, dialect: 'kit' | 'foreign'): Promise<PaySandbox> {
+  return wrap(await startSandbox({ port: 0, demo: true, timeScale: 1000, clock, dialect }));
+}
+
+/** The `pay` section of examples/dialects/sandbox-foreign.json: the kit configured for the foreign sandbox. */
+export const FOREIGN_DIALECT_PAY = (JSON.parse(readFileSync(
+  new URL('../../../examples/dialects/sandbox-foreign.json', import.meta.url), 'utf8')) as { pay: Record<string, unknown> }).pay;
