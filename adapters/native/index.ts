@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { type CoreBackend, kidTail } from '../node/backend.js';
 import type { ResolvedConfig } from '../node/config.js';
-import { AlgId, BARCODE_CAP, BATCH_MAX, SchemeId } from '../node/core.js';
+import { AlgId, BARCODE_CAP, BATCH_MAX, SchemeId } from '../core/core.js';
 
 /** One configured native core (see adapters/native/src/native_core.h). */
 interface NativeCore {

@@ -1,6 +1,6 @@
 import { randomFillSync } from 'node:crypto';
 import type { ResolvedConfig } from './config.js';
-import { AlgId, BARCODE_CAP, BATCH_MAX, BATCH_TRUNCATED, Core, CONFIG_DELIM, CONFIG_KID, CONFIG_PREFIX, IO_CAP, SchemeId } from './core.js';
+import { AlgId, BARCODE_CAP, BATCH_MAX, BATCH_TRUNCATED, Core, CONFIG_DELIM, CONFIG_KID, CONFIG_PREFIX, IO_CAP, SchemeId } from '../core/core.js';
 import { hexToBytes } from './hex.js';
 
 /** Which implementation of the core runs a verifier. `auto` takes native when it loads, else wasm. */

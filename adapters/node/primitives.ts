@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ALGORYTHMS, type Algorythm } from '../../src/contracts/barcode.js';
 import { ArgumentError } from '../../src/errors.js';
 import { formatIssues, initParametersSchema, schemeFields } from './config.js';
-import { AlgId, Core, IO_CAP, KEY_CAP } from './core.js';
+import { AlgId, Core, IO_CAP, KEY_CAP } from '../core/core.js';
 import { bytesToHex, hexToBytes, isHex } from './hex.js';
 import { configureCore } from './backend.js';
 

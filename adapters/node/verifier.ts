@@ -5,7 +5,7 @@ import type { AsyncStore, SyncStore, VerificationStore } from '../../src/stores/
 import { type CoreBackend } from './backend.js';
 import { selectBackend } from './backends.js';
 import { type BonusAnswer, type BonusHook, type ResolvedConfig, resolveConfig, type VerifierConfig } from './config.js';
-import { BATCH_CODE, BATCH_STRIDE, Slot, VerifyCode } from './core.js';
+import { BATCH_CODE, BATCH_STRIDE, Slot, VerifyCode } from '../core/core.js';
 import { Decision, REASON_BY_DECISION, StorePolicy } from './policy.js';
 import { anotherInstance, failed, REASON_BY_CODE, valid } from './verdicts.js';
 

@@ -10,7 +10,7 @@ import { mountWebPage } from '../../api-app/web-pages.js';
 import type { CashDeskService } from '../../cashdesk/service.js';
 import { validationErrors } from '../../contracts/errors.js';
 import { PushMessage, SubId } from '../../contracts/push/bodies.js';
-import type { RunningLoyaltyProgram } from '../../loyalty/program/start.js';
+import type { RunningLoyaltyProgram } from '../../loyalty-program/start.js';
 import { PushError } from '../../push/errors.js';
 import type { RunningSandbox } from '../../sandbox/server.js';
 import type { CallbackLog } from './callback-log.js';
