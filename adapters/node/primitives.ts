@@ -134,7 +134,7 @@ export function deriveCardKey(partnerKeyHex: string, cardNumber: string, algoryt
   const c = core();
   configureCore(c, {
     algorythm, key: partnerKeyHex, passLength: 6, prefix: 'CM', interval: 30, cardSessionLength: 8, delimeter: ';',
-    window: 1, lockout: false, backend: 'wasm', clock: Date.now, scheme: 'card-bound', previousKeys: [],
+    window: 1, scheme: 'card-bound', previousKeys: [],
   });
   return bytesToHex(c.out.subarray(0, c.exports.deriveCardKey(loadIo(c, encoder.encode(cardNumber)))));
 }

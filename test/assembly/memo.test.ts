@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadNativeBackend } from '../../adapters/native/index.js';
-import { type CoreBackend, WasmBackend } from '../../adapters/node/backend.js';
+import type { CoreBackend } from '../../adapters/core/contract.js';
+import { WasmBackend } from '../../adapters/node/backend.js';
 import { resolveConfig, type VerifierConfig } from '../../adapters/node/config.js';
 import { VerifyCode } from '../../adapters/core/core.js';
 import { generateBarcode } from '../../src/index.js';
