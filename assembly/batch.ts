@@ -16,7 +16,9 @@ import { SHA256 } from './hash';
 import { PADS_SIZE, SHORT_MESSAGE_MAX } from './hmac';
 import { clearMessages, gatherStates, LANES, laneMessage, messagesToBlock, scatterStates, truncateWords } from './lanes';
 import { matchKeys, recordMatch } from './match';
-import { parsedCard, parsedCardLength, parsedPassword, parsedSession, parsedSessionLength, setParsed } from './parsed';
+import {
+  parsedCard, parsedCardLength, parsedPassword, parsedSession, parsedSessionLength, setParsed,
+} from './parsed';
 import { sha256x4 } from './sha256x4';
 
 // A pending barcode, i32 fields: batch index, card offset, card length,
