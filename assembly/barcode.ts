@@ -10,6 +10,7 @@ import {
 import { delimiterLength, DELIMITER, intervalSeconds, passLength, PREFIX, prefixLength, sessionLength } from './config';
 import { matchKeys } from './match';
 import { constantTimeEqual } from './otp';
+import { setParsed } from './parsed';
 
 export const VERIFY_OK: i32 = 0;
 export const VERIFY_PREFIX_MISMATCH: i32 = 1;
@@ -19,22 +20,6 @@ export const VERIFY_CODE_MISMATCH: i32 = 3;
 export const VERIFY_PARSED: i32 = -1;
 
 export const MAX_CARD_LENGTH: i32 = 64;
-
-// Where the parts of the last parsed barcode are, relative to its first byte.
-export let parsedCard: i32 = 0;
-export let parsedCardLength: i32 = 0;
-export let parsedSession: i32 = 0;
-export let parsedSessionLength: i32 = 0;
-export let parsedPassword: i32 = 0;
-
-/** Restores the parts of an earlier parsed barcode (the batch checks passwords after splitting them all). */
-export function setParsed(card: i32, cardLen: i32, session: i32, sessionLen: i32, password: i32): void {
-  parsedCard = card;
-  parsedCardLength = cardLen;
-  parsedSession = session;
-  parsedSessionLength = sessionLen;
-  parsedPassword = password;
-}
 
 @inline function slot(slots: usize, index: i32, value: i32): void {
   store<i32>(slots + (<usize>index << 2), value);

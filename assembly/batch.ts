@@ -9,16 +9,16 @@ import {
   BATCH_MAX, BATCH_RESULTS, BATCH_SPANS, BATCH_STRIDE, BATCH_TRUNCATED, IO, SLOT_CODE, SLOT_COUNTER_HI, SLOT_COUNTER_LO,
   SLOT_KEY_INDEX,
 } from './buffers';
-import {
-  parseBarcode, parsedCard, parsedCardLength, parsedPassword, parsedSession, parsedSessionLength, setParsed, stepAt,
-  VERIFY_CODE_MISMATCH, VERIFY_OK, VERIFY_PARSED, verifyAt,
-} from './barcode';
+import { parseBarcode, stepAt, VERIFY_CODE_MISMATCH, VERIFY_OK, VERIFY_PARSED, verifyAt } from './barcode';
 import { cardCacheClaim, cardCacheFind, cardCacheSlot, copyPads } from './cardcache';
 import { algorithm, KEY_PADS, passLength, scheme, SCHEME_CARD_BOUND } from './config';
 import { SHA256 } from './hash';
 import { PADS_SIZE, SHORT_MESSAGE_MAX } from './hmac';
 import { clearMessages, gatherStates, LANES, laneMessage, messagesToBlock, scatterStates, truncateWords } from './lanes';
 import { matchKeys, recordMatch } from './match';
+import {
+  parsedCard, parsedCardLength, parsedPassword, parsedSession, parsedSessionLength, setParsed,
+} from './parsed';
 import { sha256x4 } from './sha256x4';
 
 // A pending barcode, i32 fields: batch index, card offset, card length,

@@ -3,13 +3,13 @@
 // each the steps of the window, present step first.
 
 import { SLOT_COUNTER_HI, SLOT_COUNTER_LO, SLOT_KEY_INDEX, SLOT_MATCHED_DELTA } from './buffers';
-import { parsedCard, parsedCardLength, parsedPassword, parsedSession, parsedSessionLength } from './barcode';
 import { cardCacheClaim, cardCacheFind, cardCacheSlot } from './cardcache';
 import { algorithm, KEY_PADS, keyCount, passLength, scheme, SCHEME_CARD_BOUND, window } from './config';
 import { CTX_SIZE, digestLength, hashUpdate } from './hash';
 import { hmacBegin, hmacEnd, hmacKey, hmacShort, PADS_SIZE, SHORT_MESSAGE_MAX } from './hmac';
 import { memoAt, memoCode } from './memo';
 import { constantTimeEqual, otpDigits } from './otp';
+import { parsedCard, parsedCardLength, parsedPassword, parsedSession, parsedSessionLength } from './parsed';
 
 const CARD_LABEL: usize = memory.data<u8>([0x63, 0x61, 0x72, 0x64, 0x3a]); // "card:"
 const CARD_KEY: usize = memory.data(32, 16);

@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { type CoreBackend, kidTail } from '../node/backend.js';
-import type { ResolvedConfig } from '../node/config.js';
-import { AlgId, BARCODE_CAP, BATCH_MAX, SchemeId } from '../node/core.js';
+import { type CoreBackend, type CoreSettings, kidTail } from '../core/contract.js';
+import { AlgId, BARCODE_CAP, BATCH_MAX, SchemeId } from '../core/core.js';
 
 /** One configured native core (see adapters/native/src/native_core.h). */
 interface NativeCore {
@@ -49,7 +48,7 @@ class NativeBackend implements CoreBackend {
   readonly #core: NativeCore;
   readonly #spans: Int32Array;
 
-  constructor(addon: Addon, config: ResolvedConfig) {
+  constructor(addon: Addon, config: CoreSettings) {
     this.#core = new addon.Core(
       config.algorythm === 'HMACSHA1' ? AlgId.Sha1 : AlgId.Sha256, config.passLength, config.interval,
       config.cardSessionLength, config.window, config.prefix, config.delimeter, config.key, kidTail(config.partnerId),
@@ -88,7 +87,7 @@ class NativeBackend implements CoreBackend {
   }
 }
 
-function load(): ((config: ResolvedConfig) => CoreBackend) | Error {
+function load(): ((config: CoreSettings) => CoreBackend) | Error {
   const path = CANDIDATES.map((relative) => fileURLToPath(new URL(relative, import.meta.url))).find((p) => existsSync(p));
   if (path === undefined) return new Error(`${ADDON} not found (run \`npm run build:native\`)`);
   let addon: Addon;
@@ -102,10 +101,10 @@ function load(): ((config: ResolvedConfig) => CoreBackend) | Error {
   return (config) => new NativeBackend(addon, config);
 }
 
-let cached: ((config: ResolvedConfig) => CoreBackend) | Error | undefined;
+let cached: ((config: CoreSettings) => CoreBackend) | Error | undefined;
 
 /** Builds native backends, or says why the addon cannot be used. Loaded once per process. */
-export function loadNativeBackend(): ((config: ResolvedConfig) => CoreBackend) | Error {
+export function loadNativeBackend(): ((config: CoreSettings) => CoreBackend) | Error {
   cached ??= load();
   return cached;
 }

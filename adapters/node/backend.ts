@@ -1,47 +1,15 @@
 import { randomFillSync } from 'node:crypto';
-import type { ResolvedConfig } from './config.js';
-import { AlgId, BARCODE_CAP, BATCH_MAX, BATCH_TRUNCATED, Core, CONFIG_DELIM, CONFIG_KID, CONFIG_PREFIX, IO_CAP, SchemeId } from './core.js';
+import { type CoreBackend, type CoreSettings, kidTail } from '../core/contract.js';
+import { AlgId, BARCODE_CAP, BATCH_MAX, BATCH_TRUNCATED, Core, CONFIG_DELIM, CONFIG_KID, CONFIG_PREFIX, IO_CAP, SchemeId } from '../core/core.js';
 import { hexToBytes } from './hex.js';
 
 /** Which implementation of the core runs a verifier. `auto` takes native when it loads, else wasm. */
 export type BackendName = 'wasm' | 'native' | 'auto';
 
-/**
- * What a core implementation gives the verifier: the split-and-check of a
- * barcode and the token signature. Both backends produce identical results;
- * the policy around them (stores, results, errors) lives once, in the verifier.
- */
-export interface CoreBackend {
-  readonly name: 'wasm' | 'native';
-  /** Result slots of the last `verify` (see `Slot`). */
-  readonly result: Int32Array;
-  /** Splits and checks `fullBarcode` at `nowMs`; returns a `VerifyCode` and fills `result`. */
-  verify(fullBarcode: string, nowMs: number): number;
-  /** Most barcodes one `verifyBatch` call takes. */
-  readonly batchMax: number;
-  /**
-   * Result slots of the last `verifyBatch`: BATCH_STRIDE per barcode, the
-   * `Slot`s then its `VerifyCode` at BATCH_CODE (the counter slots are 0
-   * unless it matched).
-   */
-  readonly batchResult: Int32Array;
-  /** Splits and checks `count` (at most `batchMax`) strings of `fullBarcodes` from `start`, all at `nowMs`, into `batchResult`. */
-  verifyBatch(fullBarcodes: readonly string[], start: number, count: number, nowMs: number): void;
-  /** The token for `requestData` issued at `iat`, or the byte offset where it stops being JSON. */
-  sign(requestData: string, iat: number): string | number;
-  /** Forgets key material it can reach. */
-  wipe(): void;
-}
-
 const encoder = new TextEncoder();
 
-/** The header tail the token carries for a partner id: `,"kid":"..."`, JSON-escaped. */
-export function kidTail(partnerId: string | undefined): string {
-  return partnerId === undefined ? '' : `,"kid":${JSON.stringify(partnerId)}`;
-}
-
 /** Configures a fresh wasm core: layout, scheme, partner key and previous keys (wiped after), token header tail. */
-export function configureCore(core: Core, config: ResolvedConfig): void {
+export function configureCore(core: Core, config: CoreSettings): void {
   const prefix = encoder.encode(config.prefix);
   const delimiter = encoder.encode(config.delimeter);
   core.config.set(prefix, CONFIG_PREFIX);
@@ -85,7 +53,7 @@ export class WasmBackend implements CoreBackend {
   readonly batchResult: Int32Array;
   readonly #core = new Core();
 
-  constructor(config: ResolvedConfig) {
+  constructor(config: CoreSettings) {
     configureCore(this.#core, config);
     this.result = this.#core.result;
     this.batchResult = this.#core.batchResults;

@@ -1,6 +1,7 @@
 import { KitError } from '../../src/errors.js';
 import { loadNativeBackend } from '../native/index.js';
-import { type CoreBackend, WasmBackend } from './backend.js';
+import type { CoreBackend } from '../core/contract.js';
+import { WasmBackend } from './backend.js';
 import type { ResolvedConfig } from './config.js';
 
 let fallbackSaid = false;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ALGORYTHMS, type Algorythm } from '../../src/contracts/barcode.js';
 import { ArgumentError } from '../../src/errors.js';
 import { formatIssues, initParametersSchema, schemeFields } from './config.js';
-import { AlgId, Core, IO_CAP, KEY_CAP } from './core.js';
+import { AlgId, Core, IO_CAP, KEY_CAP } from '../core/core.js';
 import { bytesToHex, hexToBytes, isHex } from './hex.js';
 import { configureCore } from './backend.js';
 
@@ -134,7 +134,7 @@ export function deriveCardKey(partnerKeyHex: string, cardNumber: string, algoryt
   const c = core();
   configureCore(c, {
     algorythm, key: partnerKeyHex, passLength: 6, prefix: 'CM', interval: 30, cardSessionLength: 8, delimeter: ';',
-    window: 1, lockout: false, backend: 'wasm', clock: Date.now, scheme: 'card-bound', previousKeys: [],
+    window: 1, scheme: 'card-bound', previousKeys: [],
   });
   return bytesToHex(c.out.subarray(0, c.exports.deriveCardKey(loadIo(c, encoder.encode(cardNumber)))));
 }

@@ -1,7 +1,7 @@
 import type {
   AcceptedVerification, AnotherInstance, FailureReason, ValidationFailed,
 } from '../../src/contracts/barcode.js';
-import { VerifyCode } from './core.js';
+import { VerifyCode } from '../core/core.js';
 
 /**
  * The reason a core's refusal gives (section 2.2's VALIDATION_FAILED row); a

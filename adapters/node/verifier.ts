@@ -2,10 +2,10 @@ import type { AcceptedVerification, BarcodeVerification, RefusedVerification } f
 import { KitError, RequestDataError } from '../../src/errors.js';
 import { MemoryStore } from '../../src/stores/memory.js';
 import type { AsyncStore, SyncStore, VerificationStore } from '../../src/stores/store.js';
-import { type CoreBackend } from './backend.js';
+import type { CoreBackend } from '../core/contract.js';
 import { selectBackend } from './backends.js';
 import { type BonusAnswer, type BonusHook, type ResolvedConfig, resolveConfig, type VerifierConfig } from './config.js';
-import { BATCH_CODE, BATCH_STRIDE, Slot, VerifyCode } from './core.js';
+import { BATCH_CODE, BATCH_STRIDE, Slot, VerifyCode } from '../core/core.js';
 import { Decision, REASON_BY_DECISION, StorePolicy } from './policy.js';
 import { anotherInstance, failed, REASON_BY_CODE, valid } from './verdicts.js';
 

@@ -30,12 +30,12 @@ export interface DispatcherOptions {
  * make the handler idempotent by `eventId`.
  */
 export class CallbackDispatcher {
-  readonly #o: Required<DispatcherOptions>;
+  readonly #options: Required<DispatcherOptions>;
   readonly #poller: Poller;
 
   constructor(options: DispatcherOptions) {
-    this.#o = { retryBaseMs: 1_000, retryMaxMs: 300_000, pollMs: 1_000, leaseMs: 60_000, ...options };
-    this.#poller = new Poller(() => this.#drain(), this.#o.pollMs, (error) => this.#o.logger.warn({ err: error }, 'callback dispatch run failed'));
+    this.#options = { retryBaseMs: 1_000, retryMaxMs: 300_000, pollMs: 1_000, leaseMs: 60_000, ...options };
+    this.#poller = new Poller(() => this.#drain(), this.#options.pollMs, (error) => this.#options.logger.warn({ err: error }, 'callback dispatch run failed'));
   }
 
   /** Starts handing events over, the backlog first. */
@@ -54,7 +54,7 @@ export class CallbackDispatcher {
   }
 
   async #drain(): Promise<void> {
-    const { store, handler, clock, leaseMs, retryBaseMs, retryMaxMs, logger } = this.#o;
+    const { store, handler, clock, leaseMs, retryBaseMs, retryMaxMs, logger } = this.#options;
     while (!this.#poller.stopped) {
       const due = await store.claimDue(new Date(clock()), 16, leaseMs);
       if (due.length === 0) return;

@@ -23,7 +23,7 @@ export interface CashDeskServiceOptions {
    * wrong keys per address per 5 min, then 429 for 5 min). Give options with
    * `shared` (`RedisFailureCounts`) to count for every instance together.
    */
-  authLimiter?: FailureLimiter | FailureLimiterOptions | false;
+  bruteForce?: FailureLimiter | FailureLimiterOptions | false;
   /** Where lockouts are logged (one line each, never the key). Default: silent. */
   logger?: Logger;
   /** Payments run for the tills; without them the `pay.*` methods answer PAY_NOT_CONFIGURED. */
@@ -65,7 +65,7 @@ export class CashDeskService {
     this.#tills = options.tills;
     this.metrics = options.metrics ?? new ServerMetrics();
     this.#version = options.version ?? '0.0.0';
-    const limiter = options.authLimiter;
+    const limiter = options.bruteForce;
     this.#limiter = limiter === false ? undefined : limiter instanceof FailureLimiter ? limiter : new FailureLimiter({ ...limiter, perCredential: false });
     this.#log = options.logger ?? pino({ level: 'silent' });
     this.payments = options.payments;

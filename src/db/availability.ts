@@ -29,14 +29,14 @@ export interface AvailabilityOptions {
  * reconnects on the way; the probe's timer never holds the process open.
  */
 export class Availability {
-  readonly #o: Required<Omit<AvailabilityOptions, 'clock'>> & { clock: () => number };
+  readonly #options: Required<Omit<AvailabilityOptions, 'clock'>> & { clock: () => number };
   #downSince: number | undefined;
   #timer: NodeJS.Timeout | undefined;
   #probing = false;
   #closed = false;
 
   constructor(options: AvailabilityOptions) {
-    this.#o = { firstDelayMs: 250, maxDelayMs: 2_000, clock: Date.now, ...options };
+    this.#options = { firstDelayMs: 250, maxDelayMs: 2_000, clock: Date.now, ...options };
   }
 
   /** True while the last word (a query or a probe) was that the database does not answer. */
@@ -47,20 +47,20 @@ export class Availability {
   /** A query (or the probe) failed for the connection's sake: the first such failure is logged, and probing starts. */
   failed(reason: string): void {
     if (this.#closed || this.#downSince !== undefined) return;
-    this.#downSince = this.#o.clock();
-    this.#o.logger.warn({ database: this.#o.where, reason },
+    this.#downSince = this.#options.clock();
+    this.#options.logger.warn({ database: this.#options.where, reason },
       'database unreachable: its queries fail with DATABASE_UNAVAILABLE until it answers again');
-    this.#schedule(this.#o.firstDelayMs);
+    this.#schedule(this.#options.firstDelayMs);
   }
 
   /** A query answered: the database is back, if it was down. */
   answered(): void {
     if (this.#downSince === undefined) return;
-    const downMs = this.#o.clock() - this.#downSince;
+    const downMs = this.#options.clock() - this.#downSince;
     this.#downSince = undefined;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    if (!this.#closed) this.#o.logger.info({ database: this.#o.where, downMs }, 'database reachable again');
+    if (!this.#closed) this.#options.logger.info({ database: this.#options.where, downMs }, 'database reachable again');
   }
 
   /**
@@ -70,7 +70,7 @@ export class Availability {
    */
   suspect(): void {
     if (this.#closed || this.#downSince !== undefined || this.#probing) return;
-    void this.#probe(this.#o.firstDelayMs);
+    void this.#probe(this.#options.firstDelayMs);
   }
 
   /** Stops probing (the pool is closing). */
@@ -84,7 +84,7 @@ export class Availability {
     if (this.#closed || this.#timer !== undefined) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      void this.#probe(Math.min(delayMs * 2, this.#o.maxDelayMs));
+      void this.#probe(Math.min(delayMs * 2, this.#options.maxDelayMs));
     }, delayMs);
     this.#timer.unref();
   }
@@ -93,10 +93,10 @@ export class Availability {
     if (this.#closed || this.#probing) return;
     this.#probing = true;
     try {
-      await this.#o.probe();
+      await this.#options.probe();
       this.answered();
     } catch (error) {
-      const reason = this.#o.classify(error);
+      const reason = this.#options.classify(error);
       // Another failure (a bad password after a restart) is not this state's: its queries say what it is.
       if (reason !== undefined) this.failed(reason);
       if (this.#downSince !== undefined) this.#schedule(nextDelayMs);

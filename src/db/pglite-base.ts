@@ -11,7 +11,7 @@ const CANDIDATES = ['../..', '../../..'].map((up) => join(import.meta.dirname, u
 export interface PgliteBaseStamp {
   /** The PGlite version that made it; another version's data directory is not loaded. */
   pglite: string;
-  /** The build recipe's version (see build-pglite-base.ts); a newer recipe rebuilds. */
+  /** The build recipe's version (see src/build/pglite-base.ts); a newer recipe rebuilds. */
   recipe?: number;
   /** The migrations applied in it, per module: migration id to the SHA-256 of its SQL. */
   migrations?: Record<string, Record<string, string>>;

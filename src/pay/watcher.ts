@@ -23,7 +23,7 @@ export interface WatcherOptions {
  * repeated states. One poll loop serves every watched transaction.
  */
 export class TransactionWatcher {
-  readonly #o: WatcherOptions;
+  readonly #options: WatcherOptions;
   readonly #watched = new Map<TransactionRef, () => void>();
   readonly #stop = new AbortController();
   /** Transactions polled less often: every `every` ticks (doubling up to 32), `skip` ticks to go before the next. */
@@ -31,13 +31,14 @@ export class TransactionWatcher {
   #polling = false;
 
   constructor(options: WatcherOptions) {
-    this.#o = options;
+    this.#options = options;
   }
 
   /** Starts watching (idempotent). */
   watch(transactionId: TransactionRef): void {
     if (this.#watched.has(transactionId) || this.#stop.signal.aborted) return;
-    const unsubscribe = this.#o.updates?.subscribe(transactionId, (state) => this.#o.onState(state)) ?? (() => {});
+    const unsubscribe = this.#options.updates?.subscribe(transactionId, (state) => this.#options.onState(state))
+      ?? (() => {});
     this.#watched.set(transactionId, unsubscribe);
     if (!this.#polling) void this.#poll();
   }
@@ -90,13 +91,13 @@ export class TransactionWatcher {
     const signal = this.#stop.signal;
     try {
       while (this.#watched.size > 0 && !signal.aborted) {
-        await this.#o.sleep(this.#o.pollIntervalMs, signal);
+        await this.#options.sleep(this.#options.pollIntervalMs, signal);
         for (const transactionId of [...this.#watched.keys()]) {
           if (signal.aborted || !this.#watched.has(transactionId) || this.#skips(transactionId)) continue;
           try {
             // No retries inside a poll: the next tick is the retry.
-            const state = await this.#o.client.status({ transactionId }, { retries: 0, signal });
-            if (!signal.aborted && this.#watched.has(transactionId)) this.#o.onState(state);
+            const state = await this.#options.client.status({ transactionId }, { retries: 0, signal });
+            if (!signal.aborted && this.#watched.has(transactionId)) this.#options.onState(state);
           } catch {
             // No answer this time (or closed meanwhile): the next tick asks again.
           }

@@ -55,7 +55,7 @@ class ThreadPayments implements Payments {
 
   /** Handles a message of the thread (after it is ready). */
   receive(message: FromPayments, host: PaymentsHost, logger: Logger): void {
-    switch (message.t) {
+    switch (message.type) {
       case 'result': {
         const waiter = this.#calls.get(message.id);
         this.#calls.delete(message.id);
@@ -65,7 +65,7 @@ class ThreadPayments implements Payments {
       }
       case 'update':
         try {
-          this.#listeners.get(message.sub)?.(message.update);
+          this.#listeners.get(message.subscription)?.(message.update);
         } catch {
           // the connection's own trouble
         }
@@ -97,7 +97,7 @@ class ThreadPayments implements Payments {
     const rid = currentRequestId();
     return new Promise<T>((resolve, reject) => {
       this.#calls.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.#post(rid === undefined ? { t: 'call', id, call, args } : { t: 'call', id, call, args, rid });
+      this.#post({ type: 'call', id, call, args, ...(rid === undefined ? {} : { requestId: rid }) });
     });
   }
 
@@ -119,7 +119,7 @@ class ThreadPayments implements Payments {
     const sub = this.#next++;
     this.#listeners.set(sub, listener);
     const unsubscribe = () => {
-      if (this.#listeners.delete(sub) && !this.#stopped) this.#post({ t: 'unsubscribe', sub });
+      if (this.#listeners.delete(sub) && !this.#stopped) this.#post({ type: 'unsubscribe', subscription: sub });
     };
     try {
       // Updates come before the answer (one port, in order): the current states first, as in process.
@@ -156,9 +156,9 @@ class ThreadPayments implements Payments {
 
   async #answer(id: number, work: () => unknown): Promise<void> {
     try {
-      this.#post({ t: 'answer', id, ok: true, value: await work() });
+      this.#post({ type: 'answer', id, ok: true, value: await work() });
     } catch (error) {
-      this.#post({ t: 'answer', id, ok: false, error: toWire(error) });
+      this.#post({ type: 'answer', id, ok: false, error: toWire(error) });
     }
   }
 }
@@ -187,8 +187,8 @@ export async function openPaymentsThread(
   const payments = new ThreadPayments(worker, webhooks, count);
   const databaseKind = await new Promise<'pglite' | 'postgres'>((resolve, reject) => {
     worker.on('message', (message: FromPayments) => {
-      if (message.t === 'ready') resolve(message.databaseKind);
-      else if (message.t === 'failed') reject(fromWire(message.error));
+      if (message.type === 'ready') resolve(message.databaseKind);
+      else if (message.type === 'failed') reject(fromWire(message.error));
       else payments.receive(message, host(), logger);
     });
     worker.on('error', (error) => {

@@ -26,23 +26,24 @@ export type PaymentsCall =
 
 /** Main thread to payments thread. */
 export type ToPayments =
-  | { t: 'call'; id: number; call: PaymentsCall; args: unknown[]; /** The id of the request that made the call. */ rid?: string }
-  | { t: 'unsubscribe'; sub: number }
-  | { t: 'answer'; id: number; ok: true; value: unknown }
-  | { t: 'answer'; id: number; ok: false; error: WireError };
+  /** `requestId`: the id of the request that made the call. */
+  | { type: 'call'; id: number; call: PaymentsCall; args: unknown[]; requestId?: string }
+  | { type: 'unsubscribe'; subscription: number }
+  | { type: 'answer'; id: number; ok: true; value: unknown }
+  | { type: 'answer'; id: number; ok: false; error: WireError };
 
 /** Payments thread to main thread. */
 export type FromPayments =
-  | { t: 'ready'; databaseKind: 'pglite' | 'postgres' }
-  | { t: 'failed'; error: WireError }
-  | { t: 'result'; id: number; ok: true; value: unknown }
-  | { t: 'result'; id: number; ok: false; error: WireError }
-  | { t: 'update'; sub: number; update: SessionUpdate }
+  | { type: 'ready'; databaseKind: 'pglite' | 'postgres' }
+  | { type: 'failed'; error: WireError }
+  | { type: 'result'; id: number; ok: true; value: unknown }
+  | { type: 'result'; id: number; ok: false; error: WireError }
+  | { type: 'update'; subscription: number; update: SessionUpdate }
   // `till`: for whose payment a scan is verified (that till's own earlier verification of it is the same scan); '' for a token.
-  | { t: 'ask'; id: number; what: 'verify' | 'token'; arg: string; till: string }
-  | { t: 'log'; line: string }
+  | { type: 'ask'; id: number; what: 'verify' | 'token'; arg: string; till: string }
+  | { type: 'log'; line: string }
   /** A word the Pay dialect does not know: counted in the main thread's metrics (`GET /metrics` is served there). */
-  | { t: 'count'; kind: 'status' | 'code'; operation: PayOperation };
+  | { type: 'count'; kind: 'status' | 'code'; operation: PayOperation };
 
 /** A webhook request as it crosses threads, and its answer. */
 export interface WireRequest { headers: Array<[string, string]>; body: Uint8Array<ArrayBuffer> }

@@ -33,7 +33,9 @@ if (niceness > 0) lowerPriority(niceness);
 const send = (message: FromPayments) => port.postMessage(message);
 
 // Lines go back to the server's logger (under the policy here already: nothing secret crosses).
-const logger = pino({ level: logLevel, ...logPolicyOptions() }, { write: (line: string) => send({ t: 'log', line }) });
+const logger = pino({ level: logLevel, ...logPolicyOptions() }, {
+  write: (line: string) => send({ type: 'log', line }),
+});
 
 let nextAsk = 1;
 const asked = new Map<number, { resolve(value: unknown): void; reject(error: unknown): void }>();
@@ -41,7 +43,7 @@ function ask<T>(what: 'verify' | 'token', arg: string, till = ''): Promise<T> {
   const id = nextAsk++;
   return new Promise<T>((resolve, reject) => {
     asked.set(id, { resolve: resolve as (value: unknown) => void, reject });
-    send({ t: 'ask', id, what, arg, till });
+    send({ type: 'ask', id, what, arg, till });
   });
 }
 const host = {
@@ -65,7 +67,7 @@ function run(pay: ServerPayments, webhookHandler: ((request: Request) => Promise
     case 'webhook': return webhook(webhookHandler!, args[0] as WireRequest);
     case 'subscribe': {
       const [tillId, sub] = args as [string, number];
-      const subscribed = p.subscribe(tillId, (update) => send({ t: 'update', sub, update }));
+      const subscribed = p.subscribe(tillId, (update) => send({ type: 'update', subscription: sub, update }));
       subscriptions.set(sub, subscribed);
       return subscribed.then(() => undefined);
     }
@@ -77,27 +79,29 @@ function run(pay: ServerPayments, webhookHandler: ((request: Request) => Promise
 }
 
 try {
-  const pay = await openServerPayments(config, () => host, logger, undefined, (kind, operation) => send({ t: 'count', kind, operation }));
+  const pay = await openServerPayments(config, () => host, logger, undefined, (kind, operation) => {
+    send({ type: 'count', kind, operation });
+  });
   const webhookHandler = pay.payments.webhookHandler();
   port.on('message', (message: ToPayments) => {
-    if (message.t === 'answer') {
+    if (message.type === 'answer') {
       const waiter = asked.get(message.id);
       asked.delete(message.id);
       if (message.ok) waiter?.resolve(message.value);
       else waiter?.reject(fromWire(message.error));
-    } else if (message.t === 'unsubscribe') {
-      const subscribed = subscriptions.get(message.sub);
-      subscriptions.delete(message.sub);
+    } else if (message.type === 'unsubscribe') {
+      const subscribed = subscriptions.get(message.subscription);
+      subscriptions.delete(message.subscription);
       void subscribed?.then((unsubscribe) => unsubscribe(), () => {});
     } else {
-      const { id, call, args, rid } = message;
+      const { id, call, args, requestId: rid } = message;
       (rid === undefined ? run(pay, webhookHandler, call, args) : withRequestId(rid, () => run(pay, webhookHandler, call, args))).then(
-        (value) => send({ t: 'result', id, ok: true, value }),
-        (error: unknown) => send({ t: 'result', id, ok: false, error: toWire(error) }),
+        (value) => send({ type: 'result', id, ok: true, value }),
+        (error: unknown) => send({ type: 'result', id, ok: false, error: toWire(error) }),
       );
     }
   });
-  send({ t: 'ready', databaseKind: pay.databaseKind });
+  send({ type: 'ready', databaseKind: pay.databaseKind });
 } catch (error) {
-  send({ t: 'failed', error: toWire(error) });
+  send({ type: 'failed', error: toWire(error) });
 }

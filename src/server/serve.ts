@@ -84,7 +84,7 @@ export async function startServer(config: ServeConfig, given: Logger = silentLog
   const failureCounts = store === undefined ? undefined : new RedisFailureCounts({ client: store.client, logger });
   service = new CashDeskService({
     verifier, tills: new TillRegistry(config.tills), version: VERSION, metrics, logger, ...(pay ? { payments: pay.payments } : {}),
-    ...(failureCounts === undefined ? {} : { authLimiter: { shared: failureCounts } }),
+    ...(failureCounts === undefined ? {} : { bruteForce: { shared: failureCounts } }),
   });
   try {
     await pay?.payments.init();

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { WasmBackend } from '../../adapters/node/backend.js';
 import { resolveConfig, type VerifierConfig } from '../../adapters/node/config.js';
-import { BATCH_CODE, BATCH_STRIDE, VerifyCode } from '../../adapters/node/core.js';
+import { BATCH_CODE, BATCH_STRIDE, VerifyCode } from '../../adapters/core/core.js';
 import { CARD_BOUND_CONFIG, NOW, PARTNER_KEY } from '../support/fixtures.js';
 
 const STEP_MS = 30_000;

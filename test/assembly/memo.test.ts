@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadNativeBackend } from '../../adapters/native/index.js';
-import { type CoreBackend, WasmBackend } from '../../adapters/node/backend.js';
+import type { CoreBackend } from '../../adapters/core/contract.js';
+import { WasmBackend } from '../../adapters/node/backend.js';
 import { resolveConfig, type VerifierConfig } from '../../adapters/node/config.js';
-import { VerifyCode } from '../../adapters/node/core.js';
+import { VerifyCode } from '../../adapters/core/core.js';
 import { generateBarcode } from '../../src/index.js';
 import { BASE_CONFIG, NOW, PARTNER_KEY } from '../support/fixtures.js';
 

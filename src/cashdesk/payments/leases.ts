@@ -32,21 +32,21 @@ const TTL = '$2::bigint * interval \'1 millisecond\'';
  */
 export class Leases {
   readonly #db: Queryable;
-  readonly #o: LeaseOptions;
+  readonly #options: LeaseOptions;
 
   constructor(db: Queryable, options: LeaseOptions) {
     this.#db = db;
-    this.#o = options;
+    this.#options = options;
   }
 
   /** This instance's id. */
   get owner(): string {
-    return this.#o.owner;
+    return this.#options.owner;
   }
 
   /** The lease length, in ms. */
   get ttlMs(): number {
-    return this.#o.ttlMs;
+    return this.#options.ttlMs;
   }
 
   /**
@@ -64,7 +64,7 @@ export class Leases {
          AND (owner IS NULL OR lease_until IS NULL OR lease_until < now() OR $5::boolean
               OR (owner = $1 AND ($6::bigint = -1 OR epoch = $6::bigint)))
        RETURNING *`,
-      [this.#o.owner, this.#o.ttlMs, key.tillId, key.paymentId, this.#o.alone, epoch ?? -1],
+      [this.#options.owner, this.#options.ttlMs, key.tillId, key.paymentId, this.#options.alone, epoch ?? -1],
     );
     return rows[0] === undefined ? undefined : fromRow(rows[0]);
   }
@@ -83,7 +83,7 @@ export class Leases {
              ORDER BY lease_until NULLS FIRST LIMIT $4 FOR UPDATE SKIP LOCKED) AS c
        WHERE p.till_id = c.till_id AND p.payment_id = c.payment_id
        RETURNING p.*`,
-      [this.#o.owner, this.#o.ttlMs, this.#o.alone, limit],
+      [this.#options.owner, this.#options.ttlMs, this.#options.alone, limit],
     );
     return rows.map(fromRow);
   }
@@ -93,7 +93,7 @@ export class Leases {
     const { rows } = await this.#db.query<{ till_id: string; payment_id: string; epoch: number; wanted: boolean }>(
       `UPDATE cashdesk_payments SET lease_until = now() + ${TTL} WHERE owner = $1
        RETURNING till_id, payment_id, epoch, wanted`,
-      [this.#o.owner, this.#o.ttlMs],
+      [this.#options.owner, this.#options.ttlMs],
     );
     return rows.map((r) => ({ tillId: r.till_id, paymentId: r.payment_id, epoch: Number(r.epoch), wanted: r.wanted }));
   }
@@ -106,7 +106,7 @@ export class Leases {
     const { rowCount } = await this.#db.query(
       `UPDATE cashdesk_payments SET owner = NULL, lease_until = NULL, wanted = FALSE, active = COALESCE($5, active)
        WHERE till_id = $2 AND payment_id = $3 AND owner = $1 AND epoch = $4`,
-      [this.#o.owner, key.tillId, key.paymentId, epoch, active ?? null],
+      [this.#options.owner, key.tillId, key.paymentId, epoch, active ?? null],
     );
     return rowCount > 0;
   }
@@ -123,7 +123,7 @@ export class Leases {
   async releaseAll(): Promise<void> {
     await this.#db.query(
       'UPDATE cashdesk_payments SET owner = NULL, lease_until = NULL, wanted = FALSE WHERE owner = $1',
-      [this.#o.owner],
+      [this.#options.owner],
     );
   }
 }

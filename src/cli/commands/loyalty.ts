@@ -2,7 +2,7 @@ import { parseCliArgs } from '../args.js';
 import { createLogger } from '../../log/index.js';
 import { demoConfig } from '../../demo.js';
 import { ConfigError } from '../../errors.js';
-import type { StartLoyaltyProgramOptions } from '../../loyalty/program/start.js';
+import type { StartLoyaltyProgramOptions } from '../../loyalty-program/start.js';
 import { exitOnSignals } from '../shutdown.js';
 
 export const LOYALTY_USAGE = `wallet-partner-kit loyalty [--port N] [--host HOST] [--data DIR] [--demo]
@@ -54,7 +54,7 @@ export async function loyalty(argv: string[]): Promise<void> {
   process.stdout.on('error', () => {});
   const logger = createLogger({ level: env.LOG_LEVEL });
   const databaseUrl = values.data === undefined ? env.DATABASE_URL || undefined : undefined;
-  const { startLoyaltyProgram } = await import('../../loyalty/program/start.js');
+  const { startLoyaltyProgram } = await import('../../loyalty-program/start.js');
   const demo = values.demo ?? false;
   const database = `${databaseUrl ? 'postgres' : 'pglite'}${values.data ? ` in ${values.data}` : databaseUrl ? '' : ' in memory'}`;
   // The banner as soon as the port is bound (in memory: before the database is ready; requests wait for it).

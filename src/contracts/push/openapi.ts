@@ -1,7 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { callbackWebhook } from '../callback/webhook.js';
 import { registerWebhookSecurity } from '../webhook-security.js';
-import { PUSH_API_VERSION } from './errors.js';
+import { PUSH_API_VERSION } from './paths.js';
 import { PUSH_ROUTES, PUSH_SECURITY_SCHEME } from './routes.js';
 import { demoServers, OPENAPI_LICENSE } from '../openapi-info.js';
 import { withRequestIds } from '../ops-openapi.js';

@@ -4,7 +4,7 @@ import {
   BatchPushRequest, BatchPushResponse, PushMessageState, ResetPasswordRequest, ResetPasswordResponse, SinglePushRequest,
   SinglePushResponse,
 } from './bodies.js';
-import { PUSH_PATHS } from './errors.js';
+import { PUSH_PATHS } from './paths.js';
 
 /** The security scheme's name in the OpenAPI document. */
 export const PUSH_SECURITY_SCHEME = 'pushBasic';

@@ -36,21 +36,21 @@ export async function callbackTarget(tx: Queryable, login: string): Promise<Call
  * move one message twice.
  */
 export class PhoneSimulator {
-  readonly #o: Required<Omit<PhoneSimulatorOptions, 'onMoved'>> & Pick<PhoneSimulatorOptions, 'onMoved'>;
+  readonly #options: Required<Omit<PhoneSimulatorOptions, 'onMoved'>> & Pick<PhoneSimulatorOptions, 'onMoved'>;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #stopped = true;
   #closed = false;
 
   constructor(options: PhoneSimulatorOptions) {
-    this.#o = { pollMs: 50, chunk: 2_000, ...options };
+    this.#options = { pollMs: 50, chunk: 2_000, ...options };
   }
 
   /** Starts polling. */
   start(): void {
     if (!this.#stopped) return;
     this.#stopped = false;
-    this.#timer = setInterval(() => this.#tick(), this.#o.pollMs);
+    this.#timer = setInterval(() => this.#tick(), this.#options.pollMs);
     this.#timer.unref();
   }
 
@@ -72,19 +72,19 @@ export class PhoneSimulator {
   }
 
   get #logger(): Logger {
-    return this.#o.logger;
+    return this.#options.logger;
   }
 
   /** Moves every message due now, account by account, chunk by chunk; returns how many moved. */
   async runDue(): Promise<number> {
-    const { rows } = await this.#o.db.query<{ login: string }>('SELECT login FROM push_accounts WHERE simulate_delivery ORDER BY login');
+    const { rows } = await this.#options.db.query<{ login: string }>('SELECT login FROM push_accounts WHERE simulate_delivery ORDER BY login');
     let moved = 0;
     for (const { login } of rows) {
       for (;;) {
         if (this.#closed) return moved;
         const n = await this.#step(login);
         moved += n;
-        if (n < this.#o.chunk) break;
+        if (n < this.#options.chunk) break;
         await yieldToIo();
       }
     }
@@ -92,8 +92,8 @@ export class PhoneSimulator {
   }
 
   async #step(login: string): Promise<number> {
-    const now = this.#o.clock();
-    const changes = await this.#o.db.transaction(async (tx) => {
+    const now = this.#options.clock();
+    const changes = await this.#options.db.transaction(async (tx) => {
       const { rows } = await tx.query<{ message_id: string; sub_id: string; msisdn: string; status: string }>(
         `WITH due AS (
            SELECT message_id, msisdn, status FROM push_messages
@@ -107,7 +107,7 @@ export class PhoneSimulator {
          FROM due LEFT JOIN push_phones p ON p.msisdn = due.msisdn
          WHERE m.message_id = due.message_id
          RETURNING m.message_id, m.sub_id, m.msisdn, m.status`,
-        [login, new Date(now), this.#o.chunk, DELIVERED_AFTER_MS / this.#o.timeScale],
+        [login, new Date(now), this.#options.chunk, DELIVERED_AFTER_MS / this.#options.timeScale],
       );
       const at = new Date(now);
       const events: StatusChange[] = [];
@@ -118,12 +118,12 @@ export class PhoneSimulator {
       }
       if (events.length > 0) {
         const target = await callbackTarget(tx, login);
-        if (target) await enqueueCallbacks(this.#o.outbox, tx, target, events);
+        if (target) await enqueueCallbacks(this.#options.outbox, tx, target, events);
       }
       return { moved: rows.length, events: events.length };
     });
-    if (changes.events > 0) this.#o.outbox.kick();
-    if (changes.moved > 0) this.#o.onMoved?.();
+    if (changes.events > 0) this.#options.outbox.kick();
+    if (changes.moved > 0) this.#options.onMoved?.();
     return changes.moved;
   }
 }

@@ -10,7 +10,7 @@ import { mountWebPage } from '../../api-app/web-pages.js';
 import type { CashDeskService } from '../../cashdesk/service.js';
 import { validationErrors } from '../../contracts/errors.js';
 import { PushMessage, SubId } from '../../contracts/push/bodies.js';
-import type { RunningLoyaltyProgram } from '../../loyalty/program/start.js';
+import type { RunningLoyaltyProgram } from '../../loyalty-program/start.js';
 import { PushError } from '../../push/errors.js';
 import type { RunningSandbox } from '../../sandbox/server.js';
 import type { CallbackLog } from './callback-log.js';
@@ -57,13 +57,13 @@ const HISTORY_SAMPLES = 120;
  */
 export class MerchantConsole {
   readonly feed = new TopicFeed<ConsoleTopic>();
-  readonly #o: MerchantConsoleOptions;
+  readonly #options: MerchantConsoleOptions;
   readonly #unsubscribe: Array<() => void> = [];
   readonly #history: MetricsView['history'] = [];
   #sampler: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: MerchantConsoleOptions) {
-    this.#o = options;
+    this.#options = options;
     const topics = { pay: 'payments', webhooks: 'webhooks', loyalty: 'loyalty', push: 'campaigns' } as const;
     this.#unsubscribe.push(options.sandbox.sandbox.context.changes.subscribe({
       change: (topic) => this.feed.publish(topics[topic]),
@@ -77,29 +77,31 @@ export class MerchantConsole {
     mountWebPage(app, MERCHANT_CONSOLE_PATH, 'merchant');
     const payments = service.payments;
     if (payments !== undefined) {
-      for (const till of this.#o.tills) {
+      for (const till of this.#options.tills) {
         void payments.subscribe(till, () => this.feed.publish('payments')).then((off) => this.#unsubscribe.push(off), () => {});
       }
     }
-    this.#sampler = setInterval(() => this.#sample(service), this.#o.metricsSampleMs ?? 1000);
+    this.#sampler = setInterval(() => this.#sample(service), this.#options.metricsSampleMs ?? 1000);
     this.#sampler.unref();
 
     // Coalesced over 250 ms: a campaign's thousand callbacks become a few reads of its results, not a thousand.
     app.get(`${api}/events`, (c) => streamChanges(c, (listener) => this.feed.subscribe(listener), { coalesceMs: 250 }));
     app.get(`${api}/transactions`, async (c) => c.json({
-      transactions: payments === undefined ? [] : await transactionViews(payments, this.#o.tills, this.#o.sandbox),
+      transactions: payments === undefined
+        ? []
+        : await transactionViews(payments, this.#options.tills, this.#options.sandbox),
     }));
     app.get(`${api}/metrics`, async (c) => c.json(metricsView(await service.metrics.render(), this.#history)));
     app.get(`${api}/callbacks`, (c) => {
       const type = c.req.query('type');
-      return c.json({ counts: this.#o.callbacks.counts(), callbacks: this.#o.callbacks.recent(type === '' ? undefined : type) });
+      return c.json({ counts: this.#options.callbacks.counts(), callbacks: this.#options.callbacks.recent(type === '' ? undefined : type) });
     });
     app.get(`${api}/loyalty`, async (c) => {
-      const { store } = this.#o.loyalty;
+      const { store } = this.#options.loyalty;
       const [cards, credits] = await Promise.all([store.recentCards(50), store.recentCredits(50)]);
       return c.json({ cards, credits });
     });
-    app.get(`${api}/campaigns`, (c) => c.json({ campaigns: this.#o.campaigns.list() }));
+    app.get(`${api}/campaigns`, (c) => c.json({ campaigns: this.#options.campaigns.list() }));
     const campaignLimit = requestBodyLimit(8 * 1024 * 1024, () => {
       throw new HttpProblem(413, 'PAYLOAD_TOO_LARGE', ['body: at most 8 MiB']);
     });
@@ -114,17 +116,17 @@ export class MerchantConsole {
       const parsed = CampaignBody.safeParse(json);
       if (!parsed.success) throw new HttpProblem(400, 'BAD_REQUEST', validationErrors(parsed.error));
       try {
-        return c.json(await this.#o.campaigns.start(parsed.data));
+        return c.json(await this.#options.campaigns.start(parsed.data));
       } catch (error) {
         if (error instanceof PushError && error.code === 'SOURCE_INVALID') throw new HttpProblem(400, 'BAD_REQUEST', [error.message]);
         throw error;
       }
     });
     app.get(`${api}/campaigns/:campaignId/results`, (c) => {
-      const results = this.#o.campaigns.results(c.req.param('campaignId'));
+      const results = this.#options.campaigns.results(c.req.param('campaignId'));
       if (results === undefined) throw new HttpProblem(404, 'NOT_FOUND', ['campaignId: no such campaign']);
       return c.json({
-        results: results.map((r) => ({ ...r, ...(r.messageId ? { callback: this.#o.callbacks.stateOf(r.messageId) ?? null } : {}) })),
+        results: results.map((r) => ({ ...r, ...(r.messageId ? { callback: this.#options.callbacks.stateOf(r.messageId) ?? null } : {}) })),
       });
     });
   }
@@ -142,6 +144,6 @@ export class MerchantConsole {
     this.feed.close();
     if (this.#sampler !== undefined) clearInterval(this.#sampler);
     for (const off of this.#unsubscribe.splice(0)) off();
-    await this.#o.campaigns.close();
+    await this.#options.campaigns.close();
   }
 }

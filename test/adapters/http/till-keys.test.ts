@@ -13,7 +13,7 @@ function setUp() {
   let now = NOW;
   const limiter = new FailureLimiter({ perAddress: { maxFailures: 3, windowMs: 60_000, lockoutMs: 60_000 }, clock: () => now });
   const verifier = createVerifier({ ...BASE_CONFIG, backend: 'wasm', clock: () => now });
-  const service = new CashDeskService({ verifier, tills: new TillRegistry([{ id: 'till-1', key: KEY }]), authLimiter: limiter });
+  const service = new CashDeskService({ verifier, tills: new TillRegistry([{ id: 'till-1', key: KEY }]), bruteForce: limiter });
   const checks = vi.spyOn(service, 'authenticate');
   return { authenticate: rememberingAuthenticator(service), checks, advance: (ms: number) => { now += ms; } };
 }

@@ -7,9 +7,10 @@
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadNativeBackend } from '../../../adapters/native/index.js';
-import { type CoreBackend, WasmBackend } from '../../../adapters/node/backend.js';
+import type { CoreBackend } from '../../../adapters/core/contract.js';
+import { WasmBackend } from '../../../adapters/node/backend.js';
 import { resolveConfig, type VerifierConfig } from '../../../adapters/node/config.js';
-import { AlgId, BATCH_CODE, BATCH_MAX, BATCH_STRIDE, SchemeId, Slot } from '../../../adapters/node/core.js';
+import { AlgId, BATCH_CODE, BATCH_MAX, BATCH_STRIDE, SchemeId, Slot } from '../../../adapters/core/core.js';
 import type { PasswordScheme } from '../../../src/contracts/barcode.js';
 import { createVerifier, deriveCardKey, generateBarcode, type Verifier } from '../../../src/index.js';
 import { BASE_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCallbackReceiver } from '../../../src/callback/receiver.js';
+import { createCallbackReceiver } from '../../../src/callback-receiver/receiver.js';
 import { HealthCheck } from '../../../src/api-app/health.js';
 import { openDatabase, type Database } from '../../../src/db/index.js';
 import { demoConfig } from '../../../src/demo.js';
-import { createLoyaltyProgram } from '../../../src/loyalty/program/program.js';
+import { createLoyaltyProgram } from '../../../src/loyalty-program/program.js';
 import { createSandbox } from '../../../src/sandbox/app.js';
 import { uniqueSchema } from '../../support/databases.js';
 import { DATABASE_URL } from '../../support/services.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe } from 'vitest';
-import { createCallbackReceiver, type CallbackReceiver } from '../../../src/callback/receiver.js';
+import { createCallbackReceiver, type CallbackReceiver } from '../../../src/callback-receiver/receiver.js';
 import { openDatabase, type Database } from '../../../src/db/index.js';
 import { attackSuite } from '../../support/attack-suite.js';
 import { uniqueSchema } from '../../support/databases.js';

@@ -59,7 +59,7 @@ async function startCashDesk() {
   const logger = pino({ level: 'info' }, { write: (line: string) => { lines.push(line); } });
   const verifier = createVerifier({ ...BASE_CONFIG, backend: 'wasm', clock: time.clock });
   const limiter = new FailureLimiter({ perAddress: { maxFailures: 5, windowMs: 60_000, lockoutMs: 120_000 }, clock: time.clock });
-  const service = new CashDeskService({ verifier, tills: new TillRegistry(TILLS), authLimiter: limiter, logger });
+  const service = new CashDeskService({ verifier, tills: new TillRegistry(TILLS), bruteForce: limiter, logger });
   const bridge = createBridge(service, { logger });
   const server: Server = createServer(getRequestListener(createHttpApp(service, { logger }).fetch));
   server.on('upgrade', (req, socket, head) => bridge.handleUpgrade(req, socket, head));

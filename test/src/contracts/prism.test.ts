@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createCallbackReceiver, type CallbackReceiver } from '../../../src/callback/index.js';
 import { createVerifier, demoConfig } from '../../../src/index.js';
 import { createLoyaltyClient, LoyaltyError } from '../../../src/loyalty/index.js';
-import { startLoyaltyProgram, type RunningLoyaltyProgram } from '../../../src/loyalty/program/start.js';
+import { startLoyaltyProgram, type RunningLoyaltyProgram } from '../../../src/loyalty-program/start.js';
 import { createPayClient, PayError } from '../../../src/pay/index.js';
 import { createPushClient, sendCampaign } from '../../../src/push/index.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';

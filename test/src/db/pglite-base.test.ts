@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { migrate, openDatabase, type Database } from '../../../src/db/index.js';
 import { checkBaked, markBaked, migrationDigest, PgliteSnapshotStaleError } from '../../../src/db/baked-migrations.js';
 import { pgliteBase, readPgliteBase, type PgliteBaseStamp } from '../../../src/db/pglite-base.js';
-import { loyaltyMigrations } from '../../../src/loyalty/program/migrations.js';
+import { loyaltyMigrations } from '../../../src/loyalty-program/migrations.js';
 import { outboxMigrations } from '../../../src/sandbox/outbox/migrations.js';
 import { SANDBOX_MODULES } from '../../../src/sandbox/modules.js';
 

@@ -100,7 +100,7 @@ describe.skipIf(skip)('FailureLimiter with RedisFailureCounts (real Redis)', () 
     const verifier = createVerifier({ ...BASE_CONFIG, backend: 'wasm', replay: false });
     try {
       const tills = new TillRegistry([till]);
-      const desk = (authLimiter: FailureLimiter) => new CashDeskService({ verifier, tills, authLimiter });
+      const desk = (bruteForce: FailureLimiter) => new CashDeskService({ verifier, tills, bruteForce });
       const [deskA, deskB] = [desk(a.limiter), desk(b.limiter)];
       const wrong = (i: number) => `wrong-key-${i}-0123456789`;
       for (let i = 0; i < 25; i++) expect(deskA.authenticate(wrong(i), 'http', ADDRESS)).toBeUndefined();

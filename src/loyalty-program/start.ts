@@ -1,9 +1,9 @@
 import { pino } from 'pino';
-import type { ServerLimits } from '../../../adapters/http/server-limits.js';
-import { serveWhileBuilding } from '../../api-app/serve-while-building.js';
-import { openDatabase, type Database } from '../../db/index.js';
-import { preloadPglite } from '../../db/pglite-preload.js';
-import { demoConfig } from '../../demo.js';
+import type { ServerLimits } from '../../adapters/http/server-limits.js';
+import { serveWhileBuilding } from '../api-app/serve-while-building.js';
+import { openDatabase, type Database } from '../db/index.js';
+import { preloadPglite } from '../db/pglite-preload.js';
+import { demoConfig } from '../demo.js';
 import { resolveLoyaltyProgramOptions, type LoyaltyProgramOptions } from './options.js';
 import type { LoyaltyProgram } from './program.js';
 

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveHttp, type HttpServerHandle } from '../../../../adapters/http/serve.js';
-import type { Database } from '../../../../src/db/index.js';
-import { basicAuthHeader } from '../../../../src/api-app/index.js';
-import { createVerifier, demoConfig, deriveCardKey, generateBarcode } from '../../../../src/index.js';
+import { serveHttp, type HttpServerHandle } from '../../../adapters/http/serve.js';
+import type { Database } from '../../../src/db/index.js';
+import { basicAuthHeader } from '../../../src/api-app/index.js';
+import { createVerifier, demoConfig, deriveCardKey, generateBarcode } from '../../../src/index.js';
 import {
   createLoyaltyClient, createLoyaltyProgram, formatReceiptQr, LoyaltyError, luhnValid, seedDemoProgram,
   type LoyaltyClient, type LoyaltyProgram,
-} from '../../../../src/loyalty/index.js';
-import { databaseCases } from '../../../support/databases.js';
+} from '../../../src/loyalty/index.js';
+import { databaseCases } from '../../support/databases.js';
 
 const V = demoConfig.verifier;
 const CREDENTIALS = { login: 'wallet', password: 'wallet-password-1' };

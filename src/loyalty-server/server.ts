@@ -1,18 +1,18 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Logger } from 'pino';
-import { silentLogger, withLogPolicy } from '../../log/index.js';
+import { silentLogger, withLogPolicy } from '../log/index.js';
 import type { z } from 'zod';
 import {
   AnonymousCardResponse, CategoriesResponse, FavoritesResponse, LOYALTY_ROUTES, PromoCodeResponse, ReceiptQrResponse,
   parseReceiptQr, type LoyaltyOperation,
-} from '../../contracts/loyalty/index.js';
-import { loyaltyOpenApiDocument } from '../../contracts/loyalty/openapi.js';
-import { LOYALTY_API_VERSION } from '../../contracts/loyalty/versions.js';
-import { createApiApp, HealthCheck, limiterFrom, mountHealthRoutes, problem, REQUEST_ID_HEADER } from '../../api-app/index.js';
-import type { FailureLimiter, FailureLimiterOptions } from '../../guard/failure-limiter.js';
-import { LoyaltyError } from '../errors.js';
-import type { LoyaltyCallContext, LoyaltyHandlers } from '../handlers.js';
+} from '../contracts/loyalty/index.js';
+import { loyaltyOpenApiDocument } from '../contracts/loyalty/openapi.js';
+import { LOYALTY_API_VERSION } from '../contracts/loyalty/versions.js';
+import { createApiApp, HealthCheck, limiterFrom, mountHealthRoutes, problem, REQUEST_ID_HEADER } from '../api-app/index.js';
+import type { FailureLimiter, FailureLimiterOptions } from '../guard/failure-limiter.js';
+import { LoyaltyError } from '../loyalty/errors.js';
+import type { LoyaltyCallContext, LoyaltyHandlers } from '../loyalty/handlers.js';
 import { basicAuth, type LoyaltyAuth, type LoyaltyAuthVariables } from './auth.js';
 import { MemoryIdempotencyCache, type IdempotencyCache } from './idempotency.js';
 

@@ -11,9 +11,9 @@ import { openDatabase, type Database, type DatabaseOptions } from '../db/index.j
 import { ConfigError } from '../errors.js';
 import { createApiApp, HealthCheck, HttpProblem, mountHealthRoutes, problem, safeEqual, serveOpenApi } from '../api-app/index.js';
 import { createWebhookVerifier, WebhookError } from '../webhooks/index.js';
-import { CallbackDispatcher, type CallbackHandler } from './dispatcher.js';
-import { MessageDeliveryState } from './schemas.js';
-import { CallbackStore } from './store.js';
+import { CallbackDispatcher, type CallbackHandler } from '../callback/dispatcher.js';
+import { MessageDeliveryState } from '../callback/schemas.js';
+import { CallbackStore } from '../callback/store.js';
 
 /** Options of {@link createCallbackReceiver}. */
 export interface CallbackReceiverOptions {

@@ -4,7 +4,7 @@
 // loading costs about its size: no template databases (the kit never runs CREATE DATABASE), 1 MB WAL segments and only
 // the one holding the last checkpoint; and shut down cleanly, so a start needs no crash recovery. Idempotent: it does
 // nothing when the snapshot was made by the installed PGlite, this recipe and the current migrations.
-// A build script (layer 9 in test/architecture/layers.test.ts): it reads every module's migrations.
+// A build script (the build layer of docs/architecture.md): it reads every module's migrations.
 import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,15 +13,15 @@ import { isDeepStrictEqual } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { CALLBACK_MIGRATIONS } from '../callback/migrations.js';
 import { paymentMigrations } from '../cashdesk/payments/migrations.js';
-import { loyaltyMigrations } from '../loyalty/program/migrations.js';
+import { loyaltyMigrations } from '../loyalty-program/migrations.js';
 import { SANDBOX_MODULES } from '../sandbox/modules.js';
 import { outboxMigrations } from '../sandbox/outbox/migrations.js';
-import { migrationDigest } from './baked-migrations.js';
-import type { Database, Queryable } from './database.js';
-import { migrate, type Migration } from './migrate.js';
-import type { PgliteBaseStamp } from './pglite-base.js';
-import { pgliteStartParams } from './pglite-settings.js';
-import { tarFolder } from './tar.js';
+import { migrationDigest } from '../db/baked-migrations.js';
+import type { Database, Queryable } from '../db/database.js';
+import { migrate, type Migration } from '../db/migrate.js';
+import type { PgliteBaseStamp } from '../db/pglite-base.js';
+import { pgliteStartParams } from '../db/pglite-settings.js';
+import { tarFolder } from '../db/tar.js';
 
 /** Bump when the way the snapshot is made changes, so existing ones are rebuilt. */
 const RECIPE = 2;
@@ -35,7 +35,7 @@ const KIT_MIGRATIONS: ReadonlyArray<readonly [module: string, migrations: readon
   ['callback', CALLBACK_MIGRATIONS],
 ];
 
-/** The package root: the nearest folder above this file (src/db under tsx, dist/src/db once built) with our package.json. */
+/** The package root: the nearest folder above this file (src/build under tsx, dist/src/build once built) with our package.json. */
 function packageRoot(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
     const candidate = join(dir, 'package.json');

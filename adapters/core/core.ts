@@ -82,7 +82,7 @@ export enum AlgId {
 let compiled: WebAssembly.Module | undefined;
 
 function wasmPath(): string {
-  // Source layout: adapters/node/core.ts; published layout: dist/adapters/node/core.js.
+  // Source layout: adapters/core/core.ts; published layout: dist/adapters/core/core.js.
   for (const relative of ['../../build/core.wasm', '../../../build/core.wasm']) {
     const path = fileURLToPath(new URL(relative, import.meta.url));
     if (existsSync(path)) return path;

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe } from 'vitest';
-import { serveHttp } from '../../../../adapters/http/serve.js';
-import { openDatabase, type Database } from '../../../../src/db/index.js';
-import { demoConfig } from '../../../../src/demo.js';
-import { createLoyaltyProgram, type LoyaltyProgram } from '../../../../src/loyalty/program/program.js';
-import { attackSuite } from '../../../support/attack-suite.js';
-import { uniqueSchema } from '../../../support/databases.js';
-import { DATABASE_URL } from '../../../support/services.js';
+import { serveHttp } from '../../../adapters/http/serve.js';
+import { openDatabase, type Database } from '../../../src/db/index.js';
+import { demoConfig } from '../../../src/demo.js';
+import { createLoyaltyProgram, type LoyaltyProgram } from '../../../src/loyalty-program/program.js';
+import { attackSuite } from '../../support/attack-suite.js';
+import { uniqueSchema } from '../../support/databases.js';
+import { DATABASE_URL } from '../../support/services.js';
 
 describe('Loyalty server under attack', () => {
   const { login, password } = demoConfig.loyalty;

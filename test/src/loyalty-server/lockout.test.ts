@@ -1,11 +1,11 @@
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serveHttp } from '../../../../adapters/http/index.js';
-import { basicAuthHeader } from '../../../../src/api-app/index.js';
-import { FailureLimiter } from '../../../../src/guard/index.js';
-import { createLoyaltyServer, type LoyaltyHandlers } from '../../../../src/loyalty/index.js';
-import { fixedClock } from '../../../support/fixtures.js';
-import { ADDRESSES, requestFrom } from '../../../support/from-address.js';
+import { serveHttp } from '../../../adapters/http/index.js';
+import { basicAuthHeader } from '../../../src/api-app/index.js';
+import { FailureLimiter } from '../../../src/guard/index.js';
+import { createLoyaltyServer, type LoyaltyHandlers } from '../../../src/loyalty/index.js';
+import { fixedClock } from '../../support/fixtures.js';
+import { ADDRESSES, requestFrom } from '../../support/from-address.js';
 
 const LOGIN = 'wallet-service';
 const PASSWORD = 'the-right-password-7f3a9c';

@@ -1,8 +1,8 @@
-import { deriveCardKey } from '../../../adapters/node/primitives.js';
-import { sqlState } from '../../db/index.js';
-import type { FiscalReceipt, ReceiptQrResponse } from '../../contracts/loyalty/index.js';
-import { LoyaltyError } from '../errors.js';
-import type { LoyaltyHandlers } from '../handlers.js';
+import { deriveCardKey } from '../../adapters/node/primitives.js';
+import { sqlState } from '../db/index.js';
+import type { FiscalReceipt, ReceiptQrResponse } from '../contracts/loyalty/index.js';
+import { LoyaltyError } from '../loyalty/errors.js';
+import type { LoyaltyHandlers } from '../loyalty/handlers.js';
 import { newCardNumber } from './card-number.js';
 import type { ResolvedLoyaltyProgramOptions } from './options.js';
 import type { LoyaltyStore } from './store.js';

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basicAuthHeader } from '../../../../src/api-app/index.js';
-import { openDatabase } from '../../../../src/db/index.js';
-import { startLoyaltyProgram, type RunningLoyaltyProgram } from '../../../../src/loyalty/index.js';
-import { uniqueSchema } from '../../../support/databases.js';
-import { captureLog, leakedSecrets, type CapturedLog } from '../../../support/log-capture.js';
-import { DATABASE_URL, haveService } from '../../../support/services.js';
+import { basicAuthHeader } from '../../../src/api-app/index.js';
+import { openDatabase } from '../../../src/db/index.js';
+import { startLoyaltyProgram, type RunningLoyaltyProgram } from '../../../src/loyalty/index.js';
+import { uniqueSchema } from '../../support/databases.js';
+import { captureLog, leakedSecrets, type CapturedLog } from '../../support/log-capture.js';
+import { DATABASE_URL, haveService } from '../../support/services.js';
 
 const NUL = '\u0000';
 const CONTROL = 'must not contain control characters';

@@ -1,6 +1,6 @@
-import { SQLSTATE, sqlState, type Database, type Queryable } from '../../db/index.js';
-import type { CategoryGroup, FavoriteSelection, FiscalReceipt, PromoCodeResult } from '../../contracts/loyalty/index.js';
-import { LoyaltyError } from '../errors.js';
+import { SQLSTATE, sqlState, type Database, type Queryable } from '../db/index.js';
+import type { CategoryGroup, FavoriteSelection, FiscalReceipt, PromoCodeResult } from '../contracts/loyalty/index.js';
+import { LoyaltyError } from '../loyalty/errors.js';
 
 /** A category group as the merchant sets it up. */
 export interface CategoryGroupInput extends CategoryGroup {

@@ -1,4 +1,4 @@
-import type { Migration } from '../../db/index.js';
+import type { Migration } from '../db/index.js';
 
 /**
  * Tables of the default Loyalty implementation (module `loyalty`). Cards keep

@@ -1,8 +1,8 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { HealthCheck } from '../../api-app/health.js';
-import { migrate, type Database } from '../../db/index.js';
-import type { LoyaltyHandlers } from '../handlers.js';
-import { createLoyaltyServer } from '../server/server.js';
+import { HealthCheck } from '../api-app/health.js';
+import { migrate, type Database } from '../db/index.js';
+import type { LoyaltyHandlers } from '../loyalty/handlers.js';
+import { createLoyaltyServer } from '../loyalty-server/server.js';
 import { createStoreHandlers, withStoreUnavailable } from './handlers.js';
 import { loyaltyMigrations } from './migrations.js';
 import { resolveLoyaltyProgramOptions, type LoyaltyProgramOptions, type ResolvedLoyaltyProgramOptions } from './options.js';

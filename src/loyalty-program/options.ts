@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { ConfigError } from '../../errors.js';
+import { ConfigError } from '../errors.js';
 
 const credentials = z.object({
   login: z.string().min(1, { error: 'must not be empty' }).max(256).refine((s) => !s.includes(':'), { error: 'must not contain ":"' }),
