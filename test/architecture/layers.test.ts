@@ -49,8 +49,9 @@ function folderOf(file: string): string {
 function sources(dir: string): string[] {
   return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
-    .filter((e) => !e.parentPath.includes('node_modules') && !e.parentPath.includes('/build'))
-    .map((e) => relative(root, join(e.parentPath, e.name)));
+    .map((e) => relative(root, join(e.parentPath, e.name)))
+    // The addon's build output (node-gyp) is not source; src/build/ is.
+    .filter((file) => !file.split('/').includes('node_modules') && !file.startsWith('adapters/native/build/'));
 }
 
 /** Relative imports of a file (static, dynamic and `export ... from`), as repository paths of .ts files. */
