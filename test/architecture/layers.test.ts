@@ -14,6 +14,7 @@ const LAYERS: ReadonlyArray<readonly [prefix: string, layer: number, name: strin
   ['src/contracts/openapi-build.ts', 9, 'build script'],
   ['src/db/build-pglite-base.ts', 9, 'build script'],
   ['src/errors.ts', 0, 'foundation'],
+  ['src/errors/codes.ts', 0, 'foundation'],
   ['src/version.ts', 0, 'foundation'],
   ['src/demo.ts', 0, 'foundation'],
   ['src/contracts/', 0, 'foundation'],
