@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
 import type { ZodError } from 'zod';
 import { validationErrors } from '../../src/contracts/errors.js';
-import { DATABASE_RETRY_AFTER_SECONDS, KitError, type KitErrorCode, LockoutError, RequestDataError } from '../../src/errors.js';
+import {
+  DATABASE_RETRY_AFTER_SECONDS, KitError, type KitErrorCode, LockoutError, RequestDataError,
+} from '../../src/errors.js';
 import { httpStatusOf } from '../../src/errors/codes.js';
 
 /**
@@ -124,7 +126,8 @@ function classify(error: unknown): { problem: HttpProblem; log?: 'warn' | 'error
         break;
     }
     // Any other kit error: its code and status, as the bridge answers it (its message carries no secrets).
-    const errors = 'errors' in error && Array.isArray(error.errors) && error.errors.length > 0 ? error.errors : [error.message];
+    const own = 'errors' in error && Array.isArray(error.errors) ? error.errors as string[] : [];
+    const errors = own.length > 0 ? own : [error.message];
     const problem = problemOfCode(error.code, errors);
     return { problem, log: problem.httpStatus === 503 ? 'warn' : problem.httpStatus >= 500 ? 'error' : undefined };
   }

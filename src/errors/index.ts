@@ -3,7 +3,9 @@ export {
   ArgumentError, ConfigError, DATABASE_RETRY_AFTER_SECONDS, KitError, type KitErrorCode, LockoutError, MeasureError,
   RequestDataError, StoreError,
 } from '../errors.js';
-export { ERROR_CODES, type ErrorCode, type ErrorCodeMapping, httpStatusOf, isErrorCode, JSON_RPC, jsonRpcCodeOf } from './codes.js';
+export {
+  ERROR_CODES, type ErrorCode, type ErrorCodeMapping, httpStatusOf, isErrorCode, JSON_RPC, jsonRpcCodeOf,
+} from './codes.js';
 export { PayError, type PayClientErrorCode, type PayErrorDetails, PaymentSessionError, type PaymentSessionErrorCode }
   from '../pay/errors.js';
 export { PushError, type PushErrorCode, type PushErrorDetails } from '../push/errors.js';

@@ -54,7 +54,8 @@ describe('wallet-partner-kit/errors', () => {
     expect(exportedClasses.sort()).toEqual(Object.keys(EXPORTED).sort());
   });
 
-  it.each(Object.entries({ ...EXPORTED, ...INTERNAL }))('makes %s a KitError with a code of the table', (name, make) => {
+  const all = Object.entries({ ...EXPORTED, ...INTERNAL });
+  it.each(all)('makes %s a KitError with a code of the table', (name, make) => {
     const error = make();
     expect(error).toBeInstanceOf(KitError);
     expect(error).toBeInstanceOf(Error);

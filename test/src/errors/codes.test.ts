@@ -8,7 +8,9 @@ import { errorForException } from '../../../adapters/ws/errors.js';
 import { paymentRefusal } from '../../../src/cashdesk/payments/errors.js';
 import { CashDeskService } from '../../../src/cashdesk/service.js';
 import { TillRegistry } from '../../../src/cashdesk/tills.js';
-import { ERROR_CODES, type ErrorCode, KitError, PayError, PaymentSessionError, PaymentsError } from '../../../src/errors/index.js';
+import {
+  ERROR_CODES, type ErrorCode, KitError, PayError, PaymentSessionError, PaymentsError,
+} from '../../../src/errors/index.js';
 import { createVerifier } from '../../../src/index.js';
 import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
 import { RpcClient, RpcError } from '../../support/ws-client.js';
