@@ -1,25 +1,16 @@
-/**
- * Every error the kit raises carries a stable `code`. Branch on it, never on
- * the message, which is for people and may be reworded.
- */
-export type KitErrorCode =
-  | 'CONFIG_INVALID'
-  | 'ARGUMENT_INVALID'
-  | 'REQUEST_DATA_INVALID'
-  | 'CLOCK_INVALID'
-  | 'VERIFIER_CLOSED'
-  | 'STORE_UNAVAILABLE'
-  | 'BACKEND_UNAVAILABLE'
-  | 'DATA_DIR_IN_USE'
-  | 'PGLITE_SNAPSHOT_STALE'
-  | 'DATABASE_UNREACHABLE'
-  /** The database stopped answering (refused, cut or timed out connections): retry after a few seconds. */
-  | 'DATABASE_UNAVAILABLE'
-  | 'TOO_MANY_REQUESTS'
-  | 'MEASURE_INEXACT'
-  | 'MEASURE_OUT_OF_RANGE';
+import type { ErrorCode } from './errors/codes.js';
 
-/** Base class of the kit's errors. */
+/**
+ * Every error the kit raises carries a stable `code`, one of the table in
+ * src/errors/codes.ts (with its HTTP status and JSON-RPC code). Branch on it,
+ * never on the message, which is for people and may be reworded.
+ */
+export type KitErrorCode = ErrorCode;
+
+/**
+ * Base class of every error the kit throws: `catch (e) { if (e instanceof KitError) ... e.code }`
+ * catches them all. Messages never carry keys, tokens, passwords or bodies.
+ */
 export class KitError extends Error {
   readonly code: KitErrorCode;
 

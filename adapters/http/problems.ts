@@ -1,85 +1,93 @@
 import type { Logger } from 'pino';
 import type { ZodError } from 'zod';
 import { validationErrors } from '../../src/contracts/errors.js';
-import { DATABASE_RETRY_AFTER_SECONDS, KitError, LockoutError, RequestDataError } from '../../src/errors.js';
+import {
+  DATABASE_RETRY_AFTER_SECONDS, KitError, type KitErrorCode, LockoutError, RequestDataError,
+} from '../../src/errors.js';
+import { httpStatusOf } from '../../src/errors/codes.js';
 
 /**
  * A refusal with its HTTP status and error envelope (`{ status, errors }`).
  * Thrown anywhere in a request's handling; `sendProblem` (reply.ts) writes it,
- * so every refusal has the same shape whichever path produced it.
+ * so every refusal has the same shape whichever path produced it. Its `code`
+ * is the envelope's `status`; the helpers below take statuses from src/errors/codes.ts.
  */
-export class HttpProblem extends Error {
+export class HttpProblem extends KitError {
   constructor(
     readonly httpStatus: number,
-    readonly status: string,
+    readonly status: KitErrorCode,
     readonly errors: readonly string[],
     /** Extra response headers, names in lower case as on the wire. */
     readonly headers: Readonly<Record<string, string>> = {},
   ) {
-    super(`${httpStatus} ${status}`);
-    this.name = 'HttpProblem';
+    super(status, `${httpStatus} ${status}`);
   }
+}
+
+/** The problem for a kit error's code, with the code's status from the table. */
+function problemOfCode(code: KitErrorCode, errors: readonly string[], headers?: Record<string, string>): HttpProblem {
+  return new HttpProblem(httpStatusOf(code), code, errors, headers);
 }
 
 /** 401: no key, or a key of no till. The wording is the interface document's. */
 export function unauthorized(): HttpProblem {
-  return new HttpProblem(401, 'UNAUTHORIZED', ['Invalid authorization token'], { 'www-authenticate': 'Bearer' });
+  return problemOfCode('UNAUTHORIZED', ['Invalid authorization token'], { 'www-authenticate': 'Bearer' });
 }
 
 /** 400: the body (or a field of it) failed the route's schema. */
 export function invalidBody(error: ZodError): HttpProblem {
-  return new HttpProblem(400, 'BAD_REQUEST', validationErrors(error));
+  return problemOfCode('BAD_REQUEST', validationErrors(error));
 }
 
 /** 400: the body is not JSON at all. */
 export function bodyNotJson(): HttpProblem {
-  return new HttpProblem(400, 'BAD_REQUEST', ['body: must be JSON']);
+  return problemOfCode('BAD_REQUEST', ['body: must be JSON']);
 }
 
 /** 400 with the kit's own code: the text to sign is not JSON. */
 export function requestDataInvalid(detail?: string): HttpProblem {
   const suffix = detail === undefined ? '' : ` (${detail})`;
-  return new HttpProblem(400, 'REQUEST_DATA_INVALID', [`requestData: must be the JSON text of the request body${suffix}`]);
+  return problemOfCode('REQUEST_DATA_INVALID', [`requestData: must be the JSON text of the request body${suffix}`]);
 }
 
 /** 413: the body is over the configured limit. */
 export function payloadTooLarge(limitBytes: number): HttpProblem {
-  return new HttpProblem(413, 'PAYLOAD_TOO_LARGE', [`body: must be at most ${limitBytes} bytes`]);
+  return problemOfCode('PAYLOAD_TOO_LARGE', [`body: must be at most ${limitBytes} bytes`]);
 }
 
 /** 415: a body that is not declared as JSON. */
 export function unsupportedMediaType(): HttpProblem {
-  return new HttpProblem(415, 'UNSUPPORTED_MEDIA_TYPE', ['Content-Type: must be application/json']);
+  return problemOfCode('UNSUPPORTED_MEDIA_TYPE', ['Content-Type: must be application/json']);
 }
 
 /** 404: no route has this path. */
 export function notFound(): HttpProblem {
-  return new HttpProblem(404, 'NOT_FOUND', ['No such route']);
+  return problemOfCode('NOT_FOUND', ['No such route']);
 }
 
 /** 405: the path exists, but only under `allowed` methods (sent as `Allow`). */
 export function methodNotAllowed(allowed: readonly string[]): HttpProblem {
-  return new HttpProblem(405, 'METHOD_NOT_ALLOWED', [`method: must be ${allowed.join(' or ')}`], { allow: allowed.join(', ') });
+  return problemOfCode('METHOD_NOT_ALLOWED', [`method: must be ${allowed.join(' or ')}`], { allow: allowed.join(', ') });
 }
 
 /** 429: too many failed authentications; `Retry-After` says when to try again. */
 export function tooManyRequests(error: LockoutError): HttpProblem {
-  return new HttpProblem(429, 'TOO_MANY_REQUESTS', [`Too many failed authentications: retry after ${error.retryAfterSeconds} s`],
+  return problemOfCode('TOO_MANY_REQUESTS', [`Too many failed authentications: retry after ${error.retryAfterSeconds} s`],
     { 'retry-after': String(error.retryAfterSeconds) });
 }
 
 /** 503: the database does not answer; the till retries the same intent after `Retry-After`. */
 export function databaseUnavailable(): HttpProblem {
-  return new HttpProblem(503, 'DATABASE_UNAVAILABLE', ['The database is unavailable: retry later'],
+  return problemOfCode('DATABASE_UNAVAILABLE', ['The database is unavailable: retry later'],
     { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
 }
 
-const INTERNAL = new HttpProblem(500, 'INTERNAL', ['Internal error']);
+const INTERNAL = problemOfCode('INTERNAL', ['Internal error']);
 
 /** The status a request is counted under when its client went away mid-body (nginx's "client closed request"); no answer is sent. */
-export const CLIENT_CLOSED_REQUEST = 499;
+export const CLIENT_CLOSED_REQUEST = httpStatusOf('CLIENT_CLOSED_REQUEST');
 
-const CLIENT_CLOSED = new HttpProblem(CLIENT_CLOSED_REQUEST, 'CLIENT_CLOSED_REQUEST', ['The client closed the request']);
+const CLIENT_CLOSED = problemOfCode('CLIENT_CLOSED_REQUEST', ['The client closed the request']);
 
 /**
  * True when `error` says the client went away before its body ended: the raw
@@ -101,7 +109,7 @@ function classify(error: unknown): { problem: HttpProblem; log?: 'warn' | 'error
         return { problem: requestDataInvalid(error instanceof RequestDataError ? `invalid at byte ${error.offset}` : undefined) };
       case 'STORE_UNAVAILABLE':
         return {
-          problem: new HttpProblem(503, 'STORE_UNAVAILABLE', ['The verification store is unavailable; the barcode was neither accepted nor refused']),
+          problem: problemOfCode('STORE_UNAVAILABLE', ['The verification store is unavailable; the barcode was neither accepted nor refused']),
           log: 'warn',
         };
       case 'TOO_MANY_REQUESTS':
@@ -113,10 +121,15 @@ function classify(error: unknown): { problem: HttpProblem; log?: 'warn' | 'error
         return { problem: databaseUnavailable() };
       case 'VERIFIER_CLOSED':
         // Only while the server drains: the till should retry, not report a fault.
-        return { problem: new HttpProblem(503, 'SERVICE_UNAVAILABLE', ['The server is shutting down']), log: 'warn' };
+        return { problem: problemOfCode('VERIFIER_CLOSED', ['The server is shutting down']), log: 'warn' };
       default:
         break;
     }
+    // Any other kit error: its code and status, as the bridge answers it (its message carries no secrets).
+    const own = 'errors' in error && Array.isArray(error.errors) ? error.errors as string[] : [];
+    const errors = own.length > 0 ? own : [error.message];
+    const problem = problemOfCode(error.code, errors);
+    return { problem, log: problem.httpStatus === 503 ? 'warn' : problem.httpStatus >= 500 ? 'error' : undefined };
   }
   return { problem: INTERNAL, log: 'error' };
 }

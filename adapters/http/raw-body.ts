@@ -1,14 +1,16 @@
 import type { IncomingMessage } from 'node:http';
+import { KitError } from '../../src/errors.js';
 import { payloadTooLarge } from './problems.js';
 
 /**
  * The client went away before its body ended (closed the socket, or reset it):
  * nobody is left to answer, and it is no fault of the server's.
  */
-export class ClientAborted extends Error {
+export class ClientAborted extends KitError {
+  declare readonly code: 'CLIENT_CLOSED_REQUEST';
+
   constructor() {
-    super('request closed before its body ended');
-    this.name = 'ClientAborted';
+    super('CLIENT_CLOSED_REQUEST', 'request closed before its body ended');
   }
 }
 

@@ -48,7 +48,8 @@ const postErrors = {
   429: errorResponse('Too many wrong till keys from this address (`TOO_MANY_REQUESTS`): locked out, the key not checked. '
     + '`Retry-After` gives the seconds left.'),
   500: errorResponse('An unexpected failure (`INTERNAL`); details are logged, never returned.'),
-  503: errorResponse('The shared verification store is down (`STORE_UNAVAILABLE`) or the server is draining (`SERVICE_UNAVAILABLE`): retry.'),
+  503: errorResponse('The shared verification store is down (`STORE_UNAVAILABLE`), the verifier is closed '
+    + '(`VERIFIER_CLOSED`) or the server is draining (`SERVICE_UNAVAILABLE`): retry.'),
 };
 
 /**

@@ -29,12 +29,12 @@ const PAY_CODES: Record<PayClientErrorCode, string> = {
   IDEMPOTENCY_CONFLICT: 'the Pay service holds a different request under the same id',
   INVALID_STATE: 'the transaction is not in a state that allows this',
   AMOUNT_MISMATCH: 'the amounts do not add up',
-  NETWORK: 'the Pay service did not answer (refused, reset, dropped): retry',
-  TIMEOUT: 'the Pay service did not answer in time: retry',
-  SERVER: 'the Pay service failed (5xx): retry',
-  PROTOCOL: 'the Pay service answered something the server cannot read',
-  UNSUPPORTED: 'the configured Pay API profile has no such operation: nothing was sent',
-  REFUSED: 'the Pay service refused with a code the configured dialect does not map: nothing is retried',
+  PAY_NETWORK: 'the Pay service did not answer (refused, reset, dropped): retry',
+  PAY_TIMEOUT: 'the Pay service did not answer in time: retry',
+  PAY_SERVER: 'the Pay service failed (5xx): retry',
+  PAY_PROTOCOL: 'the Pay service answered something the server cannot read',
+  PAY_UNSUPPORTED: 'the configured Pay API profile has no such operation: nothing was sent',
+  PAY_REFUSED: 'the Pay service refused with a code the configured dialect does not map: nothing is retried',
 };
 
 const SESSION_CODES: Record<PaymentSessionErrorCode, string> = {
@@ -112,6 +112,6 @@ export const PROTOCOL_ERRORS: RpcErrorKind[] = [
   }),
   kind('MethodNotFound', JsonRpcErrorCode.MethodNotFound, 'No such method.', { METHOD_NOT_FOUND: 'an unknown method' }),
   kind('InternalError', JsonRpcErrorCode.InternalError, 'A bug on the server: logged, nothing about it is sent.', {
-    INTERNAL_ERROR: 'an unexpected failure; quote `data.requestId` when reporting it',
+    INTERNAL: 'an unexpected failure; quote `data.requestId` when reporting it',
   }),
 ];

@@ -182,7 +182,7 @@ export class BridgeConnection {
   #internalError(error: unknown): FrameOutcome {
     const requestId = randomUUID();
     this.#log.error({ err: error, reqId: requestId }, 'bridge frame failed unexpectedly');
-    return { reply: JSON.stringify({ jsonrpc: '2.0', id: null, error: { ...internalError(), data: { code: 'INTERNAL_ERROR', requestId } } }), bad: false };
+    return { reply: JSON.stringify({ jsonrpc: '2.0', id: null, error: { ...internalError(), data: { code: 'INTERNAL', requestId } } }), bad: false };
   }
 
   /** Sends a frame's answer and counts it if it was invalid; never throws (it runs inside ws's and promise callbacks). */

@@ -1,18 +1,19 @@
 import type { Logger } from 'pino';
 import { paymentRefusal } from '../../src/cashdesk/payments/errors.js';
 import { DATABASE_RETRY_AFTER_SECONDS, KitError, type KitErrorCode } from '../../src/errors.js';
+import { JSON_RPC, jsonRpcCodeOf } from '../../src/errors/codes.js';
 import { JsonRpcErrorCode, type JsonRpcErrorObject } from './jsonrpc.js';
 
 /**
- * The fixed JSON-RPC code of each kit error a call can raise. Tills branch on
- * `error.data.code` (the `KitError#code`); the number is there for generic
- * JSON-RPC clients. Any kit error not listed answers -32000.
+ * The kit errors a call can raise that have a JSON-RPC code of their own (from
+ * src/errors/codes.ts, like every code's). Tills branch on `error.data.code` (the
+ * `KitError#code`); the number is there for generic JSON-RPC clients.
  */
 export const KIT_ERROR_RPC_CODES: Readonly<Partial<Record<KitErrorCode, number>>> = {
-  REQUEST_DATA_INVALID: JsonRpcErrorCode.RequestDataInvalid,
-  STORE_UNAVAILABLE: JsonRpcErrorCode.StoreUnavailable,
-  VERIFIER_CLOSED: JsonRpcErrorCode.VerifierClosed,
-  DATABASE_UNAVAILABLE: JsonRpcErrorCode.DatabaseUnavailable,
+  REQUEST_DATA_INVALID: jsonRpcCodeOf('REQUEST_DATA_INVALID'),
+  STORE_UNAVAILABLE: jsonRpcCodeOf('STORE_UNAVAILABLE'),
+  VERIFIER_CLOSED: jsonRpcCodeOf('VERIFIER_CLOSED'),
+  DATABASE_UNAVAILABLE: jsonRpcCodeOf('DATABASE_UNAVAILABLE'),
 };
 
 /**
@@ -21,11 +22,11 @@ export const KIT_ERROR_RPC_CODES: Readonly<Partial<Record<KitErrorCode, number>>
  */
 export const PAYMENT_RPC_CODES = {
   /** The Pay API refused, or gave no usable answer (a `PayError` code). */
-  pay: -32010,
+  pay: JSON_RPC.pay,
   /** Not allowed in the payment's phase, or no answer even after recovery (a `PaymentSessionError` code). */
-  session: -32011,
+  session: JSON_RPC.session,
   /** The cash desk server refused (a `PaymentsError` code: PAYMENT_NOT_FOUND, BARCODE_REFUSED, ...). */
-  payments: -32012,
+  payments: JSON_RPC.payments,
 } as const;
 
 /**
@@ -42,29 +43,25 @@ const OPERATIONAL: ReadonlySet<KitErrorCode> = new Set(['STORE_UNAVAILABLE', 'VE
  * one carries `requestId` in `data`, and so do its log lines (`reqId`).
  */
 export function errorForException(error: unknown, log: Logger, method: string, requestId: string): JsonRpcErrorObject {
-  if (error instanceof KitError) {
-    const level = OPERATIONAL.has(error.code) ? 'warn' : 'debug';
-    log[level]({ reqId: requestId, method, code: error.code }, 'bridge call refused by the kit');
-    const retry = error.code === 'DATABASE_UNAVAILABLE' ? { retryAfterMs: DATABASE_RETRY_AFTER_SECONDS * 1000 } : {};
-    return {
-      code: KIT_ERROR_RPC_CODES[error.code] ?? JsonRpcErrorCode.ServerError,
-      message: error.message,
-      data: { code: error.code, requestId, ...retry },
-    };
-  }
   const refusal = paymentRefusal(error);
   if (refusal !== undefined) {
     log.debug({ reqId: requestId, method, code: refusal.code }, 'bridge payment call refused');
     return {
-      code: PAYMENT_RPC_CODES[refusal.source], message: refusal.message,
+      code: jsonRpcCodeOf(refusal.code), message: refusal.message,
       data: { code: refusal.code, ...(refusal.errors.length > 0 ? { errors: [...refusal.errors] } : {}), requestId },
     };
   }
+  if (error instanceof KitError) {
+    const level = OPERATIONAL.has(error.code) ? 'warn' : 'debug';
+    log[level]({ reqId: requestId, method, code: error.code }, 'bridge call refused by the kit');
+    const retry = error.code === 'DATABASE_UNAVAILABLE' ? { retryAfterMs: DATABASE_RETRY_AFTER_SECONDS * 1000 } : {};
+    return { code: jsonRpcCodeOf(error.code), message: error.message, data: { code: error.code, requestId, ...retry } };
+  }
   log.error({ err: error, reqId: requestId, method }, 'bridge call failed unexpectedly');
-  return { ...internalError(), data: { code: 'INTERNAL_ERROR', requestId } };
+  return { ...internalError(), data: { code: 'INTERNAL', requestId } };
 }
 
-/** The answer to a bug: no message, no stack, nothing but the fact. */
+/** The answer to a bug: no message, no stack, nothing but the fact (`INTERNAL`, as over HTTP). */
 export function internalError(): JsonRpcErrorObject {
-  return { code: JsonRpcErrorCode.InternalError, message: 'Internal error', data: { code: 'INTERNAL_ERROR' } };
+  return { code: JsonRpcErrorCode.InternalError, message: 'Internal error', data: { code: 'INTERNAL' } };
 }

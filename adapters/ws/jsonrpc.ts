@@ -3,6 +3,8 @@
  * it: the message shapes, the error codes, and the check of a request object.
  */
 
+import { JSON_RPC } from '../../src/errors/codes.js';
+
 /**
  * A number id whose text JSON.stringify would not reproduce (past 2^53, `1.0`, `1e3`): kept as the till wrote it,
  * so the answer carries the same digits. `toJSON` is only a fallback; the bridge writes `text` itself.
@@ -40,17 +42,17 @@ export const JsonRpcErrorCode = {
   /** Params refused by the method's schema; `data.errors` lists `<field>: <message>` lines. */
   InvalidParams: -32602,
   /** A bug on the server side; nothing about it is sent, it is logged. */
-  InternalError: -32603,
+  InternalError: JSON_RPC.internal,
   /** A kit error without a code of its own below (`data.code` names it). */
-  ServerError: -32000,
+  ServerError: JSON_RPC.serverError,
   /** `token.get`: `requestData` is not JSON text (`RequestDataError`). */
-  RequestDataInvalid: -32001,
+  RequestDataInvalid: JSON_RPC.requestDataInvalid,
   /** The shared replay/lockout store failed; the barcode was neither accepted nor refused: retry. */
-  StoreUnavailable: -32002,
+  StoreUnavailable: JSON_RPC.storeUnavailable,
   /** The server's verifier is closed (the server is stopping). */
-  VerifierClosed: -32003,
+  VerifierClosed: JSON_RPC.verifierClosed,
   /** A `pay.*` call needs the database, which does not answer: retry after `data.retryAfterMs`. */
-  DatabaseUnavailable: -32004,
+  DatabaseUnavailable: JSON_RPC.databaseUnavailable,
 } as const;
 
 /** One of the codes of `JsonRpcErrorCode`. */
@@ -60,7 +62,7 @@ export type JsonRpcErrorCode = (typeof JsonRpcErrorCode)[keyof typeof JsonRpcErr
  * The stable, machine-readable part of every error the bridge sends, in
  * `error.data.code`: `PARSE_ERROR`, `INVALID_REQUEST`, `BINARY_FRAME`,
  * `BATCH_TOO_LARGE`, `METHOD_NOT_FOUND`, `BAD_REQUEST` (invalid params),
- * `INTERNAL_ERROR`, or a `KitError` code such as `REQUEST_DATA_INVALID`.
+ * `INTERNAL`, or a `KitError` code such as `REQUEST_DATA_INVALID`.
  */
 export interface JsonRpcErrorData {
   code: string;

@@ -1,4 +1,5 @@
 import { HttpProblem } from '../../adapters/http/problems.js';
+import type { KitErrorCode } from '../errors.js';
 
 export { HttpProblem };
 
@@ -9,6 +10,6 @@ export { HttpProblem };
  * @example
  * throw problem(404, 'NOT_FOUND', ['transactionId: no such transaction']);
  */
-export function problem(httpStatus: number, status: string, errors: readonly string[], headers?: Record<string, string>): HttpProblem {
+export function problem(httpStatus: number, status: KitErrorCode, errors: readonly string[], headers?: Record<string, string>): HttpProblem {
   return new HttpProblem(httpStatus, status, errors, headers);
 }

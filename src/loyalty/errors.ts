@@ -1,4 +1,6 @@
-import { LOYALTY_ERROR_STATUS, type LoyaltyErrorCode } from '../contracts/loyalty/errors.js';
+import type { LoyaltyErrorCode } from '../contracts/loyalty/errors.js';
+import { KitError } from '../errors.js';
+import { httpStatusOf } from '../errors/codes.js';
 
 /**
  * A refusal of a Loyalty API request, with its documented code. A merchant's
@@ -8,8 +10,8 @@ import { LOYALTY_ERROR_STATUS, type LoyaltyErrorCode } from '../contracts/loyalt
  * @example
  * throw new LoyaltyError('CARD_NOT_FOUND', [`cardNumber: no such card`]);
  */
-export class LoyaltyError extends Error {
-  readonly code: LoyaltyErrorCode;
+export class LoyaltyError extends KitError {
+  declare readonly code: LoyaltyErrorCode;
   /** The envelope's `errors` lines: `<field>: <message>` or a free message. */
   readonly errors: readonly string[];
   /** The HTTP status the code is answered with. */
@@ -17,31 +19,27 @@ export class LoyaltyError extends Error {
 
   constructor(code: LoyaltyErrorCode, errors: readonly string[] | string, options?: ErrorOptions & { httpStatus?: number }) {
     const lines = typeof errors === 'string' ? [errors] : [...errors];
-    super(`${code}: ${lines.join('; ')}`, options);
-    this.name = 'LoyaltyError';
-    this.code = code;
+    super(code, `${code}: ${lines.join('; ')}`, options);
     this.errors = lines;
-    this.httpStatus = options?.httpStatus ?? LOYALTY_ERROR_STATUS[code];
+    this.httpStatus = options?.httpStatus ?? httpStatusOf(code);
   }
 }
 
 /** Why the typed client got no usable answer. */
-export type LoyaltyClientErrorCode = 'NETWORK_ERROR' | 'TIMEOUT' | 'BAD_RESPONSE';
+export type LoyaltyClientErrorCode = 'LOYALTY_NETWORK' | 'LOYALTY_TIMEOUT' | 'LOYALTY_PROTOCOL';
 
 /**
- * The client reached no answer (`NETWORK_ERROR`, `TIMEOUT`), or the answer is
- * not what the contract says (`BAD_RESPONSE`: wrong shape, unknown status code).
+ * The client reached no answer (`LOYALTY_NETWORK`, `LOYALTY_TIMEOUT`), or the answer is
+ * not what the contract says (`LOYALTY_PROTOCOL`: wrong shape, unknown status code).
  * An answer in the documented envelope is a {@link LoyaltyError} instead.
  */
-export class LoyaltyClientError extends Error {
-  readonly code: LoyaltyClientErrorCode;
+export class LoyaltyClientError extends KitError {
+  declare readonly code: LoyaltyClientErrorCode;
   /** HTTP status of the answer, when there was one. */
   readonly httpStatus: number | undefined;
 
   constructor(code: LoyaltyClientErrorCode, message: string, options?: ErrorOptions & { httpStatus?: number }) {
-    super(message, options);
-    this.name = 'LoyaltyClientError';
-    this.code = code;
+    super(code, message, options);
     this.httpStatus = options?.httpStatus;
   }
 }

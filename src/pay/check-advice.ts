@@ -25,14 +25,14 @@ export function hintsFor(result: PayCheckResult, error: unknown): string[] {
   const op = result.operation;
   if (error.code === 'TOKEN_INVALID') notes.push('the token was refused (see the advice below)');
   else if (error.code === 'CARD_SESSION_INVALID') notes.push('the card session is unknown, expired or closed: scan a fresh barcode and run again');
-  else if (error.code === 'NETWORK' || error.code === 'TIMEOUT') notes.push('no answer: is the URL right and reachable from here?');
+  else if (error.code === 'PAY_NETWORK' || error.code === 'PAY_TIMEOUT') notes.push('no answer: is the URL right and reachable from here?');
   else if ((status === 404 || status === 405) && error.serverCode === undefined) {
     notes.push(`no such path? the service may use another one for ${op} (paths.${op}, --path ${op}=/...)`);
   } else if (status === 400) notes.push('the service refused the body: the request is in the record');
   else if (status === 415) notes.push('the service refused the content type application/json');
-  else if (error.code === 'PROTOCOL' && status !== undefined && status >= 200 && status < 300) {
+  else if (error.code === 'PAY_PROTOCOL' && status !== undefined && status >= 200 && status < 300) {
     notes.push('a 2xx lacking (or with an unreadable) field the interface document names: the client cannot use this answer');
-  } else if (error.code === 'PROTOCOL') notes.push('an error answer of a kind the kit does not know (not { status, errors[] } with a known status)');
+  } else if (error.code === 'PAY_PROTOCOL') notes.push('an error answer of a kind the kit does not know (not { status, errors[] } with a known status)');
   return notes;
 }
 

@@ -170,7 +170,7 @@ function judge(
   if (typeof error === 'string') {
     result.verdict = 'SKIPPED';
     result.notes.push(error);
-  } else if (error instanceof PayError && error.code === 'UNSUPPORTED') {
+  } else if (error instanceof PayError && error.code === 'PAY_UNSUPPORTED') {
     result.verdict = 'SKIPPED';
     result.notes.push(`not run: the interface document shows no path for ${operation}; give the service's (paths.${operation}, --path ${operation}=/...)`);
   } else if (error !== undefined) {

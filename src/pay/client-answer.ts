@@ -38,7 +38,7 @@ export function readAnswer(o: ResolvedPayClientOptions, scope: AttemptScope, bod
     });
   }
   if (reading.ok) return { ok: true, value: classedAnswer(o, scope, answer.httpStatus, reading.value) };
-  const error = new PayError('PROTOCOL', `${route.path}: the answer lacks what the interface document requires`,
+  const error = new PayError('PAY_PROTOCOL', `${route.path}: the answer lacks what the interface document requires`,
     { ...answerDetails(scope, answer), errors: reading.errors });
   return { ok: false, error, retryAfterMs: 0, durationMs: answer.durationMs, httpRequestId: scope.httpRequestId };
 }

@@ -67,8 +67,8 @@ async function exchange(
     const { path } = route;
     const details = { path, attempts: attempt, requestId: httpRequestId };
     const error = timedOut
-      ? new PayError('TIMEOUT', `${path}: no answer within ${timeoutMs} ms`, details)
-      : new PayError('NETWORK', `${path}: no answer (${describeNetworkError(cause)})`, details, { cause });
+      ? new PayError('PAY_TIMEOUT', `${path}: no answer within ${timeoutMs} ms`, details)
+      : new PayError('PAY_NETWORK', `${path}: no answer (${describeNetworkError(cause)})`, details, { cause });
     return { ok: false, error, retryAfterMs: 0, durationMs, httpRequestId };
   } finally {
     clearTimeout(timer);

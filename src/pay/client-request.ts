@@ -6,7 +6,7 @@ import { DOCUMENT_FALLBACK, type Endpoint } from './endpoints.js';
 import { PayError } from './errors.js';
 import type { PayProfile, ResolvedPayClientOptions } from './options.js';
 
-/** How this client calls one operation under its profile; null: no path (UNSUPPORTED). */
+/** How this client calls one operation under its profile; null: no path (PAY_UNSUPPORTED). */
 export interface Route {
   endpoint: Endpoint;
   path: string;

@@ -102,7 +102,7 @@ class HttpPayClient implements PayClient {
     const route = this.#routes.get(operation);
     if (!route) {
       const hint = `give paths.${operation} to use it under profile 'document'`;
-      throw new PayError('UNSUPPORTED', `${operation}: the interface document shows no path for it; ${hint}`,
+      throw new PayError('PAY_UNSUPPORTED', `${operation}: the interface document shows no path for it; ${hint}`,
         { attempts: 0 });
     }
     const body = buildBody(route, input, o.profile);

@@ -1,14 +1,15 @@
 import type { PayDialect } from '../contracts/pay/dialect.js';
+import { KitError } from '../errors.js';
 
 /**
  * Why a Pay API call failed. Stable: branch on it, never on the message.
  * The first seven are the service's own codes (openapi/pay.json; the client
  * also raises `BAD_REQUEST` and `AMOUNT_MISMATCH` itself, before sending);
- * `NETWORK` (no answer: refused, reset, dropped), `TIMEOUT` (no answer in time),
- * `SERVER` (5xx), `PROTOCOL` (an answer the client cannot read: a 2xx lacking a
+ * `PAY_NETWORK` (no answer: refused, reset, dropped), `PAY_TIMEOUT` (no answer in time),
+ * `PAY_SERVER` (5xx), `PAY_PROTOCOL` (an answer the client cannot read: a 2xx lacking a
  * field the document names, or an error answer of an unknown kind) and
- * `UNSUPPORTED` (the operation has no path under profile `'document'`; nothing
- * was sent) are the client's. `REFUSED`: the service refused with a code its
+ * `PAY_UNSUPPORTED` (the operation has no path under profile `'document'`; nothing
+ * was sent) are the client's. `PAY_REFUSED`: the service refused with a code its
  * dialect does not map (`serverCode` and `errors` hold its code and message):
  * the request had no effect the client knows of, nothing is retried.
  */
@@ -20,12 +21,12 @@ export type PayClientErrorCode =
   | 'IDEMPOTENCY_CONFLICT'
   | 'INVALID_STATE'
   | 'AMOUNT_MISMATCH'
-  | 'NETWORK'
-  | 'TIMEOUT'
-  | 'SERVER'
-  | 'PROTOCOL'
-  | 'UNSUPPORTED'
-  | 'REFUSED';
+  | 'PAY_NETWORK'
+  | 'PAY_TIMEOUT'
+  | 'PAY_SERVER'
+  | 'PAY_PROTOCOL'
+  | 'PAY_UNSUPPORTED'
+  | 'PAY_REFUSED';
 
 /** What a {@link PayError} knows besides its code. */
 export interface PayErrorDetails {
@@ -53,8 +54,8 @@ export interface PayErrorDetails {
  *   if (e instanceof PayError && e.code === 'CARD_SESSION_INVALID') askTillToRescan();
  * }
  */
-export class PayError extends Error {
-  readonly code: PayClientErrorCode;
+export class PayError extends KitError {
+  declare readonly code: PayClientErrorCode;
   readonly httpStatus: number | undefined;
   readonly errors: readonly string[];
   readonly serverCode: string | undefined;
@@ -63,9 +64,7 @@ export class PayError extends Error {
   readonly attempts: number;
 
   constructor(code: PayClientErrorCode, message: string, details: PayErrorDetails = {}, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'PayError';
-    this.code = code;
+    super(code, message, options);
     this.httpStatus = details.httpStatus;
     this.errors = details.errors ?? [];
     this.serverCode = details.serverCode;
@@ -76,7 +75,7 @@ export class PayError extends Error {
 
   /** No answer, or a 5xx: the request may or may not have been processed. */
   get transient(): boolean {
-    return this.code === 'NETWORK' || this.code === 'TIMEOUT' || this.code === 'SERVER';
+    return this.code === 'PAY_NETWORK' || this.code === 'PAY_TIMEOUT' || this.code === 'PAY_SERVER';
   }
 
   /**
@@ -85,7 +84,7 @@ export class PayError extends Error {
    * without transactionId: the invoice may exist, document section 7).
    */
   get outcomeUnknown(): boolean {
-    return this.transient || (this.code === 'PROTOCOL' && this.httpStatus !== undefined && this.httpStatus >= 200 && this.httpStatus < 300);
+    return this.transient || (this.code === 'PAY_PROTOCOL' && this.httpStatus !== undefined && this.httpStatus >= 200 && this.httpStatus < 300);
   }
 }
 
@@ -121,8 +120,8 @@ export function errorWords(body: unknown): { code: string | undefined; messages:
  * The client code for an error answer, and whether its code was understood.
  * A code the dialect maps (the kit's own ones included) decides, whatever the
  * HTTP status (a 410 with a card session code is CARD_SESSION_INVALID). A 5xx
- * is SERVER and a 401 TOKEN_INVALID by their status alone. Another refusal
- * with a code the dialect does not map is REFUSED, the code kept; one with no
+ * is PAY_SERVER and a 401 TOKEN_INVALID by their status alone. Another refusal
+ * with a code the dialect does not map is PAY_REFUSED, the code kept; one with no
  * code at all falls back on its HTTP status.
  */
 export function codeForAnswer(httpStatus: number, serverCode: string | undefined, dialect: PayDialect):
@@ -131,12 +130,12 @@ export function codeForAnswer(httpStatus: number, serverCode: string | undefined
   if (mapped !== undefined) return { code: mapped, understood: true };
   // A word is only "not understood" where the session would branch on it: a 5xx is retried whatever it says.
   const understood = serverCode === undefined || httpStatus >= 500;
-  if (httpStatus >= 500) return { code: 'SERVER', understood };
+  if (httpStatus >= 500) return { code: 'PAY_SERVER', understood };
   if (httpStatus === 401) return { code: 'TOKEN_INVALID', understood };
-  if (serverCode !== undefined) return { code: 'REFUSED', understood };
+  if (serverCode !== undefined) return { code: 'PAY_REFUSED', understood };
   if (httpStatus === 404) return { code: 'NOT_FOUND', understood };
   if (httpStatus === 400 || httpStatus === 413 || httpStatus === 415) return { code: 'BAD_REQUEST', understood };
-  return { code: 'PROTOCOL', understood };
+  return { code: 'PAY_PROTOCOL', understood };
 }
 
 /**
@@ -163,12 +162,10 @@ export type PaymentSessionErrorCode =
  * @example
  * catch (e) { if (e instanceof PaymentSessionError && e.code === 'OUTCOME_UNKNOWN') await session.recover() }
  */
-export class PaymentSessionError extends Error {
-  readonly code: PaymentSessionErrorCode;
+export class PaymentSessionError extends KitError {
+  declare readonly code: PaymentSessionErrorCode;
 
   constructor(code: PaymentSessionErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'PaymentSessionError';
-    this.code = code;
+    super(code, message, options);
   }
 }

@@ -33,7 +33,7 @@ interface AttemptBase {
  *   dialect does not class (the call succeeds: the word is kept, `statusClass`
  *   left out; the session polls on and tells its desk);
  * - `codeNotUnderstood`: a refusal (4xx) whose code the dialect does not map,
- *   with the service's code and message (the call fails with `REFUSED`, or
+ *   with the service's code and message (the call fails with `PAY_REFUSED`, or
  *   `TOKEN_INVALID` on a 401).
  */
 export type PayClientEvent =

@@ -131,7 +131,7 @@ async function cancelCurrent(s: SessionCore): Promise<TransactionState> {
     state = await s.o.client.cancel({ transactionId }).catch((error: unknown) => {
       // Already final: the customer or the bank was first. A refusal in words the dialect does not map may mean
       // the same: what /status says decides.
-      if (error instanceof PayError && (error.code === 'INVALID_STATE' || error.code === 'REFUSED')) {
+      if (error instanceof PayError && (error.code === 'INVALID_STATE' || error.code === 'PAY_REFUSED')) {
         return s.o.client.status({ transactionId });
       }
       throw error;

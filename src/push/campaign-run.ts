@@ -132,7 +132,7 @@ export class CampaignRun {
           round--; // a 304 is not a failure
           continue;
         }
-        const transient = error.code === 'NETWORK' || error.code === 'TIMEOUT' || error.code === 'SERVER';
+        const transient = error.code === 'PUSH_NETWORK' || error.code === 'PUSH_TIMEOUT' || error.code === 'PUSH_SERVER';
         if (!transient || round > networkRounds) {
           throw new PushError(error.code, `batch ${index}: ${error.message}`, {
             httpStatus: error.httpStatus, errors: error.errors, requestId: error.requestId, path: error.path,

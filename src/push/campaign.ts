@@ -42,7 +42,7 @@ type CheckedOptions = z.infer<typeof optionsSchema>;
  * answers from its record instead of sending again.
  *
  * @throws ConfigError for bad options; PushError for a refusal (`UNAUTHORIZED`, `BAD_REQUEST`...),
- *   a batch still without answer after every retry (`NETWORK`, `TIMEOUT`, `SERVER`: run it again
+ *   a batch still without answer after every retry (`PUSH_NETWORK`, `PUSH_TIMEOUT`, `PUSH_SERVER`: run it again
  *   with the same progress file), or a progress file from another campaign (`PROGRESS_MISMATCH`).
  * @example
  * const report = await sendCampaign({

@@ -55,7 +55,7 @@ export async function sendPushCall<T>(transport: PushTransport, call: PushCall<T
       return await attempt(transport, call, body, requestId, attempts);
     } catch (error) {
       const retry = error instanceof PushError && call.retryable && attempts <= transport.retries
-        && (error.code === 'NETWORK' || error.code === 'TIMEOUT' || error.code === 'SERVER');
+        && (error.code === 'PUSH_NETWORK' || error.code === 'PUSH_TIMEOUT' || error.code === 'PUSH_SERVER');
       if (!retry) throw error;
       await transport.sleep(backoffMs(attempts, transport.retryBaseMs, transport.retryMaxMs), call.signal);
     }
@@ -85,9 +85,9 @@ async function attempt<T>(
   } catch (error) {
     if (call.signal?.aborted) throw call.signal.reason;
     if (timeout.aborted) {
-      throw new PushError('TIMEOUT', `${what}: no answer within ${transport.timeoutMs} ms`, details, { cause: error });
+      throw new PushError('PUSH_TIMEOUT', `${what}: no answer within ${transport.timeoutMs} ms`, details, { cause: error });
     }
-    throw new PushError('NETWORK', `${what}: ${(error as Error).message}`, details, { cause: error });
+    throw new PushError('PUSH_NETWORK', `${what}: ${(error as Error).message}`, details, { cause: error });
   }
   return readAnswer(transport, call, response, text, details);
 }
@@ -105,12 +105,12 @@ function readAnswer<T>(
     try {
       json = JSON.parse(text);
     } catch {
-      throw new PushError('PROTOCOL', `${what}: 200 answer is not JSON`, answered);
+      throw new PushError('PUSH_PROTOCOL', `${what}: 200 answer is not JSON`, answered);
     }
     const result = call.schema.safeParse(json);
     if (!result.success) {
       const lines = validationErrors(result.error).slice(0, 3).join('; ');
-      throw new PushError('PROTOCOL', `${what}: 200 answer is not the contract's (${lines})`, answered);
+      throw new PushError('PUSH_PROTOCOL', `${what}: 200 answer is not the contract's (${lines})`, answered);
     }
     return result.data;
   }
@@ -134,10 +134,10 @@ function refusal(
     envelope = undefined;
   }
   const errors = envelope?.errors ?? [];
-  if (httpStatus >= 500) return new PushError('SERVER', `${what}: server error ${httpStatus}`, { ...answered, errors });
+  if (httpStatus >= 500) return new PushError('PUSH_SERVER', `${what}: server error ${httpStatus}`, { ...answered, errors });
   const code = ENVELOPE_CODES[httpStatus];
   if (code === undefined || envelope === undefined) {
-    return new PushError('PROTOCOL', `${what}: unexpected answer ${httpStatus}`, { ...answered, errors });
+    return new PushError('PUSH_PROTOCOL', `${what}: unexpected answer ${httpStatus}`, { ...answered, errors });
   }
   // 409 carries its own status; 400/401/404 the document's.
   const status = envelope.status === 'IDEMPOTENCY_CONFLICT' ? 'IDEMPOTENCY_CONFLICT' : code;

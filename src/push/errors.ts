@@ -1,8 +1,10 @@
+import { KitError } from '../errors.js';
+
 /**
  * Why a Push API call or a campaign failed. Stable: branch on it, never on the message.
  * `BAD_REQUEST`, `UNAUTHORIZED`, `NOT_FOUND` and `IDEMPOTENCY_CONFLICT` are the service's
  * answers; `TOO_EARLY` is its 304 (the wait is in {@link PushError.retryAt});
- * `NETWORK` (no answer), `TIMEOUT`, `SERVER` (5xx) and `PROTOCOL` (an answer outside
+ * `PUSH_NETWORK` (no answer), `PUSH_TIMEOUT`, `PUSH_SERVER` (5xx) and `PUSH_PROTOCOL` (an answer outside
  * the contract) are the client's; `PROGRESS_MISMATCH` (a progress file made for
  * another campaign) and `PROGRESS_INVALID` (unreadable progress file) are the campaign's;
  * `SOURCE_INVALID` is a numbers file the campaign cannot read.
@@ -13,10 +15,10 @@ export type PushErrorCode =
   | 'NOT_FOUND'
   | 'TOO_EARLY'
   | 'IDEMPOTENCY_CONFLICT'
-  | 'NETWORK'
-  | 'TIMEOUT'
-  | 'SERVER'
-  | 'PROTOCOL'
+  | 'PUSH_NETWORK'
+  | 'PUSH_TIMEOUT'
+  | 'PUSH_SERVER'
+  | 'PUSH_PROTOCOL'
   | 'PROGRESS_MISMATCH'
   | 'PROGRESS_INVALID'
   | 'SOURCE_INVALID';
@@ -46,8 +48,8 @@ export interface PushErrorDetails {
  *   if (e instanceof PushError && e.code === 'TOO_EARLY') setTimeout(retry, e.retryAt! - Date.now());
  * }
  */
-export class PushError extends Error {
-  readonly code: PushErrorCode;
+export class PushError extends KitError {
+  declare readonly code: PushErrorCode;
   readonly httpStatus: number | undefined;
   readonly errors: readonly string[];
   /** `TOO_EARLY`: when the call may be made again, in ms since the epoch. */
@@ -57,9 +59,7 @@ export class PushError extends Error {
   readonly attempts: number;
 
   constructor(code: PushErrorCode, message: string, details: PushErrorDetails = {}, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'PushError';
-    this.code = code;
+    super(code, message, options);
     this.httpStatus = details.httpStatus;
     this.errors = details.errors ?? [];
     this.retryAt = details.retryAt;

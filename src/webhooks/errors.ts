@@ -1,3 +1,5 @@
+import { KitError } from '../errors.js';
+
 /** Why a webhook was refused. Stable: branch on it. */
 export type WebhookErrorCode =
   | 'WEBHOOK_SECRET_INVALID'
@@ -9,12 +11,10 @@ export type WebhookErrorCode =
  * A webhook that failed verification, or a bad secret. The message names what
  * failed, never the secret, the signature or the body.
  */
-export class WebhookError extends Error {
-  readonly code: WebhookErrorCode;
+export class WebhookError extends KitError {
+  declare readonly code: WebhookErrorCode;
 
   constructor(code: WebhookErrorCode, message: string) {
-    super(message);
-    this.name = 'WebhookError';
-    this.code = code;
+    super(code, message);
   }
 }

@@ -13,6 +13,7 @@ const LAYERS: Readonly<Record<string, readonly [layer: number, name: string]>> =
   'assembly': [0, 'core'],
   'src': [1, 'foundation'],
   'src/contracts': [1, 'foundation'],
+  'src/errors': [1, 'foundation'],
   'src/stores': [1, 'foundation'],
   'src/guard': [1, 'foundation'],
   'src/log': [1, 'foundation'],

@@ -38,7 +38,7 @@ const ENDED = new Set(['unavailable', 'blocked', 'abandoned', 'refunded']);
 const REPEAT = new Set(['DATABASE_UNAVAILABLE', 'PAYMENTS_CLOSED', 'PAYMENT_BUSY', 'PAYMENT_MOVED']);
 /** Refusals a till acts on by reading where the payment stands (its state moved, or the Pay API is down). */
 const REREAD = new Set([
-  'SESSION_STATE', 'SESSION_BUSY', 'NO_RESCAN_PENDING', 'OUTCOME_UNKNOWN', 'NETWORK', 'SERVER', 'TIMEOUT', 'PROTOCOL',
+  'SESSION_STATE', 'SESSION_BUSY', 'NO_RESCAN_PENDING', 'OUTCOME_UNKNOWN', 'PAY_NETWORK', 'PAY_SERVER', 'PAY_TIMEOUT', 'PAY_PROTOCOL',
 ]);
 
 /** Bounded exponential backoff: 50 ms doubling to 1 s. */

@@ -1,3 +1,5 @@
+import { KitError, type KitErrorCode } from '../../errors.js';
+import { httpStatusOf } from '../../errors/codes.js';
 import { PayError, PaymentSessionError } from '../../pay/errors.js';
 
 /**
@@ -22,14 +24,12 @@ export type PaymentsErrorCode =
   | 'PAYMENTS_CLOSED';
 
 /** A refused payment intent; `errors` are `<field>: <message>` lines a till may show. */
-export class PaymentsError extends Error {
-  readonly code: PaymentsErrorCode;
+export class PaymentsError extends KitError {
+  declare readonly code: PaymentsErrorCode;
   readonly errors: readonly string[];
 
   constructor(code: PaymentsErrorCode, message: string, errors: readonly string[] = []) {
-    super(message);
-    this.name = 'PaymentsError';
-    this.code = code;
+    super(code, message);
     this.errors = errors;
   }
 }
@@ -39,10 +39,10 @@ export interface PaymentRefusal {
   /** Which family: the Pay API (`pay`), the payment session (`session`), or the cash desk server (`payments`). */
   source: 'pay' | 'session' | 'payments';
   /** The stable code: a `PayError`, `PaymentSessionError` or `PaymentsError` code. */
-  code: string;
+  code: KitErrorCode;
   message: string;
   errors: readonly string[];
-  /** The HTTP status of the `/v1/payments` twin. */
+  /** The HTTP status of the `/v1/payments` twin (the code's, src/errors/codes.ts). */
   httpStatus: number;
 }
 
@@ -50,20 +50,11 @@ export interface PaymentRefusal {
  * A refusal made where the payments run (the payments thread) and carried to
  * the transport as it was made: `paymentRefusal` answers it unchanged.
  */
-export class RelayedRefusal extends Error {
+export class RelayedRefusal extends KitError {
   constructor(readonly refusal: PaymentRefusal) {
-    super(refusal.message);
-    this.name = 'RelayedRefusal';
+    super(refusal.code, refusal.message);
   }
 }
-
-const PAY_STATUS: Record<string, number> = {
-  BAD_REQUEST: 400, AMOUNT_MISMATCH: 422, NOT_FOUND: 404, TOKEN_INVALID: 409, CARD_SESSION_INVALID: 409,
-  IDEMPOTENCY_CONFLICT: 409, INVALID_STATE: 409, NETWORK: 502, SERVER: 502, PROTOCOL: 502, TIMEOUT: 504,
-};
-const PAYMENTS_STATUS: Record<PaymentsErrorCode, number> = {
-  PAY_NOT_CONFIGURED: 503, PAYMENT_NOT_FOUND: 404, BARCODE_REFUSED: 422, NO_RESCAN_PENDING: 409, PAYMENT_BUSY: 503, PAYMENT_MOVED: 503, PAYMENTS_CLOSED: 503,
-};
 
 /**
  * The refusal to send for an error thrown by the payments service, or
@@ -73,14 +64,10 @@ const PAYMENTS_STATUS: Record<PaymentsErrorCode, number> = {
  */
 export function paymentRefusal(error: unknown): PaymentRefusal | undefined {
   if (error instanceof RelayedRefusal) return error.refusal;
-  if (error instanceof PayError) {
-    return { source: 'pay', code: error.code, message: error.message, errors: error.errors, httpStatus: PAY_STATUS[error.code] ?? 502 };
-  }
-  if (error instanceof PaymentSessionError) {
-    return { source: 'session', code: error.code, message: error.message, errors: [], httpStatus: error.code === 'OUTCOME_UNKNOWN' ? 504 : 409 };
-  }
-  if (error instanceof PaymentsError) {
-    return { source: 'payments', code: error.code, message: error.message, errors: error.errors, httpStatus: PAYMENTS_STATUS[error.code] };
-  }
-  return undefined;
+  const source = error instanceof PayError ? 'pay'
+    : error instanceof PaymentSessionError ? 'session' : error instanceof PaymentsError ? 'payments' : undefined;
+  if (source === undefined) return undefined;
+  const { code, message } = error as PayError | PaymentSessionError | PaymentsError;
+  const errors = error instanceof PayError || error instanceof PaymentsError ? error.errors : [];
+  return { source, code, message, errors, httpStatus: httpStatusOf(code) };
 }

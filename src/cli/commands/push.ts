@@ -102,7 +102,7 @@ async function send(argv: string[]): Promise<void> {
   const resultsFile = values.results ?? `${file}.results.ndjson`;
   const view = progressView(total);
   const controller = new AbortController();
-  const stop = () => controller.abort(new PushError('NETWORK', 'interrupted; run the same command again to resume'));
+  const stop = () => controller.abort(new PushError('PUSH_NETWORK', 'interrupted; run the same command again to resume'));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   try {

@@ -49,14 +49,14 @@ export function createLoyaltyClient(options: LoyaltyClientOptions): LoyaltyClien
     if (answer.httpStatus === 200) {
       const parsed = RESPONSES[operation].safeParse(answer.body);
       if (parsed.success) return parsed.data as Output<O>;
-      throw new LoyaltyClientError('BAD_RESPONSE', `${operation}: the answer is off-contract: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`,
+      throw new LoyaltyClientError('LOYALTY_PROTOCOL', `${operation}: the answer is off-contract: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`,
         { httpStatus: 200 });
     }
     const envelope = ErrorEnvelope.safeParse(answer.body);
     if (envelope.success && isLoyaltyErrorCode(envelope.data.status)) {
       throw new LoyaltyError(envelope.data.status, envelope.data.errors, { httpStatus: answer.httpStatus });
     }
-    throw new LoyaltyClientError('BAD_RESPONSE', `${operation}: HTTP ${answer.httpStatus} without a documented error envelope`, { httpStatus: answer.httpStatus });
+    throw new LoyaltyClientError('LOYALTY_PROTOCOL', `${operation}: HTTP ${answer.httpStatus} without a documented error envelope`, { httpStatus: answer.httpStatus });
   }
   return {
     issueAnonymousCard: (requestId) => call('issueAnonymousCard', { requestId }),

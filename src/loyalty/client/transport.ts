@@ -74,7 +74,7 @@ export async function sendRaw(
     text = await response.text();
   } catch (error) {
     const timedOut = (error as { name?: string }).name === 'TimeoutError';
-    throw new LoyaltyClientError(timedOut ? 'TIMEOUT' : 'NETWORK_ERROR',
+    throw new LoyaltyClientError(timedOut ? 'LOYALTY_TIMEOUT' : 'LOYALTY_NETWORK',
       timedOut ? `${request.method} ${request.path}: no answer within ${timeoutMs} ms` : `${request.method} ${request.path}: ${(error as Error).message}`,
       { cause: error });
   }

@@ -1,11 +1,16 @@
 import type { z } from 'zod';
 import { ErrorEnvelope } from '../../contracts/errors.js';
 import { LOYALTY_ERROR_STATUS, type LoyaltyErrorCode } from '../../contracts/loyalty/index.js';
+import { KitError } from '../../errors.js';
 import type { RawAnswer } from '../client/transport.js';
 
 /** One unmet expectation; its message is the FAIL line's reason. */
-export class CheckFailure extends Error {
-  override readonly name = 'CheckFailure';
+export class CheckFailure extends KitError {
+  declare readonly code: 'CHECK_FAILED';
+
+  constructor(reason: string) {
+    super('CHECK_FAILED', reason);
+  }
 }
 
 /** Fails the check with `reason` unless `condition`. */

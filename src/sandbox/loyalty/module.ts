@@ -24,7 +24,7 @@ async function relay<T>(call: () => Promise<T>): Promise<T> {
       throw problem(502, 'MERCHANT_ERROR', [`merchant answered ${error.httpStatus} ${error.code}`, ...error.errors]);
     }
     if (error instanceof LoyaltyClientError) {
-      throw problem(502, error.code === 'BAD_RESPONSE' ? 'MERCHANT_OFF_CONTRACT' : 'MERCHANT_UNREACHABLE', [error.message]);
+      throw problem(502, error.code === 'LOYALTY_PROTOCOL' ? 'MERCHANT_OFF_CONTRACT' : 'MERCHANT_UNREACHABLE', [error.message]);
     }
     throw error;
   }

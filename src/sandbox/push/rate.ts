@@ -1,14 +1,16 @@
 import type { Queryable } from '../../db/index.js';
+import { KitError } from '../../errors.js';
 
 /**
  * A call that came earlier than the account allows (document section 7, 8:
  * HTTP 304). Thrown inside the send's transaction, so nothing of the refused
  * call is kept and it does not count.
  */
-export class TooEarly extends Error {
+export class TooEarly extends KitError {
+  declare readonly code: 'TOO_EARLY';
+
   constructor(readonly waitMs: number) {
-    super(`too early: wait ${waitMs} ms`);
-    this.name = 'TooEarly';
+    super('TOO_EARLY', `too early: wait ${waitMs} ms`);
   }
 }
 

@@ -216,14 +216,14 @@ describe('failures inside the service', () => {
     }
   });
 
-  it('answers 503 SERVICE_UNAVAILABLE once the verifier is closed', async () => {
+  it('answers 503 VERIFIER_CLOSED once the verifier is closed', async () => {
     const verifier = createVerifier({ ...BASE_CONFIG, backend: 'wasm', clock: () => NOW });
     const closed = await startServer({ verifier });
     try {
       await verifier.close();
       const reply = await request(closed.url, '/v1/token', { body: '{}' });
       expect(reply.status).toBe(503);
-      expect(reply.body).toMatchObject({ status: 'SERVICE_UNAVAILABLE', errors: ['The server is shutting down'] });
+      expect(reply.body).toMatchObject({ status: 'VERIFIER_CLOSED', errors: ['The server is shutting down'] });
     } finally {
       await closed.close();
     }

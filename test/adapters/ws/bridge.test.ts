@@ -260,7 +260,7 @@ describe('bridge limits', () => {
       const client = await RpcClient.connect(srv.url, { key: TILL.key });
       client.send({ jsonrpc: '2.0', id: 1, method: 'barcode.verify', params: { fullBarcode: 'x' } });
       const answer = await client.next();
-      expect(answer).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error', data: { code: 'INTERNAL_ERROR', requestId: expect.any(String) } } });
+      expect(answer).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error', data: { code: 'INTERNAL', requestId: expect.any(String) } } });
       expect(JSON.stringify(answer)).not.toContain('hunter2');
       await expect(client.call('health')).rejects.toMatchObject({ rpcCode: -32603 });
       expect(records.filter((r) => r.level === 50 && r.msg === 'bridge call failed unexpectedly')).toHaveLength(2);

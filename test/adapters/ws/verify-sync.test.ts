@@ -81,7 +81,7 @@ describe('bridge on the synchronous path', () => {
     client.send({ jsonrpc: '2.0', id: 1, method: 'barcode.verify', params: { fullBarcode: 'x' } });
     client.send({ jsonrpc: '2.0', id: 2, method: 'barcode.verify', params: { fullBarcode: 'x' } });
     const first = await client.next();
-    expect(first).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error', data: { code: 'INTERNAL_ERROR', requestId: expect.any(String) } } });
+    expect(first).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error', data: { code: 'INTERNAL', requestId: expect.any(String) } } });
     expect(JSON.stringify(first)).not.toContain('hunter2');
     expect(await client.next()).toMatchObject({ id: 2, result: { resultCode: expect.any(String), fullBarcode: 'x' } });
     expect(records.filter((r) => r.msg === 'bridge call failed unexpectedly')).toHaveLength(1);

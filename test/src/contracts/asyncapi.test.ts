@@ -83,7 +83,7 @@ describe('the bridge in its AsyncAPI document', () => {
     expect(expected.filter((code) => !rpcCodes.has(code))).toEqual([]);
     const dataCodes = new Set(kinds.flatMap((s) => (s.properties.data.properties.code.enum ?? []) as string[]));
     expect(Object.keys(KIT_ERROR_RPC_CODES).filter((code) => !dataCodes.has(code))).toEqual([]);
-    const sample = ['PARSE_ERROR', 'BATCH_TOO_LARGE', 'METHOD_NOT_FOUND', 'BAD_REQUEST', 'INTERNAL_ERROR',
+    const sample = ['PARSE_ERROR', 'BATCH_TOO_LARGE', 'METHOD_NOT_FOUND', 'BAD_REQUEST', 'INTERNAL',
       'PAYMENT_NOT_FOUND', 'SESSION_STATE', 'CARD_SESSION_INVALID'];
     expect(sample.filter((code) => !dataCodes.has(code))).toEqual([]);
   });

@@ -48,7 +48,7 @@ describe('checkPayApi', () => {
     expect(r.status!.unknown).toEqual([{ field: 'STATUS_CODE', value: '7' }]);
     // A /cancel answer without the status the document names is unusable: FAIL, naming what it had instead.
     expect(r.cancel).toMatchObject({ verdict: 'FAIL', httpStatus: 200, unknown: [{ field: 'State', value: '"CANCELLED"' }],
-      failure: { code: 'PROTOCOL', errors: ['status: missing'], body: '{"transactionId":"trx-doc-1","State":"CANCELLED"}' } });
+      failure: { code: 'PAY_PROTOCOL', errors: ['status: missing'], body: '{"transactionId":"trx-doc-1","State":"CANCELLED"}' } });
     expect(r.availability!.notes).toContain("'Providers' looks like 'providers' in another spelling: the client matches names exactly");
     expect(r.cancel!.notes).toContain("the probe's invoice trx-doc-1 (1.00) may still wait in the app until it expires: do not confirm it");
     expect(report).toMatchObject({ ok: false, transactionId: 'trx-doc-1', requestId: 'wpk-check-1', profile: 'kit' });
@@ -66,7 +66,7 @@ describe('checkPayApi', () => {
     scriptForeignService({ TransactionID: 'trx-doc-2' });
     const report = await check();
     const r = byOperation(report);
-    expect(r.checkout).toMatchObject({ verdict: 'FAIL', unknown: [{ field: 'TransactionID', value: '"trx-doc-2"' }], failure: { code: 'PROTOCOL', errors: ['transactionId: missing'] } });
+    expect(r.checkout).toMatchObject({ verdict: 'FAIL', unknown: [{ field: 'TransactionID', value: '"trx-doc-2"' }], failure: { code: 'PAY_PROTOCOL', errors: ['transactionId: missing'] } });
     expect(r.checkout!.notes).toContain("'TransactionID' looks like 'transactionId' in another spelling: the client matches names exactly");
     expect([r.status!.verdict, r.cancel!.verdict]).toEqual(['SKIPPED', 'SKIPPED']);
     expect(r.status!.notes).toEqual(['not run: /checkout gave no transactionId']);

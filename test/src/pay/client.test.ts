@@ -93,27 +93,27 @@ describe('createPayClient', () => {
   it('gives up after retries.max with a typed error carrying the status, errors and request id', async () => {
     fake.script('/status', ...Array.from({ length: 3 }, () => ({ status: 502, body: { status: 'BAD_GATEWAY', errors: ['upstream'] } })));
     const error = await client({ retries: { max: 2 } }).status({ transactionId: 'trx-1' }).catch((e: unknown) => e) as PayError;
-    expect(error).toMatchObject({ code: 'SERVER', httpStatus: 502, serverCode: 'BAD_GATEWAY', errors: ['upstream'], attempts: 3, path: '/status', requestId: 'srv-3' });
+    expect(error).toMatchObject({ code: 'PAY_SERVER', httpStatus: 502, serverCode: 'BAD_GATEWAY', errors: ['upstream'], attempts: 3, path: '/status', requestId: 'srv-3' });
     expect(error.transient).toBe(true);
   });
 
   it('never retries /cancel, /availability-info/task or /receipt, nor any 4xx', async () => {
     fake.script('/cancel', { status: 503, body: { status: 'UNAVAILABLE', errors: [] } });
-    await expect(client().cancel({ transactionId: 'trx-1' })).rejects.toMatchObject({ code: 'SERVER', attempts: 1 });
+    await expect(client().cancel({ transactionId: 'trx-1' })).rejects.toMatchObject({ code: 'PAY_SERVER', attempts: 1 });
     fake.script('/checkout', { status: 409, body: { status: 'CARD_SESSION_INVALID', errors: ['cardSession: expired'] } });
     await expect(client().checkout(checkout)).rejects.toMatchObject({
       code: 'CARD_SESSION_INVALID', httpStatus: 409, errors: ['cardSession: expired'], attempts: 1,
     });
     fake.script('/receipt', { destroy: true });
-    await expect(client().receipt({ transactionId: 'trx-1', receipt: { total: 1 } })).rejects.toMatchObject({ code: 'NETWORK', attempts: 1 });
+    await expect(client().receipt({ transactionId: 'trx-1', receipt: { total: 1 } })).rejects.toMatchObject({ code: 'PAY_NETWORK', attempts: 1 });
     expect(fake.received).toHaveLength(3);
   });
 
   it('maps each Pay error code of the envelope, and an unmapped one to REFUSED keeping the service\'s code', async () => {
     const cases = [
       [401, 'TOKEN_INVALID', 'TOKEN_INVALID'], [404, 'NOT_FOUND', 'NOT_FOUND'], [409, 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_CONFLICT'],
-      [409, 'INVALID_STATE', 'INVALID_STATE'], [422, 'AMOUNT_MISMATCH', 'AMOUNT_MISMATCH'], [413, 'PAYLOAD_TOO_LARGE', 'REFUSED'],
-      [418, 'TEAPOT', 'REFUSED'],
+      [409, 'INVALID_STATE', 'INVALID_STATE'], [422, 'AMOUNT_MISMATCH', 'AMOUNT_MISMATCH'], [413, 'PAYLOAD_TOO_LARGE', 'PAY_REFUSED'],
+      [418, 'TEAPOT', 'PAY_REFUSED'],
     ] as const;
     for (const [httpStatus, serverCode, code] of cases) {
       fake.script('/refund', { status: httpStatus, body: { status: serverCode, errors: [`x: ${serverCode}`] } });
@@ -123,9 +123,9 @@ describe('createPayClient', () => {
 
   it('answers PROTOCOL when a 2xx is not JSON or not the contract\'s shape', async () => {
     fake.script('/status', { status: 200, body: '<html>' }, { status: 200, body: { ...state, status: 42 } });
-    await expect(client().status({ transactionId: 'trx-1' })).rejects.toMatchObject({ code: 'PROTOCOL', httpStatus: 200 });
+    await expect(client().status({ transactionId: 'trx-1' })).rejects.toMatchObject({ code: 'PAY_PROTOCOL', httpStatus: 200 });
     const error = await client().status({ transactionId: 'trx-1' }).catch((e: unknown) => e) as PayError;
-    expect(error.code).toBe('PROTOCOL');
+    expect(error.code).toBe('PAY_PROTOCOL');
     expect(error.errors[0]).toMatch(/^status: /);
   });
 
@@ -135,7 +135,7 @@ describe('createPayClient', () => {
     expect(await client({ timeoutMs: 100 }).status({ transactionId: 'trx-1' })).toEqual(state);
     expect(performance.now() - started).toBeGreaterThanOrEqual(95);
     fake.script('/cancel', { hang: true });
-    await expect(client({ timeoutMs: 50 }).cancel({ transactionId: 'trx-1' })).rejects.toMatchObject({ code: 'TIMEOUT', attempts: 1 });
+    await expect(client({ timeoutMs: 50 }).cancel({ transactionId: 'trx-1' })).rejects.toMatchObject({ code: 'PAY_TIMEOUT', attempts: 1 });
   });
 
   it('reports a refused connection as NETWORK', async () => {
@@ -143,7 +143,7 @@ describe('createPayClient', () => {
     const url = closed.url;
     await closed.close();
     await expect(createPayClient({ baseUrl: url, verifier, retries: false }).status({ transactionId: 'trx-1' }))
-      .rejects.toMatchObject({ code: 'NETWORK', httpStatus: undefined, attempts: 1 });
+      .rejects.toMatchObject({ code: 'PAY_NETWORK', httpStatus: undefined, attempts: 1 });
   });
 
   it('honours Retry-After up to retries.maxMs', async () => {
@@ -170,7 +170,7 @@ describe('createPayClient', () => {
     expect(events.map((e) => `${e.type}#${e.attempt}`)).toEqual(['request#1', 'response#1', 'failure#1', 'request#2', 'response#2']);
     const failure = events[2] as Extract<PayClientEvent, { type: 'failure' }>;
     expect(failure).toMatchObject({ operation: 'checkout', path: '/checkout', retryInMs: 75 });
-    expect(failure.error.code).toBe('SERVER');
+    expect(failure.error.code).toBe('PAY_SERVER');
     expect(failure.httpRequestId).toBe(events[0]!.httpRequestId);
     expect(fake.received[0]!.headers['x-request-id']).toBe(events[0]!.httpRequestId);
     const response = events[4] as Extract<PayClientEvent, { type: 'response' }>;

@@ -68,7 +68,7 @@ describe('createPayClient with a dialect', () => {
   it('refuses with REFUSED, the service\'s code and message kept and reported, when the code is not mapped', async () => {
     fake.script('/cancel', { status: 409, body: { code: 'OPERATION_NOT_ALLOWED', message: 'already paid' } });
     const error = await client().cancel({ transactionId: 'T-1' }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'REFUSED', httpStatus: 409, serverCode: 'OPERATION_NOT_ALLOWED', errors: ['already paid'] });
+    expect(error).toMatchObject({ code: 'PAY_REFUSED', httpStatus: 409, serverCode: 'OPERATION_NOT_ALLOWED', errors: ['already paid'] });
     expect((error as Error).message).toContain('OPERATION_NOT_ALLOWED');
     expect(notUnderstood()).toEqual([expect.objectContaining({
       type: 'codeNotUnderstood', operation: 'cancel', httpStatus: 409, code: 'OPERATION_NOT_ALLOWED', messages: ['already paid'],
@@ -88,7 +88,7 @@ describe('createPayClient with a dialect', () => {
   it('refuses a numeric transactionId beyond 2^53 - 1 with PROTOCOL naming the field', async () => {
     fake.script('/status', { status: 200, body: '{"transactionId":9007199254740993,"status":"NEW"}' });
     const error = await client().status({ transactionId: 'T-1' }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'PROTOCOL', errors: [expect.stringMatching(/^transactionId: .*2\^53/)] });
+    expect(error).toMatchObject({ code: 'PAY_PROTOCOL', errors: [expect.stringMatching(/^transactionId: .*2\^53/)] });
   });
 
   it('names a status class that is none of the three at creation', () => {

@@ -121,7 +121,7 @@ describe('createPayClient against a service that is not the kit', () => {
     expect(await document.session.start()).toBe('pending');
     document.session.close();
     expect(document.session.transactionId).toBe('trx-doc-3');
-    expect(clientEvents.find((e) => e.type === 'failure')).toMatchObject({ error: { code: 'PROTOCOL', httpStatus: 200, errors: ['transactionId: missing'] } });
+    expect(clientEvents.find((e) => e.type === 'failure')).toMatchObject({ error: { code: 'PAY_PROTOCOL', httpStatus: 200, errors: ['transactionId: missing'] } });
 
     // profile kit: the probe by requestId finds it; a service that refuses the probe gets the same /checkout again.
     fake.received.length = 0;
@@ -157,15 +157,15 @@ describe('createPayClient against a service that is not the kit', () => {
     await expect(pay.refund({ transactionId: 't', refundId: 'x', amount: 5 })).rejects.toMatchObject({
       code: 'BAD_REQUEST', errors: [expect.stringMatching(/^refundId: not a field/), expect.stringMatching(/^amount: not a field/)],
     });
-    await expect(pay.cancel({ transactionId: 't' })).rejects.toMatchObject({ code: 'UNSUPPORTED', attempts: 0 });
-    await expect(pay.receipt({ transactionId: 't', receipt: {} })).rejects.toMatchObject({ code: 'UNSUPPORTED' });
+    await expect(pay.cancel({ transactionId: 't' })).rejects.toMatchObject({ code: 'PAY_UNSUPPORTED', attempts: 0 });
+    await expect(pay.receipt({ transactionId: 't', receipt: {} })).rejects.toMatchObject({ code: 'PAY_UNSUPPORTED' });
     expect(fake.received).toEqual([]);
     // The service's own paths make them usable; a refund without refundId is never repeated (it could refund twice).
     const withPaths = client({ profile: 'document', paths: { cancel: '/payments/cancel' }, retries: { max: 3, baseMs: 1, maxMs: 1 } });
     fake.script('/payments/cancel', { status: 200, body: { status: 'cancelled' } });
     expect(await withPaths.cancel({ transactionId: 'trx-1' })).toEqual({ transactionId: 'trx-1', status: 'cancelled', statusClass: 'unsuccessful' });
     fake.script('/refund', { status: 503, body: {} });
-    await expect(withPaths.refund({ transactionId: 'trx-1' })).rejects.toMatchObject({ code: 'SERVER', attempts: 1 });
+    await expect(withPaths.refund({ transactionId: 'trx-1' })).rejects.toMatchObject({ code: 'PAY_SERVER', attempts: 1 });
     expect(fake.received.map((r) => r.path)).toEqual(['/payments/cancel', '/refund']);
   });
 

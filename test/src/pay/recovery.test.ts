@@ -89,7 +89,7 @@ describe.each(sandboxCases('Pay recovery rules over HTTP'))('createPaymentSessio
     const { session, events } = t.open(card, { client: t.clientWith({ retries: false }) });
     await t.sim.fault('/checkout', 'drop-after-commit', 1);
     expect(await session.start()).toBe('pending');
-    expect(of(events, 'recovering').map((e) => [e.step, e.requestId, e.error.code])).toEqual([['status', session.requestId, 'NETWORK']]);
+    expect(of(events, 'recovering').map((e) => [e.step, e.requestId, e.error.code])).toEqual([['status', session.requestId, 'PAY_NETWORK']]);
     const invoices = await t.sim.invoices(card.cardNumber);
     expect(invoices).toEqual([expect.objectContaining({ transactionId: session.transactionId, requestId: session.requestId })]);
     await t.sim.confirm(session.transactionId!);

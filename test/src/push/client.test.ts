@@ -103,7 +103,7 @@ describe('createPushClient over HTTP against the sandbox', () => {
       try {
         const unsafe = createPushClient({ url: withoutKey.url, login, password: NEW_PASSWORD, retries: 3, retryBaseMs: 10 });
         const error = await failure(unsafe.batch({ msisdn: ['79990000052'], subId: 'no-key', message }));
-        expect({ code: error.code, attempts: error.attempts }).toEqual({ code: 'NETWORK', attempts: 1 });
+        expect({ code: error.code, attempts: error.attempts }).toEqual({ code: 'PUSH_NETWORK', attempts: 1 });
         expect(withoutKey.forwarded()).toBe(1);
       } finally {
         await withoutKey.close();
@@ -116,7 +116,7 @@ describe('createPushClient over HTTP against the sandbox', () => {
   it('gives NETWORK when nothing listens, after retrying a safe call', async () => {
     const dead = createPushClient({ url: 'http://127.0.0.1:1', login, password: NEW_PASSWORD, retries: 2, retryBaseMs: 1 });
     const error = await failure(dead.message('pm_x'));
-    expect({ code: error.code, attempts: error.attempts }).toEqual({ code: 'NETWORK', attempts: 3 });
+    expect({ code: error.code, attempts: error.attempts }).toEqual({ code: 'PUSH_NETWORK', attempts: 3 });
     expect(error.message).not.toContain(NEW_PASSWORD);
   });
 

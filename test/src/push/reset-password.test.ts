@@ -67,8 +67,8 @@ describe('PushClient.resetPassword', () => {
   it.each([
     ['400 BAD_REQUEST', { status: 400, body: envelope('BAD_REQUEST', 'password: too short'), contentType: json }, 'BAD_REQUEST'],
     ['401 UNAUTHORIZED', { status: 401, body: envelope('UNAUTHORIZED', 'invalid token'), contentType: json }, 'UNAUTHORIZED'],
-    ['500', { status: 500 }, 'SERVER'],
-    ['302', { status: 302 }, 'PROTOCOL'],
+    ['500', { status: 500 }, 'PUSH_SERVER'],
+    ['302', { status: 302 }, 'PUSH_PROTOCOL'],
   ])('keeps the old password and throws its typed error when the service answers %s', async (_, answer, code) => {
     const { error, sent } = await passwordAfter(answer);
     expect(error).toBeInstanceOf(PushError);

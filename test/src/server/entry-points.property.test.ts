@@ -125,7 +125,7 @@ describe('the cash desk server over the WebSocket bridge', () => {
       const card = `40001111${String(++n).padStart(8, '0')}`;
       const { flat, final, closed } = await exchange(frames, card);
       expect(closed).toBeUndefined();
-      expect(flat.filter((a) => a.error?.code === -32603 || a.error?.data?.code === 'INTERNAL_ERROR')).toEqual([]);
+      expect(flat.filter((a) => a.error?.code === -32603 || a.error?.data?.code === 'INTERNAL')).toEqual([]);
       expect(final).toMatchObject({ result: { resultCode: 'CARDSESSION_AVAILABLE', cardNumber: card } });
     }), { numRuns: 150 });
     expect(errorsOf()).toEqual([]);

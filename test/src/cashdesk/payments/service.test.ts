@@ -142,14 +142,14 @@ describe('CashDeskPayments', () => {
     const flaky = {
       ...client,
       availabilityTask: async () => {
-        if (++asked === 1) throw new PayError('SERVER', 'the Pay API answered 503');
+        if (++asked === 1) throw new PayError('PAY_SERVER', 'the Pay API answered 503');
         return client.availabilityTask({} as never);
       },
     } as unknown as PayClient;
     const payments = new CashDeskPayments({ client: flaky, db: own, verify: () => Promise.reject(new Error('no scans here')), pollIntervalMs: 3_600_000 });
     await payments.init();
     try {
-      await expect(payments.start('till-3', { cardSession: 'CS1', basket: BASKET, paymentId: 'again' })).rejects.toMatchObject({ code: 'SERVER' });
+      await expect(payments.start('till-3', { cardSession: 'CS1', basket: BASKET, paymentId: 'again' })).rejects.toMatchObject({ code: 'PAY_SERVER' });
       expect(await payments.get('till-3', 'again')).toMatchObject({ phase: 'new' });
       expect(await payments.retry('till-3', 'again')).toMatchObject({ phase: 'offered' });
       expect(asked).toBe(2);

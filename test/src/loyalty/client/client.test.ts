@@ -52,18 +52,18 @@ describe('createLoyaltyClient', () => {
 
   it('throws LoyaltyClientError BAD_RESPONSE for an undocumented code, an off-contract body and a non-JSON answer', async () => {
     const loyalty = createLoyaltyClient({ baseUrl: http.url, ...CREDENTIALS });
-    await expect(loyalty.listCategories('ODD')).rejects.toMatchObject({ name: 'LoyaltyClientError', code: 'BAD_RESPONSE', httpStatus: 418 });
-    await expect(loyalty.listCategories('BAD')).rejects.toMatchObject({ code: 'BAD_RESPONSE', message: expect.stringContaining('groups:') });
-    await expect(loyalty.getFavoriteCategories('X')).rejects.toMatchObject({ code: 'BAD_RESPONSE', httpStatus: 502 });
+    await expect(loyalty.listCategories('ODD')).rejects.toMatchObject({ name: 'LoyaltyClientError', code: 'LOYALTY_PROTOCOL', httpStatus: 418 });
+    await expect(loyalty.listCategories('BAD')).rejects.toMatchObject({ code: 'LOYALTY_PROTOCOL', message: expect.stringContaining('groups:') });
+    await expect(loyalty.getFavoriteCategories('X')).rejects.toMatchObject({ code: 'LOYALTY_PROTOCOL', httpStatus: 502 });
   });
 
   it('throws TIMEOUT past timeoutMs and NETWORK_ERROR when nothing listens', async () => {
     await expect(createLoyaltyClient({ baseUrl: http.url, ...CREDENTIALS, timeoutMs: 50 }).listCategories('SLOW'))
-      .rejects.toMatchObject({ code: 'TIMEOUT' });
+      .rejects.toMatchObject({ code: 'LOYALTY_TIMEOUT' });
     const gone = await serveHttp({ fetch: () => new Response('') }, { port: 0 });
     await gone.close();
     const error = await createLoyaltyClient({ baseUrl: gone.url, ...CREDENTIALS }).listCategories('X').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LoyaltyClientError);
-    expect(error).toMatchObject({ code: 'NETWORK_ERROR' });
+    expect(error).toMatchObject({ code: 'LOYALTY_NETWORK' });
   });
 });
