@@ -1,19 +1,23 @@
-export * from '../contracts/loyalty/index.js';
+export type {
+  AnonymousCardRequest, AnonymousCardResponse, CardPath, CategoriesResponse, Category, CategoryGroup, FavoriteSelection,
+  FavoritesResponse, PromoCodeRequest, PromoCodeResponse, PromoCodeResult, ReceiptQrRequest, ReceiptQrResponse,
+  ReceiptQrResult, SetFavoritesRequest,
+} from '../contracts/loyalty/bodies.js';
+export type { LoyaltyErrorCode } from '../contracts/loyalty/errors.js';
+export {
+  formatReceiptQr, parseReceiptQr, type FiscalReceipt, type ReceiptOperationType, type ReceiptQrParse,
+} from '../contracts/loyalty/receipt-qr.js';
+export type { LoyaltyOperation } from '../contracts/loyalty/routes.js';
+export { LOYALTY_API_VERSION, type LoyaltyApiVersion } from '../contracts/loyalty/versions.js';
 export { LoyaltyError, LoyaltyClientError, type LoyaltyClientErrorCode } from './errors.js';
 export type { LoyaltyCallContext, LoyaltyHandlers } from './handlers.js';
 export { createLoyaltyServer, type LoyaltyServerOptions } from './server/server.js';
 export { basicAuth, type LoyaltyAuth } from './server/auth.js';
 export { MemoryIdempotencyCache, type IdempotencyCache, type MemoryIdempotencyOptions } from './server/idempotency.js';
 export { createLoyaltyClient, type LoyaltyClient, type LoyaltyClientOptions } from './client/client.js';
-export { requestOf, sendRaw, type LoyaltyInputs, type LoyaltyTransportOptions, type RawAnswer } from './client/transport.js';
+export type { LoyaltyInputs, LoyaltyTransportOptions, RawAnswer } from './client/transport.js';
 export {
-  runConformanceCheck, formatConformanceReport, type ConformanceOptions, type ConformanceReport, type ConformanceResult, type ConformanceSubject,
+  runConformanceCheck, type ConformanceOptions, type ConformanceReport, type ConformanceResult, type ConformanceSubject,
 } from './conformance/check.js';
-export { LoyaltyStore, type CardRecord, type CategoryGroupInput, type PromoCodeInput } from './program/store.js';
-export { loyaltyMigrations } from './program/migrations.js';
-export { createStoreHandlers, isStoreUnavailable, receiptBonus, withStoreUnavailable } from './program/handlers.js';
-export { DEMO_CATEGORY_GROUPS, demoPromoCodes, seedDemoProgram } from './program/demo.js';
-export { newCardNumber, luhnCheckDigit, luhnValid } from './program/card-number.js';
-export { resolveLoyaltyProgramOptions, type LoyaltyProgramOptions } from './program/options.js';
-export { createLoyaltyProgram, type LoyaltyProgram } from './program/program.js';
+export type { LoyaltyProgramOptions } from './program/options.js';
 export { startLoyaltyProgram, type RunningLoyaltyProgram, type StartLoyaltyProgramOptions } from './program/start.js';

@@ -1,2 +1,2 @@
-export * from './events.js';
-export * from './webhook.js';
+export { CallbackEvent, CallbackEventType } from './events.js';
+export { CALLBACK_WEBHOOK_NAME, CallbackHeaders, callbackWebhook } from './webhook.js';

@@ -1,4 +1,11 @@
-export * from './bodies.js';
-export * from './errors.js';
-export * from './routes.js';
+export {
+  BATCH_SIZE_MESSAGE, BatchPushRequest, BatchPushResponse, MAX_BATCH, MSISDN, Msisdn, PushMessage, PushMessageState,
+  PushStatus, RejectedNumber, ResetPasswordRequest, ResetPasswordResponse, SUB_ID_NULL_MESSAGE, SinglePushRequest,
+  SinglePushResponse, SubId,
+} from './bodies.js';
+export { PUSH_API_VERSION, PUSH_ERROR_STATUS, PUSH_PATHS, UNAUTHORIZED_MESSAGE, type PushErrorCode } from './errors.js';
 export { pushOpenApiDocument, registerPushOpenApi } from './openapi.js';
+export {
+  IDEMPOTENCY_KEY, IdempotencyHeaders, MessageIdPath, PUSH_HEADERS, PUSH_ROUTES, PUSH_SECURITY_SCHEME,
+  batchPushRoute, messageStateRoute, resetPasswordRoute, singlePushRoute,
+} from './routes.js';
