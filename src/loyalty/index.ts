@@ -7,7 +7,7 @@ export type { LoyaltyErrorCode } from '../contracts/loyalty/errors.js';
 export {
   formatReceiptQr, parseReceiptQr, type FiscalReceipt, type ReceiptOperationType, type ReceiptQrParse,
 } from '../contracts/loyalty/receipt-qr.js';
-export type { LoyaltyOperation } from '../contracts/loyalty/routes.js';
+export type { LoyaltyOperation } from '../contracts/loyalty/operations.js';
 export { LOYALTY_API_VERSION, type LoyaltyApiVersion } from '../contracts/loyalty/versions.js';
 export { LoyaltyError, LoyaltyClientError, type LoyaltyClientErrorCode } from './errors.js';
 export type { LoyaltyCallContext, LoyaltyHandlers } from './handlers.js';

@@ -34,6 +34,7 @@ const LAYERS: ReadonlyArray<readonly [prefix: string, layer: number, name: strin
   ['src/loyalty/', 2, 'service'],
   ['src/cashdesk/', 2, 'service'],
   ['src/api-app/', 3, 'transport'],
+  ['src/routes/', 3, 'transport'],
   ['adapters/ws/', 3, 'transport'],
   ['adapters/http/', 3, 'transport'],
   ['src/server/', 4, 'composition'],

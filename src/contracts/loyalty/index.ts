@@ -7,14 +7,9 @@ export {
   LOYALTY_ERROR_STATUS, LOYALTY_UNAUTHORIZED_MESSAGE, LOYALTY_WWW_AUTHENTICATE, isLoyaltyErrorCode,
   type LoyaltyErrorCode,
 } from './errors.js';
-export { loyaltyOpenApiDocument, registerLoyaltyOpenApi } from './openapi.js';
 export {
   MAX_RECEIPT_QR_LENGTH, formatReceiptQr, parseReceiptQr, receiptTimeOf, type FiscalReceipt,
   type ReceiptOperationType, type ReceiptQrParse,
 } from './receipt-qr.js';
-export {
-  LOYALTY_OPERATIONS, LOYALTY_PATHS, LOYALTY_ROUTES, LOYALTY_SECURITY_SCHEME, getFavoriteCategoriesRoute,
-  issueAnonymousCardRoute, listCategoriesRoute, sendPromoCodeRoute, sendReceiptQrRoute, setFavoriteCategoriesRoute,
-  type LoyaltyOperation,
-} from './routes.js';
+export { LOYALTY_OPERATIONS, type LoyaltyOperation } from './operations.js';
 export { LOYALTY_API_VERSION, LOYALTY_API_VERSIONS, type LoyaltyApiVersion } from './versions.js';

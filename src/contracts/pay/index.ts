@@ -11,10 +11,6 @@ export {
 } from './bodies.js';
 export { PAY_ERROR_STATUS, PayErrorEnvelope, SANDBOX_ERROR_STATUS, TOKEN_HEADER, type PayErrorCode } from './errors.js';
 export { Amounts, GivenItem, Item, MAX_AMOUNT, MAX_QUANTITY, Measure } from './items.js';
-export {
-  PAY_PATHS, PAY_ROUTES, PAY_SECURITY_SCHEME, PAY_SECURITY_SCHEME_OBJECT, availabilityRoute, availabilityTaskRoute,
-  cancelRoute, checkoutRoute, receiptRoute, refundRoute, statusRoute, transactionUpdatedWebhook,
-} from './routes.js';
 export { RejectReason, StatusClass, TRANSITIONS, TransactionStatus, canMove, statusClass } from './statuses.js';
 export {
   GRAMS_PER_KILOGRAM, convertMeasure, weighedItem, type WeighedLine, type Weighing, type WeightMeasure,

@@ -4,8 +4,4 @@ export {
   SinglePushResponse, SubId,
 } from './bodies.js';
 export { PUSH_API_VERSION, PUSH_ERROR_STATUS, PUSH_PATHS, UNAUTHORIZED_MESSAGE, type PushErrorCode } from './errors.js';
-export { pushOpenApiDocument, registerPushOpenApi } from './openapi.js';
-export {
-  IDEMPOTENCY_KEY, IdempotencyHeaders, MessageIdPath, PUSH_HEADERS, PUSH_ROUTES, PUSH_SECURITY_SCHEME,
-  batchPushRoute, messageStateRoute, resetPasswordRoute, singlePushRoute,
-} from './routes.js';
+export { IDEMPOTENCY_KEY, IdempotencyHeaders, MessageIdPath, PUSH_HEADERS } from './headers.js';

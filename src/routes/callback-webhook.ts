@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { webhookSecurity } from '../webhook-security.js';
-import { CallbackEvent } from './events.js';
+import { webhookSecurity } from './webhook-security.js';
+import { CallbackEvent } from '../contracts/callback/events.js';
 
 /** The webhook's name in the OpenAPI document's `webhooks`. */
 export const CALLBACK_WEBHOOK_NAME = 'pushEvent';
