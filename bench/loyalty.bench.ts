@@ -2,10 +2,10 @@ import { Hono } from 'hono';
 import { openDatabase } from '../src/db/index.js';
 import { demoConfig } from '../src/demo.js';
 import { basicAuthHeader, createApiApp } from '../src/api-app/index.js';
-import {
-  createLoyaltyProgram, createLoyaltyServer, formatReceiptQr, parseReceiptQr, ReceiptQrRequest, ReceiptQrResponse, receiptTimeOf,
-  type LoyaltyHandlers,
-} from '../src/loyalty/index.js';
+import { createLoyaltyServer, formatReceiptQr, parseReceiptQr, type LoyaltyHandlers } from '../src/loyalty/index.js';
+import { ReceiptQrRequest, ReceiptQrResponse } from '../src/contracts/loyalty/bodies.js';
+import { createLoyaltyProgram } from '../src/loyalty-program/program.js';
+import { receiptTimeOf } from '../src/contracts/loyalty/receipt-qr.js';
 import type { BenchGroup, Measured } from './harness.js';
 
 const SECONDS = Number(process.env.BENCH_MAX_TIME ?? 3);

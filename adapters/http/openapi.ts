@@ -1,12 +1,12 @@
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import { registerWebhookSecurity, webhookSecurity } from '../../src/contracts/webhook-security.js';
+import { registerWebhookSecurity, webhookSecurity } from '../../src/routes/webhook-security.js';
 import { TransactionUpdatedEvent } from '../../src/contracts/pay/index.js';
 import { ErrorEnvelope } from '../../src/contracts/errors.js';
 import { VERSION } from '../../src/version.js';
 import { documentPaymentRoutes } from './payments.js';
 import { healthRoute, liveRoute, metricsRoute, PATHS, RAW_POST_ROUTES, registerComponents } from './routes.js';
-import { demoServers, OPENAPI_LICENSE } from '../../src/contracts/openapi-info.js';
-import { withRequestIds } from '../../src/contracts/ops-openapi.js';
+import { demoServers, OPENAPI_LICENSE } from '../../src/routes/openapi-info.js';
+import { withRequestIds } from '../../src/routes/ops.js';
 
 /** Where the Pay service posts `transaction.updated` (mounted when `pay.webhookSecret` is set). */
 export const PAY_WEBHOOK_PATH = '/webhooks/pay';

@@ -4,7 +4,7 @@ import {
 } from '../../src/contracts/cashdesk.js';
 import { ErrorEnvelope } from '../../src/contracts/errors.js';
 import { ServerMetrics } from '../../src/cashdesk/metrics.js';
-import { METRICS_DESCRIPTION } from '../../src/contracts/ops-openapi.js';
+import { METRICS_DESCRIPTION } from '../../src/routes/ops.js';
 
 /** Paths of the HTTP adapter (the README's Cash desk server). */
 export const PATHS = {

@@ -14,9 +14,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { cashDeskOpenApiDocument } from '../../adapters/http/openapi.js';
 import { cashDeskBridgeAsyncApiDocument } from '../../adapters/ws/asyncapi.js';
-import { loyaltyOpenApiDocument } from '../contracts/loyalty/openapi.js';
+import { loyaltyOpenApiDocument } from '../routes/loyalty-openapi.js';
 import { sandboxPayOpenApiDocument } from '../sandbox/pay/openapi.js';
-import { pushOpenApiDocument } from '../contracts/push/openapi.js';
+import { pushOpenApiDocument } from '../routes/push-openapi.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const documents: Record<string, () => object> = {

@@ -1,5 +1,4 @@
 export { createCallbackReceiver, type CallbackReceiver, type CallbackReceiverOptions } from '../callback-receiver/receiver.js';
-export { CallbackDispatcher, type CallbackHandler, type DispatcherOptions } from './dispatcher.js';
-export { CallbackStore, type PendingEvent } from './store.js';
-export { CALLBACK_MIGRATIONS } from './migrations.js';
-export { MessageDeliveryState } from './schemas.js';
+export type { CallbackHandler } from './dispatcher.js';
+export type { PendingEvent } from './store.js';
+export type { CallbackEvent, CallbackEventType } from '../contracts/callback/events.js';

@@ -1,4 +1,4 @@
-import { z } from '@hono/zod-openapi';
+import { z } from 'zod';
 import { MAX_BARCODE_LENGTH } from './cashdesk.js';
 import { CardSession, Provider, RefundItem, TransactionRef } from './pay/bodies.js';
 import { GivenItem, MAX_AMOUNT } from './pay/items.js';
@@ -15,56 +15,56 @@ import { boundedJsonRule } from './text.js';
 export const PaymentPhase = z.enum([
   'new', 'checking', 'offered', 'unavailable', 'checkout', 'rescanning', 'pending', 'unknown',
   'succeeded', 'unsuccessful', 'refunded', 'blocked', 'abandoned',
-]).openapi('PaymentPhase');
+]).meta({ id: 'PaymentPhase' });
 
 export const PaymentId = z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9._:-]{1,64}$/, { error: 'must be 1 to 64 of [A-Za-z0-9._:-]' })
-  .openapi({ description: "The till's own id of the payment, its idempotency key: a repeat returns the same payment.", example: 'till-1-sale-0042' });
+  .meta({ description: "The till's own id of the payment, its idempotency key: a repeat returns the same payment.", example: 'till-1-sale-0042' });
 
 const FullBarcode = z.string({ error: 'must be a string' })
   .max(MAX_BARCODE_LENGTH, { error: `must be at most ${MAX_BARCODE_LENGTH} characters` })
-  .openapi({ description: 'The barcode as scanned; the server verifies it (one scan serves loyalty and payment).' });
+  .meta({ description: 'The barcode as scanned; the server verifies it (one scan serves loyalty and payment).' });
 
 /** What is paid: the lines and the part paid otherwise; totalAmount is computed from them. */
 export const PaymentBasket = z.object({
   items: z.array(GivenItem, { error: 'must be a list of items' }).min(1, { error: 'must list at least one item' }).max(1000),
   discountAmount: z.number({ error: 'must be an integer number of kopecks' }).int({ error: 'must be an integer number of kopecks' })
     .min(0, { error: 'must not be negative' }).max(MAX_AMOUNT).default(0),
-}).strict().openapi('PaymentBasket');
+}).strict().meta({ id: 'PaymentBasket' });
 
 /** `pay.start` / `POST /v1/payments`. */
 export const StartPayment = z.object({
   fullBarcode: FullBarcode.optional(),
-  cardSession: CardSession.optional().openapi({ description: 'Instead of fullBarcode: a card session the till verified itself.' }),
+  cardSession: CardSession.optional().meta({ description: 'Instead of fullBarcode: a card session the till verified itself.' }),
   basket: PaymentBasket,
-  paymentId: PaymentId.optional().openapi({ description: 'Default: a new id, answered.' }),
+  paymentId: PaymentId.optional().meta({ description: 'Default: a new id, answered.' }),
 }).strict().refine((b) => (b.fullBarcode === undefined) !== (b.cardSession === undefined), {
   error: 'give fullBarcode or cardSession, exactly one', path: ['fullBarcode'],
-}).openapi('StartPayment');
+}).meta({ id: 'StartPayment' });
 
 /** Params naming one payment. */
-export const PaymentRef = z.object({ paymentId: PaymentId }).strict().openapi('PaymentRef');
+export const PaymentRef = z.object({ paymentId: PaymentId }).strict().meta({ id: 'PaymentRef' });
 
-export const BasketBody = z.object({ basket: PaymentBasket }).strict().openapi('BasketBody');
-export const RescanBody = z.object({ fullBarcode: FullBarcode }).strict().openapi('RescanBody');
+export const BasketBody = z.object({ basket: PaymentBasket }).strict().meta({ id: 'BasketBody' });
+export const RescanBody = z.object({ fullBarcode: FullBarcode }).strict().meta({ id: 'RescanBody' });
 const refundShape = {
   refundId: z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9._:-]{1,64}$/, { error: 'must be 1 to 64 of [A-Za-z0-9._:-]' })
-    .openapi({ description: 'Identifies one refund; repeating it is safe.' }),
+    .meta({ description: 'Identifies one refund; repeating it is safe.' }),
   amount: z.number().int().min(1, { error: 'must be a positive number of kopecks' }).max(MAX_AMOUNT).optional(),
   items: z.array(RefundItem).min(1).max(1000).optional(),
-  transactionId: TransactionRef.optional().openapi({
+  transactionId: TransactionRef.optional().meta({
     description: "Which of the payment's transactions (`transactions` in the payment): default the current one; "
       + 'another one the payment left behind (replaced or cancelled) that the bank paid late.',
   }),
 };
 const oneRefundPart = { error: 'give amount or items, not both' } as const;
 export const RefundBody = z.object(refundShape).strict()
-  .refine((r) => !(r.amount !== undefined && r.items !== undefined), oneRefundPart).openapi('RefundBody');
+  .refine((r) => !(r.amount !== undefined && r.items !== undefined), oneRefundPart).meta({ id: 'RefundBody' });
 export const ReceiptBody = z.object({
   // Forwarded as given, so checked as the Pay API checks it: the text rule, and a bounded depth (the bridge's params
   // arrive parsed, past any check of the text; a deep one overflowed the stack further on, a 500).
   receipt: z.record(z.string(), z.unknown(), { error: 'must be an object' }).superRefine(boundedJsonRule)
-    .openapi({ description: 'The fiscal receipt, forwarded to the app as given: at most 64 levels deep, no control characters but tab, LF and CR.' }),
-}).strict().openapi('ReceiptBody');
+    .meta({ description: 'The fiscal receipt, forwarded to the app as given: at most 64 levels deep, no control characters but tab, LF and CR.' }),
+}).strict().meta({ id: 'ReceiptBody' });
 
 // The bridge's params: the HTTP bodies with the paymentId the HTTP path carries.
 export const ChangeBasketParams = BasketBody.extend({ paymentId: PaymentId }).strict();
@@ -72,20 +72,20 @@ export const RescanParams = RescanBody.extend({ paymentId: PaymentId }).strict()
 export const RefundParams = z.object({ paymentId: PaymentId, ...refundShape }).strict()
   .refine((r) => !(r.amount !== undefined && r.items !== undefined), oneRefundPart);
 export const ReceiptParams = ReceiptBody.extend({ paymentId: PaymentId }).strict();
-export const ListPayments = z.object({ phase: PaymentPhase.optional() }).strict().openapi('ListPayments');
+export const ListPayments = z.object({ phase: PaymentPhase.optional() }).strict().meta({ id: 'ListPayments' });
 
 /** `pay.events`: a payment's events after the last one a till got (its `seq`), from the last 100 kept. */
 export const PaymentEventsParams = z.object({
   paymentId: PaymentId,
   afterSeq: z.number({ error: 'must be a number' }).int({ error: 'must be an integer' }).min(0, { error: 'must be at least 0' })
     .max(Number.MAX_SAFE_INTEGER).optional()
-    .openapi({ description: 'The seq of the last event the till got; absent or 0: the current state.' }),
-}).strict().openapi('PaymentEventsParams');
+    .meta({ description: 'The seq of the last event the till got; absent or 0: the current state.' }),
+}).strict().meta({ id: 'PaymentEventsParams' });
 
 /** A transaction id as the Pay service wrote it: text, or a JSON number (a Java `long`), kept in that type. */
-const ServiceTransactionId = TransactionRef.openapi({ description: 'The transaction as the Pay service wrote it: text or a JSON number.' });
+const ServiceTransactionId = TransactionRef.meta({ description: 'The transaction as the Pay service wrote it: text or a JSON number.' });
 /** A status as the Pay service wrote it; `statusClass` is its class in the configured dialect. */
-const ServiceStatus = z.string().openapi({
+const ServiceStatus = z.string().meta({
   description: "The transaction's status as the Pay service wrote it (the kit's sandbox: created, processing, succeeded, "
     + 'rejected, cancelled, expired); statusClass is its class in the configured dialect, absent when the dialect does not know it.',
 });
@@ -95,21 +95,21 @@ export const PaymentTransaction = z.object({
   status: ServiceStatus,
   statusClass: StatusClass.optional(),
   current: z.boolean()
-    .openapi({ description: 'The payment\'s current transaction; the others were replaced or cancelled.' }),
+    .meta({ description: 'The payment\'s current transaction; the others were replaced or cancelled.' }),
   refundedAmount: z.number().int(),
   totalAmount: z.number().int().optional(),
-}).openapi('PaymentTransaction');
+}).meta({ id: 'PaymentTransaction' });
 
 /** One refund of a payment, as last known: a repeat of its refundId answers it again. */
 export const PaymentRefund = z.object({
   refundId: z.string(),
   transactionId: ServiceTransactionId,
   amount: z.number().int().optional()
-    .openapi({ description: 'As asked, or as the service answered; absent: not told.' }),
-  status: z.enum(['pending', 'succeeded', 'failed']).openapi({
+    .meta({ description: 'As asked, or as the service answered; absent: not told.' }),
+  status: z.enum(['pending', 'succeeded', 'failed']).meta({
     description: 'pending: the service has not settled it yet (followed); failed: nothing was given back.',
   }),
-}).openapi('PaymentRefund');
+}).meta({ id: 'PaymentRefund' });
 export type PaymentRefund = z.infer<typeof PaymentRefund>;
 
 /** A payment as the till sees it. */
@@ -121,30 +121,30 @@ export const PaymentView = z.object({
   transactionId: ServiceTransactionId.optional(),
   status: ServiceStatus.optional(),
   statusClass: StatusClass.optional(),
-  reason: z.string().optional().openapi({
+  reason: z.string().optional().meta({
     description: 'Why it was rejected (INSUFFICIENT_FUNDS, DECLINED, TECHNICAL); in phase unknown, UNRECOGNIZED_STATUS '
       + 'when only status words the dialect does not know came for unknownStatusTimeoutMs.',
   }),
   totalAmount: z.number().int(),
   refundedAmount: z.number().int().optional(),
   transactions: z.array(PaymentTransaction).optional()
-    .openapi({
+    .meta({
       description: 'Every invoice of the payment, oldest first; one paid late is refunded by its transactionId.',
     }),
   refunds: z.array(PaymentRefund).optional(),
   receiptSent: z.boolean(),
-  updatedAt: z.string().openapi({ description: 'RFC 3339 time of the last change.' }),
-}).openapi('Payment');
+  updatedAt: z.string().meta({ description: 'RFC 3339 time of the last change.' }),
+}).meta({ id: 'Payment' });
 export type PaymentView = z.infer<typeof PaymentView>;
 
-export const PaymentList = z.object({ payments: z.array(PaymentView) }).openapi('PaymentList');
+export const PaymentList = z.object({ payments: z.array(PaymentView) }).meta({ id: 'PaymentList' });
 
 /** Session events a till must act on (see `PaymentSessionEvent` in src/pay). */
 export const SessionEventType = z.enum([
   'offerWalletPay', 'showProviderMessages', 'tellCustomerNotToConfirm', 'rescanNeeded', 'lateResult', 'cardRefused',
   'refundUpdated',
   'statusNotUnderstood',
-]).openapi('SessionEventType');
+]).meta({ id: 'SessionEventType' });
 
 /**
  * `pay.sessionUpdated` (and each server-sent event of `GET
@@ -169,15 +169,15 @@ export const SessionUpdate = z.object({
   refund: PaymentRefund.optional(),
   /** The payment's event number (1, 2, ...), stored with it: a till that reconnects is told the events it missed. */
   seq: z.number().int().positive().optional(),
-  restated: z.literal(true).optional().openapi({
+  restated: z.literal(true).optional().meta({
     description: "The payment's current state as of `seq`, restated (on connection, or when the events asked for are "
       + 'older than the last 100 kept), not one event.',
   }),
-}).openapi('SessionUpdate');
+}).meta({ id: 'SessionUpdate' });
 export type SessionUpdate = z.infer<typeof SessionUpdate>;
 
 /** `pay.events`' answer: a payment's events after the seq asked, in order (or its current state, restated). */
-export const PaymentEvents = z.object({ events: z.array(SessionUpdate) }).openapi('PaymentEvents');
+export const PaymentEvents = z.object({ events: z.array(SessionUpdate) }).meta({ id: 'PaymentEvents' });
 
 export type StartPayment = z.output<typeof StartPayment>;
 /** `pay.refund` without its paymentId: which refund (refundId), of which transaction, how much. */

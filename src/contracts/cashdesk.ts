@@ -1,4 +1,4 @@
-import { z } from '@hono/zod-openapi';
+import { z } from 'zod';
 
 /**
  * The cash desk server's contract (the README's Cash desk server): one set of schemas
@@ -15,10 +15,10 @@ export const MAX_BARCODE_LENGTH = 16_384;
 export const VerifyRequest = z.object({
   fullBarcode: z.string({ error: 'must be a string' })
     .max(MAX_BARCODE_LENGTH, { error: `must be at most ${MAX_BARCODE_LENGTH} characters` })
-    .openapi({ example: 'CM;4000123412341234;AB12CD34;04067162', description: 'The barcode value as received from the scanner.' }),
-}).strict().openapi('VerifyRequest');
+    .meta({ example: 'CM;4000123412341234;AB12CD34;04067162', description: 'The barcode value as received from the scanner.' }),
+}).strict().meta({ id: 'VerifyRequest' });
 
-const fullBarcode = z.string().openapi({ description: 'The barcode value as received from the scanner.' });
+const fullBarcode = z.string().meta({ description: 'The barcode value as received from the scanner.' });
 
 /** The fields of a result whose password was accepted (the first two rows of section 2.2's table). */
 const accepted = {
@@ -26,16 +26,16 @@ const accepted = {
   cardNumber: z.string(),
   fullBarcode,
   reason: z.literal('OK'),
-  repeated: z.literal(true).optional().openapi({
+  repeated: z.literal(true).optional().meta({
     description: 'true when this answer repeats the first one: the same till asked again about the same barcode while its '
       + 'password is valid (a retry after a lost answer). Absent otherwise; another till gets REPLAYED.',
   }),
   keyIndex: z.number().int().min(0)
-    .openapi({ description: '0 when the current key matched, 1.. for the previous keys of a rotation, in order.' }),
+    .meta({ description: '0 when the current key matched, 1.. for the previous keys of a rotation, in order.' }),
   driftSteps: z.number().int()
-    .openapi({ description: "The matched time step minus the current one (the phone's clock drift, in steps)." }),
+    .meta({ description: "The matched time step minus the current one (the phone's clock drift, in steps)." }),
   bonusAvailable: z.boolean()
-    .openapi({ description: "Whether bonus operations are available for the card (the merchant's hook, else true)." }),
+    .meta({ description: "Whether bonus operations are available for the card (the merchant's hook, else true)." }),
 };
 
 /** The fields of a refused barcode (the last two rows of section 2.2's table). */
@@ -46,14 +46,14 @@ const refused = { totpCodeValid: z.literal(false), cardSession: z.null(), fullBa
 export const CardSessionAvailable = z.object({
   resultCode: z.literal('CARDSESSION_AVAILABLE'),
   ...accepted,
-  cardSession: z.string().openapi({ description: 'The payment session identifier, for the Pay API checkout.' }),
-}).openapi('CardSessionAvailable', { description: 'The password is valid and the barcode carries a card session.' });
+  cardSession: z.string().meta({ description: 'The payment session identifier, for the Pay API checkout.' }),
+}).meta({ id: 'CardSessionAvailable', description: 'The password is valid and the barcode carries a card session.' });
 
 export const CardSessionNotAvailable = z.object({
   resultCode: z.literal('CARDSESSION_NOT_AVAILABLE'),
   ...accepted,
   cardSession: z.null(),
-}).openapi('CardSessionNotAvailable', {
+}).meta({ id: 'CardSessionNotAvailable',
   description: 'The password is valid; the barcode has no card session (no wallet payment).',
 });
 
@@ -62,7 +62,7 @@ export const AnotherInstance = z.object({
   ...refused,
   cardNumber: z.null(),
   reason: z.literal('PREFIX_MISMATCH'),
-}).openapi('AnotherInstance', {
+}).meta({ id: 'AnotherInstance',
   description: 'The prefix is absent or differs: a card not from the wallet application.',
 });
 
@@ -70,15 +70,15 @@ export const ValidationFailed = z.object({
   resultCode: z.literal('VALIDATION_FAILED'),
   ...refused,
   cardNumber: z.string().nullable()
-    .openapi({ description: 'The card number when the barcode is readable; null only for a MALFORMED one.' }),
+    .meta({ description: 'The card number when the barcode is readable; null only for a MALFORMED one.' }),
   reason: z.enum(['MALFORMED', 'CODE_MISMATCH', 'REPLAYED', 'LOCKED']),
-}).openapi('ValidationFailed', {
+}).meta({ id: 'ValidationFailed',
   description: 'The barcode is of this instance but does not verify; `reason` says why.',
 });
 
 export const Verification = z.discriminatedUnion('resultCode', [
   CardSessionAvailable, CardSessionNotAvailable, AnotherInstance, ValidationFailed,
-]).openapi('Verification', { description: 'The result of a barcode verification (section 2.2), by `resultCode`.' });
+]).meta({ id: 'Verification', description: 'The result of a barcode verification (section 2.2), by `resultCode`.' });
 
 /**
  * Most barcodes in one `POST /v1/barcode/verify-batch` body. Bounds the work
@@ -91,31 +91,31 @@ export const VerifyBatchRequest = z.object({
   fullBarcodes: z.array(VerifyRequest.shape.fullBarcode, { error: 'must be an array of strings' })
     .min(1, { error: 'must hold at least 1 barcode' })
     .max(MAX_VERIFY_BATCH, { error: `must hold at most ${MAX_VERIFY_BATCH} barcodes` })
-    .openapi({
+    .meta({
       example: ['CM;4000123412341234;AB12CD34;04067162', 'CM;4000123412341235;CD34EF56;91520386'],
       description: `The barcode values as received from the scanner, 1 to ${MAX_VERIFY_BATCH}.`,
     }),
-}).strict().openapi('VerifyBatchRequest');
+}).strict().meta({ id: 'VerifyBatchRequest' });
 
 export const VerifyBatchResponse = z.object({
-  results: z.array(Verification).openapi({
+  results: z.array(Verification).meta({
     description: 'One `Verification` per barcode, in the order sent, each as `POST /v1/barcode/verify` would answer it '
       + '(a barcode sent twice in one batch by the same till: the second is the `repeated` answer).',
   }),
-}).openapi('VerifyBatchResponse');
+}).meta({ id: 'VerifyBatchResponse' });
 
 export const TokenRequest = z.object({
   requestData: z.string({ error: 'must be a string: the JSON text of the request body' })
-    .openapi({ example: '{"requestId":"r-1","cardSession":"AB12CD34","totalAmount":1000}' }),
-}).strict().openapi('TokenRequest');
+    .meta({ example: '{"requestId":"r-1","cardSession":"AB12CD34","totalAmount":1000}' }),
+}).strict().meta({ id: 'TokenRequest' });
 
 export const TokenResponse = z.object({
-  token: z.string().openapi({ description: 'The value for the X-Wallet-Token header.' }),
-}).openapi('TokenResponse');
+  token: z.string().meta({ description: 'The value for the X-Wallet-Token header.' }),
+}).meta({ id: 'TokenResponse' });
 
 export const Health = z.object({
   status: z.literal('ok'),
   backend: z.enum(['wasm', 'native']),
   version: z.string(),
   uptimeSeconds: z.number().int(),
-}).openapi('Health');
+}).meta({ id: 'Health' });

@@ -1,4 +1,4 @@
-import { z } from '@hono/zod-openapi';
+import { z } from 'zod';
 import type { ZodError } from 'zod';
 
 /**
@@ -7,13 +7,13 @@ import type { ZodError } from 'zod';
  * `<field>: <message>` or a free message.
  */
 export const ErrorEnvelope = z.object({
-  status: z.string().openapi({ example: 'BAD_REQUEST' }),
-  errors: z.array(z.string()).openapi({ example: ['fullBarcode: must be a string'] }),
-  requestId: z.string().optional().openapi({
+  status: z.string().meta({ example: 'BAD_REQUEST' }),
+  errors: z.array(z.string()).meta({ example: ['fullBarcode: must be a string'] }),
+  requestId: z.string().optional().meta({
     description: "The answer's `X-Request-Id` (the caller's when sane, else made up): quote it when reporting a failure, it is in the server's log lines.",
     example: 'till-7-000123',
   }),
-}).openapi('Error');
+}).meta({ id: 'Error' });
 
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 

@@ -4,10 +4,11 @@ import type { Logger } from 'pino';
 import { silentLogger, withLogPolicy } from '../log/index.js';
 import type { z } from 'zod';
 import {
-  AnonymousCardResponse, CategoriesResponse, FavoritesResponse, LOYALTY_ROUTES, PromoCodeResponse, ReceiptQrResponse,
+  AnonymousCardResponse, CategoriesResponse, FavoritesResponse, PromoCodeResponse, ReceiptQrResponse,
   parseReceiptQr, type LoyaltyOperation,
 } from '../contracts/loyalty/index.js';
-import { loyaltyOpenApiDocument } from '../contracts/loyalty/openapi.js';
+import { loyaltyOpenApiDocument } from '../routes/loyalty-openapi.js';
+import { LOYALTY_ROUTES } from '../routes/loyalty.js';
 import { LOYALTY_API_VERSION } from '../contracts/loyalty/versions.js';
 import { createApiApp, HealthCheck, limiterFrom, mountHealthRoutes, problem, REQUEST_ID_HEADER } from '../api-app/index.js';
 import type { FailureLimiter, FailureLimiterOptions } from '../guard/failure-limiter.js';

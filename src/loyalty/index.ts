@@ -1,19 +1,23 @@
-export * from '../contracts/loyalty/index.js';
+export type {
+  AnonymousCardRequest, AnonymousCardResponse, CardPath, CategoriesResponse, Category, CategoryGroup, FavoriteSelection,
+  FavoritesResponse, PromoCodeRequest, PromoCodeResponse, PromoCodeResult, ReceiptQrRequest, ReceiptQrResponse,
+  ReceiptQrResult, SetFavoritesRequest,
+} from '../contracts/loyalty/bodies.js';
+export type { LoyaltyErrorCode } from '../contracts/loyalty/errors.js';
+export {
+  formatReceiptQr, parseReceiptQr, type FiscalReceipt, type ReceiptOperationType, type ReceiptQrParse,
+} from '../contracts/loyalty/receipt-qr.js';
+export type { LoyaltyOperation } from '../contracts/loyalty/operations.js';
+export { LOYALTY_API_VERSION, type LoyaltyApiVersion } from '../contracts/loyalty/versions.js';
 export { LoyaltyError, LoyaltyClientError, type LoyaltyClientErrorCode } from './errors.js';
 export type { LoyaltyCallContext, LoyaltyHandlers } from './handlers.js';
 export { createLoyaltyServer, type LoyaltyServerOptions } from '../loyalty-server/server.js';
 export { basicAuth, type LoyaltyAuth } from '../loyalty-server/auth.js';
 export { MemoryIdempotencyCache, type IdempotencyCache, type MemoryIdempotencyOptions } from '../loyalty-server/idempotency.js';
 export { createLoyaltyClient, type LoyaltyClient, type LoyaltyClientOptions } from './client/client.js';
-export { requestOf, sendRaw, type LoyaltyInputs, type LoyaltyTransportOptions, type RawAnswer } from './client/transport.js';
+export type { LoyaltyInputs, LoyaltyTransportOptions, RawAnswer } from './client/transport.js';
 export {
-  runConformanceCheck, formatConformanceReport, type ConformanceOptions, type ConformanceReport, type ConformanceResult, type ConformanceSubject,
+  runConformanceCheck, type ConformanceOptions, type ConformanceReport, type ConformanceResult, type ConformanceSubject,
 } from './conformance/check.js';
-export { LoyaltyStore, type CardRecord, type CategoryGroupInput, type PromoCodeInput } from '../loyalty-program/store.js';
-export { loyaltyMigrations } from '../loyalty-program/migrations.js';
-export { createStoreHandlers, isStoreUnavailable, receiptBonus, withStoreUnavailable } from '../loyalty-program/handlers.js';
-export { DEMO_CATEGORY_GROUPS, demoPromoCodes, seedDemoProgram } from '../loyalty-program/demo.js';
-export { newCardNumber, luhnCheckDigit, luhnValid } from '../loyalty-program/card-number.js';
-export { resolveLoyaltyProgramOptions, type LoyaltyProgramOptions } from '../loyalty-program/options.js';
-export { createLoyaltyProgram, type LoyaltyProgram } from '../loyalty-program/program.js';
+export type { LoyaltyProgramOptions } from '../loyalty-program/options.js';
 export { startLoyaltyProgram, type RunningLoyaltyProgram, type StartLoyaltyProgramOptions } from '../loyalty-program/start.js';

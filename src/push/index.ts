@@ -3,6 +3,6 @@ export { PushError, type PushErrorCode, type PushErrorDetails } from './errors.j
 export {
   sendCampaign, type BatchResult, type CampaignOptions, type CampaignProgressEvent, type CampaignReport, type RejectionReason,
 } from './campaign.js';
-export { isValidMsisdn, normalizeMsisdn, readMsisdnFile, readMsisdnText, type MsisdnFileOptions, type MsisdnSource } from './sources.js';
-export { readProgress, writeProgress, type BatchProgress, type CampaignProgress } from './progress.js';
-export { openResultsFile, type NumberResult, type ResultsFile } from './results-file.js';
+export { readMsisdnFile, type MsisdnFileOptions, type MsisdnSource } from './sources.js';
+export type { BatchProgress, CampaignProgress } from './progress.js';
+export type { NumberResult, ResultsFile } from './results-file.js';

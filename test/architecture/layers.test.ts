@@ -29,6 +29,7 @@ const LAYERS: Readonly<Record<string, readonly [layer: number, name: string]>> =
   'src/loyalty': [3, 'service'],
   'src/cashdesk': [3, 'service'],
   'src/api-app': [4, 'transport'],
+  'src/routes': [4, 'transport'],
   'adapters/ws': [4, 'transport'],
   'adapters/http': [4, 'transport'],
   'src/loyalty-server': [4, 'transport'],

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
-import { RedisStore } from '../../src/index.js';
+import { RedisStore } from '../../src/stores/redis.js';
 import { haveService, REDIS_URL } from './services.js';
 
 /**

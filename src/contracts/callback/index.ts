@@ -1,2 +1,1 @@
-export * from './events.js';
-export * from './webhook.js';
+export { CallbackEvent, CallbackEventType } from './events.js';

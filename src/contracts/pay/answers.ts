@@ -1,4 +1,4 @@
-import { z } from '@hono/zod-openapi';
+import { z } from 'zod';
 import type { AvailabilityResponse } from './bodies.js';
 import { ProviderId, TransactionRef } from './bodies.js';
 import { freeText, singleLine } from '../text.js';

@@ -1,15 +1,15 @@
-import { z } from '@hono/zod-openapi';
+import { z } from 'zod';
 import { Amounts, Item, MAX_AMOUNT } from './items.js';
 import { freeText, jsonTextRule, singleLine } from '../text.js';
 import { RejectReason, StatusClass, TransactionStatus } from './statuses.js';
 
 const id = (what: string, example: string) =>
   z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9._:-]{1,64}$/, { error: 'must be 1 to 64 of [A-Za-z0-9._:-]' })
-    .openapi({ description: what, example });
+    .meta({ description: what, example });
 
 export const RequestId = id('Identifies one checkout request; a new one for every updated invoice.', 'req-000123');
 export const CardSession = z.string({ error: 'must be a string' }).regex(/^[0-9A-Za-z]{1,64}$/, { error: 'must be 1 to 64 of [0-9A-Za-z]' })
-  .openapi({ description: 'Payment session identifier from the barcode.', example: 'AB12CD34' });
+  .meta({ description: 'Payment session identifier from the barcode.', example: 'AB12CD34' });
 export const TransactionId = id('Identifies a payment transaction.', 'trx-7f3a');
 /**
  * A transactionId as a service may write it: the kit's text, or a JSON number
@@ -32,31 +32,31 @@ export const Provider = z.object({
   providerId: ProviderId,
   name: singleLine(z.string()),
   available: z.boolean(),
-  message: freeText(z.string()).optional().openapi({ description: 'Why the provider is unavailable.' }),
-}).openapi('Provider');
+  message: freeText(z.string()).optional().meta({ description: 'Why the provider is unavailable.' }),
+}).meta({ id: 'Provider' });
 
 // POST /availability-info
-export const AvailabilityRequest = z.object({ cardSession: CardSession }).strict().openapi('AvailabilityRequest');
+export const AvailabilityRequest = z.object({ cardSession: CardSession }).strict().meta({ id: 'AvailabilityRequest' });
 export const AvailabilityResponse = z.object({
   walletPayIsDefault: z.boolean(),
   providers: z.array(Provider),
-}).openapi('AvailabilityResponse');
+}).meta({ id: 'AvailabilityResponse' });
 
 // POST /availability-info/task
 export const Offer = z.object({
   providerId: ProviderId,
   marketingMessage: freeText(z.string({ error: 'must be a string' }).max(500, { error: 'must be at most 500 characters' })),
-}).strict().openapi('Offer');
+}).strict().meta({ id: 'Offer' });
 export const AvailabilityTaskRequest = z.object({
   requestId: RequestId,
   cardSession: CardSession,
   ...Amounts,
   items: z.array(Item).max(1000).optional(),
   offers: z.array(Offer).max(20).optional(),
-}).strict().openapi('AvailabilityTaskRequest');
+}).strict().meta({ id: 'AvailabilityTaskRequest' });
 export const AvailabilityTaskResponse = AvailabilityResponse.extend({
   taskId: z.string(),
-}).openapi('AvailabilityTaskResponse');
+}).meta({ id: 'AvailabilityTaskResponse' });
 
 // POST /checkout
 export const CheckoutRequest = z.object({
@@ -65,18 +65,18 @@ export const CheckoutRequest = z.object({
   providerId: ProviderId.optional(),
   items: z.array(Item, { error: 'must be a list of items' }).min(1, { error: 'must list at least one item' }).max(1000),
   ...Amounts,
-}).strict().openapi('CheckoutRequest');
+}).strict().meta({ id: 'CheckoutRequest' });
 export const CheckoutResponse = z.object({
   transactionId: TransactionId,
   requestId: RequestId,
   status: TransactionStatus,
-}).openapi('CheckoutResponse');
+}).meta({ id: 'CheckoutResponse' });
 
 // POST /status
 export const StatusRequest = z.union([
   z.object({ transactionId: TransactionId }).strict(),
   z.object({ requestId: RequestId, cardSession: CardSession }).strict(),
-], { error: 'must be { transactionId } or { requestId, cardSession }' }).openapi('StatusRequest');
+], { error: 'must be { transactionId } or { requestId, cardSession }' }).meta({ id: 'StatusRequest' });
 export const TransactionState = z.object({
   transactionId: TransactionId,
   requestId: RequestId,
@@ -85,45 +85,45 @@ export const TransactionState = z.object({
   reason: RejectReason.optional(),
   totalAmount: z.number().int(),
   refundedAmount: z.number().int(),
-  updatedAt: z.string().openapi({ description: 'RFC 3339 time of the last change.' }),
-}).openapi('TransactionState');
+  updatedAt: z.string().meta({ description: 'RFC 3339 time of the last change.' }),
+}).meta({ id: 'TransactionState' });
 
 // POST /cancel
-export const CancelRequest = z.object({ transactionId: TransactionId }).strict().openapi('CancelRequest');
+export const CancelRequest = z.object({ transactionId: TransactionId }).strict().meta({ id: 'CancelRequest' });
 
 // POST /refund
 export const RefundItem = z.object({
   article: singleLine(z.string().min(1).max(64)),
   quantity: z.number({ error: 'must be a positive integer' }).int({ error: 'must be a positive integer' }).min(1, { error: 'must be a positive integer' }),
-}).strict().openapi('RefundItem');
+}).strict().meta({ id: 'RefundItem' });
 export const RefundRequest = z.object({
   transactionId: TransactionId,
   refundId: id('Identifies one refund; repeating it is safe.', 'ref-1'),
   amount: z.number().int().min(1, { error: 'must be a positive number of kopecks' }).max(MAX_AMOUNT).optional(),
   items: z.array(RefundItem).min(1).max(1000).optional(),
 }).strict().refine((r) => !(r.amount !== undefined && r.items !== undefined), { error: 'give amount or items, not both' })
-  .openapi('RefundRequest');
+  .meta({ id: 'RefundRequest' });
 export const RefundResponse = z.object({
   refundId: z.string(),
   transactionId: TransactionId,
   amount: z.number().int(),
   refundedAmount: z.number().int(),
   status: z.literal('succeeded'),
-}).openapi('RefundResponse');
+}).meta({ id: 'RefundResponse' });
 
 // POST /receipt
 export const ReceiptRequest = z.object({
   transactionId: TransactionId,
-  receipt: z.record(z.string(), z.unknown()).superRefine(jsonTextRule).openapi({ description: 'The fiscal receipt, forwarded to the app as given.' }),
-}).strict().openapi('ReceiptRequest');
-export const ReceiptResponse = z.object({ transactionId: TransactionId, status: z.literal('ACCEPTED') }).openapi('ReceiptResponse');
+  receipt: z.record(z.string(), z.unknown()).superRefine(jsonTextRule).meta({ description: 'The fiscal receipt, forwarded to the app as given.' }),
+}).strict().meta({ id: 'ReceiptRequest' });
+export const ReceiptResponse = z.object({ transactionId: TransactionId, status: z.literal('ACCEPTED') }).meta({ id: 'ReceiptResponse' });
 
 /** The webhook event the service POSTs on every status change (Standard Webhooks signed). */
 export const TransactionUpdatedEvent = z.object({
   type: z.literal('transaction.updated'),
   timestamp: z.string(),
   data: TransactionState,
-}).openapi('TransactionUpdatedEvent');
+}).meta({ id: 'TransactionUpdatedEvent' });
 
 export type AvailabilityRequest = z.infer<typeof AvailabilityRequest>;
 export type AvailabilityResponse = z.infer<typeof AvailabilityResponse>;

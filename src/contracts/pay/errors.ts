@@ -1,4 +1,4 @@
-import { z } from '@hono/zod-openapi';
+import { z } from 'zod';
 
 /**
  * Error codes of the kit's Pay API and their HTTP statuses.
@@ -37,9 +37,9 @@ const CODES = [...Object.keys(PAY_ERROR_STATUS), ...Object.keys(SANDBOX_ERROR_ST
  */
 export const PayErrorEnvelope = z.object({
   status: z.enum(CODES)
-    .openapi({ example: 'AMOUNT_MISMATCH' }),
-  errors: z.array(z.string()).openapi({ example: ['totalAmount: must equal the purchase amount 27980 minus discountAmount 5000 (22980)'] }),
-}).openapi('PayError');
+    .meta({ example: 'AMOUNT_MISMATCH' }),
+  errors: z.array(z.string()).meta({ example: ['totalAmount: must equal the purchase amount 27980 minus discountAmount 5000 (22980)'] }),
+}).meta({ id: 'PayError' });
 
 /** A Pay API error answer. */
 export type PayErrorEnvelope = z.infer<typeof PayErrorEnvelope>;

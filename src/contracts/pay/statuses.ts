@@ -1,4 +1,4 @@
-import { z } from '@hono/zod-openapi';
+import { z } from 'zod';
 
 /**
  * Transaction statuses (the kit's: the interface document, section 3, names
@@ -6,14 +6,14 @@ import { z } from '@hono/zod-openapi';
  * document's three classes.
  */
 export const TransactionStatus = z.enum(['created', 'processing', 'succeeded', 'rejected', 'cancelled', 'expired'])
-  .openapi('TransactionStatus');
+  .meta({ id: 'TransactionStatus' });
 export type TransactionStatus = z.infer<typeof TransactionStatus>;
 
-export const StatusClass = z.enum(['transit', 'successful', 'unsuccessful']).openapi('StatusClass');
+export const StatusClass = z.enum(['transit', 'successful', 'unsuccessful']).meta({ id: 'StatusClass' });
 export type StatusClass = z.infer<typeof StatusClass>;
 
 /** Why a transaction was rejected. */
-export const RejectReason = z.enum(['INSUFFICIENT_FUNDS', 'DECLINED', 'TECHNICAL']).openapi('RejectReason');
+export const RejectReason = z.enum(['INSUFFICIENT_FUNDS', 'DECLINED', 'TECHNICAL']).meta({ id: 'RejectReason' });
 export type RejectReason = z.infer<typeof RejectReason>;
 
 const CLASS: Record<TransactionStatus, StatusClass> = {

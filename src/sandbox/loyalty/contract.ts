@@ -55,7 +55,7 @@ export const CheckAnswer = z.object({
   lines: z.array(z.string()),
 }).openapi('SandboxCheckAnswer');
 
-const CardParam = z.object({ cardNumber: CardNumber.openapi({ param: { name: 'cardNumber', in: 'path' } }) });
+const CardParam = z.object({ cardNumber: CardNumber.meta({ param: { name: 'cardNumber', in: 'path' } }) });
 const tags = ['Sandbox: Loyalty driver'];
 const json = <T>(schema: T) => ({ content: { 'application/json': { schema } } });
 const errors = {

@@ -1,5 +1,5 @@
-import { payOpenApiDocument } from '../../contracts/pay/openapi.js';
-import { metricsOperation, withRequestIds } from '../../contracts/ops-openapi.js';
+import { payOpenApiDocument } from '../../routes/pay-openapi.js';
+import { metricsOperation, withRequestIds } from '../../routes/ops.js';
 import { SIMULATOR_ROUTES } from './simulator-spec.js';
 
 let cached: object | undefined;

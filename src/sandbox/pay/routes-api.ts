@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { registerPayOpenApi } from '../../contracts/pay/openapi.js';
-import { PAY_PATHS, PAY_ROUTES } from '../../contracts/pay/routes.js';
+import { registerPayOpenApi } from '../../routes/pay-openapi.js';
+import { PAY_PATHS, PAY_ROUTES } from '../../routes/pay.js';
 import { partnerOf, signedPartner, walletToken } from './auth.js';
 import { checkout, type CheckoutBody } from './checkout.js';
 import type { Faults } from './faults.js';

@@ -76,7 +76,7 @@ export const Invoice = TransactionState.extend({
 export const InvoicesResponse = z.object({ invoices: z.array(Invoice) }).openapi('SandboxInvoices');
 
 /** The `{transactionId}` path parameter. */
-export const TransactionPath = z.object({ transactionId: TransactionId.openapi({ param: { name: 'transactionId', in: 'path' } }) });
+export const TransactionPath = z.object({ transactionId: TransactionId.meta({ param: { name: 'transactionId', in: 'path' } }) });
 /** POST /sandbox/app/transactions/{id}/decline: why the customer declines. */
 export const DeclineRequest = z.object({
   reason: z.enum(['DECLINED', 'INSUFFICIENT_FUNDS'], { error: 'must be DECLINED or INSUFFICIENT_FUNDS' }).default('DECLINED'),

@@ -56,7 +56,7 @@ export const CreatedAccount = AccountView.extend({
 
 export const LoginPath = z.object({ login: login.openapi({ param: { name: 'login', in: 'path' }, example: 'demo-push' }) });
 export const LoginQuery = z.object({ login: login.openapi({ param: { name: 'login', in: 'query' }, example: 'demo-push' }) });
-export const MsisdnPath = z.object({ msisdn: Msisdn.openapi({ param: { name: 'msisdn', in: 'path' } }) });
+export const MsisdnPath = z.object({ msisdn: Msisdn.meta({ param: { name: 'msisdn', in: 'path' } }) });
 export const InboxMessagePath = MsisdnPath.extend({
   messageId: singleLine(z.string().min(1).max(128)).openapi({ param: { name: 'messageId', in: 'path' } }),
 });

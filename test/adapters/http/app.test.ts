@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHttpApp } from '../../../adapters/http/index.js';
 import { CashDeskService } from '../../../src/cashdesk/service.js';
 import { TillRegistry } from '../../../src/cashdesk/tills.js';
-import { ConfigError, createVerifier, StoreError } from '../../../src/index.js';
+import { createVerifier } from '../../../src/index.js';
+import { ConfigError, StoreError } from '../../../src/errors.js';
 import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
 import { barcode, CARD, request, startServer, TILL_KEY, type TestServer, type TestVerifier } from './client.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_VERIFY_BATCH } from '../../../src/contracts/cashdesk.js';
-import { StoreError } from '../../../src/index.js';
+import { StoreError } from '../../../src/errors.js';
 import { barcode, CARD, request, startServer, TILL_KEY, type TestServer, type TestVerifier } from './client.js';
 
 const PATH = '/v1/barcode/verify-batch';

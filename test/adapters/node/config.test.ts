@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, createVerifier, init } from '../../../src/index.js';
+import { createVerifier, init } from '../../../src/index.js';
+import { ConfigError } from '../../../src/errors.js';
 import { BASE_CONFIG, PARTNER_KEY } from '../../support/fixtures.js';
 
 function issuesOf(config: unknown): string[] {

@@ -1,7 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ArgumentError, deriveCardKey, hmac, hotp, totp } from '../../../src/index.js';
+import { deriveCardKey, hmac, hotp, totp } from '../../../src/index.js';
+import { ArgumentError } from '../../../src/errors.js';
 import { PARTNER_KEY } from '../../support/fixtures.js';
 
 type Alg = 'HMACSHA1' | 'HMACSHA256';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadNativeBackend } from '../../../adapters/native/index.js';
-import { type AsyncStore, createVerifier, drawBarcode, MemoryStore, StoreError } from '../../../src/index.js';
+import { type AsyncStore, createVerifier, drawBarcode, MemoryStore } from '../../../src/index.js';
+import { StoreError } from '../../../src/errors.js';
 import { BASE_CONFIG, fixedClock, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 
 // The verifier skips the failure-counter look-up while a MemoryStore holds no

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { barcodeVerify, createVerifier, deriveCardKey, generateBarcode, getToken, init, KitError } from '../../../src/index.js';
+import { barcodeVerify, createVerifier, deriveCardKey, generateBarcode, getToken, init } from '../../../src/index.js';
+import { KitError } from '../../../src/errors.js';
 import { verificationSuite } from '../../shared/verification-suite.js';
 import { BASE_CONFIG, CARD_BOUND_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createBridge } from '../../../adapters/ws/index.js';
-import { ConfigError } from '../../../src/index.js';
+import { ConfigError } from '../../../src/errors.js';
 import { CashDeskService } from '../../../src/cashdesk/service.js';
 import { TillRegistry } from '../../../src/cashdesk/tills.js';
 import { rawUpgrade, RpcClient } from '../../support/ws-client.js';

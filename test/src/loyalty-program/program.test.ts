@@ -3,10 +3,10 @@ import { serveHttp, type HttpServerHandle } from '../../../adapters/http/serve.j
 import type { Database } from '../../../src/db/index.js';
 import { basicAuthHeader } from '../../../src/api-app/index.js';
 import { createVerifier, demoConfig, deriveCardKey, generateBarcode } from '../../../src/index.js';
-import {
-  createLoyaltyClient, createLoyaltyProgram, formatReceiptQr, LoyaltyError, luhnValid, seedDemoProgram,
-  type LoyaltyClient, type LoyaltyProgram,
-} from '../../../src/loyalty/index.js';
+import { createLoyaltyClient, formatReceiptQr, LoyaltyError, type LoyaltyClient } from '../../../src/loyalty/index.js';
+import { createLoyaltyProgram, type LoyaltyProgram } from '../../../src/loyalty-program/program.js';
+import { luhnValid } from '../../../src/loyalty-program/card-number.js';
+import { seedDemoProgram } from '../../../src/loyalty-program/demo.js';
 import { databaseCases } from '../../support/databases.js';
 
 const V = demoConfig.verifier;

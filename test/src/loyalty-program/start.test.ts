@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { demoConfig } from '../../../src/index.js';
-import { createLoyaltyClient, luhnValid, startLoyaltyProgram } from '../../../src/loyalty/index.js';
+import { createLoyaltyClient, startLoyaltyProgram } from '../../../src/loyalty/index.js';
+import { luhnValid } from '../../../src/loyalty-program/card-number.js';
 
 describe('startLoyaltyProgram', () => {
   it('with PGlite in memory, calls onListening before it is ready; a card issued then is a real one, kept', async () => {

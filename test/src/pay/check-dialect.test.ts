@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../../src/demo.js';
 import { createVerifier } from '../../../src/index.js';
-import { checkPayApi, formatPayCheckSummary } from '../../../src/pay/index.js';
+import { checkPayApi } from '../../../src/pay/index.js';
+import { formatPayCheckSummary } from '../../../src/pay/check-format.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import { Simulator } from './sandbox-harness.js';
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../../src/demo.js';
-import { ConfigError, createVerifier } from '../../../src/index.js';
+import { createVerifier } from '../../../src/index.js';
+import { ConfigError } from '../../../src/errors.js';
 import { createPayClient, type PayClientEvent, type PayDialectConfig } from '../../../src/pay/index.js';
 import { startFakePayServer } from './fake-pay-server.js';
 

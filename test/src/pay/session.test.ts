@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHttp } from '../../../adapters/http/serve.js';
 import { demoConfig } from '../../../src/demo.js';
 import { statusClass, type TransactionState, type TransactionStatus } from '../../../src/contracts/pay/index.js';
-import { ConfigError, createVerifier } from '../../../src/index.js';
+import { createVerifier } from '../../../src/index.js';
+import { ConfigError } from '../../../src/errors.js';
 import {
   createPayClient, createPaymentSession, createPayWebhookHandler, createTransactionUpdates, PayError, PaymentSessionError,
   type PaymentSessionEvent, type PaymentSessionOptions, type Sleep,

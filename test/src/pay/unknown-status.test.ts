@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createPaymentSession, resolvePayDialect, type PayClient, type PaymentSessionEvent, type TransactionAnswer,
-} from '../../../src/pay/index.js';
+import { createPaymentSession, type PayClient, type PaymentSessionEvent, type TransactionAnswer } from '../../../src/pay/index.js';
+import { resolvePayDialect } from '../../../src/contracts/pay/dialect.js';
 
 const dialect = resolvePayDialect({ statuses: { NEW: 'transit', PAID: 'successful' } });
 const basket = { items: [{ name: 'Milk', article: 'MILK', quantity: 1, price: 100 }] };

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPushClient, readMsisdnFile, readProgress, sendCampaign } from '../../../src/push/index.js';
+import { createPushClient, readMsisdnFile, sendCampaign } from '../../../src/push/index.js';
+import { readProgress } from '../../../src/push/progress.js';
 import { DATABASE_URL, haveService } from '../../support/services.js';
 import { startPushSandbox, type PushSandbox } from './sandbox.js';
 

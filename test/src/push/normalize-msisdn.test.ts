@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isValidMsisdn, normalizeMsisdn } from '../../../src/push/index.js';
+import { isValidMsisdn, normalizeMsisdn } from '../../../src/push/sources.js';
 
 /** A number the Push API accepts: 11 to 15 digits, not starting with 0. */
 const validMsisdn = fc.tuple(fc.integer({ min: 1, max: 9 }), fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 10, maxLength: 14 }))

@@ -2,7 +2,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openResultsFile, readProgress, writeProgress, type CampaignProgress } from '../../../src/push/index.js';
+import { type CampaignProgress } from '../../../src/push/index.js';
+import { openResultsFile } from '../../../src/push/results-file.js';
+import { readProgress, writeProgress } from '../../../src/push/progress.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wpk-progress-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/errors.js';
-import { createSandbox, resolveSandboxOptions, startSandbox, type SandboxModule } from '../../../src/sandbox/index.js';
+import { startSandbox } from '../../../src/sandbox/index.js';
+import { createSandbox } from '../../../src/sandbox/app.js';
+import { resolveSandboxOptions } from '../../../src/sandbox/options.js';
+import { type SandboxModule } from '../../../src/sandbox/module.js';
 
 const echoModule = (calls: string[]): SandboxModule => ({
   name: 'echo',

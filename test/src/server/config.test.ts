@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, demoConfig } from '../../../src/index.js';
+import { demoConfig } from '../../../src/index.js';
+import { ConfigError } from '../../../src/errors.js';
 import { resolveServeConfig } from '../../../src/server/config.js';
 
 function issuesOf(file: unknown, env: Record<string, string> = {}): string[] {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createVerifier, drawBarcode, MemoryStore, StoreError } from '../../../src/index.js';
+import { createVerifier, drawBarcode, MemoryStore } from '../../../src/index.js';
+import { StoreError } from '../../../src/errors.js';
 import { BASE_CONFIG, fixedClock, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 
 function barcodeFor(cardNumber: string, at = NOW): string {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RedisStore } from '../../../src/index.js';
+import type { RedisStore } from '../../../src/stores/redis.js';
 import { redisTestStore } from '../../support/redis-store.js';
 
 const redis = redisTestStore('claimfor', 'the RedisStore claimFor tests');

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createVerifier, generateBarcode, RedisStore, StoreError } from '../../../src/index.js';
+import { createVerifier, generateBarcode } from '../../../src/index.js';
+import { RedisStore } from '../../../src/stores/redis.js';
+import { StoreError } from '../../../src/errors.js';
 import { BASE_CONFIG, NOW, fixedClock } from '../../support/fixtures.js';
 import { haveService, REDIS_URL } from '../../support/services.js';
 

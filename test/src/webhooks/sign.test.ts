@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { generateWebhookSecret, signWebhook, webhookKey } from '../../../src/webhooks/index.js';
+import { generateWebhookSecret, signWebhook } from '../../../src/webhooks/index.js';
+import { webhookKey } from '../../../src/webhooks/secret.js';
 
 describe('signWebhook', () => {
   it('signs id.timestamp.body with HMAC-SHA256 of the decoded key, as v1,<base64>', () => {

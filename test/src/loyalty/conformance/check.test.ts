@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHttp, type HttpServerHandle } from '../../../../adapters/http/serve.js';
 import type { Database } from '../../../../src/db/index.js';
 import { demoConfig } from '../../../../src/index.js';
-import {
-  createLoyaltyProgram, createLoyaltyServer, formatConformanceReport, LoyaltyError, runConformanceCheck, seedDemoProgram,
-  type LoyaltyHandlers, type LoyaltyProgram,
-} from '../../../../src/loyalty/index.js';
+import { createLoyaltyServer, LoyaltyError, runConformanceCheck, type LoyaltyHandlers } from '../../../../src/loyalty/index.js';
+import { createLoyaltyProgram, type LoyaltyProgram } from '../../../../src/loyalty-program/program.js';
+import { formatConformanceReport } from '../../../../src/loyalty/conformance/check.js';
+import { seedDemoProgram } from '../../../../src/loyalty-program/demo.js';
 import { databaseCases } from '../../../support/databases.js';
 
 const CREDENTIALS = { login: 'wallet', password: 'wallet-password-1' };

@@ -1,10 +1,10 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { callbackWebhook } from '../callback/webhook.js';
-import { registerWebhookSecurity } from '../webhook-security.js';
-import { PUSH_API_VERSION } from './paths.js';
-import { PUSH_ROUTES, PUSH_SECURITY_SCHEME } from './routes.js';
-import { demoServers, OPENAPI_LICENSE } from '../openapi-info.js';
-import { withRequestIds } from '../ops-openapi.js';
+import { callbackWebhook } from './callback-webhook.js';
+import { registerWebhookSecurity } from './webhook-security.js';
+import { PUSH_API_VERSION } from '../contracts/push/paths.js';
+import { PUSH_ROUTES, PUSH_SECURITY_SCHEME } from './push.js';
+import { demoServers, OPENAPI_LICENSE } from './openapi-info.js';
+import { withRequestIds } from './ops.js';
 
 const DESCRIPTION = [
   'Push API (interface document 2.5, 3, 4.3, 5, 7, 8): JSON, UTF-8, HTTPS, HTTP Basic (RFC 7617).',

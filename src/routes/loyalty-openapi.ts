@@ -1,9 +1,9 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { LOYALTY_ERROR_STATUS } from './errors.js';
-import { LOYALTY_ROUTES, LOYALTY_SECURITY_SCHEME } from './routes.js';
-import { LOYALTY_API_VERSION, LOYALTY_API_VERSIONS } from './versions.js';
-import { demoServers, OPENAPI_LICENSE } from '../openapi-info.js';
-import { metricsOperation, withRequestIds } from '../ops-openapi.js';
+import { LOYALTY_ERROR_STATUS } from '../contracts/loyalty/errors.js';
+import { LOYALTY_ROUTES, LOYALTY_SECURITY_SCHEME } from './loyalty.js';
+import { LOYALTY_API_VERSION, LOYALTY_API_VERSIONS } from '../contracts/loyalty/versions.js';
+import { demoServers, OPENAPI_LICENSE } from './openapi-info.js';
+import { metricsOperation, withRequestIds } from './ops.js';
 
 function description(): string {
   const history = LOYALTY_API_VERSIONS.map((v) => `| ${v.version} | ${v.date} | ${v.change} |`).join('\n');

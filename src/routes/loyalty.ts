@@ -1,9 +1,9 @@
 import { createRoute } from '@hono/zod-openapi';
-import { ErrorEnvelope } from '../errors.js';
+import { ErrorEnvelope } from '../contracts/errors.js';
 import {
   AnonymousCardRequest, AnonymousCardResponse, CardPath, CategoriesResponse, FavoritesResponse, PromoCodeRequest, PromoCodeResponse,
   ReceiptQrRequest, ReceiptQrResponse, SetFavoritesRequest,
-} from './bodies.js';
+} from '../contracts/loyalty/bodies.js';
 
 /** Paths of the Loyalty API (the interface document, section 4.4), in OpenAPI form. */
 export const LOYALTY_PATHS = {
@@ -13,14 +13,6 @@ export const LOYALTY_PATHS = {
   anonymousCard: '/v1/card/anonymous',
   receiptQr: '/v1/promo/qrCode',
 } as const;
-
-/** The six operations, by the names the framework's handlers, the client and the conformance check use. */
-export const LOYALTY_OPERATIONS = [
-  'issueAnonymousCard', 'listCategories', 'getFavoriteCategories', 'setFavoriteCategories', 'sendPromoCode', 'sendReceiptQr',
-] as const;
-
-/** A Loyalty API operation name. */
-export type LoyaltyOperation = (typeof LOYALTY_OPERATIONS)[number];
 
 /** The security scheme's name in the OpenAPI document. */
 export const LOYALTY_SECURITY_SCHEME = 'walletBasic';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sandboxPayOpenApiDocument } from '../../../src/sandbox/pay/openapi.js';
-import { PAY_PATHS } from '../../../src/contracts/pay/routes.js';
+import { PAY_PATHS } from '../../../src/routes/pay.js';
 
 type Doc = {
   openapi: string;

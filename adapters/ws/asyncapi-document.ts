@@ -1,4 +1,4 @@
-import { z } from '@hono/zod-openapi';
+import { z } from 'zod';
 import { jsonSchemas } from './asyncapi-schemas.js';
 
 /**
@@ -77,7 +77,7 @@ function pascal(method: string): string {
   return key[0]!.toUpperCase() + key.slice(1);
 }
 
-const JsonRpcId = z.union([z.string(), z.number(), z.null()]).openapi('JsonRpcId', {
+const JsonRpcId = z.union([z.string(), z.number(), z.null()]).meta({ id: 'JsonRpcId',
   description: 'Echoed unchanged in the answer: match answers to calls by it, never by their order.',
 });
 const version = z.literal('2.0');
@@ -90,7 +90,7 @@ interface Built {
 
 /** Names `schema` in the document (so the schemas using it refer to it rather than repeat it). */
 function named(built: Built, name: string, schema: z.ZodType): z.ZodType {
-  const withName = schema.openapi(name);
+  const withName = schema.meta({ id: name });
   built.schemas[name] = withName;
   return withName;
 }
@@ -101,15 +101,15 @@ function errorSchema(built: Built, kind: RpcErrorKind): z.ZodType {
   if (known !== undefined) return known;
   const code = kind.dataCodes.length > 0
     ? z.enum(kind.dataCodes as [string, ...string[]])
-    : z.string().openapi({ description: 'The kit error code: branch on it.' });
+    : z.string().meta({ description: 'The kit error code: branch on it.' });
   const data = z.object({
     code,
-    errors: z.array(z.string()).optional().openapi({ description: '`<field>: <message>` lines, when there are some.' }),
-    requestId: z.string().optional().openapi({ description: "This failure's id in the server's log lines." }),
+    errors: z.array(z.string()).optional().meta({ description: '`<field>: <message>` lines, when there are some.' }),
+    requestId: z.string().optional().meta({ description: "This failure's id in the server's log lines." }),
     ...kind.data,
   });
-  const message = z.string().openapi({ description: 'For people; may be reworded: branch on data.code.' });
-  const error = z.object({ code: z.literal(kind.rpcCode), message, data }).openapi({ description: kind.description });
+  const message = z.string().meta({ description: 'For people; may be reworded: branch on data.code.' });
+  const error = z.object({ code: z.literal(kind.rpcCode), message, data }).meta({ description: kind.description });
   return named(built, kind.name, error);
 }
 

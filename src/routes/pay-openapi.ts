@@ -1,9 +1,9 @@
 import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
-import { VERSION } from '../../version.js';
-import { registerWebhookSecurity } from '../webhook-security.js';
-import { PAY_ERROR_STATUS } from './errors.js';
-import { PAY_ROUTES, PAY_SECURITY_SCHEME, PAY_SECURITY_SCHEME_OBJECT, transactionUpdatedWebhook } from './routes.js';
-import { demoServers, OPENAPI_LICENSE } from '../openapi-info.js';
+import { VERSION } from '../version.js';
+import { registerWebhookSecurity } from './webhook-security.js';
+import { PAY_ERROR_STATUS } from '../contracts/pay/errors.js';
+import { PAY_ROUTES, PAY_SECURITY_SCHEME, PAY_SECURITY_SCHEME_OBJECT, transactionUpdatedWebhook } from './pay.js';
+import { demoServers, OPENAPI_LICENSE } from './openapi-info.js';
 
 function description(): string {
   const codes = Object.entries(PAY_ERROR_STATUS).map(([code, status]) => `\`${code}\` ${status}`).join(', ');

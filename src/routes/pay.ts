@@ -1,11 +1,11 @@
 import { createRoute } from '@hono/zod-openapi';
-import { webhookSecurity } from '../webhook-security.js';
+import { webhookSecurity } from './webhook-security.js';
 import {
   AvailabilityRequest, AvailabilityResponse, AvailabilityTaskRequest, AvailabilityTaskResponse, CancelRequest, CheckoutRequest,
   CheckoutResponse, ReceiptRequest, ReceiptResponse, RefundRequest, RefundResponse, StatusRequest, TransactionState,
   TransactionUpdatedEvent,
-} from './bodies.js';
-import { PayErrorEnvelope, TOKEN_HEADER } from './errors.js';
+} from '../contracts/pay/bodies.js';
+import { PayErrorEnvelope, TOKEN_HEADER } from '../contracts/pay/errors.js';
 
 /** Paths of the Pay API (the interface document, section 4.2, and the kit's /cancel and /receipt). */
 export const PAY_PATHS = {

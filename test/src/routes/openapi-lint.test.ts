@@ -4,8 +4,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cashDeskOpenApiDocument } from '../../../adapters/http/index.js';
-import { loyaltyOpenApiDocument } from '../../../src/contracts/loyalty/openapi.js';
-import { pushOpenApiDocument } from '../../../src/contracts/push/openapi.js';
+import { loyaltyOpenApiDocument } from '../../../src/routes/loyalty-openapi.js';
+import { pushOpenApiDocument } from '../../../src/routes/push-openapi.js';
 import { sandboxPayOpenApiDocument } from '../../../src/sandbox/pay/openapi.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');

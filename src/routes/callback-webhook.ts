@@ -1,15 +1,15 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { webhookSecurity } from '../webhook-security.js';
-import { CallbackEvent } from './events.js';
+import { webhookSecurity } from './webhook-security.js';
+import { CallbackEvent } from '../contracts/callback/events.js';
 
 /** The webhook's name in the OpenAPI document's `webhooks`. */
 export const CALLBACK_WEBHOOK_NAME = 'pushEvent';
 
 /** Standard Webhooks headers every callback carries; the receiver verifies them over the raw body. */
 export const CallbackHeaders = z.object({
-  'webhook-id': z.string().min(1).max(128).openapi({ description: 'The event\'s id, equal to `eventId`; de-duplicate by it (delivery is at least once).', example: 'evt_5b1c0e9d2a7f43c18e6d' }),
-  'webhook-timestamp': z.string().regex(/^\d{1,12}$/).openapi({ description: 'Unix seconds of this attempt; reject stale ones (e.g. more than 5 min off).', example: '1795426800' }),
-  'webhook-signature': z.string().min(1).openapi({
+  'webhook-id': z.string().min(1).max(128).meta({ description: 'The event\'s id, equal to `eventId`; de-duplicate by it (delivery is at least once).', example: 'evt_5b1c0e9d2a7f43c18e6d' }),
+  'webhook-timestamp': z.string().regex(/^\d{1,12}$/).meta({ description: 'Unix seconds of this attempt; reject stale ones (e.g. more than 5 min off).', example: '1795426800' }),
+  'webhook-signature': z.string().min(1).meta({
     description: 'Space-separated `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<body>")>`, key = the base64 part of the account\'s `whsec_` secret.',
     example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
   }),
