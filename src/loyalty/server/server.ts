@@ -9,7 +9,7 @@ import {
 } from '../../contracts/loyalty/index.js';
 import { loyaltyOpenApiDocument } from '../../contracts/loyalty/openapi.js';
 import { LOYALTY_API_VERSION } from '../../contracts/loyalty/versions.js';
-import { createApiApp, HealthCheck, limiterFrom, mountHealthRoutes, problem, REQUEST_ID_HEADER } from '../../api-app/index.js';
+import { createApiApp, HealthCheck, limiterFrom, mountHealthRoutes, problem, REQUEST_ID_HEADER } from '../../../adapters/http-server/index.js';
 import type { FailureLimiter, FailureLimiterOptions } from '../../guard/failure-limiter.js';
 import { LoyaltyError } from '../errors.js';
 import type { LoyaltyCallContext, LoyaltyHandlers } from '../handlers.js';

@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { PUSH_HEADERS, PUSH_PATHS, PUSH_ROUTES, registerPushOpenApi, type PushMessageState, type PushStatus } from '../../contracts/push/index.js';
-import { problem } from '../../api-app/index.js';
+import { problem } from '../../../adapters/http-server/index.js';
 import type { SandboxContext } from '../module.js';
 import { setPassword } from './accounts.js';
 import { currentAccount, pushAuth, VerifiedPasswords } from './auth.js';
