@@ -1,4 +1,4 @@
-import { type HttpServerHandle, serveHttp, type ServeHttpOptions } from './serve.js';
+import { type FetchApp, type HttpServerHandle, serveHttp, type ServeHttpOptions } from './serve.js';
 import { startingApp } from './starting-app.js';
 
 /** Where a server listens and when; see {@link serveWhileBuilding}. */
@@ -15,9 +15,12 @@ export interface ServeWhileBuildingOptions extends ServeHttpOptions {
 }
 
 /**
- * Listens and builds a server's app, early or late as `options.early` says;
- * requests that come while it builds wait for it ({@link startingApp}). When
- * the build fails, the listener is closed, `undo` releases what the build
+ * The one start of every server of the kit (cash desk, sandbox, Loyalty
+ * server): listens and builds its app, early or late as `options.early`
+ * says. Early, requests that come while it builds wait for it
+ * ({@link startingApp}); late, the built app itself is served, its raw routes
+ * (node-routes.ts: the cash desk's verify path) included. When the build or
+ * the listen fails, the listener is closed, `undo` releases what the build
  * opened, and the error is thrown.
  *
  * @example
@@ -25,28 +28,26 @@ export interface ServeWhileBuildingOptions extends ServeHttpOptions {
  *   () => createSandbox(options), (s) => s.app, async () => {});
  */
 export async function serveWhileBuilding<T>(
-  options: ServeWhileBuildingOptions, build: () => Promise<T>, appOf: (built: T) => Parameters<ReturnType<typeof startingApp>['ready']>[0],
-  undo: () => Promise<void>,
+  options: ServeWhileBuildingOptions, build: () => Promise<T>, appOf: (built: T) => FetchApp, undo: () => Promise<void>,
 ): Promise<{ http: HttpServerHandle; built: T }> {
   const { early, onListening, ...serve } = options;
-  const app = startingApp();
+  const starting = early ? startingApp() : undefined;
   let http: HttpServerHandle | undefined;
-  const listen = async () => {
+  const listen = async (app: FetchApp) => {
     http = await serveHttp(app, serve);
     onListening?.(http.url);
-    return http;
   };
   let built: T;
   try {
-    if (early) await listen();
+    if (starting !== undefined) await listen(starting);
     built = await build();
-    if (http === undefined) await listen();
+    if (starting === undefined) await listen(appOf(built));
   } catch (error) {
-    app.failed();
+    starting?.failed();
     await http?.close();
     await undo();
     throw error;
   }
-  app.ready(appOf(built));
+  starting?.ready(appOf(built));
   return { http: http!, built };
 }

@@ -63,7 +63,7 @@ describe('createApiApp, given hostile input', () => {
     expect((await api.request('/nothing', { method: 'DELETE' })).status).toBe(404);
   });
 
-  it('logs a client that goes away mid-body at info, not as a 500', async () => {
+  it('logs a client that goes away mid-body at info and counts it as 499, as the cash desk does, not as a 500', async () => {
     const log = captureLog('info');
     const api = createApiApp({ logger: log.logger });
     let started!: () => void;
@@ -82,6 +82,8 @@ describe('createApiApp, given hostile input', () => {
       req.destroy();
       await expect.poll(() => log.lines().map((l) => l.msg), { timeout: 10_000 }).toContain('request aborted by the client');
       expect(log.lines().filter((l) => (l.level as number) >= 50)).toEqual([]);
+      await expect.poll(async () => (await fetch(`${server.url}/metrics`)).text(), { timeout: 10_000 })
+        .toContain('wpk_http_requests_total{route="/upload",status="499"} 1');
     } finally {
       await server.close();
     }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { attachNodeRoutes } from '../../../adapters/http-server/node-routes.js';
 import { serveWhileBuilding } from '../../../adapters/http-server/serve-while-building.js';
 
 const answering = (text: string) => ({ fetch: () => new Response(text) });
@@ -31,6 +32,31 @@ describe('serveWhileBuilding', () => {
       throw new Error('folder in use');
     }, () => answering('x'), async () => { undone = true; })).rejects.toThrow('folder in use');
     expect([listened, undone]).toEqual([false, true]);
+  });
+
+  it('serves the built app itself when late, its raw routes included', async () => {
+    const app = answering('built');
+    attachNodeRoutes(app, new Map([['/raw', (_req, res) => { res.end('raw'); }]]));
+    const { http } = await serveWhileBuilding({ port: 0, early: false }, async () => app, (built) => built, async () => {});
+    try {
+      expect(await (await fetch(`${http.url}/raw`, { method: 'POST' })).text()).toBe('raw');
+      expect(await (await fetch(`${http.url}/other`)).text()).toBe('built');
+    } finally {
+      await http.close();
+    }
+  });
+
+  it('undoes what the build opened when the late listen fails', async () => {
+    const taken = await serveWhileBuilding({ port: 0, early: false }, async () => answering('x'), (b) => b, async () => {});
+    let undone = false;
+    try {
+      const port = Number(new URL(taken.http.url).port);
+      await expect(serveWhileBuilding({ port, early: false }, async () => answering('y'), (b) => b, async () => { undone = true; }))
+        .rejects.toThrow(/EADDRINUSE/);
+      expect(undone).toBe(true);
+    } finally {
+      await taken.http.close();
+    }
   });
 
   it('closes the early listener when the build fails', async () => {
