@@ -18,18 +18,19 @@ import type { TillAuthenticator } from './till-keys.js';
  *
  * Reads the Node request's own headers: building a web `Headers` costs more than all the checks.
  */
-export function tillAdmission(authenticate: TillAuthenticator, limitBytes: number): (incoming: IncomingMessage) => HttpProblem | Till {
-  return (incoming) => refusalBeforeBody(authenticate, incoming, limitBytes);
-}
-
-function refusalBeforeBody(authenticate: TillAuthenticator, incoming: IncomingMessage, limitBytes: number): HttpProblem | Till {
-  const { headers } = incoming;
-  const till = authenticate(headers.authorization, incoming.url, incoming.socket.remoteAddress);
-  if (till === undefined) return unauthorized();
-  const length = headers['content-length'];
-  // With Transfer-Encoding the length is not to be trusted; the limit is then enforced while reading.
-  if (length !== undefined && headers['transfer-encoding'] === undefined && Number(length) > limitBytes) return payloadTooLarge(limitBytes);
-  const contentType = headers['content-type'];
-  if (contentType !== undefined && !isJsonMediaType(contentType)) return unsupportedMediaType();
-  return till;
+export function tillAdmission(
+  authenticate: TillAuthenticator, limitBytes: number,
+): (incoming: IncomingMessage) => HttpProblem | Till {
+  return (incoming) => {
+    const { headers } = incoming;
+    const till = authenticate(headers.authorization, incoming.url, incoming.socket.remoteAddress);
+    if (till === undefined) return unauthorized();
+    const length = headers['content-length'];
+    // With Transfer-Encoding the length is not to be trusted; the limit is then enforced while reading.
+    const declaredOver = length !== undefined && headers['transfer-encoding'] === undefined && Number(length) > limitBytes;
+    if (declaredOver) return payloadTooLarge(limitBytes);
+    const contentType = headers['content-type'];
+    if (contentType !== undefined && !isJsonMediaType(contentType)) return unsupportedMediaType();
+    return till;
+  };
 }

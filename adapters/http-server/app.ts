@@ -7,7 +7,9 @@ import { REQUEST_ID_HEADER, silentLogger, withLogPolicy, withRequestId } from '.
 import { requestBodyLimit } from './body-limit.js';
 import { isClientAbort, problemFor } from './failures.js';
 import { apiMetrics, mountMetrics, type ApiMetrics } from './metrics.js';
-import { bodyNotJson, invalidBody, methodNotAllowed, notFound, payloadTooLarge, unsupportedMediaType } from './refusals.js';
+import {
+  bodyNotJson, invalidBody, methodNotAllowed, notFound, payloadTooLarge, unsupportedMediaType,
+} from './refusals.js';
 import { keepRequestIdInHeader, sendProblem } from './reply.js';
 import { requestIdFor, requestIdOfContext } from './request-id.js';
 import { boundJsonDepth, jsonTooDeepProblem, refuseControlsInUrl, wasTooDeep } from './request-guards.js';
@@ -96,7 +98,8 @@ export function createApiApp<E extends Env = Env>(options: ApiAppOptions = {}): 
       if (error.status === 415) return sendProblem(c, unsupportedMediaType());
     }
     // A client gone mid-body gets 499, the cash desk's answer: counted and logged apart, read by nobody.
-    return sendProblem(c, problemFor(error, logger, { method: c.req.method, path: c.req.path, reqId: requestIdOfContext(c), incoming, aborted }));
+    const request = { method: c.req.method, path: c.req.path, reqId: requestIdOfContext(c), incoming, aborted };
+    return sendProblem(c, problemFor(error, logger, request));
   });
   app.notFound((c) => sendProblem(c, notFound()));
   return app;

@@ -13,7 +13,8 @@ import { databaseUnavailable, internalError, requestDataInvalid, tooManyRequests
  */
 export const CLIENT_CLOSED_REQUEST = 499;
 
-const CLIENT_CLOSED = new HttpProblem(CLIENT_CLOSED_REQUEST, 'CLIENT_CLOSED_REQUEST', ['The client closed the request']);
+const CLIENT_CLOSED = new HttpProblem(CLIENT_CLOSED_REQUEST, 'CLIENT_CLOSED_REQUEST',
+  ['The client closed the request']);
 
 /**
  * True when `error` says the client went away before its body ended: the raw
@@ -24,7 +25,8 @@ const CLIENT_CLOSED = new HttpProblem(CLIENT_CLOSED_REQUEST, 'CLIENT_CLOSED_REQU
 export function isClientAbort(error: unknown, incoming?: IncomingMessage): boolean {
   if (incoming !== undefined && !incoming.complete && (incoming.destroyed || incoming.readableAborted)) return true;
   if (!(error instanceof Error)) return false;
-  return error.name === 'ClientAborted' || ((error as NodeJS.ErrnoException).code === 'ECONNRESET' && error.message === 'aborted');
+  if (error.name === 'ClientAborted') return true;
+  return (error as NodeJS.ErrnoException).code === 'ECONNRESET' && error.message === 'aborted';
 }
 
 /**
@@ -36,7 +38,8 @@ export function isClientAbort(error: unknown, incoming?: IncomingMessage): boole
 export function databaseRefusal(error: unknown): HttpProblem | undefined {
   const code = sqlState(error);
   if (code === undefined || !code.startsWith('22')) return undefined;
-  return new HttpProblem(400, 'BAD_REQUEST', ['body: a value was refused as invalid data; check text fields for control characters and lengths']);
+  return new HttpProblem(400, 'BAD_REQUEST',
+    ['body: a value was refused as invalid data; check text fields for control characters and lengths']);
 }
 
 function classify(error: unknown): { problem: HttpProblem; log?: 'warn' | 'error'; message?: string } {
@@ -47,10 +50,13 @@ function classify(error: unknown): { problem: HttpProblem; log?: 'warn' | 'error
     switch (error.code) {
       case 'REQUEST_DATA_INVALID':
         // The offset (never the content) is safe to pass on and tells the till what to fix.
-        return { problem: requestDataInvalid(error instanceof RequestDataError ? `invalid at byte ${error.offset}` : undefined) };
+        return {
+          problem: requestDataInvalid(error instanceof RequestDataError ? `invalid at byte ${error.offset}` : undefined),
+        };
       case 'STORE_UNAVAILABLE':
         return {
-          problem: new HttpProblem(503, 'STORE_UNAVAILABLE', ['The verification store is unavailable; the barcode was neither accepted nor refused']),
+          problem: new HttpProblem(503, 'STORE_UNAVAILABLE',
+            ['The verification store is unavailable; the barcode was neither accepted nor refused']),
           log: 'warn',
         };
       case 'TOO_MANY_REQUESTS':
@@ -97,6 +103,7 @@ export function problemFor(error: unknown, logger: Logger, request: FailedReques
     return CLIENT_CLOSED;
   }
   const { problem, log, message } = classify(error);
-  if (log !== undefined) logger[log]({ err: error, ...logged, status: problem.httpStatus }, message ?? 'http request failed');
+  if (log === undefined) return problem;
+  logger[log]({ err: error, ...logged, status: problem.httpStatus }, message ?? 'http request failed');
   return problem;
 }

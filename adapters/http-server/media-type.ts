@@ -1,4 +1,4 @@
-// application/json or any +json type (application/problem+json, application/vnd.x+json), with parameters such as charset.
+// application/json or any +json type (application/problem+json, application/vnd.x+json), with parameters (charset).
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json[\t ]*(?:;.*)?$/i;
 
 /**

@@ -24,7 +24,7 @@ export interface RawRouteDeps<C> {
   logger: Logger;
 }
 
-/** Turns a request body of `caller` into the 200 JSON answer, or throws (an HttpProblem, or anything for `problemFor`). */
+/** Turns `caller`'s body into the 200 JSON answer, or throws (an HttpProblem, or anything for `problemFor`). */
 export type Answer<C> = (body: Buffer, caller: C) => unknown;
 
 interface RawRoute<C> extends RawRouteDeps<C> {

@@ -10,7 +10,9 @@ import { HttpProblem } from './problem.js';
  * @example
  * throw problem(404, 'NOT_FOUND', ['transactionId: no such transaction']);
  */
-export function problem(httpStatus: number, status: string, errors: readonly string[], headers?: Record<string, string>): HttpProblem {
+export function problem(
+  httpStatus: number, status: string, errors: readonly string[], headers?: Record<string, string>,
+): HttpProblem {
   return new HttpProblem(httpStatus, status, errors, headers);
 }
 
@@ -32,7 +34,8 @@ export function bodyNotJson(): HttpProblem {
 /** 400 with the kit's own code: the text to sign is not JSON. */
 export function requestDataInvalid(detail?: string): HttpProblem {
   const suffix = detail === undefined ? '' : ` (${detail})`;
-  return new HttpProblem(400, 'REQUEST_DATA_INVALID', [`requestData: must be the JSON text of the request body${suffix}`]);
+  return new HttpProblem(400, 'REQUEST_DATA_INVALID',
+    [`requestData: must be the JSON text of the request body${suffix}`]);
 }
 
 /** 413: the body is over the configured limit. */
@@ -52,7 +55,8 @@ export function notFound(): HttpProblem {
 
 /** 405: the path exists, but only under `allowed` methods (sent as `Allow`). */
 export function methodNotAllowed(allowed: readonly string[]): HttpProblem {
-  return new HttpProblem(405, 'METHOD_NOT_ALLOWED', [`method: must be ${allowed.join(' or ')}`], { allow: allowed.join(', ') });
+  return new HttpProblem(405, 'METHOD_NOT_ALLOWED', [`method: must be ${allowed.join(' or ')}`],
+    { allow: allowed.join(', ') });
 }
 
 /** 429: too many failed authentications; `Retry-After` says when to try again. */

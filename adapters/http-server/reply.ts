@@ -24,7 +24,9 @@ export function sendJson(outgoing: ServerResponse, status: number, body: unknown
  * problem's headers and `Connection: close` when the request carried a body (see `carriesBody`): the way
  * of the raw routes and of the apps that answer refusals on the Node response (the cash desk's).
  */
-export function writeProblem(requestHeaders: IncomingHttpHeaders, outgoing: ServerResponse, problem: HttpProblem): void {
+export function writeProblem(
+  requestHeaders: IncomingHttpHeaders, outgoing: ServerResponse, problem: HttpProblem,
+): void {
   const headers = carriesBody(requestHeaders) ? { ...problem.headers, connection: 'close' } : problem.headers;
   sendJson(outgoing, problem.httpStatus, errorEnvelope(problem.status, problem.errors, requestIdOf(outgoing.req)), headers);
 }
