@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { softFdLimit } from '../adapters/http/connection-gate.js';
+import { softFdLimit } from '../adapters/http-server/connection-gate.js';
 import { demoConfig } from '../src/demo.js';
 import type { BenchGroup, Measured } from './harness.js';
 import { checkBuildIsFresh, pin, renice, startProbe, startServeConfig } from './tills-processes.js';

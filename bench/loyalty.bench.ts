@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import { openDatabase } from '../src/db/index.js';
 import { demoConfig } from '../src/demo.js';
-import { basicAuthHeader, createApiApp } from '../src/api-app/index.js';
+import { createApiApp } from '../adapters/http-server/index.js';
+import { basicAuthHeader } from '../src/net/basic-auth.js';
 import { createLoyaltyServer, formatReceiptQr, parseReceiptQr, type LoyaltyHandlers } from '../src/loyalty/index.js';
 import { ReceiptQrRequest, ReceiptQrResponse } from '../src/contracts/loyalty/bodies.js';
 import { createLoyaltyProgram } from '../src/loyalty-program/program.js';

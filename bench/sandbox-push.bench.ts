@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { basicAuthHeader } from '../src/api-app/index.js';
+import { basicAuthHeader } from '../src/net/basic-auth.js';
 import { startSandbox, type RunningSandbox } from '../src/sandbox/index.js';
 import type { BenchGroup, Measured } from './harness.js';
 

@@ -61,7 +61,8 @@ export function checkBuildIsFresh(): void {
     }
   };
   walk('src');
-  walk('adapters/http');
+  walk('adapters/http-server');
+  walk('adapters/cashdesk-http');
   walk('adapters/ws');
   if (newer.length > 0) process.stderr.write(`  WARNING: ${newer.length} source files newer than dist/ (e.g. ${newer[0]}): run npm run build:ts\n`);
 }

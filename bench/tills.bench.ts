@@ -1,4 +1,4 @@
-import { serveHttp } from '../adapters/http/serve.js';
+import { serveHttp } from '../adapters/http-server/serve.js';
 import { demoConfig } from '../src/demo.js';
 import { createVerifier } from '../src/index.js';
 import { createPayClient, createPaymentSession, createPayWebhookHandler, createTransactionUpdates } from '../src/pay/index.js';

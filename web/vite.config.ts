@@ -6,7 +6,7 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 /**
  * The console's pages: wallet app (served by the sandbox), till and merchant console (served by the
  * cash desk server). Built by `npm run build:web` into dist/web, never committed. Relative asset URLs: each server
- * serves a page under its own prefix and injects a `<base href>` (src/api-app/web-pages.ts).
+ * serves a page under its own prefix and injects a `<base href>` (adapters/http-server/web-pages.ts).
  */
 export default defineConfig({
   root: here('.'),

@@ -1,4 +1,4 @@
-import { serveHttp } from '../../adapters/http/serve.js';
+import { serveHttp } from '../../adapters/http-server/serve.js';
 import { createSandbox } from '../../src/sandbox/app.js';
 import { createPayModule } from '../../src/sandbox/pay/index.js';
 import { ready } from './common.js';

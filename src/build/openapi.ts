@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { cashDeskOpenApiDocument } from '../../adapters/http/openapi.js';
+import { cashDeskOpenApiDocument } from '../../adapters/cashdesk-http/openapi.js';
 import { cashDeskBridgeAsyncApiDocument } from '../../adapters/ws/asyncapi.js';
 import { loyaltyOpenApiDocument } from '../routes/loyalty-openapi.js';
 import { sandboxPayOpenApiDocument } from '../sandbox/pay/openapi.js';

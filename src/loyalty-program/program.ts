@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { HealthCheck } from '../api-app/health.js';
+import { HealthCheck } from '../../adapters/http-server/health.js';
 import { migrate, type Database } from '../db/index.js';
 import type { LoyaltyHandlers } from '../loyalty/handlers.js';
 import { createLoyaltyServer } from '../loyalty-server/server.js';

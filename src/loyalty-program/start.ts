@@ -1,6 +1,6 @@
 import { pino } from 'pino';
-import type { ServerLimits } from '../../adapters/http/server-limits.js';
-import { serveWhileBuilding } from '../api-app/serve-while-building.js';
+import type { ServerLimits } from '../../adapters/http-server/server-limits.js';
+import { serveWhileBuilding } from '../../adapters/http-server/serve-while-building.js';
 import { openDatabase, type Database } from '../db/index.js';
 import { preloadPglite } from '../db/pglite-preload.js';
 import { demoConfig } from '../demo.js';

@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { LOYALTY_UNAUTHORIZED_MESSAGE, LOYALTY_WWW_AUTHENTICATE } from '../contracts/loyalty/errors.js';
-import { guardedCheck, parseBasicAuth, problem, type AuthGuard, type BasicCredentials } from '../api-app/index.js';
+import { guardedCheck, problem, type AuthGuard } from '../../adapters/http-server/index.js';
+import { parseBasicAuth, type BasicCredentials } from '../net/basic-auth.js';
 
 /**
  * Who may call the Loyalty API: the Basic credentials given to the wallet

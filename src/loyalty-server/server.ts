@@ -10,7 +10,7 @@ import {
 import { loyaltyOpenApiDocument } from '../routes/loyalty-openapi.js';
 import { LOYALTY_ROUTES } from '../routes/loyalty.js';
 import { LOYALTY_API_VERSION } from '../contracts/loyalty/versions.js';
-import { createApiApp, HealthCheck, limiterFrom, mountHealthRoutes, problem, REQUEST_ID_HEADER } from '../api-app/index.js';
+import { createApiApp, HealthCheck, limiterFrom, mountHealthRoutes, problem, REQUEST_ID_HEADER } from '../../adapters/http-server/index.js';
 import type { FailureLimiter, FailureLimiterOptions } from '../guard/failure-limiter.js';
 import { LoyaltyError } from '../loyalty/errors.js';
 import type { LoyaltyCallContext, LoyaltyHandlers } from '../loyalty/handlers.js';

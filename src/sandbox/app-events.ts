@@ -1,5 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { streamChanges } from '../api-app/change-stream.js';
+import { streamChanges } from '../../adapters/http-server/change-stream.js';
 import type { SandboxContext } from './module.js';
 
 /** Where the wallet app's page (and the merchant console) hear that something changed. */

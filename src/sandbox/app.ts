@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { migrate, openDatabase, type Database } from '../db/index.js';
-import { createApiApp, HealthCheck, limiterFrom, mountHealthRoutes, serveOpenApi } from '../api-app/index.js';
+import { createApiApp, HealthCheck, limiterFrom, mountHealthRoutes, serveOpenApi } from '../../adapters/http-server/index.js';
 import { silentLogger, withLogPolicy } from '../log/index.js';
 import { VERSION } from '../version.js';
 import { ChangeFeed } from './changes.js';

@@ -1,4 +1,4 @@
-import { TopicFeed } from '../api-app/topic-feed.js';
+import { TopicFeed } from '../../adapters/http-server/topic-feed.js';
 
 /** What changed in the sandbox: the wallet app's and the merchant console's pages fetch that part again. */
 export type SandboxTopic = 'pay' | 'push' | 'webhooks' | 'loyalty';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { serverLimitsSchema } from '../../adapters/http/server-limits.js';
+import { serverLimitsSchema } from '../../adapters/http-server/server-limits.js';
 import { ConfigError } from '../errors.js';
 
 const schema = z.object({

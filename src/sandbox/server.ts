@@ -1,4 +1,4 @@
-import { serveWhileBuilding } from '../api-app/serve-while-building.js';
+import { serveWhileBuilding } from '../../adapters/http-server/serve-while-building.js';
 import { preloadPglite } from '../db/pglite-preload.js';
 import type { Sandbox } from './app.js';
 import type { SandboxModule } from './module.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { applyAliases, formatIssues, initParametersSchema, schemeFields } from '../../adapters/node/config.js';
-import { DEFAULT_SERVER_LIMITS, serverLimitsShape } from '../../adapters/http/server-limits.js';
+import { DEFAULT_SERVER_LIMITS, serverLimitsShape } from '../../adapters/http-server/server-limits.js';
 import { bonusSection } from '../cashdesk/bonus.js';
 import { ConfigError } from '../errors.js';
 import { payDialectSchema } from '../contracts/pay/dialect.js';
@@ -105,7 +105,7 @@ export const serveConfigSchema = z.object({
     bodyLimitBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(1024 * 1024),
     maxPayloadBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(1024 * 1024),
     drainSeconds: z.number().int().min(0).max(300).default(10),
-    // Timeouts and connection cap of the HTTP server (adapters/http/server-limits.ts); unset: its defaults.
+    // Timeouts and connection cap of the HTTP server (adapters/http-server/server-limits.ts); unset: its defaults.
     ...serverLimitsShape,
     // WebSocket caps (adapters/ws/options.ts); unset: the bridge's defaults.
     maxWsConnections: z.number().int().min(1).max(1_000_000).optional(),

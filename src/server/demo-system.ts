@@ -8,7 +8,7 @@ import { startLoyaltyProgram, type RunningLoyaltyProgram } from '../loyalty-prog
 import { startSandbox, type RunningSandbox } from '../sandbox/server.js';
 import { resolveServeConfig } from './config.js';
 import { startServer, type RunningServer } from './serve.js';
-import { mountWebPage } from '../api-app/web-pages.js';
+import { mountWebPage } from '../../adapters/http-server/web-pages.js';
 import { createCallbackReceiver, type CallbackReceiver } from '../callback-receiver/receiver.js';
 import { createPushClient } from '../push/client.js';
 import { CallbackLog } from './console/callback-log.js';

@@ -3,13 +3,14 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { silentLogger, withLogPolicy } from '../log/index.js';
-import { createHttpApp, DEFAULT_SERVER_LIMITS, serveHttp } from '../../adapters/http/index.js';
-import type { NodeEnv } from '../../adapters/http/node-env.js';
-import { wantsWebSocket } from '../../adapters/http/upgrade-as-http.js';
+import { createHttpApp } from '../../adapters/cashdesk-http/index.js';
+import { DEFAULT_SERVER_LIMITS, serveWhileBuilding } from '../../adapters/http-server/index.js';
+import type { NodeEnv } from '../../adapters/http-server/node-env.js';
+import { wantsWebSocket } from '../../adapters/http-server/upgrade-as-http.js';
 import { createVerifier } from '../../adapters/node/verifier.js';
 import { createBridge } from '../../adapters/ws/index.js';
 import { DEFAULT_MAX_CONNECTIONS } from '../../adapters/ws/options.js';
-import { HealthCheck } from '../api-app/health.js';
+import { HealthCheck } from '../../adapters/http-server/health.js';
 import { RedisStore } from '../stores/redis.js';
 import { RedisFailureCounts } from '../guard/redis-counts.js';
 import { VERSION } from '../version.js';
@@ -63,58 +64,25 @@ export const BRIDGE_PATH = '/ws';
  */
 export async function startServer(config: ServeConfig, given: Logger = silentLogger(), options: StartServerOptions = {}): Promise<RunningServer> {
   const logger = withLogPolicy(given);
-  const { replay, ...verifierConfig } = config.verifier;
-  const store = config.redisUrl === undefined ? undefined : new RedisStore({ url: config.redisUrl });
-  const metrics = new ServerMetrics();
-  const bonusAvailable = config.bonus === undefined ? undefined : httpBonusHook(config.bonus, metrics.bonusChecks);
-  const verifier = createVerifier({
-    ...verifierConfig, replay: replay ? store : false, ...(bonusAvailable ? { bonusAvailable } : {}), ...(options.clock ? { clock: options.clock } : {}),
-  });
-  let service: CashDeskService | undefined;
-  let pay: ServerPayments | undefined;
-  const { pay: payConfig } = config;
-  if (payConfig !== undefined) {
-    const paymentsConfig = { database: config.database, pay: payConfig };
-    const count = (kind: 'status' | 'code', operation: string) => metrics.payWordsNotUnderstood.inc({ operation, kind });
-    pay = payConfig.thread === 'worker' && options.clock === undefined
-      ? await openPaymentsThread(paymentsConfig, () => service!, logger, count)
-      : await openServerPayments(paymentsConfig, () => service!, logger, options.clock, count);
-  }
-  // With Redis, the wrong-key budget per address holds for every instance together, not for each.
-  const failureCounts = store === undefined ? undefined : new RedisFailureCounts({ client: store.client, logger });
-  service = new CashDeskService({
-    verifier, tills: new TillRegistry(config.tills), version: VERSION, metrics, logger, ...(pay ? { payments: pay.payments } : {}),
-    ...(failureCounts === undefined ? {} : { bruteForce: { shared: failureCounts } }),
-  });
-  try {
-    await pay?.payments.init();
-  } catch (error) {
-    await pay?.close();
-    await failureCounts?.close();
-    throw error;
-  }
   const { server: s } = config;
-  // Redis and the payments' database can fail under the cash desk; the in-memory store is part of the process.
-  const health = new HealthCheck({
-    ...(store === undefined ? {} : { redis: () => store.ping() }),
-    ...(pay === undefined ? {} : { database: () => pay!.ping() }),
-  });
-  const app = createHttpApp(service, { bodyLimitBytes: s.bodyLimitBytes, logger, health });
-  options.mount?.(app, service);
-  const bridge = createBridge(service, {
-    allowedOrigins: s.allowedOrigins, maxPayloadBytes: s.maxPayloadBytes, logger,
-    ...defined({ maxConnections: s.maxWsConnections, maxConnectionsPerTill: s.maxWsConnectionsPerTill, maxBufferedBytesTotal: s.maxWsBufferedBytesTotal }),
-  });
   const limits = defined({
     headersTimeoutMs: s.headersTimeoutMs, requestTimeoutMs: s.requestTimeoutMs, keepAliveTimeoutMs: s.keepAliveTimeoutMs,
     // Upgraded sockets stay counted by the HTTP server: by default a full bridge still leaves HTTP its own 1024.
     maxConnections: s.maxConnections ?? DEFAULT_SERVER_LIMITS.maxConnections + (s.maxWsConnections ?? DEFAULT_MAX_CONNECTIONS),
   });
-  const http = await serveHttp(app, { host: s.host, port: s.port, limits, logger }).catch(async (error: unknown) => {
-    await pay?.close();
-    await failureCounts?.close();
-    throw error;
-  });
+  const opened: Opened = {};
+  // Late, never early: Redis and the payments' database can fail while it builds, and the verify path's raw
+  // routes (node-routes.ts) are taken from the built app when the listener is made.
+  const { http, built } = await serveWhileBuilding(
+    { host: s.host, port: s.port, limits, logger, early: false },
+    () => buildCashDesk(config, logger, options, opened),
+    (desk) => desk.app,
+    async () => {
+      await opened.pay?.close();
+      await opened.failureCounts?.close();
+    },
+  );
+  const { service, verifier, bridge, store, pay, failureCounts } = built;
   http.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (wantsWebSocket(req) && new URL(req.url ?? '/', 'http://localhost').pathname === BRIDGE_PATH) {
       bridge.handleUpgrade(req, socket, head);
@@ -129,6 +97,7 @@ export async function startServer(config: ServeConfig, given: Logger = silentLog
     bridge.allowOrigin(`http://${host}:${port}`);
     if (['127.0.0.1', '::1', 'localhost'].includes(config.server.host)) bridge.allowOrigin(`http://localhost:${port}`);
   }
+  const payConfig = config.pay;
   logger.info({
     url: http.url, backend: verifier.backend, tills: config.tills.length, redis: store !== undefined,
     pay: payConfig?.url, database: pay?.databaseKind, payThread: pay === undefined ? undefined : payConfig?.thread,
@@ -156,6 +125,65 @@ export async function startServer(config: ServeConfig, given: Logger = silentLog
       return closing;
     },
   };
+}
+
+/** What a cash desk's build opened so far: released when the start fails. */
+interface Opened {
+  pay?: ServerPayments;
+  failureCounts?: RedisFailureCounts;
+}
+
+/** A built cash desk: its app and what it runs on. */
+interface CashDesk {
+  app: OpenAPIHono<NodeEnv>;
+  service: CashDeskService;
+  verifier: ReturnType<typeof createVerifier>;
+  bridge: ReturnType<typeof createBridge>;
+  store: RedisStore | undefined;
+  pay: ServerPayments | undefined;
+  failureCounts: RedisFailureCounts | undefined;
+}
+
+/** Builds the verifier, the payments, the service, the HTTP app (with `options.mount`) and the bridge. */
+async function buildCashDesk(config: ServeConfig, logger: Logger, options: StartServerOptions, opened: Opened): Promise<CashDesk> {
+  const { replay, ...verifierConfig } = config.verifier;
+  const store = config.redisUrl === undefined ? undefined : new RedisStore({ url: config.redisUrl });
+  const metrics = new ServerMetrics();
+  const bonusAvailable = config.bonus === undefined ? undefined : httpBonusHook(config.bonus, metrics.bonusChecks);
+  const verifier = createVerifier({
+    ...verifierConfig, replay: replay ? store : false, ...(bonusAvailable ? { bonusAvailable } : {}), ...(options.clock ? { clock: options.clock } : {}),
+  });
+  let service: CashDeskService | undefined;
+  const { pay: payConfig } = config;
+  if (payConfig !== undefined) {
+    const paymentsConfig = { database: config.database, pay: payConfig };
+    const count = (kind: 'status' | 'code', operation: string) => metrics.payWordsNotUnderstood.inc({ operation, kind });
+    opened.pay = payConfig.thread === 'worker' && options.clock === undefined
+      ? await openPaymentsThread(paymentsConfig, () => service!, logger, count)
+      : await openServerPayments(paymentsConfig, () => service!, logger, options.clock, count);
+  }
+  const { pay } = opened;
+  // With Redis, the wrong-key budget per address holds for every instance together, not for each.
+  const failureCounts = store === undefined ? undefined : new RedisFailureCounts({ client: store.client, logger });
+  opened.failureCounts = failureCounts;
+  service = new CashDeskService({
+    verifier, tills: new TillRegistry(config.tills), version: VERSION, metrics, logger, ...(pay ? { payments: pay.payments } : {}),
+    ...(failureCounts === undefined ? {} : { bruteForce: { shared: failureCounts } }),
+  });
+  await pay?.payments.init();
+  const { server: s } = config;
+  // Redis and the payments' database can fail under the cash desk; the in-memory store is part of the process.
+  const health = new HealthCheck({
+    ...(store === undefined ? {} : { redis: () => store.ping() }),
+    ...(pay === undefined ? {} : { database: () => pay.ping() }),
+  });
+  const app = createHttpApp(service, { bodyLimitBytes: s.bodyLimitBytes, logger, health });
+  options.mount?.(app, service);
+  const bridge = createBridge(service, {
+    allowedOrigins: s.allowedOrigins, maxPayloadBytes: s.maxPayloadBytes, logger,
+    ...defined({ maxConnections: s.maxWsConnections, maxConnectionsPerTill: s.maxWsConnectionsPerTill, maxBufferedBytesTotal: s.maxWsBufferedBytesTotal }),
+  });
+  return { app, service, verifier, bridge, store, pay, failureCounts };
 }
 
 /** `fields` without the ones not set, so the callee's defaults apply. */

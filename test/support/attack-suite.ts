@@ -1,6 +1,6 @@
 import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServerLimits } from '../../adapters/http/server-limits.js';
+import type { ServerLimits } from '../../adapters/http-server/server-limits.js';
 import { destroyAll, hugeBody, openIdleSockets, slowBody, until } from './attacks.js';
 
 /** A server under attack, listening with the given limits. */

@@ -7,8 +7,9 @@
  * timeouts long enough that idle keep-alive sockets stay open, then prints `READY <port> <soft fd limit>`.
  * Stops on SIGTERM.
  */
-import { createHttpApp, serveHttp } from '../../adapters/http/index.js';
-import { softFdLimit } from '../../adapters/http/connection-gate.js';
+import { createHttpApp } from '../../adapters/cashdesk-http/index.js';
+import { serveHttp } from '../../adapters/http-server/index.js';
+import { softFdLimit } from '../../adapters/http-server/connection-gate.js';
 import { CashDeskService } from '../../src/cashdesk/service.js';
 import { TillRegistry } from '../../src/cashdesk/tills.js';
 import { createVerifier } from '../../src/index.js';

@@ -3,7 +3,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { generateBarcode } from '../../../adapters/node/primitives.js';
 import { formatReceiptQr, receiptTimeOf } from '../../contracts/loyalty/index.js';
 import { demoConfig } from '../../demo.js';
-import { problem } from '../../api-app/index.js';
+import { problem } from '../../../adapters/http-server/index.js';
 import { createLoyaltyClient, type LoyaltyClient } from '../../loyalty/client/client.js';
 import { formatConformanceReport, runConformanceCheck } from '../../loyalty/conformance/check.js';
 import { LoyaltyClientError, LoyaltyError } from '../../loyalty/errors.js';

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { TOKEN_HEADER } from '../../contracts/pay/index.js';
-import { guardedCheck, problem } from '../../api-app/index.js';
+import { guardedCheck, isJsonMediaType, problem } from '../../../adapters/http-server/index.js';
 import { resolvePartner, type Partner } from './partners.js';
 import type { PayRuntime } from './runtime.js';
 import { blockAfterRefusedToken } from './refused-token.js';
@@ -71,7 +71,7 @@ export function walletToken(rt: PayRuntime, { required }: { required: boolean })
       c.set(PARTNER_KEY as never, partner as never);
     }
     const type = c.req.header('content-type');
-    if (type === undefined || !/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
+    if (type === undefined || !isJsonMediaType(type)) {
       throw problem(415, 'UNSUPPORTED_MEDIA_TYPE', ['content-type: must be application/json']);
     }
     await next();

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { deriveCardKey, generateBarcode } from '../../../adapters/node/primitives.js';
 import type { Queryable } from '../../db/index.js';
-import { problem } from '../../api-app/index.js';
+import { problem } from '../../../adapters/http-server/index.js';
 import type { Partner } from './partners.js';
 
 /** A payment provider as the customer of a card sees it (the provider list of the interface document, section 2.4). */

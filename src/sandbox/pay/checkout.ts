@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { currentRequestId } from '../../log/request-id.js';
 import { amountMismatch, type CheckoutResponse, type Item } from '../../contracts/pay/index.js';
 import type { Queryable } from '../../db/index.js';
-import { problem } from '../../api-app/index.js';
+import { problem } from '../../../adapters/http-server/index.js';
 import { findSession, refuseIfBlocked, sessionProblem } from './cards.js';
 import { enqueueTransactionUpdated } from './events.js';
 import type { Partner } from './partners.js';

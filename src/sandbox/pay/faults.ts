@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { problem } from '../../api-app/index.js';
+import { problem } from '../../../adapters/http-server/index.js';
 
 /** What an injected fault does to a request. */
 export type FaultAction = 'drop-after-commit' | 'fail-before-commit' | 'delay';

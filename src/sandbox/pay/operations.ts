@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type {
   AvailabilityResponse, AvailabilityTaskResponse, Item, ReceiptResponse, TransactionState,
 } from '../../contracts/pay/index.js';
-import { problem } from '../../api-app/index.js';
+import { problem } from '../../../adapters/http-server/index.js';
 import { blockedProblem, findSession, isBlocked, refuseIfBlocked, requireSession } from './cards.js';
 import { bodyHash, checkAmounts } from './checkout.js';
 import { expireIfDue, invoiceDue } from './expiry.js';

@@ -1,7 +1,7 @@
 import type { PasswordScheme } from '../../contracts/barcode.js';
 import { generateWebhookSecret } from '../../webhooks/index.js';
 import type { Queryable } from '../../db/index.js';
-import { problem } from '../../api-app/index.js';
+import { problem } from '../../../adapters/http-server/index.js';
 import { tokenKeyOf } from './token.js';
 
 /** The barcode layout of a partner's verifier (document section 2.1, without the key). */

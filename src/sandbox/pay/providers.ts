@@ -1,4 +1,4 @@
-import { problem } from '../../api-app/index.js';
+import { problem } from '../../../adapters/http-server/index.js';
 import type { CardProvider, CardSessionRecord } from './cards.js';
 import type { PayRuntime } from './runtime.js';
 

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/index.js';
-import { problem } from '../../api-app/index.js';
+import { problem } from '../../../adapters/http-server/index.js';
 import { closeSession } from './cards.js';
 import type { RefundView } from './dialect/index.js';
 import { enqueueTransactionUpdated } from './events.js';

@@ -1,6 +1,6 @@
 import { lineAmount, purchaseAmountExact, type Item, type RefundResponse } from '../../contracts/pay/index.js';
 import type { Queryable } from '../../db/index.js';
-import { problem } from '../../api-app/index.js';
+import { problem } from '../../../adapters/http-server/index.js';
 import { closeSession } from './cards.js';
 import { bodyHash } from './checkout.js';
 import { enqueueTransactionUpdated } from './events.js';

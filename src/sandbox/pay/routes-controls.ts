@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { problem } from '../../api-app/index.js';
+import { problem } from '../../../adapters/http-server/index.js';
 import { setBankSettings, type BankSettings } from './bank.js';
 import type { FaultAction, Faults } from './faults.js';
 import { transactionRecord } from './records.js';

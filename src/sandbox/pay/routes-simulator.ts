@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { problem } from '../../api-app/index.js';
-import { mountWebPage } from '../../api-app/web-pages.js';
+import { problem } from '../../../adapters/http-server/index.js';
+import { mountWebPage } from '../../../adapters/http-server/web-pages.js';
 import { confirmInvoice } from './bank.js';
 import { issueCard } from './cards.js';
 import { sweep } from './expiry.js';

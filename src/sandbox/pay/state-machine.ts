@@ -1,6 +1,6 @@
 import { canMove, type RejectReason, type TransactionStatus } from '../../contracts/pay/index.js';
 import type { Queryable } from '../../db/index.js';
-import { problem } from '../../api-app/index.js';
+import { problem } from '../../../adapters/http-server/index.js';
 import { enqueueTransactionUpdated } from './events.js';
 import type { Moved, PayRuntime } from './runtime.js';
 import { transactionFromRow, type TransactionRow } from './transactions.js';

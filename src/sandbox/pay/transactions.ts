@@ -1,7 +1,7 @@
 import type { Item, RejectReason, TransactionState, TransactionStatus } from '../../contracts/pay/index.js';
 import { statusClass } from '../../contracts/pay/index.js';
 import type { Queryable } from '../../db/index.js';
-import { problem } from '../../api-app/index.js';
+import { problem } from '../../../adapters/http-server/index.js';
 
 /** A stored transaction, as the sandbox works with it. */
 export interface TransactionRow {

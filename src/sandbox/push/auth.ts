@@ -2,7 +2,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { UNAUTHORIZED_MESSAGE } from '../../contracts/push/index.js';
 import type { Queryable } from '../../db/index.js';
-import { guardedCheck, parseBasicAuth, problem, type AuthGuard, type HttpProblem } from '../../api-app/index.js';
+import { guardedCheck, problem, type AuthGuard, type HttpProblem } from '../../../adapters/http-server/index.js';
+import { parseBasicAuth } from '../../net/basic-auth.js';
 import { findAccount, type PushAccount } from './accounts.js';
 import { DUMMY_HASH, verifyPassword } from './password.js';
 

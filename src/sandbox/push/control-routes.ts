@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { ErrorEnvelope } from '../../contracts/errors.js';
-import { problem } from '../../api-app/index.js';
+import { problem } from '../../../adapters/http-server/index.js';
 import type { SandboxContext } from '../module.js';
 import { accountView, createAccount, findAccount, updateAccount } from './accounts.js';
 import { PUSH_TOPIC } from './events.js';

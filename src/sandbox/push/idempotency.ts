@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../../db/index.js';
-import { problem } from '../../api-app/index.js';
+import { problem } from '../../../adapters/http-server/index.js';
 
 /** How long an Idempotency-Key is remembered. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;

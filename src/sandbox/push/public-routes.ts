@@ -2,7 +2,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { PUSH_HEADERS, PUSH_PATHS, type PushMessageState, type PushStatus } from '../../contracts/push/index.js';
 import { registerPushOpenApi } from '../../routes/push-openapi.js';
 import { PUSH_ROUTES } from '../../routes/push.js';
-import { problem } from '../../api-app/index.js';
+import { problem } from '../../../adapters/http-server/index.js';
 import type { SandboxContext } from '../module.js';
 import { setPassword } from './accounts.js';
 import { currentAccount, pushAuth, VerifiedPasswords } from './auth.js';

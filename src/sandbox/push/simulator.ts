@@ -1,6 +1,6 @@
 import type { PushStatus } from '../../contracts/push/index.js';
 import type { Database } from '../../db/index.js';
-import { problem } from '../../api-app/index.js';
+import { problem } from '../../../adapters/http-server/index.js';
 import type { Outbox } from '../outbox/index.js';
 import { enqueueCallbacks, type StatusChange } from './events.js';
 import { callbackTarget } from './progress.js';

@@ -3,7 +3,7 @@ import { captureLog } from '../../support/log-capture.js';
 import { payCalls } from '../../support/cashdesk-calls.js';
 import { SwitchablePayments } from '../../support/down-payments.js';
 import { RpcClient, RpcError } from '../../support/ws-client.js';
-import { barcode } from '../http/client.js';
+import { barcode } from '../cashdesk-http/client.js';
 import { startBridgeServer, TILL, type BridgeServer } from './harness.js';
 
 describe('the bridge while the database is down', () => {

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveHttp, type HttpServerHandle } from '../../../adapters/http/serve.js';
+import { serveHttp, type HttpServerHandle } from '../../../adapters/http-server/serve.js';
 import { createCallbackReceiver, type CallbackReceiver } from '../../../src/callback/index.js';
 import type { CallbackEvent } from '../../../src/contracts/callback/index.js';
 import type { Database } from '../../../src/db/index.js';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { getRequestListener } from '@hono/node-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpApp } from '../../../adapters/http/index.js';
+import { createHttpApp } from '../../../adapters/cashdesk-http/index.js';
 import { createBridge } from '../../../adapters/ws/index.js';
 import { CashDeskService } from '../../../src/cashdesk/service.js';
 import { TillRegistry } from '../../../src/cashdesk/tills.js';

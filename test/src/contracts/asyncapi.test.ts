@@ -9,7 +9,7 @@ import { BRIDGE_METHODS, isBridgeMethod, paramsSchemas } from '../../../adapters
 import { DEFAULT_MAX_BATCH } from '../../../adapters/ws/options.js';
 import { SUBPROTOCOL } from '../../../adapters/ws/upgrade.js';
 import { BRIDGE_PATH } from '../../../src/server/serve.js';
-import { request, startServer, type TestServer } from '../../adapters/http/client.js';
+import { request, startServer, type TestServer } from '../../adapters/cashdesk-http/client.js';
 import { clientPool, startBridgeServer, type BridgeServer } from '../../adapters/ws/harness.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');

@@ -10,7 +10,7 @@ import { createPushClient, sendCampaign } from '../../../src/push/index.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
 import { startServer, type RunningServer } from '../../../src/server/serve.js';
 import { generateWebhookSecret } from '../../../src/webhooks/index.js';
-import type { HttpServerHandle } from '../../../adapters/http/serve.js';
+import type { HttpServerHandle } from '../../../adapters/http-server/serve.js';
 import { BASKET, PARTNER_ID, payConfig, TILL_KEY, TOTAL } from '../../support/pay-server.js';
 import { havePrism, PrismUnavailableError, sayPrismSkip, startPrismProxy, type PrismProxy } from '../../support/prism.js';
 import { generatedNumbers } from '../push/sandbox.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HttpProblem } from '../../../adapters/http/problems.js';
-import { ClientAborted } from '../../../adapters/http/raw-body.js';
+import { HttpProblem } from '../../../adapters/http-server/problem.js';
+import { ClientAborted } from '../../../adapters/http-server/raw-body.js';
 import { RelayedRefusal } from '../../../src/cashdesk/payments/errors.js';
 import { LeaseLostError } from '../../../src/cashdesk/payments/record-writes.js';
 import * as errors from '../../../src/errors/index.js';

@@ -1,8 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpApp, serveHttp } from '../../../adapters/http/index.js';
-import { problemFor } from '../../../adapters/http/problems.js';
+import { createHttpApp } from '../../../adapters/cashdesk-http/index.js';
+import { serveHttp } from '../../../adapters/http-server/serve.js';
+import { problemFor } from '../../../adapters/http-server/failures.js';
 import { createBridge } from '../../../adapters/ws/index.js';
 import { errorForException } from '../../../adapters/ws/errors.js';
 import { paymentRefusal } from '../../../src/cashdesk/payments/errors.js';

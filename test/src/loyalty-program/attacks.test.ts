@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe } from 'vitest';
-import { serveHttp } from '../../../adapters/http/serve.js';
+import { serveHttp } from '../../../adapters/http-server/serve.js';
 import { openDatabase, type Database } from '../../../src/db/index.js';
 import { demoConfig } from '../../../src/demo.js';
 import { createLoyaltyProgram, type LoyaltyProgram } from '../../../src/loyalty-program/program.js';

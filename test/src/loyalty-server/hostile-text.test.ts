@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basicAuthHeader } from '../../../src/api-app/index.js';
+import { basicAuthHeader } from '../../../src/net/basic-auth.js';
 import { openDatabase } from '../../../src/db/index.js';
 import { startLoyaltyProgram, type RunningLoyaltyProgram } from '../../../src/loyalty/index.js';
 import { uniqueSchema } from '../../support/databases.js';

@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serveHttp } from '../../../adapters/http/index.js';
-import { basicAuthHeader } from '../../../src/api-app/index.js';
+import { serveHttp } from '../../../adapters/http-server/serve.js';
+import { basicAuthHeader } from '../../../src/net/basic-auth.js';
 import { FailureLimiter } from '../../../src/guard/index.js';
 import { createLoyaltyServer, type LoyaltyHandlers } from '../../../src/loyalty/index.js';
 import { fixedClock } from '../../support/fixtures.js';

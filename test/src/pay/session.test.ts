@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveHttp } from '../../../adapters/http/serve.js';
+import { serveHttp } from '../../../adapters/http-server/serve.js';
 import { demoConfig } from '../../../src/demo.js';
 import { statusClass, type TransactionState, type TransactionStatus } from '../../../src/contracts/pay/index.js';
 import { createVerifier } from '../../../src/index.js';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cashDeskOpenApiDocument } from '../../../adapters/http/index.js';
+import { cashDeskOpenApiDocument } from '../../../adapters/cashdesk-http/index.js';
 import { loyaltyOpenApiDocument } from '../../../src/routes/loyalty-openapi.js';
 import { pushOpenApiDocument } from '../../../src/routes/push-openapi.js';
 import { sandboxPayOpenApiDocument } from '../../../src/sandbox/pay/openapi.js';

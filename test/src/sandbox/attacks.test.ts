@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveHttp } from '../../../adapters/http/serve.js';
+import { serveHttp } from '../../../adapters/http-server/serve.js';
 import { createSandbox, type Sandbox } from '../../../src/sandbox/app.js';
 import { resolveSandboxOptions } from '../../../src/sandbox/options.js';
 import { attackSuite } from '../../support/attack-suite.js';

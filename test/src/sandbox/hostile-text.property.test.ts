@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basicAuthHeader } from '../../../src/api-app/index.js';
+import { basicAuthHeader } from '../../../src/net/basic-auth.js';
 import { createVerifier, type Verifier } from '../../../src/index.js';
 import { type Sandbox } from '../../../src/sandbox/index.js';
 import { createSandbox } from '../../../src/sandbox/app.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basicAuthHeader } from '../../../src/api-app/index.js';
+import { basicAuthHeader } from '../../../src/net/basic-auth.js';
 import { createVerifier, type Verifier } from '../../../src/index.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
 import { BASE_CONFIG } from '../../support/fixtures.js';

@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basicAuthHeader } from '../../../src/api-app/index.js';
+import { basicAuthHeader } from '../../../src/net/basic-auth.js';
 import { FailureLimiter } from '../../../src/guard/index.js';
 import { createVerifier } from '../../../src/index.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';

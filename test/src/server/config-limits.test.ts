@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/errors.js';
 import { demoConfig } from '../../../src/demo.js';
 import { resolveServeConfig } from '../../../src/server/config.js';
-import { resolveServerLimits } from '../../../adapters/http/server-limits.js';
+import { resolveServerLimits } from '../../../adapters/http-server/server-limits.js';
 
 describe('serve configuration: connection limits', () => {
   it('leaves the limits unset by default, so the servers apply DEFAULT_SERVER_LIMITS', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveHttp, type HttpServerHandle } from '../../../../adapters/http/serve.js';
-import { parseBasicAuth } from '../../../../src/api-app/index.js';
+import { serveHttp, type HttpServerHandle } from '../../../../adapters/http-server/serve.js';
+import { parseBasicAuth } from '../../../../src/net/basic-auth.js';
 import { createLoyaltyClient, LoyaltyClientError, LoyaltyError } from '../../../../src/loyalty/index.js';
 
 const CREDENTIALS = { login: 'wallet', password: 'pässword:with:colons' };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveHttp, type HttpServerHandle } from '../../../../adapters/http/serve.js';
+import { serveHttp, type HttpServerHandle } from '../../../../adapters/http-server/serve.js';
 import type { Database } from '../../../../src/db/index.js';
 import { demoConfig } from '../../../../src/index.js';
 import { createLoyaltyServer, LoyaltyError, runConformanceCheck, type LoyaltyHandlers } from '../../../../src/loyalty/index.js';

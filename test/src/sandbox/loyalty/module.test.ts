@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveHttp } from '../../../../adapters/http/serve.js';
+import { serveHttp } from '../../../../adapters/http-server/serve.js';
 import { createVerifier, demoConfig, deriveCardKey } from '../../../../src/index.js';
 import { startLoyaltyProgram, type RunningLoyaltyProgram } from '../../../../src/loyalty/index.js';
 import { createLoyaltyProgram } from '../../../../src/loyalty-program/program.js';

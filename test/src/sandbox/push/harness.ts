@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { openDatabase } from '../../../../src/db/index.js';
-import { basicAuthHeader } from '../../../../src/api-app/index.js';
+import { basicAuthHeader } from '../../../../src/net/basic-auth.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../../src/sandbox/index.js';
 import { uniqueSchema } from '../../../support/databases.js';
 import { DATABASE_URL, haveService } from '../../../support/services.js';

@@ -1,0 +1,47 @@
+import type { Hono } from 'hono';
+import type { Registry } from 'prom-client';
+import { Counter, METRICS_CONTENT_TYPE, register, renderMetrics, serverRegistry } from '../../src/log/metrics.js';
+import { requestCounter, UNMATCHED_ROUTE } from './request-metrics.js';
+import { routeTable } from './route-table.js';
+
+/** The path every server of the kit serves its metrics under. */
+export const METRICS_PATH = '/metrics';
+
+/** One API server's metrics: its registry and its request count. */
+export interface ApiMetrics {
+  /** What `GET /metrics` renders: the process's default metrics and this server's series. */
+  readonly registry: Registry;
+  /** `wpk_http_requests_total{route,status}`, the cash desk server's series of the same name and meaning. */
+  readonly httpRequests: Counter;
+}
+
+/**
+ * A fresh set of metrics for one server (its own registry, never the
+ * process-global one: several servers share a process in tests and the demo).
+ *
+ * @example
+ * const app = createApiApp({ metrics: apiMetrics() });
+ */
+export function apiMetrics(): ApiMetrics {
+  const registry = serverRegistry();
+  const httpRequests = new Counter('wpk_http_requests_total', 'HTTP requests by route and status code.');
+  register(registry, httpRequests);
+  return { registry, httpRequests };
+}
+
+/**
+ * Counts every answer of `app` by route pattern (`/v1/cards/{cardNumber}`,
+ * never the path: it may hold personal data and has no bound) and status,
+ * and serves `GET /metrics` (unauthenticated, like `/healthz`: no secrets or
+ * personal data in it; bind to loopback or filter at the proxy).
+ * Mount it before the routes, so that it wraps them.
+ */
+export function mountMetrics(app: Hono<any, any, any>, metrics: ApiMetrics): void {
+  const routes = routeTable(app);
+  const requests = requestCounter(metrics);
+  app.use('*', async (c, next) => {
+    await next();
+    requests.count(routes(c.req.path)?.route ?? UNMATCHED_ROUTE, c.res.status);
+  });
+  app.get(METRICS_PATH, async (c) => c.body(await renderMetrics(metrics.registry), 200, { 'Content-Type': METRICS_CONTENT_TYPE }));
+}
