@@ -15,6 +15,7 @@ const LAYERS: Readonly<Record<string, readonly [layer: number, name: string]>> =
   'src/contracts': [1, 'foundation'],
   'src/errors': [1, 'foundation'],
   'src/stores': [1, 'foundation'],
+  'src/redis': [1, 'foundation'],
   'src/guard': [1, 'foundation'],
   'src/log': [1, 'foundation'],
   'src/net': [1, 'foundation'],
