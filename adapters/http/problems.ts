@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { ZodError } from 'zod';
-import { validationErrors } from '../../src/contracts/errors.js';
+import { validationErrors } from '../../src/contracts/validation-errors.js';
 import { DATABASE_RETRY_AFTER_SECONDS, KitError, LockoutError, RequestDataError } from '../../src/errors.js';
 
 /**

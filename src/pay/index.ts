@@ -1,4 +1,5 @@
-export { backoffDelay, DEFAULT_RETRY_POLICY, realSleep, type RetryPolicy, type Sleep } from './backoff.js';
+export { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy } from '../net/backoff.js';
+export { realSleep, type Sleep } from '../time/sleep.js';
 export type {
   AvailabilityAnswer, AvailabilityTaskAnswer, CheckoutAnswer, ReceiptAnswer, RefundAnswer, TransactionAnswer,
 } from '../contracts/pay/answers.js';
