@@ -1,5 +1,6 @@
-import { Gauge, Histogram, type Metric, type Registry } from 'prom-client';
+import { Gauge, type Metric, type Registry } from 'prom-client';
 import { Counter, type CounterSeries } from '../metrics/counter.js';
+import { Histogram } from '../metrics/histogram.js';
 import { METRICS_CONTENT_TYPE, renderMetrics, serverRegistry } from '../metrics/registry.js';
 
 export { Counter, Gauge, Histogram };
@@ -58,7 +59,7 @@ export class ServerMetrics {
   readonly registry: Registry = serverRegistry();
 
   readonly verifications = new Counter('wpk_barcode_verifications_total', 'Barcode verifications by result.', ['result_code', 'reason']);
-  readonly verifyDuration = histogram('wpk_barcode_verify_duration_seconds', 'Time to verify one barcode.',
+  readonly verifyDuration = new Histogram('wpk_barcode_verify_duration_seconds', 'Time to verify one barcode.',
     [0.000_01, 0.000_025, 0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.005, 0.025, 0.1]);
   readonly tokens = new Counter('wpk_tokens_total', 'Pay API tokens requested, by outcome.', ['outcome']);
   readonly httpRequests = new Counter('wpk_http_requests_total', 'HTTP requests by route and status code.', ['route', 'status']);
@@ -72,7 +73,7 @@ export class ServerMetrics {
   readonly keyMatches = new Counter('wpk_barcode_key_matches_total',
     'Valid barcodes by the key that matched (0 the current key, 1.. previousKeys).', ['key_index']);
   /** Valid barcodes by clock drift in steps: a wide spread points at phones with wrong clocks. */
-  readonly driftSteps = histogram('wpk_barcode_drift_steps', 'Matched time step minus the current one, for valid barcodes.',
+  readonly driftSteps = new Histogram('wpk_barcode_drift_steps', 'Matched time step minus the current one, for valid barcodes.',
     [-10, -5, -3, -2, -1, 0, 1, 2, 3, 5, 10]);
   readonly bonusChecks = new Counter('wpk_bonus_checks_total', 'Bonus availability checks by outcome (available, unavailable, error).',
     ['outcome']);
@@ -97,7 +98,3 @@ export class ServerMetrics {
   }
 }
 
-/** A prom-client histogram without labels, in no registry until one registers it. */
-function histogram(name: string, help: string, buckets: number[]): Histogram {
-  return new Histogram({ name, help, buckets, registers: [] });
-}

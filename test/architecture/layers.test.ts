@@ -24,6 +24,7 @@ const LAYERS: ReadonlyArray<readonly [prefix: string, layer: number, name: strin
   ['src/time/', 0, 'foundation'],
   ['src/ids/', 0, 'foundation'],
   ['src/metrics/', 0, 'foundation'],
+  ['src/feed/', 0, 'foundation'],
   ['adapters/node/', 1, 'embedding'],
   ['adapters/native/', 1, 'embedding'],
   ['src/db/', 1, 'data'],
