@@ -1,9 +1,12 @@
 import Benchmark from 'benchmark';
 
 /** One measured case. */
-/** The middle value of `values` (the upper one of the two for an even count); 0 when there are none. */
+/** The middle value of `values` (the mean of the two middle ones for an even count); 0 when there are none. */
 export function median(values: readonly number[]): number {
-  return [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 export interface Measured {

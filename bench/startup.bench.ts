@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BenchGroup, Measured } from './harness.js';
+import { type BenchGroup, type Measured, median } from './harness.js';
 
 const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 7);
 /** The goal: sandbox and loyalty listen, banner printed, in under 1.5 s with PGlite in memory. */
@@ -80,12 +80,6 @@ function startOnce(args: string[]): Promise<Start> {
     });
     child.once('exit', (code) => finish(new Error(`${args.join(' ')} exited (${code}) before its banner: ${err.trim().split('\n').at(-1) ?? ''}`)));
   });
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /**

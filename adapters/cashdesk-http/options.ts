@@ -1,6 +1,6 @@
 import { pino, type Logger } from 'pino';
 import { z } from 'zod';
-import { validationErrors } from '../../src/contracts/errors.js';
+import { validationErrors } from '../../src/contracts/validation-errors.js';
 import { ConfigError } from '../../src/errors.js';
 import { HealthCheck } from '../http-server/health.js';
 

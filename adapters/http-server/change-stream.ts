@@ -1,11 +1,7 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
+import type { TopicFeedListener } from './topic-feed.js';
 
-/** Hears change notices by topic until `closed` (the server stops). */
-export interface TopicListener {
-  change(topic: string): void;
-  closed(): void;
-}
 
 /** Options of {@link streamChanges}. */
 export interface ChangeStreamOptions {
@@ -24,7 +20,7 @@ export interface ChangeStreamOptions {
  * @example
  * app.get('/sandbox/app/events', (c) => streamChanges(c, (l) => ctx.changes.subscribe(l)));
  */
-export function streamChanges(c: Context, subscribe: (listener: TopicListener) => () => void, options: ChangeStreamOptions = {}): Response {
+export function streamChanges(c: Context, subscribe: (listener: TopicFeedListener) => () => void, options: ChangeStreamOptions = {}): Response {
   const coalesceMs = options.coalesceMs ?? 50;
   const heartbeatMs = options.heartbeatMs ?? 20_000;
   c.header('Cache-Control', 'no-store');

@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import type { Registry } from 'prom-client';
-import { Counter, METRICS_CONTENT_TYPE, register, renderMetrics, serverRegistry } from '../../src/log/metrics.js';
+import { Counter } from '../../src/metrics/counter.js';
+import { METRICS_CONTENT_TYPE, renderMetrics, serverRegistry } from '../../src/metrics/registry.js';
 import { requestCounter, UNMATCHED_ROUTE } from './request-metrics.js';
 import { routeTable } from './route-table.js';
 
@@ -12,7 +13,7 @@ export interface ApiMetrics {
   /** What `GET /metrics` renders: the process's default metrics and this server's series. */
   readonly registry: Registry;
   /** `wpk_http_requests_total{route,status}`, the cash desk server's series of the same name and meaning. */
-  readonly httpRequests: Counter;
+  readonly httpRequests: Counter<'route' | 'status'>;
 }
 
 /**
@@ -24,8 +25,8 @@ export interface ApiMetrics {
  */
 export function apiMetrics(): ApiMetrics {
   const registry = serverRegistry();
-  const httpRequests = new Counter('wpk_http_requests_total', 'HTTP requests by route and status code.');
-  register(registry, httpRequests);
+  const httpRequests = new Counter('wpk_http_requests_total', 'HTTP requests by route and status code.', ['route', 'status']);
+  registry.registerMetric(httpRequests);
   return { registry, httpRequests };
 }
 

@@ -1,5 +1,5 @@
 import type { ZodError } from 'zod';
-import { validationErrors } from '../../src/contracts/errors.js';
+import { validationErrors } from '../../src/contracts/validation-errors.js';
 import { DATABASE_RETRY_AFTER_SECONDS, type KitErrorCode, type LockoutError } from '../../src/errors.js';
 import { httpStatusOf } from '../../src/errors/codes.js';
 import { HttpProblem } from './problem.js';

@@ -1,6 +1,6 @@
 import type { Server, ServerOptions } from 'node:http';
 import { z } from 'zod';
-import { validationErrors } from '../../src/contracts/errors.js';
+import { validationErrors } from '../../src/contracts/validation-errors.js';
 import { ConfigError } from '../../src/errors.js';
 
 /**

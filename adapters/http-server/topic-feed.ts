@@ -1,3 +1,5 @@
+import { Feed } from '../../src/feed/feed.js';
+
 /** Receives change notices; `closed` when the source stops (end the stream). */
 export interface TopicFeedListener<T extends string = string> {
   change(topic: T): void;
@@ -11,50 +13,29 @@ export interface TopicFeedListener<T extends string = string> {
  * (an endless response would hold its close open).
  */
 export class TopicFeed<T extends string = string> {
-  readonly #listeners = new Set<TopicFeedListener<T>>();
-  #closed = false;
+  readonly #feed = new Feed<T>();
 
   /** Adds a listener; returns the unsubscribe. A listener added after close is told `closed` at once. */
   subscribe(listener: TopicFeedListener<T>): () => void {
-    if (this.#closed) {
-      listener.closed();
-      return () => {};
-    }
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#feed.subscribe({ next: (topic) => listener.change(topic), closed: () => listener.closed() });
   }
 
   /** Tells every listener; one that throws does not keep the others from hearing it. */
   publish(topic: T): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener.change(topic);
-      } catch {
-        // a page's stream that broke is its own problem
-      }
-    }
+    this.#feed.publish(topic);
   }
 
   /** Ends every listener (idempotent). */
   close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    for (const listener of this.#listeners) {
-      try {
-        listener.closed();
-      } catch {
-        // see publish
-      }
-    }
-    this.#listeners.clear();
+    this.#feed.close();
   }
 
   /** Listeners now (a sampler can rest while nobody listens). */
   get listeners(): number {
-    return this.#listeners.size;
+    return this.#feed.size;
   }
 
   get closedDown(): boolean {
-    return this.#closed;
+    return this.#feed.closed;
   }
 }

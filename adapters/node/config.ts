@@ -3,6 +3,7 @@ import { ALGORYTHMS, type Algorythm, PASSWORD_SCHEMES, type PasswordScheme } fro
 import { ConfigError } from '../../src/errors.js';
 import type { SyncStore, VerificationStore } from '../../src/stores/store.js';
 import { isHex } from './hex.js';
+import { validationErrors } from '../../src/contracts/validation-errors.js';
 
 /** Printable ASCII without space: what a scanner reliably reproduces. */
 const PRINTABLE = /^[\x21-\x7e]+$/;
@@ -123,16 +124,6 @@ export type VerifierConfig<
 /** A validated configuration, defaults applied. */
 export type ResolvedConfig = z.output<typeof verifierSchema>;
 
-/** `<field>: <message>` for each zod issue, the document's field names kept. */
-export function formatIssues(error: z.ZodError): string[] {
-  return error.issues.flatMap((issue) => {
-    // Nested unknown fields keep their section (`pay.paths.void`), as every other issue does.
-    if (issue.code === 'unrecognized_keys') return issue.keys.map((k) => `${[...issue.path, k].join('.')}: unknown field`);
-    const path = issue.path.length > 0 ? issue.path.join('.') : 'config';
-    return [`${path}: ${issue.message}`];
-  });
-}
-
 /**
  * Validates a verifier configuration, names every bad field, and accepts the
  * correct spellings `algorithm`/`delimiter` as aliases of the document's own.
@@ -141,7 +132,7 @@ export function resolveConfig(input: unknown): ResolvedConfig {
   if (typeof input !== 'object' || input === null) throw new ConfigError(['config: must be an object']);
   const { value, issues: aliasIssues } = applyAliases(input as Record<string, unknown>);
   const parsed = verifierSchema.safeParse(value);
-  const issues = [...aliasIssues, ...(parsed.success ? [] : formatIssues(parsed.error))];
+  const issues = [...aliasIssues, ...(parsed.success ? [] : validationErrors(parsed.error, 'config'))];
   if (issues.length > 0 || !parsed.success) throw new ConfigError(issues);
   const config = parsed.data;
   if (config.prefix.includes(config.delimeter)) throw new ConfigError(['prefix: must not contain the delimiter']);

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { ALGORYTHMS, type Algorythm } from '../../src/contracts/barcode.js';
 import { ArgumentError } from '../../src/errors.js';
-import { formatIssues, initParametersSchema, schemeFields } from './config.js';
+import { initParametersSchema, schemeFields } from './config.js';
 import { AlgId, Core, IO_CAP, KEY_CAP } from '../core/core.js';
 import { bytesToHex, hexToBytes, isHex } from './hex.js';
 import { configureCore } from './backend.js';
+import { validationErrors } from '../../src/contracts/validation-errors.js';
 
 let shared: Core | undefined;
 /** One core for the stateless helpers: calls are synchronous, so they never interleave. */
@@ -179,7 +180,7 @@ export type GenerateBarcodeOptions = z.input<typeof barcodeSchema>;
  */
 export function generateBarcode(options: GenerateBarcodeOptions): string {
   const parsed = barcodeSchema.safeParse(options);
-  if (!parsed.success) throw new ArgumentError(formatIssues(parsed.error), 'generateBarcode');
+  if (!parsed.success) throw new ArgumentError(validationErrors(parsed.error, 'config'), 'generateBarcode');
   const o = parsed.data;
   const at = o.at ?? Date.now();
   const counter = Math.floor(Math.floor(at / 1000) / o.interval);

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { MAX_BARCODE_LENGTH, TokenRequest, VerifyRequest } from '../../src/contracts/cashdesk.js';
 import type { BarcodeVerification } from '../../src/contracts/barcode.js';
-import { validationErrors } from '../../src/contracts/errors.js';
+import { validationErrors } from '../../src/contracts/validation-errors.js';
 import type { CashDeskService, Health } from '../../src/cashdesk/service.js';
 import { PAY_METHOD_NAMES, PAY_METHODS, type PayBridgeMethods } from './pay-methods.js';
 

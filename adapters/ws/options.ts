@@ -1,6 +1,6 @@
 import { pino, type Logger } from 'pino';
 import { z } from 'zod';
-import { validationErrors } from '../../src/contracts/errors.js';
+import { validationErrors } from '../../src/contracts/validation-errors.js';
 import { ConfigError } from '../../src/errors.js';
 
 /** 1 MiB: a batch of 100 verify calls with long barcodes fits; a memory-exhausting frame does not. */

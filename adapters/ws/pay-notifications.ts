@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { SessionUpdate } from '../../src/contracts/cashdesk-payments.js';
 import type { CashDeskService } from '../../src/cashdesk/service.js';
 import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
+import { backoffDelay } from '../../src/net/backoff.js';
 import type { DatabaseNotice } from './database-notice.js';
 
 /** The notification a till gets for every phase change and session event of its payments. */
@@ -12,7 +13,7 @@ export function sessionUpdatedText(update: SessionUpdate): string {
   return JSON.stringify({ jsonrpc: '2.0', method: SESSION_UPDATED, params: update });
 }
 
-/** Waits between a connection's subscription attempts while they fail: doubled from `firstMs` up to `maxMs`. */
+/** Waits between a connection's subscription attempts while they fail: jittered, doubled from `firstMs` up to `maxMs`. */
 export interface SubscribeRetry {
   firstMs: number;
   maxMs: number;
@@ -56,7 +57,7 @@ export function followPayments(
     clearTimeout(timer);
     unsubscribe?.();
   });
-  const attempt = (delayMs: number): void => {
+  const attempt = (round: number): void => {
     let subscribing: Promise<() => void>;
     try {
       subscribing = payments.subscribe(tillId, (update) => send(sessionUpdatedText(update), update.paymentId));
@@ -77,9 +78,10 @@ export function followPayments(
       if (isDatabaseUnavailable(error) && options.database !== undefined) options.database.refused();
       else if (!failing) log.warn({ err: error }, 'payment updates unavailable for this connection: retrying');
       failing = true;
-      timer = setTimeout(() => attempt(Math.min(delayMs * 2, retry.maxMs)), delayMs);
+      const policy = { max: Infinity, baseMs: retry.firstMs, maxMs: retry.maxMs };
+      timer = setTimeout(() => attempt(Math.min(round + 1, 31)), backoffDelay(round, policy, Math.random));
       timer.unref();
     });
   };
-  attempt(retry.firstMs);
+  attempt(1);
 }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { CallbackEvent } from '../contracts/callback/index.js';
 import type { CallbackStore } from './store.js';
 import { Poller } from '../db/poller.js';
+import { backoffDelay } from '../net/backoff.js';
 
 /** The merchant's code run for each stored event. Throwing (or rejecting) makes it come again later. */
 export type CallbackHandler = (event: CallbackEvent, info: { attempt: number }) => void | Promise<void>;
@@ -12,7 +13,7 @@ export interface DispatcherOptions {
   handler: CallbackHandler;
   logger: Logger;
   clock: () => number;
-  /** First wait after a handler failure, in ms, doubling each failure. Default 1 000. */
+  /** Ceiling of the first wait after a handler failure, in ms (with jitter), doubling each failure. Default 1 000. */
   retryBaseMs?: number;
   /** Longest wait between two handler attempts, in ms. Default 300 000. */
   retryMaxMs?: number;
@@ -25,7 +26,7 @@ export interface DispatcherOptions {
 /**
  * Hands stored events to the handler, oldest first, one at a time (so a
  * message's delivery comes before its reading). A failed call is recorded and
- * retried with a doubling wait, forever: the event stays stored and is never
+ * retried with a doubling, jittered wait, forever: the event stays stored and is never
  * lost. Delivery to the handler is at least once (a crash mid-call repeats it):
  * make the handler idempotent by `eventId`.
  */
@@ -68,7 +69,7 @@ export class CallbackDispatcher {
           await handler(event, { attempt: attempts });
           await store.markHandled(event.eventId, new Date(clock()));
         } catch (error) {
-          const wait = Math.min(retryMaxMs, retryBaseMs * 2 ** Math.min(30, attempts - 1));
+          const wait = backoffDelay(Math.min(31, attempts), { max: Infinity, baseMs: retryBaseMs, maxMs: retryMaxMs }, Math.random);
           const reason = error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 500) : 'handler failed';
           // The event id and the error only: the event's content stays out of the logs.
           logger.warn({ eventId: event.eventId, attempt: attempts, retryInMs: wait, error: reason }, 'callback handler failed; will retry');

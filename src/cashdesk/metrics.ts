@@ -1,5 +1,7 @@
-import type { Registry } from 'prom-client';
-import { Counter, Gauge, Histogram, METRICS_CONTENT_TYPE, register, renderMetrics, serverRegistry } from '../log/metrics.js';
+import { Gauge, type Metric, type Registry } from 'prom-client';
+import { Counter, type CounterSeries } from '../metrics/counter.js';
+import { Histogram } from '../metrics/histogram.js';
+import { METRICS_CONTENT_TYPE, renderMetrics, serverRegistry } from '../metrics/registry.js';
 
 export { Counter, Gauge, Histogram };
 
@@ -9,13 +11,13 @@ export { Counter, Gauge, Histogram };
  * label text. Transports count every call or request. (It once added a turn's
  * events at the turn's end, behind a `setImmediate` per turn, to spare the
  * label text; with the handles kept that cost more than it saved, ~1% of the
- * HTTP verify route's CPU.) Counts reach the counter at once.
+ * HTTP verify route's CPU.) Counts reach the counter when it is read.
  */
 export class SeriesCounter {
   readonly #counter: () => Counter;
   readonly #labels: readonly [string, string];
   /** first label value → second label value → its series handle. */
-  readonly #series = new Map<string, Map<string | number, { inc(by?: number): void }>>();
+  readonly #series = new Map<string, Map<string | number, CounterSeries>>();
   /** The counter the kept handles belong to (the getter may name another later: the handles are then dropped). */
   #boundTo: Counter | undefined;
 
@@ -56,24 +58,29 @@ export class ServerMetrics {
   /** The registry `GET /metrics` renders: the process's metrics and the series below. */
   readonly registry: Registry = serverRegistry();
 
-  readonly verifications = new Counter('wpk_barcode_verifications_total', 'Barcode verifications by result.');
+  readonly verifications = new Counter('wpk_barcode_verifications_total', 'Barcode verifications by result.', ['result_code', 'reason']);
   readonly verifyDuration = new Histogram('wpk_barcode_verify_duration_seconds', 'Time to verify one barcode.',
     [0.000_01, 0.000_025, 0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.005, 0.025, 0.1]);
-  readonly tokens = new Counter('wpk_tokens_total', 'Pay API tokens requested, by outcome.');
-  readonly httpRequests = new Counter('wpk_http_requests_total', 'HTTP requests by route and status code.');
-  readonly bridgeCalls = new Counter('wpk_bridge_calls_total', 'WebSocket bridge calls by method and outcome (ok, or the error code).');
-  readonly bridgeConnections = new Gauge('wpk_bridge_connections', 'Open WebSocket bridge connections.');
-  readonly authFailures = new Counter('wpk_auth_failures_total', 'Refused till authentications, by transport.');
-  readonly authLockouts = new Counter('wpk_auth_lockouts_total', 'Addresses locked out after too many wrong till keys, by transport.');
+  readonly tokens = new Counter('wpk_tokens_total', 'Pay API tokens requested, by outcome.', ['outcome']);
+  readonly httpRequests = new Counter('wpk_http_requests_total', 'HTTP requests by route and status code.', ['route', 'status']);
+  readonly bridgeCalls = new Counter('wpk_bridge_calls_total', 'WebSocket bridge calls by method and outcome (ok, or the error code).',
+    ['method', 'outcome']);
+  readonly bridgeConnections = new Gauge({ name: 'wpk_bridge_connections', help: 'Open WebSocket bridge connections.', registers: [] });
+  readonly authFailures = new Counter('wpk_auth_failures_total', 'Refused till authentications, by transport.', ['transport']);
+  readonly authLockouts = new Counter('wpk_auth_lockouts_total', 'Addresses locked out after too many wrong till keys, by transport.',
+    ['transport']);
   /** Valid barcodes by the key that matched: when key_index 1.. stays flat, a rotation's old key can go. */
-  readonly keyMatches = new Counter('wpk_barcode_key_matches_total', 'Valid barcodes by the key that matched (0 the current key, 1.. previousKeys).');
+  readonly keyMatches = new Counter('wpk_barcode_key_matches_total',
+    'Valid barcodes by the key that matched (0 the current key, 1.. previousKeys).', ['key_index']);
   /** Valid barcodes by clock drift in steps: a wide spread points at phones with wrong clocks. */
   readonly driftSteps = new Histogram('wpk_barcode_drift_steps', 'Matched time step minus the current one, for valid barcodes.',
     [-10, -5, -3, -2, -1, 0, 1, 2, 3, 5, 10]);
-  readonly bonusChecks = new Counter('wpk_bonus_checks_total', 'Bonus availability checks by outcome (available, unavailable, error).');
+  readonly bonusChecks = new Counter('wpk_bonus_checks_total', 'Bonus availability checks by outcome (available, unavailable, error).',
+    ['outcome']);
   /** Pay API words the configured dialect does not map: extend `pay.dialect` when this grows. */
   readonly payWordsNotUnderstood = new Counter('wpk_pay_words_not_understood_total',
-    'Pay API status words (kind status, once per transaction) and refusal codes (kind code) the dialect does not map, by operation.');
+    'Pay API status words (kind status, once per transaction) and refusal codes (kind code) the dialect does not map, by operation.',
+    ['operation', 'kind']);
 
   /** Content type of `render()`. */
   static readonly contentType = METRICS_CONTENT_TYPE;
@@ -81,7 +88,7 @@ export class ServerMetrics {
   constructor() {
     for (const metric of [this.verifications, this.verifyDuration, this.tokens, this.httpRequests, this.bridgeCalls, this.bridgeConnections,
       this.authFailures, this.authLockouts, this.keyMatches, this.driftSteps, this.bonusChecks, this.payWordsNotUnderstood]) {
-      register(this.registry, metric);
+      this.registry.registerMetric(metric as Metric);
     }
   }
 
@@ -90,3 +97,4 @@ export class ServerMetrics {
     return renderMetrics(this.registry);
   }
 }
+

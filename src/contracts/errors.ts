@@ -21,12 +21,3 @@ export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 export function errorEnvelope(status: string, errors: readonly string[], requestId?: string): ErrorEnvelope {
   return requestId === undefined ? { status, errors: [...errors] } : { status, errors: [...errors], requestId };
 }
-
-/** `<field>: <message>` lines for a zod error (the body itself is `body`). */
-export function validationErrors(error: ZodError): string[] {
-  return error.issues.flatMap((issue) => {
-    if (issue.code === 'unrecognized_keys') return issue.keys.map((k) => `${k}: unknown field`);
-    const path = issue.path.length > 0 ? issue.path.join('.') : 'body';
-    return [`${path}: ${issue.message}`];
-  });
-}

@@ -1,3 +1,5 @@
+import { backoffDelay } from '../net/backoff.js';
+
 /** What {@link Availability} logs with, one line per state change: a pino logger fits. */
 export interface AvailabilityLogger {
   warn(fields: object, message: string): void;
@@ -13,7 +15,7 @@ export interface AvailabilityOptions {
   logger: AvailabilityLogger;
   /** Where the database is, for the log lines; never with a password. */
   where: string;
-  /** First wait between probes while down, doubled up to `maxDelayMs`. Default 250 ms. */
+  /** Ceiling of the first wait between probes while down (jittered), doubled up to `maxDelayMs`. Default 250 ms. */
   firstDelayMs?: number;
   /** Longest wait between probes while down. Default 2000 ms. */
   maxDelayMs?: number;
@@ -50,7 +52,7 @@ export class Availability {
     this.#downSince = this.#options.clock();
     this.#options.logger.warn({ database: this.#options.where, reason },
       'database unreachable: its queries fail with DATABASE_UNAVAILABLE until it answers again');
-    this.#schedule(this.#options.firstDelayMs);
+    this.#schedule(1);
   }
 
   /** A query answered: the database is back, if it was down. */
@@ -70,7 +72,7 @@ export class Availability {
    */
   suspect(): void {
     if (this.#closed || this.#downSince !== undefined || this.#probing) return;
-    void this.#probe(this.#options.firstDelayMs);
+    void this.#probe(1);
   }
 
   /** Stops probing (the pool is closing). */
@@ -80,16 +82,18 @@ export class Availability {
     this.#timer = undefined;
   }
 
-  #schedule(delayMs: number): void {
+  /** Probes again after the backoff of retry number `retry` (1-based). */
+  #schedule(retry: number): void {
     if (this.#closed || this.#timer !== undefined) return;
+    const policy = { max: Infinity, baseMs: this.#options.firstDelayMs, maxMs: this.#options.maxDelayMs };
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      void this.#probe(Math.min(delayMs * 2, this.#options.maxDelayMs));
-    }, delayMs);
+      void this.#probe(Math.min(retry + 1, 31));
+    }, backoffDelay(retry, policy, Math.random));
     this.#timer.unref();
   }
 
-  async #probe(nextDelayMs: number): Promise<void> {
+  async #probe(nextRetry: number): Promise<void> {
     if (this.#closed || this.#probing) return;
     this.#probing = true;
     try {
@@ -99,7 +103,7 @@ export class Availability {
       const reason = this.#options.classify(error);
       // Another failure (a bad password after a restart) is not this state's: its queries say what it is.
       if (reason !== undefined) this.failed(reason);
-      if (this.#downSince !== undefined) this.#schedule(nextDelayMs);
+      if (this.#downSince !== undefined) this.#schedule(nextRetry);
     } finally {
       this.#probing = false;
     }

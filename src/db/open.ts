@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import type { AvailabilityLogger } from './availability.js';
 import type { Database } from './database.js';
+import { validationErrors } from '../contracts/validation-errors.js';
 
 const SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -43,7 +44,7 @@ export interface DatabaseOptions {
 export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
   const parsed = optionsSchema.safeParse(options);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'database'}: ${i.message}`), 'database options');
+    throw new ConfigError(validationErrors(parsed.error, 'database'), 'database options');
   }
   const { url, dataDir, schema, maxConnections, logger } = parsed.data;
   // Imported on use: a process loads PGlite (wasm) or pg, not both (start-up time).

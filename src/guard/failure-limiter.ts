@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { validationErrors } from '../contracts/errors.js';
+import { validationErrors } from '../contracts/validation-errors.js';
 import { ConfigError, LockoutError } from '../errors.js';
 import { addressKey } from './address.js';
 import { Budget, type FailureBudget } from './budget.js';

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomUuid } from './uuid.js';
+import { randomUuid } from '../ids/uuid.js';
 
 /**
  * The header that carries a request id, on every answer of the kit's servers,

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import { validationErrors } from '../contracts/validation-errors.js';
 
 const credentials = z.object({
   login: z.string().min(1, { error: 'must not be empty' }).max(256).refine((s) => !s.includes(':'), { error: 'must not contain ":"' }),
@@ -41,7 +42,7 @@ export function resolveLoyaltyProgramOptions(options: LoyaltyProgramOptions): Re
   const { clock: _clock, logger: _logger, ...rest } = options;
   const parsed = schema.safeParse(rest);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'loyalty'}: ${i.message}`), 'loyalty options');
+    throw new ConfigError(validationErrors(parsed.error, 'loyalty'), 'loyalty options');
   }
   return parsed.data;
 }

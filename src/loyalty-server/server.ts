@@ -16,6 +16,7 @@ import { LoyaltyError } from '../loyalty/errors.js';
 import type { LoyaltyCallContext, LoyaltyHandlers } from '../loyalty/handlers.js';
 import { basicAuth, type LoyaltyAuth, type LoyaltyAuthVariables } from './auth.js';
 import { MemoryIdempotencyCache, type IdempotencyCache } from './idempotency.js';
+import { validationErrors } from '../contracts/validation-errors.js';
 
 /** Options of {@link createLoyaltyServer}. */
 export interface LoyaltyServerOptions {
@@ -95,7 +96,7 @@ export function createLoyaltyServer(options: LoyaltyServerOptions): OpenAPIHono<
     const checked = RESPONSES[operation].safeParse(answer);
     if (!checked.success) {
       // Paths and messages only: the values may be personal data.
-      logger.error({ operation, issues: checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) }, 'handler answered off-contract');
+      logger.error({ operation, issues: validationErrors(checked.error) }, 'handler answered off-contract');
       throw problem(500, 'INTERNAL', ['Internal error']);
     }
     return checked.data as T;

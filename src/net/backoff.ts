@@ -26,11 +26,17 @@ export function backoffDelay(retry: number, policy: RetryPolicy, random: () => n
   return Math.round(Math.min(policy.maxMs, Math.max(jittered, retryAfterMs)));
 }
 
-/** A `Retry-After` header (seconds, or an HTTP date) in ms from `now`; 0 when absent or unreadable. */
-export function retryAfterMs(header: string | null, now: number): number {
-  if (header === null) return 0;
-  if (/^\d{1,6}$/.test(header.trim())) return Number(header.trim()) * 1000;
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? 0 : Math.max(0, at - now);
+/**
+ * A `Retry-After` value (RFC 9110 section 10.2.3: delay seconds, or an HTTP date) in ms from `now`;
+ * `undefined` when absent or unreadable, so each caller states its own default.
+ *
+ * @example
+ * retryAfterMs(response.headers.get('retry-after'), Date.now()) ?? 0
+ */
+export function retryAfterMs(header: string | null | undefined, now: number): number | undefined {
+  if (header === null || header === undefined) return undefined;
+  const value = header.trim();
+  if (/^\d{1,6}$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
-

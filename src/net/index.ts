@@ -1,5 +1,4 @@
 // Small HTTP-client and credential helpers shared by clients and servers alike
-// (below both): Basic auth (RFC 7617), constant-time secret comparison, sleeping.
+// (below both): Basic auth (RFC 7617), constant-time secret comparison, retry waits.
 export { basicAuthHeader, parseBasicAuth, safeEqual, type BasicCredentials } from './basic-auth.js';
-export { realSleep, type Sleep } from './sleep.js';
 export { backoffDelay, DEFAULT_RETRY_POLICY, retryAfterMs, type RetryPolicy } from './backoff.js';

@@ -10,6 +10,7 @@ import { ENDPOINTS } from './endpoints.js';
 import { PayError } from './errors.js';
 import type { PayClientEvent, PayOperation } from './events.js';
 import { DEFAULT_TOKEN_HEADER, type PayClientOptions } from './options.js';
+import { validationErrors } from '../contracts/validation-errors.js';
 
 /** Options of {@link checkPayApi}: the Pay client's (retries are always off: every answer is seen) and the probe's own. */
 export type PayCheckOptions = Pick<PayClientOptions,
@@ -57,7 +58,7 @@ type NotUnderstoodEvent = Extract<PayClientEvent, { type: 'responseNotUnderstood
  */
 export async function checkPayApi(options: PayCheckOptions): Promise<PayCheckReport> {
   const parsed = own.safeParse(options);
-  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`), 'pay check options');
+  if (!parsed.success) throw new ConfigError(validationErrors(parsed.error, 'options'), 'pay check options');
   const secrets = options.secrets ?? [];
   const tokenHeader = options.tokenHeader ?? DEFAULT_TOKEN_HEADER;
   const recorder = createRecorder(options.fetch ?? globalThis.fetch, tokenHeader, secrets);

@@ -1,7 +1,7 @@
 import type { TransactionAnswer } from '../contracts/pay/answers.js';
 import { classed } from '../contracts/pay/dialect.js';
 import { isUnderstood } from '../contracts/pay/reader.js';
-import { retryAfterMs } from './backoff.js';
+import { retryAfterMs } from '../net/backoff.js';
 import { emitTo, eventBase, type AttemptScope } from './client-observer.js';
 import type { Body } from './client-request.js';
 import { codeForAnswer, errorWords, PayError } from './errors.js';
@@ -59,7 +59,7 @@ export function readRefusal(o: ResolvedPayClientOptions, scope: AttemptScope, an
   return {
     ok: false,
     error: new PayError(code, message, { ...answerDetails(scope, answer), errors, serverCode: words.code }),
-    retryAfterMs: retryAfterMs(answer.retryAfter, Date.now()),
+    retryAfterMs: retryAfterMs(answer.retryAfter, Date.now()) ?? 0,
     durationMs: answer.durationMs,
     httpRequestId: scope.httpRequestId,
   };

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { validationErrors } from '../contracts/errors.js';
+import { validationErrors } from '../contracts/validation-errors.js';
 import { amountMismatch } from '../contracts/pay/amounts.js';
 import type { Item } from '../contracts/pay/items.js';
 import { DOCUMENT_FALLBACK, type Endpoint } from './endpoints.js';

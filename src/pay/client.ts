@@ -6,7 +6,7 @@ import type {
   StatusRequest, TransactionRef,
 } from '../contracts/pay/bodies.js';
 import type { PayDialect } from '../contracts/pay/dialect.js';
-import { backoffDelay } from './backoff.js';
+import { backoffDelay } from '../net/backoff.js';
 import { attemptCall } from './client-attempt.js';
 import { emitTo, eventBase } from './client-observer.js';
 import { buildBody, routeOf, type Route } from './client-request.js';

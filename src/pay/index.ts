@@ -1,4 +1,5 @@
-export type { RetryPolicy, Sleep } from './backoff.js';
+export type { RetryPolicy } from '../net/backoff.js';
+export type { Sleep } from '../time/sleep.js';
 export type {
   AvailabilityAnswer, AvailabilityTaskAnswer, CheckoutAnswer, ReceiptAnswer, RefundAnswer, TransactionAnswer,
 } from '../contracts/pay/answers.js';

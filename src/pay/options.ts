@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { type PayDialect, type PayDialectConfig, payDialectSchema, resolvePayDialect } from '../contracts/pay/dialect.js';
 import { TOKEN_HEADER } from '../contracts/pay/errors.js';
 import { ConfigError } from '../errors.js';
-import { DEFAULT_RETRY_POLICY, realSleep, type RetryPolicy, type Sleep } from './backoff.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../net/backoff.js';
+import { realSleep, type Sleep } from '../time/sleep.js';
 import type { PayClientEvent, PayOperation } from './events.js';
+import { validationErrors } from '../contracts/validation-errors.js';
 
 /** Something that signs a body: the kit's verifier (`createVerifier(...)`) fits. */
 export interface TokenSigner {
@@ -131,7 +133,7 @@ const fn = (value: unknown) => value === undefined || typeof value === 'function
 export function resolvePayClientOptions(options: PayClientOptions): ResolvedPayClientOptions {
   const issues: string[] = [];
   const parsed = schema.safeParse(options);
-  if (!parsed.success) issues.push(...parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`));
+  if (!parsed.success) issues.push(...validationErrors(parsed.error, 'options'));
   const hasVerifier = options.verifier !== undefined;
   const given = [options.verifier, options.sign, options.token].filter((o) => o !== undefined).length;
   if (given !== 1) issues.push('verifier: give verifier or sign, exactly one');

@@ -1,6 +1,7 @@
 import type { CheckoutAnswer, TransactionAnswer } from '../contracts/pay/answers.js';
 import type { CheckoutRequest } from '../contracts/pay/bodies.js';
-import { backoffDelay, type RetryPolicy, type Sleep } from './backoff.js';
+import { backoffDelay, type RetryPolicy } from '../net/backoff.js';
+import type { Sleep } from '../time/sleep.js';
 import type { PayClient } from './client.js';
 import { PayError, PaymentSessionError } from './errors.js';
 

@@ -3,7 +3,8 @@ import type { CheckoutAnswer as CheckoutResponse, TransactionAnswer as Transacti
 import { purchaseAmount } from '../contracts/pay/amounts.js';
 import { KIT_DIALECT, type PayDialect } from '../contracts/pay/dialect.js';
 import { TRANSITIONS } from '../contracts/pay/statuses.js';
-import { realSleep, type RetryPolicy } from './backoff.js';
+import type { RetryPolicy } from '../net/backoff.js';
+import { realSleep } from '../time/sleep.js';
 import { PayError, PaymentSessionError } from './errors.js';
 import type {
   Basket, PaymentPhase, PaymentSessionEvent, PaymentSessionOptions, PaymentSessionSnapshot, Provider, RescanReason, UnknownReason,

@@ -3,6 +3,7 @@ import { CardSession, Offer } from '../contracts/pay/bodies.js';
 import { Item } from '../contracts/pay/items.js';
 import { ConfigError } from '../errors.js';
 import type { PaymentSessionOptions } from './session-types.js';
+import { validationErrors } from '../contracts/validation-errors.js';
 
 const ms = z.number().int().min(1).max(3_600_000, { error: 'must be an integer number of ms from 1 to 3600000' });
 
@@ -23,7 +24,7 @@ const schema = z.object({
 export function checkSessionOptions(options: PaymentSessionOptions): void {
   const issues: string[] = [];
   const parsed = schema.safeParse(options);
-  if (!parsed.success) issues.push(...parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`));
+  if (!parsed.success) issues.push(...validationErrors(parsed.error, 'options'));
   if (typeof options.client?.checkout !== 'function') issues.push('client: must be a PayClient (createPayClient)');
   if (options.offers !== undefined && options.client?.profile === 'document') {
     issues.push("offers: the kit's extension; a client with profile 'document' never sends it");

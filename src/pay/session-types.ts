@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { AvailabilityAnswer, CheckoutAnswer, RefundAnswer, TransactionAnswer } from '../contracts/pay/answers.js';
 import type { Offer, RefundItem } from '../contracts/pay/bodies.js';
 import type { Item } from '../contracts/pay/items.js';
-import type { Sleep } from './backoff.js';
+import type { Sleep } from '../time/sleep.js';
 import type { PayClient } from './client.js';
 import type { PayError } from './errors.js';
 import type { TransactionUpdates } from './updates.js';

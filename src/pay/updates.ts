@@ -1,5 +1,6 @@
 import type { TransactionAnswer as TransactionState } from '../contracts/pay/answers.js';
 import type { TransactionRef } from '../contracts/pay/bodies.js';
+import { Feed } from '../feed/feed.js';
 
 /** A listener for one transaction's states. */
 export type TransactionListener = (state: TransactionState) => void;
@@ -30,30 +31,27 @@ export interface TransactionUpdates {
  */
 export function createTransactionUpdates({ remember = 10_000 }: { remember?: number } = {}): TransactionUpdates {
   const last = new Map<TransactionRef, TransactionState>();
-  const listeners = new Map<TransactionRef, Set<TransactionListener>>();
-  const deliver = (listener: TransactionListener, state: TransactionState) => {
-    try {
-      listener(state);
-    } catch {
-      // see above
-    }
-  };
+  const feeds = new Map<TransactionRef, Feed<TransactionState>>();
   return {
     publish(state) {
       last.delete(state.transactionId);
       last.set(state.transactionId, state);
       if (last.size > remember) last.delete(last.keys().next().value!);
-      for (const listener of listeners.get(state.transactionId) ?? []) deliver(listener, state);
+      feeds.get(state.transactionId)?.publish(state);
     },
     subscribe(transactionId, listener) {
-      let set = listeners.get(transactionId);
-      if (set === undefined) listeners.set(transactionId, set = new Set());
-      set.add(listener);
+      let feed = feeds.get(transactionId);
+      if (feed === undefined) feeds.set(transactionId, feed = new Feed());
+      const off = feed.subscribe({ next: listener });
       const known = last.get(transactionId);
-      if (known !== undefined) deliver(listener, known);
+      try {
+        if (known !== undefined) listener(known);
+      } catch {
+        // as Feed does: the listener's own failure
+      }
       return () => {
-        set.delete(listener);
-        if (set.size === 0 && listeners.get(transactionId) === set) listeners.delete(transactionId);
+        off();
+        if (feed.size === 0 && feeds.get(transactionId) === feed) feeds.delete(transactionId);
       };
     },
   };

@@ -1,6 +1,6 @@
 import type { TransactionRef } from '../contracts/pay/bodies.js';
 import type { TransactionAnswer } from '../contracts/pay/answers.js';
-import type { Sleep } from './backoff.js';
+import type { Sleep } from '../time/sleep.js';
 import type { PayClient } from './client.js';
 import type { TransactionUpdates } from './updates.js';
 

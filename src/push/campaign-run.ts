@@ -4,7 +4,8 @@ import type { BatchResult, CampaignOptions, CampaignReport } from './campaign-ty
 import { PushError } from './errors.js';
 import { writeProgress, type BatchProgress, type CampaignProgress } from './progress.js';
 import type { NumberResult, ResultsFile } from './results-file.js';
-import { backoffMs, type Sleep } from './wait.js';
+import { backoffDelay } from '../net/backoff.js';
+import type { Sleep } from '../time/sleep.js';
 
 /** The campaign's options once checked and defaulted. */
 export interface CampaignSettings {
@@ -139,7 +140,7 @@ export class CampaignRun {
             attempts: error.attempts,
           }, { cause: error });
         }
-        await sleep(backoffMs(round, 1_000, 30_000), signal);
+        await sleep(backoffDelay(round, { max: networkRounds, baseMs: 1_000, maxMs: 30_000 }, Math.random), signal);
       }
     }
   }

@@ -1,7 +1,7 @@
 import type { PushMessage } from '../contracts/push/bodies.js';
 import type { PushClient } from './client.js';
 import type { MsisdnSource } from './sources.js';
-import type { Sleep } from './wait.js';
+import type { Sleep } from '../time/sleep.js';
 
 /** Options of `sendCampaign`. */
 export interface CampaignOptions {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { validationErrors } from '../contracts/errors.js';
+import { validationErrors } from '../contracts/validation-errors.js';
 import { MAX_BATCH, PushMessage, SubId } from '../contracts/push/bodies.js';
 import { ConfigError } from '../errors.js';
 import { CampaignRun, sha256, type CampaignSettings } from './campaign-run.js';
@@ -9,7 +9,7 @@ import { PushError } from './errors.js';
 import { readProgress, writeProgress, type CampaignProgress } from './progress.js';
 import { openResultsFile } from './results-file.js';
 import { isValidMsisdn, iterateSource, normalizeMsisdn, type MsisdnSource } from './sources.js';
-import { realSleep } from './wait.js';
+import { realSleep } from '../time/sleep.js';
 
 export type {
   BatchResult, CampaignOptions, CampaignProgressEvent, CampaignReport, RejectionReason,

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { ErrorEnvelope, validationErrors } from '../contracts/errors.js';
+import { ErrorEnvelope } from '../contracts/errors.js';
+import { validationErrors } from '../contracts/validation-errors.js';
 import { PushError, type PushErrorCode } from './errors.js';
-import { backoffMs, retryAfterMs, type Sleep } from './wait.js';
+import { backoffDelay, retryAfterMs } from '../net/backoff.js';
+import type { Sleep } from '../time/sleep.js';
 
 /** How a client reaches the service: resolved options, and the Basic credentials in use now. */
 export interface PushTransport {
@@ -57,7 +59,8 @@ export async function sendPushCall<T>(transport: PushTransport, call: PushCall<T
       const retry = error instanceof PushError && call.retryable && attempts <= transport.retries
         && (error.code === 'PUSH_NETWORK' || error.code === 'PUSH_TIMEOUT' || error.code === 'PUSH_SERVER');
       if (!retry) throw error;
-      await transport.sleep(backoffMs(attempts, transport.retryBaseMs, transport.retryMaxMs), call.signal);
+      const policy = { max: transport.retries, baseMs: transport.retryBaseMs, maxMs: transport.retryMaxMs };
+      await transport.sleep(backoffDelay(attempts, policy, Math.random), call.signal);
     }
   }
 }
@@ -116,11 +119,21 @@ function readAnswer<T>(
   }
   if (response.status === 304) {
     const { clock } = transport;
-    const retryAt = clock() + retryAfterMs(response.headers, clock());
+    const retryAt = clock() + waitAsked(response.headers, clock());
     const at = new Date(retryAt).toISOString();
     throw new PushError('TOO_EARLY', `${what}: too early, retry at ${at}`, { ...answered, retryAt });
   }
   throw refusal(what, response.status, text, answered);
+}
+
+/**
+ * How long a 304 asks to wait, in ms: `X-Retry-After-Ms` when present (precise,
+ * which compressed sandbox time needs), else `Retry-After`, else 1 s.
+ */
+function waitAsked(headers: Headers, now: number): number {
+  const precise = headers.get('x-retry-after-ms')?.trim();
+  if (precise !== undefined && /^\d{1,9}$/.test(precise)) return Number(precise);
+  return retryAfterMs(headers.get('retry-after'), now) ?? 1_000;
 }
 
 /** The error for a 4xx or 5xx, in the words of its error envelope when it has one. */

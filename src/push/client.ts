@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { validationErrors } from '../contracts/errors.js';
+import { validationErrors } from '../contracts/validation-errors.js';
 import {
   BatchPushRequest, BatchPushResponse, PushMessageState, ResetPasswordRequest, ResetPasswordResponse, SinglePushRequest,
   SinglePushResponse, PUSH_PATHS,
@@ -8,7 +8,7 @@ import { ConfigError } from '../errors.js';
 import { basicAuthHeader } from '../net/basic-auth.js';
 import { sendPushCall, type PushCall, type PushTransport } from './client-call.js';
 import { PushError } from './errors.js';
-import { realSleep, type Sleep } from './wait.js';
+import { realSleep, type Sleep } from '../time/sleep.js';
 
 /** Options of {@link createPushClient}. */
 export interface PushClientOptions {

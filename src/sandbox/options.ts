@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { serverLimitsSchema } from '../../adapters/http-server/server-limits.js';
 import { ConfigError } from '../errors.js';
+import { validationErrors } from '../contracts/validation-errors.js';
 
 const schema = z.object({
   host: z.string().min(1).default('127.0.0.1'),
@@ -48,7 +49,7 @@ export function resolveSandboxOptions(options: SandboxOptions): ResolvedSandboxO
   const { clock: _clock, logger: _logger, bruteForce: _bruteForce, ...rest } = options;
   const parsed = schema.safeParse(rest);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'sandbox'}: ${i.message}`), 'sandbox options');
+    throw new ConfigError(validationErrors(parsed.error, 'sandbox'), 'sandbox options');
   }
   return parsed.data;
 }

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { applyAliases, formatIssues, initParametersSchema, schemeFields } from '../../adapters/node/config.js';
+import { applyAliases, initParametersSchema, schemeFields } from '../../adapters/node/config.js';
 import { DEFAULT_SERVER_LIMITS, serverLimitsShape } from '../../adapters/http-server/server-limits.js';
 import { bonusSection } from '../cashdesk/bonus.js';
 import { ConfigError } from '../errors.js';
 import { payDialectSchema } from '../contracts/pay/dialect.js';
 import { DEFAULT_TOKEN_HEADER, payPathsSchema, payProfileSchema, tokenHeaderSchema } from '../pay/options.js';
+import { validationErrors } from '../contracts/validation-errors.js';
 
 const TILL_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -226,7 +227,7 @@ export function resolveServeConfig(
     aliasIssues.push(...issues);
   }
   const parsed = serveConfigSchema.safeParse(merged);
-  const issues = [...aliasIssues, ...(parsed.success ? [] : formatIssues(parsed.error))];
+  const issues = [...aliasIssues, ...(parsed.success ? [] : validationErrors(parsed.error, 'config'))];
   if (issues.length > 0 || !parsed.success) throw new ConfigError(issues, 'server configuration');
   const { prefix, delimeter } = parsed.data.verifier;
   if (prefix.includes(delimeter)) throw new ConfigError(['verifier.prefix: must not contain the delimiter'], 'server configuration');

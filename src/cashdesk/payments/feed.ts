@@ -1,73 +1,75 @@
 import type { PaymentView, SessionUpdate } from '../../contracts/cashdesk-payments.js';
+import { Feed } from '../../feed/feed.js';
 import { unrefundedLate } from './record.js';
 
 /** Receives a till's `pay.sessionUpdated` notifications. */
 export type UpdateListener = (update: SessionUpdate) => void;
 
+/** A listener with the last event number told to it, per payment: an event told twice (or older) is dropped. */
 interface Subscription {
-  listener: UpdateListener;
-  /** The last event number told to this listener, per payment: an event told twice (or older) is dropped. */
+  next(update: SessionUpdate): void;
   told: Map<string, number>;
 }
 
 /**
  * The tills connected to this instance, by till id, and what they listen
  * with (a till may hold several connections: each gets every update, in each
- * payment's order, once). A listener that throws is skipped: one broken
- * connection must not starve another.
+ * payment's order, once): a {@link Feed} per till. A listener that throws is
+ * skipped: one broken connection must not starve another.
  */
 export class TillFeed {
-  readonly #subscriptions = new Map<string, Set<Subscription>>();
+  readonly #feeds = new Map<string, Feed<SessionUpdate, Subscription>>();
 
   /**
    * Adds a till's listener. `restate` tells it a payment's state as read from its row, whatever it was told
    * before (never lowering its record of the last event told); `unsubscribe` removes it.
    */
   subscribe(tillId: string, listener: UpdateListener): { restate(update: SessionUpdate): void; unsubscribe(): void } {
-    let set = this.#subscriptions.get(tillId);
-    if (set === undefined) this.#subscriptions.set(tillId, set = new Set());
-    const subscription: Subscription = { listener, told: new Map() };
-    set.add(subscription);
-    const all = this.#subscriptions;
+    let feed = this.#feeds.get(tillId);
+    if (feed === undefined) this.#feeds.set(tillId, feed = new Feed());
+    const subscription: Subscription = { next: (update) => tell(subscription, listener, update), told: new Map() };
+    const off = feed.subscribe(subscription);
+    const feeds = this.#feeds;
     return {
-      restate: (update) => tell(subscription, update, true),
+      restate: (update) => tell(subscription, listener, update, true),
       unsubscribe() {
-        set.delete(subscription);
-        if (set.size === 0 && all.get(tillId) === set) all.delete(tillId);
+        off();
+        if (feed.size === 0 && feeds.get(tillId) === feed) feeds.delete(tillId);
       },
     };
   }
 
   /** The tills with a listener here. */
   tills(): string[] {
-    return [...this.#subscriptions.keys()];
+    return [...this.#feeds.keys()];
   }
 
   /** The lowest event number of a payment told to every listener of its till here (-1: no listener). */
   toldOf(tillId: string, paymentId: string): number {
-    const set = this.#subscriptions.get(tillId);
-    if (set === undefined) return -1;
+    const feed = this.#feeds.get(tillId);
+    if (feed === undefined) return -1;
     let lowest = Number.MAX_SAFE_INTEGER;
-    for (const s of set) lowest = Math.min(lowest, s.told.get(paymentId) ?? 0);
+    for (const s of feed.listeners()) lowest = Math.min(lowest, s.told.get(paymentId) ?? 0);
     return lowest;
   }
 
   /** Hands an update to the till's listeners here that have not had it (by its `seq`). */
   deliver(tillId: string, update: SessionUpdate): void {
-    for (const subscription of this.#subscriptions.get(tillId) ?? []) tell(subscription, update);
+    this.#feeds.get(tillId)?.publish(update);
   }
 }
 
-function tell(subscription: Subscription, update: SessionUpdate, always = false): void {
+/** Tells a listener an update it has not had (`always`: a restatement, told whatever it had). */
+function tell(subscription: Subscription, listener: UpdateListener, update: SessionUpdate, always = false): void {
   if (update.seq !== undefined) {
     const told = subscription.told.get(update.paymentId) ?? 0;
     if (update.seq <= told && !always) return;
     subscription.told.set(update.paymentId, Math.max(told, update.seq));
   }
   try {
-    subscription.listener(update);
+    listener(update);
   } catch {
-    // see above
+    // see TillFeed
   }
 }
 

@@ -1,6 +1,6 @@
 import type { BarcodeVerification } from '../../contracts/barcode.js';
 import type { Database, SharedChannel } from '../../db/index.js';
-import type { Sleep } from '../../pay/backoff.js';
+import type { Sleep } from '../../time/sleep.js';
 import type { PayClient } from '../../pay/client.js';
 import type { ChannelListeners } from './coordination.js';
 

@@ -1,5 +1,5 @@
 import type { SessionUpdate } from '../../contracts/cashdesk-payments.js';
-import type { Sleep } from '../../pay/backoff.js';
+import type { Sleep } from '../../time/sleep.js';
 import type { PayClient } from '../../pay/client.js';
 import type { Basket, PaymentSessionSnapshot } from '../../pay/session-types.js';
 import type { TransactionUpdates } from '../../pay/updates.js';

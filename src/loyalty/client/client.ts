@@ -6,6 +6,7 @@ import {
 import { ErrorEnvelope } from '../../contracts/errors.js';
 import { LoyaltyClientError, LoyaltyError } from '../errors.js';
 import { requestOf, sendRaw, type LoyaltyInputs, type LoyaltyTransportOptions } from './transport.js';
+import { validationErrors } from '../../contracts/validation-errors.js';
 
 /** Options of {@link createLoyaltyClient}. */
 export type LoyaltyClientOptions = LoyaltyTransportOptions;
@@ -49,7 +50,7 @@ export function createLoyaltyClient(options: LoyaltyClientOptions): LoyaltyClien
     if (answer.httpStatus === 200) {
       const parsed = RESPONSES[operation].safeParse(answer.body);
       if (parsed.success) return parsed.data as Output<O>;
-      throw new LoyaltyClientError('LOYALTY_PROTOCOL', `${operation}: the answer is off-contract: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`,
+      throw new LoyaltyClientError('LOYALTY_PROTOCOL', `${operation}: the answer is off-contract: ${validationErrors(parsed.error).join('; ')}`,
         { httpStatus: 200 });
     }
     const envelope = ErrorEnvelope.safeParse(answer.body);

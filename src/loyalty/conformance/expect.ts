@@ -3,6 +3,7 @@ import { ErrorEnvelope } from '../../contracts/errors.js';
 import { LOYALTY_ERROR_STATUS, type LoyaltyErrorCode } from '../../contracts/loyalty/index.js';
 import { KitError } from '../../errors.js';
 import type { RawAnswer } from '../client/transport.js';
+import { validationErrors } from '../../contracts/validation-errors.js';
 
 /** One unmet expectation; its message is the FAIL line's reason. */
 export class CheckFailure extends KitError {
@@ -27,7 +28,7 @@ function describe(answer: RawAnswer): string {
 export function expectOk<T extends z.ZodType>(answer: RawAnswer, schema: T, what: string): z.infer<T> {
   check(answer.httpStatus === 200, `${what}: expected 200, got ${describe(answer)}`);
   const parsed = schema.safeParse(answer.body);
-  check(parsed.success, `${what}: the 200 body is off-contract (${parsed.error?.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')})`);
+  check(parsed.success, `${what}: the 200 body is off-contract (${(parsed.error === undefined ? [] : validationErrors(parsed.error)).join('; ')})`);
   return parsed.data;
 }
 

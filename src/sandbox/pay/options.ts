@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from '../../errors.js';
+import { validationErrors } from '../../contracts/validation-errors.js';
 
 const provider = z.object({
   providerId: z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/, { error: 'must be 1 to 64 of [A-Za-z0-9._:-]' }),
@@ -32,7 +33,7 @@ export type ResolvedPayOptions = z.output<typeof schema>;
 export function resolvePayOptions(options: PayModuleOptions = {}): ResolvedPayOptions {
   const parsed = schema.safeParse(options);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'pay'}: ${i.message}`), 'pay module options');
+    throw new ConfigError(validationErrors(parsed.error, 'pay'), 'pay module options');
   }
   return parsed.data;
 }

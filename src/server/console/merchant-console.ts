@@ -8,7 +8,7 @@ import { streamChanges } from '../../../adapters/http-server/change-stream.js';
 import { TopicFeed } from '../../../adapters/http-server/topic-feed.js';
 import { mountWebPage } from '../../../adapters/http-server/web-pages.js';
 import type { CashDeskService } from '../../cashdesk/service.js';
-import { validationErrors } from '../../contracts/errors.js';
+import { validationErrors } from '../../contracts/validation-errors.js';
 import { PushMessage, SubId } from '../../contracts/push/bodies.js';
 import type { RunningLoyaltyProgram } from '../../loyalty-program/start.js';
 import { PushError } from '../../push/errors.js';
@@ -81,7 +81,7 @@ export class MerchantConsole {
         void payments.subscribe(till, () => this.feed.publish('payments')).then((off) => this.#unsubscribe.push(off), () => {});
       }
     }
-    this.#sampler = setInterval(() => this.#sample(service), this.#options.metricsSampleMs ?? 1000);
+    this.#sampler = setInterval(() => void this.#sample(service), this.#options.metricsSampleMs ?? 1000);
     this.#sampler.unref();
 
     // Coalesced over 250 ms: a campaign's thousand callbacks become a few reads of its results, not a thousand.
@@ -91,7 +91,7 @@ export class MerchantConsole {
         ? []
         : await transactionViews(payments, this.#options.tills, this.#options.sandbox),
     }));
-    app.get(`${api}/metrics`, async (c) => c.json(metricsView(await service.metrics.render(), this.#history)));
+    app.get(`${api}/metrics`, async (c) => c.json(await metricsView(service.metrics.registry, this.#history)));
     app.get(`${api}/callbacks`, (c) => {
       const type = c.req.query('type');
       return c.json({ counts: this.#options.callbacks.counts(), callbacks: this.#options.callbacks.recent(type === '' ? undefined : type) });
@@ -132,9 +132,11 @@ export class MerchantConsole {
   }
 
   /** Takes a metrics sample while a page listens (the live line moves each sample), and tells the pages. */
-  #sample(service: CashDeskService): void {
+  async #sample(service: CashDeskService): Promise<void> {
     if (this.feed.listeners === 0) return;
-    this.#history.push({ at: new Date().toISOString(), total: service.metrics.verifications.samples().reduce((sum, s) => sum + s.value, 0) });
+    const at = new Date().toISOString();
+    const { values } = await service.metrics.verifications.get();
+    this.#history.push({ at, total: values.reduce((sum, s) => sum + s.value, 0) });
     if (this.#history.length > HISTORY_SAMPLES) this.#history.shift();
     this.feed.publish('metrics');
   }

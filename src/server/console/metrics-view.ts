@@ -1,7 +1,9 @@
+import type { MetricValue, Registry } from 'prom-client';
+
 /** One Prometheus sample: name, labels, value. */
 interface Sample { name: string; labels: Record<string, string>; value: number }
 
-/** The cash desk metrics the merchant console draws (small charts), read from the Prometheus text the server serves. */
+/** The cash desk metrics the merchant console draws (small charts), read from the server's prom-client registry. */
 export interface MetricsView {
   /** Verifications by `result_code` (and `reason` for the failures). */
   verifications: Array<{ resultCode: string; reason: string; count: number }>;
@@ -13,18 +15,18 @@ export interface MetricsView {
   history: Array<{ at: string; total: number }>;
 }
 
-const LINE = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})?\s+(\S+)$/;
-const LABEL = /(\w+)="((?:[^"\\]|\\.)*)"/g;
-
-/** Parses the Prometheus text format (0.0.4) into samples; comments and odd lines are skipped. */
-export function parsePrometheus(text: string): Sample[] {
+/**
+ * The samples of a registry's metrics, as prom-client reads them (`getMetricsAsJSON`):
+ * a histogram's `_bucket`, `_sum` and `_count` by their own names.
+ */
+async function samplesOf(registry: Registry): Promise<Sample[]> {
   const samples: Sample[] = [];
-  for (const line of text.split('\n')) {
-    const match = LINE.exec(line);
-    if (match === null) continue;
-    const labels: Record<string, string> = {};
-    for (const [, key, value] of (match[2] ?? '').matchAll(LABEL)) labels[key!] = value!.replace(/\\(.)/g, '$1');
-    samples.push({ name: match[1]!, labels, value: Number(match[3]) });
+  for (const metric of await registry.getMetricsAsJSON()) {
+    for (const v of metric.values as Array<MetricValue<string> & { metricName?: string }>) {
+      const labels: Record<string, string> = {};
+      for (const [key, value] of Object.entries(v.labels)) if (value !== undefined) labels[key] = String(value);
+      samples.push({ name: v.metricName ?? metric.name, labels, value: v.value });
+    }
   }
   return samples;
 }
@@ -35,9 +37,9 @@ function perBucket(samples: Sample[], name: string): Array<{ le: string; count: 
   return cumulative.map((b, i) => ({ le: b.le, count: b.value - (i === 0 ? 0 : cumulative[i - 1]!.value) }));
 }
 
-/** What the console draws, from one scrape. */
-export function metricsView(text: string, history: MetricsView['history']): MetricsView {
-  const samples = parsePrometheus(text);
+/** What the console draws, read from the server's registry (the metric objects, not their text). */
+export async function metricsView(registry: Registry, history: MetricsView['history']): Promise<MetricsView> {
+  const samples = await samplesOf(registry);
   const value = (name: string) => samples.find((s) => s.name === name)?.value ?? 0;
   return {
     verifications: samples.filter((s) => s.name === 'wpk_barcode_verifications_total' && s.value > 0)

@@ -164,9 +164,9 @@ describe('till authentication', () => {
   });
 
   it('counts refusals in wpk_auth_failures_total', async () => {
-    const before = server.service.metrics.authFailures.get({ transport: 'http' });
+    const before = await server.service.metrics.authFailures.countOf({ transport: 'http' });
     await request(server.url, '/v1/token', { body: '{}', key: 'nope-nope-nope-nope' });
-    expect(server.service.metrics.authFailures.get({ transport: 'http' })).toBe(before + 1);
+    expect(await server.service.metrics.authFailures.countOf({ transport: 'http' })).toBe(before + 1);
   });
 });
 

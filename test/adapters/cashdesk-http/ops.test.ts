@@ -43,15 +43,15 @@ describe('GET /metrics', () => {
 
   it('counts requests by route and status, with unknown paths as unmatched', async () => {
     const { httpRequests: requests } = server.service.metrics;
-    const verified = requests.get({ route: '/v1/barcode/verify', status: '200' });
-    const refused = requests.get({ route: '/v1/barcode/verify', status: '401' });
-    const unmatched = requests.get({ route: 'unmatched', status: '404' });
+    const verified = await requests.countOf({ route: '/v1/barcode/verify', status: '200' });
+    const refused = await requests.countOf({ route: '/v1/barcode/verify', status: '401' });
+    const unmatched = await requests.countOf({ route: 'unmatched', status: '404' });
     await request(server.url, '/v1/barcode/verify', { body: { fullBarcode: 'XX;1;;2' } });
     await request(server.url, '/v1/barcode/verify', { body: { fullBarcode: 'XX;1;;2' }, key: null });
     await request(server.url, '/no/such/path', { key: null });
-    expect(requests.get({ route: '/v1/barcode/verify', status: '200' })).toBe(verified + 1);
-    expect(requests.get({ route: '/v1/barcode/verify', status: '401' })).toBe(refused + 1);
-    expect(requests.get({ route: 'unmatched', status: '404' })).toBe(unmatched + 1);
+    expect(await requests.countOf({ route: '/v1/barcode/verify', status: '200' })).toBe(verified + 1);
+    expect(await requests.countOf({ route: '/v1/barcode/verify', status: '401' })).toBe(refused + 1);
+    expect(await requests.countOf({ route: 'unmatched', status: '404' })).toBe(unmatched + 1);
   });
 });
 

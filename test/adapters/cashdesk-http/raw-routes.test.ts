@@ -78,7 +78,7 @@ describe('raw POST routes', () => {
 
   it('shows every answered request in GET /metrics', async () => {
     await request(server.url, '/v1/barcode/verify', { body: { fullBarcode: 'XX;1;;2' } });
-    const counted = server.service.metrics.httpRequests.get({ route: '/v1/barcode/verify', status: '200' });
+    const counted = await server.service.metrics.httpRequests.countOf({ route: '/v1/barcode/verify', status: '200' });
     expect(counted).toBeGreaterThan(0);
     const scrape = await request(server.url, '/metrics', { key: null });
     expect(scrape.text).toContain(`wpk_http_requests_total{route="/v1/barcode/verify",status="200"} ${counted}\n`);

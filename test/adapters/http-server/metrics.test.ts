@@ -22,7 +22,7 @@ describe('GET /metrics of an API app', () => {
     expect(text).toContain('wpk_http_requests_total{route="/things/{id}",status="200"} 1');
     expect(text).toContain('wpk_http_requests_total{route="unmatched",status="404"} 1');
     expect(text).not.toContain('4000123412341234');
-    expect(metrics.httpRequests.get({ route: '/things/{id}', status: '200' })).toBe(1);
+    expect(await metrics.httpRequests.countOf({ route: '/things/{id}', status: '200' })).toBe(1);
   });
 
   it('keeps each app\'s series apart in one process, and can be turned off', async () => {

@@ -208,11 +208,11 @@ describe('bridge calls', () => {
 
   it('counts calls in wpk_bridge_calls_total by method and outcome', async () => {
     const client = await connect();
-    const before = srv.service.metrics.bridgeCalls.get({ method: 'health', outcome: 'ok' });
+    const before = await srv.service.metrics.bridgeCalls.countOf({ method: 'health', outcome: 'ok' });
     await client.call('health');
-    expect(srv.service.metrics.bridgeCalls.get({ method: 'health', outcome: 'ok' })).toBe(before + 1);
+    expect(await srv.service.metrics.bridgeCalls.countOf({ method: 'health', outcome: 'ok' })).toBe(before + 1);
     await client.call('nope').catch(() => undefined);
-    expect(srv.service.metrics.bridgeCalls.get({ method: 'other', outcome: 'METHOD_NOT_FOUND' })).toBeGreaterThan(0);
+    expect(await srv.service.metrics.bridgeCalls.countOf({ method: 'other', outcome: 'METHOD_NOT_FOUND' })).toBeGreaterThan(0);
   });
 });
 

@@ -42,7 +42,7 @@ describe('bridge under a burst of calls', () => {
     srv = await startBridgeServer();
     const writes = countServerWrites(srv);
     const client = await RpcClient.connect(srv.url, { key: TILL.key });
-    const before = srv.service.metrics.bridgeCalls.get({ method: 'barcode.verify', outcome: 'ok' });
+    const before = await srv.service.metrics.bridgeCalls.countOf({ method: 'barcode.verify', outcome: 'ok' });
     const cards = Array.from({ length: 32 }, (_, i) => `44${String(i).padStart(14, '0')}`);
     const socket = rawSocket(client);
     writes.writes = 0;
@@ -54,7 +54,7 @@ describe('bridge under a burst of calls', () => {
     expect(answers.map((a) => a.id)).toEqual(cards.map((_, i) => i));
     expect(answers.every((a, i) => a.result.reason === 'OK' && a.result.cardNumber === cards[i])).toBe(true);
     // Counted before the answers left, not some turn later.
-    expect(srv.service.metrics.bridgeCalls.get({ method: 'barcode.verify', outcome: 'ok' })).toBe(before + 32);
+    expect(await srv.service.metrics.bridgeCalls.countOf({ method: 'barcode.verify', outcome: 'ok' })).toBe(before + 32);
     expect(writes.writes).toBe(1);
     await client.close();
   });

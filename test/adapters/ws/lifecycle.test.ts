@@ -16,13 +16,13 @@ describe('bridge upgrade', () => {
   afterAll(async () => { await srv.close(); });
 
   it('refuses a request without a key with a plain 401 and does not upgrade', async () => {
-    const failures = srv.service.metrics.authFailures.get({ transport: 'ws' });
+    const failures = await srv.service.metrics.authFailures.countOf({ transport: 'ws' });
     const answer = await rawUpgrade(srv.url, { 'Sec-WebSocket-Protocol': 'wallet-pos.v1' });
     expect(answer.status).toBe(401);
     expect(answer.headers['www-authenticate']).toBe('Bearer realm="wallet-pos.v1"');
     expect(answer.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(answer.body).toMatch(/till key/);
-    expect(srv.service.metrics.authFailures.get({ transport: 'ws' })).toBe(failures + 1);
+    expect(await srv.service.metrics.authFailures.countOf({ transport: 'ws' })).toBe(failures + 1);
     expect(srv.bridge.clients).toBe(0);
   });
 
@@ -87,16 +87,18 @@ describe('bridge upgrade', () => {
 
   it('moves the connections gauge up on open and down on close', async () => {
     const gauge = srv.service.metrics.bridgeConnections;
+    const value = async () => (await gauge.get()).values[0]!.value;
     await eventually(() => srv.bridge.clients === 0, 15_000, 'earlier clients gone');
-    const start = gauge.value;
+    const start = await value();
     const a = await connect();
     const b = await connect();
-    expect(gauge.value).toBe(start + 2);
+    expect(await value()).toBe(start + 2);
     expect(srv.bridge.clients).toBe(start + 2);
     await a.close();
-    await eventually(() => gauge.value === start + 1, 15_000, 'gauge down by one');
+    await expect.poll(value, { timeout: 15_000 }).toBe(start + 1);
     b.ws.terminate();
-    await eventually(() => gauge.value === start && srv.bridge.clients === start, 15_000, 'gauge back');
+    await expect.poll(value, { timeout: 15_000 }).toBe(start);
+    await eventually(() => srv.bridge.clients === start, 15_000, 'clients back');
   });
 });
 
@@ -111,7 +113,7 @@ describe('bridge close', () => {
       expect(await b.closed).toEqual({ code: 1001, reason: 'server shutting down' });
       await closing;
       expect(srv.bridge.clients).toBe(0);
-      expect(srv.service.metrics.bridgeConnections.value).toBe(0);
+      expect((await srv.service.metrics.bridgeConnections.get()).values[0]!.value).toBe(0);
       expect(await rawUpgrade(srv.url, { Authorization: `Bearer ${TILL.key}`, 'Sec-WebSocket-Protocol': 'wallet-pos.v1' })).toMatchObject({ status: 503 });
       await srv.bridge.close(); // idempotent
     } finally {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { responseText } from '../../../adapters/ws/jsonrpc.js';
 import { type BridgeMethodName, checkParams, InvalidParams } from '../../../adapters/ws/methods.js';
 import { MAX_BARCODE_LENGTH, TokenRequest, VerifyRequest } from '../../../src/contracts/cashdesk.js';
-import { validationErrors } from '../../../src/contracts/errors.js';
+import { validationErrors } from '../../../src/contracts/validation-errors.js';
 import { z } from '@hono/zod-openapi';
 
 const SCHEMAS: Partial<Record<BridgeMethodName, z.ZodType>> = {

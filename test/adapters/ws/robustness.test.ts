@@ -44,7 +44,7 @@ describe('bridge robustness', () => {
     }
     expect(await other.call('barcode.verify', { fullBarcode: barcodeFor('4100000000000002') })).toMatchObject({ reason: 'OK' });
     await eventually(() => srv!.bridge.clients === 1, 5_000, 'only the other client left');
-    expect(srv.service.metrics.bridgeConnections.value).toBe(1);
+    expect((await srv.service.metrics.bridgeConnections.get()).values[0]!.value).toBe(1);
     await other.close();
   });
 
@@ -127,7 +127,7 @@ describe('bridge robustness', () => {
       clients.push(...await Promise.all(Array.from({ length: 100 }, () => RpcClient.connect(srv!.url, { key: TILL.key }))));
     }
     expect(srv.bridge.clients).toBe(1_000);
-    expect(srv.service.metrics.bridgeConnections.value).toBe(1_000);
+    expect((await srv.service.metrics.bridgeConnections.get()).values[0]!.value).toBe(1_000);
     const cards = clients.map((_, i) => `43${String(i).padStart(14, '0')}`);
     const results = await Promise.all(clients.map((c, i) => c.call<{ resultCode: string; cardNumber: string }>('barcode.verify', { fullBarcode: barcodeFor(cards[i]!) })));
     expect(results.every((r, i) => r.resultCode === 'CARDSESSION_AVAILABLE' && r.cardNumber === cards[i])).toBe(true);

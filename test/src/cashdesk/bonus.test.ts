@@ -30,21 +30,21 @@ afterAll(async () => {
 
 describe('httpBonusHook', () => {
   it('says available on a 2xx, unavailable on 404 or available:false, and counts each outcome', async () => {
-    const checks = new Counter('c', 'h');
+    const checks = new Counter('c', 'h', ['outcome']);
     const hook = httpBonusHook({ url: `${base}/card/{cardNumber}/x`, timeoutMs: 2000 }, checks);
     expect(await hook('4000123412341234')).toBe(true);
     expect(await hook('gone')).toBe(false);
     expect(await hook('blocked')).toBe(false);
-    expect(checks.get({ outcome: 'available' })).toBe(1);
-    expect(checks.get({ outcome: 'unavailable' })).toBe(2);
+    expect(await checks.countOf({ outcome: 'available' })).toBe(1);
+    expect(await checks.countOf({ outcome: 'unavailable' })).toBe(2);
   });
 
   it('says unavailable and counts an error when the system fails or does not answer in time', async () => {
-    const checks = new Counter('c', 'h');
+    const checks = new Counter('c', 'h', ['outcome']);
     const hook = httpBonusHook({ url: `${base}/card/{cardNumber}/x`, timeoutMs: 50 }, checks);
     expect(await hook('broken')).toBe(false);
     expect(await hook('hang')).toBe(false);
-    expect(checks.get({ outcome: 'error' })).toBe(2);
+    expect(await checks.countOf({ outcome: 'error' })).toBe(2);
   });
 
   it('encodes the card number into the URL and sends Basic credentials when configured', async () => {

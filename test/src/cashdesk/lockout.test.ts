@@ -130,7 +130,7 @@ describe('till key brute-force limit', () => {
       expect(lockoutLines).toHaveLength(1);
       expect(JSON.parse(lockoutLines[0]!)).toMatchObject({ level: 40, transport: 'http', remoteAddress: ATTACKER, retryAfterSeconds: 120 });
       expect(desk.lines.join('\n')).not.toContain(WRONG_KEY);
-      expect(desk.service.metrics.authLockouts.get({ transport: 'http' })).toBe(1);
+      expect(await desk.service.metrics.authLockouts.countOf({ transport: 'http' })).toBe(1);
       const metrics = await new Promise<string>((resolve, reject) => {
         httpRequest(`${desk!.http}/metrics`, (res) => {
           let text = '';
@@ -161,7 +161,7 @@ describe('till key brute-force limit', () => {
       expect(lockoutLines).toHaveLength(1);
       expect(JSON.parse(lockoutLines[0]!)).toMatchObject({ transport: 'ws', remoteAddress: ATTACKER });
       expect(desk.lines.join('\n')).not.toContain(WRONG_KEY);
-      expect(desk.service.metrics.authLockouts.get({ transport: 'ws' })).toBe(1);
+      expect(await desk.service.metrics.authLockouts.countOf({ transport: 'ws' })).toBe(1);
 
       desk.time.now += 120_000;
       const again = await RpcClient.connect(desk.ws, { key: TILLS[0]!.key, ws: { localAddress: ATTACKER } });

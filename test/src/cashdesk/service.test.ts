@@ -18,8 +18,8 @@ describe('CashDeskService metrics', () => {
     await s.verify(generateBarcode({ ...BASE_CONFIG, cardNumber: '2', at: NOW }));
     await s.verify(generateBarcode({ ...BASE_CONFIG, key: OLD_KEY, cardNumber: '3', at: NOW }));
     await s.verify('CM;4;;00000000');
-    expect(s.metrics.keyMatches.get({ key_index: '0' })).toBe(2);
-    expect(s.metrics.keyMatches.get({ key_index: '1' })).toBe(1);
+    expect(await s.metrics.keyMatches.countOf({ key_index: '0' })).toBe(2);
+    expect(await s.metrics.keyMatches.countOf({ key_index: '1' })).toBe(1);
     expect(await s.metrics.render()).toContain('wpk_barcode_key_matches_total{key_index="1"} 1');
   });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   LOYALTY_API_VERSIONS, LOYALTY_ERROR_STATUS, ReceiptQrRequest, SetFavoritesRequest, formatReceiptQr, parseReceiptQr,
 } from '../../../src/contracts/loyalty/index.js';
-import { validationErrors } from '../../../src/contracts/errors.js';
+import { validationErrors } from '../../../src/contracts/validation-errors.js';
 import { loyaltyOpenApiDocument } from '../../../src/routes/loyalty-openapi.js';
 
 const GOOD = 't=20240315T1425&s=1020.00&fn=9289000100242345&i=12345&fp=3826350066&n=1';

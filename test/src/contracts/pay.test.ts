@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validationErrors } from '../../../src/contracts/errors.js';
+import { validationErrors } from '../../../src/contracts/validation-errors.js';
 import {
   amountMismatch, canMove, CheckoutRequest, Item, purchaseAmount, RefundRequest, StatusRequest, statusClass,
 } from '../../../src/contracts/pay/index.js';

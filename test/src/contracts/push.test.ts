@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CallbackEvent, CallbackEventType } from '../../../src/contracts/callback/index.js';
-import { validationErrors } from '../../../src/contracts/errors.js';
+import { validationErrors } from '../../../src/contracts/validation-errors.js';
 import { pushOpenApiDocument } from '../../../src/routes/push-openapi.js';
 import {
   BATCH_SIZE_MESSAGE, BatchPushRequest, PUSH_API_VERSION, PUSH_PATHS, PushStatus, ResetPasswordRequest,

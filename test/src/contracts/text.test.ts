@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { describe, expect, it } from 'vitest';
-import { validationErrors } from '../../../src/contracts/errors.js';
+import { validationErrors } from '../../../src/contracts/validation-errors.js';
 import { jsonDepth, jsonTooDeep, MAX_JSON_DEPTH } from '../../../src/contracts/json-depth.js';
 import { freeText, hasControlCharacters, jsonTextRule, singleLine, textProblem } from '../../../src/contracts/text.js';
 

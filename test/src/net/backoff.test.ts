@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, realSleep, retryAfterMs } from '../../../src/pay/backoff.js';
+import { backoffDelay, retryAfterMs } from '../../../src/net/backoff.js';
 
 const policy = { max: 5, baseMs: 100, maxMs: 2_000 };
 
@@ -27,20 +27,12 @@ describe('backoffDelay', () => {
 });
 
 describe('retryAfterMs', () => {
-  it('reads seconds and HTTP dates, and 0 for absent or unreadable values', () => {
+  it('reads seconds and HTTP dates, and nothing from absent or unreadable values', () => {
     const now = Date.UTC(2026, 10, 23, 10, 0, 0);
     expect(retryAfterMs('3', now)).toBe(3_000);
     expect(retryAfterMs(new Date(now + 5_000).toUTCString(), now)).toBe(5_000);
-    expect(retryAfterMs(null, now)).toBe(0);
-    expect(retryAfterMs('soon', now)).toBe(0);
-  });
-});
-
-describe('realSleep', () => {
-  it('rejects with the signal\'s reason when aborted', async () => {
-    const controller = new AbortController();
-    const sleeping = realSleep(10_000, controller.signal);
-    controller.abort(new Error('stop'));
-    await expect(sleeping).rejects.toThrow('stop');
+    expect(retryAfterMs(' 3 ', now)).toBe(3_000);
+    expect(retryAfterMs(null, now)).toBeUndefined();
+    expect(retryAfterMs('soon', now)).toBeUndefined();
   });
 });

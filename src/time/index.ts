@@ -1,0 +1,2 @@
+// Waiting: the one `Sleep` type the clients take, and the real-time one.
+export { realSleep, type Sleep } from './sleep.js';
