@@ -11,6 +11,8 @@ export type KitErrorCode =
   | 'STORE_UNAVAILABLE'
   | 'BACKEND_UNAVAILABLE'
   | 'DATA_DIR_IN_USE'
+  /** A port to listen on is taken by another process, or not allowed. */
+  | 'PORT_UNAVAILABLE'
   | 'PGLITE_SNAPSHOT_STALE'
   | 'DATABASE_UNREACHABLE'
   /** The database stopped answering (refused, cut or timed out connections): retry after a few seconds. */

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { demoConfig } from '../../demo.js';
-import { ConfigError } from '../../errors.js';
-import { DEMO_PAGES, startDemoSystem, type DemoCard, type RunningDemoSystem } from '../../server/demo-system.js';
+import { DEMO_PAGES, MAX_BASE_PORT, startDemoSystem, type DemoCard, type RunningDemoSystem } from '../../server/demo-system.js';
+import { parsePortOption } from '../args.js';
 import { exitOnSignals } from '../shutdown.js';
 
 export const DEMO_USAGE = `wallet-partner-kit demo [--port N] [--host HOST] [--data DIR]
@@ -15,12 +15,6 @@ receiver (N+12) with the console's push callbacks. \`npm start\` runs it; open t
   --host HOST   bind address (default 127.0.0.1)
   --data DIR    keep each server's data in DIR/cashdesk, DIR/sandbox, DIR/loyalty (PGlite); default in memory
 LOG_LEVEL sets the log level (default info).`;
-
-function parsePort(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new ConfigError(['--port: must be an integer from 0 to 65523'], 'arguments');
-  return Number(value);
-}
 
 /** A basket of two lines, 250.00 in all, as the WebSocket line sends it. */
 const BASKET = {
@@ -40,7 +34,7 @@ export async function demo(argv: string[]): Promise<void> {
   }
   process.stdout.on('error', () => {});
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
-  const system = await startDemoSystem({ port: parsePort(values.port), host: values.host, dataDir: values.data, logger });
+  const system = await startDemoSystem({ port: parsePortOption(values.port, MAX_BASE_PORT), host: values.host, dataDir: values.data, logger });
   try {
     // Two cards, so the curl line and the WebSocket line each have a barcode never seen (a second use answers REPLAYED).
     const verifyCard = await system.issueCard();

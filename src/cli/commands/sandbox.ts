@@ -1,4 +1,4 @@
-import { parseCliArgs } from '../args.js';
+import { parseCliArgs, parsePortOption } from '../args.js';
 import { createLogger } from '../../log/index.js';
 import { pushAccount, PUSH_ACCOUNT_USAGE } from './push-account.js';
 import { exitOnSignals } from '../shutdown.js';
@@ -64,7 +64,7 @@ export async function sandbox(argv: string[]): Promise<void> {
   const words = values.dialect === 'foreign' || values.strict
     ? `  Pay API    ${values.dialect ?? 'kit'} dialect${strictly}\n` : '';
   const starting = startSandbox({
-    host: values.host, port: number(values.port, '--port'), dataDir: values.data, databaseUrl,
+    host: values.host, port: parsePortOption(values.port), dataDir: values.data, databaseUrl,
     demo, timeScale: number(values['time-scale'], '--time-scale'), logger,
     dialect: dialect(values.dialect), strict: values.strict ?? false,
     onListening: (url) => process.stdout.write(`

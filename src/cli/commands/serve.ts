@@ -1,4 +1,4 @@
-import { parseCliArgs } from '../args.js';
+import { parseCliArgs, parsePortOption } from '../args.js';
 import { createLogger } from '../../log/index.js';
 import { demoConfig } from '../../demo.js';
 import { ConfigError } from '../../errors.js';
@@ -23,11 +23,6 @@ A service other than the kit's: pay.profile (WPK_PAY_PROFILE), pay.tokenHeader (
 'wallet-partner-kit pay check' tells which it needs.
 LOG_LEVEL sets the log level (default info).`;
 
-function parsePort(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  return /^\d+$/.test(value) ? Number(value) : Number.NaN;
-}
-
 /** Runs `serve` until SIGTERM or SIGINT, then drains and exits. */
 export async function serve(argv: string[]): Promise<void> {
   const { values } = parseCliArgs({
@@ -47,7 +42,7 @@ export async function serve(argv: string[]): Promise<void> {
   if (file === undefined && !Object.keys(process.env).some((name) => name.startsWith('WPK_'))) {
     throw new ConfigError(['none given; try it with --demo, or give --config FILE (JSON; or WPK_CONFIG) or WPK_* variables'], 'server configuration');
   }
-  const config = resolveServeConfig(file, process.env, { host: values.host, port: parsePort(values.port), dataDir: values.data });
+  const config = resolveServeConfig(file, process.env, { host: values.host, port: parsePortOption(values.port), dataDir: values.data });
   // If whoever reads our stdout goes away (a closed pipe), keep serving and
   // shutting down properly: losing log lines must not cost a till its answers.
   process.stdout.on('error', () => {});

@@ -51,12 +51,12 @@ describe('wallet-partner-kit demo', () => {
     }
   }, 480_000);
 
-  it('says in one line which port is in use, and exits 2', async () => {
+  it('says in one line which port is in use, and exits 1 as every command does', async () => {
     const taken = await listenOn(0);
     const port = (taken.address() as { port: number }).port - 11; // the Loyalty server's port
     try {
       const { code, stderr } = await run(['demo', '--port', String(port)]);
-      expect(code).toBe(2);
+      expect(code).toBe(1);
       expect(stderr.trim().split('\n')).toHaveLength(1);
       expect(stderr).toContain(`127.0.0.1:${port + 11} (Loyalty server): already in use`);
     } finally {
