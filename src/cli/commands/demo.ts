@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { demoConfig } from '../../demo.js';
 import { DEMO_PAGES, MAX_BASE_PORT, startDemoSystem, type DemoCard, type RunningDemoSystem } from '../../server/demo-system.js';
 import { parsePortOption } from '../args.js';
+import { bannerWriter } from '../banner.js';
 import { exitOnSignals } from '../shutdown.js';
 
 export const DEMO_USAGE = `wallet-partner-kit demo [--port N] [--host HOST] [--data DIR]
@@ -13,7 +14,8 @@ cash desk server, the default Loyalty server (N+11) driven by the sandbox, and t
 receiver (N+12) with the console's push callbacks. \`npm start\` runs it; open the pages it prints.
   --port N      the cash desk server's port (default 8080; 0 gives each server a free port)
   --host HOST   bind address (default 127.0.0.1)
-  --data DIR    keep each server's data in DIR/cashdesk, DIR/sandbox, DIR/loyalty (PGlite); default in memory
+  --data DIR    keep each server's data in DIR/cashdesk, DIR/sandbox, DIR/loyalty (PGlite); default in memory.
+                DATABASE_URL is not used: the demo always runs on PGlite (serve, sandbox and loyalty take it)
 LOG_LEVEL sets the log level (default info).`;
 
 /** A basket of two lines, 250.00 in all, as the WebSocket line sends it. */
@@ -39,7 +41,7 @@ export async function demo(argv: string[]): Promise<void> {
     // Two cards, so the curl line and the WebSocket line each have a barcode never seen (a second use answers REPLAYED).
     const verifyCard = await system.issueCard();
     const payCard = await system.issueCard({ walletPayIsDefault: true });
-    process.stdout.write(demoSystemBanner(system, verifyCard, payCard, values.data));
+    bannerWriter(logger)(demoSystemBanner(system, verifyCard, payCard, values.data));
   } catch (error) {
     await system.close();
     throw error;
@@ -56,7 +58,9 @@ export function demoSystemBanner(system: RunningDemoSystem, verifyCard: DemoCard
   const script = `const W=require('ws');const s=new W('${cashDesk.wsUrl}','wallet-pos.v1',{headers:{Authorization:'Bearer ${till.key}'}});`
     + `s.on('open',()=>s.send(process.argv[1]));s.on('message',m=>{console.log(String(m));const r=JSON.parse(m);`
     + `if(r.error||/^(succeeded|unsuccessful|unavailable|blocked)$/.test((r.params||{}).phase))s.close()})`;
-  const data = dataDir === undefined ? 'in memory (--data DIR keeps it)' : `${dataDir} (cashdesk/, sandbox/, loyalty/)`;
+  const kept = dataDir === undefined ? 'in memory (--data DIR keeps it)' : `${dataDir} (cashdesk/, sandbox/, loyalty/)`;
+  // Said where the data is told: a DATABASE_URL in the environment is not what the demo runs on.
+  const data = process.env.DATABASE_URL ? `${kept}; DATABASE_URL is not used (the demo runs on PGlite)` : kept;
   return `
   wallet-partner-kit demo system (DEMO configuration: public keys, never use in production)
   Cash desk  ${cashDesk.url}   (HTTP: /v1/barcode/verify, /v1/payments; GET /healthz, /metrics, /openapi.json)

@@ -3,6 +3,7 @@ import { createLogger } from '../../log/index.js';
 import { demoConfig } from '../../demo.js';
 import { ConfigError } from '../../errors.js';
 import type { StartLoyaltyProgramOptions } from '../../loyalty/program/start.js';
+import { bannerWriter } from '../banner.js';
 import { exitOnSignals } from '../shutdown.js';
 
 export const LOYALTY_USAGE = `wallet-partner-kit loyalty [--port N] [--host HOST] [--data DIR] [--demo]
@@ -49,12 +50,13 @@ export async function loyalty(argv: string[]): Promise<void> {
   const logger = createLogger({ level: env.LOG_LEVEL });
   const databaseUrl = values.data === undefined ? env.DATABASE_URL || undefined : undefined;
   const { startLoyaltyProgram } = await import('../../loyalty/program/start.js');
+  const writeBanner = bannerWriter(logger);
   const demo = values.demo ?? false;
   const database = `${databaseUrl ? 'postgres' : 'pglite'}${values.data ? ` in ${values.data}` : databaseUrl ? '' : ' in memory'}`;
   // The banner as soon as the port is bound (in memory: before the database is ready; requests wait for it).
   const starting = startLoyaltyProgram({
     ...fromEnv, host: values.host, port: parsePortOption(values.port), dataDir: values.data, databaseUrl, demo, logger,
-    onListening: (url) => process.stdout.write(banner(url, database, demo)),
+    onListening: (url) => writeBanner(banner(url, database, demo)),
   });
   exitOnSignals(logger, async () => {
     await (await starting.catch(() => undefined))?.close();

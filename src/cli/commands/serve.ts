@@ -6,6 +6,7 @@ import { drawBarcode } from '../../../adapters/node/primitives.js';
 import { DEMO_PAY_URL, resolveServeConfig, type ServeConfig } from '../../server/config.js';
 import { startServer } from '../../server/serve.js';
 import { readConfigFile } from '../config-file.js';
+import { bannerWriter } from '../banner.js';
 import { exitOnSignals } from '../shutdown.js';
 
 export const SERVE_USAGE = `wallet-partner-kit serve [--config FILE] [--host HOST] [--port N] [--data DIR] [--demo]
@@ -48,7 +49,7 @@ export async function serve(argv: string[]): Promise<void> {
   process.stdout.on('error', () => {});
   const logger = createLogger({ level: process.env.LOG_LEVEL });
   const server = await startServer(config, logger);
-  if (values.demo) process.stdout.write(demoBanner(config, server.url, server.wsUrl));
+  if (values.demo) bannerWriter(logger)(demoBanner(config, server.url, server.wsUrl));
 
   exitOnSignals(logger, () => server.close());
 }
