@@ -15,6 +15,8 @@ export type KitErrorCode =
   | 'PORT_UNAVAILABLE'
   | 'PGLITE_SNAPSHOT_STALE'
   | 'DATABASE_UNREACHABLE'
+  /** Redis or the Pay API did not answer at start, and `requireDependencies` makes that fatal. */
+  | 'DEPENDENCY_UNREACHABLE'
   /** The database stopped answering (refused, cut or timed out connections): retry after a few seconds. */
   | 'DATABASE_UNAVAILABLE'
   | 'TOO_MANY_REQUESTS'
