@@ -8,8 +8,8 @@
 // directory holding include/node/node.h).
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -17,8 +17,28 @@ const addon = join(here, 'build', 'Release', 'wallet_core.node');
 const log = join(here, 'build', 'build.log');
 const BUILD_TIMEOUT_MS = 10 * 60_000;
 
+// In a project that installed the kit, npm rebuild re-runs this script; in the kit's checkout, npm run build:native.
+const installed = here.split(sep).includes('node_modules');
+const retry = installed ? 'npm rebuild wallet-partner-kit' : 'npm run build:native';
+
+/**
+ * The one line about the addon. npm 7+ runs a dependency's install script in the background and shows its
+ * output only when it fails (or with --foreground-scripts), so on a terminal the line goes to it as well.
+ */
+function say(line) {
+  console.log(line);
+  if (!installed || process.stdout.isTTY || process.env.npm_config_foreground_scripts === 'true') return;
+  try {
+    const tty = openSync('/dev/tty', 'w');
+    writeSync(tty, `${line}\n`);
+    closeSync(tty);
+  } catch {
+    // no terminal (CI, a container): npm's log keeps the line
+  }
+}
+
 function notBuilt(reason) {
-  console.log(`wallet-partner-kit: native addon not built (${reason}); the wasm core will be used`);
+  say(`wallet-partner-kit: native addon not built (${reason}); the wasm core will be used (\`${retry}\` tries again)`);
   process.exit(0);
 }
 
@@ -76,7 +96,7 @@ try {
   const output = `${build.stdout ?? ''}\n${build.stderr ?? ''}`;
   saveLog(output);
   if (build.error) notBuilt(`node-gyp could not run: ${build.error.message}`);
-  if (build.status !== 0) notBuilt(`node-gyp failed: ${firstError(output)}; log in adapters/native/build/build.log`);
+  if (build.status !== 0) notBuilt(`node-gyp failed: ${firstError(output)}; log in ${log}`);
   if (!existsSync(addon)) notBuilt('node-gyp produced no wallet_core.node');
 
   // Load it where it will run, in a fresh process: unresolved OpenSSL symbols or a failing self-test show here.
@@ -87,7 +107,7 @@ try {
     rmSync(addon, { force: true });
     notBuilt(check.status === 3 ? 'the addon failed its self-test' : `the addon does not load: ${firstError(check.stderr ?? '')}`);
   }
-  console.log('wallet-partner-kit: native addon built (adapters/native/build/Release/wallet_core.node)');
+  say('wallet-partner-kit: native addon built (adapters/native/build/Release/wallet_core.node)');
 } catch (error) {
   notBuilt(error instanceof Error ? error.message : String(error));
 }

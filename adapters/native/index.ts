@@ -87,9 +87,12 @@ class NativeBackend implements CoreBackend {
   }
 }
 
+/** What builds the addon again: in a project that installed the kit, `npm rebuild` re-runs its install script. */
+const REBUILD = import.meta.url.includes('/node_modules/') ? 'npm rebuild wallet-partner-kit' : 'npm run build:native';
+
 function load(): ((config: CoreSettings) => CoreBackend) | Error {
   const path = CANDIDATES.map((relative) => fileURLToPath(new URL(relative, import.meta.url))).find((p) => existsSync(p));
-  if (path === undefined) return new Error(`${ADDON} not found (run \`npm run build:native\`)`);
+  if (path === undefined) return new Error(`${ADDON} not found (run \`${REBUILD}\`)`);
   let addon: Addon;
   try {
     addon = createRequire(import.meta.url)(path) as Addon;

@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ConfigError } from '../errors.js';
 
 /**
  * `parseArgs` that takes the next token as a string option's value even when
@@ -25,4 +26,14 @@ export function parseCliArgs<T extends ParseArgsConfig & { args: string[] }>(con
     }
   }
   return parseArgs({ ...config, args });
+}
+
+/**
+ * `--port N`, worded alike by every command: an integer from 0 (a free port) to `max`, lower where the command
+ * also takes the ports above N (`demo`). A bad one is a usage error (exit code 2).
+ */
+export function parsePortOption(value: string | undefined, max = 65_535): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) > max) throw new ConfigError([`--port: must be an integer from 0 to ${max}`], 'arguments');
+  return Number(value);
 }

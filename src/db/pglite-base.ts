@@ -57,6 +57,7 @@ export function readPgliteBase(dirs: readonly string[] = CANDIDATES): PgliteBase
         debug('pglite: snapshot made by another PGlite version; running initdb instead (npm run build:pglite)', { tar, snapshot: stamp.pglite, installed: version });
         return undefined;
       }
+      debug('pglite: starting from the snapshot (no initdb, no migrations)', { tar });
       return { tar: new BytesBlob(readFileSync(tar), 'application/x-tar'), stamp };
     } catch (error) {
       debug('pglite: snapshot unreadable; running initdb instead', { tar, err: error });

@@ -59,8 +59,12 @@ export const ERROR_CODES = {
   STORE_UNAVAILABLE: mapped(503, JSON_RPC.storeUnavailable),
   BACKEND_UNAVAILABLE: mapped(503),
   DATA_DIR_IN_USE: mapped(500),
+  /** A port to listen on is taken by another process, or not allowed. */
+  PORT_UNAVAILABLE: mapped(500),
   PGLITE_SNAPSHOT_STALE: mapped(500),
   DATABASE_UNREACHABLE: mapped(503),
+  /** Redis or the Pay API did not answer at start, and `requireDependencies` makes that fatal. */
+  DEPENDENCY_UNREACHABLE: mapped(503),
   /** The database stopped answering: retry after a few seconds (`Retry-After`, `data.retryAfterMs`). */
   DATABASE_UNAVAILABLE: mapped(503, JSON_RPC.databaseUnavailable),
   /** Too many failed authentications (`LockoutError`). */

@@ -90,7 +90,7 @@ async function attempt<T>(
     if (timeout.aborted) {
       throw new PushError('PUSH_TIMEOUT', `${what}: no answer within ${transport.timeoutMs} ms`, details, { cause: error });
     }
-    throw new PushError('PUSH_NETWORK', `${what}: ${(error as Error).message}`, details, { cause: error });
+    throw new PushError('PUSH_NETWORK', `${what}: no answer from ${hostOf(transport.base)} (${networkReason(error)})`, details, { cause: error });
   }
   return readAnswer(transport, call, response, text, details);
 }
@@ -156,4 +156,21 @@ function refusal(
   const status = envelope.status === 'IDEMPOTENCY_CONFLICT' ? 'IDEMPOTENCY_CONFLICT' : code;
   const said = errors.length > 0 ? `: ${errors.join('; ')}` : '';
   return new PushError(status, `${what}: ${status}${said}`, { ...answered, errors });
+}
+
+/** `host:port` of a base URL, for messages: a failed fetch names neither. */
+function hostOf(base: string): string {
+  try {
+    return new URL(base).host;
+  } catch {
+    return base;
+  }
+}
+
+/** Why fetch failed, as specific as undici says: its cause's code (ECONNREFUSED, ENOTFOUND) or message. */
+function networkReason(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } })?.cause;
+  if (typeof cause?.code === 'string') return cause.code;
+  if (typeof cause?.message === 'string') return cause.message;
+  return error instanceof Error ? error.message : String(error);
 }

@@ -117,6 +117,9 @@ export const serveConfigSchema = z.object({
   redisUrl: z.string().regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' }).optional(),
   pay: paySection.optional(),
   database: databaseSection.default({}),
+  // Redis or the Pay API not answering at start: a warn line each, and the server starts (false, the default);
+  // true: the start fails naming it (--require-dependencies). The database is always required.
+  requireDependencies: z.boolean({ error: 'must be true or false' }).default(false),
   // One file (and demoConfig) may also hold the Push account and the Loyalty server's credentials: serve does not use them.
   push: credentials.optional(),
   loyalty: credentials.optional(),
@@ -203,7 +206,7 @@ function setPath(target: Record<string, unknown>, path: readonly string[], value
  * (later wins), validates once and names every bad field; throws ConfigError.
  */
 export function resolveServeConfig(
-  file: unknown, env: Record<string, string | undefined>, overrides: { host?: string; port?: number; dataDir?: string } = {},
+  file: unknown, env: Record<string, string | undefined>, overrides: { host?: string; port?: number; dataDir?: string; requireDependencies?: boolean } = {},
 ): ServeConfig {
   const merged: Record<string, unknown> = typeof file === 'object' && file !== null ? structuredClone(file) as Record<string, unknown> : {};
   if (file !== undefined && (typeof file !== 'object' || file === null || Array.isArray(file))) {
@@ -215,6 +218,7 @@ export function resolveServeConfig(
   }
   if (overrides.host !== undefined) setPath(merged, ['server', 'host'], overrides.host);
   if (overrides.port !== undefined) setPath(merged, ['server', 'port'], overrides.port);
+  if (overrides.requireDependencies !== undefined) merged.requireDependencies = overrides.requireDependencies;
   if (overrides.dataDir !== undefined) {
     // --data means PGlite in that folder, whatever DATABASE_URL says (as the sandbox command does).
     setPath(merged, ['database', 'dataDir'], overrides.dataDir);

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { demoConfig, demoConsoleAccount } from '../demo.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError, KitError } from '../errors.js';
 import { startLoyaltyProgram, type RunningLoyaltyProgram } from '../loyalty-program/start.js';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.js';
 import { resolveServeConfig } from './config.js';
@@ -62,7 +62,7 @@ export interface RunningDemoSystem {
 }
 
 /** The largest `port` that leaves room for port + 12. */
-const MAX_BASE_PORT = 65_535 - 12;
+export const MAX_BASE_PORT = 65_535 - 12;
 
 function checkOptions(options: DemoSystemOptions): { port: number; host: string } {
   const port = options.port ?? 8080;
@@ -79,7 +79,8 @@ async function listening<T>(what: string, host: string, port: number, start: () 
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'EADDRINUSE' || code === 'EACCES') {
-      throw new ConfigError([`${host}:${port} (${what}): ${code === 'EADDRINUSE' ? 'already in use' : 'not allowed'}; stop what runs there or pick other ports with --port N`], 'demo ports');
+      // Not a usage error: exit code 1, as any command's port in use (src/cli/errors.ts).
+      throw new KitError('PORT_UNAVAILABLE', `Port unavailable: ${host}:${port} (${what}): ${code === 'EADDRINUSE' ? 'already in use' : 'not allowed'}; stop what runs there or pick other ports with --port N`);
     }
     throw error;
   }

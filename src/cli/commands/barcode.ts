@@ -1,13 +1,15 @@
 import { parseCliArgs } from '../args.js';
 import { drawBarcode } from '../../../adapters/node/primitives.js';
 import { demoConfig } from '../../demo.js';
+import { ConfigError } from '../../errors.js';
 import { resolveServeConfig } from '../../server/config.js';
 import { readConfigFile } from '../config-file.js';
 
 export const BARCODE_USAGE = `wallet-partner-kit barcode (--demo | --config FILE) [--card NUMBER] [--session ID]
 
 Prints a barcode as the wallet app would draw it now, for the partner key and scheme of
-the configuration (the demo one with --demo). For testing tills and servers.`;
+the configuration (the demo one with --demo). For testing tills and servers.
+  --session ID   the card session: cardSessionLength (8 in the demo) of [0-9A-Za-z]; default none`;
 
 /** Prints a fresh barcode for a card. */
 export function barcode(argv: string[]): void {
@@ -22,5 +24,10 @@ export function barcode(argv: string[]): void {
   const file = values.demo ? demoConfig : values.config ? readConfigFile(values.config) : undefined;
   const { verifier: v } = resolveServeConfig(file, process.env);
   const cardNumber = values.card ?? '4000123412341234';
-  console.log(drawBarcode({ ...v, cardNumber, cardSession: values.session }));
+  const session = values.session;
+  // A verifier refuses (MALFORMED) a session of another length: say so here instead of printing such a barcode.
+  if (session !== undefined && !new RegExp(`^[0-9A-Za-z]{${v.cardSessionLength}}$`).test(session)) {
+    throw new ConfigError([`--session: must be ${v.cardSessionLength} of [0-9A-Za-z] (the configuration's cardSessionLength), e.g. ${'AB12CD34XY'.repeat(7).slice(0, v.cardSessionLength)}`], 'arguments');
+  }
+  console.log(drawBarcode({ ...v, cardNumber, cardSession: session }));
 }

@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { demoConfig } from '../../demo.js';
-import { ConfigError } from '../../errors.js';
-import { DEMO_PAGES, startDemoSystem, type DemoCard, type RunningDemoSystem } from '../../server/demo-system.js';
+import { DEMO_PAGES, MAX_BASE_PORT, startDemoSystem, type DemoCard, type RunningDemoSystem } from '../../server/demo-system.js';
+import { parsePortOption } from '../args.js';
+import { bannerWriter } from '../banner.js';
 import { exitOnSignals } from '../shutdown.js';
 
 export const DEMO_USAGE = `wallet-partner-kit demo [--port N] [--host HOST] [--data DIR]
@@ -13,14 +14,9 @@ cash desk server, the default Loyalty server (N+11) driven by the sandbox, and t
 receiver (N+12) with the console's push callbacks. \`npm start\` runs it; open the pages it prints.
   --port N      the cash desk server's port (default 8080; 0 gives each server a free port)
   --host HOST   bind address (default 127.0.0.1)
-  --data DIR    keep each server's data in DIR/cashdesk, DIR/sandbox, DIR/loyalty (PGlite); default in memory
+  --data DIR    keep each server's data in DIR/cashdesk, DIR/sandbox, DIR/loyalty (PGlite); default in memory.
+                DATABASE_URL is not used: the demo always runs on PGlite (serve, sandbox and loyalty take it)
 LOG_LEVEL sets the log level (default info).`;
-
-function parsePort(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new ConfigError(['--port: must be an integer from 0 to 65523'], 'arguments');
-  return Number(value);
-}
 
 /** A basket of two lines, 250.00 in all, as the WebSocket line sends it. */
 const BASKET = {
@@ -40,12 +36,12 @@ export async function demo(argv: string[]): Promise<void> {
   }
   process.stdout.on('error', () => {});
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
-  const system = await startDemoSystem({ port: parsePort(values.port), host: values.host, dataDir: values.data, logger });
+  const system = await startDemoSystem({ port: parsePortOption(values.port, MAX_BASE_PORT), host: values.host, dataDir: values.data, logger });
   try {
     // Two cards, so the curl line and the WebSocket line each have a barcode never seen (a second use answers REPLAYED).
     const verifyCard = await system.issueCard();
     const payCard = await system.issueCard({ walletPayIsDefault: true });
-    process.stdout.write(demoSystemBanner(system, verifyCard, payCard, values.data));
+    bannerWriter(logger)(demoSystemBanner(system, verifyCard, payCard, values.data));
   } catch (error) {
     await system.close();
     throw error;
@@ -62,7 +58,9 @@ export function demoSystemBanner(system: RunningDemoSystem, verifyCard: DemoCard
   const script = `const W=require('ws');const s=new W('${cashDesk.wsUrl}','wallet-pos.v1',{headers:{Authorization:'Bearer ${till.key}'}});`
     + `s.on('open',()=>s.send(process.argv[1]));s.on('message',m=>{console.log(String(m));const r=JSON.parse(m);`
     + `if(r.error||/^(succeeded|unsuccessful|unavailable|blocked)$/.test((r.params||{}).phase))s.close()})`;
-  const data = dataDir === undefined ? 'in memory (--data DIR keeps it)' : `${dataDir} (cashdesk/, sandbox/, loyalty/)`;
+  const kept = dataDir === undefined ? 'in memory (--data DIR keeps it)' : `${dataDir} (cashdesk/, sandbox/, loyalty/)`;
+  // Said where the data is told: a DATABASE_URL in the environment is not what the demo runs on.
+  const data = process.env.DATABASE_URL ? `${kept}; DATABASE_URL is not used (the demo runs on PGlite)` : kept;
   return `
   wallet-partner-kit demo system (DEMO configuration: public keys, never use in production)
   Cash desk  ${cashDesk.url}   (HTTP: /v1/barcode/verify, /v1/payments; GET /healthz, /metrics, /openapi.json)

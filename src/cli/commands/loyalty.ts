@@ -1,8 +1,9 @@
-import { parseCliArgs } from '../args.js';
+import { parseCliArgs, parsePortOption } from '../args.js';
 import { createLogger } from '../../log/index.js';
 import { demoConfig } from '../../demo.js';
 import { ConfigError } from '../../errors.js';
 import type { StartLoyaltyProgramOptions } from '../../loyalty-program/start.js';
+import { bannerWriter } from '../banner.js';
 import { exitOnSignals } from '../shutdown.js';
 
 export const LOYALTY_USAGE = `wallet-partner-kit loyalty [--port N] [--host HOST] [--data DIR] [--demo]
@@ -19,12 +20,6 @@ Without --demo: WPK_KEY (partner key, hex), WPK_ALGORYTHM (default HMACSHA256), 
 WPK_LOYALTY_LOGIN and WPK_LOYALTY_PASSWORD (the wallet service's Basic credentials).
 'check' calls a Loyalty server as the wallet would and prints PASS/FAIL per operation; exits 1 on a failure.
 Credentials default to WPK_LOYALTY_LOGIN / WPK_LOYALTY_PASSWORD. LOG_LEVEL sets the log level (default info).`;
-
-function parsePort(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) > 65_535) throw new ConfigError(['--port: must be an integer from 0 to 65535'], 'arguments');
-  return Number(value);
-}
 
 /** Runs `loyalty` until SIGTERM or SIGINT, or `loyalty check`. */
 export async function loyalty(argv: string[]): Promise<void> {
@@ -55,12 +50,13 @@ export async function loyalty(argv: string[]): Promise<void> {
   const logger = createLogger({ level: env.LOG_LEVEL });
   const databaseUrl = values.data === undefined ? env.DATABASE_URL || undefined : undefined;
   const { startLoyaltyProgram } = await import('../../loyalty-program/start.js');
+  const writeBanner = bannerWriter(logger);
   const demo = values.demo ?? false;
   const database = `${databaseUrl ? 'postgres' : 'pglite'}${values.data ? ` in ${values.data}` : databaseUrl ? '' : ' in memory'}`;
   // The banner as soon as the port is bound (in memory: before the database is ready; requests wait for it).
   const starting = startLoyaltyProgram({
-    ...fromEnv, host: values.host, port: parsePort(values.port), dataDir: values.data, databaseUrl, demo, logger,
-    onListening: (url) => process.stdout.write(banner(url, database, demo)),
+    ...fromEnv, host: values.host, port: parsePortOption(values.port), dataDir: values.data, databaseUrl, demo, logger,
+    onListening: (url) => writeBanner(banner(url, database, demo)),
   });
   exitOnSignals(logger, async () => {
     await (await starting.catch(() => undefined))?.close();

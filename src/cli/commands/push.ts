@@ -114,6 +114,12 @@ async function send(argv: string[]): Promise<void> {
     const resumed = report.skippedBatches > 0 ? `, ${report.skippedBatches} of them sent by an earlier run` : '';
     console.log(`campaign ${report.campaignId}: ${report.read} read, ${report.accepted} accepted, ${report.rejectedCount} rejected; ${report.batches} batches${resumed}; ${(report.durationMs / 1000).toFixed(1)} s`);
     console.log(`per-number results: ${resultsFile}`);
+  } catch (error) {
+    if (!(error instanceof PushError && error.code === 'PROGRESS_MISMATCH')) throw error;
+    // The files default to names made from the numbers file, so a second campaign from it meets the first's.
+    throw new PushError('PROGRESS_MISMATCH', `${error.message}. To resume that campaign, run it with its own --sub-id, `
+      + `--title, --text and --batch-size; to send this one as a new campaign, give it files of its own `
+      + `(--progress FILE --results FILE) or delete ${progressFile} and ${resultsFile}`, { path: error.path }, { cause: error });
   } finally {
     view.stop();
     process.off('SIGINT', stop);

@@ -1,6 +1,7 @@
-import { parseCliArgs } from '../args.js';
+import { parseCliArgs, parsePortOption } from '../args.js';
 import { createLogger } from '../../log/index.js';
 import { pushAccount, PUSH_ACCOUNT_USAGE } from './push-account.js';
+import { bannerWriter } from '../banner.js';
 import { exitOnSignals } from '../shutdown.js';
 
 export const SANDBOX_USAGE = `wallet-partner-kit sandbox [--port N] [--host HOST] [--data DIR] [--demo] [--time-scale N]
@@ -55,6 +56,7 @@ export async function sandbox(argv: string[]): Promise<void> {
   const logger = createLogger({ level: process.env.LOG_LEVEL });
   const databaseUrl = values.data === undefined ? process.env.DATABASE_URL || undefined : undefined;
   const { startSandbox } = await import('../../sandbox/server.js');
+  const writeBanner = bannerWriter(logger);
   const demo = values.demo ?? false;
   const database = `${databaseUrl ? 'postgres' : 'pglite'}${values.data ? ` in ${values.data}` : databaseUrl ? '' : ' in memory'}`;
   // The banner's head as soon as the port is bound (in memory: before the database is ready; requests wait for it);
@@ -64,10 +66,10 @@ export async function sandbox(argv: string[]): Promise<void> {
   const words = values.dialect === 'foreign' || values.strict
     ? `  Pay API    ${values.dialect ?? 'kit'} dialect${strictly}\n` : '';
   const starting = startSandbox({
-    host: values.host, port: number(values.port, '--port'), dataDir: values.data, databaseUrl,
+    host: values.host, port: parsePortOption(values.port), dataDir: values.data, databaseUrl,
     demo, timeScale: number(values['time-scale'], '--time-scale'), logger,
     dialect: dialect(values.dialect), strict: values.strict ?? false,
-    onListening: (url) => process.stdout.write(`
+    onListening: (url) => writeBanner(`
   wallet-partner-kit sandbox ${demo ? '(DEMO records: public keys, never use in production)' : ''}
   URL        ${url}   (GET /healthz, /openapi.json)
   Database   ${database}
@@ -76,6 +78,6 @@ ${words}`),
   exitOnSignals(logger, async () => (await starting.catch(() => undefined))?.close());
   const running = await starting;
   const lines = running.sandbox.banner.map((line) => line.replaceAll('{url}', running.url));
-  process.stdout.write(`${lines.map((line) => `  ${line}\n`).join('')}\n`);
+  writeBanner(`${lines.map((line) => `  ${line}\n`).join('')}\n`);
   logger.info({ url: running.url, database: running.sandbox.context.db.kind, demo }, 'sandbox listening');
 }

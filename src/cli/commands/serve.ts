@@ -1,14 +1,17 @@
-import { parseCliArgs } from '../args.js';
+import { parseCliArgs, parsePortOption } from '../args.js';
 import { createLogger } from '../../log/index.js';
 import { demoConfig } from '../../demo.js';
 import { ConfigError } from '../../errors.js';
 import { drawBarcode } from '../../../adapters/node/primitives.js';
 import { DEMO_PAY_URL, resolveServeConfig, type ServeConfig } from '../../server/config.js';
+import { checkDependencies, startupProbes } from '../../server/dependencies.js';
 import { startServer } from '../../server/serve.js';
 import { readConfigFile } from '../config-file.js';
+import { bannerWriter } from '../banner.js';
 import { exitOnSignals } from '../shutdown.js';
 
 export const SERVE_USAGE = `wallet-partner-kit serve [--config FILE] [--host HOST] [--port N] [--data DIR] [--demo]
+                         [--require-dependencies]
 
 Starts the cash desk server: HTTP (POST /v1/barcode/verify, POST /v1/token, GET /healthz,
 GET /metrics, GET /openapi.json) and the WebSocket bridge (/ws, subprotocol wallet-pos.v1)
@@ -17,16 +20,14 @@ on one port. Configuration: --config FILE (JSON) or WPK_CONFIG, then WPK_* varia
   --host HOST   bind address (default 127.0.0.1)
   --port N      port (default 8080; 0 picks a free one)
   --data DIR    keep payment sessions in DIR (PGlite); default in memory. DATABASE_URL selects a PostgreSQL server instead.
+  --require-dependencies  exit 1 when Redis (redisUrl) or the Pay API (pay.url) does not answer at start (config:
+                requireDependencies); without it each is said in one warn line and the server starts. A database
+                that does not answer always ends the start.
 With pay.url (WPK_PAY_URL; --demo: the sandbox at ${DEMO_PAY_URL}) the server takes wallet payments for tills:
 pay.* bridge methods, /v1/payments, and POST /webhooks/pay with pay.webhookSecret (WPK_PAY_WEBHOOK_SECRET).
 A service other than the kit's: pay.profile (WPK_PAY_PROFILE), pay.tokenHeader (WPK_PAY_TOKEN_HEADER), pay.paths;
 'wallet-partner-kit pay check' tells which it needs.
 LOG_LEVEL sets the log level (default info).`;
-
-function parsePort(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  return /^\d+$/.test(value) ? Number(value) : Number.NaN;
-}
 
 /** Runs `serve` until SIGTERM or SIGINT, then drains and exits. */
 export async function serve(argv: string[]): Promise<void> {
@@ -34,6 +35,7 @@ export async function serve(argv: string[]): Promise<void> {
     args: argv, strict: true,
     options: {
       config: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' }, data: { type: 'string' }, demo: { type: 'boolean' },
+      'require-dependencies': { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -47,13 +49,19 @@ export async function serve(argv: string[]): Promise<void> {
   if (file === undefined && !Object.keys(process.env).some((name) => name.startsWith('WPK_'))) {
     throw new ConfigError(['none given; try it with --demo, or give --config FILE (JSON; or WPK_CONFIG) or WPK_* variables'], 'server configuration');
   }
-  const config = resolveServeConfig(file, process.env, { host: values.host, port: parsePort(values.port), dataDir: values.data });
+  const config = resolveServeConfig(file, process.env, {
+    host: values.host, port: parsePortOption(values.port), dataDir: values.data, requireDependencies: values['require-dependencies'],
+  });
   // If whoever reads our stdout goes away (a closed pipe), keep serving and
   // shutting down properly: losing log lines must not cost a till its answers.
   process.stdout.on('error', () => {});
   const logger = createLogger({ level: process.env.LOG_LEVEL });
+  // Redis and the Pay API are asked once at start: a warn line each that does not answer, or (required) the end.
+  const probes = startupProbes(config);
+  if (config.requireDependencies) await checkDependencies(probes, logger, true);
+  else void checkDependencies(probes, logger, false).catch(() => {});
   const server = await startServer(config, logger);
-  if (values.demo) process.stdout.write(demoBanner(config, server.url, server.wsUrl));
+  if (values.demo) bannerWriter(logger)(demoBanner(config, server.url, server.wsUrl));
 
   exitOnSignals(logger, () => server.close());
 }

@@ -33,13 +33,18 @@ async function run(args: string[]): Promise<{ code: number | null; stderr: strin
 }
 
 describe('wallet-partner-kit demo', () => {
-  it('keeps each server\'s data in a subfolder of --data, says so, and exits 0 on SIGTERM', async () => {
+  it('keeps each server\'s data in a subfolder of --data, says so (and that DATABASE_URL is not used), and exits 0 on SIGTERM', async () => {
     const data = mkdtempSync(join(tmpdir(), 'wpk-demo-cli-'));
-    const child = spawn(process.execPath, [cli, 'demo', '--port', '0', '--data', data], { cwd: root, env: envWithoutDatabase() });
+    const env = { ...envWithoutDatabase(), DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' };
+    const child = spawn(process.execPath, [cli, 'demo', '--port', '0', '--data', data], { cwd: root, env });
     const output = { text: '' };
     try {
       const banner = await waitForDemoBanner(child, output);
-      expect(output.text).toContain(`Data       ${data} (cashdesk/, sandbox/, loyalty/)`);
+      expect(output.text).toContain(`Data       ${data} (cashdesk/, sandbox/, loyalty/); DATABASE_URL is not used (the demo runs on PGlite)\n`);
+      // The banner comes after the start-up's log lines, not among them.
+      const listening = output.text.indexOf('"msg":"demo system listening"');
+      expect(listening).toBeGreaterThan(-1);
+      expect(listening).toBeLessThan(output.text.indexOf('wallet-partner-kit demo system'));
       expect(await (await fetch(`${banner.sandboxUrl}/healthz`)).json()).toMatchObject({ database: 'pglite' });
       const exited = exitOf(child);
       child.kill('SIGTERM');
@@ -51,12 +56,12 @@ describe('wallet-partner-kit demo', () => {
     }
   }, 480_000);
 
-  it('says in one line which port is in use, and exits 2', async () => {
+  it('says in one line which port is in use, and exits 1 as every command does', async () => {
     const taken = await listenOn(0);
     const port = (taken.address() as { port: number }).port - 11; // the Loyalty server's port
     try {
       const { code, stderr } = await run(['demo', '--port', String(port)]);
-      expect(code).toBe(2);
+      expect(code).toBe(1);
       expect(stderr.trim().split('\n')).toHaveLength(1);
       expect(stderr).toContain(`127.0.0.1:${port + 11} (Loyalty server): already in use`);
     } finally {

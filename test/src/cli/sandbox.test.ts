@@ -40,6 +40,6 @@ describe('wallet-partner-kit sandbox', () => {
     child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(2);
-    expect(stderr).toContain('--port: must be a number');
+    expect(stderr).toContain('--port: must be an integer from 0 to 65535');
   }, childTestTimeout(1));
 });

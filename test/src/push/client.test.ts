@@ -117,6 +117,8 @@ describe('createPushClient over HTTP against the sandbox', () => {
     const dead = createPushClient({ url: 'http://127.0.0.1:1', login, password: NEW_PASSWORD, retries: 2, retryBaseMs: 1 });
     const error = await failure(dead.message('pm_x'));
     expect({ code: error.code, attempts: error.attempts }).toEqual({ code: 'PUSH_NETWORK', attempts: 3 });
+    // Names the host it could not reach and why, not just undici's "fetch failed".
+    expect(error.message).toMatch(/: no answer from 127\.0\.0\.1:1 \(.+\)$/);
     expect(error.message).not.toContain(NEW_PASSWORD);
   });
 

@@ -106,7 +106,7 @@ describe('startDemoSystem on ports it cannot have', () => {
     const port = portOf(taken) - 10; // the sandbox's port
     try {
       const error = await startDemoSystem({ port }).then(() => undefined, (e: unknown) => e);
-      expect(error).toBeInstanceOf(ConfigError);
+      expect(error).toMatchObject({ code: 'PORT_UNAVAILABLE' });
       expect((error as Error).message).toContain(`127.0.0.1:${port + 10} (sandbox): already in use; stop what runs there or pick other ports with --port N`);
       expect((error as Error).message).not.toContain('\n');
       // Nothing was left listening: the cash desk server's port is free.
