@@ -76,7 +76,10 @@ export function databaseUnavailable(): HttpProblem {
 
 const INTERNAL = new HttpProblem(500, 'INTERNAL', ['Internal error']);
 
-/** The status a request is counted under when its client went away mid-body (nginx's "client closed request"); no answer is sent. */
+/**
+ * The status a request is counted under when its client went away mid-body (nginx's "client closed request"); no answer
+ * is sent.
+ */
 export const CLIENT_CLOSED_REQUEST = 499;
 
 const CLIENT_CLOSED = new HttpProblem(CLIENT_CLOSED_REQUEST, 'CLIENT_CLOSED_REQUEST', ['The client closed the request']);

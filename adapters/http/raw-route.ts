@@ -24,7 +24,10 @@ export interface RawRouteDeps {
   logger: Logger;
 }
 
-/** Turns a request body of the till `till` into the 200 JSON answer, or throws (an HttpProblem, or anything for `problemFor`). */
+/**
+ * Turns a request body of the till `till` into the 200 JSON answer, or throws (an HttpProblem, or anything for
+ * `problemFor`).
+ */
 export type Answer = (body: Buffer, till: Till) => unknown;
 
 interface RawRoute extends RawRouteDeps {
@@ -72,7 +75,8 @@ class RawPost implements BodySink {
   bodyFailed(error: unknown): void {
     const { route, outgoing } = this;
     if (error instanceof ClientAborted) {
-      // Not the server's failure, and no one to answer: logged at info, counted as 499 (nginx's "client closed request").
+      // Not the server's failure, and no one to answer: logged at info, counted as 499 (nginx's "client closed
+      // request").
       route.logger.info({ method: 'POST', path: route.path }, 'request aborted by the client');
       route.requests.count(route.path, CLIENT_CLOSED_REQUEST);
       return;

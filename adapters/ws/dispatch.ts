@@ -182,7 +182,8 @@ export class Dispatcher {
       return this.#failed(method, id, notification, error, log, rid);
     }
     if (!isThenable(result)) return this.#succeeded(method, id, notification, result);
-    // Adopted by a native promise, so a foreign thenable's `then` (whatever it returns or throws) cannot break the chain.
+    // Adopted by a native promise, so a foreign thenable's `then` (whatever it returns or throws) cannot break the
+    // chain.
     return Promise.resolve(result).then(
       (settled) => this.#succeeded(method, id, notification, settled),
       (error: unknown) => this.#failed(method, id, notification, error, log, rid),
