@@ -63,7 +63,7 @@ export const ReceiptBody = z.object({
   // Forwarded as given, so checked as the Pay API checks it: the text rule, and a bounded depth (the bridge's params
   // arrive parsed, past any check of the text; a deep one overflowed the stack further on, a 500).
   receipt: z.record(z.string(), z.unknown(), { error: 'must be an object' }).superRefine(boundedJsonRule)
-    .openapi({ description: 'The fiscal receipt, forwarded to the app as given: at most 64 levels deep, no control characters but tab, LF and CR.' }),
+    .openapi({ description: 'The fiscal receipt, forwarded to the app as given: at most 64 levels deep, no control characters but ' + 'tab, LF and CR.' }),
 }).strict().openapi('ReceiptBody');
 
 // The bridge's params: the HTTP bodies with the paymentId the HTTP path carries.
@@ -87,7 +87,7 @@ const ServiceTransactionId = TransactionRef.openapi({ description: 'The transact
 /** A status as the Pay service wrote it; `statusClass` is its class in the configured dialect. */
 const ServiceStatus = z.string().openapi({
   description: "The transaction's status as the Pay service wrote it (the kit's sandbox: created, processing, succeeded, "
-    + 'rejected, cancelled, expired); statusClass is its class in the configured dialect, absent when the dialect does not know it.',
+    + 'rejected, cancelled, expired); statusClass is its class in the configured dialect, absent when the dialect ' + 'does not know it.',
 });
 /** One transaction (invoice) of a payment: the current one, and each one it left behind. */
 export const PaymentTransaction = z.object({

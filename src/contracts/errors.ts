@@ -10,7 +10,7 @@ export const ErrorEnvelope = z.object({
   status: z.string().openapi({ example: 'BAD_REQUEST' }),
   errors: z.array(z.string()).openapi({ example: ['fullBarcode: must be a string'] }),
   requestId: z.string().optional().openapi({
-    description: "The answer's `X-Request-Id` (the caller's when sane, else made up): quote it when reporting a failure, it is in the server's log lines.",
+    description: "The answer's `X-Request-Id` (the caller's when sane, else made up): quote it when reporting a failure, " + "it is in the server's log lines.",
     example: 'till-7-000123',
   }),
 }).openapi('Error');

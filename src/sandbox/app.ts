@@ -45,7 +45,8 @@ export async function createSandbox(options: SandboxOptions = {}, modules: reado
     throw error;
   }
   const changes = new ChangeFeed();
-  // Pay deliveries are what the merchant console shows: a campaign's thousand push callbacks must not make it read them a thousand times.
+  // Pay deliveries are what the merchant console shows: a campaign's thousand push callbacks must not make it read them
+  // a thousand times.
   const outbox = new Outbox({ db, clock, logger, timeScale: resolved.timeScale, onAttempt: (topic) => { if (topic === 'pay') changes.publish('webhooks'); } });
   const authLimiter = limiterFrom(options.bruteForce, clock);
   const context: SandboxContext = {
@@ -62,7 +63,7 @@ export async function createSandbox(options: SandboxOptions = {}, modules: reado
   serveOpenApi(app, {
     title: 'wallet-partner-kit sandbox',
     version: VERSION,
-    description: 'Emulates the wallet service: Pay API, Push API (with Callback API deliveries), the wallet-app simulator and test controls under /sandbox/. Errors are `{ status, errors[] }`.',
+    description: 'Emulates the wallet service: Pay API, Push API (with Callback API deliveries), the wallet-app simulator ' + 'and test controls under /sandbox/. Errors are `{ status, errors[] }`.',
   });
   const banner: string[] = [];
   if (resolved.demo) for (const module of modules) banner.push(...(await module.seedDemo?.(context) ?? []));

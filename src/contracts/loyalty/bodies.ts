@@ -57,7 +57,7 @@ export const PromoCodeRequest = z.object({
     .openapi({ description: 'The code as the user typed it (surrounding spaces are dropped).', example: 'WELCOME100' }),
 }).strict().openapi('PromoCodeRequest');
 export const PromoCodeResult = z.enum(['APPLIED', 'INVALID', 'EXPIRED', 'ALREADY_USED']).openapi('PromoCodeResult', {
-  description: 'APPLIED: accepted now; INVALID: no such code; EXPIRED: past its end; ALREADY_USED: this card used it, or its uses ran out.',
+  description: 'APPLIED: accepted now; INVALID: no such code; EXPIRED: past its end; ALREADY_USED: this card used it, or ' + 'its uses ran out.',
 });
 export const PromoCodeResponse = z.object({
   result: PromoCodeResult,
@@ -73,8 +73,7 @@ export const AnonymousCardRequest = z.object({
 export const AnonymousCardResponse = z.object({
   cardNumber: CardNumber,
   cardKey: z.string().regex(/^(?:[0-9a-fA-F]{2}){16,}$/).optional().openapi({
-    description: 'card-bound partners only: the card\'s diversified key, hex: HMAC(partnerKey, "card:" + cardNumber). The app draws the barcode with it. '
-      + 'Absent under rfc6238 (the document\'s scheme), where the app draws with the partner key.',
+    description: 'card-bound partners only: the card\'s diversified key, hex: HMAC(partnerKey, "card:" + cardNumber). ' + 'The app draws the barcode with it. Absent under rfc6238 (the document\'s scheme), where the app draws ' + 'with the partner key.',
   }),
 }).openapi('AnonymousCardResponse');
 
@@ -87,12 +86,12 @@ export const ReceiptQrRequest = z.object({
       if (!parsed.ok) for (const message of parsed.problems) ctx.addIssue({ code: 'custom', message });
     })
     .openapi({
-      description: 'The fiscal receipt QR string: t (yyyyMMddTHHmm[ss]), s (sum, two decimals), fn (16 digits), i (document number), fp (fiscal sign, up to 10 digits), n (1..4).',
+      description: 'The fiscal receipt QR string: t (yyyyMMddTHHmm[ss]), s (sum, two decimals), fn (16 digits), i ' + '(document number), fp (fiscal sign, up to 10 digits), n (1..4).',
       example: 't=20240315T1425&s=1020.00&fn=9289000100242345&i=12345&fp=3826350066&n=1',
     }),
 }).strict().openapi('ReceiptQrRequest');
 export const ReceiptQrResult = z.enum(['ACCEPTED', 'DUPLICATE', 'INVALID']).openapi('ReceiptQrResult', {
-  description: 'ACCEPTED: recorded now; DUPLICATE: this receipt was sent before; INVALID: well formed, but the merchant does not take it (e.g. not a purchase, too old).',
+  description: 'ACCEPTED: recorded now; DUPLICATE: this receipt was sent before; INVALID: well formed, but the merchant ' + 'does not take it (e.g. not a purchase, too old).',
 });
 export const ReceiptQrResponse = z.object({
   result: ReceiptQrResult,

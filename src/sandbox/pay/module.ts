@@ -70,7 +70,7 @@ export function createPayModule(options: PayModuleOptions = {}): SandboxModule {
       return [
         `Pay API    {url}/checkout ... (partner ${v.partnerId}: tokens of the demo verifier are valid)`,
         'Simulator  {url}/sandbox/app',
-        "Demo card  curl -s -X POST -H 'Content-Type: application/json' -d '{}' {url}/sandbox/cards   (a card, its key, a barcode with a card session)",
+        "Demo card  curl -s -X POST -H 'Content-Type: application/json' -d '{}' {url}/sandbox/cards   (a card, " + "its key, a barcode with a card session)",
       ];
     },
     start(ctx) {
