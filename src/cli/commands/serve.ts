@@ -16,7 +16,8 @@ on one port. Configuration: --config FILE (JSON) or WPK_CONFIG, then WPK_* varia
   --demo        use the embedded demo configuration (public demo keys; never in production)
   --host HOST   bind address (default 127.0.0.1)
   --port N      port (default 8080; 0 picks a free one)
-  --data DIR    keep payment sessions in DIR (PGlite); default in memory. DATABASE_URL selects a PostgreSQL server instead.
+  --data DIR    keep payment sessions in DIR (PGlite); default in memory. DATABASE_URL selects a PostgreSQL server \
+instead.
 With pay.url (WPK_PAY_URL; --demo: the sandbox at ${DEMO_PAY_URL}) the server takes wallet payments for tills:
 pay.* bridge methods, /v1/payments, and POST /webhooks/pay with pay.webhookSecret (WPK_PAY_WEBHOOK_SECRET).
 A service other than the kit's: pay.profile (WPK_PAY_PROFILE), pay.tokenHeader (WPK_PAY_TOKEN_HEADER), pay.paths;
@@ -71,11 +72,14 @@ function demoBanner(config: ServeConfig, url: string, wsUrl: string): string {
   WebSocket  ${wsUrl}  (subprotocol wallet-pos.v1)
   Till key   ${till.key}
 
-  Try it (each barcode is valid once, for about a minute; \`npx wallet-partner-kit barcode --demo --card N\` prints a fresh one;
+  Try it (each barcode is valid once, for about a minute; \`npx wallet-partner-kit barcode --demo --card N\` prints \
+a fresh one;
   run the node line in the kit's folder, where the ws package is):
     curl -s -H 'Authorization: Bearer ${till.key}' -H 'Content-Type: application/json' \\
       -d '{"fullBarcode":"${barcode}"}' ${url}/v1/barcode/verify
-    node -e "const W=require('ws');const s=new W('${wsUrl}','wallet-pos.v1',{headers:{Authorization:'Bearer ${till.key}'}});s.on('open',()=>s.send(process.argv[1]));s.on('message',m=>{console.log(String(m));s.close()})" '${call}'
+    node -e "const W=require('ws');const s=new W('${wsUrl}','wallet-pos.v1',\
+{headers:{Authorization:'Bearer ${till.key}'}});\
+s.on('open',()=>s.send(process.argv[1]));s.on('message',m=>{console.log(String(m));s.close()})" '${call}'
 
 `;
 }
