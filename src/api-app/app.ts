@@ -13,18 +13,25 @@ import { HttpProblem, problem } from './problem.js';
 
 /** Options of {@link createApiApp}. */
 export interface ApiAppOptions {
-  /** Where failures are logged, under the kit's log policy (never bodies, parameters or credentials). Default: silent. */
+  /**
+   * Where failures are logged, under the kit's log policy (never bodies, parameters or credentials). Default: silent.
+   */
   logger?: Logger;
   /** Largest request body. Default 1 MiB. */
   bodyLimitBytes?: number;
-  /** The level of the one line logged per answer (`reqId`, method, route pattern, status, ms). Default `debug`; `false`: none. */
+  /**
+   * The level of the one line logged per answer (`reqId`, method, route pattern, status, ms). Default `debug`; `false`:
+   * none.
+   */
   requestLog?: 'info' | 'debug' | false;
   /**
    * Refusals carry the request's id as `requestId` (besides the header). Default true; the sandbox says
    * false: it answers the wallet service's documented bodies word for word.
    */
   requestIdInBody?: boolean;
-  /** Metrics served at `GET /metrics` (see `mountMetrics`). Default: a fresh set for this app. `false`: no `/metrics`. */
+  /**
+   * Metrics served at `GET /metrics` (see `mountMetrics`). Default: a fresh set for this app. `false`: no `/metrics`.
+   */
   metrics?: ApiMetrics | false;
 }
 

@@ -7,7 +7,10 @@ export type HealthProbe = () => Promise<unknown>;
 export interface HealthCheckOptions {
   /** A probe not answered within this counts as failing. Default 1000 ms. */
   timeoutMs?: number;
-  /** A result is reused for this long, so a storm of health checks reaches each dependency about once a second. Default 1000 ms. */
+  /**
+   * A result is reused for this long, so a storm of health checks reaches each dependency about once a second. Default
+   * 1000 ms.
+   */
   cacheMs?: number;
   /** Now, in ms; default `Date.now`. */
   clock?: () => number;

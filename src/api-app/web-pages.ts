@@ -24,7 +24,9 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 
 let root: string | undefined;
 
-/** `dist/web` of this package, found from this file whether it runs compiled (dist/src/...) or from source (src/...). */
+/**
+ * `dist/web` of this package, found from this file whether it runs compiled (dist/src/...) or from source (src/...).
+ */
 export function webBuildDir(): string {
   if (root !== undefined) return root;
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -38,7 +40,8 @@ export function webBuildDir(): string {
 }
 
 const notBuilt = (page: WebPage) => `<!doctype html><html lang="en"><meta charset="utf-8"><title>Not built</title>
-<p>The ${page} page is not built. Run <code>npm run build:web</code> (part of <code>npm install</code>) and reload.</p></html>`;
+<p>The ${page} page is not built. Run <code>npm run build:web</code> (part of <code>npm install</code>) and \
+reload.</p></html>`;
 
 const pages = new Map<WebPage, string>();
 

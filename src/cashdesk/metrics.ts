@@ -73,7 +73,7 @@ export class ServerMetrics {
   readonly bonusChecks = new Counter('wpk_bonus_checks_total', 'Bonus availability checks by outcome (available, unavailable, error).');
   /** Pay API words the configured dialect does not map: extend `pay.dialect` when this grows. */
   readonly payWordsNotUnderstood = new Counter('wpk_pay_words_not_understood_total',
-    'Pay API status words (kind status, once per transaction) and refusal codes (kind code) the dialect does not map, by operation.');
+    'Pay API status words (kind status, once per transaction) and refusal codes (kind code) the dialect does not ' + 'map, by operation.');
 
   /** Content type of `render()`. */
   static readonly contentType = METRICS_CONTENT_TYPE;

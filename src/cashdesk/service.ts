@@ -53,7 +53,9 @@ export class CashDeskService {
   readonly #limiter: FailureLimiter | undefined;
   readonly #log: Logger;
   readonly #started = performance.now();
-  /** Counter handles by result code, then reason, made on first use: no label text (nor a joined key) per verification. */
+  /**
+   * Counter handles by result code, then reason, made on first use: no label text (nor a joined key) per verification.
+   */
   readonly #series = new Map<string, Map<string, { inc(): void }>>();
   /** Counter handles per key index, made on first use. */
   readonly #keySeries: Array<{ inc(): void }> = [];

@@ -35,7 +35,10 @@ const KIT_MIGRATIONS: ReadonlyArray<readonly [module: string, migrations: readon
   ['callback', CALLBACK_MIGRATIONS],
 ];
 
-/** The package root: the nearest folder above this file (src/db under tsx, dist/src/db once built) with our package.json. */
+/**
+ * The package root: the nearest folder above this file (src/db under tsx, dist/src/db once built) with our
+ * package.json.
+ */
 function packageRoot(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
     const candidate = join(dir, 'package.json');
@@ -156,5 +159,5 @@ if (upToDate() && !process.argv.includes('--force')) {
 } else {
   const started = Date.now();
   const size = await build();
-  console.log(`build/pglite-base.tar: PGlite ${version} data directory with the kit's migrations (${(size / 1e6).toFixed(1)} MB, ${Date.now() - started} ms)`);
+  console.log(`build/pglite-base.tar: PGlite ${version} data directory with the kit's migrations ` + `(${(size / 1e6).toFixed(1)} MB, ${Date.now() - started} ms)`);
 }

@@ -38,7 +38,8 @@ export type FromPayments =
   | { t: 'result'; id: number; ok: true; value: unknown }
   | { t: 'result'; id: number; ok: false; error: WireError }
   | { t: 'update'; sub: number; update: SessionUpdate }
-  // `till`: for whose payment a scan is verified (that till's own earlier verification of it is the same scan); '' for a token.
+  // `till`: for whose payment a scan is verified (that till's own earlier verification of it is the same scan); '' for
+  // a token.
   | { t: 'ask'; id: number; what: 'verify' | 'token'; arg: string; till: string }
   | { t: 'log'; line: string }
   /** A word the Pay dialect does not know: counted in the main thread's metrics (`GET /metrics` is served there). */

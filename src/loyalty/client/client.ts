@@ -49,7 +49,7 @@ export function createLoyaltyClient(options: LoyaltyClientOptions): LoyaltyClien
     if (answer.httpStatus === 200) {
       const parsed = RESPONSES[operation].safeParse(answer.body);
       if (parsed.success) return parsed.data as Output<O>;
-      throw new LoyaltyClientError('BAD_RESPONSE', `${operation}: the answer is off-contract: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`,
+      throw new LoyaltyClientError('BAD_RESPONSE', `${operation}: the answer is off-contract: ` + `${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`,
         { httpStatus: 200 });
     }
     const envelope = ErrorEnvelope.safeParse(answer.body);

@@ -22,7 +22,7 @@ function describe(answer: RawAnswer): string {
 export function expectOk<T extends z.ZodType>(answer: RawAnswer, schema: T, what: string): z.infer<T> {
   check(answer.httpStatus === 200, `${what}: expected 200, got ${describe(answer)}`);
   const parsed = schema.safeParse(answer.body);
-  check(parsed.success, `${what}: the 200 body is off-contract (${parsed.error?.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')})`);
+  check(parsed.success, `${what}: the 200 body is off-contract ` + `(${parsed.error?.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')})`);
   return parsed.data;
 }
 
