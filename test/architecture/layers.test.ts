@@ -63,7 +63,10 @@ function importsOf(file: string): string[] {
 }
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, { types?: string } | string> };
-/** The package's subpath entry points (package.json `exports`): they re-export a module's whole surface, server included. */
+/**
+ * The package's subpath entry points (package.json `exports`): they re-export a module's whole surface, server
+ * included.
+ */
 const entryPoints = new Set(Object.values(pkg.exports).flatMap((e) => typeof e === 'object' && e.types ? [e.types.replace(/^\.\/dist\//, '').replace(/\.d\.ts$/, '.ts')] : []));
 
 const files = [...sources('src'), ...sources('adapters')];

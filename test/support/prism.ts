@@ -31,7 +31,7 @@ const said = new Set<string>();
 
 /** Prints `line` once per process: the one line a skipped contract test leaves. */
 export function sayPrismSkip(reason: string): void {
-  const line = `${reason}: skipping the Prism contract tests (npm ci installs @stoplight/prism-cli; npx vitest run test/src/contracts/prism.test.ts runs them alone)`;
+  const line = `${reason}: skipping the Prism contract tests (npm ci installs @stoplight/prism-cli; npx vitest run ` + `test/src/contracts/prism.test.ts runs them alone)`;
   if (said.has(line)) return;
   said.add(line);
   console.warn(line);

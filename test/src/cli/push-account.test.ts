@@ -84,7 +84,7 @@ describe('sandbox push-account refusals', () => {
   it('refuses without --url, --data or DATABASE_URL, saying why', async () => {
     const error = await refusal(['create', '--login', 'x', '--partner', 'p']);
     expect(error).toBeInstanceOf(ConfigError);
-    expect(error.issues).toEqual(['--url or --data: needed (or DATABASE_URL); a sandbox that keeps its data in memory can only be reached with --url']);
+    expect(error.issues).toEqual(['--url or --data: needed (or DATABASE_URL); a sandbox that keeps its data in memory can only be reached ' + 'with --url']);
   });
 
   it('names every bad option at once, never echoing a password', async () => {

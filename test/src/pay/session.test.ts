@@ -160,7 +160,7 @@ describe('createPaymentSession, results and late answers (scripted Pay server)',
     session.close();
   });
 
-  it('reports a bank answer that comes after the cancellation as lateResult, and the session becomes succeeded', async () => {
+  it('reports a bank answer that comes after the cancellation as lateResult, ' + 'and the session becomes succeeded', async () => {
     const { session, updates, events } = scripted();
     fake.script('/checkout', { status: 200, body: { transactionId: 'trx-2', requestId: 'req-1', status: 'created' } });
     fake.script('/cancel', { status: 200, body: state('trx-2', 'cancelled') });

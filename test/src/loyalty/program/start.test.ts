@@ -3,7 +3,7 @@ import { demoConfig } from '../../../../src/index.js';
 import { createLoyaltyClient, luhnValid, startLoyaltyProgram } from '../../../../src/loyalty/index.js';
 
 describe('startLoyaltyProgram', () => {
-  it('with PGlite in memory, calls onListening before it is ready; a card issued then is a real one, kept', async () => {
+  it('with PGlite in memory, calls onListening before it is ready; a card ' + 'issued then is a real one, kept', async () => {
     let resolved = false;
     let early: Promise<{ cardNumber: string }> | undefined;
     const starting = startLoyaltyProgram({
