@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { createCallbackReceiver } from '../src/callback/index.js';

@@ -186,7 +186,9 @@ export async function tillsGroups(): Promise<Array<{ group: BenchGroup; results:
     renice(-10, probe.pid);
     stops.push(() => probe.stop());
     const tills = await Promise.all(Array.from({ length: TILLS }, (_, i) => BridgeTill.connect(wsUrl, tillKey(i))));
-    stops.push(() => tills.forEach((t) => t.close()));
+    stops.push(() => {
+      for (const t of tills) t.close();
+    });
     const loadWatch = new PaymentWatch(sandbox);
     for (const t of tills) loadWatch.attach(t);
     const cards = await inBatches(TILLS, 20, () => sandbox.issueCard());

@@ -67,7 +67,8 @@ export function verifyCoreGroup(backend: 'wasm' | 'native' = 'wasm'): BenchGroup
     cases: [
       [`rfc6238, step codes memoised (${tag})`, roundRobin(rfc, rfcNow)],
       [`rfc6238, a new step every call: uncached (${tag})`, () => {
-        const n = stepIndex = (stepIndex + 1) % CARDS;
+        stepIndex = (stepIndex + 1) % CARDS;
+        const n = stepIndex;
         if (!rfcMoving.barcodeVerify(rfcPerStep[n]!).totpCodeValid) throw new Error('benchmark input did not verify');
       }],
       [`rfc6238 batch of ${BATCH}, per barcode (${tag})`, batchRobin(rfcBatch, rfcBatches), BATCH],

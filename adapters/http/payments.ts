@@ -54,6 +54,7 @@ export const DEFAULT_MAX_EVENT_STREAMS_PER_TILL = 16;
 type Intent = 'checkout' | 'basket' | 'cancel' | 'retry' | 'rescan' | 'refund' | 'receipt' | 'abandon';
 
 /** Each `POST /v1/payments/{paymentId}/{intent}`: its body schema (none: no body, or `{}`) and its call. */
+// biome-ignore lint/suspicious/noExplicitAny: each call gets what its own entry's schema parsed; one table holds them all
 const INTENTS: Record<Intent, { body?: ZodType; summary: string; run(p: Payments, till: string, id: string, body: any): Promise<unknown> }> = {
   checkout: { summary: 'The operator checks out (the customer agreed)', run: (p, t, id) => p.checkout(t, id) },
   basket: { body: BasketBody, summary: 'The customer changed the basket', run: (p, t, id, b) => p.changeBasket(t, id, b.basket) },
@@ -245,12 +246,4 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
       return c.json(await run(payments(), tillId, id, input) as PaymentView, 200);
     })));
   }
-}
-
-function pick(view: PaymentView): Omit<SessionUpdate, 'paymentId' | 'phase'> {
-  return {
-    ...(view.status ? { status: view.status, statusClass: view.statusClass } : {}),
-    ...(view.reason ? { reason: view.reason } : {}),
-    ...(view.transactionId ? { transactionId: view.transactionId } : {}),
-  };
 }

@@ -10,5 +10,6 @@ const ID = Symbol('wpk.requestId');
  */
 export function requestIdOf(incoming: IncomingMessage): string {
   const held = incoming as IncomingMessage & { [ID]?: string };
-  return held[ID] ??= requestIdFrom(incoming.headers['x-request-id']);
+  held[ID] ??= requestIdFrom(incoming.headers['x-request-id']);
+  return held[ID];
 }

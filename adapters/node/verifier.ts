@@ -2,7 +2,7 @@ import type { AcceptedVerification, BarcodeVerification, RefusedVerification } f
 import { KitError, RequestDataError } from '../../src/errors.js';
 import { MemoryStore } from '../../src/stores/memory.js';
 import type { AsyncStore, SyncStore, VerificationStore } from '../../src/stores/store.js';
-import { type CoreBackend } from './backend.js';
+import type { CoreBackend } from './backend.js';
 import { selectBackend } from './backends.js';
 import { type BonusAnswer, type BonusHook, type ResolvedConfig, resolveConfig, type VerifierConfig } from './config.js';
 import { BATCH_CODE, BATCH_STRIDE, Slot, VerifyCode } from './core.js';

@@ -138,7 +138,7 @@ export function createApiApp<E extends Env = Env>(options: ApiAppOptions = {}): 
  * Serves the app's OpenAPI 3.1 document at `GET /openapi.json`, built once on
  * first request (routes are fixed by then).
  */
-export function serveOpenApi(app: OpenAPIHono<any>, info: { title: string; version: string; description?: string }): void {
+export function serveOpenApi(app: OpenAPIHono<Env>, info: { title: string; version: string; description?: string }): void {
   let document: string | undefined;
   app.get('/openapi.json', (c) => {
     document ??= JSON.stringify(app.getOpenAPI31Document({ openapi: '3.1.0', info }));

@@ -1,4 +1,4 @@
-import type { Hono } from 'hono';
+import type { Env, Hono, Schema } from 'hono';
 import type { Registry } from 'prom-client';
 import { Counter, METRICS_CONTENT_TYPE, register, renderMetrics, serverRegistry } from '../log/metrics.js';
 import { routeTable } from './methods.js';
@@ -38,7 +38,7 @@ export function apiMetrics(): ApiMetrics {
  * personal data in it; bind to loopback or filter at the proxy).
  * Mount it before the routes, so that it wraps them.
  */
-export function mountMetrics(app: Hono<any, any, any>, metrics: ApiMetrics): void {
+export function mountMetrics<E extends Env, S extends Schema, P extends string>(app: Hono<E, S, P>, metrics: ApiMetrics): void {
   const routes = routeTable(app);
   app.use('*', async (c, next) => {
     await next();

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Context, Hono } from 'hono';
+import type { Context, Env, Hono } from 'hono';
 
 /** The console's pages, built by `npm run build:web` into `dist/web`. */
 export type WebPage = 'wallet' | 'till' | 'merchant';
@@ -66,7 +66,7 @@ function pageHtml(page: WebPage, base: string): string | undefined {
  * @example
  * mountWebPage(app, '/sandbox/app', 'wallet');
  */
-export function mountWebPage(app: Hono<any>, path: string, page: WebPage): void {
+export function mountWebPage<E extends Env>(app: Hono<E>, path: string, page: WebPage): void {
   const servePage = (c: Context) => {
     const html = pageHtml(page, path);
     if (html === undefined) return c.html(notBuilt(page), 503, WEB_PAGE_HEADERS);

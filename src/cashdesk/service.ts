@@ -188,7 +188,12 @@ export class CashDeskService {
     this.#verificationSeries(result).inc();
     if (result.keyIndex !== undefined) {
       const index = result.keyIndex;
-      (this.#keySeries[index] ??= this.metrics.keyMatches.series({ key_index: String(index) })).inc();
+      let series = this.#keySeries[index];
+      if (series === undefined) {
+        series = this.metrics.keyMatches.series({ key_index: String(index) });
+        this.#keySeries[index] = series;
+      }
+      series.inc();
       this.metrics.driftSteps.observe(result.driftSteps ?? 0);
     }
     return result;

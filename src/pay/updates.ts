@@ -47,7 +47,10 @@ export function createTransactionUpdates({ remember = 10_000 }: { remember?: num
     },
     subscribe(transactionId, listener) {
       let set = listeners.get(transactionId);
-      if (set === undefined) listeners.set(transactionId, set = new Set());
+      if (set === undefined) {
+        set = new Set();
+        listeners.set(transactionId, set);
+      }
       set.add(listener);
       const known = last.get(transactionId);
       if (known !== undefined) deliver(listener, known);

@@ -1,4 +1,4 @@
-import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { type FileHandle, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { PushError } from './errors.js';
@@ -91,7 +91,7 @@ export async function writeProgress(path: string, progress: CampaignProgress, { 
  * there.
  */
 export async function syncFolder(folder: string): Promise<void> {
-  let handle;
+  let handle: FileHandle | undefined;
   try {
     handle = await open(folder, 'r');
     await handle.sync();

@@ -1,4 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Env } from 'hono';
 import { streamChanges } from '../api-app/change-stream.js';
 import type { SandboxContext } from './module.js';
 
@@ -13,7 +14,7 @@ const eventsRoute = createRoute({
 });
 
 /** Mounts `GET /sandbox/app/events`. */
-export function mountAppEvents(app: OpenAPIHono<any>, ctx: SandboxContext): void {
+export function mountAppEvents(app: OpenAPIHono<Env>, ctx: SandboxContext): void {
   app.openAPIRegistry.registerPath(eventsRoute);
   app.get(APP_EVENTS_PATH, (c) => streamChanges(c, (listener) => ctx.changes.subscribe(listener)));
 }

@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Env } from 'hono';
 import { migrate, openDatabase, type Database } from '../db/index.js';
 import { createApiApp, HealthCheck, limiterFrom, mountHealthRoutes, serveOpenApi } from '../api-app/index.js';
 import { silentLogger, withLogPolicy } from '../log/index.js';
@@ -12,7 +13,7 @@ import { Outbox, outboxMigrations } from './outbox/index.js';
 
 /** A sandbox built but not yet listening: its app, context and modules. */
 export interface Sandbox {
-  readonly app: OpenAPIHono<any>;
+  readonly app: OpenAPIHono<Env>;
   readonly context: SandboxContext;
   /** Lines the modules' demo seeding printed (empty without `demo`). */
   readonly banner: readonly string[];

@@ -25,7 +25,10 @@ export class TillFeed {
    */
   subscribe(tillId: string, listener: UpdateListener): { restate(update: SessionUpdate): void; unsubscribe(): void } {
     let set = this.#subscriptions.get(tillId);
-    if (set === undefined) this.#subscriptions.set(tillId, set = new Set());
+    if (set === undefined) {
+      set = new Set();
+      this.#subscriptions.set(tillId, set);
+    }
     const subscription: Subscription = { listener, told: new Map() };
     set.add(subscription);
     const all = this.#subscriptions;

@@ -22,7 +22,7 @@ function description(): string {
 }
 
 /** Registers the six routes and the Basic scheme on an app, for its OpenAPI document. */
-export function registerLoyaltyOpenApi(app: OpenAPIHono<any>): void {
+export function registerLoyaltyOpenApi(app: Pick<OpenAPIHono, 'openAPIRegistry'>): void {
   app.openAPIRegistry.registerComponent('securitySchemes', LOYALTY_SECURITY_SCHEME, {
     type: 'http', scheme: 'basic', description: 'The login and password the merchant gave the wallet service (RFC 7617).',
   });

@@ -86,7 +86,10 @@ export function parseReceiptQr(text: string): ReceiptQrParse {
   let documentNumber: number | undefined;
   let operationType: ReceiptOperationType | undefined;
   const t = raw('t');
-  if (t !== undefined && (time = parseTime(t)) === undefined) bad('t');
+  if (t !== undefined) {
+    time = parseTime(t);
+    if (time === undefined) bad('t');
+  }
   const s = raw('s');
   if (s !== undefined) {
     const m = /^(\d{1,10})\.(\d{2})$/.exec(s);

@@ -18,7 +18,7 @@ function description(): string {
 }
 
 /** Registers the Pay API's security scheme and `transaction.updated` webhook on an app, for its document. */
-export function registerPayOpenApi(app: OpenAPIHono<any>): void {
+export function registerPayOpenApi(app: Pick<OpenAPIHono, 'openAPIRegistry'>): void {
   app.openAPIRegistry.registerComponent('securitySchemes', PAY_SECURITY_SCHEME, PAY_SECURITY_SCHEME_OBJECT);
   registerWebhookSecurity(app);
   app.openAPIRegistry.registerWebhook(transactionUpdatedWebhook);

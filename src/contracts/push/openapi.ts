@@ -23,7 +23,7 @@ const DESCRIPTION = [
 ].join('\n');
 
 /** Registers the Basic scheme of the Push API on an app, for its OpenAPI document. */
-export function registerPushOpenApi(app: OpenAPIHono<any>): void {
+export function registerPushOpenApi(app: Pick<OpenAPIHono, 'openAPIRegistry'>): void {
   app.openAPIRegistry.registerComponent('securitySchemes', PUSH_SECURITY_SCHEME, {
     type: 'http', scheme: 'basic', description: 'The account\'s login and password (the initial one must be reset first).',
   });

@@ -1,4 +1,3 @@
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { HealthCheck } from '../../api-app/health.js';
 import { migrate, type Database } from '../../db/index.js';
 import type { LoyaltyHandlers } from '../handlers.js';
@@ -10,7 +9,7 @@ import { LoyaltyStore } from './store.js';
 
 /** The default implementation, built on a database. */
 export interface LoyaltyProgram {
-  readonly app: OpenAPIHono<any>;
+  readonly app: ReturnType<typeof createLoyaltyServer>;
   readonly store: LoyaltyStore;
   readonly handlers: LoyaltyHandlers;
   readonly options: ResolvedLoyaltyProgramOptions;

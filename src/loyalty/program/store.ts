@@ -135,7 +135,10 @@ export class LoyaltyStore {
     const groups = new Map<string, CategoryGroup>();
     for (const row of rows) {
       let group = groups.get(row.group_id);
-      if (!group) groups.set(row.group_id, group = { groupId: row.group_id, name: row.group_name, maxSelected: row.max_selected, categories: [] });
+      if (!group) {
+        group = { groupId: row.group_id, name: row.group_name, maxSelected: row.max_selected, categories: [] };
+        groups.set(row.group_id, group);
+      }
       if (row.category_id !== null) group.categories.push({ categoryId: row.category_id, name: row.category_name ?? '' });
     }
     return [...groups.values()];

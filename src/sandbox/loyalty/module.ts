@@ -1,5 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Env } from 'hono';
 import { generateBarcode } from '../../../adapters/node/primitives.js';
 import { formatReceiptQr, receiptTimeOf } from '../../contracts/loyalty/index.js';
 import { demoConfig } from '../../demo.js';
@@ -38,7 +39,7 @@ function freshReceipt(now: number, sum: number): string {
   });
 }
 
-function mount(app: OpenAPIHono<any>, ctx: SandboxContext): void {
+function mount(app: OpenAPIHono<Env>, ctx: SandboxContext): void {
   const store = new DriverStore(ctx.db);
   const target = async (): Promise<DriverTarget> => {
     const found = await store.target();

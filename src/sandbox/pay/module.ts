@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Env } from 'hono';
 import { demoConfig } from '../../demo.js';
 import type { SandboxContext, SandboxModule } from '../module.js';
 import { BankSimulator } from './bank.js';
@@ -27,7 +28,7 @@ interface Instance {
  * wallet-app simulator and the test controls, each through `app.openapi()`
  * from the same route configs `sandboxPayOpenApiDocument` documents.
  */
-export function mountPay(app: OpenAPIHono<any>, rt: PayRuntime, faults: Faults): void {
+export function mountPay(app: OpenAPIHono<Env>, rt: PayRuntime, faults: Faults): void {
   mountPayApi(app, rt, faults);
   mountSimulator(app, rt);
   mountControls(app, rt, faults);

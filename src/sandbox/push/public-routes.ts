@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Env } from 'hono';
 import { PUSH_HEADERS, PUSH_PATHS, PUSH_ROUTES, registerPushOpenApi, type PushMessageState, type PushStatus } from '../../contracts/push/index.js';
 import { problem } from '../../api-app/index.js';
 import type { SandboxContext } from '../module.js';
@@ -27,7 +28,7 @@ async function answer<T>(run: () => Promise<SendResult<T>>): Promise<Response> {
  * Mounts the Push API (the interface document, section 4.3) under `/public`: Basic auth and
  * the initial-password rule first, then the contract's routes.
  */
-export function mountPublicRoutes(app: OpenAPIHono<any>, ctx: SandboxContext): void {
+export function mountPublicRoutes(app: OpenAPIHono<Env>, ctx: SandboxContext): void {
   const verified = new VerifiedPasswords();
   registerPushOpenApi(app);
   const guard = ctx.authLimiter && { limiter: ctx.authLimiter, logger: ctx.logger, realm: 'push' };

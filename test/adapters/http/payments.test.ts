@@ -40,8 +40,7 @@ class EventStream {
         const { done, value } = await reader.read();
         if (done) return;
         this.#buffer += decoder.decode(value, { stream: true });
-        let end;
-        while ((end = this.#buffer.indexOf('\n\n')) >= 0) {
+        for (let end = this.#buffer.indexOf('\n\n'); end >= 0; end = this.#buffer.indexOf('\n\n')) {
           const block = this.#buffer.slice(0, end);
           this.#buffer = this.#buffer.slice(end + 2);
           const event = /^event: (.*)$/m.exec(block)?.[1];

@@ -28,7 +28,7 @@ function app(log = captureLog(), db?: Database) {
   return api;
 }
 
-const post = (path: string, body: string) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body });
+const post = (_path: string, body: string) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body });
 const nested = (depth: number) => `{"a":${'['.repeat(depth - 1)}1${']'.repeat(depth - 1)}}`;
 
 describe('createApiApp, given hostile input', () => {

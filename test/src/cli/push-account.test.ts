@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pushAccount, PUSH_ACCOUNT_USAGE } from '../../../src/cli/commands/push-account.js';
-import { ConfigError, KitError } from '../../../src/errors.js';
+import { ConfigError, type KitError } from '../../../src/errors.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
 import { basic, call } from '../sandbox/push/harness.js';
 

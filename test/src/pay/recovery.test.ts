@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { demoConfig } from '../../../src/demo.js';
 import { createVerifier } from '../../../src/index.js';
-import { createPayClient, type PayClientEvent, PayError, type PaymentSessionEvent } from '../../../src/pay/index.js';
+import { createPayClient, type PayClientEvent, type PayError, type PaymentSessionEvent } from '../../../src/pay/index.js';
 import { sandboxCases } from './sandbox-harness.js';
 import { SMALLER_BASKET, useSandbox } from './session-fixture.js';
 

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHttp } from '../../../adapters/http/serve.js';
 import { demoConfig } from '../../../src/demo.js';
 import { statusClass, type TransactionState, type TransactionStatus } from '../../../src/contracts/pay/index.js';
-import { ConfigError, createVerifier } from '../../../src/index.js';
+import { type ConfigError, createVerifier } from '../../../src/index.js';
 import {
-  createPayClient, createPaymentSession, createPayWebhookHandler, createTransactionUpdates, PayError, PaymentSessionError,
+  createPayClient, createPaymentSession, createPayWebhookHandler, createTransactionUpdates, type PayError, PaymentSessionError,
   type PaymentSessionEvent, type PaymentSessionOptions, type Sleep,
 } from '../../../src/pay/index.js';
 import { generateWebhookSecret } from '../../../src/webhooks/index.js';

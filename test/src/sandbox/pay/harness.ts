@@ -204,7 +204,7 @@ async function startSandboxOnly(dbCase: SandboxCase, { payOptions = {}, realCloc
   const request = async (method: string, path: string, text: string | undefined, headers: Record<string, string>): Promise<Answer> => {
     const res = await fetch(url + path, { method, headers, body: text });
     const body = await res.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try { parsed = body === '' ? undefined : JSON.parse(body); } catch { parsed = body; }
     return { status: res.status, body: parsed, text: body };
   };
