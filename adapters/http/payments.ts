@@ -53,9 +53,16 @@ export const DEFAULT_MAX_EVENT_STREAMS_PER_TILL = 16;
 
 type Intent = 'checkout' | 'basket' | 'cancel' | 'retry' | 'rescan' | 'refund' | 'receipt' | 'abandon';
 
-/** Each `POST /v1/payments/{paymentId}/{intent}`: its body schema (none: no body, or `{}`) and its call. */
-// biome-ignore lint/suspicious/noExplicitAny: each call gets what its own entry's schema parsed; one table holds them all
-const INTENTS: Record<Intent, { body?: ZodType; summary: string; run(p: Payments, till: string, id: string, body: any): Promise<unknown> }> = {
+/** One intent: its body schema (none: no body, or `{}`) and its call, given what that schema parsed. */
+interface IntentEntry {
+  body?: ZodType;
+  summary: string;
+  // biome-ignore lint/suspicious/noExplicitAny: each entry's call takes what its own schema parsed; one table holds all
+  run(p: Payments, till: string, id: string, body: any): Promise<unknown>;
+}
+
+/** Each `POST /v1/payments/{paymentId}/{intent}`. */
+const INTENTS: Record<Intent, IntentEntry> = {
   checkout: { summary: 'The operator checks out (the customer agreed)', run: (p, t, id) => p.checkout(t, id) },
   basket: { body: BasketBody, summary: 'The customer changed the basket', run: (p, t, id, b) => p.changeBasket(t, id, b.basket) },
   cancel: { summary: 'The customer cancels before the result', run: (p, t, id) => p.cancel(t, id) },

@@ -68,7 +68,7 @@ export function Campaigns({ campaigns, results, onResults }: {
       {results !== undefined && (
         <div>
           <h3>Results <span class="muted">({results.rows.length} numbers{results.rows.length > SHOWN_RESULTS ? `, the first ${SHOWN_RESULTS} shown` : ''})</span></h3>
-          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take the keyboard focus to scroll */}
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region takes the focus to scroll */}
           <section class="results" tabIndex={0} aria-label="Each number's result"><table data-testid="campaign-results">
             <thead><tr><th>Number</th><th>Message</th><th>Callback</th></tr></thead>
             <tbody>{results.rows.slice(0, SHOWN_RESULTS).map((r) => (
