@@ -34,7 +34,10 @@ const CLASSES: usize = memory.data(256, 16);
 for (let c = 0; c < 256; c++) {
   const digit = c >= 48 && c < 58;
   const letter = (c >= 65 && c < 91) || (c >= 97 && c < 123);
-  store<u8>(CLASSES + <usize>c, (digit ? DIGIT : 0) | (digit || letter ? SESSION_CHAR | CARD_CHAR : 0) | (c == 45 ? CARD_CHAR : 0));
+  store<u8>(
+    CLASSES + <usize>c,
+    (digit ? DIGIT : 0) | (digit || letter ? SESSION_CHAR | CARD_CHAR : 0) | (c == 45 ? CARD_CHAR : 0),
+  );
 }
 
 /** Position of the next delimiter at or after `from` (before `end`), or -1. */

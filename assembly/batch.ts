@@ -14,7 +14,9 @@ import { cardCacheClaim, cardCacheFind, cardCacheSlot, copyPads } from './cardca
 import { algorithm, KEY_PADS, passLength, scheme, SCHEME_CARD_BOUND } from './config';
 import { SHA256 } from './hash';
 import { PADS_SIZE, SHORT_MESSAGE_MAX } from './hmac';
-import { clearMessages, gatherStates, LANES, laneMessage, messagesToBlock, scatterStates, truncateWords } from './lanes';
+import {
+  clearMessages, gatherStates, LANES, laneMessage, messagesToBlock, scatterStates, truncateWords,
+} from './lanes';
 import { matchKeys, recordMatch } from './match';
 import {
   parsedCard, parsedCardLength, parsedPassword, parsedSession, parsedSessionLength, setParsed,
@@ -95,7 +97,9 @@ function padBlock(fill: i32): void {
 function padPass(lanes: i32, half: usize): void {
   for (let i: usize = 0; i < 128; i += 16) v128.store(STATE4 + i, v128.load(IV4 + i));
   sha256x4(STATE4, BLOCK4);
-  scatterStates(STATE4, lanePads(0, lanes) + half, lanePads(1, lanes) + half, lanePads(2, lanes) + half, lanePads(3, lanes) + half);
+  scatterStates(
+    STATE4, lanePads(0, lanes) + half, lanePads(1, lanes) + half, lanePads(2, lanes) + half, lanePads(3, lanes) + half,
+  );
 }
 
 /** Card keys and their pads for the `lanes` pending barcodes in LANE_ITEMS: four passes for up to four cards. */

@@ -48,7 +48,10 @@ export function wipe(ptr: usize, len: i32): void {
 
 /** Barcodes a batch call takes (each fits IO, in a BARCODE_CAP slot of its own if need be). */
 export const BATCH_MAX: i32 = IO_CAP / BARCODE_CAP;
-/** Per barcode of a batch, two i32: where its bytes start in IO, and its byte length plus BATCH_TRUNCATED when the host could not fit it. */
+/**
+ * Per barcode of a batch, two i32: where its bytes start in IO, and its byte length plus BATCH_TRUNCATED when the host
+ * could not fit it.
+ */
 export const BATCH_SPANS: usize = memory.data(BATCH_MAX * 8, 16);
 export const BATCH_TRUNCATED: i32 = 0x10000;
 /** Per barcode of a batch: BATCH_STRIDE i32 slots, the RESULT slots then its VERIFY_* code at SLOT_CODE. */

@@ -16,7 +16,10 @@ export let prefixLength: i32 = 0;
 export let delimiterLength: i32 = 0;
 export let keyed: bool = false;
 
-/** Password schemes (the README's Barcodes): plain RFC 6238 TOTP of the partner key, or per-card keys with the session in the MAC. */
+/**
+ * Password schemes (the README's Barcodes): plain RFC 6238 TOTP of the partner key, or per-card keys with the session
+ * in the MAC.
+ */
 export const SCHEME_RFC6238: i32 = 0;
 export const SCHEME_CARD_BOUND: i32 = 1;
 export let scheme: i32 = SCHEME_RFC6238;

@@ -144,7 +144,9 @@ export function jsonUpdate(ptr: usize, len: i32): void {
       case COLON: if (!isSpace(c)) s = c == 0x3a ? VALUE : FAILED; break;
       case ESCAPE:
         if (c == 0x75) { hexLeft = 4; s = UNICODE; }
-        else if (c == 0x22 || c == 0x5c || c == 0x2f || c == 0x62 || c == 0x66 || c == 0x6e || c == 0x72 || c == 0x74) s = STRING;
+        else if (
+          c == 0x22 || c == 0x5c || c == 0x2f || c == 0x62 || c == 0x66 || c == 0x6e || c == 0x72 || c == 0x74
+        ) s = STRING;
         else s = FAILED;
         break;
       case UNICODE: s = !isHexDigit(c) ? FAILED : --hexLeft == 0 ? STRING : UNICODE; break;

@@ -83,7 +83,8 @@ export function messagesToBlock(block: usize): void {
 export function gatherStates(p0: usize, p1: usize, p2: usize, p3: usize, state: usize): void {
   transposeTo(v128.load(p0), v128.load(p1), v128.load(p2), v128.load(p3), state, state + 16, state + 32, state + 48);
   transposeTo(
-    v128.load(p0, 16), v128.load(p1, 16), v128.load(p2, 16), v128.load(p3, 16), state + 64, state + 80, state + 96, state + 112,
+    v128.load(p0, 16), v128.load(p1, 16), v128.load(p2, 16), v128.load(p3, 16),
+    state + 64, state + 80, state + 96, state + 112,
   );
 }
 
@@ -91,7 +92,8 @@ export function gatherStates(p0: usize, p1: usize, p2: usize, p3: usize, state: 
 export function scatterStates(state: usize, p0: usize, p1: usize, p2: usize, p3: usize): void {
   transposeTo(v128.load(state), v128.load(state, 16), v128.load(state, 32), v128.load(state, 48), p0, p1, p2, p3);
   transposeTo(
-    v128.load(state, 64), v128.load(state, 80), v128.load(state, 96), v128.load(state, 112), p0 + 16, p1 + 16, p2 + 16, p3 + 16,
+    v128.load(state, 64), v128.load(state, 80), v128.load(state, 96), v128.load(state, 112),
+    p0 + 16, p1 + 16, p2 + 16, p3 + 16,
   );
 }
 

@@ -65,7 +65,8 @@ export function matchKeys(base: usize, current: u64, slots: usize, pads0: usize,
     }
     return false;
   }
-  // rfc6238 reads the card number and session but keeps them out of the MAC: the codes are the same for every scan in a step.
+  // rfc6238 reads the card number and session but keeps them out of the MAC: the codes are the same for every scan in a
+  // step.
   memoAt(current);
   for (let k = 0; k < keyCount; k++) {
     if (matchWindow(KEY_PADS + <usize>(k * PADS_SIZE), k, 0, current, 0, 0, password, slots)) {

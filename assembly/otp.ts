@@ -31,7 +31,9 @@ export function otpDigits(
   digitsOfTag(TAG, alg == 1 ? 20 : 32, digits, out);
 }
 
-/** The `digits`-digit code (RFC 4226 dynamic truncation) of the `tagLen`-byte tag at `tag`, zero-padded ASCII at `out`. */
+/**
+ * The `digits`-digit code (RFC 4226 dynamic truncation) of the `tagLen`-byte tag at `tag`, zero-padded ASCII at `out`.
+ */
 export function digitsOfTag(tag: usize, tagLen: usize, digits: i32, out: usize): void {
   const offset = <usize>(load<u8>(tag + tagLen - 1) & 0x0f);
   const binary: u32 = ((<u32>load<u8>(tag + offset) & 0x7f) << 24) |

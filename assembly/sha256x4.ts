@@ -112,7 +112,10 @@ const SINK: usize = memory.data(16, 16);
 export function sha256x4(state: usize, block: usize): void {
   for (let t: usize = 0; t < 256; t += 16) v128.store(W + t, v128.load(block + t));
   for (let t: usize = 256; t < 1024; t += 16) {
-    v128.store(W + t, i32x4.add(i32x4.add(v128.load(W + t - 256), sigma0x4(v128.load(W + t - 240))), i32x4.add(v128.load(W + t - 112), sigma1x4(v128.load(W + t - 32)))));
+    v128.store(W + t, i32x4.add(
+      i32x4.add(v128.load(W + t - 256), sigma0x4(v128.load(W + t - 240))),
+      i32x4.add(v128.load(W + t - 112), sigma1x4(v128.load(W + t - 32))),
+    ));
   }
   let a = v128.load(state, 0);
   let b = v128.load(state, 16);
@@ -124,49 +127,73 @@ export function sha256x4(state: usize, block: usize): void {
   let h = v128.load(state, 112);
   let bc = v128.xor(b, c), ab: v128, t1: v128;
   for (let t: usize = 0; t < 1024; t += 128) {
-    t1 = i32x4.add(i32x4.add(h, bigSigma1x4(e)), i32x4.add(v128.bitselect(f, g, e), i32x4.add(v128.load(K4 + t, 0), v128.load(W + t, 0))));
+    t1 = i32x4.add(
+      i32x4.add(h, bigSigma1x4(e)),
+      i32x4.add(v128.bitselect(f, g, e), i32x4.add(v128.load(K4 + t, 0), v128.load(W + t, 0))),
+    );
     d = i32x4.add(d, t1);
     ab = v128.xor(a, b);
     h = i32x4.add(i32x4.add(t1, bigSigma0x4(a)), v128.xor(b, v128.and(ab, bc)));
     bc = ab;
     v128.store(SINK, h);
-    t1 = i32x4.add(i32x4.add(g, bigSigma1x4(d)), i32x4.add(v128.bitselect(e, f, d), i32x4.add(v128.load(K4 + t, 16), v128.load(W + t, 16))));
+    t1 = i32x4.add(
+      i32x4.add(g, bigSigma1x4(d)),
+      i32x4.add(v128.bitselect(e, f, d), i32x4.add(v128.load(K4 + t, 16), v128.load(W + t, 16))),
+    );
     c = i32x4.add(c, t1);
     ab = v128.xor(h, a);
     g = i32x4.add(i32x4.add(t1, bigSigma0x4(h)), v128.xor(a, v128.and(ab, bc)));
     bc = ab;
     v128.store(SINK, g);
-    t1 = i32x4.add(i32x4.add(f, bigSigma1x4(c)), i32x4.add(v128.bitselect(d, e, c), i32x4.add(v128.load(K4 + t, 32), v128.load(W + t, 32))));
+    t1 = i32x4.add(
+      i32x4.add(f, bigSigma1x4(c)),
+      i32x4.add(v128.bitselect(d, e, c), i32x4.add(v128.load(K4 + t, 32), v128.load(W + t, 32))),
+    );
     b = i32x4.add(b, t1);
     ab = v128.xor(g, h);
     f = i32x4.add(i32x4.add(t1, bigSigma0x4(g)), v128.xor(h, v128.and(ab, bc)));
     bc = ab;
     v128.store(SINK, f);
-    t1 = i32x4.add(i32x4.add(e, bigSigma1x4(b)), i32x4.add(v128.bitselect(c, d, b), i32x4.add(v128.load(K4 + t, 48), v128.load(W + t, 48))));
+    t1 = i32x4.add(
+      i32x4.add(e, bigSigma1x4(b)),
+      i32x4.add(v128.bitselect(c, d, b), i32x4.add(v128.load(K4 + t, 48), v128.load(W + t, 48))),
+    );
     a = i32x4.add(a, t1);
     ab = v128.xor(f, g);
     e = i32x4.add(i32x4.add(t1, bigSigma0x4(f)), v128.xor(g, v128.and(ab, bc)));
     bc = ab;
     v128.store(SINK, e);
-    t1 = i32x4.add(i32x4.add(d, bigSigma1x4(a)), i32x4.add(v128.bitselect(b, c, a), i32x4.add(v128.load(K4 + t, 64), v128.load(W + t, 64))));
+    t1 = i32x4.add(
+      i32x4.add(d, bigSigma1x4(a)),
+      i32x4.add(v128.bitselect(b, c, a), i32x4.add(v128.load(K4 + t, 64), v128.load(W + t, 64))),
+    );
     h = i32x4.add(h, t1);
     ab = v128.xor(e, f);
     d = i32x4.add(i32x4.add(t1, bigSigma0x4(e)), v128.xor(f, v128.and(ab, bc)));
     bc = ab;
     v128.store(SINK, d);
-    t1 = i32x4.add(i32x4.add(c, bigSigma1x4(h)), i32x4.add(v128.bitselect(a, b, h), i32x4.add(v128.load(K4 + t, 80), v128.load(W + t, 80))));
+    t1 = i32x4.add(
+      i32x4.add(c, bigSigma1x4(h)),
+      i32x4.add(v128.bitselect(a, b, h), i32x4.add(v128.load(K4 + t, 80), v128.load(W + t, 80))),
+    );
     g = i32x4.add(g, t1);
     ab = v128.xor(d, e);
     c = i32x4.add(i32x4.add(t1, bigSigma0x4(d)), v128.xor(e, v128.and(ab, bc)));
     bc = ab;
     v128.store(SINK, c);
-    t1 = i32x4.add(i32x4.add(b, bigSigma1x4(g)), i32x4.add(v128.bitselect(h, a, g), i32x4.add(v128.load(K4 + t, 96), v128.load(W + t, 96))));
+    t1 = i32x4.add(
+      i32x4.add(b, bigSigma1x4(g)),
+      i32x4.add(v128.bitselect(h, a, g), i32x4.add(v128.load(K4 + t, 96), v128.load(W + t, 96))),
+    );
     f = i32x4.add(f, t1);
     ab = v128.xor(c, d);
     b = i32x4.add(i32x4.add(t1, bigSigma0x4(c)), v128.xor(d, v128.and(ab, bc)));
     bc = ab;
     v128.store(SINK, b);
-    t1 = i32x4.add(i32x4.add(a, bigSigma1x4(f)), i32x4.add(v128.bitselect(g, h, f), i32x4.add(v128.load(K4 + t, 112), v128.load(W + t, 112))));
+    t1 = i32x4.add(
+      i32x4.add(a, bigSigma1x4(f)),
+      i32x4.add(v128.bitselect(g, h, f), i32x4.add(v128.load(K4 + t, 112), v128.load(W + t, 112))),
+    );
     e = i32x4.add(e, t1);
     ab = v128.xor(b, c);
     a = i32x4.add(i32x4.add(t1, bigSigma0x4(b)), v128.xor(c, v128.and(ab, bc)));

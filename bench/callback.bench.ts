@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { createCallbackReceiver } from '../src/callback/index.js';
@@ -129,12 +128,17 @@ export async function callbackGroups(): Promise<Array<{ group: BenchGroup; resul
     unpin();
   }
   const bare = results.get(NAMES['verify-only'])!.hz;
+  const shares = [...results.values()]
+    .filter((r) => r.name !== NAMES['verify-only'])
+    .map((r) => `${r.name}: ${((r.hz / bare) * 100).toFixed(0)}% of the verify-only server's rate`)
+    .join('; ');
   const storing: BenchGroup = {
-    title: 'Callback receiver: signed events/s verified, de-duplicated and stored before the 200 (receiver on core 0, 32 connections from core 1)',
+    title: 'Callback receiver: signed events/s verified, de-duplicated and stored before the 200 (receiver on core 0, ' + '32 connections from core 1)',
     cases: [],
     ratios: [],
     notes: [
-      `Each event is a distinct webhook-id; events arriving together share one INSERT and one commit (group commit), each answered only once its own row is committed. ${[...results.values()].filter((r) => r.name !== NAMES['verify-only']).map((r) => `${r.name}: ${((r.hz / bare) * 100).toFixed(0)}% of the verify-only server's rate`).join('; ')}.`,
+      'Each event is a distinct webhook-id; events arriving together share one INSERT and one commit (group commit), '
+        + `each answered only once its own row is committed. ${shares}.`,
       ...(process.env.DATABASE_URL ? [] : ['DATABASE_URL was not set: PostgreSQL not measured.']),
     ],
   };

@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 which=$1; n=$2; shift 2
 out=$(mktemp -d)
 total() {
-  CORE_AB_CASE=$which CORE_AB_COUNT=$2 valgrind --tool=callgrind --callgrind-out-file="$out/cg" node --predictable --no-liftoff --no-wasm-tier-up bench/core-ab.mjs "$1" >/dev/null 2>"$out/log"
+  CORE_AB_CASE=$which CORE_AB_COUNT=$2 valgrind --tool=callgrind --callgrind-out-file="$out/cg" \
+    node --predictable --no-liftoff --no-wasm-tier-up bench/core-ab.mjs "$1" >/dev/null 2>"$out/log"
   grep -E '^(summary|totals):' "$out/cg" | head -1 | awk '{print $2}'
 }
 for w in "$@"; do

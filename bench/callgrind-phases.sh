@@ -13,10 +13,13 @@ cases=${*:-rfc-cached rfc-uncached rfc-batch card-distinct card-rescan card-batc
 out=$(mktemp -d)
 for c in $cases; do
   rm -f "$out"/cg*
-  valgrind --tool=callgrind --separate-threads=yes --dump-before='node::os::GetHostname*' --callgrind-out-file="$out/cg" \
+  valgrind --tool=callgrind --separate-threads=yes --dump-before='node::os::GetHostname*' \
+    --callgrind-out-file="$out/cg" \
     node --import tsx bench/callgrind-verify.ts "$c" "$n" "$backend" >/dev/null 2>"$out/log"
   # Dump 1 is start-up and warm-up; dumps 2 and 3 the two measured runs.
-  runs=$(for i in 2 3; do grep -E '^(summary|totals):' "$out/cg.$i-01" | head -1 | awk -v n="$n" '{printf "%d ", $2 / n}'; done)
+  runs=$(for i in 2 3; do
+    grep -E '^(summary|totals):' "$out/cg.$i-01" | head -1 | awk -v n="$n" '{printf "%d ", $2 / n}'
+  done)
   echo "$backend $c: $runs instructions per verification (two runs of $n)"
 done
 rm -rf "$out"

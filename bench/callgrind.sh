@@ -7,7 +7,8 @@ backend=${1:-wasm}; n=${2:-10000}; shift 2 2>/dev/null || true
 cases=${*:-rfc-cached rfc-uncached rfc-batch card-distinct card-rescan card-batch}
 out=$(mktemp -d)
 total() {
-  valgrind --tool=callgrind --callgrind-out-file="$out/cg" node --import tsx bench/callgrind-verify.ts "$1" "$2" "$backend" >/dev/null 2>"$out/log"
+  valgrind --tool=callgrind --callgrind-out-file="$out/cg" \
+    node --import tsx bench/callgrind-verify.ts "$1" "$2" "$backend" >/dev/null 2>"$out/log"
   grep -E '^(summary|totals):' "$out/cg" | head -1 | awk '{print $2}'
 }
 for c in $cases; do

@@ -70,7 +70,7 @@ export function summaryMarkdown(results: CiResults): string {
   const m = results.machine;
   const lines = [
     `# wallet-partner-kit bench:ci — ${results.passed ? 'PASSED' : 'FAILED'}`, '',
-    `${results.date} · ${results.durationSeconds} s · ${m.cpuModel} × ${m.cores} · node ${m.node} · load ${m.loadAverageStart.join(' ')} → ${m.loadAverageEnd.join(' ')}`
+    `${results.date} · ${results.durationSeconds} s · ${m.cpuModel} × ${m.cores} · node ${m.node} · load ` + `${m.loadAverageStart.join(' ')} → ${m.loadAverageEnd.join(' ')}`
       + (results.git ? ` · ${results.git.commit.slice(0, 12)}${results.git.dirty ? ' (dirty)' : ''}` : ''),
     '',
     'CI fails only under a floor (bench/floors.json); a goal missed above its floor is reported, not failed.', '',
@@ -78,7 +78,7 @@ export function summaryMarkdown(results: CiResults): string {
   ];
   for (const c of results.checks) {
     const floor = c.floor === null ? 'report only' : `${value(c, c.floor)}${c.floorSource === 'default' ? ' (default)' : ''}`;
-    lines.push(`| ${c.label} | ${value(c, c.value)} | >= ${value(c, c.goal)} | ${c.met ? 'yes' : 'NO'} | ${floor} | ${c.pass ? 'yes' : '**NO**'} |`);
+    lines.push(`| ${c.label} | ${value(c, c.value)} | >= ${value(c, c.goal)} | ${c.met ? 'yes' : 'NO'} | ${floor} | ` + `${c.pass ? 'yes' : '**NO**'} |`);
   }
   if (results.failures.length > 0) lines.push('', '**Under the floor (this fails CI):**', ...results.failures.map((f) => `- ${f}`));
   if (results.warnings.length > 0) lines.push('', 'Warnings (not failures):', ...results.warnings.map((w) => `- ${w}`));

@@ -81,6 +81,6 @@ async function run(): Promise<void> {
   const summary = summaryMarkdown(results);
   writeFileSync(join(outDir, 'summary.md'), summary);
   process.stdout.write(summary);
-  process.stdout.write(`\nbench:ci ${results.passed ? 'passed' : 'FAILED'} in ${results.durationSeconds} s; wrote ${join(outDir, 'results.json')} and summary.md\n`);
+  process.stdout.write(`\nbench:ci ${results.passed ? 'passed' : 'FAILED'} in ${results.durationSeconds} s; wrote ` + `${join(outDir, 'results.json')} and summary.md\n`);
   process.exitCode = results.passed ? 0 : 1;
 }

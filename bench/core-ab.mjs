@@ -79,7 +79,8 @@ if (process.env.CORE_AB_COUNT) {
   for (let round = 0; round < 7; round++) {
     for (const k of cores) {
       for (const which of ['single', 'batch']) {
-        // CPU time of this process, not wall time: time slices lost to other processes on a shared machine do not count.
+        // CPU time of this process, not wall time: time slices lost to other processes on a shared machine do not
+        // count.
         const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) * 1000; };
         const start = cpu();
         let n = 0;
@@ -90,6 +91,6 @@ if (process.env.CORE_AB_COUNT) {
   }
   const med = (a) => [...a].sort((x, y) => x - y)[a.length >> 1].toFixed(0);
   for (const k of cores) {
-    console.log(`${k.p}: single ${med(k.single)} ns (min ${Math.min(...k.single).toFixed(0)}), batch ${med(k.batch)} ns (min ${Math.min(...k.batch).toFixed(0)}) per verification, median of 7 rounds`);
+    console.log(`${k.p}: single ${med(k.single)} ns (min ${Math.min(...k.single).toFixed(0)}), batch ${med(k.batch)} ns ` + `(min ${Math.min(...k.batch).toFixed(0)}) per verification, median of 7 rounds`);
   }
 }

@@ -97,11 +97,11 @@ export function checkFloors(groups: GroupResult[], floors: FloorsFile): FloorVer
   const show = (c: FloorCheck, v: number) => (c.kind === 'ratio' ? `${v.toFixed(2)}x` : fmt(v));
   const failures = checks.filter((c) => !c.pass).map((c) => (c.value === null
     ? `${c.label}: not measured (its group declares it)`
-    : `${c.label}: ${show(c, c.value)} is under its floor ${show(c, c.floor!)} (goal ${show(c, c.goal)}; ${c.floorReason})`));
+    : `${c.label}: ${show(c, c.value)} is under its floor ${show(c, c.floor!)} (goal ${show(c, c.goal)}; ` + `${c.floorReason})`));
   const warnings = [
     ...Object.keys(floors.ratios).filter((label) => !used.has(`ratio:${label}`)).map((label) => `floors.json: no measured ratio is labelled '${label}'`),
     ...Object.keys(floors.absolutes).filter((label) => !used.has(`absolute:${label}`)).map((label) => `floors.json: no measured goal is labelled '${label}'`),
-    ...checks.filter((c) => c.pass && !c.met && c.value !== null).map((c) => `${c.label}: ${show(c, c.value!)} misses its goal ${show(c, c.goal)} (${c.floor === null ? 'reported only' : 'above its floor: not a failure'})`),
+    ...checks.filter((c) => c.pass && !c.met && c.value !== null).map((c) => `${c.label}: ${show(c, c.value!)} misses its goal ${show(c, c.goal)} ` + `(${c.floor === null ? 'reported only' : 'above its floor: not a failure'})`),
   ];
   return { checks, failures, warnings, passed: failures.length === 0 };
 }

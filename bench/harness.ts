@@ -14,7 +14,9 @@ export interface Measured {
   hz: number;
   rme: number;
   samples: number;
-  /** Shown in the rate column instead of `hz` (e.g. a latency or a count a group expresses as a rate for its ratios). */
+  /**
+   * Shown in the rate column instead of `hz` (e.g. a latency or a count a group expresses as a rate for its ratios).
+   */
   display?: string;
 }
 
@@ -41,7 +43,10 @@ export interface BenchGroup {
   ratios: Ratio[];
   floors?: Floor[];
   notes?: string[];
-  /** A verdict the group reached itself (e.g. an absolute time it states in its notes); false fails the run like a missed ratio. */
+  /**
+   * A verdict the group reached itself (e.g. an absolute time it states in its notes); false fails the run like a
+   * missed ratio.
+   */
   met?: boolean;
 }
 
@@ -212,8 +217,8 @@ export function markdown(result: GroupResult): string {
   const lines = [`### ${result.title}`, '', '| case | rate | ±rme | samples |', '|---|---:|---:|---:|'];
   for (const r of result.cases) lines.push(`| ${r.name} | ${r.display ?? fmt(r.rate)} | ${r.rme.toFixed(1)}% | ${r.samples} |`);
   if (result.absolutes.length + result.ratios.length > 0) lines.push('', '| target | measured | goal | met |', '|---|---:|---:|:---:|');
-  for (const a of result.absolutes) lines.push(`| ${a.label} | ${a.rate === null ? 'not measured' : fmt(a.rate)} | >= ${fmt(a.goal)} | ${a.met ? 'yes' : 'NO'} |`);
-  for (const r of result.ratios) lines.push(`| ${r.label} | ${r.value === null ? 'not measured' : `${r.value.toFixed(2)}x`} | >= ${r.goal}x | ${r.met ? 'yes' : 'NO'} |`);
+  for (const a of result.absolutes) lines.push(`| ${a.label} | ${a.rate === null ? 'not measured' : fmt(a.rate)} | >= ${fmt(a.goal)} | ` + `${a.met ? 'yes' : 'NO'} |`);
+  for (const r of result.ratios) lines.push(`| ${r.label} | ${r.value === null ? 'not measured' : `${r.value.toFixed(2)}x`} | >= ${r.goal}x | ` + `${r.met ? 'yes' : 'NO'} |`);
   for (const note of result.notes) lines.push('', note);
   if (result.verdict === false) lines.push('', '**MISSED: the group\'s own target (see its notes).**');
   return lines.join('\n') + '\n';

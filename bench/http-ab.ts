@@ -36,7 +36,7 @@ try {
     process.stdout.write(`round ${round + 1}: ${line.join(' | ')}\n`);
   }
   for (let i = 0; i < scripts.length; i++) {
-    process.stdout.write(`${scripts[i]}: median ${(median(rates[i]!) / 1000).toFixed(2)} k/s, ${median(cpus[i]!).toFixed(1)} µs CPU/request`
+    process.stdout.write(`${scripts[i]}: median ${(median(rates[i]!) / 1000).toFixed(2)} k/s, ${median(cpus[i]!).toFixed(1)} µs ` + `CPU/request`
       + (i > 0 ? `, CPU ratio ${scripts[0]} / this ${(median(cpus[0]!) / median(cpus[i]!)).toFixed(3)}` : '') + '\n');
   }
 } finally {

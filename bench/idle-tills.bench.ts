@@ -148,7 +148,7 @@ export async function idleTillsGroups(): Promise<Array<{ group: BenchGroup; resu
         + `in ${LOADED_MS / 1000} s with them${LOADED_MS > 30_000 ? ' (a whole 30 s heartbeat interval)' : ''}.`,
         `Longest event-loop stall with idle tills: ${stalled.toFixed(1)} ms, goal under ${STALL_LIMIT_MS} ms: `
         + `${stalled < STALL_LIMIT_MS ? 'met' : 'MISSED'}.`,
-        `Idle tills: ${idle.connected} WebSocket connections of one process answering pings, ${idle.refused} refused; `
+        `Idle tills: ${idle.connected} WebSocket connections of one process answering pings, ${idle.refused} ` + `refused; `
         + `${stillOpen} still open at the end. Event-loop delay: perf_hooks monitorEventLoopDelay (10 ms resolution) `
         + 'in the server.',
         `Open-file limit: ${softFdLimit() ?? 'unknown'} here; the server and the idle tills' process ask `

@@ -91,7 +91,10 @@ export async function httpLoad(
   return withCpu(summarize(name, rates), cpu);
 }
 
-/** One WebSocket connection keeping `inFlight` messages outstanding for SECONDS; replies/s (with `server`, its CPU per reply). */
+/**
+ * One WebSocket connection keeping `inFlight` messages outstanding for SECONDS; replies/s (with `server`, its CPU per
+ * reply).
+ */
 export async function wsLoad(
   name: string, url: string, protocols: string[], headers: Record<string, string>, message: (id: number) => string, inFlight = 32,
   server?: Pick<BenchServer, 'cpuMicros'>, rounds = ROUNDS, seconds = SECONDS,

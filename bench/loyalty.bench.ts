@@ -101,8 +101,8 @@ export async function loyaltyGroups(): Promise<Array<{ group: BenchGroup; result
       { label: 'framework vs bare Hono route', subject: 'framework POST /v1/promo/qrCode (in-memory handler)', baseline: 'bare Hono route, same handler', target: 0.25 },
     ],
     notes: [
-      'The bare route does no request id, body limit, auth, schema validation or answer check; the createApiApp route does all but auth and the framework\'s answer check.',
-      'The first ratio is the framework\'s own cost (Basic auth with hashed constant-time compare, LoyaltyError mapping, the answer checked against the contract).',
+      'The bare route does no request id, body limit, auth, schema validation or answer check; the createApiApp ' + 'route does all but auth and the framework\'s answer check.',
+      'The first ratio is the framework\'s own cost (Basic auth with hashed constant-time compare, LoyaltyError ' + 'mapping, the answer checked against the contract).',
     ],
   };
   const store: BenchGroup = {

@@ -14,7 +14,8 @@ type Metrics = {
   httpRequests: unknown;
 };
 type Counting = new (c: () => unknown, l: readonly [string, string]) => { count(a: string, b: number): void; flush?(): void };
-// Trees before 2026-11-26 name the counter TurnCounter and publish a turn's counts on flush(); later ones count at once.
+// Trees before 2026-11-26 name the counter TurnCounter and publish a turn's counts on flush(); later ones count at
+// once.
 type Module = { ServerMetrics: new () => Metrics; SeriesCounter?: Counting; TurnCounter?: Counting };
 
 const before = process.env.BENCH_BEFORE_TREE;

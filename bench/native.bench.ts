@@ -15,7 +15,8 @@ export function nativeGroup(): BenchGroup {
   }
   const barcodes = benchBarcodes();
   const clock = () => AT;
-  // Replay off, as in verify.bench.ts: a benchmark repeats its inputs. Lockout on in the ratio rows (its lookup is paid by both).
+  // Replay off, as in verify.bench.ts: a benchmark repeats its inputs. Lockout on in the ratio rows (its lookup is paid
+  // by both).
   const wasm = createVerifier({ ...CONFIG, clock, replay: false, backend: 'wasm' });
   const native = createVerifier({ ...CONFIG, clock, replay: false, backend: 'native' });
   const wasmBare = createVerifier({ ...CONFIG, clock, replay: false, lockout: false, backend: 'wasm' });
@@ -47,7 +48,7 @@ export function nativeGroup(): BenchGroup {
       { label: 'native getToken vs node:crypto signing', subject: `getToken (native, JSON validated), ${Buffer.byteLength(body)} B`, baseline: 'node:crypto createHmac, same JWS', target: 2.2 },
     ],
     notes: [
-      'The native core hashes through the OpenSSL inside node (SHA256_Transform and friends, SHA extensions where the CPU has them);',
+      'The native core hashes through the OpenSSL inside node (SHA256_Transform and friends, SHA extensions ' + 'where the CPU has them);',
       'the result object, the store lookup and the JS call are the same JS code for both backends.',
     ],
   };

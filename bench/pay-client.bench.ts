@@ -96,7 +96,8 @@ export async function payClientGroups(): Promise<Array<{ group: BenchGroup; resu
   const rates = new Map<string, number[]>(cases.map(([name]) => [name, []]));
   const cpu = new Map<string, number[]>(cases.map(([name]) => [name, []]));
   try {
-    for (const [, call] of cases) await rate(call, 1_500); // warm-up: JIT, keep-alive sockets, the heap's first collections
+    // warm-up: JIT, keep-alive sockets, the heap's first collections
+    for (const [, call] of cases) await rate(call, 1_500);
     for (let slice = 0; slice < SLICES; slice++) {
       const ordered = slice % 2 === 0 ? cases : [...cases].reverse();
       for (const [name, call] of ordered) {
@@ -114,15 +115,15 @@ export async function payClientGroups(): Promise<Array<{ group: BenchGroup; resu
   const results = new Map([...rates].map(([name, r]) => [name, summarize(name, r)]));
   const [statusClient, statusBare, checkoutClient, checkoutBare] = cases.map(([name]) => name) as [string, string, string, string];
   const group: BenchGroup = {
-    title: `Pay client: sequential calls/s against a canned local Pay server (server on core 0, client on core 1; best of ${SLICES} slices)`,
+    title: `Pay client: sequential calls/s against a canned local Pay server (server on core 0, client on core 1; best ` + `of ${SLICES} slices)`,
     cases: [],
     ratios: [
       { label: 'client /status vs bare fetch (>= 0.83x rate = <= 1.2x time)', subject: statusClient, baseline: statusBare, target: 0.83 },
       { label: 'client /checkout vs bare fetch (>= 0.83x rate = <= 1.2x time)', subject: checkoutClient, baseline: checkoutBare, target: 0.83 },
     ],
     notes: [
-      `Client-side CPU per call (least of the slices): ${cases.map(([name]) => `${name} ${best(cpu.get(name)!, 'min').toFixed(0)} µs`).join(', ')}.`,
-      'The client also validates the body against the contract, checks the amounts rule, adds x-request-id, arms a timeout and validates the answer; the bare call does none of that.',
+      `Client-side CPU per call (least of the slices): ` + `${cases.map(([name]) => `${name} ${best(cpu.get(name)!, 'min').toFixed(0)} µs`).join(', ')}.`,
+      'The client also validates the body against the contract, checks the amounts rule, adds x-request-id, arms ' + 'a timeout and validates the answer; the bare call does none of that.',
     ],
   };
   return [{ group, results }];

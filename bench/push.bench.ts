@@ -114,13 +114,13 @@ export async function pushGroups(): Promise<Array<{ group: BenchGroup; results: 
   }
   const results = new Map([[CAMPAIGN, summarize(CAMPAIGN, campaign)], [VOLATILE, summarize(VOLATILE, volatile)], [BARE, summarize(BARE, bare)]]);
   const group: BenchGroup = {
-    title: 'Push campaign: numbers/s end to end against the local sandbox (sandbox on core 0 with PGlite, sender on core 1, batches of 10,000)',
+    title: 'Push campaign: numbers/s end to end against the local sandbox (sandbox on core 0 with PGlite, sender on ' + 'core 1, batches of 10,000)',
     cases: [],
     ratios: [
       { label: 'campaign sender (resumable) vs bare batch POSTs', subject: CAMPAIGN, baseline: BARE, target: 0.8 },
       { label: 'campaign sender (no files) vs bare batch POSTs', subject: VOLATILE, baseline: BARE, target: 0.8 },
     ],
-    notes: ['Every run waits for the sandbox to store each batch (one multi-row INSERT of 10,000 messages): the server sets the pace. The ratios are the share of it the sender keeps while streaming, validating and de-duplicating (no files), and also fsyncing a progress file and 10,000 result lines per batch (resumable): the difference between the two is the price of resuming without sending twice, i.e. the disk\'s fsync latency.'],
+    notes: ['Every run waits for the sandbox to store each batch (one multi-row INSERT of 10,000 messages): the server ' + 'sets the pace. The ratios are the share of it the sender keeps while streaming, validating and ' + 'de-duplicating (no files), and also fsyncing a progress file and 10,000 result lines per batch ' + '(resumable): the difference between the two is the price of resuming without sending twice, i.e. the ' + 'disk\'s fsync latency.'],
   };
   return [{ group, results }];
 }

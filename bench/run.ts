@@ -28,7 +28,7 @@ const groups: Array<() => BenchGroup> = [calibrationGroup, verifyGroup, () => ve
 const only = process.argv[2]?.toLowerCase();
 const wanted = (title: string) => !only || title.toLowerCase().includes(only);
 
-console.log(`# wallet-partner-kit benchmarks\n\n${new Date().toISOString()} · node ${process.version} · ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}\n`);
+console.log(`# wallet-partner-kit benchmarks\n\n${new Date().toISOString()} · node ${process.version} · ` + `${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}\n`);
 const missed: string[] = [];
 /** Prints a group's table and remembers what it missed. */
 function show(group: BenchGroup, results: Map<string, Measured>): void {
@@ -62,4 +62,4 @@ for (const [words, run] of asyncGroups) {
 }
 console.log(missed.length === 0
   ? 'All targets met.'
-  : `MISSED ${missed.length} target(s) (the run still exits 0; bench:ci enforces bench/floors.json):\n${missed.map((m) => `  - ${m}`).join('\n')}`);
+  : `MISSED ${missed.length} target(s) (the run still exits 0; bench:ci enforces ` + `bench/floors.json):\n${missed.map((m) => `  - ${m}`).join('\n')}`);

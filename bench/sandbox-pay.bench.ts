@@ -104,13 +104,13 @@ export async function sandboxPayGroups(): Promise<Array<{ group: BenchGroup; res
     unpin();
   }
   const group: BenchGroup = {
-    title: `Sandbox Pay: requests/s, signed /checkout then /status per connection (${CONNECTIONS} connections, ${CARDS} card sessions; sandbox on core 0, load on core 1)`,
+    title: `Sandbox Pay: requests/s, signed /checkout then /status per connection (${CONNECTIONS} connections, ${CARDS} ` + `card sessions; sandbox on core 0, load on core 1)`,
     cases: [],
-    // A pool of connections on a server should serve concurrent checkouts at least as fast as one in-process connection.
+    // A pool of connections on a server should serve concurrent checkouts at least as fast as one in-process
+    // connection.
     ratios: results.has(postgres) ? [{ label: 'PostgreSQL vs PGlite', subject: postgres, baseline: pglite, target: 1 }] : [],
     notes: [
-      'Every checkout is a new transaction (unique requestId) that also supersedes its card session\'s previous invoice, a token jti insert and a session lock; '
-      + 'every status is a signed read. The PostgreSQL server runs on the same 2-core machine, competing with the sandbox for core 0/1.',
+      'Every checkout is a new transaction (unique requestId) that also supersedes its card session\'s previous ' + 'invoice, a token jti insert and a session lock; every status is a signed read. The PostgreSQL server runs ' + 'on the same 2-core machine, competing with the sandbox for core 0/1.',
       ...(results.has(postgres) ? [] : ['DATABASE_URL is not set: PostgreSQL not measured.']),
     ],
   };

@@ -15,7 +15,10 @@ function stats(name: string, seconds: number[]): Measured {
   return { name, hz: mean, rme: (sd / mean) * 100, samples: rates.length };
 }
 
-/** Numbers accepted per second, in batches of 10,000, through POST /public/push/batch, and the same rows inserted bare into the same table. */
+/**
+ * Numbers accepted per second, in batches of 10,000, through POST /public/push/batch, and the same rows inserted bare
+ * into the same table.
+ */
 async function measure(kind: string, running: RunningSandbox): Promise<Measured[]> {
   const login = `bench-${randomBytes(4).toString('hex')}`;
   const post = (path: string, body: unknown, headers: Record<string, string> = {}, method = 'POST') =>
@@ -38,7 +41,8 @@ async function measure(kind: string, running: RunningSandbox): Promise<Measured[
     t = performance.now();
     await db.transaction((tx) => tx.query(
       `INSERT INTO push_messages (message_id, send_id, login, sub_id, msisdn, status, created_at, updated_at, next_at)
-       SELECT t.id, $3, $4, 'bench', t.msisdn, 'QUEUED', now(), now(), NULL FROM unnest($1::text[], $2::text[]) AS t(id, msisdn)`,
+       SELECT t.id, $3, $4, 'bench', t.msisdn, 'QUEUED', now(), now(), NULL FROM unnest($1::text[],
+         $2::text[]) AS t(id, msisdn)`,
       [ids, numbers(round * BATCH * 2 + BATCH), rows[0]!.send_id, login],
     ));
     const bareSeconds = (performance.now() - t) / 1000;
@@ -79,7 +83,7 @@ export async function sandboxPushGroups(): Promise<Array<{ group: BenchGroup; re
     title: 'Sandbox Push: numbers accepted per second in 10,000-number batches (in-process client)',
     cases: [],
     ratios: kinds.map((k) => ({ label: `${k}: API batch vs bare INSERT`, subject: `${k}: POST /public/push/batch (10,000 numbers)`, baseline: `${k}: bare INSERT ... unnest of 10,000 rows`, target: 0.3 })),
-    notes: ['The ratio is the share of the database\'s own insert rate the whole API call keeps (the rest is HTTP, JSON, validation and the answer).'],
+    notes: ['The ratio is the share of the database\'s own insert rate the whole API call keeps (the rest is HTTP, ' + 'JSON, validation and the answer).'],
   };
   return [{ group, results }];
 }

@@ -127,7 +127,7 @@ function describe(results: Map<string, LoadMeasured>, before: boolean): Array<{ 
     cases: [],
     ratios: httpRatios,
     notes: [
-      'The servers of a group run side by side on core 0 and take their rounds in turn (bench/load.ts `interleaved`), so a load that changes during the run weighs on every case alike.',
+      'The servers of a group run side by side on core 0 and take their rounds in turn (bench/load.ts ' + '`interleaved`), so a load that changes during the run weighs on every case alike.',
       cpuNote(results, [NAMES.http, NAMES.httpBefore, NAMES.plain, NAMES.httpBatch]),
     ],
   };
@@ -141,7 +141,7 @@ function describe(results: Map<string, LoadMeasured>, before: boolean): Array<{ 
     cases: [],
     ratios: bridgeRatios,
     notes: [
-      'The echo server does no verification at all: the ratio is the share of a bare socket\'s message rate the bridge keeps while verifying every call.',
+      'The echo server does no verification at all: the ratio is the share of a bare socket\'s message rate the ' + 'bridge keeps while verifying every call.',
       cpuNote(results, [NAMES.bridge, NAMES.bridgeBefore, NAMES.echo, NAMES.bridgeBatch]),
     ],
   };

@@ -3,7 +3,8 @@
 // its 2 kB checkout body, in interleaved slices of 5,000 tokens; CPU time per token, medians over ROUNDS (default
 // 40) and the median of each round's ratio to node:crypto. Steadier than benchmark.js on a shared machine.
 //
-//   npx tsx bench/sign-ab.ts adapters/native/build/Release/wallet_core.node /other/tree/adapters/native/build/Release/wallet_core.node
+// npx tsx bench/sign-ab.ts adapters/native/build/Release/wallet_core.node
+// /other/tree/adapters/native/build/Release/wallet_core.node
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { createNodeCryptoSigner } from './baselines/node-crypto-token.js';
@@ -20,7 +21,8 @@ const paths = process.argv.slice(2);
 if (paths.length === 0) throw new Error('usage: tsx bench/sign-ab.ts <wallet_core.node>...');
 const subjects: Array<[string, () => unknown]> = paths.map((path) => {
   const { Core } = require(resolve(path)) as { Core: AddonCore };
-  // SHA-256, 8 digits, 30 s, 8-character sessions, window 1, prefix CM, ';', the key, no kid, rfc6238, no previous keys.
+  // SHA-256, 8 digits, 30 s, 8-character sessions, window 1, prefix CM, ';', the key, no kid, rfc6238, no previous
+  // keys.
   const core = new Core(2, 8, 30, 8, 1, 'CM', ';', KEY, '', 0, []);
   return [path, () => core.sign(body, 1_764_230_000)];
 });
@@ -42,6 +44,6 @@ for (let round = 0; round < ROUNDS + 3; round++) {
 const baseline = times[times.length - 1]!;
 for (const [k, [name]] of subjects.slice(0, -1).entries()) {
   const paired = median(times[k]!.map((t, round) => baseline[round]! / t));
-  process.stdout.write(`${name}: ${median(times[k]!).toFixed(0)} ns a token, ${paired.toFixed(2)}x node:crypto (median of paired rounds)\n`);
+  process.stdout.write(`${name}: ${median(times[k]!).toFixed(0)} ns a token, ${paired.toFixed(2)}x node:crypto (median of paired ` + `rounds)\n`);
 }
 process.stdout.write(`node:crypto: ${median(baseline).toFixed(0)} ns a token${sink > 0 ? '' : ' '}\n`);

@@ -9,7 +9,9 @@ const TARGET_MS = 1500;
 const root = join(import.meta.dirname, '..');
 const cli = join(root, 'dist', 'src', 'cli', 'main.js');
 
-/** What one start-up took, from spawn: its first stdout line with the banner's URL, and its first answer to a request. */
+/**
+ * What one start-up took, from spawn: its first stdout line with the banner's URL, and its first answer to a request.
+ */
 interface Start {
   bannerMs: number;
   readyMs: number;
@@ -98,7 +100,7 @@ export async function startupGroups(): Promise<Array<{ group: BenchGroup; result
     process.stderr.write(`  start-up round ${run + 1}/${RUNS}\n`);
   }
   const results = new Map<string, Measured>();
-  const lines = ['| start-up | banner, min | banner, median | first answer, min | first answer, median | banner median / bare server |', '|---|---:|---:|---:|---:|'];
+  const lines = ['| start-up | banner, min | banner, median | first answer, min | first answer, median | banner median / bare ' + 'server |', '|---|---:|---:|---:|---:|'];
   const bare = median(starts.get(SUBJECTS[1]!.name)!.map((s) => s.bannerMs));
   const notes: string[] = [];
   let met = true;
@@ -110,7 +112,7 @@ export async function startupGroups(): Promise<Array<{ group: BenchGroup; result
     const sd = Math.sqrt(banner.reduce((a, b) => a + (b - med) ** 2, 0) / Math.max(1, banner.length - 1));
     results.set(subject.name, { name: subject.name, hz: 1000 / med, rme: (100 * sd) / med, samples: banner.length, display: `${med.toFixed(0)} ms to banner` });
     const ready = all.map((s) => s.readyMs);
-    lines.push(`| ${subject.name} | ${min.toFixed(0)} ms | ${med.toFixed(0)} ms | ${Math.min(...ready).toFixed(0)} ms | ${median(ready).toFixed(0)} ms | ${(med / bare).toFixed(1)}x |`);
+    lines.push(`| ${subject.name} | ${min.toFixed(0)} ms | ${med.toFixed(0)} ms | ${Math.min(...ready).toFixed(0)} ms | ` + `${median(ready).toFixed(0)} ms | ${(med / bare).toFixed(1)}x |`);
     if (subject.args[0] === cli) { // the compared tree is reported, not judged
       const ok = min < TARGET_MS;
       met &&= ok;

@@ -182,7 +182,10 @@ export async function startScript(script: string, cores: string, env: Record<str
   return { pid: child.pid!, port, stop };
 }
 
-/** The probe till (bench/probe-till.ts), a process of its own: `measure(ms)` or `measureUntil(stop)` resolve with latencies in ms. */
+/**
+ * The probe till (bench/probe-till.ts), a process of its own: `measure(ms)` or `measureUntil(stop)` resolve with
+ * latencies in ms.
+ */
 export interface ProbeTill {
   readonly pid: number;
   /**

@@ -33,7 +33,8 @@ function sandboxApi(url: string) {
   };
   return {
     issueCard: () => post<Card>('/sandbox/cards', { walletPayIsDefault: true }),
-    // The customer taps again when the app's request did not get through (a socket the sandbox closed as it was reused).
+    // The customer taps again when the app's request did not get through (a socket the sandbox closed as it was
+    // reused).
     confirm: (transactionId: string) => post(`/sandbox/app/transactions/${transactionId}/confirm`)
       .catch((error: Error) => (error.message === 'fetch failed' ? post(`/sandbox/app/transactions/${transactionId}/confirm`) : Promise.reject(error))),
     webhooksTo: (webhookUrl: string) => post('/sandbox/partners', {
@@ -185,7 +186,9 @@ export async function tillsGroups(): Promise<Array<{ group: BenchGroup; results:
     renice(-10, probe.pid);
     stops.push(() => probe.stop());
     const tills = await Promise.all(Array.from({ length: TILLS }, (_, i) => BridgeTill.connect(wsUrl, tillKey(i))));
-    stops.push(() => tills.forEach((t) => t.close()));
+    stops.push(() => {
+      for (const t of tills) t.close();
+    });
     const loadWatch = new PaymentWatch(sandbox);
     for (const t of tills) loadWatch.attach(t);
     const cards = await inBatches(TILLS, 20, () => sandbox.issueCard());
@@ -220,7 +223,7 @@ export async function tillsGroups(): Promise<Array<{ group: BenchGroup; results:
     const perPayment = (name: string, values: number[]): Measured => ({ name, hz: 1000 / median(values), rme: spread(values), samples: values.length, display: `${median(values).toFixed(1)} ms median` });
     const p99 = (name: string, values: number[]): Measured => ({
       name, hz: 1000 / quantile(values, 0.99), rme: spread(values), samples: values.length,
-      display: `${quantile(values, 0.99).toFixed(2)} ms (p50 ${quantile(values, 0.5).toFixed(2)}, max ${Math.max(...values).toFixed(1)})`,
+      display: `${quantile(values, 0.99).toFixed(2)} ms (p50 ${quantile(values, 0.5).toFixed(2)}, max ` + `${Math.max(...values).toFixed(1)})`,
     });
     const results = new Map<string, Measured>([
       [names.bridge, perPayment(names.bridge, bridged)],
@@ -231,7 +234,7 @@ export async function tillsGroups(): Promise<Array<{ group: BenchGroup; results:
       [names.all, { name: names.all, hz: TILLS, rme: 0, samples: TILLS, display: String(TILLS) }],
     ]);
     const group: BenchGroup = {
-      title: 'Tills paying through the cash desk server\'s bridge against the sandbox (instant bank, webhooks; serve from dist/ alone on core 0, sandbox, tills and probe on core 1)',
+      title: 'Tills paying through the cash desk server\'s bridge against the sandbox (instant bank, webhooks; serve ' + 'from dist/ alone on core 0, sandbox, tills and probe on core 1)',
       cases: [],
       ratios: [
         { label: 'bridge vs in-process session, per payment (>= 0.77x rate = <= 1.3x time)', subject: names.bridge, baseline: names.direct, target: 0.77 },
@@ -239,13 +242,13 @@ export async function tillsGroups(): Promise<Array<{ group: BenchGroup; results:
         { label: 'no payment lost or doubled (exactly once / started)', subject: names.once, baseline: names.all, target: 1 },
       ],
       notes: [
-        `Per payment: the median of ${bridged.length} sequential payments each way, in alternating blocks of ${BLOCK}; a new sandbox card (walletPayIsDefault) for each, `
-        + 'the customer confirming in the sandbox app as soon as the invoice exists. Both ways include that confirm and the webhook.',
-        `Load: ${TILLS} tills (one connection each) started a payment at once and ${TILLS - lost} succeeded within ${loadMs.toFixed(0)} ms; `
-        + `sandbox: ${missingInSandbox} without a succeeded transaction, ${doubledInSandbox} with more than one; tills told succeeded twice: ${toldTwice}.`
+        `Per payment: the median of ${bridged.length} sequential payments each way, in alternating blocks of ` + `${BLOCK}; a new sandbox card (walletPayIsDefault) for each, `
+        + 'the customer confirming in the sandbox app as soon as the invoice exists. Both ways include that ' + 'confirm and the webhook.',
+        `Load: ${TILLS} tills (one connection each) started a payment at once and ${TILLS - lost} succeeded ` + `within ${loadMs.toFixed(0)} ms; `
+        + `sandbox: ${missingInSandbox} without a succeeded transaction, ${doubledInSandbox} with more than one; ` + `tills told succeeded twice: ${toldTwice}.`
         + `${firstError ? ` First failure: ${firstError.message}` : ''}`,
-        `Probe: one more till, its own process, one barcode.verify at a time (a fresh card each): ${idleBefore.length} calls in ${IDLE_MS} ms idle before, `
-        + `${loaded.length} during the load, ${idleAfter.length} in ${IDLE_MS} ms idle after (idle p99 before ${quantile(idleBefore, 0.99).toFixed(2)} ms, after ${quantile(idleAfter, 0.99).toFixed(2)} ms).`,
+        `Probe: one more till, its own process, one barcode.verify at a time (a fresh card each): ` + `${idleBefore.length} calls in ${IDLE_MS} ms idle before, `
+        + `${loaded.length} during the load, ${idleAfter.length} in ${IDLE_MS} ms idle after (idle p99 before ` + `${quantile(idleBefore, 0.99).toFixed(2)} ms, after ${quantile(idleAfter, 0.99).toFixed(2)} ms).`,
       ],
     };
     return [{ group, results }];

@@ -35,7 +35,7 @@ export function tokenGroup(): BenchGroup {
     ],
     notes: [
       "The kit validates requestData as JSON (issue 2: getToken rejects non-JSON text); the issue's baseline does not.",
-      "node:crypto hashes through OpenSSL, which uses the CPU's SHA extensions where present; wasm has no such instructions.",
+      "node:crypto hashes through OpenSSL, which uses the CPU's SHA extensions where present; wasm has no such " + "instructions.",
     ],
   };
 }

@@ -63,11 +63,12 @@ export function verifyCoreGroup(backend: 'wasm' | 'native' = 'wasm'): BenchGroup
   const rfcBatch = createVerifier({ ...CONFIG, scheme: 'rfc6238', backend, clock: steady, replay: false }) as Verifier;
   const tag = `${backend}, lockout on`;
   return {
-    title: `barcodeVerify core paths (${backend}): rfc6238 memo hit and miss, card-bound distinct, rescan and batch, ${CARDS.toLocaleString('en')} cards`,
+    title: `barcodeVerify core paths (${backend}): rfc6238 memo hit and miss, card-bound distinct, rescan and batch, ` + `${CARDS.toLocaleString('en')} cards`,
     cases: [
       [`rfc6238, step codes memoised (${tag})`, roundRobin(rfc, rfcNow)],
       [`rfc6238, a new step every call: uncached (${tag})`, () => {
-        const n = stepIndex = (stepIndex + 1) % CARDS;
+        stepIndex = (stepIndex + 1) % CARDS;
+        const n = stepIndex;
         if (!rfcMoving.barcodeVerify(rfcPerStep[n]!).totpCodeValid) throw new Error('benchmark input did not verify');
       }],
       [`rfc6238 batch of ${BATCH}, per barcode (${tag})`, batchRobin(rfcBatch, rfcBatches), BATCH],
@@ -84,8 +85,8 @@ export function verifyCoreGroup(backend: 'wasm' | 'native' = 'wasm'): BenchGroup
       { label: `card-bound batch vs single, distinct cards (${backend})`, subject: `card-bound batch of ${BATCH}, distinct cards, per barcode (${tag})`, baseline: `card-bound, distinct cards (${tag})`, target: 1 },
     ],
     notes: [
-      'Compressions per verification: rfc6238 uncached 2, memoised 0 (2 per step and key, once); card-bound distinct 6, rescan 2 (the pads cache holds 1,024 cards,',
-      'so 10,000 distinct cards in turn always miss); card-bound batch 6 per barcode but as 4-lane SIMD passes (wasm), four barcodes a pass.',
+      'Compressions per verification: rfc6238 uncached 2, memoised 0 (2 per step and key, once); card-bound ' + 'distinct 6, rescan 2 (the pads cache holds 1,024 cards,',
+      'so 10,000 distinct cards in turn always miss); card-bound batch 6 per barcode but as 4-lane SIMD passes ' + '(wasm), four barcodes a pass.',
     ],
   };
 }

@@ -93,7 +93,11 @@ export class LockoutError extends KitError {
  * number), or only beyond the contract's bounds (`MEASURE_OUT_OF_RANGE`).
  *
  * @example
- * try { convertMeasure(item, 'GRAM') } catch (e) { if (e instanceof MeasureError && e.code === 'MEASURE_INEXACT') keepKilograms() }
+ * try {
+ *   convertMeasure(item, 'GRAM');
+ * } catch (e) {
+ *   if (e instanceof MeasureError && e.code === 'MEASURE_INEXACT') keepKilograms();
+ * }
  */
 export class MeasureError extends KitError {
   declare readonly code: 'MEASURE_INEXACT' | 'MEASURE_OUT_OF_RANGE';

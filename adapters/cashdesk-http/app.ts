@@ -67,7 +67,8 @@ export function createHttpApp(service: CashDeskService, options?: HttpAdapterOpt
   }
   attachNodeRoutes(app, nodeRoutes);
 
-  // Pay's transaction.updated events (Standard Webhooks, signed with the configured secret): no till key, the signature is the auth.
+  // Pay's transaction.updated events (Standard Webhooks, signed with the configured secret): no till key, the signature
+  // is the auth.
   const payWebhook = service.payments?.webhookHandler();
   if (payWebhook !== undefined) {
     // The body limit first: the signature can only be checked over the whole body, so without it any caller
@@ -95,7 +96,8 @@ export function createHttpApp(service: CashDeskService, options?: HttpAdapterOpt
   mountPaymentRoutes(app, { service, authenticate, requests, bodyLimitBytes, logger });
 
   app.onError(errorHandler(logger));
-  // Every route's methods, the payment routes' included: a wrong method gets 405 with Allow, before any till key is asked for.
+  // Every route's methods, the payment routes' included: a wrong method gets 405 with Allow, before any till key is
+  // asked for.
   app.notFound(notFoundHandler(routeTable(app), requests));
   // Before the GET routes, so it wraps them (hono runs matched handlers in the order they were added).
   app.on('GET', [PATHS.health, PATHS.live, PATHS.metrics, PATHS.openapi, PATHS.asyncapi], countRequests(requests));

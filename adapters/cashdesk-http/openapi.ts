@@ -31,7 +31,7 @@ const asyncapiRoute = createRoute({
 
 const payWebhookRoute = createRoute({
   operationId: 'payWebhook', method: 'post', path: PAY_WEBHOOK_PATH, summary: "The Pay service's transaction.updated events (mounted when pay.webhookSecret is set)",
-  description: 'Standard Webhooks over the raw body with the configured `whsec_` secret; the payment sessions waiting on the transaction take the status.',
+  description: 'Standard Webhooks over the raw body with the configured `whsec_` secret; the payment sessions waiting on ' + 'the transaction take the status.',
   security: webhookSecurity,
   request: { body: { required: true, content: { 'application/json': { schema: TransactionUpdatedEvent } } } },
   responses: {
@@ -68,7 +68,7 @@ export function cashDeskOpenApiDocument(version: string = VERSION): object {
     info: {
       title: 'wallet-partner-kit cash desk server',
       version,
-      description: 'Barcode verification, Pay API token signing and payments for cash desks. Errors are `{ status, errors[], requestId }`; every answer carries `X-Request-Id`.',
+      description: 'Barcode verification, Pay API token signing and payments for cash desks. Errors are `{ status, ' + 'errors[], requestId }`; every answer carries `X-Request-Id`.',
       license: OPENAPI_LICENSE,
     },
     servers: demoServers(8080, 'The cash desk server'),

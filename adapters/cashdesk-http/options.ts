@@ -12,11 +12,17 @@ export const MAX_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /** Options of {@link createHttpApp}. */
 export interface HttpAdapterOptions {
-  /** Largest request body in bytes, 1 to 16 MiB; larger bodies get 413. Default 1 MiB ({@link DEFAULT_BODY_LIMIT_BYTES}). */
+  /**
+   * Largest request body in bytes, 1 to 16 MiB; larger bodies get 413. Default 1 MiB ({@link
+   * DEFAULT_BODY_LIMIT_BYTES}).
+   */
   bodyLimitBytes?: number;
   /** Where request failures are logged (500s at `error`, 503s at `warn`). Default: a silent pino logger. */
   logger?: Logger;
-  /** The dependencies `GET /healthz` probes (the shared Redis store); 503 names the failing ones. Default: none, always 200. */
+  /**
+   * The dependencies `GET /healthz` probes (the shared Redis store); 503 names the failing ones. Default: none, always
+   * 200.
+   */
   health?: HealthCheck;
 }
 

@@ -12,7 +12,9 @@ export interface PaymentEventsOptions {
   retryMs?: number;
 }
 
-/** The `Last-Event-ID` a reconnecting client sends: the `seq` of the last event it got (0 when absent or unreadable). */
+/**
+ * The `Last-Event-ID` a reconnecting client sends: the `seq` of the last event it got (0 when absent or unreadable).
+ */
 export function lastEventId(header: string | undefined): number {
   return header !== undefined && /^\d{1,15}$/.test(header.trim()) ? Number(header.trim()) : 0;
 }

@@ -35,9 +35,15 @@ export interface PaymentRoutesDeps {
   authenticate: TillAuthenticator;
   requests: RequestCounter;
   bodyLimitBytes: number;
-  /** Where each payment request is logged in one line (its `reqId`, route, status): the id the Pay API and webhooks carry on. */
+  /**
+   * Where each payment request is logged in one line (its `reqId`, route, status): the id the Pay API and webhooks
+   * carry on.
+   */
   logger: Logger;
-  /** Open `GET /v1/payments/{paymentId}/events` streams per till; one more is refused 429. Default {@link DEFAULT_MAX_EVENT_STREAMS_PER_TILL}. */
+  /**
+   * Open `GET /v1/payments/{paymentId}/events` streams per till; one more is refused 429. Default {@link
+   * DEFAULT_MAX_EVENT_STREAMS_PER_TILL}.
+   */
   maxEventStreamsPerTill?: number;
   /** The event streams' heartbeat and retry (defaults: a comment every 15 s, `retry: 2000`). */
   events?: PaymentEventsOptions;
@@ -48,8 +54,16 @@ export const DEFAULT_MAX_EVENT_STREAMS_PER_TILL = 16;
 
 type Intent = 'checkout' | 'basket' | 'cancel' | 'retry' | 'rescan' | 'refund' | 'receipt' | 'abandon';
 
-/** Each `POST /v1/payments/{paymentId}/{intent}`: its body schema (none: no body, or `{}`) and its call. */
-const INTENTS: Record<Intent, { body?: ZodType; summary: string; run(p: Payments, till: string, id: string, body: any): Promise<unknown> }> = {
+/** One intent: its body schema (none: no body, or `{}`) and its call, given what that schema parsed. */
+interface IntentEntry {
+  body?: ZodType;
+  summary: string;
+  // biome-ignore lint/suspicious/noExplicitAny: each entry's call takes what its own schema parsed; one table holds all
+  run(p: Payments, till: string, id: string, body: any): Promise<unknown>;
+}
+
+/** Each `POST /v1/payments/{paymentId}/{intent}`. */
+const INTENTS: Record<Intent, IntentEntry> = {
   checkout: { summary: 'The operator checks out (the customer agreed)', run: (p, t, id) => p.checkout(t, id) },
   basket: { body: BasketBody, summary: 'The customer changed the basket', run: (p, t, id, b) => p.changeBasket(t, id, b.basket) },
   cancel: { summary: 'The customer cancels before the result', run: (p, t, id) => p.cancel(t, id) },
@@ -63,15 +77,15 @@ const INTENTS: Record<Intent, { body?: ZodType; summary: string; run(p: Payments
 const tillSecurity: Array<Record<string, string[]>> = [{ [SECURITY_SCHEMES.bearer]: [] }, { [SECURITY_SCHEMES.query]: [] }];
 const errors = (codes: number[]) => Object.fromEntries(codes.map((code) => [code, {
   description: code === 503
-    ? 'Unavailable: `status` is DATABASE_UNAVAILABLE (the database does not answer; retry after `Retry-After` '
-      + 'seconds), PAY_NOT_CONFIGURED, PAYMENT_BUSY or PAYMENT_MOVED (another instance holds the payment a moment: '
-      + 'retry), or PAYMENTS_CLOSED.'
-    : 'Refused: `status` is the stable code (a Pay API, payment session or cash desk code, e.g. CARD_SESSION_INVALID, '
-      + 'SESSION_STATE, PAYMENT_NOT_FOUND).',
+    ? 'Unavailable: `status` is DATABASE_UNAVAILABLE (the database does not answer; retry after ' + '`Retry-After` seconds), PAY_NOT_CONFIGURED, PAYMENT_BUSY or PAYMENT_MOVED (another instance holds ' + 'the payment a moment: retry), or PAYMENTS_CLOSED.'
+    : 'Refused: `status` is the stable code (a Pay API, payment session or cash desk code, e.g. ' + 'CARD_SESSION_INVALID, SESSION_STATE, PAYMENT_NOT_FOUND).',
   content: { 'application/json': { schema: ErrorEnvelope } },
 }]));
 const viewAnswer = { 200: { description: 'The payment as it stands.', content: { 'application/json': { schema: PaymentView } } }, ...errors([400, 401, 404, 409, 422, 502, 503, 504]) };
-/** The POST routes' answers: also 413 (over the body limit) and 415 (a body not declared as JSON, `UNSUPPORTED_MEDIA_TYPE`). */
+/**
+ * The POST routes' answers: also 413 (over the body limit) and 415 (a body not declared as JSON,
+ * `UNSUPPORTED_MEDIA_TYPE`).
+ */
 const postViewAnswer = { ...viewAnswer, ...errors([413, 415]) };
 const idParam = z.object({ paymentId: PaymentId });
 
@@ -80,7 +94,7 @@ export function documentPaymentRoutes(app: Pick<OpenAPIHono, 'openAPIRegistry'>)
   const register = (route: Parameters<typeof createRoute>[0]) => app.openAPIRegistry.registerPath(createRoute(route));
   register({
     operationId: 'startPayment', method: 'post', path: PAYMENTS_PATH, summary: 'Start a payment (pay.start)', security: tillSecurity,
-    description: 'Verifies `fullBarcode` (or takes `cardSession`), asks for the providers, and checks out at once when walletPayIsDefault. A known `paymentId` answers that payment.',
+    description: 'Verifies `fullBarcode` (or takes `cardSession`), asks for the providers, and checks out at once when ' + 'walletPayIsDefault. A known `paymentId` answers that payment.',
     request: { body: { required: true, content: { 'application/json': { schema: StartPayment } } } }, responses: postViewAnswer,
   });
   register({
@@ -94,7 +108,7 @@ export function documentPaymentRoutes(app: Pick<OpenAPIHono, 'openAPIRegistry'>)
   register({ operationId: 'getPayment', method: 'get', path: `${PAYMENTS_PATH}/{paymentId}`, summary: 'A payment (pay.get)', security: tillSecurity, request: { params: idParam }, responses: viewAnswer });
   register({
     operationId: 'paymentEvents', method: 'get', path: `${PAYMENTS_PATH}/{paymentId}/events`, summary: "A payment's updates as server-sent events", security: tillSecurity,
-    description: 'Server-sent events named `pay.sessionUpdated`, each with its `seq` as `id:`: first the current state (restated), or, with `Last-Event-ID`, the events after it from the last 100 kept (older: the current state), then every newer phase change and session event; `retry:` 2000 ms and a comment every 15 s.',
+    description: 'Server-sent events named `pay.sessionUpdated`, each with its `seq` as `id:`: first the current state ' + '(restated), or, with `Last-Event-ID`, the events after it from the last 100 kept (older: the current ' + 'state), then every newer phase change and session event; `retry:` 2000 ms and a comment every 15 s.',
     request: { params: idParam },
     responses: {
       200: { description: 'An event stream.', content: { 'text/event-stream': { schema: SessionUpdate } } },
@@ -240,12 +254,4 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
       return c.json(await run(payments(), tillId, id, input) as PaymentView, 200);
     })));
   }
-}
-
-function pick(view: PaymentView): Omit<SessionUpdate, 'paymentId' | 'phase'> {
-  return {
-    ...(view.status ? { status: view.status, statusClass: view.statusClass } : {}),
-    ...(view.reason ? { reason: view.reason } : {}),
-    ...(view.transactionId ? { transactionId: view.transactionId } : {}),
-  };
 }

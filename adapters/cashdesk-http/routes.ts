@@ -61,7 +61,7 @@ export const verifyRoute = createRoute({
   method: 'post',
   path: PATHS.verify,
   summary: 'Verify a scanned barcode',
-  description: 'Splits and checks a loyalty-card barcode (interface document section 2.2). A refused barcode is a 200 with `totpCodeValid: false`.',
+  description: 'Splits and checks a loyalty-card barcode (interface document section 2.2). A refused barcode is a 200 with ' + '`totpCodeValid: false`.',
   security: tillSecurity,
   request: { body: { required: true, content: { 'application/json': { schema: VerifyRequest } } } },
   responses: {
@@ -80,8 +80,8 @@ export const verifyBatchRoute = createRoute({
   path: PATHS.verifyBatch,
   summary: 'Verify several scanned barcodes at once',
   description: `Verifies 1 to ${MAX_VERIFY_BATCH} barcodes in one request, in the order sent, each exactly as `
-    + '`POST /v1/barcode/verify` would one after the other: `results[i]` answers `fullBarcodes[i]`, and a refused barcode is a '
-    + '`Verification` with `totpCodeValid: false`, never a refusal of the request. A body that fails the schema (not an array, '
+    + '`POST /v1/barcode/verify` would one after the other: `results[i]` answers `fullBarcodes[i]`, and a refused ' + 'barcode is a '
+    + '`Verification` with `totpCodeValid: false`, never a refusal of the request. A body that fails the schema ' + '(not an array, '
     + `empty, over ${MAX_VERIFY_BATCH} items, an item not a string) is refused whole: no barcode of it is verified.`,
   security: tillSecurity,
   request: { body: { required: true, content: { 'application/json': { schema: VerifyBatchRequest } } } },
@@ -102,8 +102,7 @@ export const tokenRoute = createRoute({
   method: 'post',
   path: PATHS.token,
   summary: 'Sign a Pay API request body',
-  description: 'Returns the `X-Wallet-Token` for a request body. Send either the body itself, which is signed byte for byte as '
-    + 'received, or `{ "requestData": "<json text>" }`. Text that is not JSON is refused with `REQUEST_DATA_INVALID` and its byte offset.',
+  description: 'Returns the `X-Wallet-Token` for a request body. Send either the body itself, which is signed byte for byte ' + 'as received, or `{ "requestData": "<json text>" }`. Text that is not JSON is refused with ' + '`REQUEST_DATA_INVALID` and its byte offset.',
   security: tillSecurity,
   request: {
     body: {

@@ -45,7 +45,8 @@ function onlyBarcode(parsed: unknown): string | undefined {
  * The barcodes of a `POST /v1/barcode/verify-batch` body, `{ "fullBarcodes": ["<barcode>", ...] }`
  * (1 to `MAX_VERIFY_BATCH`), validated with `VerifyBatchRequest`.
  *
- * @throws HttpProblem 400 as {@link fullBarcodeFrom} does; an item's problem is named by its index (`fullBarcodes.3: ...`).
+ * @throws HttpProblem 400 as {@link fullBarcodeFrom} does; an item's problem is named by its index (`fullBarcodes.3:
+ * ...`).
  */
 export function fullBarcodesFrom(body: Buffer): readonly string[] {
   const parsed = jsonBody(body);

@@ -17,18 +17,25 @@ import { methodTable, routeTable } from './route-table.js';
 
 /** Options of {@link createApiApp}. */
 export interface ApiAppOptions {
-  /** Where failures are logged, under the kit's log policy (never bodies, parameters or credentials). Default: silent. */
+  /**
+   * Where failures are logged, under the kit's log policy (never bodies, parameters or credentials). Default: silent.
+   */
   logger?: Logger;
   /** Largest request body. Default 1 MiB. */
   bodyLimitBytes?: number;
-  /** The level of the one line logged per answer (`reqId`, method, route pattern, status, ms). Default `debug`; `false`: none. */
+  /**
+   * The level of the one line logged per answer (`reqId`, method, route pattern, status, ms). Default `debug`; `false`:
+   * none.
+   */
   requestLog?: 'info' | 'debug' | false;
   /**
    * Refusals carry the request's id as `requestId` (besides the header). Default true; the sandbox says
    * false: it answers the wallet service's documented bodies word for word.
    */
   requestIdInBody?: boolean;
-  /** Metrics served at `GET /metrics` (see `mountMetrics`). Default: a fresh set for this app. `false`: no `/metrics`. */
+  /**
+   * Metrics served at `GET /metrics` (see `mountMetrics`). Default: a fresh set for this app. `false`: no `/metrics`.
+   */
   metrics?: ApiMetrics | false;
 }
 
@@ -109,7 +116,7 @@ export function createApiApp<E extends Env = Env>(options: ApiAppOptions = {}): 
  * Serves the app's OpenAPI 3.1 document at `GET /openapi.json`, built once on
  * first request (routes are fixed by then).
  */
-export function serveOpenApi(app: OpenAPIHono<any>, info: { title: string; version: string; description?: string }): void {
+export function serveOpenApi(app: OpenAPIHono<Env>, info: { title: string; version: string; description?: string }): void {
   let document: string | undefined;
   app.get('/openapi.json', (c) => {
     document ??= JSON.stringify(app.getOpenAPI31Document({ openapi: '3.1.0', info }));

@@ -13,7 +13,8 @@ function refusalFor(code: string | undefined): { status: number; code: string; m
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'body: chunk extensions larger than the server accepts' };
     default:
-      // The parser's code (HPE_INVALID_HEADER_TOKEN, HPE_UNEXPECTED_CONTENT_LENGTH...) says what was wrong, never what was sent.
+      // The parser's code (HPE_INVALID_HEADER_TOKEN, HPE_UNEXPECTED_CONTENT_LENGTH...) says what was wrong, never what
+      // was sent.
       return { status: 400, code: 'BAD_REQUEST', message: `request: not valid HTTP/1.1${code?.startsWith('HPE_') ? ` (${code})` : ''}` };
   }
 }

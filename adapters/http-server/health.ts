@@ -1,4 +1,4 @@
-import type { Env, Hono } from 'hono';
+import type { Env, Hono, Schema } from 'hono';
 
 /** A cheap round trip to one dependency (Redis `PING`, `SELECT 1`): resolves when it answered, rejects otherwise. */
 export type HealthProbe = () => Promise<unknown>;
@@ -7,7 +7,10 @@ export type HealthProbe = () => Promise<unknown>;
 export interface HealthCheckOptions {
   /** A probe not answered within this counts as failing. Default 1000 ms. */
   timeoutMs?: number;
-  /** A result is reused for this long, so a storm of health checks reaches each dependency about once a second. Default 1000 ms. */
+  /**
+   * A result is reused for this long, so a storm of health checks reaches each dependency about once a second. Default
+   * 1000 ms.
+   */
   cacheMs?: number;
   /** Now, in ms; default `Date.now`. */
   clock?: () => number;
@@ -86,7 +89,9 @@ export class HealthCheck {
  * 200 with `ok()` when every dependency answers its probe, else 503
  * `{ "status": "unavailable", "failing": ["database"] }`.
  */
-export function mountHealthRoutes<E extends Env>(app: Hono<E, any, any>, health: HealthCheck, ok: () => object): void {
+export function mountHealthRoutes<E extends Env, S extends Schema, P extends string>(
+  app: Hono<E, S, P>, health: HealthCheck, ok: () => object,
+): void {
   app.get('/livez', (c) => c.json({ status: 'ok' }, 200));
   app.get('/healthz', async (c) => {
     const { failing } = await health.check();

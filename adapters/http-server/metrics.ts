@@ -1,4 +1,4 @@
-import type { Hono } from 'hono';
+import type { Env, Hono, Schema } from 'hono';
 import type { Registry } from 'prom-client';
 import { Counter } from '../../src/metrics/counter.js';
 import { METRICS_CONTENT_TYPE, renderMetrics, serverRegistry } from '../../src/metrics/registry.js';
@@ -37,7 +37,7 @@ export function apiMetrics(): ApiMetrics {
  * personal data in it; bind to loopback or filter at the proxy).
  * Mount it before the routes, so that it wraps them.
  */
-export function mountMetrics(app: Hono<any, any, any>, metrics: ApiMetrics): void {
+export function mountMetrics<E extends Env, S extends Schema, P extends string>(app: Hono<E, S, P>, metrics: ApiMetrics): void {
   const routes = routeTable(app);
   const requests = requestCounter(metrics);
   app.use('*', async (c, next) => {

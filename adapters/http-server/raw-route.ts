@@ -72,7 +72,8 @@ class RawPost<C> implements BodySink {
   bodyFailed(error: unknown): void {
     const { route, outgoing } = this;
     if (error instanceof ClientAborted) {
-      // Not the server's failure, and no one to answer: logged at info, counted as 499 (nginx's "client closed request").
+      // Not the server's failure, and no one to answer: logged at info, counted as 499 (nginx's "client closed
+      // request").
       route.logger.info({ method: 'POST', path: route.path }, 'request aborted by the client');
       route.requests.count(route.path, CLIENT_CLOSED_REQUEST);
       return;

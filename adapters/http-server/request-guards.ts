@@ -5,6 +5,7 @@ import { problem } from './refusals.js';
 
 // A percent-encoded C0 control (%00 to %1F) or DEL: no path or query of the kit's APIs has one.
 const ENCODED_CONTROL = /%(?:[01][0-9a-f]|7f)/i;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
 const RAW_CONTROL = /[\u0000-\u001f\u007f]/;
 
 /**

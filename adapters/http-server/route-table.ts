@@ -5,7 +5,7 @@ interface CompiledRoute {
   pattern: RegExp;
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A Hono route path (`/a/:id`, `/a/:id{[0-9]+}`, `/a/:id?`, `/a/*`) as a regular expression over request paths. */
 export function routePattern(path: string): RegExp {
@@ -21,7 +21,7 @@ export function routePattern(path: string): RegExp {
       const part = `/(?:${param[1] ?? '[^/]+'})`;
       source += param[2] ? `(?:${part})?` : part;
     } else {
-      source += `/${escape(segment)}`;
+      source += `/${escapeRegExp(segment)}`;
     }
   }
   return new RegExp(`^${source}/?$`);
@@ -38,7 +38,7 @@ export interface PathRoutes {
  * excluded), HEAD counted with GET; undefined when none does. Compiled once
  * the routes stop changing.
  */
-export function routeTable(app: Hono<any, any, any>): (path: string) => PathRoutes | undefined {
+export function routeTable(app: Pick<Hono, 'routes'>): (path: string) => PathRoutes | undefined {
   let compiled: Array<CompiledRoute & { route: string }> = [];
   let seen = -1;
   return (path) => {
@@ -67,7 +67,7 @@ export function routeTable(app: Hono<any, any, any>): (path: string) => PathRout
  * middleware that would run first. Middleware (`use`, method `ALL`) is not a
  * route. The table is compiled once the routes stop changing.
  */
-export function methodTable(app: Hono<any, any, any>): (path: string, method: string) => readonly string[] | undefined {
+export function methodTable(app: Pick<Hono, 'routes'>): (path: string, method: string) => readonly string[] | undefined {
   let compiled: CompiledRoute[] = [];
   let seen = -1;
   return (path, method) => {

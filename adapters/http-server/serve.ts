@@ -15,7 +15,10 @@ export interface ServeHttpOptions {
   host?: string;
   /** Port; default 0, an ephemeral port (read it from `url`). */
   port?: number;
-  /** Timeouts and connection cap; defaults `DEFAULT_SERVER_LIMITS` (headers 10 s, request 30 s, keep-alive 5 s, 1024 connections). */
+  /**
+   * Timeouts and connection cap; defaults `DEFAULT_SERVER_LIMITS` (headers 10 s, request 30 s, keep-alive 5 s, 1024
+   * connections).
+   */
   limits?: Partial<ServerLimits>;
   /** Where a failure to accept connections (out of file descriptors) is told, once per run of them. Default: none. */
   logger?: Logger;

@@ -8,13 +8,22 @@ import { ConfigError } from '../../src/errors.js';
  * sandbox, Loyalty server, Callback receiver): the numbers live here only.
  */
 export interface ServerLimits {
-  /** A client must have sent its whole request head (headers) within this, from connecting or from its previous answer; else 408 and close. */
+  /**
+   * A client must have sent its whole request head (headers) within this, from connecting or from its previous answer;
+   * else 408 and close.
+   */
   headersTimeoutMs: number;
-  /** A client must have sent its whole request (head and body) within this; else 408 and close. Slow-body clients end here. */
+  /**
+   * A client must have sent its whole request (head and body) within this; else 408 and close. Slow-body clients end
+   * here.
+   */
   requestTimeoutMs: number;
   /** An idle keep-alive connection is closed after this. */
   keepAliveTimeoutMs: number;
-  /** Open connections at most; a socket beyond the cap is answered 503 with `Retry-After` and closed (connection-gate.ts). */
+  /**
+   * Open connections at most; a socket beyond the cap is answered 503 with `Retry-After` and closed
+   * (connection-gate.ts).
+   */
   maxConnections: number;
 }
 

@@ -1,6 +1,6 @@
 /** What a server calls: `fetch(request, env)`, as Hono apps and `serveHttp`'s `FetchApp` have it. */
 interface Fetcher {
-  fetch(request: Request, env: any): Response | Promise<Response>;
+  fetch(request: Request, env: unknown): Response | Promise<Response>;
 }
 
 /** A server's app while it is still being built; see {@link startingApp}. */

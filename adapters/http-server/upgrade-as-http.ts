@@ -48,5 +48,5 @@ export function serveUpgradeAsHttp(
 /** True when `req` asks for a WebSocket (`Upgrade: websocket`, any case, possibly among other protocols). */
 export function wantsWebSocket(req: IncomingMessage): boolean {
   const upgrade = req.headers.upgrade;
-  return upgrade !== undefined && upgrade.split(',').some((p) => p.trim().toLowerCase() === 'websocket');
+  return !!upgrade?.split(',').some((p) => p.trim().toLowerCase() === 'websocket');
 }

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Context, Hono } from 'hono';
+import type { Context, Env, Hono } from 'hono';
 
 /** The console's pages, built by `npm run build:web` into `dist/web`. */
 export type WebPage = 'wallet' | 'till' | 'merchant';
@@ -24,7 +24,9 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 
 let root: string | undefined;
 
-/** `dist/web` of this package, found from this file whether it runs compiled (dist/src/...) or from source (src/...). */
+/**
+ * `dist/web` of this package, found from this file whether it runs compiled (dist/src/...) or from source (src/...).
+ */
 export function webBuildDir(): string {
   if (root !== undefined) return root;
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -38,7 +40,8 @@ export function webBuildDir(): string {
 }
 
 const notBuilt = (page: WebPage) => `<!doctype html><html lang="en"><meta charset="utf-8"><title>Not built</title>
-<p>The ${page} page is not built. Run <code>npm run build:web</code> (part of <code>npm install</code>) and reload.</p></html>`;
+<p>The ${page} page is not built. Run <code>npm run build:web</code> (part of <code>npm install</code>) and \
+reload.</p></html>`;
 
 const pages = new Map<WebPage, string>();
 
@@ -63,7 +66,7 @@ function pageHtml(page: WebPage, base: string): string | undefined {
  * @example
  * mountWebPage(app, '/sandbox/app', 'wallet');
  */
-export function mountWebPage(app: Hono<any>, path: string, page: WebPage): void {
+export function mountWebPage<E extends Env>(app: Hono<E>, path: string, page: WebPage): void {
   const servePage = (c: Context) => {
     const html = pageHtml(page, path);
     if (html === undefined) return c.html(notBuilt(page), 503, WEB_PAGE_HEADERS);

@@ -36,7 +36,8 @@ const ADDON = 'build/Release/wallet_core.node';
  * getter call wherever a loader turns this module into CommonJS (tsx does).
  */
 const BATCH_UNITS = BARCODE_CAP + 1;
-// Source layout: adapters/native/index.ts; compiled: dist/adapters/native/index.js (the addon stays in adapters/native).
+// Source layout: adapters/native/index.ts; compiled: dist/adapters/native/index.js (the addon stays in
+// adapters/native).
 const CANDIDATES = [`./${ADDON}`, `../../../adapters/native/${ADDON}`];
 
 /** The addon's core behind the backend interface; its result slots are shared, not copied. */

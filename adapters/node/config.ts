@@ -43,7 +43,10 @@ const storeSchema = z.custom<VerificationStore>(
 /** How many previous keys a rotation may keep accepted at once. */
 export const MAX_PREVIOUS_KEYS = 4;
 
-/** `scheme` and `previousKeys`: the password scheme and a key rotation (the README's Barcodes), shared with the server's config. */
+/**
+ * `scheme` and `previousKeys`: the password scheme and a key rotation (the README's Barcodes), shared with the server's
+ * config.
+ */
 export const schemeFields = {
   scheme: z.enum(PASSWORD_SCHEMES as [PasswordScheme, ...PasswordScheme[]], { error: 'must be rfc6238 or card-bound' })
     .default('rfc6238'),

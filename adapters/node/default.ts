@@ -18,7 +18,8 @@ function current(operation: string): Verifier<BarcodeVerification | Promise<Barc
  * of every kind (an async store or bonus hook too).
  *
  * @example
- * init({ algorythm: 'HMACSHA256', passLength: 8, prefix: 'CM', key, interval: 30, cardSessionLength: 8, delimeter: ';' });
+ * init({ algorythm: 'HMACSHA256', passLength: 8, prefix: 'CM', key, interval: 30, cardSessionLength: 8,
+ *   delimeter: ';' });
  */
 export function init(config: VerifierConfig<VerificationStore | false, BonusAnswer>): void {
   const next = createVerifier(config);

@@ -28,7 +28,10 @@ export const REASON_BY_DECISION: Partial<Record<Decision, FailureReason>> = {
 export class StorePolicy {
   readonly #maxFailures: number;
   readonly #coolDownMs: number;
-  /** The store when it is exactly a MemoryStore (a subclass may count differently): its counter count tells that no card has failures. */
+  /**
+   * The store when it is exactly a MemoryStore (a subclass may count differently): its counter count tells that no card
+   * has failures.
+   */
   readonly #memory: MemoryStore | undefined;
 
   constructor(store: VerificationStore | undefined, maxFailures: number, coolDownMs: number) {
@@ -50,7 +53,10 @@ export class StorePolicy {
   // The same policy twice, once per store kind: a sync store keeps barcodeVerify
   // synchronous (and free of promise overhead) on the path every till takes.
 
-  /** `markKey` (with `markTtl`) is the replay mark to claim for a valid password, if replay is on; `owner`, whom to claim it for. */
+  /**
+   * `markKey` (with `markTtl`) is the replay mark to claim for a valid password, if replay is on; `owner`, whom to
+   * claim it for.
+   */
   decideSync(
     store: SyncStore, ok: boolean, cardNumber: string, markKey: string | undefined, markTtl: number, owner: string | undefined,
   ): Decision {

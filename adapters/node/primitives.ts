@@ -176,7 +176,8 @@ export type GenerateBarcodeOptions = z.input<typeof barcodeSchema>;
  * @example
  * generateBarcode({ prefix: 'CM', delimeter: ';', cardNumber, key: partnerKeyHex, cardSession: 'AB12CD34',
  *   algorythm: 'HMACSHA256', passLength: 8, interval: 30 }) // 'CM;4000123412341234;AB12CD34;01234567'
- * generateBarcode({ ...layout, scheme: 'card-bound', cardNumber, cardKey: deriveCardKey(partnerKeyHex, cardNumber, 'HMACSHA256') })
+ * generateBarcode({ ...layout, scheme: 'card-bound', cardNumber,
+ *   cardKey: deriveCardKey(partnerKeyHex, cardNumber, 'HMACSHA256') })
  */
 export function generateBarcode(options: GenerateBarcodeOptions): string {
   const parsed = barcodeSchema.safeParse(options);

@@ -78,8 +78,8 @@ export interface Verifier<R = BarcodeVerification> {
  * `VerifierConfig<S, A>`.
  *
  * @example
- * const verifier = createVerifier({ algorythm: 'HMACSHA256', passLength: 8, prefix: 'CM', key: process.env.PARTNER_KEY!,
- *   interval: 30, cardSessionLength: 8, delimeter: ';' });
+ * const verifier = createVerifier({ algorythm: 'HMACSHA256', passLength: 8, prefix: 'CM',
+ *   key: process.env.PARTNER_KEY!, interval: 30, cardSessionLength: 8, delimeter: ';' });
  * const result = verifier.barcodeVerify(scanned); // { resultCode: 'CARDSESSION_AVAILABLE', ... }
  */
 export function createVerifier<
@@ -172,7 +172,9 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
     return now;
   }
 
-  /** The answer for a barcode the core has checked: its `code`, its slots at `base` of `slots`, the policy around them. */
+  /**
+   * The answer for a barcode the core has checked: its `code`, its slots at `base` of `slots`, the policy around them.
+   */
   #answer(
     fullBarcode: string, code: number, slots: Int32Array, base: number, now: number, requester: string | undefined,
   ): BarcodeVerification | Promise<BarcodeVerification> {
@@ -242,7 +244,9 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
     return valid(fullBarcode, cardNumber, cardSession, keyIndex, driftSteps, answer === true);
   }
 
-  /** How long the password just accepted (its step in the slots at `base`) could still be valid: its replay mark's life. */
+  /**
+   * How long the password just accepted (its step in the slots at `base`) could still be valid: its replay mark's life.
+   */
   #markTtl(slots: Int32Array, base: number, now: number): number {
     const counter = slots[base + Slot.CounterHi]! * 2 ** 32 + (slots[base + Slot.CounterLo]! >>> 0);
     // A password stays acceptable until its step has left the window.

@@ -95,7 +95,8 @@ export class BridgeConnection {
         resolve();
       });
     });
-    // Without an 'error' listener ws would rethrow (oversized frame, invalid UTF-8, reset): ws closes the socket itself.
+    // Without an 'error' listener ws would rethrow (oversized frame, invalid UTF-8, reset): ws closes the socket
+    // itself.
     ws.on('error', (error: Error & { code?: string }) => this.#log.warn({ code: error.code, message: error.message }, 'bridge socket error'));
     ws.on('pong', () => { this.#alive = true; });
     ws.on('message', (data: RawData, isBinary: boolean) => this.#onFrame(data, isBinary));
@@ -185,7 +186,9 @@ export class BridgeConnection {
     return { reply: JSON.stringify({ jsonrpc: '2.0', id: null, error: { ...internalError(), data: { code: 'INTERNAL', requestId } } }), bad: false };
   }
 
-  /** Sends a frame's answer and counts it if it was invalid; never throws (it runs inside ws's and promise callbacks). */
+  /**
+   * Sends a frame's answer and counts it if it was invalid; never throws (it runs inside ws's and promise callbacks).
+   */
   #deliver(outcome: FrameOutcome): void {
     try {
       if (outcome.reply !== undefined) this.#send(outcome.reply);

@@ -182,7 +182,8 @@ export class Dispatcher {
       return this.#failed(method, id, notification, error, log, rid);
     }
     if (!isThenable(result)) return this.#succeeded(method, id, notification, result);
-    // Adopted by a native promise, so a foreign thenable's `then` (whatever it returns or throws) cannot break the chain.
+    // Adopted by a native promise, so a foreign thenable's `then` (whatever it returns or throws) cannot break the
+    // chain.
     return Promise.resolve(result).then(
       (settled) => this.#succeeded(method, id, notification, settled),
       (error: unknown) => this.#failed(method, id, notification, error, log, rid),
@@ -275,7 +276,10 @@ function withPayStarts(frame: FrameOutcome, outcomes: readonly CallOutcome[]): F
   for (const { payStart } of outcomes) {
     if (payStart === undefined) continue;
     frame.payStarts = (frame.payStarts ?? 0) + 1;
-    if (payStart.paymentId !== undefined) (frame.paymentIds ??= []).push(payStart.paymentId);
+    if (payStart.paymentId !== undefined) {
+      frame.paymentIds ??= [];
+      frame.paymentIds.push(payStart.paymentId);
+    }
   }
   return frame;
 }

@@ -14,7 +14,10 @@ import { PAY_METHOD_NAMES, PAY_METHODS, type PayBridgeMethods } from './pay-meth
  *   { jsonrpc: '2.0', id: 1, method: 'barcode.verify', params: { fullBarcode: scanned } };
  */
 export interface BridgeMethods extends PayBridgeMethods {
-  /** Verifies a scanned barcode; the result is the `Verification` of the HTTP API (a retry by the same till: `repeated: true`). */
+  /**
+   * Verifies a scanned barcode; the result is the `Verification` of the HTTP API (a retry by the same till: `repeated:
+   * true`).
+   */
   'barcode.verify': { params: z.infer<typeof VerifyRequest>; result: BarcodeVerification };
   /** Signs the JSON text of a Pay API request body; `token` goes in `X-Wallet-Token`. */
   'token.get': { params: z.infer<typeof TokenRequest>; result: { token: string } };

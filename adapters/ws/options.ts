@@ -11,7 +11,9 @@ export const DEFAULT_PING_INTERVAL_MS = 30_000;
 export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 /** Open connections per bridge; an upgrade beyond it is refused with 503. */
 export const DEFAULT_MAX_CONNECTIONS = 1000;
-/** Open connections per till key; an upgrade beyond it is refused with 429 (a till needs one, a few while reconnecting). */
+/**
+ * Open connections per till key; an upgrade beyond it is refused with 429 (a till needs one, a few while reconnecting).
+ */
 export const DEFAULT_MAX_CONNECTIONS_PER_TILL = 16;
 /**
  * 64 MiB of unsent answers over all clients: without it, 100 clients that never
@@ -84,7 +86,9 @@ export interface BridgeOptions {
   maxPayloadBytes?: number;
   /** Ping period; a peer that has not answered the previous ping is terminated. Default 30000. */
   pingIntervalMs?: number;
-  /** Unsent bytes (`WebSocket#bufferedAmount`) above which a client is closed as a slow consumer (1008). Default 4 MiB. */
+  /**
+   * Unsent bytes (`WebSocket#bufferedAmount`) above which a client is closed as a slow consumer (1008). Default 4 MiB.
+   */
   maxBufferedBytes?: number;
   /**
    * Unsent bytes over all clients: a client holding unsent answers (more than
@@ -96,7 +100,10 @@ export interface BridgeOptions {
   maxConnections?: number;
   /** Open connections per till; an upgrade beyond this answers HTTP 429 without upgrading. Default 16. */
   maxConnectionsPerTill?: number;
-  /** Invalid frames (unparsable JSON, invalid requests, binary frames) after which a client is closed (1008). Default 10. */
+  /**
+   * Invalid frames (unparsable JSON, invalid requests, binary frames) after which a client is closed (1008). Default
+   * 10.
+   */
   maxBadFrames?: number;
   /** Calls per batch array; a larger batch is refused whole with -32600. Default 100. */
   maxBatch?: number;

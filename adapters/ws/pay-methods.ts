@@ -14,7 +14,10 @@ type Ref = z.infer<typeof PaymentRef>;
  * payments for tills" names them; each answers the payment's view.
  */
 export interface PayBridgeMethods {
-  /** Verifies `fullBarcode` (or takes `cardSession`), stores the payment, asks for the providers; checks out when walletPayIsDefault. */
+  /**
+   * Verifies `fullBarcode` (or takes `cardSession`), stores the payment, asks for the providers; checks out when
+   * walletPayIsDefault.
+   */
   'pay.start': { params: z.infer<typeof StartPayment>; result: PaymentView };
   /** The operator checks out (walletPayIsDefault false, the customer agreed). */
   'pay.checkout': { params: Ref; result: PaymentView };

@@ -95,7 +95,9 @@ export function requestIdText(text: string): string | undefined {
   return text.charCodeAt(at) === OPEN_BRACE ? objectId(text, at).id : undefined;
 }
 
-/** The `id` text of each element of a batch frame, by index (undefined for an element that is no object, or has none). */
+/**
+ * The `id` text of each element of a batch frame, by index (undefined for an element that is no object, or has none).
+ */
 export function batchIdTexts(text: string): Array<string | undefined> {
   const ids: Array<string | undefined> = [];
   let i = skipSpace(text, 0);

@@ -156,5 +156,5 @@ if (upToDate() && !process.argv.includes('--force')) {
 } else {
   const started = Date.now();
   const size = await build();
-  console.log(`build/pglite-base.tar: PGlite ${version} data directory with the kit's migrations (${(size / 1e6).toFixed(1)} MB, ${Date.now() - started} ms)`);
+  console.log(`build/pglite-base.tar: PGlite ${version} data directory with the kit's migrations ` + `(${(size / 1e6).toFixed(1)} MB, ${Date.now() - started} ms)`);
 }

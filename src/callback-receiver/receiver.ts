@@ -26,13 +26,19 @@ export interface CallbackReceiverOptions {
    * (closed with the receiver). Default: PostgreSQL at `DATABASE_URL` when set, else PGlite in memory.
    */
   database?: Database | DatabaseOptions;
-  /** Your code, run for each new event after it is stored. If it throws, the event is retried later. Default none (events are only stored). */
+  /**
+   * Your code, run for each new event after it is stored. If it throws, the event is retried later. Default none
+   * (events are only stored).
+   */
   handler?: CallbackHandler;
   /** Path the wallet service POSTs to. Default `/callback`. */
   path?: string;
   /** Largest |now - webhook-timestamp| accepted, in seconds. Default 300. */
   toleranceSeconds?: number;
-  /** When set, `GET /messages/{messageId}` needs `Authorization: Bearer <queryToken>`. Default none: keep the receiver on loopback or behind your gateway. */
+  /**
+   * When set, `GET /messages/{messageId}` needs `Authorization: Bearer <queryToken>`. Default none: keep the receiver
+   * on loopback or behind your gateway.
+   */
   queryToken?: string;
   /** Largest callback body. Default 64 KiB. */
   bodyLimitBytes?: number;
@@ -55,7 +61,9 @@ export interface CallbackReceiver {
    * `DEFAULT_SERVER_LIMITS`) and starts the handler; `close()` of the handle stops listening.
    */
   listen(options?: { host?: string; port?: number; limits?: Partial<ServerLimits> }): Promise<HttpServerHandle>;
-  /** Starts handing stored events to the handler (done by `listen`; call it yourself when you mount `app` elsewhere). */
+  /**
+   * Starts handing stored events to the handler (done by `listen`; call it yourself when you mount `app` elsewhere).
+   */
   start(): void;
   /** Stops listening and dispatching, then closes the database if the receiver opened it. Idempotent. */
   close(): Promise<void>;

@@ -62,8 +62,10 @@ export class CallbackStore {
       const rows = [...first.values()];
       try {
         const { rows: inserted } = await this.db.query<{ event_id: string }>(
-          `INSERT INTO callback_events (event_id, type, message_id, sub_id, msisdn, occurred_at, received_at, body, next_attempt_at)
-           SELECT e, t, m, s, n, o, r, b, r FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::text[])
+          `INSERT INTO callback_events (event_id, type, message_id, sub_id, msisdn, occurred_at, received_at, body,
+            next_attempt_at)
+           SELECT e, t, m, s, n, o, r, b, r FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
+             $6::timestamptz[], $7::timestamptz[], $8::text[])
              AS x(e, t, m, s, n, o, r, b)
            ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
           [rows.map((i) => i.event.eventId), rows.map((i) => i.event.type), rows.map((i) => i.event.messageId), rows.map((i) => i.event.subId),
@@ -133,7 +135,7 @@ export class CallbackStore {
   /** Makes claimed events due again now (a stopping dispatcher gives back what it did not handle). */
   async release(eventIds: readonly string[], now: Date): Promise<void> {
     if (eventIds.length === 0) return;
-    await this.db.query('UPDATE callback_events SET next_attempt_at = $2, handler_attempts = handler_attempts - 1 WHERE event_id = ANY($1::text[]) AND handled_at IS NULL', [eventIds, now]);
+    await this.db.query('UPDATE callback_events SET next_attempt_at = $2, handler_attempts = handler_attempts - 1 WHERE event_id = ' + 'ANY($1::text[]) AND handled_at IS NULL', [eventIds, now]);
   }
 
   /** Counts: events stored, and those the handler has not taken yet. */

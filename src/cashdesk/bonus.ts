@@ -30,7 +30,10 @@ export type BonusOutcome = 'available' | 'unavailable' | 'error';
  * timeout says "not available" (the scan itself stays valid) and is counted.
  *
  * @example
- * createVerifier({ ...config, bonusAvailable: httpBonusHook({ url: 'https://loyalty.example/cards/{cardNumber}/bonus', timeoutMs: 300 }) })
+ * createVerifier({
+ *   ...config,
+ *   bonusAvailable: httpBonusHook({ url: 'https://loyalty.example/cards/{cardNumber}/bonus', timeoutMs: 300 }),
+ * })
  */
 export function httpBonusHook(config: BonusConfig, checks?: Counter, fetchImpl: typeof fetch = fetch): (cardNumber: string) => Promise<boolean> {
   const headers: Record<string, string> = { accept: 'application/json' };

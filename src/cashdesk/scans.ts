@@ -20,7 +20,8 @@ export class AcceptedScans {
     let scans = this.#byTill.get(tillId);
     if (scans === undefined) {
       if (this.#byTill.size >= TILLS_REMEMBERED) this.#byTill.delete(this.#byTill.keys().next().value!);
-      this.#byTill.set(tillId, scans = new Set());
+      scans = new Set();
+      this.#byTill.set(tillId, scans);
     } else {
       scans.delete(fullBarcode); // to the end: the most recent
     }

@@ -53,7 +53,9 @@ export class CashDeskService {
   readonly #limiter: FailureLimiter | undefined;
   readonly #log: Logger;
   readonly #started = performance.now();
-  /** Counter handles by result code, then reason, made on first use: no label text (nor a joined key) per verification. */
+  /**
+   * Counter handles by result code, then reason, made on first use: no label text (nor a joined key) per verification.
+   */
   readonly #series = new Map<string, Map<string, { inc(): void }>>();
   /** Counter handles per key index, made on first use. */
   readonly #keySeries: Array<{ inc(): void }> = [];
@@ -186,7 +188,12 @@ export class CashDeskService {
     this.#verificationSeries(result).inc();
     if (result.keyIndex !== undefined) {
       const index = result.keyIndex;
-      (this.#keySeries[index] ??= this.metrics.keyMatches.series({ key_index: String(index) })).inc();
+      let series = this.#keySeries[index];
+      if (series === undefined) {
+        series = this.metrics.keyMatches.series({ key_index: String(index) });
+        this.#keySeries[index] = series;
+      }
+      series.inc();
       this.metrics.driftSteps.observe(result.driftSteps ?? 0);
     }
     return result;

@@ -18,7 +18,7 @@ export function parseCliArgs<T extends ParseArgsConfig & { args: string[] }>(con
     const token = config.args[i]!;
     const next = config.args[i + 1];
     const name = /^--([^=]+)$/.exec(token)?.[1];
-    if (name !== undefined && options[name]?.type === 'string' && next !== undefined && next.startsWith('-') && !known(next) && next !== '--') {
+    if (name !== undefined && options[name]?.type === 'string' && next?.startsWith('-') && !known(next) && next !== '--') {
       args.push(`--${name}=${next}`);
       i++;
     } else {

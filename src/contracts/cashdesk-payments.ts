@@ -87,7 +87,7 @@ const ServiceTransactionId = TransactionRef.meta({ description: 'The transaction
 /** A status as the Pay service wrote it; `statusClass` is its class in the configured dialect. */
 const ServiceStatus = z.string().meta({
   description: "The transaction's status as the Pay service wrote it (the kit's sandbox: created, processing, succeeded, "
-    + 'rejected, cancelled, expired); statusClass is its class in the configured dialect, absent when the dialect does not know it.',
+    + 'rejected, cancelled, expired); statusClass is its class in the configured dialect, absent when the dialect ' + 'does not know it.',
 });
 /** One transaction (invoice) of a payment: the current one, and each one it left behind. */
 export const PaymentTransaction = z.object({

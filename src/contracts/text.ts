@@ -14,7 +14,9 @@ export const CONTROL_CHARACTERS_MESSAGE = 'must not contain control characters';
 /** The message for an unpaired surrogate (text that is not valid Unicode). */
 export const UNPAIRED_SURROGATE_MESSAGE = 'must be valid Unicode text (no unpaired surrogates)';
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the C0 controls are the characters this text refuses
 const ANY_C0 = /[\u0000-\u001f]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the C0 controls but tab, LF and CR, refused likewise
 const C0_BUT_WHITESPACE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
 const UNPAIRED = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 

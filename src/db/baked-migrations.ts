@@ -22,7 +22,7 @@ export class PgliteSnapshotStaleError extends KitError {
   readonly migration: string;
 
   constructor(module: string, migration: string) {
-    super('PGLITE_SNAPSHOT_STALE', `build/pglite-base.tar holds another version of migration ${module}/${migration}: run npm run build:pglite (and remove a --data folder made from it)`);
+    super('PGLITE_SNAPSHOT_STALE', `build/pglite-base.tar holds another version of migration ${module}/${migration}: run npm run build:pglite ` + `(and remove a --data folder made from it)`);
     this.module = module;
     this.migration = migration;
   }

@@ -9,7 +9,9 @@ export type { FailureBudget } from './budget.js';
 
 /** Options of {@link FailureLimiter}; every field has a default. */
 export interface FailureLimiterOptions {
-  /** Failures from one address (an IPv6 /64), whatever credential. Default 50 per 5 min, locked 5 min. `false`: none. */
+  /**
+   * Failures from one address (an IPv6 /64), whatever credential. Default 50 per 5 min, locked 5 min. `false`: none.
+   */
   perAddress?: FailureBudget | false;
   /**
    * Failures of one credential (a login, a partner), from any address.
@@ -19,7 +21,10 @@ export interface FailureLimiterOptions {
   perCredential?: FailureBudget | false;
   /** How long a success keeps its address trusted for its credential. Default 24 h. */
   trustMs?: number;
-  /** Most addresses, credentials and trusted pairs remembered, each; past it the least recently written go first. Default 100,000. */
+  /**
+   * Most addresses, credentials and trusted pairs remembered, each; past it the least recently written go first.
+   * Default 100,000.
+   */
   maxEntries?: number;
   /** Milliseconds since the epoch. Default `Date.now`. */
   clock?: () => number;
@@ -129,7 +134,10 @@ export class FailureLimiter {
     return this.#lockouts;
   }
 
-  /** The refusal owed to an attempt from `address` with `credential` (a non-secret name), or undefined to go on and check it. */
+  /**
+   * The refusal owed to an attempt from `address` with `credential` (a non-secret name), or undefined to go on and
+   * check it.
+   */
   check(address: string | undefined, credential?: string): LockoutError | undefined {
     const now = this.#clock();
     const addresses = this.#addresses;

@@ -23,7 +23,10 @@ const SQLSTATE = /^[0-9A-Z]{5}$/;
 const QUOTED = /"(?:[^"]|"")*"/g;
 const MAX_CAUSES = 3;
 
-/** The message of an error, its quoted values masked when it is a data error (SQLSTATE class 22) that may quote its input. */
+/**
+ * The message of an error, its quoted values masked when it is a data error (SQLSTATE class 22) that may quote its
+ * input.
+ */
 function safeMessage(error: Error & { code?: unknown }): string {
   const message = String(error.message);
   return typeof error.code === 'string' && SQLSTATE.test(error.code) && error.code.startsWith('22') ? message.replace(QUOTED, '"…"') : message;

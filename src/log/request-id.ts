@@ -8,7 +8,10 @@ import { randomUuid } from '../ids/uuid.js';
  */
 export const REQUEST_ID_HEADER = 'x-request-id';
 
-/** The ids taken from a caller: 1 to 128 characters a log line and a header carry safely (UUIDs, ULIDs, `till-7-000123`). */
+/**
+ * The ids taken from a caller: 1 to 128 characters a log line and a header carry safely (UUIDs, ULIDs,
+ * `till-7-000123`).
+ */
 const SANE_ID = /^[A-Za-z0-9._~:@/+=-]{1,128}$/;
 
 /** The caller's id when it is sane, else undefined. */

@@ -12,7 +12,10 @@ const schema = z.object({
   partnerKey: z.string({ error: 'must be the partner key, hex of at least 16 bytes' })
     .regex(/^(?:[0-9a-fA-F]{2}){16,1024}$/, { error: 'must be the partner key, hex of at least 16 bytes' }),
   algorythm: z.enum(['HMACSHA256', 'HMACSHA1'], { error: 'must be HMACSHA256 or HMACSHA1' }).default('HMACSHA256'),
-  /** The partner's password scheme: a new card carries its `cardKey` only under `card-bound` (under rfc6238 the app uses the partner key). */
+  /**
+   * The partner's password scheme: a new card carries its `cardKey` only under `card-bound` (under rfc6238 the app
+   * uses the partner key).
+   */
   scheme: z.enum(['rfc6238', 'card-bound'], { error: 'must be rfc6238 or card-bound' }).default('rfc6238'),
   credentials: z.union([credentials, z.array(credentials).min(1)], { error: 'must be { login, password } or a list of them' }),
   bonusRateBasisPoints: z.number().int().min(0).max(10_000, { error: 'must be an integer from 0 to 10000' }).default(100),
@@ -23,9 +26,9 @@ const schema = z.object({
 
 /**
  * Options of the default Loyalty implementation. Defaults: the rfc6238 scheme
- * (no card keys; `scheme: 'card-bound'` issues HMACSHA256 card keys), 1% bonus on purchase receipts (100 basis points of the sum in kopecks,
- * rounded down), receipts up to 30 days old, 16-digit card numbers starting
- * 2990 with a Luhn check digit, 64 KiB bodies.
+ * (no card keys; `scheme: 'card-bound'` issues HMACSHA256 card keys), 1% bonus on purchase receipts (100 basis points
+ * of the sum in kopecks, rounded down), receipts up to 30 days old, 16-digit card numbers starting 2990 with a Luhn
+ * check digit, 64 KiB bodies.
  */
 export type LoyaltyProgramOptions = z.input<typeof schema> & {
   /** Now, in ms. Default `Date.now`. */

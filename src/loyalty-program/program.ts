@@ -10,7 +10,7 @@ import { LoyaltyStore } from './store.js';
 
 /** The default implementation, built on a database. */
 export interface LoyaltyProgram {
-  readonly app: OpenAPIHono<any>;
+  readonly app: ReturnType<typeof createLoyaltyServer>;
   readonly store: LoyaltyStore;
   readonly handlers: LoyaltyHandlers;
   readonly options: ResolvedLoyaltyProgramOptions;

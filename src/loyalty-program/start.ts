@@ -76,7 +76,8 @@ export async function startLoyaltyProgram(options: StartLoyaltyProgramOptions): 
       if (databaseUrl === undefined) void preloadPglite();
       const opening = openDatabase({ url: databaseUrl, dataDir, schema: databaseSchema });
       const modules = Promise.all([import('./program.js'), import('./demo.js')]);
-      modules.catch(() => {}); // awaited below; this only keeps a failure while the database opens from being "unhandled"
+      // awaited below; this only keeps a failure while the database opens from being "unhandled"
+      modules.catch(() => {});
       db = await opening;
       const [{ createLoyaltyProgram }, { seedDemoProgram }] = await modules;
       const built = await createLoyaltyProgram(db, { ...programOptions, logger: programOptions.logger ?? pino({ level: 'silent' }) });

@@ -97,7 +97,8 @@ export class LoyaltyStore {
   async recentCredits(limit: number): Promise<Array<{ kind: 'receipt' | 'promo'; cardNumber: string; what: string; sum: number | null; bonusAmount: number; at: Date }>> {
     const { rows } = await this.db.query<{ kind: 'receipt' | 'promo'; card_number: string; what: string; sum: string | null; bonus_amount: string; at: Date }>(
       `SELECT * FROM (
-         SELECT 'receipt' AS kind, card_number, fiscal_drive_number || '/' || document_number AS what, sum, bonus_amount, accepted_at AS at FROM loyalty_receipts
+         SELECT 'receipt' AS kind, card_number, fiscal_drive_number || '/' || document_number AS what, sum,
+           bonus_amount, accepted_at AS at FROM loyalty_receipts
          UNION ALL
          SELECT 'promo', card_number, code, NULL, bonus_amount, redeemed_at FROM loyalty_promo_redemptions
        ) credits ORDER BY at DESC LIMIT $1`, [limit]);
@@ -111,7 +112,8 @@ export class LoyaltyStore {
     await this.db.transaction(async (tx) => {
       await tx.query(
         `INSERT INTO loyalty_category_groups (group_id, name, max_selected, position) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (group_id) DO UPDATE SET name = EXCLUDED.name, max_selected = EXCLUDED.max_selected, position = EXCLUDED.position`,
+         ON CONFLICT (group_id) DO UPDATE SET name = EXCLUDED.name, max_selected = EXCLUDED.max_selected,
+           position = EXCLUDED.position`,
         [group.groupId, group.name, group.maxSelected, group.position ?? 0]);
       const ids = group.categories.map((c) => c.categoryId);
       await tx.query('DELETE FROM loyalty_categories WHERE group_id = $1 AND NOT (category_id = ANY($2::text[]))', [group.groupId, ids]);
@@ -133,7 +135,10 @@ export class LoyaltyStore {
     const groups = new Map<string, CategoryGroup>();
     for (const row of rows) {
       let group = groups.get(row.group_id);
-      if (!group) groups.set(row.group_id, group = { groupId: row.group_id, name: row.group_name, maxSelected: row.max_selected, categories: [] });
+      if (!group) {
+        group = { groupId: row.group_id, name: row.group_name, maxSelected: row.max_selected, categories: [] };
+        groups.set(row.group_id, group);
+      }
       if (row.category_id !== null) group.categories.push({ categoryId: row.category_id, name: row.category_name ?? '' });
     }
     return [...groups.values()];
@@ -200,25 +205,29 @@ export class LoyaltyStore {
   async putPromoCode(promo: PromoCodeInput): Promise<void> {
     await this.db.query(
       `INSERT INTO loyalty_promo_codes (code, bonus_amount, expires_at, max_redemptions) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (code) DO UPDATE SET bonus_amount = EXCLUDED.bonus_amount, expires_at = EXCLUDED.expires_at, max_redemptions = EXCLUDED.max_redemptions`,
+       ON CONFLICT (code) DO UPDATE SET bonus_amount = EXCLUDED.bonus_amount, expires_at = EXCLUDED.expires_at,
+         max_redemptions = EXCLUDED.max_redemptions`,
       [promo.code.trim().toUpperCase(), promo.bonusAmount, promo.expiresAt ?? null, promo.maxRedemptions ?? null]);
   }
 
   /** Creates a promo code unless one with that code exists; true when created. */
   async addPromoCodeIfMissing(promo: PromoCodeInput): Promise<boolean> {
     const { rowCount } = await this.db.query(
-      `INSERT INTO loyalty_promo_codes (code, bonus_amount, expires_at, max_redemptions) VALUES ($1, $2, $3, $4) ON CONFLICT (code) DO NOTHING`,
+      `INSERT INTO loyalty_promo_codes (code, bonus_amount, expires_at, max_redemptions) VALUES ($1, $2, $3, $4) ` + `ON CONFLICT (code) DO NOTHING`,
       [promo.code.trim().toUpperCase(), promo.bonusAmount, promo.expiresAt ?? null, promo.maxRedemptions ?? null]);
     return rowCount > 0;
   }
 
-  /** Uses a promo code for a card: checks existence, expiry, the card's earlier use and the uses left, then credits the bonus. */
+  /**
+   * Uses a promo code for a card: checks existence, expiry, the card's earlier use and the uses left, then credits the
+   * bonus.
+   */
   async redeemPromoCode(cardNumber: string, code: string, now: Date): Promise<PromoOutcome> {
     return this.db.transaction(async (tx) => {
       await lockCard(tx, cardNumber);
       // Locking the code serializes its uses, so max_redemptions cannot be overrun.
       const { rows } = await tx.query<{ bonus_amount: number; expires_at: Date | null; max_redemptions: number | null; redemptions: number }>(
-        'SELECT bonus_amount, expires_at, max_redemptions, redemptions FROM loyalty_promo_codes WHERE code = $1 FOR UPDATE', [code.toUpperCase()]);
+        'SELECT bonus_amount, expires_at, max_redemptions, redemptions FROM loyalty_promo_codes WHERE code = $1 ' + 'FOR UPDATE', [code.toUpperCase()]);
       const promo = rows[0];
       if (!promo) return { result: 'INVALID' };
       if (promo.expires_at !== null && promo.expires_at.getTime() <= now.getTime()) return { result: 'EXPIRED' };
@@ -243,8 +252,10 @@ export class LoyaltyStore {
     return this.db.transaction(async (tx) => {
       await lockCard(tx, cardNumber);
       const inserted = await tx.query(
-        `INSERT INTO loyalty_receipts (fiscal_drive_number, document_number, fiscal_sign, card_number, receipt_time, sum, operation_type, bonus_amount, accepted_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (fiscal_drive_number, document_number) DO NOTHING RETURNING 1`,
+        `INSERT INTO loyalty_receipts (fiscal_drive_number, document_number, fiscal_sign, card_number,
+          receipt_time, sum, operation_type, bonus_amount, accepted_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (fiscal_drive_number,
+           document_number) DO NOTHING RETURNING 1`,
         [receipt.fiscalDriveNumber, receipt.documentNumber, receipt.fiscalSign, cardNumber, receipt.time, receipt.sum, receipt.operationType, bonusAmount, now]);
       if (inserted.rows.length === 0) {
         const { rows } = await tx.query<{ fiscal_sign: string }>(

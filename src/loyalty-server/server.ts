@@ -34,7 +34,9 @@ export interface LoyaltyServerOptions {
    * handler alone is responsible.
    */
   idempotency?: IdempotencyCache | false;
-  /** What `GET /healthz` probes (e.g. the handlers' database); 503 names the failing ones. Default: nothing, always 200. */
+  /**
+   * What `GET /healthz` probes (e.g. the handlers' database); 503 names the failing ones. Default: nothing, always 200.
+   */
   health?: HealthCheck;
   /**
    * Brute-force limit on Basic auth: a limiter (pass your own to read its
@@ -65,7 +67,10 @@ const RESPONSES: Record<LoyaltyOperation, z.ZodType> = {
  * `serveHttp(app, { port })` or any Hono adapter.
  *
  * @example
- * const app = createLoyaltyServer({ handlers: myHandlers, auth: { login: 'wallet', password: process.env.LOYALTY_PASSWORD! } });
+ * const app = createLoyaltyServer({
+ *   handlers: myHandlers,
+ *   auth: { login: 'wallet', password: process.env.LOYALTY_PASSWORD! },
+ * });
  * const { url } = await serveHttp(app, { port: 8091 });
  */
 export function createLoyaltyServer(options: LoyaltyServerOptions): OpenAPIHono<Env> {

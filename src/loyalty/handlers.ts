@@ -18,13 +18,19 @@ export interface LoyaltyCallContext {
  * checked against the contract too, so a handler cannot answer off-contract.
  */
 export interface LoyaltyHandlers {
-  /** `POST /v1/card/anonymous`. Must be idempotent by `requestId` (the framework also coalesces repeats, see `idempotency`). */
+  /**
+   * `POST /v1/card/anonymous`. Must be idempotent by `requestId` (the framework also coalesces repeats, see
+   * `idempotency`).
+   */
   issueAnonymousCard(input: { requestId: string }, ctx: LoyaltyCallContext): Promise<AnonymousCardResponse>;
   /** `GET /v1/card/{cardNumber}/categories`. */
   listCategories(input: { cardNumber: string }, ctx: LoyaltyCallContext): Promise<CategoriesResponse>;
   /** `GET /v1/card/{cardNumber}/categories/favorite`. */
   getFavoriteCategories(input: { cardNumber: string }, ctx: LoyaltyCallContext): Promise<FavoritesResponse>;
-  /** `POST /v1/card/{cardNumber}/categories/favorite`: replace the selection; throw `UNKNOWN_CATEGORY` / `TOO_MANY_FAVORITES`. */
+  /**
+   * `POST /v1/card/{cardNumber}/categories/favorite`: replace the selection; throw `UNKNOWN_CATEGORY` /
+   * `TOO_MANY_FAVORITES`.
+   */
   setFavoriteCategories(input: { cardNumber: string; favorites: FavoriteSelection[] }, ctx: LoyaltyCallContext): Promise<FavoritesResponse>;
   /** `POST /v1/promo/code`; `code` is trimmed. */
   sendPromoCode(input: { cardNumber: string; code: string }, ctx: LoyaltyCallContext): Promise<PromoCodeResponse>;

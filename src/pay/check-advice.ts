@@ -6,7 +6,9 @@ const loose = (name: string) => name.toLowerCase().replace(/[_-]/g, '');
 const parentOf = (path: string) => path.replace(/(?:\.[^.[\]]+|\[\d+\]|^[^.[\]]+)$/, '');
 const leafOf = (path: string) => path.slice(parentOf(path).length).replace(/^\./, '');
 
-/** Fields the reader wanted (missing, or missing and needed) that an unknown field of the same object spells otherwise. */
+/**
+ * Fields the reader wanted (missing, or missing and needed) that an unknown field of the same object spells otherwise.
+ */
 export function lookAlikes(result: PayCheckResult): Array<{ unknown: string; expected: string }> {
   const wanted = [...result.missing, ...(result.failure?.errors ?? []).filter((l) => l.endsWith(': missing')).map((l) => l.slice(0, -': missing'.length))];
   const found: Array<{ unknown: string; expected: string }> = [];
@@ -42,15 +44,15 @@ export function adviseOn(report: PayCheckReport): string[] {
   const sent = report.results.filter((r) => r.exchanges.length > 0);
   const refusedToken = sent.filter((r) => r.failure?.code === 'TOKEN_INVALID');
   if (refusedToken.length > 0) {
-    advice.push(`${refusedToken.length === sent.length ? 'Every' : 'A'} signed call was refused as unauthorized: check the partner key (--key) and `
-      + `the token's kid (--partner-id), the header the service reads (sent: ${report.tokenHeader}; --token-header, tokenHeader), `
+    advice.push(`${refusedToken.length === sent.length ? 'Every' : 'A'} signed call was refused as unauthorized: check the ` + `partner key (--key) and `
+      + `the token's kid (--partner-id), the header the service reads (sent: ${report.tokenHeader}; ` + `--token-header, tokenHeader), `
       + 'or whether the service computes its token otherwise (the client\'s sign option).');
   }
   if (report.profile === 'kit') {
     const missing = [...new Set(report.results.flatMap((r) => r.missing.map((m) => m.replace(/\[\d+\]/g, '[]'))))];
     if (missing.length > 0) {
-      advice.push(`The answers lack the kit's own fields (${missing.join(', ')}): the service seems to follow the interface document literally. `
-        + "Consider profile 'document' (--profile document): only the fields the document names are sent, /status by transactionId, "
+      advice.push(`The answers lack the kit's own fields (${missing.join(', ')}): the service seems to follow the ` + `interface document literally. `
+        + "Consider profile 'document' (--profile document): only the fields the document names are sent, " + "/status by transactionId, "
         + 'a lost /checkout recovered by the same /checkout, /refund never retried.');
     }
     if (report.results.some((r) => r.verdict === 'FAIL' && r.httpStatus === 400)) {
@@ -58,7 +60,7 @@ export function adviseOn(report: PayCheckReport): string[] {
     }
   }
   if (report.results.some((r) => lookAlikes(r).length > 0)) {
-    advice.push('Some fields differ from the document\'s names only in spelling: the client reads the document\'s names; ask the service which is right.');
+    advice.push('Some fields differ from the document\'s names only in spelling: the client reads the document\'s names; ' + 'ask the service which is right.');
   }
   if (report.results.every((r) => r.verdict === 'PASS')) {
     advice.push(`Nothing to change: profile '${report.profile}' and token header ${report.tokenHeader} fit this service.`);

@@ -7,7 +7,7 @@ const VERDICTS: readonly PayCheckVerdict[] = ['PASS', 'DIFFERS', 'FAIL', 'SKIPPE
 
 /** The first line of a report: what was probed, how. */
 export function formatPayCheckHeading(report: Pick<PayCheckReport, 'baseUrl' | 'profile' | 'tokenHeader' | 'cardSession'>): string {
-  return `pay check ${report.baseUrl} (profile ${report.profile}, token header ${report.tokenHeader}, card session ${report.cardSession})`;
+  return `pay check ${report.baseUrl} (profile ${report.profile}, token header ${report.tokenHeader}, card session ` + `${report.cardSession})`;
 }
 
 function exchangeLines(exchange: PayCheckExchange): string[] {
@@ -22,7 +22,10 @@ function exchangeLines(exchange: PayCheckExchange): string[] {
 export interface PayCheckFormat {
   /** The exchanges of every operation (default: of those not PASS) and the kit's missing fields under any profile. */
   verbose?: boolean;
-  /** The profile probed: under `document` the kit's missing fields are expected, so listed only when verbose. Default `kit`. */
+  /**
+   * The profile probed: under `document` the kit's missing fields are expected, so listed only when verbose. Default
+   * `kit`.
+   */
   profile?: PayProfile;
 }
 
@@ -33,7 +36,8 @@ export function formatPayCheckResult(result: PayCheckResult, format: PayCheckFor
   const status = result.httpStatus === undefined ? '' : String(result.httpStatus);
   const took = result.durationMs === undefined ? '' : `${result.durationMs} ms`;
   const code = result.failure ? `  ${result.failure.code}` : '';
-  const lines = [`${result.verdict.padEnd(8)} ${result.operation.padEnd(17)} ${call.padEnd(30)} ${status.padStart(3)} ${took.padStart(7)}${code}`.trimEnd()];
+  const head = `${result.verdict.padEnd(8)} ${result.operation.padEnd(17)} ${call.padEnd(30)} ${status.padStart(3)}`;
+  const lines = [`${head} ${took.padStart(7)}${code}`.trimEnd()];
   const add = (label: string, text: string) => lines.push(`${INDENT}${label.padEnd(8)} ${text}`);
   for (const f of result.unknown) add('unknown', `${f.field} = ${f.value}`);
   for (const f of result.invalid) add('invalid', `${f.field} = ${f.value}${f.message ? `  (${f.message})` : ''}`);
@@ -56,7 +60,7 @@ export function formatPayCheckSummary(report: PayCheckReport): string[] {
   const { statuses, codes } = report.unmapped;
   const unmapped = [
     ...(statuses.length > 0 ? [`not in the dialect: status ${statuses.join(', ')} (add to pay.dialect.statuses with its class)`] : []),
-    ...(codes.length > 0 ? [`not in the dialect: error code ${codes.join(', ')} (add to pay.dialect.errorCodes if the session should act on it)`] : []),
+    ...(codes.length > 0 ? [`not in the dialect: error code ${codes.join(', ')} (add to pay.dialect.errorCodes if the session ` + `should act on it)`] : []),
   ];
   return [
     `pay check: ${counts}${report.transactionId ? ` (transaction ${report.transactionId})` : ''}`, ...unmapped,

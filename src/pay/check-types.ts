@@ -47,7 +47,10 @@ export interface PayCheckResult {
   unknown: PayCheckField[];
   /** Fields present but not readable: optional ones are dropped, needed ones make a FAIL. */
   invalid: PayCheckField[];
-  /** The kit's own fields the answer lacks (filled from the request, derived or left out): normal for a service that follows only the document. */
+  /**
+   * The kit's own fields the answer lacks (filled from the request, derived or left out): normal for a service that
+   * follows only the document.
+   */
   missing: string[];
   failure?: PayCheckFailure;
   /** Observations and what to try. */

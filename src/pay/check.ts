@@ -12,12 +12,17 @@ import type { PayClientEvent, PayOperation } from './events.js';
 import { DEFAULT_TOKEN_HEADER, type PayClientOptions } from './options.js';
 import { validationErrors } from '../contracts/validation-errors.js';
 
-/** Options of {@link checkPayApi}: the Pay client's (retries are always off: every answer is seen) and the probe's own. */
+/**
+ * Options of {@link checkPayApi}: the Pay client's (retries are always off: every answer is seen) and the probe's own.
+ */
 export type PayCheckOptions = Pick<PayClientOptions,
   'baseUrl' | 'verifier' | 'sign' | 'tokenHeader' | 'profile' | 'paths' | 'timeoutMs' | 'fetch' | 'dialect'> & {
   /** The card session to pay against (from a barcode the wallet app shows). */
   cardSession: string;
-  /** Strings never to show (the partner key): masked wherever they appear in the record. The token header's value is always masked. */
+  /**
+   * Strings never to show (the partner key): masked wherever they appear in the record. The token header's value is
+   * always masked.
+   */
   secrets?: string[];
   /** The probe's requestId. Default `wpk-check-<12 hex>`. */
   newId?: () => string;
@@ -127,7 +132,8 @@ export async function checkPayApi(options: PayCheckOptions): Promise<PayCheckRep
     }
   });
   await probe('cancel', transactionId ? (c) => c.cancel({ transactionId: transactionId! }) : noTransaction, (result, cancelled) => {
-    // The class decides (a service's own word for cancelled is fine); a word the dialect does not know is listed below.
+    // The class decides (a service's own word for cancelled is fine); a word the dialect does not know is listed
+    // below.
     if (cancelled.statusClass === 'unsuccessful' || cancelled.statusClass === undefined) return;
     result.invalid.push({ field: 'status', value: showValue(cancelled.status), message: 'expected an unsuccessful status after /cancel' });
     result.verdict = 'DIFFERS';
@@ -173,7 +179,7 @@ function judge(
     result.notes.push(error);
   } else if (error instanceof PayError && error.code === 'PAY_UNSUPPORTED') {
     result.verdict = 'SKIPPED';
-    result.notes.push(`not run: the interface document shows no path for ${operation}; give the service's (paths.${operation}, --path ${operation}=/...)`);
+    result.notes.push(`not run: the interface document shows no path for ${operation}; give the service's (paths.${operation}, ` + `--path ${operation}=/...)`);
   } else if (error !== undefined) {
     result.verdict = 'FAIL';
     result.failure = failureOf(error, last, secrets);

@@ -58,7 +58,8 @@ const receipt = withRef(ReceiptRequest);
 
 const noOffers = (AvailabilityTaskRequest as unknown as z.ZodObject).omit({ offers: true });
 const noProvider = (CheckoutRequest as unknown as z.ZodObject).omit({ providerId: true });
-// No refundId (the kit's) nor amount (a partial refund by amount): the document names items and their article, quantity.
+// No refundId (the kit's) nor amount (a partial refund by amount): the document names items and their article,
+// quantity.
 const documentRefund = z.object({ transactionId: TransactionRef, items: z.array(RefundItem).min(1).max(1000).optional() }).strict();
 
 /** The seven operations (openapi/pay.json). `/cancel` answers the transaction's new state. */

@@ -1,7 +1,7 @@
 import type { TransactionRef } from '../contracts/pay/bodies.js';
 import type { TransactionAnswer } from '../contracts/pay/answers.js';
 import { KIT_DIALECT, type PayDialect, statusMayFollow } from '../contracts/pay/dialect.js';
-import { TRANSITIONS, type TransactionStatus } from '../contracts/pay/statuses.js';
+import type { TransactionStatus } from '../contracts/pay/statuses.js';
 import { RefundBook } from './refund-book.js';
 
 /** Statuses that are a result for the desk (cancelled too, though the bank may still answer it). */

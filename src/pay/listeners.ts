@@ -14,7 +14,10 @@ export class Listeners<E extends { type: string }> {
   /** Listens to one type; returns the unsubscribe. */
   on<T extends E['type']>(type: T, listener: (event: Extract<E, { type: T }>) => void): () => void {
     let set = this.#byType.get(type);
-    if (set === undefined) this.#byType.set(type, set = new Set());
+    if (set === undefined) {
+      set = new Set();
+      this.#byType.set(type, set);
+    }
     set.add(listener as (event: never) => void);
     return () => set.delete(listener as (event: never) => void);
   }

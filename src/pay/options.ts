@@ -62,7 +62,8 @@ export interface PayClientOptions {
   paths?: Partial<Record<PayOperation, string>>;
   /**
    * The service's own words, merged over the kit's: `statuses` (word to class) and `errorCodes` (refusal to the
-   * service's codes), e.g. `{ statuses: { PAID: 'successful' }, errorCodes: { cardSessionInvalid: ['SESSION_EXPIRED'] } }`.
+   * service's codes), e.g. `{ statuses: { PAID: 'successful' }, errorCodes: { cardSessionInvalid: ['SESSION_EXPIRED'] }
+   * }`.
    */
   dialect?: PayDialectConfig;
   /** Per attempt, from sending to the answer's body read. Default 10 000 ms. */

@@ -30,8 +30,8 @@ const unanswered = (error: unknown): error is PayError => error instanceof PayEr
  * asks /status by requestId (the kit's extension: the committed transaction
  * without a second checkout); a refusal of that probe (NOT_FOUND: nothing
  * was committed; or a service that does not know it) falls back to the
- * document's repeat, except a refused token, which ends the card. Never a new requestId while the outcome is unknown, so
- * the customer is never charged twice.
+ * document's repeat, except a refused token, which ends the card. Never a new requestId while the outcome is unknown,
+ * so the customer is never charged twice.
  *
  * @throws PayError when the service refuses; PaymentSessionError `OUTCOME_UNKNOWN` when no round got an answer.
  */

@@ -24,7 +24,10 @@ export function waitForResult(s: SessionCore, { signal }: { signal?: AbortSignal
   return s.ledger.wait(signal);
 }
 
-/** The customer changed the basket: after the checkout, cancel and check out again (new requestId); before it, just the basket. */
+/**
+ * The customer changed the basket: after the checkout, cancel and check out again (new requestId); before it, just the
+ * basket.
+ */
 export function changeBasket(s: SessionCore, basket: Basket): Promise<CheckoutResponse | undefined> {
   return s.exclusive(['offered', 'pending', 'unsuccessful'], async () => {
     const from = s.phase;
@@ -51,7 +54,10 @@ export function cancel(s: SessionCore): Promise<TransactionState> {
   });
 }
 
-/** After a declined, cancelled-in-app or expired result: an updated checkout with a new requestId and the same card session. */
+/**
+ * After a declined, cancelled-in-app or expired result: an updated checkout with a new requestId and the same card
+ * session.
+ */
 export function retry(s: SessionCore): Promise<CheckoutResponse> {
   return s.exclusive(['unsuccessful'], () => checkout(s, true, 'unsuccessful'));
 }

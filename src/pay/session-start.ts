@@ -1,3 +1,4 @@
+import type { AvailabilityAnswer } from '../contracts/pay/answers.js';
 import { PayError } from './errors.js';
 import { checkout } from './session-checkout.js';
 import type { SessionCore } from './session-core.js';
@@ -8,7 +9,7 @@ export function start(s: SessionCore): Promise<PaymentPhase> {
   return s.exclusive(['new'], async () => {
     s.stage = 'availability';
     s.setPhase('checking');
-    let answer;
+    let answer: AvailabilityAnswer;
     for (let rescans = 0; ; rescans++) {
       try {
         answer = s.o.availability === 'info'

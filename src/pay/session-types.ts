@@ -15,11 +15,11 @@ import type { TransactionUpdates } from './updates.js';
  * |---|---|---|
  * | `new` | created | `start()` |
  * | `checking` | asking for the providers | |
- * | `offered` | wallet pay possible, not the default: the operator asks the customer | `pay()`, `changeBasket()`, `abandon()` |
+ * | `offered` | wallet pay possible, not the default: the operator asks | `pay()`, `changeBasket()`, `abandon()` |
  * | `unavailable` | no provider: show each provider's message, use another method (end) | |
  * | `checkout` | POST /checkout in flight, recovering if no answer | |
  * | `rescanning` | the card session was refused: waiting for the till's rescan | |
- * | `pending` | invoice in the app; waiting for the customer and the bank | `waitForResult()`, `changeBasket()`, `cancel()`, `abandon()` |
+ * | `pending` | invoice in the app, awaiting payment | `waitForResult()`, `changeBasket()`, `cancel()`, `abandon()` |
  * | `unknown` | no answer to /checkout even after recovery | `recover()`, `abandon()` |
  * | `succeeded` | paid (partial refunds too, until the paid amount is used up) | `sendReceipt()`, `refund()` |
  * | `unsuccessful` | rejected, cancelled or expired | `retry()`, `changeBasket()`, `abandon()` |
@@ -134,15 +134,20 @@ export interface PaymentSessionOptions {
   updates?: TransactionUpdates;
   /** /status poll interval while waiting. Default 2000 ms, or 10 000 ms with `updates`. */
   pollIntervalMs?: number;
-  /** Provider list by `task` (POST /availability-info/task, registers the payment and offers) or `info`. Default `task`. */
+  /**
+   * Provider list by `task` (POST /availability-info/task, registers the payment and offers) or `info`. Default `task`.
+   */
   availability?: 'task' | 'info';
-  /** Marketing message per provider (Part A step 4), sent with the task (the kit's field: not with profile 'document'). */
+  /**
+   * Marketing message per provider (Part A step 4), sent with the task (the kit's field: not with profile 'document').
+   */
   offers?: Array<z.input<typeof Offer>>;
   /** Rescans allowed per checkout when the card session is refused. Default 1. */
   maxRescans?: number;
   /**
    * After the client's own retries gave up with no answer: rounds of
-   * "the same /checkout again" (profile 'kit': /status by requestId first). Default `{ rounds: 3, baseMs: 500, maxMs: 5000 }`.
+   * "the same /checkout again" (profile 'kit': /status by requestId first). Default `{ rounds: 3, baseMs: 500, maxMs:
+   * 5000 }`.
    */
   recovery?: { rounds?: number; baseMs?: number; maxMs?: number };
   /** New requestIds and refundIds. Default `randomUUID`. */

@@ -121,12 +121,18 @@ export class PaymentSession {
     return checkout.cancel(this.#s);
   }
 
-  /** After a declined, cancelled-in-app or expired result: an updated checkout with a new requestId and the same card session. */
+  /**
+   * After a declined, cancelled-in-app or expired result: an updated checkout with a new requestId and the same card
+   * session.
+   */
   retry(): Promise<CheckoutResponse> {
     return checkout.retry(this.#s);
   }
 
-  /** After `OUTCOME_UNKNOWN`: the same /checkout again (profile 'kit': /status by requestId first), never a new requestId. */
+  /**
+   * After `OUTCOME_UNKNOWN`: the same /checkout again (profile 'kit': /status by requestId first), never a new
+   * requestId.
+   */
   recover(): Promise<CheckoutResponse> {
     return checkout.recover(this.#s);
   }

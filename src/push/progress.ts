@@ -1,4 +1,4 @@
-import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { type FileHandle, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { PushError } from './errors.js';
@@ -56,7 +56,7 @@ export async function readProgress(path: string): Promise<CampaignProgress | und
     throw new PushError('PROGRESS_INVALID', `${path}: not a campaign progress file (not JSON)`);
   }
   const parsed = CampaignProgress.safeParse(json);
-  if (!parsed.success) throw new PushError('PROGRESS_INVALID', `${path}: not a campaign progress file (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message})`);
+  if (!parsed.success) throw new PushError('PROGRESS_INVALID', `${path}: not a campaign progress file (${parsed.error.issues[0]?.path.join('.')}: ` + `${parsed.error.issues[0]?.message})`);
   return parsed.data;
 }
 
@@ -86,9 +86,12 @@ export async function writeProgress(path: string, progress: CampaignProgress, { 
   if (sync) await syncFolder(dirname(path));
 }
 
-/** Makes a rename or a new file in `folder` durable. Some platforms cannot fsync a folder; nothing more can be done there. */
+/**
+ * Makes a rename or a new file in `folder` durable. Some platforms cannot fsync a folder; nothing more can be done
+ * there.
+ */
 export async function syncFolder(folder: string): Promise<void> {
-  let handle;
+  let handle: FileHandle | undefined;
   try {
     handle = await open(folder, 'r');
     await handle.sync();

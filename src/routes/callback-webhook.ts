@@ -23,9 +23,7 @@ export const CallbackHeaders = z.object({
 export const callbackWebhook = createRoute({
   operationId: 'pushEvent', method: 'post', path: CALLBACK_WEBHOOK_NAME, tags: ['Callback API'],
   summary: 'A push message was delivered, read, or could not be delivered',
-  description: 'Signed per Standard Webhooks with the account\'s callback secret. Retried on any non-2xx answer or a timeout (10 s): '
-    + 'immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), the same `webhook-id` each time. '
-    + 'Verify over the raw body, reject stale timestamps, de-duplicate by `webhook-id`, store durably, then answer 2xx.',
+  description: 'Signed per Standard Webhooks with the account\'s callback secret. Retried on any non-2xx answer or a ' + 'timeout (10 s): immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts), the same ' + '`webhook-id` each time. Verify over the raw body, reject stale timestamps, de-duplicate by `webhook-id`, ' + 'store durably, then answer 2xx.',
   security: webhookSecurity, request: { headers: CallbackHeaders, body: { required: true, content: { 'application/json': { schema: CallbackEvent } } } },
   responses: {
     200: { description: 'Stored (any 2xx will do; the body is ignored).' },

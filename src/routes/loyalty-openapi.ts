@@ -11,9 +11,9 @@ function description(): string {
   return [
     'The Loyalty API is served by the merchant and called by the wallet service, with HTTP Basic credentials.',
     '',
-    `Every non-2xx answer is \`{ "status": "<CODE>", "errors": ["<field>: <message>" | "<message>"] }\`; codes: ${codes}.`,
-    'The kit\'s server adds `requestId` to it, and answers every request with `X-Request-Id`; it also serves `GET /metrics`.',
-    'What happened to a promo code or a receipt (INVALID, EXPIRED, ALREADY_USED, DUPLICATE) is a 200 answer\'s `result`, not an error.',
+    `Every non-2xx answer is \`{ "status": "<CODE>", "errors": ["<field>: <message>" | "<message>"] }\`; codes: ` + `${codes}.`,
+    'The kit\'s server adds `requestId` to it, and answers every request with `X-Request-Id`; it also serves ' + '`GET /metrics`.',
+    'What happened to a promo code or a receipt (INVALID, EXPIRED, ALREADY_USED, DUPLICATE) is a 200 answer\'s ' + '`result`, not an error.',
     '',
     '| Version | Date | Change |',
     '|---|---|---|',
@@ -22,7 +22,7 @@ function description(): string {
 }
 
 /** Registers the six routes and the Basic scheme on an app, for its OpenAPI document. */
-export function registerLoyaltyOpenApi(app: OpenAPIHono<any>): void {
+export function registerLoyaltyOpenApi(app: Pick<OpenAPIHono, 'openAPIRegistry'>): void {
   app.openAPIRegistry.registerComponent('securitySchemes', LOYALTY_SECURITY_SCHEME, {
     type: 'http', scheme: 'basic', description: 'The login and password the merchant gave the wallet service (RFC 7617).',
   });

@@ -8,17 +8,17 @@ import { demoServers, OPENAPI_LICENSE } from './openapi-info.js';
 function description(): string {
   const codes = Object.entries(PAY_ERROR_STATUS).map(([code, status]) => `\`${code}\` ${status}`).join(', ');
   return [
-    'The Pay API of the wallet service as the sandbox serves it, with the wallet-app simulator and the test controls under `/sandbox/`.',
+    'The Pay API of the wallet service as the sandbox serves it, with the wallet-app simulator and the test ' + 'controls under `/sandbox/`.',
     '',
-    `Every non-2xx answer is \`{ "status": "<CODE>", "errors": ["<field>: <message>" | "<message>"] }\`; codes: ${codes}`,
-    '(and, from the sandbox, `UNSUPPORTED_MEDIA_TYPE` 415, `UNAVAILABLE` 503). Checks run in this order, the first failure answers:',
-    'token (401), body shape (400), amounts (422), then stored state (404, 409). Nothing is stored for a refused request.',
+    `Every non-2xx answer is \`{ "status": "<CODE>", "errors": ["<field>: <message>" | "<message>"] }\`; codes: ` + `${codes}`,
+    '(and, from the sandbox, `UNSUPPORTED_MEDIA_TYPE` 415, `UNAVAILABLE` 503). Checks run in this order, the ' + 'first failure answers:',
+    'token (401), body shape (400), amounts (422), then stored state (404, 409). Nothing is stored for a refused ' + 'request.',
     'Amounts are integers in kopecks: totalAmount = sum(quantity x price) - discountAmount.',
   ].join('\n');
 }
 
 /** Registers the Pay API's security scheme and `transaction.updated` webhook on an app, for its document. */
-export function registerPayOpenApi(app: OpenAPIHono<any>): void {
+export function registerPayOpenApi(app: Pick<OpenAPIHono, 'openAPIRegistry'>): void {
   app.openAPIRegistry.registerComponent('securitySchemes', PAY_SECURITY_SCHEME, PAY_SECURITY_SCHEME_OBJECT);
   registerWebhookSecurity(app);
   app.openAPIRegistry.registerWebhook(transactionUpdatedWebhook);

@@ -44,12 +44,11 @@ function body<T>(schema: T) {
 
 const common = {
   400: error('The body fails the contract (`BAD_REQUEST`, one `<field>: <message>` line each).'),
-  401: error('The token is missing or invalid (`TOKEN_INVALID`); which check failed is never said. A wrong signature also blocks '
-    + 'the card session the body names (document section 5: no further action with the card): `CARD_SESSION_INVALID` until a rescan.'),
+  401: error('The token is missing or invalid (`TOKEN_INVALID`); which check failed is never said. A wrong signature also ' + 'blocks the card session the body names (document section 5: no further action with the card): ' + '`CARD_SESSION_INVALID` until a rescan.'),
   415: error('The body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`).'),
   503: error('The service cannot answer now (`UNAVAILABLE`); nothing was stored, retry.'),
 };
-const amounts = { 422: error('totalAmount is not sum(quantity x price) - discountAmount, or a refund is more than what remains (`AMOUNT_MISMATCH`).') };
+const amounts = { 422: error('totalAmount is not sum(quantity x price) - discountAmount, or a refund is more than what remains ' + '(`AMOUNT_MISMATCH`).') };
 const notFound = { 404: error('No such transaction (`NOT_FOUND`).') };
 const conflict = (what: string) => ({ 409: error(what) });
 
@@ -59,7 +58,7 @@ export const availabilityRoute = createRoute({
   summary: 'Provider availability for the customer of a card session',
   request: body(AvailabilityRequest),
   responses: { ...ok(AvailabilityResponse, 'The providers and whether wallet payment is the customer\'s default.'), ...common,
-    ...conflict('The card session is unknown, expired, closed, or blocked after a refused token (`CARD_SESSION_INVALID`): scan the barcode again.') },
+    ...conflict('The card session is unknown, expired, closed, or blocked after a refused token (`CARD_SESSION_INVALID`): ' + 'scan the barcode again.') },
 });
 
 /** POST /availability-info/task. */
@@ -76,9 +75,7 @@ export const availabilityTaskRoute = createRoute({
 export const checkoutRoute = createRoute({
   operationId: 'checkout', method: 'post', path: PAY_PATHS.checkout, tags: ['Pay API'], security: signed,
   summary: 'Start the payment: the invoice appears in the app',
-  description: 'Idempotent: the same requestId, cardSession and body answer the stored response again, byte for byte '
-    + '(the recovery when no answer came). The same requestId with another body or cardSession: `IDEMPOTENCY_CONFLICT`. '
-    + 'An invoice of the same card session still waiting for the customer is superseded (cancelled).',
+  description: 'Idempotent: the same requestId, cardSession and body answer the stored response again, byte for byte (the ' + 'recovery when no answer came). The same requestId with another body or cardSession: `IDEMPOTENCY_CONFLICT`. ' + 'An invoice of the same card session still waiting for the customer is superseded (cancelled).',
   request: body(CheckoutRequest),
   responses: { ...ok(CheckoutResponse, 'The transaction, `created`.'), ...common, ...amounts,
     ...conflict('`CARD_SESSION_INVALID` (scan again, new requestId) or `IDEMPOTENCY_CONFLICT`.') },
@@ -91,14 +88,14 @@ export const statusRoute = createRoute({
   description: 'The token is optional here; when present it is checked like everywhere else.',
   request: body(StatusRequest),
   responses: { ...ok(TransactionState, 'The transaction\'s state.'), ...common, ...notFound,
-    ...conflict('Asked by requestId and cardSession: the card session was blocked after a refused token (`CARD_SESSION_INVALID`).') },
+    ...conflict('Asked by requestId and cardSession: the card session was blocked after a refused token ' + '(`CARD_SESSION_INVALID`).') },
 });
 
 /** POST /cancel. */
 export const cancelRoute = createRoute({
   operationId: 'cancel', method: 'post', path: PAY_PATHS.cancel, tags: ['Pay API'], security: signed,
   summary: 'Cancel a payment (while created or processing)',
-  description: 'A result may still arrive after the cancellation when the bank had already received the payment (document section 7).',
+  description: 'A result may still arrive after the cancellation when the bank had already received the payment (document ' + 'section 7).',
   request: body(CancelRequest),
   responses: { ...ok(TransactionState, 'The transaction, `cancelled`.'), ...common, ...notFound,
     ...conflict('The transaction can no longer be cancelled (`INVALID_STATE`).') },
@@ -108,11 +105,10 @@ export const cancelRoute = createRoute({
 export const refundRoute = createRoute({
   operationId: 'refund', method: 'post', path: PAY_PATHS.refund, tags: ['Pay API'], security: signed,
   summary: 'Refund a succeeded payment, fully or partly (by amount or by items)',
-  description: 'Idempotent by refundId. Items: never more units per article than bought minus refunded. Neither amount nor items: '
-    + 'what remains. Afterwards the card session is closed.',
+  description: 'Idempotent by refundId. Items: never more units per article than bought minus refunded. Neither amount nor ' + 'items: what remains. Afterwards the card session is closed.',
   request: body(RefundRequest),
   responses: { ...ok(RefundResponse, 'The refund.'), ...common, ...amounts, ...notFound,
-    ...conflict('Not a succeeded transaction (`INVALID_STATE`), or the refundId was used with another body (`IDEMPOTENCY_CONFLICT`).') },
+    ...conflict('Not a succeeded transaction (`INVALID_STATE`), or the refundId was used with another body ' + '(`IDEMPOTENCY_CONFLICT`).') },
 });
 
 /** POST /receipt. */
@@ -138,9 +134,7 @@ export const PAY_ROUTES = {
 export const transactionUpdatedWebhook = createRoute({
   operationId: 'transactionUpdated', method: 'post', path: 'transaction.updated', tags: ['Pay API'],
   summary: 'A transaction changed (status, or refundedAmount after a refund)',
-  description: 'Headers `webhook-id` (`evt_<transactionId>_v<version>`: one per change, de-duplicate on it), `webhook-timestamp`, '
-    + '`webhook-signature: v1,<base64>` with the partner\'s `whsec_` secret over `id.timestamp.body`. Retried on non-2xx: '
-    + 'immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h.',
+  description: 'Headers `webhook-id` (`evt_<transactionId>_v<version>`: one per change, de-duplicate on it), ' + '`webhook-timestamp`, `webhook-signature: v1,<base64>` with the partner\'s `whsec_` secret over ' + '`id.timestamp.body`. Retried on non-2xx: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h.',
   security: webhookSecurity, request: body(TransactionUpdatedEvent),
   responses: { 200: { description: 'Any 2xx acknowledges the event.' } },
 });

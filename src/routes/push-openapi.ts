@@ -9,7 +9,7 @@ import { withRequestIds } from './ops.js';
 const DESCRIPTION = [
   'Push API (interface document 2.5, 3, 4.3, 5, 7, 8): JSON, UTF-8, HTTPS, HTTP Basic (RFC 7617).',
   '',
-  'The initial password of an account must be reset with `PUT /public/user/reset-password`; until then every other call answers 401.',
+  'The initial password of an account must be reset with `PUT /public/user/reset-password`; until then every ' + 'other call answers 401.',
   'Answers: 200 done; 304 too early (no body, `Retry-After`); 400 `BAD_REQUEST`; 401 `UNAUTHORIZED`; 404 `NOT_FOUND`.',
   'Every error body is `{ "status": "<CODE>", "errors": ["<field>: <message>" | "<message>"] }`.',
   '',
@@ -23,7 +23,7 @@ const DESCRIPTION = [
 ].join('\n');
 
 /** Registers the Basic scheme of the Push API on an app, for its OpenAPI document. */
-export function registerPushOpenApi(app: OpenAPIHono<any>): void {
+export function registerPushOpenApi(app: Pick<OpenAPIHono, 'openAPIRegistry'>): void {
   app.openAPIRegistry.registerComponent('securitySchemes', PUSH_SECURITY_SCHEME, {
     type: 'http', scheme: 'basic', description: 'The account\'s login and password (the initial one must be reset first).',
   });

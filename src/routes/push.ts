@@ -26,20 +26,19 @@ function body<T>(schema: T) {
 
 const unauthorized = {
   401: {
-    ...error('No or wrong Basic credentials, or the initial password is not reset yet: `{"status":"UNAUTHORIZED","errors":["Invalid authorization token"]}`.'),
+    ...error('No or wrong Basic credentials, or the initial password is not reset yet: ' + '`{"status":"UNAUTHORIZED","errors":["Invalid authorization token"]}`.'),
     headers: { 'WWW-Authenticate': { schema: { type: 'string' as const }, description: '`Basic realm="push"`' } },
   },
 };
 const common = {
-  400: error('The body fails the contract: `BAD_REQUEST`, one `<field>: <message>` line each, e.g. `msisdn: size must be between 0 and 10000`, `subId: must not be null`.'),
+  400: error('The body fails the contract: `BAD_REQUEST`, one `<field>: <message>` line each, e.g. `msisdn: size must be ' + 'between 0 and 10000`, `subId: must not be null`.'),
   ...unauthorized,
   413: error('The body is over the server\'s limit (`PAYLOAD_TOO_LARGE`).'),
   500: error('An unexpected failure (`INTERNAL`).'),
 };
 const tooEarly = {
   304: {
-    description: 'The call came earlier than allowed (document section 7, 8). No body (HTTP forbids one on 304): '
-      + 'wait `Retry-After` seconds (`X-Retry-After-Ms` gives the wait in ms) and send again. Refused calls do not count.',
+    description: 'The call came earlier than allowed (document section 7, 8). No body (HTTP forbids one on 304): wait ' + '`Retry-After` seconds (`X-Retry-After-Ms` gives the wait in ms) and send again. Refused calls do not ' + 'count.',
     headers: {
       'Retry-After': { schema: { type: 'integer' as const, minimum: 1 }, description: 'Seconds to wait, rounded up, at least 1.' },
       'X-Retry-After-Ms': { schema: { type: 'integer' as const, minimum: 1 }, description: 'The same wait in milliseconds.' },
@@ -53,8 +52,7 @@ const idempotency = {
 export const resetPasswordRoute = createRoute({
   operationId: 'resetPassword', method: 'put', path: PUSH_PATHS.resetPassword, tags: ['Push API'], security,
   summary: 'Reset the account password (since 1.1.0)',
-  description: 'Authorized with the current password (the initial one the first time). Until it succeeds every other Push API call answers 401. '
-    + 'May be called again later to rotate the password.',
+  description: 'Authorized with the current password (the initial one the first time). Until it succeeds every other Push ' + 'API call answers 401. May be called again later to rotate the password.',
   request: body(ResetPasswordRequest),
   responses: { ...ok(ResetPasswordResponse, 'The password is changed; use the new one from now on.'), ...common },
 });
@@ -62,7 +60,7 @@ export const resetPasswordRoute = createRoute({
 export const singlePushRoute = createRoute({
   operationId: 'sendSingle', method: 'post', path: PUSH_PATHS.single, tags: ['Push API'], security,
   summary: 'Send a push message to one number',
-  description: 'Answers 304 when a single push with the same `subId` went to the same `msisdn` within the account\'s minimum interval (default 60 s).',
+  description: 'Answers 304 when a single push with the same `subId` went to the same `msisdn` within the account\'s ' + 'minimum interval (default 60 s).',
   request: { headers: IdempotencyHeaders, ...body(SinglePushRequest) },
   responses: { ...ok(SinglePushResponse, 'The message is queued.'), ...tooEarly, ...common, ...idempotency },
 });

@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Env } from 'hono';
 import { migrate, openDatabase, type Database } from '../db/index.js';
 import { createApiApp, HealthCheck, limiterFrom, mountHealthRoutes, serveOpenApi } from '../../adapters/http-server/index.js';
 import { silentLogger, withLogPolicy } from '../log/index.js';
@@ -12,7 +13,7 @@ import { Outbox, outboxMigrations } from './outbox/index.js';
 
 /** A sandbox built but not yet listening: its app, context and modules. */
 export interface Sandbox {
-  readonly app: OpenAPIHono<any>;
+  readonly app: OpenAPIHono<Env>;
   readonly context: SandboxContext;
   /** Lines the modules' demo seeding printed (empty without `demo`). */
   readonly banner: readonly string[];
@@ -45,7 +46,8 @@ export async function createSandbox(options: SandboxOptions = {}, modules: reado
     throw error;
   }
   const changes = new ChangeFeed();
-  // Pay deliveries are what the merchant console shows: a campaign's thousand push callbacks must not make it read them a thousand times.
+  // Pay deliveries are what the merchant console shows: a campaign's thousand push callbacks must not make it read them
+  // a thousand times.
   const outbox = new Outbox({ db, clock, logger, timeScale: resolved.timeScale, onAttempt: (topic) => { if (topic === 'pay') changes.publish('webhooks'); } });
   const authLimiter = limiterFrom(options.bruteForce, clock);
   const context: SandboxContext = {
@@ -62,7 +64,7 @@ export async function createSandbox(options: SandboxOptions = {}, modules: reado
   serveOpenApi(app, {
     title: 'wallet-partner-kit sandbox',
     version: VERSION,
-    description: 'Emulates the wallet service: Pay API, Push API (with Callback API deliveries), the wallet-app simulator and test controls under /sandbox/. Errors are `{ status, errors[] }`.',
+    description: 'Emulates the wallet service: Pay API, Push API (with Callback API deliveries), the wallet-app simulator ' + 'and test controls under /sandbox/. Errors are `{ status, errors[] }`.',
   });
   const banner: string[] = [];
   if (resolved.demo) for (const module of modules) banner.push(...(await module.seedDemo?.(context) ?? []));

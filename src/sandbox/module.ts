@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Env } from 'hono';
 import type { Logger } from 'pino';
 import type { Database, Migration } from '../db/index.js';
 import type { FailureLimiter } from '../guard/failure-limiter.js';
@@ -46,7 +47,7 @@ export interface SandboxModule {
   /** Short name; also the migrations' module name. */
   readonly name: string;
   readonly migrations: readonly Migration[];
-  mount(app: OpenAPIHono<any>, ctx: SandboxContext): void;
+  mount(app: OpenAPIHono<Env>, ctx: SandboxContext): void;
   /** With `--demo`: creates the demo records if missing (idempotent); returns lines for the start banner. */
   seedDemo?(ctx: SandboxContext): Promise<string[]>;
   /** Background work to start once the server listens (e.g. the simulated bank). */

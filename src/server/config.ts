@@ -93,7 +93,8 @@ export const serveConfigSchema = z.object({
     id: z.string().regex(TILL_ID, { error: 'must be 1 to 64 of [A-Za-z0-9._-]' }),
     key: z.string({ error: 'must be a string of 16 to 512 characters' })
       .min(16, { error: 'must be a string of 16 to 512 characters' }).max(512, { error: 'must be a string of 16 to 512 characters' }),
-    // A till that reads the bridge's answers as if each were to its previous call gets them in the order it called.
+    // A till that reads the bridge's answers as if each were to its previous call gets them in the order it
+    // called.
     orderedAnswers: z.boolean({ error: 'must be true or false' }).optional(),
   }).strict(), { error: 'must be a list of { id, key }' }).min(1, { error: 'must list at least one till' })
     .refine((tills) => new Set(tills.map((t) => t.id)).size === tills.length, { error: 'ids must be unique' })

@@ -27,7 +27,9 @@ export interface DemoSystemOptions {
   port?: number;
   /** Bind address of all three (default 127.0.0.1). */
   host?: string;
-  /** Keep each server's data (PGlite) in a subfolder of this folder: cashdesk/, sandbox/, loyalty/. Default: in memory. */
+  /**
+   * Keep each server's data (PGlite) in a subfolder of this folder: cashdesk/, sandbox/, loyalty/. Default: in memory.
+   */
   dataDir?: string;
   /** The sandbox's waits (bank delays, webhook retries) run this many times faster. Default 1. */
   timeScale?: number;
@@ -51,7 +53,10 @@ export interface RunningDemoSystem {
   readonly loyalty: RunningLoyaltyProgram;
   /** Where the sandbox sends its Pay webhooks: the cash desk server's `POST /webhooks/pay`. */
   readonly webhookUrl: string;
-  /** The merchant's Callback API receiver (port + 12), where the console's Push account's callbacks go: `{url}/callback`. */
+  /**
+   * The merchant's Callback API receiver (port + 12), where the console's Push account's callbacks go:
+   * `{url}/callback`.
+   */
   readonly callbacks: { readonly url: string };
   /** The subfolder of each server's data, when `dataDir` was given. */
   readonly dataDirs: { cashdesk: string; sandbox: string; loyalty: string } | undefined;
@@ -67,7 +72,7 @@ export const MAX_BASE_PORT = 65_535 - 12;
 function checkOptions(options: DemoSystemOptions): { port: number; host: string } {
   const port = options.port ?? 8080;
   if (!Number.isInteger(port) || port < 0 || port > MAX_BASE_PORT) {
-    throw new ConfigError([`port: must be an integer from 0 to ${MAX_BASE_PORT} (the sandbox takes port + 10, Loyalty port + 11, the callback receiver port + 12)`], 'demo options');
+    throw new ConfigError([`port: must be an integer from 0 to ${MAX_BASE_PORT} (the sandbox takes port + 10, Loyalty port + 11, ` + `the callback receiver port + 12)`], 'demo options');
   }
   return { port, host: options.host ?? '127.0.0.1' };
 }

@@ -29,7 +29,7 @@ export function wordsNotUnderstood(log: Logger, count: NotUnderstoodCount | unde
     } else if (e.type === 'codeNotUnderstood') {
       log.warn({
         operation: e.operation, path: e.path, httpStatus: e.httpStatus, code: clip(e.code), messages: e.messages.slice(0, 5).map(clip),
-      }, 'pay refusal not understood: told to the till as REFUSED; add its code to pay.dialect.errorCodes if the session should act on it');
+      }, 'pay refusal not understood: told to the till as REFUSED; add its code to pay.dialect.errorCodes if the ' + 'session should act on it');
       count?.('code', e.operation);
     }
   };

@@ -24,7 +24,7 @@ function startWorker(workerData: PaymentsWorkerData): Worker {
   // A worker does not inherit the loader hooks of its parent: it registers tsx's (its ESM API, `tsx/esm/api`) itself.
   const tsx = pathToFileURL(join(dirname(createRequire(here).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
   const entry = new URL('./payments-worker.ts', here).href;
-  const boot = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
+  const boot = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return ` + `import(${JSON.stringify(entry)}); })`;
   return new Worker(boot, { eval: true, workerData });
 }
 

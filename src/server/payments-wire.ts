@@ -52,7 +52,9 @@ export interface WireResponse { status: number; headers: Array<[string, string]>
 /** A message's headers as name-value pairs (structured clone does not carry `Headers`). */
 export function headerPairs(headers: Headers): Array<[string, string]> {
   const pairs: Array<[string, string]> = [];
-  headers.forEach((value, name) => pairs.push([name, value]));
+  headers.forEach((value, name) => {
+    pairs.push([name, value]);
+  });
   return pairs;
 }
 

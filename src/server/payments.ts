@@ -20,7 +20,9 @@ export interface ServerPayments {
 
 /** What the payments need of the cash desk service: its verification and its Pay API tokens. */
 export interface PaymentsHost {
-  /** Verifies a scan for a payment of `tillId`: that till's own earlier verification of the same scan is the same scan. */
+  /**
+   * Verifies a scan for a payment of `tillId`: that till's own earlier verification of the same scan is the same scan.
+   */
   verifyForPayment(fullBarcode: string, tillId: string): Promise<BarcodeVerification>;
   token(requestData: string): string | Promise<string>;
 }
@@ -52,7 +54,8 @@ export async function openServerPayments(
       onEvent: (e) => {
         if (e.type === 'request') log.info({ path: e.path, attempt: e.attempt }, 'pay request');
         else if (e.type === 'failure') log.warn({ path: e.path, attempt: e.attempt, code: e.error.code }, 'pay request failed');
-        // Field names only: what the service answered that the client does not read (pay check tells which option fits).
+        // Field names only: what the service answered that the client does not read (pay check tells which option
+        // fits).
         else if (e.type === 'responseNotUnderstood') {
           log.warn({ path: e.path, httpStatus: e.httpStatus, unknown: e.unknown, missing: e.missing, invalid: e.invalid }, 'pay response not understood');
         } else {

@@ -39,7 +39,10 @@ class ExpiringTable<E extends { expiresAt: number }> {
     return entry !== undefined && entry.expiresAt > now ? entry : undefined;
   }
 
-  /** Writes `entry` at `key`; `present` says whether the key holds an entry, live or expired (the caller has just looked). */
+  /**
+   * Writes `entry` at `key`; `present` says whether the key holds an entry, live or expired (the caller has just
+   * looked).
+   */
   write(key: string, entry: E, present: boolean): void {
     // Delete first so the map's insertion order stays "least recently written first"; a new key needs no delete.
     if (present) this.entries.delete(key);

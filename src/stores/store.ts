@@ -3,7 +3,9 @@
  * shared by every verifier of a chain (Redis) or kept in-process (memory).
  */
 interface StoreOperations<Bool, Num, Done, Claimed> {
-  /** Records the replay mark `key` for `ttlMs` unless it is already there (SET NX PX); true when this call recorded it. */
+  /**
+   * Records the replay mark `key` for `ttlMs` unless it is already there (SET NX PX); true when this call recorded it.
+   */
   claim(key: string, ttlMs: number): Bool;
   /**
    * `claim` with an owner kept in the mark: true when this call recorded it,

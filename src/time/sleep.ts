@@ -1,4 +1,6 @@
-/** Waits `ms`; rejects with the signal's reason when it aborts first. Clients take one so tests can inject their own. */
+/**
+ * Waits `ms`; rejects with the signal's reason when it aborts first. Clients take one so tests can inject their own.
+ */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 /** The real-time {@link Sleep}, shared by the Pay and Push clients. */

@@ -34,7 +34,7 @@ const card = fc.oneof(
 );
 
 describe('verifyBatch (wasm core, card-bound SHA-256)', () => {
-  it('accepts exactly the passwords node:crypto computes, with the slots scalar verify gives, at every password and session length', () => {
+  it('accepts exactly the passwords node:crypto computes, with the slots scalar verify gives, at every password and ' + 'session length', () => {
     const layout = fc.record({ passLength: fc.integer({ min: 1, max: 10 }), cardSessionLength: fc.integer({ min: 1, max: 47 }) });
     fc.assert(fc.property(layout, fc.array(card, { minLength: 1, maxLength: 40 }), fc.gen(), ({ passLength, cardSessionLength }, cards, gen) => {
       const config = { ...CARD_BOUND_CONFIG, passLength, cardSessionLength, window: 1 } as VerifierConfig;
@@ -42,7 +42,8 @@ describe('verifyBatch (wasm core, card-bound SHA-256)', () => {
       const scalarCore = new WasmBackend(resolveConfig(config));
       const step = Math.floor(NOW / STEP_MS);
       const session = fc.string({ unit: fc.constantFrom(...ALPHABET), minLength: cardSessionLength, maxLength: cardSessionLength });
-      // Three batches on one core: later ones meet cards the cache holds, some evicted by others in the same batch.
+      // Three batches on one core: later ones meet cards the cache holds, some evicted by others in the same
+      // batch.
       for (let round = 0; round < 3; round++) {
         const entries = gen(fc.array, fc.record({
           card: fc.constantFrom(...cards),

@@ -100,7 +100,7 @@ describe.runIf(ready)('payments across two serve instances under chaos', () => {
     /** Requests the armed faults have still to hit (a harmless marker on /cancel, which no till uses, reads them). */
     const armed = async () => {
       const { faults }: { faults: Array<{ path: string; remaining: number }> } =
-        await sim.fault('/cancel', 'delay', 1, 0);{ faults: Array<{ path: string; remaining: number }> };
+        await sim.fault('/cancel', 'delay', 1, 0);
       return faults.filter((f) => f.path !== '/cancel').reduce((n, f) => n + f.remaining, 0);
     };
 

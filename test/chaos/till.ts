@@ -52,7 +52,10 @@ class NoInstance extends Error {}
 /** A small seeded generator, so each till's customer thinks for the same times run after run. */
 function seeded(seed: number): () => number {
   let s = seed % 2_147_483_647 || 1;
-  return () => (s = (s * 48_271) % 2_147_483_647) / 2_147_483_647;
+  return () => {
+    s = (s * 48_271) % 2_147_483_647;
+    return s / 2_147_483_647;
+  };
 }
 
 /**

@@ -10,7 +10,9 @@ import { BASE_CONFIG, NOW, PARTNER_KEY } from '../support/fixtures.js';
 /** What every backend and adapter must offer the shared suite. */
 export interface VerificationTarget {
   barcodeVerify(fullBarcode: string): Promise<BarcodeVerification>;
-  /** Several barcodes in one call (a batch route or frame), answered in order; targets without one skip the batch cases. */
+  /**
+   * Several barcodes in one call (a batch route or frame), answered in order; targets without one skip the batch cases.
+   */
   barcodeVerifyBatch?(fullBarcodes: string[]): Promise<BarcodeVerification[]>;
   getToken(requestData: string): Promise<string>;
   close(): Promise<void>;
@@ -50,7 +52,10 @@ function makeBarcode(scheme: PasswordScheme, overrides: BarcodeOverrides = {}, c
   } as Parameters<typeof generateBarcode>[0]);
 }
 
-/** The signature an HS256 token of `body` carries under `partnerKey` (the README's Pay API tokens: tokenKey = HMAC-SHA256(key, "token")). */
+/**
+ * The signature an HS256 token of `body` carries under `partnerKey` (the README's Pay API tokens: tokenKey =
+ * HMAC-SHA256(key, "token")).
+ */
 function signatureUnder(partnerKey: string, token: string, body: string): string {
   const tokenKey = createHmac('sha256', Buffer.from(partnerKey, 'hex')).update('token').digest();
   return createHmac('sha256', tokenKey).update(`${token.split('.')[0]}.`).update(body).digest('base64url');
@@ -95,7 +100,7 @@ function schemeSuite(name: string, scheme: PasswordScheme, makeTarget: TargetFac
       }
     }
 
-    it('answers CARDSESSION_AVAILABLE with card and session when the password is valid and a session is present', async () => {
+    it('answers CARDSESSION_AVAILABLE with card and session when the password ' + 'is valid and a session is present', async () => {
       await withTarget({}, async (t) => {
         const code = barcode();
         expect(await t.barcodeVerify(code)).toEqual({
@@ -170,7 +175,7 @@ function schemeSuite(name: string, scheme: PasswordScheme, makeTarget: TargetFac
         });
       });
     } else {
-      it('accepts one password under any session and card number of its step, replay marks per card (the documented weakness)', async () => {
+      it('accepts one password under any session and card number of its step, replay marks per card (the documented ' + 'weakness)', async () => {
         await withTarget({}, async (t) => {
           const code = barcode();
           expect((await t.barcodeVerify(code)).reason).toBe('OK');
@@ -361,7 +366,7 @@ function schemeSuite(name: string, scheme: PasswordScheme, makeTarget: TargetFac
     describe.runIf(batch)('in a batch', () => {
       const verifyBatch = (t: VerificationTarget, codes: string[]) => t.barcodeVerifyBatch!(codes);
 
-      it('answers each barcode in order as a single call would: valid, wrong password, other prefix, NUL bytes', async () => {
+      it('answers each barcode in order as a single call would: valid, wrong ' + 'password, other prefix, NUL bytes', async () => {
         await withTarget({}, async (t) => {
           const valid = barcode();
           const wrong = withPassword(barcode({ cardNumber: '4000999988887777' }), '00000000');
@@ -388,7 +393,7 @@ function schemeSuite(name: string, scheme: PasswordScheme, makeTarget: TargetFac
         });
       });
 
-      it('counts wrong passwords towards the lockout in order, locking the card for the rest of the batch', async () => {
+      it('counts wrong passwords towards the lockout in order, locking the ' + 'card for the rest of the batch', async () => {
         await withTarget({ lockout: { maxFailures: 3, coolDownSeconds: 120 } }, async (t) => {
           const wrong = withPassword(barcode(), otherDigits(passwordOf(barcode())));
           const results = await verifyBatch(t, [wrong, wrong, wrong, barcode()]);

@@ -49,12 +49,13 @@ export function attackSuite(start: Listen, route: AttackRoute): void {
     beforeAll(async () => { target = await start({ maxConnections: CAP, headersTimeoutMs: 600_000, requestTimeoutMs: 600_000 }); });
     afterAll(async () => { await target?.close(); });
 
-    it(`keeps only the cap of ${IDLE_SOCKETS} idle sockets, answers the rest 503 and closes them, and answers a real request after`, async () => {
+    it(`keeps only the cap of ${IDLE_SOCKETS} idle sockets, answers the rest 503 and closes them, and answers a ` + `real request after`, async () => {
       const sockets = await openIdleSockets(target.url, IDLE_SOCKETS);
       const refused = () => sockets.filter((s) => s.closed).length;
       await until(() => refused() >= IDLE_SOCKETS - CAP, 'sockets over the cap closed');
       expect(refused()).toBe(IDLE_SOCKETS - CAP);
-      // Refused with a 503 saying when to retry, never a bare close; the kept ones are still open, waiting for their headers.
+      // Refused with a 503 saying when to retry, never a bare close; the kept ones are still open, waiting for their
+      // headers.
       const answers = sockets.filter((s) => s.closed).map((s) => s.received);
       expect(answers.every((a) => a.startsWith('HTTP/1.1 503 ') && /\r\nretry-after: 1\r\n/.test(a))).toBe(true);
       await destroyAll(sockets);

@@ -42,7 +42,8 @@ export default function setup(): void {
       console.warn('global setup: `npm run build:web` failed; the browser tests run on the pages as last built');
     }
   }
-  // After build:ts (the script is compiled). Every PGlite the tests open loads this snapshot instead of running initdb; the script does nothing when it is up to date.
+  // After build:ts (the script is compiled). Every PGlite the tests open loads this snapshot instead of running initdb;
+  // the script does nothing when it is up to date.
   try {
     execSync('npm run build:pglite', { cwd: root, stdio: 'ignore' });
   } catch {

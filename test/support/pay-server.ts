@@ -117,7 +117,10 @@ export function payConfig(sandboxUrl: string, options: PayServerOptions & { webh
   }, {});
 }
 
-/** Starts a server on the demo config with payments against the sandbox; with a webhook, the sandbox's partner posts to it. */
+/**
+ * Starts a server on the demo config with payments against the sandbox; with a webhook, the sandbox's partner posts to
+ * it.
+ */
 export async function startPayServer(sandbox: PaySandbox, options: PayServerOptions = {}): Promise<PayServer> {
   const webhookSecret = options.webhook === false ? undefined : generateWebhookSecret();
   const server = await startServer(payConfig(sandbox.url, { ...options, webhookSecret }), undefined, { clock: options.clock?.now });

@@ -31,7 +31,7 @@ const said = new Set<string>();
 
 /** Prints `line` once per process: the one line a skipped contract test leaves. */
 export function sayPrismSkip(reason: string): void {
-  const line = `${reason}: skipping the Prism contract tests (npm ci installs @stoplight/prism-cli; npx vitest run test/src/contracts/prism.test.ts runs them alone)`;
+  const line = `${reason}: skipping the Prism contract tests (npm ci installs @stoplight/prism-cli; npx vitest run ` + `test/src/contracts/prism.test.ts runs them alone)`;
   if (said.has(line)) return;
   said.add(line);
   console.warn(line);
@@ -68,6 +68,7 @@ export interface PrismProxy {
 }
 
 // Prism logs through signale; colours are turned off, but a terminal-less child may still get some.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts the colour sequences this strips
 const stripAnsi = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
 
 /**
@@ -185,8 +186,7 @@ function readLines(child: ChildProcess, onLine: (line: string) => void): void {
     stream.setEncoding('utf8');
     stream.on('data', (chunk: string) => {
       buffer += chunk;
-      let end;
-      while ((end = buffer.indexOf('\n')) >= 0) {
+      for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
         onLine(buffer.slice(0, end));
         buffer = buffer.slice(end + 1);
       }

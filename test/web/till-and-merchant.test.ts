@@ -51,7 +51,7 @@ describe.skipIf(!haveChromium())('till (/till) and merchant console (/console) o
     await expect.poll(() => till.getByRole('alert').textContent()).toContain('The till key was refused (401 UNAUTHORIZED)');
   });
 
-  it('verifies the wallet\'s barcode, pays, sees succeeded on the till and in the merchant console; then receipt and refund', async () => {
+  it('verifies the wallet\'s barcode, pays, sees succeeded on the till and in the merchant console; then receipt ' + 'and refund', async () => {
     await till.getByLabel('Till key').fill(demoConfig.tills[0].key);
     await till.getByRole('button', { name: 'Connect' }).click();
     await wallet.getByRole('button', { name: 'Issue a card' }).click();
@@ -81,7 +81,7 @@ describe.skipIf(!haveChromium())('till (/till) and merchant console (/console) o
     await expect.poll(() => transaction.getByText('signature verified').count()).toBeGreaterThan(1);
   });
 
-  it('sends a campaign of 1,000 numbers from a CSV with its progress, and shows the read callback of one message', async () => {
+  it('sends a campaign of 1,000 numbers from a CSV with its progress, and shows ' + 'the read callback of one message', async () => {
     await merchant.getByLabel(/^Numbers/).setInputFiles({ name: 'numbers.csv', mimeType: 'text/csv', buffer: Buffer.from(numbersCsv(1000)) });
     await merchant.getByLabel('subId').fill('autumn-sale');
     await merchant.getByRole('button', { name: 'Send the campaign' }).click();

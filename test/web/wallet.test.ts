@@ -69,7 +69,7 @@ describe.skipIf(!haveChromium())('wallet app page (web/src/wallet, served at /sa
     await system?.close();
   });
 
-  it('issues a card whose barcode image decodes back to the text under it, and the cash desk accepts it', async () => {
+  it('issues a card whose barcode image decodes back to the text under ' + 'it, and the cash desk accepts it', async () => {
     await page.getByLabel('Wallet Pay is my default payment method').check();
     await page.getByRole('button', { name: 'Issue a card' }).click();
     const text = (await page.getByTestId('barcode-text').textContent())!;
@@ -128,7 +128,8 @@ describe.skipIf(!haveChromium())('wallet app page (web/src/wallet, served at /sa
   });
 
   // A phone at device pixel ratio 1 has too few pixels for Code 128's modules (about 1.1 each): the app must draw a
-  // symbol a decoder reads from the screen itself, here zbar from a screenshot, and the cash desk must accept its text.
+  // symbol a decoder reads from the screen itself, here zbar from a screenshot, and the cash desk must accept its
+  // text.
   const scans = 'draws a symbol zbarimg reads from 390×844 and 1280×800 screenshots at DPR 1; the cash desk accepts it';
   it.skipIf(!haveZbarimg())(scans, async () => {
     for (const { width, height } of [VIEWPORTS.phone, VIEWPORTS.desktop]) {

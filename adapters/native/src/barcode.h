@@ -32,7 +32,10 @@ constexpr int kMaxDelimiterLength = 4;
 /** The current key and up to four previous ones (a key rotation) are accepted for verification. */
 constexpr int kMaxKeys = 5;
 
-/** Password schemes (the README's Barcodes): plain RFC 6238 TOTP of the partner key, or per-card keys with the session in the MAC. */
+/**
+ * Password schemes (the README's Barcodes): plain RFC 6238 TOTP of the partner key, or per-card keys with the session
+ * in the MAC.
+ */
 enum Scheme : int { kSchemeRfc6238 = 0, kSchemeCardBound = 1 };
 
 /** The barcode layout and OTP parameters (validated by the host). */

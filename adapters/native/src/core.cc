@@ -41,7 +41,8 @@ bool printableAscii(const std::string& text) {
 std::string Core::configure(const CoreConfig& config) {
   if (config.alg != 1 && config.alg != 2) return "algorithm must be 1 (SHA-1) or 2 (SHA-256)";
   if (config.passLength < 1 || config.passLength > 10) return "passLength must be 1 to 10";
-  if (!(config.interval >= 1 && config.interval <= 86400) || config.interval != static_cast<double>(static_cast<uint64_t>(config.interval))) {
+  if (!(config.interval >= 1 && config.interval <= 86400) ||
+      config.interval != static_cast<double>(static_cast<uint64_t>(config.interval))) {
     return "interval must be an integer from 1 to 86400";
   }
   if (config.sessionLength < 1 || config.sessionLength > 64) return "cardSessionLength must be 1 to 64";
@@ -52,7 +53,9 @@ std::string Core::configure(const CoreConfig& config) {
   if (config.delimiter.empty() || config.delimiter.size() > kMaxDelimiterLength || !printableAscii(config.delimiter)) {
     return "delimiter must be 1 to 4 printable ASCII characters";
   }
-  if (config.scheme != kSchemeRfc6238 && config.scheme != kSchemeCardBound) return "scheme must be 0 (rfc6238) or 1 (card-bound)";
+  if (config.scheme != kSchemeRfc6238 && config.scheme != kSchemeCardBound) {
+    return "scheme must be 0 (rfc6238) or 1 (card-bound)";
+  }
   const std::string& hex = config.keyHex;
   if (!validKeyHex(hex)) return "key must be hex of 16 to 1024 bytes";
   if (config.previousKeysHex.size() > static_cast<size_t>(kMaxKeys - 1)) return "previousKeys must hold at most 4 keys";

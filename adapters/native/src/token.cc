@@ -92,7 +92,8 @@ size_t TokenSigner::begin(Hasher& hasher, double iat, char* out) {
   *p++ = '}';
 
   std::memcpy(out, headBase64_, sizeof headBase64_);
-  const size_t tailLength = base64url(reinterpret_cast<const uint8_t*>(tail), static_cast<size_t>(p - tail), out + sizeof headBase64_);
+  const size_t tailLength =
+      base64url(reinterpret_cast<const uint8_t*>(tail), static_cast<size_t>(p - tail), out + sizeof headBase64_);
   hasher.resume(Alg::Sha256, headState_, 2 * kBlockSize);
   hasher.update(reinterpret_cast<const uint8_t*>(out) + sizeof headBase64_, tailLength);
   hasher.update(&kDot, 1);

@@ -35,7 +35,10 @@ class TokenSigner {
   ~TokenSigner() { wipe(); }
 
  private:
-  /** Writes the header for `iat` at `out` and starts the MAC over it and the dot; its length, or 0 when the CSPRNG failed. */
+  /**
+   * Writes the header for `iat` at `out` and starts the MAC over it and the dot; its length, or 0 when the CSPRNG
+   * failed.
+   */
   size_t begin(Hasher& hasher, double iat, char* out);
   /** Finishes the MAC and appends ".." and the signature; the token's length. */
   size_t finish(Hasher& hasher, char* out, size_t headerLength);

@@ -142,10 +142,18 @@ export class Coordination {
     const hint = parseHint(payload);
     if (hint === undefined || hint.from === this.#deps.instance || this.#closed) return;
     switch (hint.kind) {
-      case 'events': return this.#deps.tills.hinted(hint, hint.seq);
-      case 'state': return void this.#readStates([hint.transactionId]);
-      case 'wanted': return this.#deps.driven.wanted(hint);
-      case 'released': return this.#deps.driven.released(hint);
+      case 'events':
+        this.#deps.tills.hinted(hint, hint.seq);
+        return;
+      case 'state':
+        void this.#readStates([hint.transactionId]);
+        return;
+      case 'wanted':
+        this.#deps.driven.wanted(hint);
+        return;
+      case 'released':
+        this.#deps.driven.released(hint);
+        return;
     }
   }
 

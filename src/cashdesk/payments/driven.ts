@@ -238,7 +238,10 @@ export class DrivenPayments {
     const k = keyOf(key);
     return new Promise((resolve) => {
       let set = this.#released.get(k);
-      if (set === undefined) this.#released.set(k, set = new Set());
+      if (set === undefined) {
+        set = new Set();
+        this.#released.set(k, set);
+      }
       const wake = () => {
         clearTimeout(timer);
         set.delete(wake);

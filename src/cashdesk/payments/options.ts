@@ -12,14 +12,17 @@ export interface CashDeskPaymentsOptions {
   db: Database;
   /**
    * The cash desk service's verification, on behalf of the till whose intent it is: that till's own earlier
-   * `barcode.verify` of the same scan is the same scan (one scan serves loyalty and payment); another till's is a replay.
+   * `barcode.verify` of the same scan is the same scan (one scan serves loyalty and payment); another till's is a
+   * replay.
    */
   verify(fullBarcode: string, tillId: string): Promise<BarcodeVerification>;
   /** `whsec_...`: `webhookHandler()` verifies `transaction.updated` with it; without it the status is only polled. */
   webhookSecret?: string;
   /** /status polling while a payment waits. Default: the session's (2000 ms, 10 000 ms with a webhook). */
   pollIntervalMs?: number;
-  /** How long a payment may show only status words the dialect does not know before it is `unknown`. Default 600 000. */
+  /**
+   * How long a payment may show only status words the dialect does not know before it is `unknown`. Default 600 000.
+   */
   unknownStatusTimeoutMs?: number;
   /**
    * Several instances on one PostgreSQL: opens the shared channel (LISTEN/NOTIFY hints) with the listeners

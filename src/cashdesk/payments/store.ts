@@ -58,9 +58,11 @@ export class PaymentStore {
     const first = new Map<string, PaymentWrite>();
     for (const w of writes) if (!first.has(keyOf(w.record))) first.set(keyOf(w.record), w);
     const { rows } = await this.#db.query<{ till_id: string; payment_id: string }>(
-      `INSERT INTO cashdesk_payments (till_id, payment_id, phase, open, active, card_number, receipt_sent, snapshot, view,
+      `INSERT INTO cashdesk_payments (till_id, payment_id, phase, open, active, card_number, receipt_sent,
+        snapshot, view,
          created_at, updated_at, owner, epoch, lease_until)
-       SELECT till_id, payment_id, phase, open, active, card_number, receipt_sent, snapshot, view, created_at, created_at,
+       SELECT till_id, payment_id, phase, open, active, card_number, receipt_sent, snapshot, view, created_at,
+         created_at,
          $2, 1, now() + ${TTL(3)}
        FROM jsonb_to_recordset($1::jsonb) AS r(till_id text, payment_id text, phase text, open boolean, active boolean,
          card_number text, receipt_sent boolean, snapshot jsonb, view jsonb, created_at timestamptz)

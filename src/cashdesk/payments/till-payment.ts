@@ -10,7 +10,9 @@ import { RescanWait } from './rescan-wait.js';
 import type { PaymentWrite } from './store.js';
 import type { TillPaymentDeps, TillPaymentInit } from './till-payment-deps.js';
 
-/** Phases in which a call or a result may still come: the payment needs a driver, and is adopted if its instance dies. */
+/**
+ * Phases in which a call or a result may still come: the payment needs a driver, and is adopted if its instance dies.
+ */
 const DRIVEN: ReadonlySet<string> = new Set(['new', 'checking', 'checkout', 'rescanning', 'pending', 'unknown']);
 
 /**

@@ -38,7 +38,9 @@ export class TurnBatch<T, R> {
       const batch = this.#queue.splice(0, this.#max);
       try {
         const results = await this.#run(batch.map((b) => b.item));
-        batch.forEach((b, i) => b.resolve(results[i]!));
+        batch.forEach((b, i) => {
+          b.resolve(results[i]!);
+        });
       } catch (error) {
         if (batch.length === 1) batch[0]!.reject(error);
         else await Promise.all(batch.map(({ item, resolve, reject }) => this.#run([item]).then((r) => resolve(r[0]!), reject)));

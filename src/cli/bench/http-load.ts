@@ -27,7 +27,9 @@ export async function httpLoad(o: HttpLoadOptions): Promise<TransportResult> {
   const url = new URL('/v1/barcode/verify', o.baseUrl);
   const headers = { authorization: `Bearer ${o.tillKey}`, 'content-type': 'application/json' };
   const pool = Array.from({ length: o.connections }, () => new KeepAliveConnection(url, headers));
-  const closeAll = () => pool.forEach((c) => c.close());
+  const closeAll = () => {
+    for (const c of pool) c.close();
+  };
 
   let first: Answer;
   try {

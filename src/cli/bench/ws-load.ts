@@ -53,7 +53,8 @@ export async function bridgeLoad(o: BridgeLoadOptions): Promise<TransportResult>
   const send = () => {
     const id = nextId++;
     sentAt.set(id, performance.now());
-    socket.send(`{"jsonrpc":"2.0","id":${id},"method":"barcode.verify","params":${JSON.stringify({ fullBarcode: o.barcodes.next() })}}`);
+    const params = JSON.stringify({ fullBarcode: o.barcodes.next() });
+    socket.send(`{"jsonrpc":"2.0","id":${id},"method":"barcode.verify","params":${params}}`);
   };
   return new Promise<TransportResult>((resolve, reject) => {
     let done = false;

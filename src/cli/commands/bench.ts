@@ -147,18 +147,18 @@ function name(t: TransportResult): string {
 /** The text report: one line per transport, then what the figures mean. */
 export function formatReport(r: BenchReport): string[] {
   const lines = [
-    `cash desk server ${r.target.url}${r.target.inProcess ? ' (demo, started in this process: the load shares its CPU)' : ''}`,
+    `cash desk server ` + `${r.target.url}${r.target.inProcess ? ' (demo, started in this process: the load shares its CPU)' : ''}`,
     `barcodes: ${r.barcodes.note}`,
-    `${r.settings.seconds} s per transport after ${r.settings.warmupSeconds} s of warm-up; HTTP ${r.settings.connections} connections, bridge ${r.settings.inFlight} calls in flight on one connection`,
+    `${r.settings.seconds} s per transport after ${r.settings.warmupSeconds} s of warm-up; HTTP ` + `${r.settings.connections} connections, bridge ${r.settings.inFlight} calls in flight on one connection`,
     '',
   ];
   for (const t of r.transports) {
     const what = t.transport === 'http' ? 'HTTP   POST /v1/barcode/verify' : 'bridge barcode.verify         ';
-    lines.push(`${what}  ${t.rate.toLocaleString('en-US').padStart(9)}/s   p50 ${t.latencyMs.p50.toFixed(2)} ms   p99 ${t.latencyMs.p99.toFixed(2)} ms   `
+    lines.push(`${what}  ${t.rate.toLocaleString('en-US').padStart(9)}/s   p50 ${t.latencyMs.p50.toFixed(2)} ms   p99 ` + `${t.latencyMs.p99.toFixed(2)} ms   `
       + `accepted ${t.accepted}/${t.calls}   errors ${t.errors}${t.firstError ? ` (first: ${t.firstError})` : ''}`);
   }
   if (r.barcodes.kind === 'valid' && r.transports.some((t) => t.calls > 0 && t.accepted < t.calls)) {
-    lines.push('', 'Some drawn barcodes were refused: does the configuration match the server\'s (key, scheme, layout), and do the clocks agree?');
+    lines.push('', 'Some drawn barcodes were refused: does the configuration match the server\'s (key, scheme, layout), and ' + 'do the clocks agree?');
   }
   if (r.minRate !== null) lines.push('', r.passed ? `every transport reached --min-rate ${r.minRate.toLocaleString('en-US')}/s` : `UNDER --min-rate: ${r.failures.join('; ')}`);
   return lines;

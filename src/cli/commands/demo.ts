@@ -38,7 +38,8 @@ export async function demo(argv: string[]): Promise<void> {
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
   const system = await startDemoSystem({ port: parsePortOption(values.port, MAX_BASE_PORT), host: values.host, dataDir: values.data, logger });
   try {
-    // Two cards, so the curl line and the WebSocket line each have a barcode never seen (a second use answers REPLAYED).
+    // Two cards, so the curl line and the WebSocket line each have a barcode never seen (a second use answers
+    // REPLAYED).
     const verifyCard = await system.issueCard();
     const payCard = await system.issueCard({ walletPayIsDefault: true });
     bannerWriter(logger)(demoSystemBanner(system, verifyCard, payCard, values.data));
@@ -54,8 +55,9 @@ export function demoSystemBanner(system: RunningDemoSystem, verifyCard: DemoCard
   const { cashDesk, sandbox, loyalty } = system;
   const till = demoConfig.tills[0];
   const pay = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'pay.start', params: { fullBarcode: payCard.barcode, basket: BASKET, paymentId: `demo-${payCard.cardNumber}` } });
-  // Prints every frame; ends on an error or once the payment has an outcome. Needs the ws package: run it in the kit's folder.
-  const script = `const W=require('ws');const s=new W('${cashDesk.wsUrl}','wallet-pos.v1',{headers:{Authorization:'Bearer ${till.key}'}});`
+  // Prints every frame; ends on an error or once the payment has an outcome. Needs the ws package: run it in the kit's
+  // folder.
+  const script = `const W=require('ws');const s=new W('${cashDesk.wsUrl}','wallet-pos.v1',{headers:{Authorization:'Bearer ` + `${till.key}'}});`
     + `s.on('open',()=>s.send(process.argv[1]));s.on('message',m=>{console.log(String(m));const r=JSON.parse(m);`
     + `if(r.error||/^(succeeded|unsuccessful|unavailable|blocked)$/.test((r.params||{}).phase))s.close()})`;
   const kept = dataDir === undefined ? 'in memory (--data DIR keeps it)' : `${dataDir} (cashdesk/, sandbox/, loyalty/)`;
@@ -69,7 +71,8 @@ export function demoSystemBanner(system: RunningDemoSystem, verifyCard: DemoCard
   Sandbox    ${sandbox.url}   (the wallet service: Pay and Push APIs; Pay webhooks to ${system.webhookUrl})
   Wallet app ${sandbox.url}${DEMO_PAGES.wallet}   (a card and its barcode; confirm payments here)
   Till       ${cashDesk.url}${DEMO_PAGES.till}   (a cash desk in the browser, on the bridge with the till key above)
-  Console    ${cashDesk.url}${DEMO_PAGES.merchant}   (the merchant: transactions, webhooks, campaigns, callbacks, loyalty, metrics)
+  Console    ${cashDesk.url}${DEMO_PAGES.merchant}   (the merchant: transactions, webhooks, campaigns, callbacks, \
+loyalty, metrics)
   Callbacks  ${system.callbacks.url}/callback   (the merchant's Callback API receiver, for the console's campaigns)
   Loyalty    ${loyalty.url}   (Basic ${demoConfig.loyalty.login}:${demoConfig.loyalty.password}; driven by the sandbox)
   Data       ${data}
@@ -79,10 +82,13 @@ export function demoSystemBanner(system: RunningDemoSystem, verifyCard: DemoCard
   1. Verify card ${verifyCard.cardNumber} over HTTP:
     curl -s -H 'Authorization: Bearer ${till.key}' -H 'Content-Type: application/json' \\
       -d '{"fullBarcode":"${verifyCard.barcode}"}' ${cashDesk.url}/v1/barcode/verify
-  2. Pay 250.00 with card ${payCard.cardNumber} over the WebSocket bridge (run it in the kit's folder, where the ws package is):
+  2. Pay 250.00 with card ${payCard.cardNumber} over the WebSocket bridge (run it in the kit's folder, where the ws \
+package is):
     node -e "${script}" '${pay}'
-     then confirm the payment in the wallet app (${sandbox.url}${DEMO_PAGES.wallet}, "Show this card" ${payCard.cardNumber}): pay.sessionUpdated says succeeded.
-  Or do it all in the browser: issue a card in the wallet app, paste its barcode in the till, pay, confirm, watch the console.
+     then confirm the payment in the wallet app (${sandbox.url}${DEMO_PAGES.wallet}, "Show this card" \
+${payCard.cardNumber}): pay.sessionUpdated says succeeded.
+  Or do it all in the browser: issue a card in the wallet app, paste its barcode in the till, pay, confirm, watch \
+the console.
 
 `;
 }

@@ -52,7 +52,8 @@ export async function loyalty(argv: string[]): Promise<void> {
   const { startLoyaltyProgram } = await import('../../loyalty-program/start.js');
   const writeBanner = bannerWriter(logger);
   const demo = values.demo ?? false;
-  const database = `${databaseUrl ? 'postgres' : 'pglite'}${values.data ? ` in ${values.data}` : databaseUrl ? '' : ' in memory'}`;
+  const storage = values.data ? ` in ${values.data}` : databaseUrl ? '' : ' in memory';
+  const database = `${databaseUrl ? 'postgres' : 'pglite'}${storage}`;
   // The banner as soon as the port is bound (in memory: before the database is ready; requests wait for it).
   const starting = startLoyaltyProgram({
     ...fromEnv, host: values.host, port: parsePortOption(values.port), dataDir: values.data, databaseUrl, demo, logger,
@@ -69,7 +70,7 @@ export async function loyalty(argv: string[]): Promise<void> {
 function banner(url: string, database: string, demo: boolean): string {
   const lines = [
     '',
-    `  wallet-partner-kit Loyalty API server${demo ? ' (DEMO: public partner key and credentials, never use in production)' : ''}`,
+    `  wallet-partner-kit Loyalty API ` + `server${demo ? ' (DEMO: public partner key and credentials, never use in production)' : ''}`,
     `  URL        ${url}   (API under /v1; GET /healthz, /openapi.json)`,
     `  Database   ${database}`,
   ];
@@ -81,7 +82,7 @@ function banner(url: string, database: string, demo: boolean): string {
       '  Promo      WELCOME100, ONCE500 (single use), WEEK50, EXPIRED2024 (expired)',
       '',
       '  Try it:',
-      `    curl -s -u '${login}:${password}' -H 'Content-Type: application/json' -d '{"requestId":"try-1"}' ${url}/v1/card/anonymous`,
+      `    curl -s -u '${login}:${password}' -H 'Content-Type: application/json' -d '{"requestId":"try-1"}' ` + `${url}/v1/card/anonymous`,
       `    npx wallet-partner-kit loyalty check --url ${url} --login ${login} --password ${password}`,
     );
   }

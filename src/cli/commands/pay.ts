@@ -11,7 +11,8 @@ import { DEFAULT_TOKEN_HEADER } from '../../pay/options.js';
 import { formatPayCheckHeading, formatPayCheckResult, formatPayCheckSummary, type PayCheckFormat } from '../../pay/check-format.js';
 import { ENVIRONMENT } from '../../server/config.js';
 
-export const PAY_USAGE = `wallet-partner-kit pay check --url URL --key HEX [--partner-id ID] [--card-session S | --barcode B]
+export const PAY_USAGE = `wallet-partner-kit pay check --url URL --key HEX [--partner-id ID] [--card-session S | \
+--barcode B]
                            [--profile kit|document] [--token-header H] [--path OPERATION=/PATH ...]
                            [--timeout-ms N] [--json] [--verbose]
 
@@ -100,8 +101,8 @@ export async function pay(argv: string[]): Promise<void> {
     if (cardSession === undefined) {
       const card = await sandboxCardSession(url!, { partnerId, timeoutMs });
       if (card === undefined) {
-        throw new ConfigError(['--card-session or --barcode: give one. The card session is in the barcode the wallet app shows for a card: '
-          + "pass the scanned text as --barcode '...' (split with --key and the WPK_* layout) or its card-session part as --card-session. "
+        throw new ConfigError(['--card-session or --barcode: give one. The card session is in the barcode the wallet app shows for ' + 'a card: '
+          + "pass the scanned text as --barcode '...' (split with --key and the WPK_* layout) or its " + "card-session part as --card-session. "
           + "Against the kit's sandbox none is needed: a card is issued through its POST /sandbox/cards."], 'arguments');
       }
       [cardSession, from] = [card.cardSession, 'sandbox'];
@@ -144,7 +145,10 @@ function progressPrinter(heading: string, json: boolean, format: PayCheckFormat)
   };
 }
 
-/** `--dialect FILE` (a serve config's `pay.dialect`, or the dialect alone) or `WPK_PAY_DIALECT` (JSON); checked by the client. */
+/**
+ * `--dialect FILE` (a serve config's `pay.dialect`, or the dialect alone) or `WPK_PAY_DIALECT` (JSON); checked by the
+ * client.
+ */
 function readDialect(file: string | undefined, env: string | undefined): PayDialectConfig | undefined {
   let text: string | undefined = env || undefined;
   let from = 'WPK_PAY_DIALECT';

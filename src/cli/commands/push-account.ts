@@ -6,13 +6,15 @@ import { pushMigrations } from '../../sandbox/push/migrations.js';
 import { CreateAccountRequest } from '../../sandbox/push/schemas.js';
 
 /** Help text of `sandbox push-account`. */
-export const PUSH_ACCOUNT_USAGE = `wallet-partner-kit sandbox push-account create --login L --partner P [--callback-url U] [--password P]
+export const PUSH_ACCOUNT_USAGE = `wallet-partner-kit sandbox push-account create --login L --partner P \
+[--callback-url U] [--password P]
     [--callback-secret whsec_...] [--single-interval-ms N] [--batch-interval-ms N] [--no-simulate-delivery]
     (--url http://127.0.0.1:8090 | --data DIR) [--json]
 
 Creates a Push API account in the sandbox and prints its login, initial password and callback secret (once).
   --url URL        a running sandbox (POST /sandbox/push/accounts); the way to reach one that keeps its data in memory
-  --data DIR       the sandbox's data folder (PGlite), while that sandbox is stopped; DATABASE_URL selects a PostgreSQL server instead
+  --data DIR       the sandbox's data folder (PGlite), while that sandbox is stopped; DATABASE_URL selects a \
+PostgreSQL server instead
   --password P     the initial password (12 to 128 characters); default a random one
   --json           print the answer as JSON`;
 
@@ -94,12 +96,12 @@ export async function pushAccount(argv: string[], env: NodeJS.ProcessEnv = proce
   });
   const issues = parsed.success ? [] : parsed.error.issues.map((i) => {
     const key = String(i.path[0] ?? '');
-    return `${FLAG[key] ?? key}: ${i.input === undefined && (key === 'login' || key === 'partner') ? 'is required' : i.message}`;
+    return `${FLAG[key] ?? key}: ` + `${i.input === undefined && (key === 'login' || key === 'partner') ? 'is required' : i.message}`;
   });
   const databaseUrl = env.DATABASE_URL || undefined;
   if (values.url !== undefined && values.data !== undefined) issues.push('--url, --data: give one');
   if (values.url === undefined && values.data === undefined && databaseUrl === undefined) {
-    issues.push('--url or --data: needed (or DATABASE_URL); a sandbox that keeps its data in memory can only be reached with --url');
+    issues.push('--url or --data: needed (or DATABASE_URL); a sandbox that keeps its data in memory can only be reached ' + 'with --url');
   }
   if (values.url !== undefined && !/^https?:\/\/[^\s]+$/.test(values.url)) issues.push('--url: must be an http(s) URL');
   if (!parsed.success || issues.length > 0) throw new ConfigError(issues, 'push-account options');

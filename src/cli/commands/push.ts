@@ -2,7 +2,8 @@ import { parseCliArgs } from '../args.js';
 import cliProgress from 'cli-progress';
 import { createPushClient, PushError, readMsisdnFile, sendCampaign, type CampaignProgressEvent } from '../../push/index.js';
 
-export const PUSH_USAGE = `wallet-partner-kit push send --url URL --login L --file numbers.csv|.ndjson --sub-id X --title T --text T
+export const PUSH_USAGE = `wallet-partner-kit push send --url URL --login L --file numbers.csv|.ndjson --sub-id X \
+--title T --text T
                         [--deeplink URL] [--password P] [--progress FILE] [--results FILE] [--batch-size N] [--column C]
 wallet-partner-kit push reset-password --url URL --login L [--password P] --new-password P
 
@@ -56,7 +57,7 @@ function progressView(total: number): { update(p: CampaignProgressEvent): void; 
   const rate = (done: number) => done / Math.max(0.001, (Date.now() - started) / 1000);
   if (process.stdout.isTTY) {
     const bar = new cliProgress.SingleBar({
-      format: 'sent {bar} {value}/{total} | {rate}/s | ETA {eta_formatted} | accepted {accepted} rejected {rejected}{waiting}',
+      format: 'sent {bar} {value}/{total} | {rate}/s | ETA {eta_formatted} | accepted {accepted} rejected ' + '{rejected}{waiting}',
       hideCursor: true, etaBuffer: 50,
     }, cliProgress.Presets.shades_classic);
     bar.start(total, 0, { rate: '0', accepted: 0, rejected: 0, waiting: '' });
@@ -70,7 +71,7 @@ function progressView(total: number): { update(p: CampaignProgressEvent): void; 
       if (p.waiting) return;
       const r = rate(p.done);
       const eta = r > 0 ? (total - p.done) / r : Infinity;
-      console.log(`sent ${p.done}/${total} (${total > 0 ? ((p.done / total) * 100).toFixed(1) : '100.0'}%) | ${r.toFixed(0)}/s | ETA ${duration(eta)} | accepted ${p.accepted} rejected ${p.rejected}`);
+      console.log(`sent ${p.done}/${total} (${total > 0 ? ((p.done / total) * 100).toFixed(1) : '100.0'}%) | ` + `${r.toFixed(0)}/s | ETA ${duration(eta)} | accepted ${p.accepted} rejected ${p.rejected}`);
     },
     stop() {},
   };
@@ -112,7 +113,7 @@ async function send(argv: string[]): Promise<void> {
     });
     view.stop();
     const resumed = report.skippedBatches > 0 ? `, ${report.skippedBatches} of them sent by an earlier run` : '';
-    console.log(`campaign ${report.campaignId}: ${report.read} read, ${report.accepted} accepted, ${report.rejectedCount} rejected; ${report.batches} batches${resumed}; ${(report.durationMs / 1000).toFixed(1)} s`);
+    console.log(`campaign ${report.campaignId}: ${report.read} read, ${report.accepted} accepted, ${report.rejectedCount} ` + `rejected; ${report.batches} batches${resumed}; ${(report.durationMs / 1000).toFixed(1)} s`);
     console.log(`per-number results: ${resultsFile}`);
   } catch (error) {
     if (!(error instanceof PushError && error.code === 'PROGRESS_MISMATCH')) throw error;

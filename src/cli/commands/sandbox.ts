@@ -58,7 +58,8 @@ export async function sandbox(argv: string[]): Promise<void> {
   const { startSandbox } = await import('../../sandbox/server.js');
   const writeBanner = bannerWriter(logger);
   const demo = values.demo ?? false;
-  const database = `${databaseUrl ? 'postgres' : 'pglite'}${values.data ? ` in ${values.data}` : databaseUrl ? '' : ' in memory'}`;
+  const storage = values.data ? ` in ${values.data}` : databaseUrl ? '' : ' in memory';
+  const database = `${databaseUrl ? 'postgres' : 'pglite'}${storage}`;
   // The banner's head as soon as the port is bound (in memory: before the database is ready; requests wait for it);
   // the modules' lines once their demo records exist.
   // Said only when not the default, so the default banner stays as it was.

@@ -79,11 +79,14 @@ function demoBanner(config: ServeConfig, url: string, wsUrl: string): string {
   WebSocket  ${wsUrl}  (subprotocol wallet-pos.v1)
   Till key   ${till.key}
 
-  Try it (each barcode is valid once, for about a minute; \`npx wallet-partner-kit barcode --demo --card N\` prints a fresh one;
+  Try it (each barcode is valid once, for about a minute; \`npx wallet-partner-kit barcode --demo --card N\` prints \
+a fresh one;
   run the node line in the kit's folder, where the ws package is):
     curl -s -H 'Authorization: Bearer ${till.key}' -H 'Content-Type: application/json' \\
       -d '{"fullBarcode":"${barcode}"}' ${url}/v1/barcode/verify
-    node -e "const W=require('ws');const s=new W('${wsUrl}','wallet-pos.v1',{headers:{Authorization:'Bearer ${till.key}'}});s.on('open',()=>s.send(process.argv[1]));s.on('message',m=>{console.log(String(m));s.close()})" '${call}'
+    node -e "const W=require('ws');const s=new W('${wsUrl}','wallet-pos.v1',\
+{headers:{Authorization:'Bearer ${till.key}'}});\
+s.on('open',()=>s.send(process.argv[1]));s.on('message',m=>{console.log(String(m));s.close()})" '${call}'
 
 `;
 }

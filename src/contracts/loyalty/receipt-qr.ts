@@ -86,7 +86,10 @@ export function parseReceiptQr(text: string): ReceiptQrParse {
   let documentNumber: number | undefined;
   let operationType: ReceiptOperationType | undefined;
   const t = raw('t');
-  if (t !== undefined && (time = parseTime(t)) === undefined) bad('t');
+  if (t !== undefined) {
+    time = parseTime(t);
+    if (time === undefined) bad('t');
+  }
   const s = raw('s');
   if (s !== undefined) {
     const m = /^(\d{1,10})\.(\d{2})$/.exec(s);
@@ -133,7 +136,8 @@ function two(n: number): string {
 export function formatReceiptQr(receipt: FiscalReceipt): string {
   const t = receipt.time.replace(/[-:]/g, '');
   const s = `${Math.floor(receipt.sum / 100)}.${two(receipt.sum % 100)}`;
-  return `t=${t}&s=${s}&fn=${receipt.fiscalDriveNumber}&i=${receipt.documentNumber}&fp=${receipt.fiscalSign}&n=${receipt.operationType}`;
+  const fiscal = `fn=${receipt.fiscalDriveNumber}&i=${receipt.documentNumber}&fp=${receipt.fiscalSign}`;
+  return `t=${t}&s=${s}&${fiscal}&n=${receipt.operationType}`;
 }
 
 /** `YYYY-MM-DDTHH:mm:ss` of a moment in UTC, the form of {@link FiscalReceipt.time}. */

@@ -57,7 +57,8 @@ function integerProblems(items: readonly PricedLine[], discountAmount: number, t
  * @example
  * const items = [{ quantity: 2, price: 8990 }, { quantity: 350, price: 12 }];
  * amountMismatch(items, 1000, 21180) // undefined
- * amountMismatch(items, 1000, 21181) // 'totalAmount: must equal the purchase amount 22180 minus discountAmount 1000 (21180)'
+ * amountMismatch(items, 1000, 21181)
+ * // 'totalAmount: must equal the purchase amount 22180 minus discountAmount 1000 (21180)'
  */
 export function amountMismatch(items: readonly PricedLine[], discountAmount: number, totalAmount: number): string | undefined {
   const [problem] = integerProblems(items, discountAmount, totalAmount);
@@ -66,7 +67,7 @@ export function amountMismatch(items: readonly PricedLine[], discountAmount: num
   const discount = BigInt(discountAmount);
   if (discount > purchase) return `discountAmount: must not exceed the purchase amount ${purchase}`;
   if (BigInt(totalAmount) !== purchase - discount) {
-    return `totalAmount: must equal the purchase amount ${purchase} minus discountAmount ${discountAmount} (${purchase - discount})`;
+    return `totalAmount: must equal the purchase amount ${purchase} minus discountAmount ${discountAmount} ` + `(${purchase - discount})`;
   }
   return undefined;
 }

@@ -66,7 +66,10 @@ export interface PayDialect {
  * wherever it is read; this trusts it).
  *
  * @example
- * const d = resolvePayDialect({ statuses: { PAID: 'successful' }, errorCodes: { cardSessionInvalid: ['SESSION_EXPIRED'] } });
+ * const d = resolvePayDialect({
+ *   statuses: { PAID: 'successful' },
+ *   errorCodes: { cardSessionInvalid: ['SESSION_EXPIRED'] },
+ * });
  * d.classOf('PAID'); // 'successful'
  * d.codeOf('SESSION_EXPIRED'); // 'CARD_SESSION_INVALID'
  */

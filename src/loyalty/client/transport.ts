@@ -33,7 +33,10 @@ export interface RawAnswer {
   text: string;
 }
 
-/** Method, path and body of an operation (exported for tools that probe a server off-contract, like the conformance check). */
+/**
+ * Method, path and body of an operation (exported for tools that probe a server off-contract, like the conformance
+ * check).
+ */
 export function requestOf<O extends LoyaltyOperation>(operation: O, input: LoyaltyInputs[O]): { method: 'GET' | 'POST'; path: string; body?: unknown } {
   const card = (i: { cardNumber: string }) => `/v1/card/${encodeURIComponent(i.cardNumber)}`;
   switch (operation) {

@@ -14,7 +14,10 @@ export const BarcodeLayout = z.object({
   delimeter: singleLine(z.string().min(1).max(4)),
 }).strict().openapi('SandboxBarcodeLayout');
 
-/** The layout plus, for rfc6238 merchants (cards without a cardKey), the partner key the app draws with; never shown back. */
+/**
+ * The layout plus, for rfc6238 merchants (cards without a cardKey), the partner key the app draws with; never shown
+ * back.
+ */
 export const TargetBarcode = BarcodeLayout.extend({
   key: z.string().regex(/^(?:[0-9a-fA-F]{2}){16,1024}$/, { error: 'must be hex of 16 to 1024 bytes' }).optional()
     .openapi({ description: 'The partner key, for drawing barcodes of cards issued without a cardKey (rfc6238). Write-only.' }),

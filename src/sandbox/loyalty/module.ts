@@ -1,5 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Env } from 'hono';
 import { generateBarcode } from '../../../adapters/node/primitives.js';
 import { formatReceiptQr, receiptTimeOf } from '../../contracts/loyalty/index.js';
 import { demoConfig } from '../../demo.js';
@@ -38,7 +39,7 @@ function freshReceipt(now: number, sum: number): string {
   });
 }
 
-function mount(app: OpenAPIHono<any>, ctx: SandboxContext): void {
+function mount(app: OpenAPIHono<Env>, ctx: SandboxContext): void {
   const store = new DriverStore(ctx.db);
   const target = async (): Promise<DriverTarget> => {
     const found = await store.target();
@@ -86,7 +87,7 @@ function mount(app: OpenAPIHono<any>, ctx: SandboxContext): void {
     const { barcode: { key, ...layout } } = await target();
     // card-bound merchants gave the card its key; rfc6238 ones did not, and the app draws with the partner key.
     if (card.cardKey === undefined && key === undefined) {
-      throw problem(409, 'PARTNER_KEY_UNKNOWN', ['barcode.key: the card has no cardKey (an rfc6238 merchant); PUT /sandbox/loyalty/target with barcode.key, the partner key']);
+      throw problem(409, 'PARTNER_KEY_UNKNOWN', ['barcode.key: the card has no cardKey (an rfc6238 merchant); PUT /sandbox/loyalty/target with ' + 'barcode.key, the partner key']);
     }
     const keyed = card.cardKey !== undefined ? { scheme: 'card-bound' as const, cardKey: card.cardKey } : { key: key! };
     return c.json({ fullBarcode: generateBarcode({ ...layout, ...keyed, cardNumber, cardSession, at: ctx.clock() }) }, 200);
@@ -142,8 +143,8 @@ export const loyaltyDriverModule: SandboxModule = {
     await store.setTarget({ url: DEMO_LOYALTY_URL, ...demoConfig.loyalty, barcode: DEMO_BARCODE_LAYOUT }, new Date(ctx.clock()), true);
     const t = await store.target();
     return [
-      `Loyalty    the driver calls ${t?.url ?? DEMO_LOYALTY_URL} (run \`wallet-partner-kit loyalty --demo\`); change it with PUT {url}/sandbox/loyalty/target`,
-      `           issue a card: curl -s -X POST -H 'Content-Type: application/json' -d '{}' {url}/sandbox/loyalty/cards`,
+      `Loyalty    the driver calls ${t?.url ?? DEMO_LOYALTY_URL} (run \`wallet-partner-kit loyalty --demo\`); ` + `change it with PUT {url}/sandbox/loyalty/target`,
+      `           issue a card: curl -s -X POST -H 'Content-Type: application/json' -d '{}' ` + `{url}/sandbox/loyalty/cards`,
       '           check it: curl -s -X POST -H \'Content-Type: application/json\' -d \'{}\' {url}/sandbox/loyalty/check',
     ];
   },

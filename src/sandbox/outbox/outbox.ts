@@ -105,7 +105,8 @@ export class Outbox {
     const id = message.id ?? `msg_${randomBytes(12).toString('hex')}`;
     const now = new Date(this.#clock());
     await tx.query(
-      `INSERT INTO webhook_deliveries (id, topic, owner, event_type, url, secret, body, next_attempt_at, created_at, request_id)
+      `INSERT INTO webhook_deliveries (id, topic, owner, event_type, url, secret, body, next_attempt_at,
+        created_at, request_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9) ON CONFLICT (id) DO NOTHING`,
       [id, message.topic, message.owner, message.eventType, message.url, message.secret, JSON.stringify(message.payload), now, message.requestId ?? null],
     );
@@ -122,7 +123,8 @@ export class Outbox {
     await tx.query(
       `INSERT INTO webhook_deliveries (id, topic, owner, event_type, url, secret, body, next_attempt_at, created_at)
        SELECT t.id, t.topic, t.owner, t.event_type, t.url, t.secret, t.body, $8, $8
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS t(id, topic, owner, event_type, url, secret, body)
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS t(id,
+         topic, owner, event_type, url, secret, body)
        ON CONFLICT (id) DO NOTHING`,
       [ids, messages.map((m) => m.topic), messages.map((m) => m.owner), messages.map((m) => m.eventType), messages.map((m) => m.url),
         messages.map((m) => m.secret), messages.map((m) => JSON.stringify(m.payload)), new Date(this.#clock())],
@@ -241,11 +243,11 @@ export class Outbox {
     const status = error === null ? 'delivered' : delay === undefined ? 'failed' : 'pending';
     await this.#db.transaction(async (tx) => {
       await tx.query(
-        'INSERT INTO webhook_attempts (delivery_id, attempt, at, http_status, error, duration_ms) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING',
+        'INSERT INTO webhook_attempts (delivery_id, attempt, at, http_status, error, duration_ms) VALUES ($1, ' + '$2, $3, $4, $5, $6) ON CONFLICT DO NOTHING',
         [id, attempt, new Date(started), httpStatus, error, durationMs],
       );
       await tx.query(
-        `UPDATE webhook_deliveries SET attempts = $2, status = $3, last_error = $4, next_attempt_at = $5, delivered_at = $6 WHERE id = $1`,
+        `UPDATE webhook_deliveries SET attempts = $2, status = $3, last_error = $4, next_attempt_at = $5, ` + `delivered_at = $6 WHERE id = $1`,
         [id, attempt, status, error, new Date(this.#clock() + (delay ?? 0)), error === null ? new Date(this.#clock()) : null],
       );
     });

@@ -44,7 +44,8 @@ export function walletToken(rt: PayRuntime, { required }: { required: boolean })
       const pre = precheckWalletToken(token, Math.floor(rt.ctx.clock() / 1000));
       const kid = pre.ok ? pre.header.kid : undefined;
       const guard = rt.ctx.authLimiter && { limiter: rt.ctx.authLimiter, logger: rt.ctx.logger, realm: 'pay' };
-      // Checked before the body is read: a locked-out caller costs no body. Counted per partner (the token's kid) and per address.
+      // Checked before the body is read: a locked-out caller costs no body. Counted per partner (the token's kid) and
+      // per address.
       const partner = await guardedCheck(guard, c, kid === undefined ? undefined : `pay:${kid}`, async () => {
         const found = !pre.ok ? undefined : kid === undefined ? await resolvePartner(rt.ctx.db, undefined) : await rt.partners.get(rt.ctx.db, kid);
         if (found === undefined) {
@@ -56,7 +57,7 @@ export function walletToken(rt: PayRuntime, { required }: { required: boolean })
           tokenKey: found.tokenKey,
           nowSeconds: Math.floor(rt.ctx.clock() / 1000),
           claimJti: async (jti, ttlSeconds) => (await rt.ctx.db.query(
-            'INSERT INTO pay_token_ids (jti, partner_id, expires_at) VALUES ($1, $2, $3) ON CONFLICT (jti) DO NOTHING',
+            'INSERT INTO pay_token_ids (jti, partner_id, expires_at) VALUES ($1, $2, $3) ON CONFLICT (jti) ' + 'DO NOTHING',
             [jti, found.partnerId, new Date(rt.ctx.clock() + ttlSeconds * 1000)],
           )).rowCount === 1,
         });

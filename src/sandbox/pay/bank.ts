@@ -39,7 +39,8 @@ export async function bankSettings(db: Queryable): Promise<BankSettings> {
 export async function setBankSettings(db: Queryable, settings: BankSettings): Promise<BankSettings> {
   await db.query(
     `INSERT INTO pay_bank (id, mode, delay_ms, receive_ms) VALUES (1, $1, $2, $3)
-     ON CONFLICT (id) DO UPDATE SET mode = EXCLUDED.mode, delay_ms = EXCLUDED.delay_ms, receive_ms = EXCLUDED.receive_ms`,
+     ON CONFLICT (id) DO UPDATE SET mode = EXCLUDED.mode, delay_ms = EXCLUDED.delay_ms,
+       receive_ms = EXCLUDED.receive_ms`,
     [settings.mode, settings.delayMs, settings.receiveMs],
   );
   return settings;

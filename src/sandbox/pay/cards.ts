@@ -34,7 +34,9 @@ export interface IssueCardInput {
   cardNumber?: string;
   /** Draw a barcode with a card session (wallet payment available). Default true. */
   withSession?: boolean;
-  /** Draw with the card's latest session while it is open and unexpired (a new one otherwise). Default false: a new one. */
+  /**
+   * Draw with the card's latest session while it is open and unexpired (a new one otherwise). Default false: a new one.
+   */
   keepSession?: boolean;
   /** Whether the customer's app has wallet payment as the default method. Default: kept, or true for a new card. */
   walletPayIsDefault?: boolean;
@@ -67,7 +69,8 @@ export async function issueCard(tx: Queryable, partner: Partner, input: IssueCar
   const cardNumber = input.cardNumber ?? newCardNumber();
   const cardKey = partner.scheme === 'card-bound' ? deriveCardKey(partner.keyHex, cardNumber, partner.layout.algorythm) : null;
   await tx.query(
-    `INSERT INTO pay_cards AS c (partner_id, card_number, card_key, wallet_pay_is_default, pay_enabled, providers, created_at)
+    `INSERT INTO pay_cards AS c (partner_id, card_number, card_key, wallet_pay_is_default, pay_enabled, providers,
+      created_at)
      VALUES ($1, $2, $3, COALESCE($4, TRUE), COALESCE($5, TRUE), $7::jsonb, $6)
      ON CONFLICT (partner_id, card_number) DO UPDATE SET card_key = EXCLUDED.card_key,
        wallet_pay_is_default = COALESCE($4, c.wallet_pay_is_default), pay_enabled = COALESCE($5, c.pay_enabled),
@@ -79,7 +82,8 @@ export async function issueCard(tx: Queryable, partner: Partner, input: IssueCar
   let expiresAt: Date | null = null;
   if ((input.withSession ?? true) && input.keepSession === true) {
     const { rows } = await tx.query<{ card_session: string; expires_at: Date }>(
-      `SELECT card_session, expires_at FROM pay_card_sessions WHERE partner_id = $1 AND card_number = $2 AND closed_at IS NULL AND expires_at > $3
+      `SELECT card_session, expires_at FROM pay_card_sessions WHERE partner_id = $1 AND card_number = $2 AND
+        closed_at IS NULL AND expires_at > $3
        ORDER BY issued_at DESC LIMIT 1`,
       [partner.partnerId, cardNumber, new Date(now)],
     );
@@ -92,7 +96,7 @@ export async function issueCard(tx: Queryable, partner: Partner, input: IssueCar
     cardSession = newCardSession(partner.layout.cardSessionLength);
     expiresAt = new Date(now + ttlSeconds * 1000);
     await tx.query(
-      `INSERT INTO pay_card_sessions (partner_id, card_session, card_number, issued_at, expires_at) VALUES ($1, $2, $3, $4, $5)`,
+      `INSERT INTO pay_card_sessions (partner_id, card_session, card_number, issued_at, expires_at) VALUES ($1, ` + `$2, $3, $4, $5)`,
       [partner.partnerId, cardSession, cardNumber, new Date(now), expiresAt],
     );
   }
@@ -111,7 +115,9 @@ export interface CardSessionRecord {
   issuedAt: Date;
   expiresAt: Date;
   closedAt: Date | null;
-  /** When a request for this card session came with a refused token (document section 5); a rescan gives a new session. */
+  /**
+   * When a request for this card session came with a refused token (document section 5); a rescan gives a new session.
+   */
   blockedAt: Date | null;
   walletPayIsDefault: boolean;
   payEnabled: boolean;
@@ -145,7 +151,8 @@ export function sessionProblem(session: CardSessionRecord | undefined, now: numb
 /** Reads a card session (with its card's settings), locking it when `lock` is set. */
 export async function findSession(tx: Queryable, partnerId: string, cardSession: string, lock = false): Promise<CardSessionRecord | undefined> {
   const { rows } = await tx.query<Record<string, unknown>>(
-    `SELECT s.card_session, s.card_number, s.issued_at, s.expires_at, s.closed_at, s.blocked_at, c.wallet_pay_is_default, c.pay_enabled, c.providers
+    `SELECT s.card_session, s.card_number, s.issued_at, s.expires_at, s.closed_at, s.blocked_at,
+      c.wallet_pay_is_default, c.pay_enabled, c.providers
      FROM pay_card_sessions s JOIN pay_cards c ON c.partner_id = s.partner_id AND c.card_number = s.card_number
      WHERE s.partner_id = $1 AND s.card_session = $2${lock ? ' FOR UPDATE OF s' : ''}`,
     [partnerId, cardSession],
@@ -169,7 +176,9 @@ export async function requireSession(tx: Queryable, partnerId: string, cardSessi
   return session!;
 }
 
-/** Closes a card session (after a refund): the customer scans again for a new transaction (document section 3, rule 2). */
+/**
+ * Closes a card session (after a refund): the customer scans again for a new transaction (document section 3, rule 2).
+ */
 export async function closeSession(tx: Queryable, partnerId: string, cardSession: string, now: number): Promise<void> {
   await tx.query('UPDATE pay_card_sessions SET closed_at = $3 WHERE partner_id = $1 AND card_session = $2 AND closed_at IS NULL',
     [partnerId, cardSession, new Date(now)]);
@@ -186,11 +195,15 @@ export async function blockSession(tx: Queryable, partnerId: string, cardSession
   return rowCount === 1;
 }
 
-/** Like {@link blockSession}, for the card session of one of the partner's transactions (a refused /refund, /cancel or /receipt). */
+/**
+ * Like {@link blockSession}, for the card session of one of the partner's transactions (a refused /refund, /cancel or
+ * /receipt).
+ */
 export async function blockSessionOf(tx: Queryable, partnerId: string, transactionId: string, now: number): Promise<boolean> {
   const { rowCount } = await tx.query(
     `UPDATE pay_card_sessions s SET blocked_at = $3 FROM pay_transactions t
-     WHERE t.transaction_id = $2 AND t.partner_id = $1 AND s.partner_id = t.partner_id AND s.card_session = t.card_session AND s.blocked_at IS NULL`,
+     WHERE t.transaction_id = $2 AND t.partner_id = $1 AND s.partner_id = t.partner_id AND s.card_session =
+       t.card_session AND s.blocked_at IS NULL`,
     [partnerId, transactionId, new Date(now)]);
   return rowCount === 1;
 }
@@ -202,7 +215,7 @@ export async function blockSessionOf(tx: Queryable, partnerId: string, transacti
  */
 export async function isBlocked(tx: Queryable, cardSession: string, partnerId: string | undefined): Promise<boolean> {
   const { rows } = await tx.query(
-    'SELECT 1 FROM pay_card_sessions WHERE card_session = $1 AND ($2::text IS NULL OR partner_id = $2) AND blocked_at IS NOT NULL LIMIT 1',
+    'SELECT 1 FROM pay_card_sessions WHERE card_session = $1 AND ($2::text IS NULL OR partner_id = $2) AND ' + 'blocked_at IS NOT NULL LIMIT 1',
     [cardSession, partnerId ?? null]);
   return rows.length > 0;
 }

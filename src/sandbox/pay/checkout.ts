@@ -22,7 +22,10 @@ export interface CheckoutBody {
   totalAmount: number;
 }
 
-/** SHA-256 of a body's canonical JSON: the validated value in the contract's field order, so spacing and key order do not matter. */
+/**
+ * SHA-256 of a body's canonical JSON: the validated value in the contract's field order, so spacing and key order do
+ * not matter.
+ */
 export function bodyHash(body: unknown): string {
   return createHash('sha256').update(JSON.stringify(body)).digest('base64url');
 }
@@ -107,7 +110,8 @@ export async function checkout(rt: PayRuntime, partner: Partner, body: CheckoutB
     // and a concurrent identical request waits here, then finds the stored answer.
     const session = await findSession(tx, partner.partnerId, body.cardSession, true);
     refuseIfBlocked(session);
-    // A repeat is answered before the session is judged, even once it has expired or closed (the recovery for a lost answer).
+    // A repeat is answered before the session is judged, even once it has expired or closed (the recovery for a lost
+    // answer).
     const repeat = await stored(tx, partner.partnerId, body.requestId, hash);
     if (repeat !== undefined) return repeat;
     const why = sessionProblem(session, now);
@@ -118,7 +122,8 @@ export async function checkout(rt: PayRuntime, partner: Partner, body: CheckoutB
     const response: CheckoutResponse = { transactionId, requestId: body.requestId, status: 'created' };
     const text = JSON.stringify(response);
     const { rows } = await tx.query<Record<string, unknown>>(
-      `INSERT INTO pay_transactions (transaction_id, partner_id, request_id, card_session, card_number, body_hash, response, provider_id,
+      `INSERT INTO pay_transactions (transaction_id, partner_id, request_id, card_session, card_number, body_hash,
+        response, provider_id,
          items, discount_amount, total_amount, status, invoice_expires_at, created_at, updated_at, http_request_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, 'created', $12, $13, $13, $14)
        ON CONFLICT (partner_id, request_id) DO NOTHING RETURNING *`,

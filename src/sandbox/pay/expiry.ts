@@ -27,7 +27,7 @@ export async function sweep(rt: PayRuntime, limit = 100): Promise<number> {
   const now = new Date(rt.ctx.clock());
   await rt.ctx.db.query('DELETE FROM pay_token_ids WHERE expires_at < $1', [now]);
   const { rows } = await rt.ctx.db.query<{ transaction_id: string }>(
-    `SELECT transaction_id FROM pay_transactions WHERE status = 'created' AND invoice_expires_at <= $1 ORDER BY invoice_expires_at LIMIT $2`,
+    `SELECT transaction_id FROM pay_transactions WHERE status = 'created' AND invoice_expires_at <= $1 ORDER BY ` + `invoice_expires_at LIMIT $2`,
     [now, limit],
   );
   let expired = 0;

@@ -10,7 +10,9 @@ export interface Fault {
   action: FaultAction;
   /** Requests still to hit. */
   remaining: number;
-  /** For `delay`: real milliseconds before the request is processed (not scaled: it exercises the client's timeouts). */
+  /**
+   * For `delay`: real milliseconds before the request is processed (not scaled: it exercises the client's timeouts).
+   */
   delayMs: number;
 }
 

@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Env } from 'hono';
 import { demoConfig } from '../../demo.js';
 import type { SandboxContext, SandboxModule } from '../module.js';
 import { BankSimulator } from './bank.js';
@@ -27,7 +28,7 @@ interface Instance {
  * wallet-app simulator and the test controls, each through `app.openapi()`
  * from the same route configs `sandboxPayOpenApiDocument` documents.
  */
-export function mountPay(app: OpenAPIHono<any>, rt: PayRuntime, faults: Faults): void {
+export function mountPay(app: OpenAPIHono<Env>, rt: PayRuntime, faults: Faults): void {
   mountPayApi(app, rt, faults);
   mountSimulator(app, rt);
   mountControls(app, rt, faults);
@@ -70,7 +71,7 @@ export function createPayModule(options: PayModuleOptions = {}): SandboxModule {
       return [
         `Pay API    {url}/checkout ... (partner ${v.partnerId}: tokens of the demo verifier are valid)`,
         'Simulator  {url}/sandbox/app',
-        "Demo card  curl -s -X POST -H 'Content-Type: application/json' -d '{}' {url}/sandbox/cards   (a card, its key, a barcode with a card session)",
+        "Demo card  curl -s -X POST -H 'Content-Type: application/json' -d '{}' {url}/sandbox/cards   (a card, " + "its key, a barcode with a card session)",
       ];
     },
     start(ctx) {

@@ -49,7 +49,9 @@ export async function availabilityTask(rt: PayRuntime, partner: Partner, body: T
     }
     const session = await requireSession(tx, partner.partnerId, body.cardSession, rt.ctx.clock());
     const providers = providersFor(rt, session);
-    (body.offers ?? []).forEach((offer, i) => requireOffered(providers, offer.providerId, `offers.${i}.providerId`));
+    (body.offers ?? []).forEach((offer, i) => {
+      requireOffered(providers, offer.providerId, `offers.${i}.providerId`);
+    });
     const response: AvailabilityTaskResponse = {
       taskId: `task_${randomBytes(10).toString('hex')}`, walletPayIsDefault: walletPayIsDefault(session, providers), providers,
     };

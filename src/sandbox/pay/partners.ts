@@ -57,7 +57,8 @@ function fromRow(row: Record<string, unknown>): Partner {
  */
 export async function upsertPartner(db: Queryable, input: PartnerInput, now: Date): Promise<Partner> {
   const { rows } = await db.query<Record<string, unknown>>(
-    `INSERT INTO pay_partners AS p (partner_id, key_hex, webhook_url, webhook_secret, layout, created_at, updated_at, scheme)
+    `INSERT INTO pay_partners AS p (partner_id, key_hex, webhook_url, webhook_secret, layout, created_at,
+      updated_at, scheme)
      VALUES ($1, $2, $3, $4, $5::jsonb, $6, $6, COALESCE($10, 'rfc6238'))
      ON CONFLICT (partner_id) DO UPDATE SET key_hex = EXCLUDED.key_hex, scheme = COALESCE($10, p.scheme),
        webhook_url = CASE WHEN $7 THEN EXCLUDED.webhook_url ELSE p.webhook_url END,

@@ -18,10 +18,12 @@ function invoiceOf(t: TransactionRow, offers: Invoice['offers']): Invoice {
   };
 }
 
-/** Invoices waiting for the customer of a card, oldest first, with the offers of the latest task of their card session. */
+/**
+ * Invoices waiting for the customer of a card, oldest first, with the offers of the latest task of their card session.
+ */
 export async function pendingInvoices(db: Queryable, partnerId: string, cardNumber: string): Promise<Invoice[]> {
   const { rows } = await db.query<Record<string, unknown>>(
-    `SELECT * FROM pay_transactions WHERE partner_id = $1 AND card_number = $2 AND status = 'created' ORDER BY created_at, transaction_id`,
+    `SELECT * FROM pay_transactions WHERE partner_id = $1 AND card_number = $2 AND status = 'created' ORDER BY ` + `created_at, transaction_id`,
     [partnerId, cardNumber],
   );
   const invoices: Invoice[] = [];
@@ -53,10 +55,12 @@ export async function transactionRecord(db: Queryable, t: TransactionRow): Promi
   };
 }
 
-/** A card's latest transactions (newest first, at most `limit`), each with its refunds and receipts: the app's history. */
+/**
+ * A card's latest transactions (newest first, at most `limit`), each with its refunds and receipts: the app's history.
+ */
 export async function cardTransactions(db: Queryable, partnerId: string, cardNumber: string, limit: number): Promise<TransactionRecord[]> {
   const { rows } = await db.query<Record<string, unknown>>(
-    `SELECT * FROM pay_transactions WHERE partner_id = $1 AND card_number = $2 ORDER BY created_at DESC, transaction_id LIMIT $3`,
+    `SELECT * FROM pay_transactions WHERE partner_id = $1 AND card_number = $2 ORDER BY created_at DESC, ` + `transaction_id LIMIT $3`,
     [partnerId, cardNumber, limit],
   );
   const records: TransactionRecord[] = [];

@@ -144,7 +144,7 @@ export async function refund(rt: PayRuntime, partner: Partner, body: RefundBody)
     };
     const text = JSON.stringify(response);
     await tx.query(
-      `INSERT INTO pay_refunds (transaction_id, refund_id, body_hash, amount, items, response, created_at) VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)`,
+      `INSERT INTO pay_refunds (transaction_id, refund_id, body_hash, amount, items, response, created_at) ` + `VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)`,
       [t.transactionId, body.refundId, hash, amount, refundItemsJson(request), text, now],
     );
     await closeSession(tx, t.partnerId, t.cardSession, now.getTime());

@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { Context } from 'hono';
+import type { Context, Env } from 'hono';
 import { registerPayOpenApi } from '../../routes/pay-openapi.js';
 import { PAY_PATHS, PAY_ROUTES } from '../../routes/pay.js';
 import { partnerOf, signedPartner, walletToken } from './auth.js';
@@ -28,7 +28,7 @@ function jsonText(c: Context, text: string): Response {
  * each route (refusals) and after the token check (ids), its views word the
  * transactions; the kit's dialect adds nothing.
  */
-export function mountPayApi(app: OpenAPIHono<any>, rt: PayRuntime, faults: Faults): void {
+export function mountPayApi(app: OpenAPIHono<Env>, rt: PayRuntime, faults: Faults): void {
   registerPayOpenApi(app);
   const { dialect } = rt;
   const guarded = (path: string, required: boolean) =>

@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { Context } from 'hono';
+import type { Context, Env } from 'hono';
 import { problem } from '../../../adapters/http-server/index.js';
 import { setBankSettings, type BankSettings } from './bank.js';
 import type { FaultAction, Faults } from './faults.js';
@@ -19,7 +19,7 @@ const param = (c: Context, name: string) => (c.req.valid as (t: 'param') => Reco
  * injected faults, webhook deliveries (list, redeliver) and a transaction's
  * full record.
  */
-export function mountControls(app: OpenAPIHono<any>, rt: PayRuntime, faults: Faults): void {
+export function mountControls(app: OpenAPIHono<Env>, rt: PayRuntime, faults: Faults): void {
   const handle = (route: object, handler: (c: Context) => Promise<Response> | Response) => app.openapi(route as never, handler as never);
 
   handle(bankRoute, async (c) => c.json(await setBankSettings(rt.ctx.db, jsonBody<BankSettings>(c))));

@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { Context } from 'hono';
+import type { Context, Env } from 'hono';
 import { problem } from '../../../adapters/http-server/index.js';
 import { mountWebPage } from '../../../adapters/http-server/web-pages.js';
 import { confirmInvoice } from './bank.js';
@@ -24,7 +24,7 @@ const query = <T>(c: Context) => (c.req.valid as (t: 'query') => T)('query');
  * barcodes, the customer's pending invoices and what the customer does with
  * them (confirm, decline, cancel), the card's history, and the wallet app's page at /sandbox/app.
  */
-export function mountSimulator(app: OpenAPIHono<any>, rt: PayRuntime): void {
+export function mountSimulator(app: OpenAPIHono<Env>, rt: PayRuntime): void {
   const handle = (route: object, handler: (c: Context) => Promise<Response> | Response) => app.openapi(route as never, handler as never);
   const ttl = rt.options.cardSessionTtlSeconds;
 

@@ -27,7 +27,7 @@ export const PartnerRequest = z.object({
   webhookSecret: z.string().regex(/^whsec_[A-Za-z0-9+/]{32,88}={0,2}$/, { error: 'must be whsec_ followed by base64 of 24 to 64 bytes' }).optional(),
   layout: BarcodeLayoutSchema.optional(),
   scheme: z.enum(['rfc6238', 'card-bound'], { error: 'must be rfc6238 or card-bound' }).optional()
-    .openapi({ description: "How the app draws barcodes; the merchant's verifier must use the same. Default for a new partner: rfc6238; kept on update." }),
+    .openapi({ description: "How the app draws barcodes; the merchant's verifier must use the same. Default for a new partner: " + "rfc6238; kept on update." }),
 }).strict().openapi('SandboxPartnerRequest');
 /** A partner as the simulator shows it, with its webhook secret. */
 export const PartnerResponse = z.object({
@@ -41,7 +41,7 @@ export const CardRequest = z.object({
   cardNumber: CardNumber.optional().openapi({ description: 'Default: a new 16-digit number.' }),
   withSession: z.boolean().default(true).openapi({ description: 'false: a barcode without a card session (no wallet payment).' }),
   keepSession: z.boolean().default(false).openapi({
-    description: 'true: draw with the card\'s latest card session while it is open and unexpired (the app redrawing its barcode each step); a new one otherwise.',
+    description: 'true: draw with the card\'s latest card session while it is open and unexpired (the app redrawing its ' + 'barcode each step); a new one otherwise.',
   }),
   walletPayIsDefault: z.boolean().optional(),
   payEnabled: z.boolean().optional().openapi({ description: 'false: every provider is unavailable for this customer.' }),
@@ -87,7 +87,7 @@ export const BankRequest = z.object({
   mode: z.enum(['approve', 'decline', 'insufficient', 'technical'], { error: 'must be approve, decline, insufficient or technical' }),
   delayMs: z.number().int().min(0).max(86_400_000).default(0).openapi({ description: 'The bank answers this long after the confirmation (divided by timeScale).' }),
   receiveMs: z.number().int().min(0).max(86_400_000).default(0)
-    .openapi({ description: 'The bank receives the payment this long after the confirmation (divided by timeScale); a /cancel before it withdraws the payment, after it the answer still comes.' }),
+    .openapi({ description: 'The bank receives the payment this long after the confirmation (divided by timeScale); a /cancel ' + 'before it withdraws the payment, after it the answer still comes.' }),
 }).strict().openapi('SandboxBank');
 
 /** POST /sandbox/bank/refunds: how the next refunds settle where they settle later (the foreign dialect). */

@@ -15,7 +15,8 @@ const bad = { 400: error('The body or a parameter fails the schema (`BAD_REQUEST
 const notFound = { 404: error('No such partner, card or transaction (`NOT_FOUND`).') };
 const invalid = { 409: error('The transaction is not in a status that allows it (`INVALID_STATE`).') };
 const urlBad = { 400: error('The path or query holds a control character (`BAD_REQUEST`).') };
-// The simulator and the test controls take no credentials (the sandbox binds to loopback); said explicitly, not left out.
+// The simulator and the test controls take no credentials (the sandbox binds to loopback); said explicitly, not left
+// out.
 const open: [] = [];
 const app = ['Simulator: wallet app'];
 const controls = ['Simulator: test controls'];
@@ -71,7 +72,7 @@ export const customerCancelRoute = act('sandboxCustomerCancel', 'cancel', 'The c
 /** GET /sandbox/app. */
 export const appPageRoute = createRoute({
   operationId: 'sandboxAppPage', method: 'get', path: '/sandbox/app', tags: app, security: open,
-  summary: 'The wallet app for people: a card and its barcode, invoices, receipts, push inbox, loyalty (built by `npm run build:web`)',
+  summary: 'The wallet app for people: a card and its barcode, invoices, receipts, push inbox, loyalty (built by `npm ' + 'run build:web`)',
   responses: { 200: { description: 'HTML.', content: { 'text/html': { schema: z.string() } } }, ...urlBad },
 });
 

@@ -8,7 +8,9 @@ export interface TransactionRow {
   transactionId: string;
   partnerId: string;
   requestId: string;
-  /** The `X-Request-Id` of the /checkout that created it (its webhooks carry it); null in rows older than migration 005. */
+  /**
+   * The `X-Request-Id` of the /checkout that created it (its webhooks carry it); null in rows older than migration 005.
+   */
   httpRequestId: string | null;
   cardSession: string;
   cardNumber: string;
@@ -76,10 +78,11 @@ export async function findTransaction(tx: Queryable, key: TransactionKey, lock =
   const partner = key.partnerId ?? null;
   const { rows } = 'transactionId' in key
     ? await tx.query<Record<string, unknown>>(
-      `SELECT * FROM pay_transactions WHERE transaction_id = $1 AND ($2::text IS NULL OR partner_id = $2)${forUpdate}`,
+      `SELECT * FROM pay_transactions WHERE transaction_id = $1 AND ($2::text IS NULL OR partner_id = ` + `$2)${forUpdate}`,
       [key.transactionId, partner])
     : await tx.query<Record<string, unknown>>(
-      `SELECT * FROM pay_transactions WHERE request_id = $1 AND card_session = $2 AND ($3::text IS NULL OR partner_id = $3)
+      `SELECT * FROM pay_transactions WHERE request_id = $1 AND card_session = $2 AND ($3::text IS NULL OR
+        partner_id = $3)
        ORDER BY created_at LIMIT 2${forUpdate}`,
       [key.requestId, key.cardSession, partner]);
   // Without a partner, requestId + cardSession could in theory name two partners' transactions: refuse to guess.

@@ -63,8 +63,9 @@ export async function createAccount(db: Queryable, now: number, input: CreateAcc
   const passwordHash = await hashPassword(password);
   try {
     const { rows } = await db.query(
-      `INSERT INTO push_accounts (login, partner, password_hash, callback_url, callback_secret, single_interval_ms, batch_interval_ms,
-         simulate_delivery, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (login) DO NOTHING RETURNING ${COLUMNS}`,
+      `INSERT INTO push_accounts (login, partner, password_hash, callback_url, callback_secret, single_interval_ms,
+         batch_interval_ms, simulate_delivery, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (login) DO NOTHING RETURNING ${COLUMNS}`,
       [input.login, input.partner, passwordHash, input.callbackUrl ?? null, callbackSecret,
         input.singleIntervalMs ?? ACCOUNT_DEFAULTS.singleIntervalMs, input.batchIntervalMs ?? ACCOUNT_DEFAULTS.batchIntervalMs,
         input.simulateDelivery ?? ACCOUNT_DEFAULTS.simulateDelivery, new Date(now)],

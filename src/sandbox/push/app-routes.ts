@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Env } from 'hono';
 import { ErrorEnvelope } from '../../contracts/errors.js';
 import type { SandboxContext } from '../module.js';
 import { InboxMessagePath, InboxResponse, MsisdnPath } from './schemas.js';
@@ -27,7 +28,7 @@ const readRoute = createRoute({
 });
 
 /** Mounts the wallet-app simulator's Push inbox under `/sandbox/app/`. */
-export function mountAppRoutes(app: OpenAPIHono<any>, ctx: SandboxContext): void {
+export function mountAppRoutes(app: OpenAPIHono<Env>, ctx: SandboxContext): void {
   app.openapi(inboxRoute, async (c) => c.json({ messages: await inbox(ctx.db, c.req.valid('param').msisdn) }, 200));
   app.openapi(readRoute, async (c) => {
     const { msisdn, messageId } = c.req.valid('param');

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Env } from 'hono';
 import { ErrorEnvelope } from '../../contracts/errors.js';
 import { problem } from '../../../adapters/http-server/index.js';
 import type { SandboxContext } from '../module.js';
@@ -58,7 +59,7 @@ const redeliverRoute = createRoute({
 });
 
 /** Mounts the sandbox's Push test controls under `/sandbox/push/` (no auth: a sandbox on loopback). */
-export function mountControlRoutes(app: OpenAPIHono<any>, ctx: SandboxContext): void {
+export function mountControlRoutes(app: OpenAPIHono<Env>, ctx: SandboxContext): void {
   app.openapi(createAccountRoute, async (c) => {
     const input = c.req.valid('json');
     const created = await createAccount(ctx.db, ctx.clock(), input);

@@ -36,5 +36,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(key, expected);
 }
 
+const ZERO_SALT = Buffer.alloc(16).toString('base64');
+const ZERO_KEY = Buffer.alloc(KEY_LENGTH).toString('base64');
 /** A hash no password matches, so an unknown login costs as much time as a known one. */
-export const DUMMY_HASH = `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(KEY_LENGTH).toString('base64')}`;
+export const DUMMY_HASH = `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${ZERO_SALT}$${ZERO_KEY}`;

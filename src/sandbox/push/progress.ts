@@ -13,7 +13,10 @@ export interface PhoneSimulatorOptions {
   timeScale: number;
   /** How often due messages are looked for. Default 50 ms. */
   pollMs?: number;
-  /** Messages moved per transaction. Default 2,000: big enough to be quick, small enough not to hold PGlite's one connection long. */
+  /**
+   * Messages moved per transaction. Default 2,000: big enough to be quick, small enough not to hold PGlite's one
+   * connection long.
+   */
   chunk?: number;
   /** Called after a transaction moved messages (the pages' change notice). Default none. */
   onMoved?: () => void;
@@ -100,7 +103,8 @@ export class PhoneSimulator {
            WHERE login = $1 AND next_at <= $2 ORDER BY next_at LIMIT $3 FOR UPDATE SKIP LOCKED
          )
          UPDATE push_messages m SET
-           status = CASE WHEN p.state = 'unreachable' THEN 'FAILED' WHEN due.status = 'QUEUED' THEN 'SENT' ELSE 'DELIVERED' END,
+           status = CASE WHEN p.state = 'unreachable' THEN 'FAILED' WHEN due.status = 'QUEUED' THEN 'SENT' ELSE
+             'DELIVERED' END,
            updated_at = $2,
            next_at = CASE WHEN due.status = 'QUEUED' AND p.state IS DISTINCT FROM 'unreachable'
                           THEN $2::timestamptz + $4::double precision * interval '1 millisecond' END

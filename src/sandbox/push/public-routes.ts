@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Env } from 'hono';
 import { PUSH_HEADERS, PUSH_PATHS, type PushMessageState, type PushStatus } from '../../contracts/push/index.js';
 import { registerPushOpenApi } from '../../routes/push-openapi.js';
 import { PUSH_ROUTES } from '../../routes/push.js';
@@ -29,7 +30,7 @@ async function answer<T>(run: () => Promise<SendResult<T>>): Promise<Response> {
  * Mounts the Push API (the interface document, section 4.3) under `/public`: Basic auth and
  * the initial-password rule first, then the contract's routes.
  */
-export function mountPublicRoutes(app: OpenAPIHono<any>, ctx: SandboxContext): void {
+export function mountPublicRoutes(app: OpenAPIHono<Env>, ctx: SandboxContext): void {
   const verified = new VerifiedPasswords();
   registerPushOpenApi(app);
   const guard = ctx.authLimiter && { limiter: ctx.authLimiter, logger: ctx.logger, realm: 'push' };

@@ -47,7 +47,7 @@ export async function claimSingle(tx: Queryable, key: { login: string; subId: st
  */
 export async function claimBatch(tx: Queryable, login: string, now: number, intervalMs: number): Promise<void> {
   const { rows } = await tx.query(
-    'UPDATE push_accounts SET last_batch_at = $2 WHERE login = $1 AND (last_batch_at IS NULL OR last_batch_at <= $3) RETURNING login',
+    'UPDATE push_accounts SET last_batch_at = $2 WHERE login = $1 AND (last_batch_at IS NULL OR last_batch_at <= ' + '$3) RETURNING login',
     [login, new Date(now), new Date(now - intervalMs)],
   );
   if (rows.length > 0) return;

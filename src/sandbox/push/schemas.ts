@@ -20,7 +20,7 @@ export const CreateAccountRequest = z.object({
   password: password.optional().openapi({ description: 'The initial password; default a random one, answered once.' }),
   callbackSecret: z.string({ error: 'must be a string' }).regex(/^whsec_[A-Za-z0-9+/]{32,88}={0,2}$/, { error: 'must be whsec_ followed by 24 to 64 bytes in base64' })
     .optional().openapi({ description: 'Default a new random `whsec_` secret.' }),
-  singleIntervalMs: interval.optional().openapi({ description: `Minimum gap between two single pushes with one subId to one number; default ${ACCOUNT_DEFAULTS.singleIntervalMs}.` }),
+  singleIntervalMs: interval.optional().openapi({ description: `Minimum gap between two single pushes with one subId to one number; default ` + `${ACCOUNT_DEFAULTS.singleIntervalMs}.` }),
   batchIntervalMs: interval.optional().openapi({ description: `Minimum gap after an accepted batch; default ${ACCOUNT_DEFAULTS.batchIntervalMs}.` }),
   simulateDelivery: z.boolean({ error: 'must be true or false' }).optional().openapi({ description: 'Messages advance to SENT and DELIVERED on their own; default true.' }),
 }).strict().openapi('SandboxPushAccountCreate');

@@ -53,7 +53,7 @@ async function idempotent<T>(ctx: SendContext, body: unknown, work: (tx: Queryab
 
 async function insertSend(tx: Queryable, ctx: SendContext, id: string, kind: 'single' | 'batch', body: SinglePushRequest | BatchPushRequest, accepted: number): Promise<void> {
   await tx.query(
-    `INSERT INTO push_sends (send_id, login, kind, sub_id, title, text, deeplink, accepted, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    `INSERT INTO push_sends (send_id, login, kind, sub_id, title, text, deeplink, accepted, created_at) VALUES ` + `($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
     [id, ctx.account.login, kind, body.subId, body.message.title, body.message.text, body.message.deeplink ?? null, accepted, new Date(ctx.now)],
   );
 }

@@ -17,11 +17,11 @@ export async function pushStats(db: Database, login: string, subId?: string): Pr
   const sub = subId ?? null;
   const [counts, statuses, sends] = await Promise.all([
     db.query<{ messages: number; distinct_msisdn: number }>(
-      'SELECT count(*) AS messages, count(DISTINCT msisdn) AS distinct_msisdn FROM push_messages WHERE login = $1 AND ($2::text IS NULL OR sub_id = $2)',
+      'SELECT count(*) AS messages, count(DISTINCT msisdn) AS distinct_msisdn FROM push_messages WHERE login = ' + '$1 AND ($2::text IS NULL OR sub_id = $2)',
       [login, sub],
     ),
     db.query<{ status: string; n: number }>(
-      'SELECT status, count(*) AS n FROM push_messages WHERE login = $1 AND ($2::text IS NULL OR sub_id = $2) GROUP BY status', [login, sub],
+      'SELECT status, count(*) AS n FROM push_messages WHERE login = $1 AND ($2::text IS NULL OR sub_id = $2) ' + 'GROUP BY status', [login, sub],
     ),
     db.query<{ kind: string; n: number }>(
       'SELECT kind, count(*) AS n FROM push_sends WHERE login = $1 AND ($2::text IS NULL OR sub_id = $2) GROUP BY kind', [login, sub],

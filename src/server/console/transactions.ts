@@ -9,7 +9,9 @@ export interface AttemptView {
   httpStatus: number | null;
   error: string | null;
   durationMs: number;
-  /** `verified`: the handler checked the Standard Webhooks signature and took it (2xx); `refused`: 401; else unknown. */
+  /**
+   * `verified`: the handler checked the Standard Webhooks signature and took it (2xx); `refused`: 401; else unknown.
+   */
   signature: 'verified' | 'refused' | 'unknown';
 }
 

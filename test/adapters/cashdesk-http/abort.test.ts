@@ -14,7 +14,7 @@ describe('a client aborting mid-body', () => {
     for (const end of ['destroy', 'resetAndDestroy'] as const) {
       await new Promise<void>((resolve) => {
         const socket = connect(Number(port), hostname, () => {
-          socket.write(`POST /v1/barcode/verify HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TILL_KEY}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"fullBarcode":`);
+          socket.write(`POST /v1/barcode/verify HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TILL_KEY}\r\nContent-Type: ` + `application/json\r\nContent-Length: 1000\r\n\r\n{"fullBarcode":`);
           // Wait for the server to have the head (and to be reading the body) before going away.
           setImmediate(() => socket[end]());
         });
@@ -39,7 +39,7 @@ describe('a client aborting mid-body', () => {
     const { hostname, port } = new URL(server.url);
     await new Promise<void>((resolve) => {
       const socket = connect(Number(port), hostname, () => {
-        socket.write(`POST /v1/payments/sale-1/basket HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TILL_KEY}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"basket":`);
+        socket.write(`POST /v1/payments/sale-1/basket HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ` + `${TILL_KEY}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"basket":`);
         setImmediate(() => socket.destroy());
       });
       socket.on('error', () => {});

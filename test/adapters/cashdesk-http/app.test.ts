@@ -117,7 +117,7 @@ describe('POST /v1/barcode/verify', () => {
     expect(reply.body).toMatchObject({ status: 'PAYLOAD_TOO_LARGE', errors: ['body: must be at most 1048576 bytes'] });
   });
 
-  it('closes the connection after refusing an unread body, so the next request does not land on a dropped socket', async () => {
+  it('closes the connection after refusing an unread body, so the next request ' + 'does not land on a dropped socket', async () => {
     const refused = await request(server.url, '/v1/barcode/verify', { body: JSON.stringify({ fullBarcode: 'C'.repeat(1024 * 1024) }) });
     expect(refused.status).toBe(413);
     expect(refused.headers.get('connection')).toBe('close');

@@ -28,7 +28,7 @@ describe('GET /metrics', () => {
   const name = '[a-zA-Z_:][a-zA-Z0-9_:]*';
   const label = '[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\\\\n]|\\\\.)*"';
   const PROMETHEUS_LINE = new RegExp(
-    `^(?:# HELP ${name} .*|# TYPE ${name} (?:counter|gauge|histogram|summary|untyped)|${name}(?:\\{${label}(?:,${label})*\\})? [-+]?(?:[0-9.]+(?:e[-+]?\\d+)?|NaN|Inf))$`,
+    `^(?:# HELP ${name} .*|# TYPE ${name} ` + `(?:counter|gauge|histogram|summary|untyped)|${name}(?:\\{${label}(?:,${label})*\\})? ` + `[-+]?(?:[0-9.]+(?:e[-+]?\\d+)?|NaN|Inf))$`,
   );
 
   it('counts verifications by result_code and parses as Prometheus text', async () => {
@@ -56,7 +56,7 @@ describe('GET /metrics', () => {
 });
 
 describe('GET /openapi.json', () => {
-  it('serves an OpenAPI 3.1 document with the verify, token and payment routes, the components and the till key schemes', async () => {
+  it('serves an OpenAPI 3.1 document with the verify, token and payment routes, the components and the till key ' + 'schemes', async () => {
     const reply = await request(server.url, '/openapi.json', { key: null });
     expect(reply.status).toBe(200);
     const doc = reply.body;

@@ -6,7 +6,9 @@ import type { Payments } from '../../../src/cashdesk/payments/api.js';
 import type { UpdateListener } from '../../../src/cashdesk/payments/feed.js';
 import type { SessionUpdate } from '../../../src/contracts/cashdesk-payments.js';
 
-/** A payment with a history of events 1..n and a till subscription that restates it on subscribe, as the service does. */
+/**
+ * A payment with a history of events 1..n and a till subscription that restates it on subscribe, as the service does.
+ */
 function payments(history: SessionUpdate[], keptFrom = 1) {
   const listeners = new Set<UpdateListener>();
   const current = () => ({ ...history.at(-1)!, restated: true as const });

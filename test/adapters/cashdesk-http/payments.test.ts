@@ -40,8 +40,7 @@ class EventStream {
         const { done, value } = await reader.read();
         if (done) return;
         this.#buffer += decoder.decode(value, { stream: true });
-        let end;
-        while ((end = this.#buffer.indexOf('\n\n')) >= 0) {
+        for (let end = this.#buffer.indexOf('\n\n'); end >= 0; end = this.#buffer.indexOf('\n\n')) {
           const block = this.#buffer.slice(0, end);
           this.#buffer = this.#buffer.slice(end + 2);
           const event = /^event: (.*)$/m.exec(block)?.[1];
@@ -119,7 +118,7 @@ describe('HTTP /v1/payments', () => {
 
   // Hostile input (attacks on the payment routes): a deep receipt died in the payments thread's
   // structured clone (a 500 with a stack in the log); the webhook read any body whole, unauthenticated.
-  it('refuses a body or a receipt nested deeper than 64 levels, and a receipt with control characters, 400 naming the field', async () => {
+  it('refuses a body or a receipt nested deeper than 64 levels, and a receipt with control characters, 400 naming ' + 'the field', async () => {
     const post = async (path: string, text: string) => {
       const response = await fetch(pay.server.url + path, { method: 'POST', headers: { authorization: `Bearer ${TILL_KEY}`, 'content-type': 'application/json' }, body: text });
       return { status: response.status, body: await response.json() as any };
@@ -137,9 +136,9 @@ describe('HTTP /v1/payments', () => {
       .toMatchObject({ status: 400, body: { status: 'BAD_REQUEST', errors: ['body: nesting deeper than 64 levels'] } });
   });
 
-  // A till's event streams are held open for as long as it likes; without a cap one till key could hold every connection
-  // the server allows, as the bridge's per-till cap (16) prevents for WebSocket connections.
-  it('refuses a till a 17th open event stream with 429 and Retry-After, and takes one again once a stream has closed', async () => {
+  // A till's event streams are held open for as long as it likes; without a cap one till key could hold every
+  // connection the server allows, as the bridge's per-till cap (16) prevents for WebSocket connections.
+  it('refuses a till a 17th open event stream with 429 and Retry-After, and takes ' + 'one again once a stream has closed', async () => {
     const card = await pay.sim.issueCard({ walletPayIsDefault: false });
     await call('POST', '/v1/payments', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'http-streams' });
     const url = `${pay.server.url}/v1/payments/http-streams/events`;
@@ -152,7 +151,8 @@ describe('HTTP /v1/payments', () => {
       expect(over.headers.get('retry-after')).toBe('1');
       expect(await over.json()).toMatchObject({ status: 'TOO_MANY_REQUESTS', errors: ['events: at most 16 open event streams per till'] });
       streams.pop()!.close();
-      // The server frees the slot when it sees the stream end: asked again until it has (each try a request, not a timer).
+      // The server frees the slot when it sees the stream end: asked again until it has (each try a request, not a
+      // timer).
       let status = 0;
       for (let attempt = 0; attempt < 200 && status !== 200; attempt++) {
         const again = await fetch(url, { headers: { authorization: `Bearer ${TILL_KEY}` } });
@@ -176,7 +176,7 @@ describe('HTTP /v1/payments', () => {
     expect(sized.sentBeforeAnswer).toBeLessThan(declared / 4);
   });
 
-  it('answers a wrong method on the payment routes 405 with Allow, before asking for a till key, and counts it by route', async () => {
+  it('answers a wrong method on the payment routes 405 with Allow, before asking for a till key, and counts it by ' + 'route', async () => {
     const wrong = async (method: string, path: string) => {
       const response = await fetch(pay.server.url + path, { method });
       return { status: response.status, allow: response.headers.get('allow'), body: method === 'HEAD' ? undefined : await response.json() };
@@ -222,7 +222,7 @@ describe('HTTP /v1/payments, the body media type', () => {
     expect(await post(path, body, contentType)).toMatchObject({ status: 415, body: { status: 'UNSUPPORTED_MEDIA_TYPE', errors: ['Content-Type: must be application/json'] } });
   });
 
-  it('takes JSON (application/json, +json, with parameters), and a bodiless intent without a Content-Type', async () => {
+  it('takes JSON (application/json, +json, with parameters), and a ' + 'bodiless intent without a Content-Type', async () => {
     // No Pay API on this server: past the body checks, every call is refused PAY_NOT_CONFIGURED.
     for (const contentType of ['application/json', 'application/json; charset=utf-8', 'application/merge-patch+json']) {
       expect(await post('/v1/payments/sale-1/basket', basket, contentType)).toMatchObject({ status: 503, body: { status: 'PAY_NOT_CONFIGURED' } });

@@ -38,7 +38,7 @@ describe('rememberingAuthenticator', () => {
     expect(authenticate(undefined, '/v1/barcode/verify?key=wrong', '10.0.0.1')).toBeUndefined();
   });
 
-  it('refuses a remembered key from an address locked out by wrong keys, and admits it again once the lock ends', () => {
+  it('refuses a remembered key from an address locked out by wrong keys, and ' + 'admits it again once the lock ends', () => {
     const { authenticate, checks, advance } = setUp();
     expect(authenticate(`Bearer ${KEY}`, '/', '10.0.0.9')?.id).toBe('till-1');
     for (let i = 0; i < 3; i++) expect(authenticate('Bearer wrong-key-0123456789', '/', '10.0.0.9')).toBeUndefined();
@@ -46,6 +46,7 @@ describe('rememberingAuthenticator', () => {
     expect(authenticate(`Bearer ${KEY}`, '/', '10.0.0.10')?.id).toBe('till-1'); // only that address is locked
     advance(60_001);
     expect(authenticate(`Bearer ${KEY}`, '/', '10.0.0.9')?.id).toBe('till-1');
-    expect(checks).toHaveBeenCalledTimes(4); // the first good key and the three wrong ones; every later hit from memory
+    // the first good key and the three wrong ones; every later hit from memory
+    expect(checks).toHaveBeenCalledTimes(4);
   });
 });

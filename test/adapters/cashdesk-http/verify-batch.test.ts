@@ -22,7 +22,7 @@ async function refused(body: unknown): Promise<string[]> {
 }
 
 describe('POST /v1/barcode/verify-batch', () => {
-  it('answers { results } with one verification per barcode, in order, each as the single route answers it', async () => {
+  it('answers { results } with one verification per barcode, in order, each ' + 'as the single route answers it', async () => {
     const other = barcode('4000999988887777');
     const reply = await request(server.url, PATH, { body: { fullBarcodes: [barcode(), 'XX;1;;2', other] } });
     expect(reply.status).toBe(200);
@@ -69,7 +69,7 @@ describe('POST /v1/barcode/verify-batch', () => {
     for (const body of ['[]', '["XX;1;;2"]', '"XX;1;;2"', 'null', '7']) expect(await refused(body), body).toEqual([expect.stringMatching(/^body: /)]);
   });
 
-  it('answers 400 body: must be JSON for NUL bytes or other text outside the JSON, and verifies a barcode holding a NUL', async () => {
+  it('answers 400 body: must be JSON for NUL bytes or other text outside the JSON, and verifies a barcode holding a ' + 'NUL', async () => {
     expect(await refused('{"fullBarcodes":["XX;1;;2"]}\u0000')).toEqual(['body: must be JSON']);
     expect(await refused('\u0000{"fullBarcodes":["XX;1;;2"]}')).toEqual(['body: must be JSON']);
     expect(await refused('{"fullBarcodes":["XX;1;;2"')).toEqual(['body: must be JSON']);
@@ -101,7 +101,7 @@ describe('POST /v1/barcode/verify-batch', () => {
     expect(await response.json()).toEqual({ status: 'PAYLOAD_TOO_LARGE', errors: ['body: must be at most 1048576 bytes'], requestId: expect.any(String) });
   });
 
-  it('asks for the till key before reading the body, answers 415 for a body not declared as JSON, 405 for GET', async () => {
+  it('asks for the till key before reading the body, answers 415 for a body ' + 'not declared as JSON, 405 for GET', async () => {
     const anonymous = await request(server.url, PATH, { body: { fullBarcodes: ['XX;1;;2'] }, key: null });
     expect(anonymous.status).toBe(401);
     expect(anonymous.body).toEqual({ status: 'UNAUTHORIZED', errors: ['Invalid authorization token'], requestId: expect.any(String) });

@@ -28,11 +28,11 @@ function app(log = captureLog(), db?: Database) {
   return api;
 }
 
-const post = (path: string, body: string) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body });
+const post = (_path: string, body: string) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body });
 const nested = (depth: number) => `{"a":${'['.repeat(depth - 1)}1${']'.repeat(depth - 1)}}`;
 
 describe('createApiApp, given hostile input', () => {
-  it('takes JSON nested 64 deep and refuses 65 or 5000 deep with 400, before zod or JSON.stringify see it', async () => {
+  it('takes JSON nested 64 deep and refuses 65 or 5000 deep with 400, ' + 'before zod or JSON.stringify see it', async () => {
     const api = app();
     expect((await api.request('/things', post('/things', nested(64)))).status).toBe(200);
     for (const depth of [65, 5000, 100_000]) {
@@ -52,7 +52,7 @@ describe('createApiApp, given hostile input', () => {
     expect((await api.request('/things/a%20b')).status).toBe(200);
   });
 
-  it('answers a known path under another method with 405 and Allow, before an auth middleware, and unknown paths 404', async () => {
+  it('answers a known path under another method with 405 and Allow, before an auth ' + 'middleware, and unknown paths 404', async () => {
     const api = app();
     const res = await api.request('/private/thing', { method: 'DELETE' });
     expect(res.status).toBe(405);
@@ -98,7 +98,7 @@ describe.each(databaseCases('the database refusal guard'))('createApiApp on $nam
   }, 120_000);
   afterAll(async () => { await db?.close(); });
 
-  it('answers 400 BAD_REQUEST (SQLSTATE class 22), not 500, and logs neither the value nor the other parameters', async () => {
+  it('answers 400 BAD_REQUEST (SQLSTATE class 22), not 500, and logs neither ' + 'the value nor the other parameters', async () => {
     const log = captureLog();
     const res = await app(log, db).request('/store', post('/store', JSON.stringify({ name: 'a\u0000b' })));
     expect(res.status).toBe(400);

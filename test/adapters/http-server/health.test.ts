@@ -43,7 +43,10 @@ describe('HealthCheck', () => {
 let now = 1_800_000_000_000;
 const clock = () => now;
 
-/** A database of its own (a schema on PostgreSQL when DATABASE_URL is set: PGlite starts slowly on a busy machine), and how to drop it. */
+/**
+ * A database of its own (a schema on PostgreSQL when DATABASE_URL is set: PGlite starts slowly on a busy machine), and
+ * how to drop it.
+ */
 async function freshDatabase(): Promise<{ db: Database; drop(): Promise<void> }> {
   if (!DATABASE_URL) {
     const db = await openDatabase();

@@ -117,7 +117,7 @@ describe('serveHttp, a request Node itself refuses', () => {
   // Hostile requests answered by Node's HTTP parser before any app code: "HTTP/1.1 400 Bad Request" and no body,
   // where every other refusal of the kit is the error envelope.
   const verify = (headers: string) =>
-    `POST /v1/barcode/verify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${headers}\r\n\r\n{"fullBarcode":"x"}`;
+    `POST /v1/barcode/verify HTTP/1.1\r\nHost: x\r\nContent-Type: ` + `application/json\r\n${headers}\r\n\r\n{"fullBarcode":"x"}`;
   it.each([
     ['a NUL byte in Authorization', verify(`Authorization: Bearer ${TILL_KEY}\0\r\nContent-Length: 18`), 400, 'BAD_REQUEST'],
     ['a C0 control in X-Request-Id', verify(`Authorization: Bearer ${TILL_KEY}\r\nX-Request-Id: a\u0007b\r\nContent-Length: 18`), 400, 'BAD_REQUEST'],

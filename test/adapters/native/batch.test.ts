@@ -196,10 +196,11 @@ describe.skipIf(unavailable !== undefined)('native verifyBatch against verify', 
     }
 
     for (const size of [BATCH_MAX, BATCH_MAX + 1]) {
-      it(`answers a batch of ${size} as barcodeVerify one after the other, in ${Math.ceil(size / BATCH_MAX)} core calls`, async () => {
+      it(`answers a batch of ${size} as barcodeVerify one after the other, in ${Math.ceil(size / BATCH_MAX)} core ` + `calls`, async () => {
         const config = { ...BASE_CONFIG, scheme: 'card-bound', backend: 'native', clock: () => NOW, lockout: { maxFailures: 3, coolDownSeconds: 60 } } as const;
         const list = Array.from({ length: size }, (_, i) => barcode('card-bound', String(4_000_000_000_000_000 + i * 7919), i % 2 ? undefined : 'AB12CD34'));
-        // Last in the batch: one past the cap, a non-ASCII one and a replay (the last two astride the chunks in a batch of 65).
+        // Last in the batch: one past the cap, a non-ASCII one and a replay (the last two astride the chunks in a
+        // batch of 65).
         list[size - 3] = padded(list[size - 3]!, 3 * CAP, '7');
         list[size - 2] = `${list[size - 2]!}é`;
         list[size - 1] = list[0]!;

@@ -14,7 +14,7 @@ describe('adapters/native/build.mjs', () => {
     const run = build({ WALLET_PARTNER_KIT_NODEDIR: '/nonexistent/node-headers' });
     expect(run.status).toBe(0);
     expect(run.stdout.trim().split('\n')).toEqual([
-      'wallet-partner-kit: native addon not built (no include/node/node.h under /nonexistent/node-headers); the wasm core will be used',
+      'wallet-partner-kit: native addon not built (no include/node/node.h under /nonexistent/node-headers); the ' + 'wasm core will be used',
     ]);
     expect(run.stderr).toBe('');
   });

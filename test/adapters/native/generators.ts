@@ -13,7 +13,8 @@ export class Rng {
 
   /** A float in [0, 1). */
   next(): number {
-    let t = (this.#state = (this.#state + 0x6d2b79f5) >>> 0);
+    this.#state = (this.#state + 0x6d2b79f5) >>> 0;
+    let t = this.#state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
@@ -134,9 +135,17 @@ export function malformed(rng: Rng, layout: { prefix: string; delimeter: string;
       while (Buffer.byteLength(body) < 1024 - rng.int(0, 8)) body += rng.chance(0.9) ? 'A' : filler;
       return body + rng.string(rng.int(0, 6), ['é', '€', '😀', '\ud800', 'A', d, '1']);
     }
-    case 3: return `${layout.prefix}${d}${rng.string(rng.int(1, 64), CARD_CHARS)}${d}${rng.string(rng.int(900, 5_000), SESSION_CHARS)}`;
+    case 3: {
+      const card = rng.string(rng.int(1, 64), CARD_CHARS);
+      return `${layout.prefix}${d}${card}${d}${rng.string(rng.int(900, 5_000), SESSION_CHARS)}`;
+    }
     case 4: return rng.string(rng.int(1000, 3000), WILD_CHARS);
-    case 5: return `${layout.prefix}${d}${rng.string(rng.int(0, 66), CARD_CHARS)}${d}${rng.string(rng.pick([0, layout.cardSessionLength]), SESSION_CHARS)}${d}${rng.string(layout.passLength, rng.chance(0.8) ? DIGITS : WILD_CHARS)}`;
+    case 5: {
+      const card = rng.string(rng.int(0, 66), CARD_CHARS);
+      const session = rng.string(rng.pick([0, layout.cardSessionLength]), SESSION_CHARS);
+      const password = rng.string(layout.passLength, rng.chance(0.8) ? DIGITS : WILD_CHARS);
+      return `${layout.prefix}${d}${card}${d}${session}${d}${password}`;
+    }
     default: return `${layout.prefix}${rng.string(rng.int(0, 3), WILD_CHARS)}${d}${rng.string(rng.int(1, 20), WILD_CHARS)}`;
   }
 }
@@ -150,8 +159,16 @@ export function randomJson(rng: Rng, depth = 0, maxDepth = 4): string {
     case 1: return randomNumber(rng);
     case 2:
     case 3: return randomJsonString(rng);
-    case 4: return `[${ws()}${Array.from({ length: rng.int(0, 5) }, () => ws() + randomJson(rng, depth + 1, maxDepth) + ws()).join(',')}]`;
-    default: return `{${ws()}${Array.from({ length: rng.int(0, 5) }, () => `${ws()}${randomJsonString(rng)}${ws()}:${ws()}${randomJson(rng, depth + 1, maxDepth)}${ws()}`).join(',')}}`;
+    case 4: {
+      const open = ws();
+      const items = Array.from({ length: rng.int(0, 5) }, () => ws() + randomJson(rng, depth + 1, maxDepth) + ws());
+      return `[${open}${items.join(',')}]`;
+    }
+    default: {
+      const open = ws();
+      const member = () => `${ws()}${randomJsonString(rng)}${ws()}:${ws()}${randomJson(rng, depth + 1, maxDepth)}${ws()}`;
+      return `{${open}${Array.from({ length: rng.int(0, 5) }, member).join(',')}}`;
+    }
   }
 }
 

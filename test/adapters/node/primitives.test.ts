@@ -139,7 +139,7 @@ describe('hmac', () => {
     [6, repeat(0xaa, 131), 'Test Using Larger Than Block-Size Key - Hash Key First',
       '60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54'],
     [7, repeat(0xaa, 131),
-      'This is a test using a larger than block-size key and a larger than block-size data. The key needs to be hashed before being used by the HMAC algorithm.',
+      'This is a test using a larger than block-size key and a larger than block-size data. The key needs to be ' + 'hashed before being used by the HMAC algorithm.',
       '9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2'],
   ];
 

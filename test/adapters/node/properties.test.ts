@@ -50,7 +50,7 @@ function barcodeOf(s: Scenario, config: ReturnType<typeof layout>): string {
 }
 
 describe('generateBarcode and barcodeVerify (properties)', () => {
-  it('verifies every generated barcode for random schemes, keys, rotations, cards, sessions, times, algorithms and lengths', () => {
+  it('verifies every generated barcode for random schemes, keys, rotations, cards, sessions, times, algorithms and ' + 'lengths', () => {
     fc.assert(fc.property(scenario, (s) => {
       const config = layout(s);
       const verifier = createVerifier({ ...config, replay: false, clock: () => s.at });

@@ -81,7 +81,7 @@ for (const backend of BACKENDS) {
         lockout: { maxFailures: 3, coolDownSeconds: 60 },
       } as VerifierConfig;
 
-      it('answers as barcodeVerify one after the other when the batch mixes valid, invalid, replayed and locked barcodes', () => {
+      it('answers as barcodeVerify one after the other when the batch mixes valid, invalid, replayed and locked ' + 'barcodes', () => {
         fc.assert(fc.property(inputs(layout), fc.constantFrom(undefined, 'till-1'), (list, requester) => {
           const [batch, single] = pair<BarcodeVerification>(config);
           const options = requester === undefined ? undefined : { requester };
@@ -118,7 +118,7 @@ for (const backend of BACKENDS) {
         expect(Array.isArray(refusals) && refusals.map((a) => a.reason)).toEqual(['PREFIX_MISMATCH', 'CODE_MISMATCH']);
       });
 
-      it('gives each reason in order when valid, foreign, malformed, wrong, locked and replayed barcodes come together', () => {
+      it('gives each reason in order when valid, foreign, malformed, wrong, locked and replayed barcodes come ' + 'together', () => {
         const verifier = createVerifier(config) as Verifier;
         const valid = barcode(layout, '77', 'AB12CD34');
         const lockedCard = barcode(layout, '5', undefined);

@@ -73,7 +73,7 @@ describe.each(backends)('lockout and replay over an async store (%s)', (backend)
     close: async () => inner.close(),
   });
 
-  it('answers as the sync store does: mismatch, lock, first answer again for its requester, REPLAYED for others', async () => {
+  it('answers as the sync store does: mismatch, lock, first answer again for ' + 'its requester, REPLAYED for others', async () => {
     const { clock } = fixedClock();
     const verifier = createVerifier({ ...BASE_CONFIG, backend, clock, replay: over(new MemoryStore({ clock })), lockout });
     const a = barcodeFor('4000222233334444');

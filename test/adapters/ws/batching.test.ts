@@ -1,7 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { TurnCork } from '../../../adapters/ws/turn-cork.js';
-import { Counter } from '../../../src/cashdesk/metrics.js';
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 

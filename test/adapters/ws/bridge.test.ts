@@ -131,7 +131,7 @@ describe('bridge calls', () => {
     }
   });
 
-  it('answers token.get on non-JSON text with -32001 and data.code REQUEST_DATA_INVALID, without echoing the text', async () => {
+  it('answers token.get on non-JSON text with -32001 and data.code ' + 'REQUEST_DATA_INVALID, without echoing the text', async () => {
     const client = await connect();
     client.send({ jsonrpc: '2.0', id: 't', method: 'token.get', params: { requestData: '{"secretCardNumber":' } });
     const answer = await client.next() as { error: { code: number; message: string; data: unknown } };
@@ -193,7 +193,8 @@ describe('bridge calls', () => {
       `${'['.repeat(300_000)}${']'.repeat(300_000)}`,
       '{"jsonrpc":"2.0","id":1,"method":"barcode.verify","params":{"__proto__":{"fullBarcode":"x"}}}',
       '{"jsonrpc":"2.0","id":2,"method":"health","params":{"constructor":{"prototype":{"polluted":true}}}}',
-      `{"jsonrpc":"2.0","id":3,"method":"barcode.verify","params":{"fullBarcode":${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}}}`,
+      `{"jsonrpc":"2.0","id":3,"method":"barcode.verify","params":{"fullBarcode":`
+        + `${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}}}`,
       '1e999', '"just a string"', 'null', 'true', '\u0000',
     ];
     for (const frame of hostile) {

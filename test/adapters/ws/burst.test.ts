@@ -18,7 +18,7 @@ function rawSocket(client: RpcClient): Duplex {
 /** Counts the writes (syscalls) the server makes on each socket it upgrades. */
 function countServerWrites(srv: BridgeServer): { writes: number } {
   const counts = { writes: 0 };
-  srv.server.prependListener('upgrade', (_req, socket: Duplex & { _write: Function; _writev: Function }) => {
+  srv.server.prependListener('upgrade', (_req, socket: Duplex & { _write: (...args: unknown[]) => unknown; _writev: (...args: unknown[]) => unknown }) => {
     for (const method of ['_write', '_writev'] as const) {
       const original = socket[method].bind(socket);
       socket[method] = (...args: unknown[]) => {
@@ -47,7 +47,9 @@ describe('bridge under a burst of calls', () => {
     const socket = rawSocket(client);
     writes.writes = 0;
     socket.cork();
-    cards.forEach((card, i) => client.send({ jsonrpc: '2.0', id: i, method: 'barcode.verify', params: { fullBarcode: barcodeFor(card) } }));
+    cards.forEach((card, i) => {
+      client.send({ jsonrpc: '2.0', id: i, method: 'barcode.verify', params: { fullBarcode: barcodeFor(card) } });
+    });
     process.nextTick(() => socket.uncork());
     const answers = [];
     for (let i = 0; i < cards.length; i++) answers.push(await client.next() as { id: number; result: BarcodeVerification });

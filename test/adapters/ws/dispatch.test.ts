@@ -41,7 +41,7 @@ describe('Dispatcher: batch frames of barcode.verify', () => {
     expect(await client.call('barcode.verify', { fullBarcode: codes[2] })).toMatchObject({ reason: 'OK', repeated: true });
   });
 
-  it('runs another method between verify calls in its place: the verifications before it, then it, then the rest', async () => {
+  it('runs another method between verify calls in its place: the verifications ' + 'before it, then it, then the rest', async () => {
     const spyBatch = vi.spyOn(srv.service, 'verifyBatchSync');
     const spySingle = vi.spyOn(srv.service, 'verifySync');
     const spyToken = vi.spyOn(srv.service, 'token');
@@ -72,7 +72,7 @@ describe('Dispatcher: batch frames of barcode.verify', () => {
     expect(await client.call('barcode.verify', { fullBarcode: 'XX;1;;2' })).toMatchObject({ resultCode: 'ANOTHER_INSTANCE' });
   });
 
-  it('answers hostile batch frames in JSON-RPC errors and keeps the connection: deep nesting, NUL bytes, 300 calls', async () => {
+  it('answers hostile batch frames in JSON-RPC errors and keeps the connection: ' + 'deep nesting, NUL bytes, 300 calls', async () => {
     const client = await pool.connect();
     const depth = 100_000;
     client.send(`[${'['.repeat(depth)}${']'.repeat(depth)}]`);

@@ -55,8 +55,9 @@ describe('bridge request ids', () => {
   it('echoes each id of a batch as written, strings untouched', async () => {
     const client = await pool.connect();
     const answer = await rawExchange(client,
-      '[{"jsonrpc":"2.0","id":9007199254740993,"method":"health"},{"jsonrpc":"2.0","id":"9007199254740993","method":"x"},'
-      + '{"jsonrpc":"2.0","id":7,"method":"health","params":{"id":1.5}}]');
+      '[{"jsonrpc":"2.0","id":9007199254740993,"method":"health"},'
+        + '{"jsonrpc":"2.0","id":"9007199254740993","method":"x"},'
+        + '{"jsonrpc":"2.0","id":7,"method":"health","params":{"id":1.5}}]');
     const ids = [...answer.matchAll(/"jsonrpc":"2\.0","id":([^,]+),/g)].map((m) => m[1]);
     expect(ids).toEqual(['9007199254740993', '"9007199254740993"', '7']);
     expect(JSON.parse(answer)).toHaveLength(3);

@@ -45,7 +45,7 @@ describe('bridge upgrade', () => {
     expect(client.ws.protocol).toBe('wallet-pos.v1');
   });
 
-  it('refuses an Origin outside the allowlist with 403 when the key is in the URL, and accepts a listed one or none', async () => {
+  it('refuses an Origin outside the allowlist with 403 when the key is in the ' + 'URL, and accepts a listed one or none', async () => {
     const guarded = await startBridgeServer({ allowedOrigins: ['https://POS.example.com:443/'] });
     const inUrl = `${guarded.url}?key=${TILL.key}`;
     try {

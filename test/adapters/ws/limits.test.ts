@@ -34,7 +34,7 @@ describe('bridge connection caps and send budget', () => {
     expect(resolveBridgeOptions({})).toMatchObject({ maxConnections: 1000, maxConnectionsPerTill: 16, maxBufferedBytesTotal: 64 * 1024 * 1024 });
   });
 
-  it('refuses an upgrade over maxConnections with 503 before upgrading, and accepts again once one leaves', async () => {
+  it('refuses an upgrade over maxConnections with 503 before upgrading, ' + 'and accepts again once one leaves', async () => {
     srv = await startBridgeServer({ maxConnections: 2 });
     const first = await connect();
     await connect();
@@ -59,7 +59,7 @@ describe('bridge connection caps and send budget', () => {
     expect(await (await connect()).call('health')).toMatchObject({ status: 'ok' });
   });
 
-  it('closes clients that never read with 1013 once all unsent answers pass the budget, and keeps serving a reader', async () => {
+  it('closes clients that never read with 1013 once all unsent answers pass the ' + 'budget, and keeps serving a reader', async () => {
     const { logger, records } = capturingLogger('warn');
     // Each client's own limit is far away: only the shared budget can stop them.
     srv = await startBridgeServer({ logger, maxBufferedBytes: 256 * 1024 * 1024, maxBufferedBytesTotal: 2 * 1024 * 1024, closeGraceMs: 60_000 });

@@ -48,7 +48,8 @@ describe('checkParams', () => {
   });
 
   // Hostile input (attacks on the pay.* methods): a receipt is forwarded as given, so its depth and its text
-  // are checked at the contract, before a worker's structured clone or JSON.stringify overflows the stack (-32603 before).
+  // are checked at the contract, before a worker's structured clone or JSON.stringify overflows the stack (-32603
+  // before).
   it('refuses a pay.receipt receipt nested deeper than 64 levels, however deep, naming the field', () => {
     for (const depth of [65, 5_000, 100_000]) {
       const params: unknown = JSON.parse(`{"paymentId":"p1","receipt":{"a":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}}`);

@@ -18,7 +18,7 @@ describe.each([{ webhook: false, how: 'polling' }, { webhook: true, how: 'webhoo
     await sb?.close();
   });
 
-  it('runs the main flow: scan, pay.start, confirm in the app, succeeded, receipt, refund; the old barcode is refused, a rescan works', async () => {
+  it('runs the main flow: scan, pay.start, confirm in the app, succeeded, receipt, refund; the old barcode is ' + 'refused, a rescan works', async () => {
     const till = await pay.connect();
     const card = await pay.sim.issueCard({ walletPayIsDefault: true });
     const started = await till.call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'sale-1' });
@@ -68,7 +68,7 @@ describe.each([{ webhook: false, how: 'polling' }, { webhook: true, how: 'webhoo
     expect((await till.call('pay.list', { phase: 'refunded' })).payments).toEqual([expect.objectContaining({ paymentId: 'sale-1' })]);
   });
 
-  it('waits for the operator when walletPayIsDefault is false, and tells the till of each provider when none is available', async () => {
+  it('waits for the operator when walletPayIsDefault is false, and tells the till of each provider when none is ' + 'available', async () => {
     const till = await pay.connect();
     const card = await pay.sim.issueCard({ walletPayIsDefault: false });
     const offered = await till.call('pay.start', { fullBarcode: card.barcode, basket: BASKET });
@@ -87,7 +87,7 @@ describe.each([{ webhook: false, how: 'polling' }, { webhook: true, how: 'webhoo
     for (const m of shown.messages!) expect(m.message).toMatch(/\S/);
   });
 
-  it('refuses bad params by name, other tills\' payments, and intents out of phase, with the stable code in data', async () => {
+  it('refuses bad params by name, other tills\' payments, and intents out of ' + 'phase, with the stable code in data', async () => {
     const till = await pay.connect();
     await expect(till.call('pay.start', { basket: BASKET })).rejects.toMatchObject({
       rpcCode: -32602, code: 'BAD_REQUEST', data: { errors: ['fullBarcode: give fullBarcode or cardSession, exactly one'] },

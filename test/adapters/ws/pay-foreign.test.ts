@@ -63,7 +63,8 @@ describe('bridge payments against a service in a foreign dialect', () => {
 
   it('tells the till of an undocumented status at once, polls on, and still ends succeeded', async () => {
     const { paymentId, view } = await pending();
-    await sb.sim.bank('approve', 500_000); // 0.5 s at the sandbox's time scale: the bank holds the payment for a while: the service says ON_HOLD
+    // 0.5 s at the sandbox's time scale: the bank holds the payment for a while: the service says ON_HOLD
+    await sb.sim.bank('approve', 500_000);
     await sb.sim.confirm(view.transactionId);
     const told = await till.until((u) => u.paymentId === paymentId && u.event === 'statusNotUnderstood');
     expect(told).toMatchObject({ phase: 'pending', status: 'ON_HOLD', transactionId: view.transactionId });

@@ -84,7 +84,7 @@ describe('bridge answers while a pay.start waits on the Pay API', () => {
     await sb?.close();
   });
 
-  it('answers a barcode.verify and a health sent after pay.start before pay.start, and tells the payment after', async () => {
+  it('answers a barcode.verify and a health sent after pay.start before ' + 'pay.start, and tells the payment after', async () => {
     const [card, other] = [await pay.sim.issueCard({ walletPayIsDefault: true }), await pay.sim.issueCard()];
     const { client, frames } = await recordingTill(pay.server.wsUrl, demoConfig.tills[0].key);
     try {

@@ -10,8 +10,9 @@ const DIALECTS = [
 ];
 const SMALLER = { items: [{ name: 'Молоко 1 л', article: 'MILK-1', quantity: 2, price: 8_990 }], discountAmount: 0 };
 
-// Document section 7, "Pay API recovery rules", every row driven through the bridge with the sandbox's controls, against
-// the kit's own dialect and a foreign one (other status words, numeric ids, {code, message} errors, 410 for a session).
+// Document section 7, "Pay API recovery rules", every row driven through the bridge with the sandbox's controls,
+// against the kit's own dialect and a foreign one (other status words, numeric ids, {code, message} errors, 410 for a
+// session).
 describe.each(DIALECTS)('bridge payments, recovery rules, $name dialect', ({ dialect, pay: payWords, words }) => {
   const clock = new MovableClock();
   let sb: PaySandbox;
@@ -53,7 +54,7 @@ describe.each(DIALECTS)('bridge payments, recovery rules, $name dialect', ({ dia
     expect(await sb.sim.invoices(card.cardNumber)).toEqual([]);
   });
 
-  it('row 2: a refused card session asks the till to rescan; the new scan checks out with a new requestId', async () => {
+  it('row 2: a refused card session asks the till to rescan; the new scan ' + 'checks out with a new requestId', async () => {
     const { card, paymentId, view } = await pending({ walletPayIsDefault: false });
     expect(view.phase).toBe('offered');
     clock.advance(901_000); // past the sandbox's card session lifetime

@@ -61,7 +61,7 @@ describe.each(databaseCases('callback delivery'))('callbacks from the sandbox to
     return rows[0]!.n;
   }
 
-  it('stores each event exactly once through a receiver that fails its first attempts, some after storing', async () => {
+  it('stores each event exactly once through a receiver that fails its ' + 'first attempts, some after storing', async () => {
     const secret = generateWebhookSecret();
     const handled: CallbackEvent[] = [];
     const receiver: CallbackReceiver = await createCallbackReceiver({ secrets: secret, database: db, handler: (e) => { handled.push(e); }, pollMs: 20 });

@@ -31,7 +31,7 @@ describe('wallet-partner-kit bench', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('measures a running server over HTTP and the bridge with valid barcodes drawn from --config, as JSON', async () => {
+  it('measures a running server over HTTP and the bridge with valid ' + 'barcodes drawn from --config, as JSON', async () => {
     const run = await runCli(['bench', '--url', server.url, '--config', configFile, '--till-key', tillKey, ...SHORT, '--json']);
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as BenchReport;

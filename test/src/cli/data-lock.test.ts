@@ -12,7 +12,7 @@ describe('one process per --data folder', () => {
   const dir = mkdtempSync(join(tmpdir(), 'wpk-lock-cli-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('refuses a second process on the folder with one line, and takes over the lock of a process killed with -9, data intact', async () => {
+  it('refuses a second process on the folder with one line, and takes over the lock of a process killed with -9, ' + 'data intact', async () => {
     const args = ['loyalty', '--demo', '--port', '0', '--data', dir];
     const first = spawnCli(args);
     try {

@@ -15,7 +15,7 @@ describe('CLI errors', () => {
   it('names the port in use and suggests --port, in one line with exit code 1', async () => {
     const result = await runCli(['serve', '--demo', '--port', String(port)]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`wallet-partner-kit: port ${port} is already in use on 127.0.0.1; stop what holds it or choose another with --port\n`);
+    expect(result.stderr).toBe(`wallet-partner-kit: port ${port} is already in use on 127.0.0.1; stop what holds it or choose another ` + `with --port\n`);
   }, 60_000);
 
   it('names an unreachable DATABASE_URL without its password, in one line with exit code 1', async () => {
@@ -35,7 +35,7 @@ describe('CLI errors', () => {
   it('points serve without configuration at --demo and --config, exit code 2', async () => {
     const result = await runCli(['serve', '--port', '0'], Object.fromEntries(Object.keys(process.env).filter((k) => k.startsWith('WPK_')).map((k) => [k, undefined])));
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('wallet-partner-kit: Invalid server configuration: none given; try it with --demo, or give --config FILE (JSON; or WPK_CONFIG) or WPK_* variables\n');
+    expect(result.stderr).toBe('wallet-partner-kit: Invalid server configuration: none given; try it with --demo, or give --config FILE ' + '(JSON; or WPK_CONFIG) or WPK_* variables\n');
   }, 60_000);
 
   it('takes an option value that starts with a dash (--text \'-20% today\')', async () => {

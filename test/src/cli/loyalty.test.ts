@@ -35,14 +35,15 @@ async function stop(child: ChildProcess): Promise<number | null> {
   return exited;
 }
 
-// The three start their own processes on free ports and share nothing, so they run side by side (PGlite cold starts dominate).
+// The three start their own processes on free ports and share nothing, so they run side by side (PGlite cold starts
+// dominate).
 describe.concurrent('wallet-partner-kit loyalty', () => {
   const dirs: string[] = [];
   afterAll(() => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('serves the demo program on loopback with a banner, passes `loyalty check`, fails it with wrong credentials, and drains on SIGTERM', async ({ expect }) => {
+  it('serves the demo program on loopback with a banner, passes `loyalty check`, fails it with wrong credentials, ' + 'and drains on SIGTERM', async ({ expect }) => {
     const child = cli(['loyalty', '--demo', '--port', '0']);
     const output = { text: '' };
     try {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pushAccount, PUSH_ACCOUNT_USAGE } from '../../../src/cli/commands/push-account.js';
-import { ConfigError, KitError } from '../../../src/errors.js';
+import { ConfigError, type KitError } from '../../../src/errors.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
 import { basic, call } from '../sandbox/push/harness.js';
 
@@ -84,7 +84,7 @@ describe('sandbox push-account refusals', () => {
   it('refuses without --url, --data or DATABASE_URL, saying why', async () => {
     const error = await refusal(['create', '--login', 'x', '--partner', 'p']);
     expect(error).toBeInstanceOf(ConfigError);
-    expect(error.issues).toEqual(['--url or --data: needed (or DATABASE_URL); a sandbox that keeps its data in memory can only be reached with --url']);
+    expect(error.issues).toEqual(['--url or --data: needed (or DATABASE_URL); a sandbox that keeps its data in memory can only be reached ' + 'with --url']);
   });
 
   it('names every bad option at once, never echoing a password', async () => {

@@ -40,7 +40,7 @@ describe('wallet-partner-kit push', () => {
     expect(result).toMatchObject({ code: 0, stdout: 'password reset: use the new one from now on\n' });
   });
 
-  it('sends a CSV campaign with one progress line per batch when stdout is not a terminal, and resumes to nothing the second time', async () => {
+  it('sends a CSV campaign with one progress line per batch when stdout is not a terminal, and resumes to nothing ' + 'the second time', async () => {
     const file = join(dir, 'numbers.csv');
     writeFileSync(file, ['phone', ...generatedNumbers(2_500), '79000000001', 'bogus'].join('\n') + '\n');
     const args = ['push', 'send', '--url', sandbox.url, '--login', login, '--file', file, '--sub-id', 'cli', '--title', 'CLI', '--text', 'From the command line', '--batch-size', '1000'];

@@ -8,7 +8,7 @@ const root = join(import.meta.dirname, '..', '..', '..');
 const cli = join(root, 'dist', 'src', 'cli', 'main.js');
 
 describe('wallet-partner-kit serve --demo', () => {
-  it('runs the cash desk server alone; its curl and WebSocket lines carry two different barcodes, each verifying once', async () => {
+  it('runs the cash desk server alone; its curl and WebSocket lines carry two different barcodes, each verifying ' + 'once', async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info' };
     delete env.DATABASE_URL;
     const child = spawn(process.execPath, [cli, 'serve', '--demo', '--port', '0'], { cwd: root, env });

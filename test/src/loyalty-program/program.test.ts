@@ -53,7 +53,7 @@ describe.each(databaseCases('the default Loyalty implementation'))('default Loya
   });
 
   describe('issueAnonymousCard', () => {
-    it('issues a Luhn-valid card without a cardKey under rfc6238 (the default), whose partner-key barcode the core verifies', async () => {
+    it('issues a Luhn-valid card without a cardKey under rfc6238 (the default), whose partner-key barcode the ' + 'core verifies', async () => {
       const card = await loyalty.issueAnonymousCard('issue-rfc6238');
       expect(card).toEqual({ cardNumber: expect.stringMatching(/^2990\d{12}$/) });
       expect(luhnValid(card.cardNumber)).toBe(true);
@@ -61,7 +61,7 @@ describe.each(databaseCases('the default Loyalty implementation'))('default Loya
       expect(verifier.barcodeVerify(generateBarcode({ ...V, scheme: 'rfc6238', cardNumber: card.cardNumber })).reason).toBe('OK');
     });
 
-    it('issues a card whose key draws a barcode the core verifies as CARDSESSION_NOT_AVAILABLE when the program is card-bound', async () => {
+    it('issues a card whose key draws a barcode the core verifies as CARDSESSION_NOT_AVAILABLE when the program ' + 'is card-bound', async () => {
       const cardBound = await createLoyaltyProgram(db, { partnerKey: V.key, credentials: CREDENTIALS, clock: () => now, scheme: 'card-bound' });
       const card = await cardBound.handlers.issueAnonymousCard({ requestId: 'issue-1' }, {} as never);
       expect(card.cardNumber).toMatch(/^2990\d{12}$/);
@@ -75,14 +75,14 @@ describe.each(databaseCases('the default Loyalty implementation'))('default Loya
       expect((await program.store.card(card.cardNumber))?.balance).toBe(0);
     });
 
-    it('gives the same card for the same requestId, also to concurrent calls, and another card for another requestId', async () => {
+    it('gives the same card for the same requestId, also to concurrent calls, and another card for another ' + 'requestId', async () => {
       const answers = await Promise.all(Array.from({ length: 8 }, () => loyalty.issueAnonymousCard('issue-concurrent')));
       expect(new Set(answers.map((a) => a.cardNumber)).size).toBe(1);
       expect(await loyalty.issueAnonymousCard('issue-concurrent')).toEqual(answers[0]);
       expect((await loyalty.issueAnonymousCard('issue-other')).cardNumber).not.toBe(answers[0]!.cardNumber);
     });
 
-    it('keeps one card per requestId in the store itself: concurrent issues through two servers on one database', async () => {
+    it('keeps one card per requestId in the store itself: concurrent issues ' + 'through two servers on one database', async () => {
       const second = await createLoyaltyProgram(db, { partnerKey: V.key, credentials: CREDENTIALS, clock: () => now });
       const secondHttp = await serveHttp(second.app, { port: 0 });
       try {
@@ -123,7 +123,7 @@ describe.each(databaseCases('the default Loyalty implementation'))('default Loya
       expect((await loyalty.setFavoriteCategories(cardNumber, [])).favorites).toEqual([]);
     });
 
-    it('refuses unknown categories and groups (400 UNKNOWN_CATEGORY) and too many (400 TOO_MANY_FAVORITES), storing nothing', async () => {
+    it('refuses unknown categories and groups (400 UNKNOWN_CATEGORY) and too many (400 TOO_MANY_FAVORITES), ' + 'storing nothing', async () => {
       const { cardNumber } = await newCard();
       await loyalty.setFavoriteCategories(cardNumber, [{ groupId: 'products', categoryIds: ['bakery'] }]);
       expect(await refusal(loyalty.setFavoriteCategories(cardNumber, [
@@ -184,7 +184,7 @@ describe.each(databaseCases('the default Loyalty implementation'))('default Loya
   });
 
   describe('receipts', () => {
-    it('accepts a purchase receipt once with 1% of its sum (rounded down) as bonus; again, from any card, DUPLICATE', async () => {
+    it('accepts a purchase receipt once with 1% of its sum (rounded down) as bonus; again, from any card, ' + 'DUPLICATE', async () => {
       const { cardNumber } = await newCard();
       const qr = receipt(now, { sum: 123_456 });
       expect(await loyalty.sendReceiptQr(cardNumber, qr)).toEqual({ result: 'ACCEPTED', bonusAmount: 1234, message: 'Receipt accepted: 12.34 bonus credited.' });
@@ -193,7 +193,7 @@ describe.each(databaseCases('the default Loyalty implementation'))('default Loya
       expect((await program.store.card(cardNumber))?.balance).toBe(1234);
     });
 
-    it('answers INVALID, recording nothing, for a return, a receipt too old or from the future, or a forged fiscal sign', async () => {
+    it('answers INVALID, recording nothing, for a return, a receipt too old or from the future, or a forged ' + 'fiscal sign', async () => {
       const { cardNumber } = await newCard();
       const refund = receipt(now, { operationType: 2 });
       expect(await loyalty.sendReceiptQr(cardNumber, refund)).toEqual({ result: 'INVALID', message: 'Only purchase receipts (n=1) earn bonuses.' });

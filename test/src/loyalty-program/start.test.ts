@@ -4,7 +4,7 @@ import { createLoyaltyClient, startLoyaltyProgram } from '../../../src/loyalty/i
 import { luhnValid } from '../../../src/loyalty-program/card-number.js';
 
 describe('startLoyaltyProgram', () => {
-  it('with PGlite in memory, calls onListening before it is ready; a card issued then is a real one, kept', async () => {
+  it('with PGlite in memory, calls onListening before it is ready; a card ' + 'issued then is a real one, kept', async () => {
     let resolved = false;
     let early: Promise<{ cardNumber: string }> | undefined;
     const starting = startLoyaltyProgram({

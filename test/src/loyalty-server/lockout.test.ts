@@ -39,7 +39,7 @@ afterEach(async () => {
 });
 
 describe('Loyalty Basic auth brute-force limit', () => {
-  it('answers 429 with Retry-After after too many wrong passwords for a login, and logs one line without the password', async () => {
+  it('answers 429 with Retry-After after too many wrong passwords for a login, and logs one line without the ' + 'password', async () => {
     server = await startLoyalty();
     for (let i = 0; i < 3; i++) expect((await server.get(WRONG, ADDRESSES.attacker)).status).toBe(401);
     const locked = await server.get(WRONG, ADDRESSES.attacker);
@@ -57,7 +57,7 @@ describe('Loyalty Basic auth brute-force limit', () => {
     expect(server.limiter.lockouts).toBe(1);
   });
 
-  it('keeps letting the right password in from an address where it worked, while the login is locked for new ones', async () => {
+  it('keeps letting the right password in from an address where it worked, ' + 'while the login is locked for new ones', async () => {
     server = await startLoyalty();
     expect((await server.get(PASSWORD, ADDRESSES.honest)).status).toBe(200);
     for (let i = 0; i < 3; i++) await server.get(WRONG, ADDRESSES.attacker);

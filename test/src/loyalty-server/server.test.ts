@@ -54,7 +54,7 @@ describe('createLoyaltyServer', () => {
   });
   afterAll(() => http.close());
 
-  it('refuses a call without credentials, or with wrong ones, with 401 and WWW-Authenticate: Basic, before looking at the body', async () => {
+  it('refuses a call without credentials, or with wrong ones, with 401 and WWW-Authenticate: Basic, before looking ' + 'at the body', async () => {
     for (const headers of [{} as Record<string, string>, { authorization: basicAuthHeader('wallet', 'wrong') }, { authorization: basicAuthHeader('other', CREDENTIALS.password) }, { authorization: 'Bearer x' }]) {
       const res = await post('/v1/promo/code', '{not json', headers);
       expect(res.status).toBe(401);
@@ -64,7 +64,7 @@ describe('createLoyaltyServer', () => {
     expect(calls.filter((c) => c.op === 'promo')).toHaveLength(0);
   });
 
-  it('answers bad bodies and bad path parameters 400 BAD_REQUEST, one line per field, without calling the handler', async () => {
+  it('answers bad bodies and bad path parameters 400 BAD_REQUEST, one line per ' + 'field, without calling the handler', async () => {
     const bad = await post('/v1/promo/code', { cardNumber: 'no spaces allowed', code: '   ' });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ status: 'BAD_REQUEST', errors: ['cardNumber: must be 1 to 64 of [0-9A-Za-z-]', 'code: must not be empty'] });

@@ -32,7 +32,7 @@ function scriptForeignService(checkout: unknown = { transactionId: 'trx-doc-1', 
 }
 
 describe('checkPayApi', () => {
-  it('names every field and value the contract does not expect, per operation, against a service with other field names', async () => {
+  it('names every field and value the contract does not expect, per operation, against a service with other field ' + 'names', async () => {
     scriptForeignService();
     const report = await check();
     const r = byOperation(report);
@@ -62,7 +62,7 @@ describe('checkPayApi', () => {
     expect(text).toContain('< 200  {"transactionId":"trx-doc-1","State":"CANCELLED"}');
   });
 
-  it('fails a /checkout whose transactionId comes under another name, points at the look-alike, and skips what needs it', async () => {
+  it('fails a /checkout whose transactionId comes under another name, points at the look-alike, and skips what ' + 'needs it', async () => {
     scriptForeignService({ TransactionID: 'trx-doc-2' });
     const report = await check();
     const r = byOperation(report);
@@ -74,7 +74,7 @@ describe('checkPayApi', () => {
     expect(report.ok).toBe(false);
   });
 
-  it('passes a service that answers as the kit does, sending the tiny basket, and reports progress per operation', async () => {
+  it('passes a service that answers as the kit does, sending the tiny basket, ' + 'and reports progress per operation', async () => {
     const state = (status: string) => ({ status: 200, body: {
       transactionId: 'trx-1', requestId: 'wpk-check-1', status, statusClass: status === 'created' ? 'transit' : 'unsuccessful',
       totalAmount: 100, refundedAmount: 0, updatedAt: '2026-11-23T10:00:00Z',

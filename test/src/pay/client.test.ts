@@ -77,7 +77,7 @@ describe('createPayClient', () => {
     expect(fake.received).toHaveLength(0);
   });
 
-  it('retries /checkout on 5xx and no answer with the same bytes, a fresh token each time, and jittered backoff', async () => {
+  it('retries /checkout on 5xx and no answer with the same bytes, a fresh ' + 'token each time, and jittered backoff', async () => {
     fake.script('/checkout', { status: 503, body: { status: 'UNAVAILABLE', errors: ['try later'] } }, { destroy: true },
       { status: 200, body: { transactionId: 'trx-1', requestId: 'req-1', status: 'created' } });
     const answer = await client().checkout(checkout);
@@ -110,7 +110,7 @@ describe('createPayClient', () => {
     expect(fake.received).toHaveLength(3);
   });
 
-  it('maps each Pay error code of the envelope, and an unmapped one to REFUSED keeping the service\'s code', async () => {
+  it('maps each Pay error code of the envelope, and an unmapped one to ' + 'REFUSED keeping the service\'s code', async () => {
     const cases = [
       [401, 'TOKEN_INVALID', 'TOKEN_INVALID'], [404, 'NOT_FOUND', 'NOT_FOUND'], [409, 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_CONFLICT'],
       [409, 'INVALID_STATE', 'INVALID_STATE'], [422, 'AMOUNT_MISMATCH', 'AMOUNT_MISMATCH'], [413, 'PAYLOAD_TOO_LARGE', 'PAY_REFUSED'],
@@ -181,7 +181,7 @@ describe('createPayClient', () => {
     expect(JSON.stringify(events)).not.toContain('AB12CD34'); // no bodies in events
   });
 
-  it('sends the current request id (withRequestId) on every attempt, so the Pay API logs the till\'s request', async () => {
+  it('sends the current request id (withRequestId) on every attempt, so the ' + 'Pay API logs the till\'s request', async () => {
     fake.script('/checkout', { status: 500, body: { status: 'INTERNAL', errors: [] } },
       { status: 200, body: { transactionId: 'trx-1', requestId: 'req-1', status: 'created' } });
     await withRequestId('till-7-000123', () => client().checkout(checkout));

@@ -66,7 +66,7 @@ describe('createPayClient with a dialect', () => {
     }
   });
 
-  it('refuses with REFUSED, the service\'s code and message kept and reported, when the code is not mapped', async () => {
+  it('refuses with REFUSED, the service\'s code and message kept and ' + 'reported, when the code is not mapped', async () => {
     fake.script('/cancel', { status: 409, body: { code: 'OPERATION_NOT_ALLOWED', message: 'already paid' } });
     const error = await client().cancel({ transactionId: 'T-1' }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'PAY_REFUSED', httpStatus: 409, serverCode: 'OPERATION_NOT_ALLOWED', errors: ['already paid'] });

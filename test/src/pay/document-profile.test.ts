@@ -101,7 +101,7 @@ describe('createPayClient against a service that is not the kit', () => {
     expect(bodies('/checkout')[0].items.map((i: { measure?: string }) => i.measure)).toEqual([undefined, 'GRAM']);
   });
 
-  it('repeats a /checkout whose answer was lost with the same requestId and cardSession, under profile document', async () => {
+  it('repeats a /checkout whose answer was lost with the same requestId and ' + 'cardSession, under profile document', async () => {
     fake.script('/availability-info/task', { status: 200, body: { walletPayIsDefault: true, providers: [{}] } });
     fake.script('/checkout', { destroy: true }, { status: 200, body: { transactionId: 'trx-doc-2' } });
     const { session, events } = open('document');
@@ -114,7 +114,7 @@ describe('createPayClient against a service that is not the kit', () => {
     expect(events.filter((e) => e.type === 'recovering').map((e) => (e as { step: string }).step)).toEqual(['checkout']);
   });
 
-  it('treats a 2xx /checkout answer without transactionId as no answer (the invoice may exist), not as a refusal', async () => {
+  it('treats a 2xx /checkout answer without transactionId as no answer (the ' + 'invoice may exist), not as a refusal', async () => {
     fake.script('/availability-info/task', { status: 200, body: { walletPayIsDefault: true, providers: [{}] } });
     fake.script('/checkout', { status: 200, body: { TransactionId: 'trx-doc-3' } }, { status: 200, body: { transactionId: 'trx-doc-3' } });
     const document = open('document');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { demoConfig } from '../../../src/demo.js';
 import { createVerifier } from '../../../src/index.js';
-import { createPayClient, type PayClientEvent, PayError, type PaymentSessionEvent } from '../../../src/pay/index.js';
+import { createPayClient, type PayClientEvent, type PayError, type PaymentSessionEvent } from '../../../src/pay/index.js';
 import { sandboxCases } from './sandbox-harness.js';
 import { SMALLER_BASKET, useSandbox } from './session-fixture.js';
 
@@ -13,7 +13,7 @@ const of = <T extends PaymentSessionEvent['type']>(events: PaymentSessionEvent[]
 describe.each(sandboxCases('Pay recovery rules over HTTP'))('createPaymentSession, recovery rules, on $name', (db) => {
   const t = useSandbox(db);
 
-  it('row 1: a refused token on /availability-info/task, /checkout or /refund blocks the card and stores nothing', async () => {
+  it('row 1: a refused token on /availability-info/task, /checkout or /refund ' + 'blocks the card and stores nothing', async () => {
     const wrong = createVerifier({ ...demoConfig.verifier, key: 'ab'.repeat(32), backend: 'wasm', clock: t.clock.now });
     let signer = wrong;
     const client = createPayClient({ baseUrl: t.sb.url, token: (text) => signer.getToken(text), retries: false });
@@ -26,7 +26,8 @@ describe.each(sandboxCases('Pay recovery rules over HTTP'))('createPaymentSessio
       expect(first.session.phase).toBe('blocked');
       expect(first.types()).toEqual(['cardRefused']);
       await expect(first.session.start()).rejects.toMatchObject({ code: 'SESSION_OVER' });
-      // The service blocked that card session too: a new session with it, signed right, is told to rescan (row 2) and goes on.
+      // The service blocked that card session too: a new session with it, signed right, is told to rescan (row 2) and
+      // goes on.
       signer = t.verifier;
       const again = t.open(blockedCard, { client });
       expect(await again.session.start()).toBe('offered');
@@ -56,7 +57,7 @@ describe.each(sandboxCases('Pay recovery rules over HTTP'))('createPaymentSessio
     }
   });
 
-  it('row 2: a refused card session at /checkout asks the till to rescan, then a new requestId with the new session', async () => {
+  it('row 2: a refused card session at /checkout asks the till to rescan, then a ' + 'new requestId with the new session', async () => {
     const card = await t.sim.issueCard({ walletPayIsDefault: false });
     const { session, rescans, types } = t.open(card);
     expect(await session.start()).toBe('offered');
@@ -100,7 +101,7 @@ describe.each(sandboxCases('Pay recovery rules over HTTP'))('createPaymentSessio
     await expect(t.client.refund({ transactionId: session.transactionId!, refundId: 'second', amount: 1 })).rejects.toMatchObject({ code: 'AMOUNT_MISMATCH' });
   });
 
-  it('row 3: nothing committed: /status says NOT_FOUND, then the same /checkout again, never a new requestId', async () => {
+  it('row 3: nothing committed: /status says NOT_FOUND, then the same ' + '/checkout again, never a new requestId', async () => {
     const card = await t.sim.issueCard({ walletPayIsDefault: true });
     const { session, events } = t.open(card, { client: t.clientWith({ retries: false }) });
     await t.sim.fault('/checkout', 'fail-before-commit', 1);
@@ -111,7 +112,7 @@ describe.each(sandboxCases('Pay recovery rules over HTTP'))('createPaymentSessio
     expect(await t.sim.invoices(card.cardNumber)).toEqual([expect.objectContaining({ requestId })]);
   });
 
-  it('row 3: still no answer after recovery: phase unknown, and recover() later finds the committed transaction', async () => {
+  it('row 3: still no answer after recovery: phase unknown, and recover() ' + 'later finds the committed transaction', async () => {
     const card = await t.sim.issueCard({ walletPayIsDefault: true });
     const { session } = t.open(card, { client: t.clientWith({ retries: false }), recovery: { rounds: 1, baseMs: 5, maxMs: 5 } });
     await t.sim.fault('/checkout', 'drop-after-commit', 1);
@@ -125,7 +126,7 @@ describe.each(sandboxCases('Pay recovery rules over HTTP'))('createPaymentSessio
     expect(await t.sim.invoices(card.cardNumber)).toHaveLength(1);
   });
 
-  it('row 4: a changed basket: tell the customer not to confirm, cancel, a new requestId with the same card session', async () => {
+  it('row 4: a changed basket: tell the customer not to confirm, cancel, a new ' + 'requestId with the same card session', async () => {
     const card = await t.sim.issueCard({ walletPayIsDefault: true });
     const { session, events } = t.open(card);
     await session.start();
@@ -141,9 +142,10 @@ describe.each(sandboxCases('Pay recovery rules over HTTP'))('createPaymentSessio
     expect(await result).toMatchObject({ transactionId: updated!.transactionId, status: 'succeeded', totalAmount: SMALLER_TOTAL });
   });
 
-  it('row 5: the customer cancels after confirming, before the result: the payment is cancelled, an updated checkout may follow', async () => {
+  it('row 5: the customer cancels after confirming, before the result: the payment is cancelled, an updated ' + 'checkout may follow', async () => {
     const card = await t.sim.issueCard({ walletPayIsDefault: true });
-    await t.sim.bank('approve', 3_600_000, 3_600_000); // the bank would receive it in 1 h (3.6 s here): the cancel comes first
+    // the bank would receive it in 1 h (3.6 s here): the cancel comes first
+    await t.sim.bank('approve', 3_600_000, 3_600_000);
     const { session } = t.open(card);
     await session.start();
     const first = session.transactionId!;
@@ -161,7 +163,7 @@ describe.each(sandboxCases('Pay recovery rules over HTTP'))('createPaymentSessio
     expect(await session.waitForResult()).toMatchObject({ status: 'succeeded', totalAmount: SMALLER_TOTAL });
   });
 
-  it('row 5, last line: the bank had the payment before the cancellation, its success still comes: lateResult', async () => {
+  it('row 5, last line: the bank had the payment before the cancellation, its ' + 'success still comes: lateResult', async () => {
     const card = await t.sim.issueCard({ walletPayIsDefault: true });
     await t.sim.bank('approve', 1_000_000, 0); // received at once, answered 1000 s later (1 s here): after the cancel
     const { session, events } = t.open(card);
@@ -209,7 +211,7 @@ describe.each(sandboxCases('Pay recovery rules over HTTP'))('createPaymentSessio
       .rejects.toMatchObject({ code: 'CARD_SESSION_INVALID', httpStatus: 409 });
   });
 
-  it('row 8: the customer cancels in the app by mistake: an updated checkout with a new requestId and the same card session', async () => {
+  it('row 8: the customer cancels in the app by mistake: an updated checkout with a new requestId and the same card ' + 'session', async () => {
     const card = await t.sim.issueCard({ walletPayIsDefault: true });
     const { session } = t.open(card);
     await session.start();
@@ -236,7 +238,7 @@ describe.each(sandboxCases('Pay recovery rules over HTTP'))('createPaymentSessio
     expect(await session.waitForResult()).toMatchObject({ status: 'succeeded', transactionId: retried.transactionId });
   });
 
-  it('row 10: rejected for technical reasons: retry, and when that fails too, fall back to another method', async () => {
+  it('row 10: rejected for technical reasons: retry, and when that fails ' + 'too, fall back to another method', async () => {
     const card = await t.sim.issueCard({ walletPayIsDefault: true });
     await t.sim.bank('technical');
     const { session } = t.open(card);

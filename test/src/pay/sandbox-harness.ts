@@ -52,7 +52,10 @@ export class Simulator {
     return this.post(`/sandbox/app/transactions/${transactionId}/decline`, reason ? { reason } : {});
   }
   cancelInApp(transactionId: string | number) { return this.post(`/sandbox/app/transactions/${transactionId}/cancel`); }
-  /** The bank's answer to the next confirmations, `delayMs` after each, having received it after `receiveMs` (sandbox ms). */
+  /**
+   * The bank's answer to the next confirmations, `delayMs` after each, having received it after `receiveMs` (sandbox
+   * ms).
+   */
   bank(mode: 'approve' | 'decline' | 'insufficient' | 'technical', delayMs = 0, receiveMs = 0) {
     return this.post('/sandbox/bank', { mode, delayMs, receiveMs });
   }

@@ -6,7 +6,7 @@ import { statusClass, type TransactionState, type TransactionStatus } from '../.
 import { createVerifier } from '../../../src/index.js';
 import { ConfigError } from '../../../src/errors.js';
 import {
-  createPayClient, createPaymentSession, createPayWebhookHandler, createTransactionUpdates, PayError, PaymentSessionError,
+  createPayClient, createPaymentSession, createPayWebhookHandler, createTransactionUpdates, type PayError, PaymentSessionError,
   type PaymentSessionEvent, type PaymentSessionOptions, type Sleep,
 } from '../../../src/pay/index.js';
 import { generateWebhookSecret } from '../../../src/webhooks/index.js';
@@ -161,7 +161,7 @@ describe('createPaymentSession, results and late answers (scripted Pay server)',
     session.close();
   });
 
-  it('reports a bank answer that comes after the cancellation as lateResult, and the session becomes succeeded', async () => {
+  it('reports a bank answer that comes after the cancellation as lateResult, ' + 'and the session becomes succeeded', async () => {
     const { session, updates, events } = scripted();
     fake.script('/checkout', { status: 200, body: { transactionId: 'trx-2', requestId: 'req-1', status: 'created' } });
     fake.script('/cancel', { status: 200, body: state('trx-2', 'cancelled') });

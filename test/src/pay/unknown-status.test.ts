@@ -61,7 +61,7 @@ describe('PaymentSession with a status its dialect does not know', () => {
     h.session.close();
   });
 
-  it('moves to unknown with UNRECOGNIZED_STATUS after unknownStatusTimeoutMs of nothing but unknown words', async () => {
+  it('moves to unknown with UNRECOGNIZED_STATUS after ' + 'unknownStatusTimeoutMs of nothing but unknown words', async () => {
     const h = harness(['ON_HOLD', 'ON_HOLD', 'ON_HOLD']);
     await h.session.start();
     await h.poll();

@@ -60,7 +60,7 @@ describe('createPayWebhookHandler', () => {
     expect(seen).toEqual([]);
   });
 
-  it('answers 500 when the merchant\'s onEvent fails, so the service redelivers, and accepts the redelivery', async () => {
+  it('answers 500 when the merchant\'s onEvent fails, so the service ' + 'redelivers, and accepts the redelivery', async () => {
     let fail = true;
     const handler = createPayWebhookHandler({ secrets: secret, clock: () => NOW, onEvent: () => { if (fail) throw new Error('db down'); } });
     expect((await handler(request('msg_7'))).status).toBe(500);

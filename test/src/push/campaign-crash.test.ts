@@ -9,7 +9,10 @@ import { readProgress } from '../../../src/push/progress.js';
 import { DATABASE_URL, haveService } from '../../support/services.js';
 import { startPushSandbox, type PushSandbox } from './sandbox.js';
 
-/** Sized by a count, in whole batches of 10,000: 50,000 by default; `WPK_CAMPAIGN_CRASH_NUMBERS=250000` runs the full size. */
+/**
+ * Sized by a count, in whole batches of 10,000: 50,000 by default; `WPK_CAMPAIGN_CRASH_NUMBERS=250000` runs the full
+ * size.
+ */
 const TOTAL = Math.max(30_000, Math.round(Number(process.env.WPK_CAMPAIGN_CRASH_NUMBERS ?? 50_000) / 10_000) * 10_000);
 const BATCHES = TOTAL / 10_000;
 /** The sender is killed after this batch was answered and before it was recorded: mid-campaign. */
@@ -59,7 +62,7 @@ describe.each(sandboxes)('sendCampaign after a crash, sandbox on $name', ({ name
   });
   afterAll(() => sandbox?.close());
 
-  it(`sends each of ${TOTAL.toLocaleString('en')} numbers exactly once when the sender is killed mid-batch and resumed`, async () => {
+  it(`sends each of ${TOTAL.toLocaleString('en')} numbers exactly once when the sender is killed mid-batch and ` + `resumed`, async () => {
     const { login, password } = await sandbox.createAccount({ batchIntervalMs: 1, simulateDelivery: false });
     const client = createPushClient({ url: sandbox.url, login, password });
     await client.resetPassword(PASSWORD);

@@ -43,7 +43,8 @@ describe('sendCampaign against the sandbox', () => {
     });
     expect(report).toMatchObject({ read: 300, accepted: 300, batches: 3, rejectedCount: 0 });
     expect(waits).toHaveLength(2);
-    // Each wait is what the sandbox's Retry-After asked for: most of the interval, less the real time since the last batch.
+    // Each wait is what the sandbox's Retry-After asked for: most of the interval, less the real time since the last
+    // batch.
     for (const wait of waits) expect(wait).toBeGreaterThan(500_000);
     expect(report.waitedMs).toBe(waits[0]! + waits[1]!);
     expect(events.filter((e) => e.waiting).length).toBe(2);
@@ -112,7 +113,7 @@ describe('sendCampaign against the sandbox', () => {
     }
   });
 
-  it('stops on a refusal with its code and the batch in the message, the progress file keeping the batch to resume', async () => {
+  it('stops on a refusal with its code and the batch in the message, the ' + 'progress file keeping the batch to resume', async () => {
     const { login, password } = await sandbox.createAccount({ batchIntervalMs: 0, simulateDelivery: false });
     const notReset = createPushClient({ url: sandbox.url, login, password });
     const progressFile = join(dir, 'refused.json');

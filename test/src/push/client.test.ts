@@ -61,7 +61,7 @@ describe('createPushClient over HTTP against the sandbox', () => {
     expect(answer.messages?.map((m) => m.msisdn)).toEqual(['79990000010', '79990000011']);
   });
 
-  it('raises TOO_EARLY with retryAt from Retry-After on a 304, and the same call succeeds once waited out', async () => {
+  it('raises TOO_EARLY with retryAt from Retry-After on a 304, and the ' + 'same call succeeds once waited out', async () => {
     const request = { msisdn: '79990000020', subId: 'too-early', message };
     await client.single(request);
     const before = clock();
@@ -81,7 +81,7 @@ describe('createPushClient over HTTP against the sandbox', () => {
     expect((await failure(client.single({ msisdn: '79990000030', subId: 's', message }, { idempotencyKey: 'spaces are not allowed' }))).code).toBe('BAD_REQUEST');
   });
 
-  it('answers a repeated Idempotency-Key with the stored answer, and the key with another body with IDEMPOTENCY_CONFLICT', async () => {
+  it('answers a repeated Idempotency-Key with the stored answer, and the key with another body with ' + 'IDEMPOTENCY_CONFLICT', async () => {
     const request = { msisdn: ['79990000040', '79990000041'], subId: 'idem', message };
     const first = await client.batch(request, { idempotencyKey: 'idem-1' });
     expect(await client.batch(request, { idempotencyKey: 'idem-1' })).toEqual(first);

@@ -15,7 +15,7 @@ const written = validMsisdn.chain((msisdn) => fc.tuple(
   fc.constantFrom('', ' ', '\r\n', '\t'),
 ).map(([m, seps, plus, before, after]) => ({
   msisdn: m,
-  text: `${before}${plus ? '+' : ''}${[...m].map((digit, i) => `${i === 0 ? '' : seps[i]}${digit}`).join('')}${after}`,
+  text: `${before}${plus ? '+' : ''}${[...m].map((digit, i) => (i === 0 ? '' : seps[i]) + digit).join('')}${after}`,
 })));
 
 const digitsOf = (text: string) => text.replace(/\D/g, '');
@@ -43,7 +43,7 @@ describe('normalizeMsisdn', () => {
     }), { numRuns: 500 });
   });
 
-  it('is idempotent on what it accepts, and accepts nothing that holds a character other than digits and separators', () => {
+  it('is idempotent on what it accepts, and accepts nothing that holds a ' + 'character other than digits and separators', () => {
     fc.assert(fc.property(fc.string({ unit: 'grapheme-ascii', maxLength: 24 }), (text) => {
       const normalized = normalizeMsisdn(text);
       if (!isValidMsisdn(normalized)) return;

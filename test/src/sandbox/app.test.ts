@@ -74,7 +74,7 @@ describe('startSandbox', () => {
     return { ...echo, async seedDemo(ctx) { calls.push('seed'); return echo.seedDemo!(ctx); } };
   };
 
-  it('with PGlite in memory, listens before its database is ready; a request sent then is answered by the sandbox', async () => {
+  it('with PGlite in memory, listens before its database is ready; a request ' + 'sent then is answered by the sandbox', async () => {
     const calls: string[] = [];
     let atListening: string[] | undefined;
     let early: Promise<{ status: number; body: unknown; health: number }> | undefined;
@@ -101,7 +101,7 @@ describe('startSandbox', () => {
     }
   });
 
-  it('with a data folder, listens only once the database is ready (a locked folder fails before anything listens)', async () => {
+  it('with a data folder, listens only once the database is ready (a locked ' + 'folder fails before anything listens)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wpk-sandbox-late-'));
     const calls: string[] = [];
     let atListening: string[] | undefined;

@@ -7,7 +7,10 @@ import { hugeBody } from '../../support/attacks.js';
 import { uniqueSchema } from '../../support/databases.js';
 import { DATABASE_URL } from '../../support/services.js';
 
-/** A token that passes every check made before the body (shape, header, age, the demo's only partner) unless `header` says otherwise; its signature is wrong. */
+/**
+ * A token that passes every check made before the body (shape, header, age, the demo's only partner) unless `header`
+ * says otherwise; its signature is wrong.
+ */
 function plausibleToken(header: Record<string, unknown> = {}): string {
   const fields = { alg: 'HS256', b64: false, crit: ['b64'], iat: Math.floor(Date.now() / 1000), jti: `attack${Date.now()}${Math.random().toString(36).slice(2)}`.slice(0, 40), ...header };
   return `${Buffer.from(JSON.stringify(fields)).toString('base64url')}..${Buffer.alloc(32, 7).toString('base64url')}`;
@@ -38,7 +41,8 @@ describe('sandbox under attack', () => {
     beforeAll(async () => { ({ url, close } = await serveHttp(sandbox.app)); });
     afterAll(async () => { await close?.(); });
 
-    // A chunked body that would run far past the 64 KiB limit: read first, it would get 413; checked first, the token gets 401.
+    // A chunked body that would run far past the 64 KiB limit: read first, it would get 413; checked first, the token
+    // gets 401.
     it.each([
       ['no token', undefined],
       ['a malformed token', 'not.a.token'],

@@ -38,7 +38,8 @@ describe.each(sandboxCases('the sandbox hostile-text checks'))('the sandbox (Pay
   let dbOptions: ReturnType<typeof dbCase.options>;
   let verifier: Verifier;
   let card: { cardNumber: string; cardSession: string; barcode: string; cardKey: string | null };
-  // Both schemes (see SCHEMES in pay/harness.ts): a card-bound partner's card carries a card key, which must not leak either.
+  // Both schemes (see SCHEMES in pay/harness.ts): a card-bound partner's card carries a card key, which must not leak
+  // either.
   let cardBound: typeof card;
 
   const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => fetch(running.url + path, {

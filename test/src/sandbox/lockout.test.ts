@@ -38,7 +38,7 @@ describe('sandbox brute-force limits (Push Basic auth, Pay tokens)', () => {
     const pushGet = (password: string, localAddress: string) =>
       requestFrom(`${running.url}/public/push/no-such-message`, { headers: { authorization: basicAuthHeader(login, password) }, localAddress });
 
-    it('locks the login out for new addresses after 3 wrong passwords, and the honest client keeps working', async () => {
+    it('locks the login out for new addresses after 3 wrong passwords, and ' + 'the honest client keeps working', async () => {
       const created = await requestFrom(`${running.url}/sandbox/push/accounts`, {
         method: 'POST', body: JSON.stringify({ login, partner: 'partner-1' }), localAddress: ADDRESSES.honest,
       });
@@ -54,7 +54,8 @@ describe('sandbox brute-force limits (Push Basic auth, Pay tokens)', () => {
       expect(locked.status).toBe(429);
       expect(locked.headers['retry-after']).toBe('300');
       expect(locked.body).toMatchObject({ status: 'TOO_MANY_REQUESTS' });
-      // Authenticated (404 for the unknown message), not refused: the honest client's address is trusted for the login.
+      // Authenticated (404 for the unknown message), not refused: the honest client's address is trusted for the
+      // login.
       expect((await pushGet(NEW_PASSWORD, ADDRESSES.honest)).status).toBe(404);
       expect((await pushGet(NEW_PASSWORD, ADDRESSES.newcomer)).status).toBe(429);
 

@@ -32,7 +32,7 @@ describe('resolveServeConfig', () => {
     expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
   });
 
-  it('defaults the scheme to rfc6238 with no previous keys, and reads WPK_SCHEME, WPK_PREVIOUS_KEYS and WPK_BONUS_URL', () => {
+  it('defaults the scheme to rfc6238 with no previous keys, and reads WPK_SCHEME, WPK_PREVIOUS_KEYS and ' + 'WPK_BONUS_URL', () => {
     expect(resolveServeConfig(demoConfig, {}).verifier).toMatchObject({ scheme: 'rfc6238', previousKeys: [] });
     const { verifier, bonus } = resolveServeConfig(demoConfig, {
       WPK_SCHEME: 'card-bound', WPK_PREVIOUS_KEYS: `${'0a'.repeat(16)}, ${'0b'.repeat(32)}`, WPK_BONUS_URL: 'http://127.0.0.1:8091/v1/card/{cardNumber}/categories',
@@ -94,7 +94,7 @@ describe('resolveServeConfig', () => {
     expect(config.verifier.algorythm).toBe('HMACSHA256');
   });
 
-  it('gives the Pay client profile kit, X-Wallet-Token and no paths by default, and takes them from the file and WPK_PAY_*', () => {
+  it('gives the Pay client profile kit, X-Wallet-Token and no paths by default, and takes them from the file and ' + 'WPK_PAY_*', () => {
     expect(resolveServeConfig(demoConfig, {}).pay).toMatchObject({ profile: 'kit', tokenHeader: 'X-Wallet-Token', paths: {} });
     const file = { ...demoConfig, pay: { ...demoConfig.pay, profile: 'kit', paths: { cancel: '/payments/cancel', receipt: '/payments/receipt' } } };
     const { pay } = resolveServeConfig(file, { WPK_PAY_PROFILE: 'document', WPK_PAY_TOKEN_HEADER: 'X-Partner-Signature' });

@@ -54,12 +54,12 @@ describe('startDemoSystem', () => {
     expect(await app.get('/sandbox/loyalty/target')).toMatchObject({ url: system.loyalty.url, login: demoConfig.loyalty.login });
     const card = await app.post<{ cardNumber: string }>('/sandbox/loyalty/cards', {});
     const categories = await fetch(`${system.loyalty.url}/v1/card/${card.cardNumber}/categories`, {
-      headers: { authorization: `Basic ${Buffer.from(`${demoConfig.loyalty.login}:${demoConfig.loyalty.password}`).toString('base64')}` },
+      headers: { authorization: `Basic ` + `${Buffer.from(`${demoConfig.loyalty.login}:${demoConfig.loyalty.password}`).toString('base64')}` },
     });
     expect(categories.status).toBe(200);
   });
 
-  it('takes a till\'s wallet payment end to end: scan, pay.start, confirm in the app, succeeded by webhook, receipt, refund; the old barcode is refused, a rescan pays', async () => {
+  it('takes a till\'s wallet payment end to end: scan, pay.start, confirm in the app, succeeded by webhook, ' + 'receipt, refund; the old barcode is refused, a rescan pays', async () => {
     const till = await Till.connect(system.cashDesk.wsUrl);
     try {
       const card = await system.issueCard({ walletPayIsDefault: true });
@@ -68,7 +68,8 @@ describe('startDemoSystem', () => {
       await app.confirm(started.transactionId);
       expect(await till.until((u) => u.paymentId === 'demo-sale-1' && u.phase === 'succeeded'))
         .toMatchObject({ status: 'succeeded', transactionId: started.transactionId });
-      // The status came by the wired webhook: the sandbox delivered it to the cash desk server, which took its signature.
+      // The status came by the wired webhook: the sandbox delivered it to the cash desk server, which took its
+      // signature.
       await vi.waitFor(async () => {
         const { deliveries } = await app.get<{ deliveries: Array<{ url: string; body: string; status: string }> }>('/sandbox/webhooks');
         const succeeded = deliveries.filter((d) => d.body.includes(started.transactionId) && d.body.includes('"succeeded"'));
@@ -82,7 +83,8 @@ describe('startDemoSystem', () => {
 
       await expect(till.call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'demo-sale-2' }))
         .rejects.toMatchObject({ code: 'BARCODE_REFUSED' });
-      // Under rfc6238 (the demo's scheme) a card's password is one per step whatever its session: the rescan is a step later.
+      // Under rfc6238 (the demo's scheme) a card's password is one per step whatever its session: the rescan is a
+      // step later.
       clock.advance(30_000);
       const rescanned = await app.rescan(card.cardNumber);
       const again = await till.call('pay.start', { fullBarcode: rescanned.barcode, basket: BASKET, paymentId: 'demo-sale-3' });

@@ -118,9 +118,10 @@ describe('the cash desk server over the WebSocket bridge', () => {
     return { flat, final: flat.find((a) => a.id === finalId), closed };
   }
 
-  it('never answers an internal error or drops the connection, whatever the frames, and answers a valid call after them', async () => {
+  it('never answers an internal error or drops the connection, whatever the frames, and answers a valid call after ' + 'them', async () => {
     let n = 0;
-    // Fewer invalid frames than the bridge's limit (DEFAULT_MAX_BAD_FRAMES, 10), past which it closes with 1008 by design.
+    // Fewer invalid frames than the bridge's limit (DEFAULT_MAX_BAD_FRAMES, 10), past which it closes with 1008 by
+    // design.
     await fc.assert(fc.asyncProperty(fc.array(frame, { maxLength: 9 }), async (frames) => {
       const card = `40001111${String(++n).padStart(8, '0')}`;
       const { flat, final, closed } = await exchange(frames, card);

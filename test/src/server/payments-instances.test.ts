@@ -30,7 +30,7 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'two serve instances on
     await db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => db.close());
   });
 
-  it('a till that reconnects to the other instance gets its payment and its notifications; the payment moves once its driver is gone', async () => {
+  it('a till that reconnects to the other instance gets its payment and its notifications; the payment moves once ' + 'its driver is gone', async () => {
     const [a, b] = servers as [RunningServer, RunningServer];
     const card = await sb.sim.issueCard({ walletPayIsDefault: true });
     const onA = await Till.connect(a.wsUrl);
@@ -43,7 +43,8 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'two serve instances on
     tills.push(onB);
     expect(await onB.until((u) => u.paymentId === 'twin-1')).toMatchObject({ phase: 'pending', transactionId: started.transactionId });
     expect(await onB.call('pay.get', { paymentId: 'twin-1' })).toMatchObject({ phase: 'pending' });
-    // A still drives it (it holds the payment's lease): its result reaches the till on B through a hint and the rows.
+    // A still drives it (it holds the payment's lease): its result reaches the till on B through a hint and the
+    // rows.
     await sb.sim.confirm(started.transactionId);
     expect(await onB.until((u) => u.paymentId === 'twin-1' && u.phase === 'succeeded')).toMatchObject({ status: 'succeeded' });
     // The till's intent on B: A hands the payment over, B sends the receipt.

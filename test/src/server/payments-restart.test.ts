@@ -16,7 +16,9 @@ const [pglite] = sandboxCases('serve restarts');
 
 interface ServeChild { child: ChildProcess; url: string; wsUrl: string; output: { text: string } }
 
-/** A `serve` child process; resolves once it logs that it listens (rejects with its output if it exits or never does). */
+/**
+ * A `serve` child process; resolves once it logs that it listens (rejects with its output if it exits or never does).
+ */
 async function serve(configPath: string, args: string[]): Promise<ServeChild> {
   const child = spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), 'serve', '--config', configPath, '--port', '0', ...args], {
     cwd: root, env: { ...process.env, LOG_LEVEL: 'info', DATABASE_URL: '' },
@@ -67,7 +69,7 @@ describe.each(databases)('serve killed with -9 mid-payment, with $name', ({ args
     }
   });
 
-  it('resumes the open payment after a restart (the same /checkout, same requestId, then /status): the till sees where it stands, the payment succeeds once', async () => {
+  it('resumes the open payment after a restart (the same /checkout, same requestId, then /status): the till sees ' + 'where it stands, the payment succeeds once', async () => {
     const configPath = join(dir, 'config.json');
     writeFileSync(configPath, JSON.stringify({
       ...demoConfig, pay: { url: sb.url, pollIntervalMs: 20, adoptIntervalMs: 50 }, ...(database ? { database: database() } : {}),
@@ -78,7 +80,8 @@ describe.each(databases)('serve killed with -9 mid-payment, with $name', ({ args
       children.push(first.child);
       const card = await sb.sim.issueCard({ walletPayIsDefault: true });
       // The checkout reaches the sandbox and waits there: the server dies while it is in flight. Should the kill come
-      // later than the delay (a very loaded machine), the payment is `pending` when it dies, and the same assertions hold.
+      // later than the delay (a very loaded machine), the payment is `pending` when it dies, and the same assertions
+      // hold.
       await sb.sim.fault('/checkout', 'delay', 1, 3_000);
       const till = await Till.connect(first.wsUrl);
       const checkoutSent = waitForOutput(first.child, { text: '' }, /"path":"\/checkout"/, 'the /checkout request');

@@ -23,7 +23,7 @@ describe('payments on their own thread (pay.thread worker)', () => {
     return text.split('\n').filter((l) => l.startsWith(name)).reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
   };
 
-  it('pays through the bridge: the scan verified and the bodies signed by the main thread, the status by webhook', async () => {
+  it('pays through the bridge: the scan verified and the bodies signed by the ' + 'main thread, the status by webhook', async () => {
     const tokensBefore = await metric('wpk_tokens_total');
     const till = await pay.connect();
     const card = await pay.sim.issueCard({ walletPayIsDefault: true });
@@ -44,7 +44,8 @@ describe('payments on their own thread (pay.thread worker)', () => {
     const till = await pay.connect();
     await expect(till.call('pay.get', { paymentId: 'nope' })).rejects.toMatchObject({ rpcCode: -32012, code: 'PAYMENT_NOT_FOUND' });
     const card = await pay.sim.issueCard({ walletPayIsDefault: true });
-    await till.call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'thread-2a' }); // the scan is used up here
+    // the scan is used up here
+    await till.call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'thread-2a' });
     const refused = await till.call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'thread-2' }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(RpcError);
     expect(refused).toMatchObject({ rpcCode: -32012, code: 'BARCODE_REFUSED', data: { errors: ['fullBarcode: VALIDATION_FAILED (REPLAYED)'] } });
@@ -53,7 +54,7 @@ describe('payments on their own thread (pay.thread worker)', () => {
     expect(await http.json()).toMatchObject({ status: 'PAYMENT_NOT_FOUND' });
   });
 
-  it('tells a till that connects the current state of its open payments, and reports the database healthy', async () => {
+  it('tells a till that connects the current state of its open payments, ' + 'and reports the database healthy', async () => {
     const till = await pay.connect();
     const card = await pay.sim.issueCard({ walletPayIsDefault: true });
     const started = await till.call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'thread-3' });

@@ -54,7 +54,7 @@ describe('request ids end to end', () => {
     await sandbox?.close();
   });
 
-  it('follows a payment from the cash desk to the Pay API and back with its webhook, in both servers\' logs', async () => {
+  it('follows a payment from the cash desk to the Pay API and back with its ' + 'webhook, in both servers\' logs', async () => {
     const id = 'till-7-e2e-000123';
     const card = await sim.issueCard({ walletPayIsDefault: true });
     const started = await fetch(`${server.url}/v1/payments`, {

@@ -39,7 +39,7 @@ describe('MemoryStore budgets', () => {
   });
 
   describe('replay marks', () => {
-    it('refuses a new mark with STORE_UNAVAILABLE when the budget is full of live marks, and remembers the old ones', () => {
+    it('refuses a new mark with STORE_UNAVAILABLE when the budget is full of live ' + 'marks, and remembers the old ones', () => {
       const store = new MemoryStore({ maxReplayMarks: 3, clock: fixedClock().clock });
       for (const key of ['a', 'b', 'c']) expect(store.claim(key, 60_000)).toBe(true);
       expect(() => store.claim('d', 60_000)).toThrow(StoreError);

@@ -125,7 +125,7 @@ describe('MemoryStore', () => {
   });
 
   describe('bounds', () => {
-    it('keeps at most maxEntries failure counters, the newest still counted, after 1,000 increments with maxEntries 100', () => {
+    it('keeps at most maxEntries failure counters, the newest still counted, after 1,000 increments with maxEntries ' + '100', () => {
       const store = new MemoryStore({ maxEntries: 100, clock: fixedClock().clock });
       for (let i = 0; i < 1000; i++) {
         expect(store.increment(`k${i}`, 60_000)).toBe(1);

@@ -291,7 +291,7 @@ describe.skipIf(!haveService('REDIS_URL', REDIS_URL, 'the RedisStore tests'))('R
       }
     });
 
-    it('makes the verifier reject barcodeVerify with that StoreError rather than accept or refuse the barcode', async () => {
+    it('makes the verifier reject barcodeVerify with that StoreError rather ' + 'than accept or refuse the barcode', async () => {
       const dead = deadStore(FAIL_FAST);
       const verifier = createVerifier({ ...BASE_CONFIG, clock: fixedClock().clock, replay: dead });
       try {

@@ -87,7 +87,7 @@ describe.skipIf(!haveService('REDIS_URL', REDIS_URL, 'the cross-process replay a
     await admin.quit();
   });
 
-  it('accepts a valid barcode in exactly one of two processes verifying it concurrently and refuses it as REPLAYED in the other', async () => {
+  it('accepts a valid barcode in exactly one of two processes verifying it concurrently and refuses it as ' + 'REPLAYED in the other', async () => {
     const cardNumber = '4000123412340001';
     const barcode = barcodeFor(cardNumber);
     const children = [startChild(prefix, [barcode], true), startChild(prefix, [barcode], true)];
@@ -106,7 +106,7 @@ describe.skipIf(!haveService('REDIS_URL', REDIS_URL, 'the cross-process replay a
     expect(await admin.keys(`${prefix}replay:${cardNumber}:*`)).toHaveLength(1);
   });
 
-  it('refuses a valid barcode as LOCKED in process B after 10 wrong passwords for the card in process A', async () => {
+  it('refuses a valid barcode as LOCKED in process B after 10 wrong ' + 'passwords for the card in process A', async () => {
     const lockedCard = '4000123412340002';
     const otherCard = '4000123412340003';
     const valid = barcodeFor(lockedCard);

@@ -7,6 +7,8 @@ import type { CampaignView, NumberResult } from './types';
 const SHOWN_RESULTS = 200;
 
 /** Push campaigns: upload a CSV of numbers, watch the progress, read each number's result and callback. */
+const toneOfState = (state: string) => (state === 'finished' ? 'ok' : state === 'failed' ? 'failed' : 'pending');
+
 export function Campaigns({ campaigns, results, onResults }: {
   campaigns: CampaignView[]; results: { campaignId: string; rows: NumberResult[] } | undefined; onResults: (campaignId: string) => void;
 }) {
@@ -54,7 +56,7 @@ export function Campaigns({ campaigns, results, onResults }: {
       {error !== undefined && <Notice kind="error" title="Not sent">{error}</Notice>}
       <ul class="plain">{campaigns.map((c) => (
         <li key={c.campaignId} data-testid="campaign">
-          <strong>{c.title}</strong> <span class="mono">{c.subId}</span> <Badge value={c.state} tone={c.state === 'finished' ? 'ok' : c.state === 'failed' ? 'failed' : 'pending'} />
+          <strong>{c.title}</strong> <span class="mono">{c.subId}</span> <Badge value={c.state} tone={toneOfState(c.state)} />
           {' '}<span class="muted">{when(c.startedAt)}</span>
           <div><label for={`p-${c.campaignId}`} class="inline">Progress</label>
             <progress id={`p-${c.campaignId}`} max={c.total} value={c.done} aria-valuetext={`${c.done} of ${c.total}`} /></div>
@@ -66,13 +68,14 @@ export function Campaigns({ campaigns, results, onResults }: {
       {results !== undefined && (
         <div>
           <h3>Results <span class="muted">({results.rows.length} numbers{results.rows.length > SHOWN_RESULTS ? `, the first ${SHOWN_RESULTS} shown` : ''})</span></h3>
-          <div class="results" tabIndex={0} aria-label="Each number's result"><table data-testid="campaign-results">
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region takes the focus to scroll */}
+          <section class="results" tabIndex={0} aria-label="Each number's result"><table data-testid="campaign-results">
             <thead><tr><th>Number</th><th>Message</th><th>Callback</th></tr></thead>
             <tbody>{results.rows.slice(0, SHOWN_RESULTS).map((r) => (
               <tr key={r.msisdn}><td class="mono">{r.msisdn}</td><td class="mono">{r.messageId ?? `rejected: ${r.reason}`}</td>
                 <td>{r.callback ? <Badge value={r.callback.state} /> : r.messageId ? <span class="muted">none yet</span> : null}</td></tr>
             ))}</tbody>
-          </table></div>
+          </table></section>
         </div>
       )}
     </section>

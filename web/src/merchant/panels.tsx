@@ -11,6 +11,9 @@ const SHORT: Record<string, string> = {
 const toneOf = (resultCode: string): Bar['tone'] =>
   resultCode === 'CARDSESSION_AVAILABLE' ? 'ok' : resultCode === 'VALIDATION_FAILED' ? 'bad' : 'warn';
 
+/** A verification's reason when it says more than its result code. */
+const shownReason = (reason: string) => (reason && reason !== 'OK' && reason !== 'PREFIX_MISMATCH' ? ` ${reason}` : '');
+
 /** The cash desk server's metrics as small live charts. */
 export function Metrics({ metrics }: { metrics: MetricsView | undefined }) {
   if (metrics === undefined) return null;
@@ -21,7 +24,7 @@ export function Metrics({ metrics }: { metrics: MetricsView | undefined }) {
       <div class="charts">
         <Sparkline title="Verifications, live" points={metrics.history} />
         <Bars title="Verifications by result" bars={metrics.verifications.map((v) => ({
-          label: `${SHORT[v.resultCode] ?? v.resultCode}${v.reason && v.reason !== 'OK' && v.reason !== 'PREFIX_MISMATCH' ? ` ${v.reason}` : ''}`, value: v.count, tone: toneOf(v.resultCode),
+          label: `${SHORT[v.resultCode] ?? v.resultCode}${shownReason(v.reason)}`, value: v.count, tone: toneOf(v.resultCode),
         }))} />
         <Bars title={`Verify latency (mean ${mean.toFixed(0)} µs)`} bars={metrics.latency.buckets.filter((b) => b.count > 0).map((b) => ({ label: `≤ ${b.le === '+Inf' ? '∞' : `${Number(b.le) * 1e6} µs`}`, value: b.count }))} />
         <Bars title="Clock drift of valid barcodes (steps)" bars={metrics.drift.filter((b) => b.count > 0).map((b) => ({ label: `≤ ${b.le}`, value: b.count }))} />

@@ -13,7 +13,9 @@ export const SAMPLE_BASKET: Line[] = [
 
 const UNIT: Record<Line['measure'], string> = { PIECE: 'pcs', KILOGRAM: 'kg', GRAM: 'g' };
 
-/** The Pay API's items (document 2.4: integer quantities in the measure, prices per unit in kopecks), or what is wrong. */
+/**
+ * The Pay API's items (document 2.4: integer quantities in the measure, prices per unit in kopecks), or what is wrong.
+ */
 export function itemsOf(lines: Line[]): { items: Item[] } | { problem: string } {
   const items: Item[] = [];
   for (const [i, line] of lines.entries()) {

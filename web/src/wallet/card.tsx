@@ -11,14 +11,17 @@ export interface HeldCard {
   loyalty: boolean;
 }
 
-/** Issues a card the way the wallet does: the merchant's Loyalty server gives the number, the wallet service its sessions. */
+/**
+ * Issues a card the way the wallet does: the merchant's Loyalty server gives the number, the wallet service its
+ * sessions.
+ */
 async function issue(walletPayIsDefault: boolean): Promise<{ held: HeldCard; card: SandboxCard; note?: string }> {
   let cardNumber: string | undefined;
   let note: string | undefined;
   try {
     cardNumber = (await call<{ cardNumber: string }>('POST', '/sandbox/loyalty/cards', {})).cardNumber;
   } catch (error) {
-    note = `No loyalty card from the merchant (${describe(error)}): a wallet-only card was issued, without promo codes or receipts.`;
+    note = `No loyalty card from the merchant (${describe(error)}): a wallet-only card was issued, without promo codes ` + `or receipts.`;
   }
   const card = await call<SandboxCard>('POST', '/sandbox/cards', { walletPayIsDefault, ...(cardNumber ? { cardNumber } : {}) });
   return { held: { cardNumber: card.cardNumber, loyalty: cardNumber !== undefined }, card, ...(note ? { note } : {}) };

@@ -39,7 +39,7 @@ describe('CashDeskPayments: ended payments leave memory', () => {
     return payments.start('till-1', StartPayment.parse({ cardSession: card.cardSession, basket: BASKET, paymentId }));
   };
 
-  it('forgets a paid sale once its receipt went out; pay.get reads it from its row, and a refund drives it again', async () => {
+  it('forgets a paid sale once its receipt went out; pay.get reads it from its ' + 'row, and a refund drives it again', async () => {
     const view = await start('evict-1', true);
     expect(payments.inMemory).toBe(1);
     await sb.sim.confirm(view.transactionId!);

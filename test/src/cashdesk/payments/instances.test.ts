@@ -36,7 +36,9 @@ function payApi(options: { checkout?: 'answer' | 'held' } = {}) {
   return { client, checkouts, calls: () => calls, answer: () => { for (const resolve of held.splice(0)) resolve(); } };
 }
 
-/** The database with a switch that holds every statement of one instance, as a process that froze or lost its network. */
+/**
+ * The database with a switch that holds every statement of one instance, as a process that froze or lost its network.
+ */
 function freezable(db: Database) {
   let frozen: Promise<void> | undefined;
   let thaw = () => {};
@@ -125,7 +127,7 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'payments shared by sev
     gate.thaw();
   });
 
-  it('repeats the same requestId when it takes over a checkout whose answer never came, and the stale owner calls nothing more', async () => {
+  it('repeats the same requestId when it takes over a checkout whose answer never came, and the stale owner calls ' + 'nothing more', async () => {
     const gate = freezable(db);
     const first = payApi({ checkout: 'held' });
     const second = payApi();
@@ -140,7 +142,8 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'payments shared by sev
     await expect.poll(() => b.get('till-3', 'taken').then((v) => v.phase)).toBe('succeeded');
     const callsBefore = first.calls();
     gate.thaw();
-    first.answer(); // the stale owner's /checkout answers late: its write of it is refused, and it lets the payment go
+    // the stale owner's /checkout answers late: its write of it is refused, and it lets the payment go
+    first.answer();
     await expect.poll(() => a.inMemory).toBe(0);
     expect(first.calls()).toBe(callsBefore);
     const { rows } = await db.query<{ phase: string }>("SELECT phase FROM cashdesk_payments WHERE payment_id = 'taken'");
@@ -163,7 +166,7 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'payments shared by sev
     const a = await instance(pay.client, db);
     for (let i = 0; i < 5; i++) await a.start('till-5', { cardSession: `CL${i}`, basket: BASKET, paymentId: `l${i}` });
     const { rows } = await db.query<{ n: number }>(
-      "SELECT count(*) AS n FROM pg_locks l JOIN pg_stat_activity s USING (pid) WHERE l.locktype = 'advisory' AND s.application_name = ''");
+      "SELECT count(*) AS n FROM pg_locks l JOIN pg_stat_activity s USING (pid) WHERE l.locktype = 'advisory' " + "AND s.application_name = ''");
     expect(rows[0]!.n).toBe(0);
   });
 });

@@ -63,7 +63,7 @@ describe.each(databaseCases('payment leases'))('Leases on $name', ({ open }) => 
     expect(await a.store.save(write(record('own', 'succeeded'), 1))).toBe(true);
   });
 
-  it('takes a lease of its own anew, with the next epoch, for a payment it no longer drives (a release that failed)', async () => {
+  it('takes a lease of its own anew, with the next epoch, for a payment it no ' + 'longer drives (a release that failed)', async () => {
     await a.store.insert(write(record('mine'), 1));
     expect(await a.leases.claim(key('mine'))).toMatchObject({ owner: 'instance-a', epoch: 2 });
     expect(await a.store.save(write(record('mine', 'succeeded'), 1))).toBe(false);

@@ -46,7 +46,7 @@ describe('CashDeskPayments', () => {
   beforeAll(async () => { db = await openDatabase(); });
   afterAll(async () => { await db?.close(); });
 
-  it('tells a reconnecting till the stored state of its payments before any newer update, even when the read is slower than the payment', async () => {
+  it('tells a reconnecting till the stored state of its payments before any newer update, even when the read is ' + 'slower than the payment', async () => {
     const gate = holdingOpenReads(db);
     const payments = new CashDeskPayments({ client, db: gate.db, verify: () => Promise.reject(new Error('no scans here')), pollIntervalMs: 3_600_000 });
     await payments.init();
@@ -65,7 +65,7 @@ describe('CashDeskPayments', () => {
     }
   });
 
-  it('tells the till and checks out before the write lands with writeBehind, and a reconnecting till hears the live phase', async () => {
+  it('tells the till and checks out before the write lands with writeBehind, and a reconnecting till hears the live ' + 'phase', async () => {
     const own = await openDatabase(); // no open payments of other tests to adopt
     let holding = false;
     let release!: () => void;

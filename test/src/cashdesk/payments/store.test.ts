@@ -56,7 +56,7 @@ describe.each(cases)('PaymentStore on $name: writes of one turn in one statement
     await drop();
   });
 
-  it('inserts the payments started in one turn with one statement; a paymentId twice in it is inserted once', async () => {
+  it('inserts the payments started in one turn with one statement; a ' + 'paymentId twice in it is inserted once', async () => {
     statements.length = 0;
     const results = await Promise.all([store.insert(write(record('a'))), store.insert(write(record('b'))), store.insert(write(record('a'))), store.insert(write(record('a', 'checking', 'till-2')))]);
     expect(results).toEqual([true, true, false, true]);
@@ -68,7 +68,7 @@ describe.each(cases)('PaymentStore on $name: writes of one turn in one statement
     });
   });
 
-  it('writes the payments saved in one turn with one statement, the later of two writes of one payment holding', async () => {
+  it('writes the payments saved in one turn with one statement, the later of ' + 'two writes of one payment holding', async () => {
     await Promise.all([store.insert(write(record('c'))), store.insert(write(record('d')))]);
     statements.length = 0;
     await Promise.all([store.save(write(record('c', 'checkout'))), store.save(write(record('d', 'pending'))), store.save(write(record('c', 'pending')))]);

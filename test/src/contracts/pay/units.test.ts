@@ -26,7 +26,7 @@ describe('convertMeasure', () => {
       .toMatchObject({ name: 'MeasureError', code: 'MEASURE_INEXACT', message: 'quantity 350 g is not a whole number of kilograms' });
   });
 
-  it('keeps the line amount exactly, gives whole numbers, and refuses only when a division leaves a remainder or a bound is passed', () => {
+  it('keeps the line amount exactly, gives whole numbers, and refuses only when a division leaves a remainder or a ' + 'bound is passed', () => {
     fc.assert(fc.property(weighed, (item) => {
       const to = other(item.measure);
       const divided = to === 'GRAM' ? item.price : item.quantity;
@@ -69,7 +69,7 @@ describe('weighedItem', () => {
       .toEqual({ name: 'Potatoes', article: 'P-1', measure: 'KILOGRAM', quantity: 3, price: 4999 });
   });
 
-  it('gives an item worth exactly grams x price per kilogram / 1000, or MEASURE_INEXACT when no integer item is', () => {
+  it('gives an item worth exactly grams x price per kilogram / 1000, or ' + 'MEASURE_INEXACT when no integer item is', () => {
     const grams = fc.oneof(fc.integer({ min: 1, max: MAX_QUANTITY }), fc.integer({ min: 1, max: 1000 }).map((k) => k * 1000));
     const pricePerKilogram = fc.oneof(fc.integer({ min: 0, max: MAX_AMOUNT }), fc.integer({ min: 0, max: 1_000_000 }).map((p) => p * 1000));
     fc.assert(fc.property(grams, pricePerKilogram, (g, p) => {

@@ -50,7 +50,7 @@ describe('createLoyaltyClient', () => {
     expect(error).toMatchObject({ code: 'CARD_NOT_FOUND', httpStatus: 404, errors: ['cardNumber: no such card'] });
   });
 
-  it('throws LoyaltyClientError BAD_RESPONSE for an undocumented code, an off-contract body and a non-JSON answer', async () => {
+  it('throws LoyaltyClientError BAD_RESPONSE for an undocumented code, an ' + 'off-contract body and a non-JSON answer', async () => {
     const loyalty = createLoyaltyClient({ baseUrl: http.url, ...CREDENTIALS });
     await expect(loyalty.listCategories('ODD')).rejects.toMatchObject({ name: 'LoyaltyClientError', code: 'LOYALTY_PROTOCOL', httpStatus: 418 });
     await expect(loyalty.listCategories('BAD')).rejects.toMatchObject({ code: 'LOYALTY_PROTOCOL', message: expect.stringContaining('groups:') });

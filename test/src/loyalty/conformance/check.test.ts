@@ -84,7 +84,7 @@ describe.each(databaseCases('the Loyalty conformance check'))('runConformanceChe
       .toEqual(['FAIL sendReceiptQr: the same receipt again answered ACCEPTED, not DUPLICATE']);
   });
 
-  it('names listCategories and getFavoriteCategories when an unknown card is answered, or answered off-contract', async () => {
+  it('names listCategories and getFavoriteCategories when an unknown card is ' + 'answered, or answered off-contract', async () => {
     const url = await broken({
       listCategories: async (input, ctx) => (input.cardNumber.startsWith('WPK-CHECK') ? { groups: [] } : program.handlers.listCategories(input, ctx)),
       getFavoriteCategories: async () => ({ favorites: [{ groupId: 'x y', categoryIds: [] }] }),
@@ -97,7 +97,7 @@ describe.each(databaseCases('the Loyalty conformance check'))('runConformanceChe
     expect(lines[2]).toMatch(/^FAIL setFavoriteCategories: get after set: expected 200, got HTTP 500/);
   });
 
-  it('names basicAuth when any credentials are let in, and every operation when it is given the wrong ones', async () => {
+  it('names basicAuth when any credentials are let in, and every operation ' + 'when it is given the wrong ones', async () => {
     const open = await serve(program.handlers, () => true);
     expect(failures(await check(open))).toEqual(['basicAuth']);
     const http = await serveHttp(program.app, { port: 0 });

@@ -90,7 +90,7 @@ describe.each(cases)('the sandbox Loyalty driver on $name', ({ options }) => {
     expect(await call('GET', '/sandbox/loyalty/cards/299000/barcode')).toMatchObject({ status: 404, body: { status: 'NOT_FOUND' } });
   });
 
-  it('under card-bound, keeps the card key the merchant gives and draws with it, which a card-bound core verifies', async () => {
+  it('under card-bound, keeps the card key the merchant gives and draws with ' + 'it, which a card-bound core verifies', async () => {
     await call('PUT', '/sandbox/loyalty/target', { ...target(), url: cardBoundMerchant.url });
     try {
       const issued = await call('POST', '/sandbox/loyalty/cards', {});
@@ -153,7 +153,7 @@ describe.each(cases)('the sandbox Loyalty driver on $name', ({ options }) => {
 });
 
 describe('the sandbox Loyalty driver with --demo', () => {
-  it('targets `loyalty --demo` on its default port and says how in the banner, keeping a target already set', async () => {
+  it('targets `loyalty --demo` on its default port and says how in the ' + 'banner, keeping a target already set', async () => {
     const sandbox = await startSandbox({ port: 0, demo: true }, [loyaltyDriverModule]);
     try {
       expect((await (await fetch(`${sandbox.url}/sandbox/loyalty/target`)).json())).toMatchObject({ url: 'http://127.0.0.1:8091', login: demoConfig.loyalty.login });

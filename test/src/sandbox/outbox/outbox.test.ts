@@ -25,7 +25,7 @@ describe.each(databaseCases('Outbox'))('Outbox on $name', ({ open }) => {
   const row = async (id: string) => (await db.query<{ attempts: number; status: string; next_attempt_at: Date }>(
     'SELECT attempts, status, next_attempt_at FROM webhook_deliveries WHERE id = $1', [id])).rows[0]!;
 
-  it('sends what it enqueued, signed so that the standardwebhooks package verifies it, body byte for byte', async () => {
+  it('sends what it enqueued, signed so that the standardwebhooks package ' + 'verifies it, body byte for byte', async () => {
     const hook = await receiver();
     const outbox = new Outbox({ db });
     try {

@@ -3,7 +3,8 @@ import { joseToken, sandboxCases, startPayHarness, uid, type PayHarness } from '
 
 const INVALID = { status: 'TOKEN_INVALID', errors: ['X-Wallet-Token: invalid'] };
 
-// One scheme: getToken signs with the same token key under both, and no barcode is drawn here (see SCHEMES in harness.ts).
+// One scheme: getToken signs with the same token key under both, and no barcode is drawn here (see SCHEMES in
+// harness.ts).
 describe.each(sandboxCases('sandbox Pay tokens'))('sandbox Pay X-Wallet-Token on $name', (dbCase) => {
   let h: PayHarness;
   beforeAll(async () => { h = await startPayHarness(dbCase); });
@@ -51,7 +52,7 @@ describe.each(sandboxCases('sandbox Pay tokens'))('sandbox Pay X-Wallet-Token on
     expect((await h.pay('/checkout', null, { raw: text })).status).toBe(200);
   });
 
-  it('refuses a missing, malformed or unknown-partner token on every signed path, and checks an optional one on /status', async () => {
+  it('refuses a missing, malformed or unknown-partner token on every signed path, and checks an optional one on ' + '/status', async () => {
     const body = { transactionId: 'trx_x' };
     for (const path of ['/availability-info', '/availability-info/task', '/checkout', '/cancel', '/refund', '/receipt']) {
       expect((await h.pay(path, body, { token: null })).body, path).toEqual(INVALID);

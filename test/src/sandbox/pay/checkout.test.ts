@@ -31,7 +31,7 @@ describe.each(sandboxSchemeCases('sandbox Pay checkout'))('sandbox Pay /checkout
     expect(again.text).toBe(first.text);
   });
 
-  it('refuses the same requestId with another body or another cardSession (409 IDEMPOTENCY_CONFLICT), storing nothing', async () => {
+  it('refuses the same requestId with another body or another cardSession (409 IDEMPOTENCY_CONFLICT), storing ' + 'nothing', async () => {
     const card = await h.card();
     const other = await h.card();
     const body = h.checkoutBody(card.cardSession, uid('req'));
@@ -73,7 +73,7 @@ describe.each(sandboxSchemeCases('sandbox Pay checkout'))('sandbox Pay /checkout
     for (const answer of [shape, await h.pay('/checkout', sum)]) expect(PayErrorEnvelope.safeParse(answer.body).success).toBe(true);
   });
 
-  it('supersedes a waiting invoice of the same card session when an updated checkout comes with a new requestId', async () => {
+  it('supersedes a waiting invoice of the same card session when an updated ' + 'checkout comes with a new requestId', async () => {
     const card = await h.card();
     const first = await h.pay('/checkout', h.checkoutBody(card.cardSession, uid('req')));
     const second = await h.pay('/checkout', h.checkoutBody(card.cardSession, uid('req'), {
@@ -138,7 +138,7 @@ describe.each(sandboxSchemeCases('sandbox Pay checkout'))('sandbox Pay /checkout
     /** A token naming our partner, made with another key: the signature check refuses it. */
     const forged = (text: string) => joseToken(text, { keyHex: 'ff'.repeat(32), iat: Math.floor(h.clock.now / 1000), kid: h.partnerId });
 
-    it('answers CARD_SESSION_INVALID to every later call with the card session, a repeat too, until a rescan gives a new one', async () => {
+    it('answers CARD_SESSION_INVALID to every later call with the card session, a repeat too, until a rescan gives ' + 'a new one', async () => {
       const card = await h.card({ walletPayIsDefault: false });
       const earlier = h.checkoutBody(card.cardSession, uid('req'));
       const invoice = await h.pay('/checkout', earlier);
@@ -172,7 +172,7 @@ describe.each(sandboxSchemeCases('sandbox Pay checkout'))('sandbox Pay /checkout
       }
     });
 
-    it('blocks nothing for a token refused before its body is read, a replayed one, or one naming another partner', async () => {
+    it('blocks nothing for a token refused before its body is read, a replayed ' + 'one, or one naming another partner', async () => {
       const card = await h.card();
       const text = JSON.stringify({ cardSession: card.cardSession });
       const nowSeconds = Math.floor(h.clock.now / 1000);

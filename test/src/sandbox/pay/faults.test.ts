@@ -7,7 +7,7 @@ describe.each(sandboxCases('sandbox Pay faults'))('sandbox Pay injected faults o
   beforeAll(async () => { h = await startPayHarness(dbCase); });
   afterAll(async () => { await h?.close(); });
 
-  it('drop-after-commit: the checkout is stored but its answer is lost; the repeat answers the stored transaction', async () => {
+  it('drop-after-commit: the checkout is stored but its answer is lost; the ' + 'repeat answers the stored transaction', async () => {
     const card = await h.card();
     const body = h.checkoutBody(card.cardSession, uid('req'));
     expect((await h.sim('POST', '/sandbox/faults', { path: '/checkout', action: 'drop-after-commit' })).body.faults).toHaveLength(1);
@@ -21,7 +21,7 @@ describe.each(sandboxCases('sandbox Pay faults'))('sandbox Pay injected faults o
     expect(invoices.invoices).toHaveLength(1);
   });
 
-  it('drop-after-commit on /refund: the refund happened once, the repeat with the same refundId answers it', async () => {
+  it('drop-after-commit on /refund: the refund happened once, the repeat ' + 'with the same refundId answers it', async () => {
     const t = await h.invoice();
     await h.sim('POST', `/sandbox/app/transactions/${t.transactionId}/confirm`);
     await h.waitStatus(t.transactionId, (s) => s.status === 'succeeded');

@@ -144,7 +144,10 @@ export interface PayHarness {
   pay<T = any>(path: string, body: unknown, options?: { token?: string | null; raw?: string }): Promise<Answer<T>>;
   /** A simulator or control call. */
   sim<T = any>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<Answer<T>>;
-  /** Issues a card with a session: `{ cardNumber, cardSession, barcode, ... }`, its barcode scanned (verified) in the partner's scheme. */
+  /**
+   * Issues a card with a session: `{ cardNumber, cardSession, barcode, ... }`, its barcode scanned (verified) in the
+   * partner's scheme.
+   */
   card(extra?: Json): Promise<{ cardNumber: string; cardSession: string; barcode: string; cardKey: string | null }>;
   /** The app draws a card's barcode again (a new card session), scanned like {@link PayHarness.card}'s. */
   rescan(cardNumber: string): Promise<{ cardNumber: string; cardSession: string; barcode: string; cardKey: string | null }>;
@@ -180,7 +183,10 @@ export interface HarnessOptions {
   realClock?: boolean;
   webhookUrl?: string;
   sandbox?: SandboxOptions;
-  /** The partner's scheme, and its verifier's; default: a scheme case's, else the partner's default (rfc6238) and the verifier's. */
+  /**
+   * The partner's scheme, and its verifier's; default: a scheme case's, else the partner's default (rfc6238) and the
+   * verifier's.
+   */
   scheme?: PasswordScheme;
   /** The database to use again (a restart); default a fresh one from `dbCase`. */
   dbOptions?: Pick<SandboxOptions, 'databaseUrl' | 'databaseSchema' | 'dataDir'>;
@@ -198,7 +204,7 @@ async function startSandboxOnly(dbCase: SandboxCase, { payOptions = {}, realCloc
   const request = async (method: string, path: string, text: string | undefined, headers: Record<string, string>): Promise<Answer> => {
     const res = await fetch(url + path, { method, headers, body: text });
     const body = await res.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try { parsed = body === '' ? undefined : JSON.parse(body); } catch { parsed = body; }
     return { status: res.status, body: parsed, text: body };
   };
@@ -280,7 +286,9 @@ export async function startPayHarness(
     },
   };
 
-  /** What a cash desk does with a barcode the app shows: verify it (in the partner's scheme) and take its card session. */
+  /**
+   * What a cash desk does with a barcode the app shows: verify it (in the partner's scheme) and take its card session.
+   */
   function scanned<T extends { barcode: string; cardNumber: string; cardSession: string | null }>(card: T): T {
     const result = verifier.barcodeVerify(card.barcode);
     const expected = card.cardSession === null ? 'CARDSESSION_NOT_AVAILABLE' : 'CARDSESSION_AVAILABLE';

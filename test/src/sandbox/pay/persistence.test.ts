@@ -20,7 +20,7 @@ function storage(dbCase: SandboxCase) {
 
 describe.each(sandboxCases('sandbox Pay restart'))('sandbox Pay restart on $name', (dbCase) => {
   // One restart for both schemes (a second partner, card-bound, on the same sandbox): restarts are the slow part.
-  it('keeps every transaction, refund, idempotent answer, seen token, blocked card session and partner scheme across a restart, and re-drives the bank', async () => {
+  it('keeps every transaction, refund, idempotent answer, seen token, blocked card session and partner scheme ' + 'across a restart, and re-drives the bank', async () => {
     const dbOptions = storage(dbCase);
     const partnerId = uid('partner');
     const cardBoundId = uid('card-bound');
@@ -96,7 +96,7 @@ describe.each(sandboxCases('sandbox Pay restart'))('sandbox Pay restart on $name
 });
 
 describe.skipIf(!DATABASE_URL)('sandbox Pay: two sandboxes on one PostgreSQL', () => {
-  it('share seen tokens, idempotency and the bank: a token used on one is refused by the other, a checkout repeated on both is one transaction', async () => {
+  it('share seen tokens, idempotency and the bank: a token used on one is refused by the other, a checkout repeated ' + 'on both is one transaction', async () => {
     const dbCase = sandboxCases('two sandboxes').find((c) => c.name === 'postgres')!;
     const dbOptions = dbCase.options();
     const partnerId = uid('partner');

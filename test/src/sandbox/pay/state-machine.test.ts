@@ -53,7 +53,7 @@ describe.each(sandboxSchemeCases('sandbox Pay state machine'))('sandbox Pay tran
   const statuses: TransactionStatus[] = ['created', 'processing', 'succeeded', 'rejected', 'cancelled', 'expired'];
 
   for (const from of statuses) {
-    it(`from ${from}: allows exactly the moves of TRANSITIONS and refuses the others with 409 INVALID_STATE`, async () => {
+    it(`from ${from}: allows exactly the moves of TRANSITIONS and refuses ` + `the others with 409 INVALID_STATE`, async () => {
       for (const [name, action] of Object.entries(actions)) {
         const legal = TRANSITIONS[from].includes(action.to) && (from === 'created' || !customerOnlyFromCreated.has(name));
         const id = await reach(from);
@@ -128,7 +128,7 @@ describe.each(sandboxSchemeCases('sandbox Pay state machine'))('sandbox Pay tran
     expect((await h.sim('POST', '/sandbox/cards/nope-404/barcode', { partnerId: h.partnerId })).status).toBe(404);
   });
 
-  it('gives the app a card key only when the partner is card-bound, and keeps the scheme when the partner is updated without one', async () => {
+  it('gives the app a card key only when the partner is card-bound, and keeps the scheme when the partner is ' + 'updated without one', async () => {
     const card = await h.card();
     expect(card.cardKey).toBe(dbCase.scheme === 'card-bound' ? deriveCardKey(BASE_CONFIG.key, card.cardNumber, 'HMACSHA256') : null);
     const updated = await h.sim('POST', '/sandbox/partners', { partnerId: h.partnerId, key: BASE_CONFIG.key });

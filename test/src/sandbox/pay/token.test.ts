@@ -10,7 +10,11 @@ const encoder = new TextEncoder();
 
 function jtiLedger() {
   const seen = new Set<string>();
-  return (jti: string) => (seen.has(jti) ? false : (seen.add(jti), true));
+  return (jti: string) => {
+    if (seen.has(jti)) return false;
+    seen.add(jti);
+    return true;
+  };
 }
 
 describe('verifyWalletToken', () => {

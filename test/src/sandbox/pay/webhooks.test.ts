@@ -55,7 +55,7 @@ describe.each(sandboxSchemeCases('sandbox Pay webhooks'))('sandbox Pay transacti
     .map((r) => ({ r, event: JSON.parse(r.body) as TransactionUpdatedEvent }))
     .filter(({ event }) => event.data.transactionId === transactionId);
 
-  it('POSTs every change, signed so that the standardwebhooks package verifies it, retrying a failed delivery', async () => {
+  it('POSTs every change, signed so that the standardwebhooks package ' + 'verifies it, retrying a failed delivery', async () => {
     const { transactionId } = await h.invoice();
     await h.sim('POST', `/sandbox/app/transactions/${transactionId}/confirm`);
     await h.waitStatus(transactionId, (s) => s.status === 'succeeded');

@@ -5,7 +5,10 @@ import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../..
 import { uniqueSchema } from '../../../support/databases.js';
 import { DATABASE_URL, haveService } from '../../../support/services.js';
 
-/** A sandbox kind every Push test runs against: PGlite in memory, or a schema of its own on PostgreSQL (dropped on close). */
+/**
+ * A sandbox kind every Push test runs against: PGlite in memory, or a schema of its own on PostgreSQL (dropped on
+ * close).
+ */
 export interface SandboxCase {
   readonly name: 'pglite' | 'postgres';
   start(options?: SandboxOptions): Promise<RunningSandbox>;
@@ -31,7 +34,10 @@ export function sandboxCases(what: string): SandboxCase[] {
   return cases;
 }
 
-/** Two sandboxes on one PostgreSQL schema (the second starts after the first migrated); the schema is dropped when both closed. */
+/**
+ * Two sandboxes on one PostgreSQL schema (the second starts after the first migrated); the schema is dropped when both
+ * closed.
+ */
 export async function twoOnPostgres(options: SandboxOptions = {}): Promise<[RunningSandbox, RunningSandbox]> {
   const schema = uniqueSchema('push2');
   const first = await startSandbox({ port: 0, ...options, databaseUrl: DATABASE_URL!, databaseSchema: schema });
@@ -58,7 +64,9 @@ export const freshLogin = (prefix = 'acct') => `${prefix}-${process.pid}-${++cou
 
 export const NEW_PASSWORD = 'a-new-password-for-tests';
 
-/** Creates an account through the test control and resets its password; answers the creation and the auth header to use. */
+/**
+ * Creates an account through the test control and resets its password; answers the creation and the auth header to use.
+ */
 export async function readyAccount(base: string, extra: Record<string, unknown> = {}) {
   const login = freshLogin();
   const created = await call(base, 'POST', '/sandbox/push/accounts', { login, partner: 'partner-1', ...extra });

@@ -34,7 +34,7 @@ describe.each(sandboxCases('Push simulated phones'))('simulated phones on $name'
   const statusBecomes = (auth: Record<string, string>, messageId: string, status: string) =>
     eventually(async () => ((await state(auth, messageId)).status === status ? true : undefined), 30_000, `${messageId} ${status}`);
 
-  it('moves a message QUEUED -> SENT after 200 ms and DELIVERED after 1 s, then posts a signed push.delivered', async () => {
+  it('moves a message QUEUED -> SENT after 200 ms and DELIVERED after 1 s, ' + 'then posts a signed push.delivered', async () => {
     const { login, auth, created } = await readyAccount(url, { callbackUrl: hook.url });
     const sent = await call(url, 'POST', '/public/push/single', { msisdn: '79990001111', subId: 'life', message }, auth);
     const id = sent.body.messageId as string;
@@ -123,7 +123,7 @@ describe.each(databaseCases('PhoneSimulator'))('PhoneSimulator on $name', ({ ope
   });
   afterAll(() => db?.close());
 
-  it('moves many messages in chunks, one callback per delivery in the same commit, and skips accounts with the simulation off', async () => {
+  it('moves many messages in chunks, one callback per delivery in the same commit, and skips accounts with the ' + 'simulation off', async () => {
     await createAccount(db, t, { login: 'bulk', partner: 'p', callbackUrl: 'http://127.0.0.1:9/none' });
     await createAccount(db, t, { login: 'off', partner: 'p', simulateDelivery: false, callbackUrl: 'http://127.0.0.1:9/none' });
     for (const login of ['bulk', 'off']) {

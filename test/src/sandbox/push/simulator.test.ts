@@ -70,7 +70,7 @@ describe.each(sandboxCases('Push wallet-app simulator'))('the wallet-app inbox o
     expect(new Set(list.map((e) => e.eventId)).size).toBe(2);
   });
 
-  it('refuses to read a message of another phone (404), an unknown one (404), a FAILED one or on an unreachable phone (409)', async () => {
+  it('refuses to read a message of another phone (404), an unknown one (404), a FAILED one or on an unreachable ' + 'phone (409)', async () => {
     const { login, auth } = await readyAccount(url, { simulateDelivery: false, batchIntervalMs: 0 });
     const sent = await call(url, 'POST', '/public/push/batch', { msisdn: ['79995550004', '79995550005'], subId: 'x', message }, auth);
     const [a, b] = sent.body.messages as { messageId: string }[];
