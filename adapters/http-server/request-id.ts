@@ -11,7 +11,9 @@ const ID = Symbol('wpk.requestId');
  */
 export function requestIdOf(incoming: IncomingMessage): string {
   const held = incoming as IncomingMessage & { [ID]?: string };
-  return held[ID] ??= requestIdFrom(incoming.headers['x-request-id']);
+  const id = held[ID] ?? requestIdFrom(incoming.headers['x-request-id']);
+  held[ID] = id;
+  return id;
 }
 
 /**

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { ZodError } from 'zod';
 
 /**
  * The error envelope of every HTTP API of the kit (interface document sections

@@ -1,4 +1,4 @@
-import type { OpenAPIHono } from '@hono/zod-openapi';
+
 import { HealthCheck } from '../../adapters/http-server/health.js';
 import { migrate, type Database } from '../db/index.js';
 import type { LoyaltyHandlers } from '../loyalty/handlers.js';

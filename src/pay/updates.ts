@@ -41,7 +41,10 @@ export function createTransactionUpdates({ remember = 10_000 }: { remember?: num
     },
     subscribe(transactionId, listener) {
       let feed = feeds.get(transactionId);
-      if (feed === undefined) feeds.set(transactionId, feed = new Feed());
+      if (feed === undefined) {
+        feed = new Feed();
+        feeds.set(transactionId, feed);
+      }
       const off = feed.subscribe({ next: listener });
       const known = last.get(transactionId);
       try {

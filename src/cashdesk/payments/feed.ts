@@ -26,7 +26,10 @@ export class TillFeed {
    */
   subscribe(tillId: string, listener: UpdateListener): { restate(update: SessionUpdate): void; unsubscribe(): void } {
     let feed = this.#feeds.get(tillId);
-    if (feed === undefined) this.#feeds.set(tillId, feed = new Feed());
+    if (feed === undefined) {
+      feed = new Feed();
+      this.#feeds.set(tillId, feed);
+    }
     const subscription: Subscription = { next: (update) => tell(subscription, listener, update), told: new Map() };
     const off = feed.subscribe(subscription);
     const feeds = this.#feeds;

@@ -4,7 +4,7 @@ import { serveHttp } from '../../../adapters/http-server/serve.js';
 import { demoConfig } from '../../../src/demo.js';
 import { statusClass, type TransactionState, type TransactionStatus } from '../../../src/contracts/pay/index.js';
 import { createVerifier } from '../../../src/index.js';
-import { ConfigError } from '../../../src/errors.js';
+import type { ConfigError } from '../../../src/errors.js';
 import {
   createPayClient, createPaymentSession, createPayWebhookHandler, createTransactionUpdates, type PayError, PaymentSessionError,
   type PaymentSessionEvent, type PaymentSessionOptions, type Sleep,

@@ -7,7 +7,7 @@ import { ConfigError } from '../../../src/errors.js';
 import { startSandbox } from '../../../src/sandbox/index.js';
 import { createSandbox } from '../../../src/sandbox/app.js';
 import { resolveSandboxOptions } from '../../../src/sandbox/options.js';
-import { type SandboxModule } from '../../../src/sandbox/module.js';
+import type { SandboxModule } from '../../../src/sandbox/module.js';
 
 const echoModule = (calls: string[]): SandboxModule => ({
   name: 'echo',

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuthHeader } from '../../../src/net/basic-auth.js';
 import { createVerifier, type Verifier } from '../../../src/index.js';
-import { type Sandbox } from '../../../src/sandbox/index.js';
+import type { Sandbox } from '../../../src/sandbox/index.js';
 import { createSandbox } from '../../../src/sandbox/app.js';
 import { createPayModule } from '../../../src/sandbox/pay/index.js';
 import { pushModule } from '../../../src/sandbox/push/module.js';
