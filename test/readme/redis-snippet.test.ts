@@ -30,7 +30,9 @@ describe.skipIf(!redisUrl)('README Redis example', () => {
       const program = [
         `const config = ${JSON.stringify(demoConfig.verifier)};`,
         `const scanned = ${JSON.stringify(scanned)};`,
-        redisSnippet().replace("from 'wallet-partner-kit'", `from ${JSON.stringify(kit)}`),
+        // Each package import becomes the built entry point of its subpath (package.json `exports`).
+        redisSnippet().replace(/from 'wallet-partner-kit(\/[a-z]+)?'/g, (_, sub: string | undefined) =>
+          `from ${JSON.stringify(sub === undefined ? kit : pathToFileURL(join(root, 'dist', 'src', sub, 'index.js')).href)}`),
         "console.log(JSON.stringify({ resultCode: result.resultCode }));",
       ].join('\n');
       writeFileSync(join(dir, 'example.mjs'), program);

@@ -84,7 +84,12 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'payments shared by sev
     transactionId, requestId, status: 'succeeded', statusClass: 'successful', totalAmount: 8_990, refundedAmount: 0, updatedAt: new Date().toISOString(),
   });
 
-  beforeAll(async () => { db = await openDatabase({ url, schema, maxConnections: 20 }); }, 120_000);
+  // Named, so the advisory-lock check below counts only this file's connections, not other test files' migrations.
+  const applicationName = `wpk-${schema}`;
+  beforeAll(async () => {
+    const named = `${url}${url.includes('?') ? '&' : '?'}application_name=${applicationName}`;
+    db = await openDatabase({ url: named, schema, maxConnections: 20 });
+  }, 120_000);
   afterEach(async () => {
     await Promise.all(running.splice(0).map((p) => p.close()));
     await db.query('DELETE FROM cashdesk_payments').catch(() => {});
@@ -166,7 +171,10 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'payments shared by sev
     const a = await instance(pay.client, db);
     for (let i = 0; i < 5; i++) await a.start('till-5', { cardSession: `CL${i}`, basket: BASKET, paymentId: `l${i}` });
     const { rows } = await db.query<{ n: number }>(
-      "SELECT count(*) AS n FROM pg_locks l JOIN pg_stat_activity s USING (pid) WHERE l.locktype = 'advisory' " + "AND s.application_name = ''");
+      "SELECT count(*) AS n FROM pg_locks l JOIN pg_stat_activity s USING (pid) WHERE l.locktype = 'advisory' "
+        + 'AND s.application_name = $1',
+      [applicationName],
+    );
     expect(rows[0]!.n).toBe(0);
   });
 });
