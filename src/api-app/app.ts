@@ -10,6 +10,7 @@ import { boundJsonDepth, jsonTooDeepProblem, refuseControlsInUrl, wasTooDeep } f
 import { methodTable, routeTable } from './methods.js';
 import { apiMetrics, mountMetrics, type ApiMetrics } from './metrics.js';
 import { HttpProblem, problem } from './problem.js';
+import { nameHttpSpan } from '../telemetry/http-span.js';
 
 /** Options of {@link createApiApp}. */
 export interface ApiAppOptions {
@@ -83,6 +84,7 @@ export function createApiApp<E extends Env = Env>(options: ApiAppOptions = {}): 
     const started = performance.now();
     // Everything the request starts knows its id (the sandbox stores it with a transaction it creates).
     await withRequestId(id, next);
+    nameHttpSpan(c.req.method, routes(c.req.path)?.route);
     if (requestLog !== false) {
       // The route pattern, never the path: a path may hold a card number.
       logger[requestLog]({ reqId: id, method: c.req.method, route: routes(c.req.path)?.route ?? 'unmatched', status: c.res.status,

@@ -21,6 +21,7 @@ const LAYERS: ReadonlyArray<readonly [prefix: string, layer: number, name: strin
   ['src/guard/', 0, 'foundation'],
   ['src/log/', 0, 'foundation'],
   ['src/net/', 0, 'foundation'],
+  ['src/telemetry/', 0, 'foundation'],
   ['adapters/node/', 1, 'embedding'],
   ['adapters/native/', 1, 'embedding'],
   ['src/db/', 1, 'data'],
