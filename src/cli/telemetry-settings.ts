@@ -1,8 +1,13 @@
 import { ConfigError } from '../errors.js';
 
-/** The samplers of `OTEL_TRACES_SAMPLER` the CLI sets up (the specification's, less the `jaeger_remote` and `xray` ones). */
+/** The samplers of `OTEL_TRACES_SAMPLER` the CLI sets up (the specification's, less `jaeger_remote` and `xray`). */
 export const SAMPLERS = [
-  'always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio',
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
 ] as const;
 
 /** The OTLP protocols the CLI exports with (`grpc` is not one: point it at the collector's HTTP port, 4318). */
@@ -17,7 +22,12 @@ export interface TelemetrySettings {
   /** The ratio of the `traceidratio` samplers, 0 to 1 (`OTEL_TRACES_SAMPLER_ARG`, default 1). */
   ratio: number;
   /** The batch span processor's `OTEL_BSP_*` settings that were given. */
-  batch: { scheduledDelayMillis?: number; exportTimeoutMillis?: number; maxQueueSize?: number; maxExportBatchSize?: number };
+  batch: {
+    scheduledDelayMillis?: number;
+    exportTimeoutMillis?: number;
+    maxQueueSize?: number;
+    maxExportBatchSize?: number;
+  };
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -45,19 +55,31 @@ const given = (env: Env, name: string): string | undefined => {
 export function telemetrySettings(env: Env): TelemetrySettings | undefined {
   if (given(env, 'OTEL_SDK_DISABLED')?.toLowerCase() === 'true') return undefined;
   const issues: string[] = [];
-  const named = given(env, 'OTEL_TRACES_EXPORTER')?.toLowerCase().split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const named = given(env, 'OTEL_TRACES_EXPORTER')
+    ?.toLowerCase()
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   const endpoint = given(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') ?? given(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
   const listed = named ?? (endpoint === undefined ? [] : ['otlp']);
   if (listed.length === 0 || listed.includes('none')) return undefined;
   for (const name of listed) {
-    if (name !== 'otlp' && name !== 'console') issues.push(`OTEL_TRACES_EXPORTER: '${name}' is not one of otlp, console, none`);
+    if (name !== 'otlp' && name !== 'console')
+      issues.push(`OTEL_TRACES_EXPORTER: '${name}' is not one of otlp, console, none`);
   }
-  const protocol = (given(env, 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ?? given(env, 'OTEL_EXPORTER_OTLP_PROTOCOL') ?? 'http/protobuf').toLowerCase();
+  const protocol = (
+    given(env, 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ??
+    given(env, 'OTEL_EXPORTER_OTLP_PROTOCOL') ??
+    'http/protobuf'
+  ).toLowerCase();
   if (!(PROTOCOLS as readonly string[]).includes(protocol)) {
-    issues.push(`OTEL_EXPORTER_OTLP_PROTOCOL: '${protocol}' is not one of ${PROTOCOLS.join(', ')} (for grpc, use the collector's HTTP port, 4318)`);
+    issues.push(
+      `OTEL_EXPORTER_OTLP_PROTOCOL: '${protocol}' is not one of ${PROTOCOLS.join(', ')} (grpc: use the HTTP port, 4318)`,
+    );
   }
   const sampler = (given(env, 'OTEL_TRACES_SAMPLER') ?? 'parentbased_always_on').toLowerCase();
-  if (!(SAMPLERS as readonly string[]).includes(sampler)) issues.push(`OTEL_TRACES_SAMPLER: '${sampler}' is not one of ${SAMPLERS.join(', ')}`);
+  if (!(SAMPLERS as readonly string[]).includes(sampler))
+    issues.push(`OTEL_TRACES_SAMPLER: '${sampler}' is not one of ${SAMPLERS.join(', ')}`);
   const ratioText = given(env, 'OTEL_TRACES_SAMPLER_ARG');
   const ratio = ratioText === undefined ? 1 : Number(ratioText);
   if (sampler.endsWith('traceidratio') && !(ratio >= 0 && ratio <= 1)) {

@@ -27,20 +27,27 @@ export async function startTelemetry(command?: string): Promise<Telemetry | unde
   const settings = telemetrySettings(process.env);
   if (settings === undefined) return undefined;
   const [sdk, core, resources, { AsyncLocalStorageContextManager }] = await Promise.all([
-    import('@opentelemetry/sdk-trace'), import('@opentelemetry/core'), import('@opentelemetry/resources'),
+    import('@opentelemetry/sdk-trace'),
+    import('@opentelemetry/core'),
+    import('@opentelemetry/resources'),
     import('@opentelemetry/context-async-hooks'),
   ]);
   diag.setLogger(new DiagConsoleLogger(), diagLevel(process.env.OTEL_LOG_LEVEL));
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new core.CompositePropagator({
-    propagators: [new core.W3CTraceContextPropagator(), new core.W3CBaggagePropagator()],
-  }));
+  propagation.setGlobalPropagator(
+    new core.CompositePropagator({
+      propagators: [new core.W3CTraceContextPropagator(), new core.W3CBaggagePropagator()],
+    }),
+  );
   const defaults = resources.resourceFromAttributes({
     'service.name': command === undefined ? 'wallet-partner-kit' : `wallet-partner-kit-${command}`,
     'service.version': VERSION,
   });
   // The variables' attributes (OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES) win over the defaults.
-  const resource = resources.defaultResource().merge(defaults).merge(resources.detectResources({ detectors: [resources.envDetector] }));
+  const resource = resources
+    .defaultResource()
+    .merge(defaults)
+    .merge(resources.detectResources({ detectors: [resources.envDetector] }));
   const exporters = await Promise.all(settings.exporters.map((name) => exporterFor(name, settings, sdk)));
   const provider = new sdk.TracerProvider({
     resource,
@@ -64,21 +71,30 @@ type Sdk = typeof import('@opentelemetry/sdk-trace');
 async function exporterFor(name: 'otlp' | 'console', settings: TelemetrySettings, sdk: Sdk): Promise<SpanExporter> {
   if (name === 'console') return new sdk.ConsoleSpanExporter();
   // Each exporter reads its endpoint, headers, timeout and compression from the OTEL_EXPORTER_OTLP_* variables.
-  if (settings.protocol === 'http/json') return new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter();
+  if (settings.protocol === 'http/json')
+    return new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter();
   return new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter();
 }
 
 function samplerFor({ sampler, ratio }: TelemetrySettings, sdk: Sdk): Sampler {
-  const root = sampler.endsWith('always_off') ? new sdk.AlwaysOffSampler()
-    : sampler.endsWith('traceidratio') ? new sdk.TraceIdRatioBasedSampler(ratio) : new sdk.AlwaysOnSampler();
+  const root = sampler.endsWith('always_off')
+    ? new sdk.AlwaysOffSampler()
+    : sampler.endsWith('traceidratio')
+      ? new sdk.TraceIdRatioBasedSampler(ratio)
+      : new sdk.AlwaysOnSampler();
   return sampler.startsWith('parentbased_') ? new sdk.ParentBasedSampler({ root }) : root;
 }
 
 /** `OTEL_LOG_LEVEL` for the SDK's own messages (an export that failed...), on stderr; default `warn`. */
 function diagLevel(value: string | undefined): DiagLogLevel {
   const levels: Record<string, DiagLogLevel> = {
-    none: DiagLogLevel.NONE, error: DiagLogLevel.ERROR, warn: DiagLogLevel.WARN, info: DiagLogLevel.INFO,
-    debug: DiagLogLevel.DEBUG, verbose: DiagLogLevel.VERBOSE, all: DiagLogLevel.ALL,
+    none: DiagLogLevel.NONE,
+    error: DiagLogLevel.ERROR,
+    warn: DiagLogLevel.WARN,
+    info: DiagLogLevel.INFO,
+    debug: DiagLogLevel.DEBUG,
+    verbose: DiagLogLevel.VERBOSE,
+    all: DiagLogLevel.ALL,
   };
   return levels[value?.trim().toLowerCase() ?? 'warn'] ?? DiagLogLevel.WARN;
 }

@@ -1,4 +1,12 @@
-import { type Attributes, type Context, context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import {
+  type Attributes,
+  type Context,
+  context,
+  propagation,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
 import { kitTracer, tracingActive } from './tracing.js';
 
 /** What a traced client call says of itself: its span's name and the request it sends. */
@@ -23,15 +31,20 @@ export interface ClientCall {
  *
  * @example
  * const headers = { 'content-type': 'application/json' };
- * const response = await clientSpan({ name: 'POST /hook', method: 'POST', url, headers }, () => fetch(url, { method: 'POST', headers, body }));
+ * const call = { name: 'POST /hook', method: 'POST', url, headers };
+ * const response = await clientSpan(call, () => fetch(url, { method: 'POST', headers, body }));
  */
 export async function clientSpan(call: ClientCall, send: () => Promise<Response>): Promise<Response> {
   if (!tracingActive()) return send();
   const parent = call.parent ?? context.active();
-  const span = kitTracer().startSpan(call.name, {
-    kind: SpanKind.CLIENT,
-    attributes: { 'http.request.method': call.method, ...hostAttributes(call.url), ...call.attributes },
-  }, parent);
+  const span = kitTracer().startSpan(
+    call.name,
+    {
+      kind: SpanKind.CLIENT,
+      attributes: { 'http.request.method': call.method, ...hostAttributes(call.url), ...call.attributes },
+    },
+    parent,
+  );
   const active = trace.setSpan(parent, span);
   propagation.inject(active, call.headers);
   try {

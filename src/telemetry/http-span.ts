@@ -21,15 +21,19 @@ export function traceHttpRequests(listener: RequestListener, routeOf?: RouteName
   return (incoming: IncomingMessage, outgoing: ServerResponse) => {
     const method = incoming.method ?? 'GET';
     const parent = propagation.extract(ROOT_CONTEXT, incoming.headers);
-    const span = tracer.startSpan(method, {
-      kind: SpanKind.SERVER,
-      attributes: {
-        'http.request.method': method,
-        'url.scheme': 'http',
-        'network.protocol.version': incoming.httpVersion,
-        'server.port': incoming.socket.localPort ?? 0,
+    const span = tracer.startSpan(
+      method,
+      {
+        kind: SpanKind.SERVER,
+        attributes: {
+          'http.request.method': method,
+          'url.scheme': 'http',
+          'network.protocol.version': incoming.httpVersion,
+          'server.port': incoming.socket.localPort ?? 0,
+        },
       },
-    }, parent);
+      parent,
+    );
     let ended = false;
     const end = () => {
       if (ended) return;

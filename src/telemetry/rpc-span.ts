@@ -38,11 +38,19 @@ export function callParent(params: unknown): Context {
  * ends when its outcome is there. `failure` reads an outcome's error code (undefined when it succeeded).
  */
 export function traceCall<T>(
-  method: string, parent: Context, run: () => T | PromiseLike<T>, failure: (outcome: T) => string | undefined,
+  method: string,
+  parent: Context,
+  run: () => T | PromiseLike<T>,
+  failure: (outcome: T) => string | undefined,
 ): T | Promise<T> {
-  const span = kitTracer().startSpan(method, {
-    kind: SpanKind.SERVER, attributes: { 'rpc.system': 'jsonrpc', 'rpc.method': method },
-  }, parent);
+  const span = kitTracer().startSpan(
+    method,
+    {
+      kind: SpanKind.SERVER,
+      attributes: { 'rpc.system': 'jsonrpc', 'rpc.method': method },
+    },
+    parent,
+  );
   const end = (outcome: T): T => {
     const code = failure(outcome);
     if (code !== undefined) {
@@ -66,7 +74,8 @@ const connections = new WeakMap<object, Context>();
 
 /** Keeps the W3C trace context of an upgrade request for the connection on `socket` (only while tracing). */
 export function rememberUpgradeTrace(socket: object, headers: Readonly<Record<string, unknown>>): void {
-  if (typeof headers.traceparent === 'string') connections.set(socket, contextOf(headers.traceparent, headers.tracestate));
+  if (typeof headers.traceparent === 'string')
+    connections.set(socket, contextOf(headers.traceparent, headers.tracestate));
 }
 
 /** The trace context the upgrade of `socket` carried, if any. */

@@ -22,5 +22,7 @@ export function threadTelemetry(): string | undefined {
 export async function startThreadTelemetry(moduleUrl: string | undefined): Promise<() => Promise<void>> {
   if (moduleUrl === undefined) return async () => {};
   const started = await ((await import(moduleUrl)) as TelemetrySetupModule).startTelemetry();
-  return async () => { await started?.shutdown(); };
+  return async () => {
+    await started?.shutdown();
+  };
 }

@@ -1,5 +1,13 @@
 import {
-  type Context, context, propagation, ProxyTracerProvider, ROOT_CONTEXT, SpanStatusCode, trace, type Tracer, type TracerProvider,
+  type Context,
+  context,
+  propagation,
+  ProxyTracerProvider,
+  ROOT_CONTEXT,
+  SpanStatusCode,
+  trace,
+  type Tracer,
+  type TracerProvider,
 } from '@opentelemetry/api';
 import { VERSION } from '../version.js';
 

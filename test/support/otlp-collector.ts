@@ -17,18 +17,33 @@ export interface ReceivedSpan {
 /** OTLP's span kinds, as numbers in the JSON encoding. */
 export const SPAN_KIND = { internal: 1, server: 2, client: 3 } as const;
 
-interface AnyValue { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number }
-interface KeyValue { key: string; value: AnyValue }
+interface AnyValue {
+  stringValue?: string;
+  intValue?: string | number;
+  boolValue?: boolean;
+  doubleValue?: number;
+}
+interface KeyValue {
+  key: string;
+  value: AnyValue;
+}
 interface OtlpSpan {
-  name: string; kind: number; traceId: string; spanId: string; parentSpanId?: string;
-  attributes?: KeyValue[]; status?: { code?: number; message?: string };
+  name: string;
+  kind: number;
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  attributes?: KeyValue[];
+  status?: { code?: number; message?: string };
 }
 interface ExportRequest {
   resourceSpans?: Array<{ resource?: { attributes?: KeyValue[] }; scopeSpans?: Array<{ spans?: OtlpSpan[] }> }>;
 }
 
-const valueOf = (v: AnyValue): unknown => v.stringValue ?? (v.intValue === undefined ? undefined : Number(v.intValue)) ?? v.boolValue ?? v.doubleValue;
-const attributesOf = (list: KeyValue[] | undefined) => Object.fromEntries((list ?? []).map(({ key, value }) => [key, valueOf(value)]));
+const valueOf = (v: AnyValue): unknown =>
+  v.stringValue ?? (v.intValue === undefined ? undefined : Number(v.intValue)) ?? v.boolValue ?? v.doubleValue;
+const attributesOf = (list: KeyValue[] | undefined) =>
+  Object.fromEntries((list ?? []).map(({ key, value }) => [key, valueOf(value)]));
 
 /**
  * A tiny OpenTelemetry collector for tests: `POST /v1/traces` with `http/json` (OTLP/HTTP JSON), every span kept
@@ -47,20 +62,22 @@ export class OtlpCollector {
 
   /** Starts one on an ephemeral port of 127.0.0.1. */
   static async start(): Promise<OtlpCollector> {
-    const collector: OtlpCollector = new OtlpCollector(createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        if (req.method !== 'POST' || req.url !== '/v1/traces') return void res.writeHead(404).end();
-        collector.contentTypes.push(String(req.headers['content-type']));
-        try {
-          collector.#receive(JSON.parse(Buffer.concat(chunks).toString('utf8')) as ExportRequest);
-        } catch {
-          return void res.writeHead(415).end();
-        }
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      });
-    }));
+    const collector: OtlpCollector = new OtlpCollector(
+      createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (chunk: Buffer) => chunks.push(chunk));
+        req.on('end', () => {
+          if (req.method !== 'POST' || req.url !== '/v1/traces') return void res.writeHead(404).end();
+          collector.contentTypes.push(String(req.headers['content-type']));
+          try {
+            collector.#receive(JSON.parse(Buffer.concat(chunks).toString('utf8')) as ExportRequest);
+          } catch {
+            return void res.writeHead(415).end();
+          }
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        });
+      }),
+    );
     await new Promise<void>((resolve) => collector.#server.listen(0, '127.0.0.1', resolve));
     return collector;
   }
@@ -76,7 +93,10 @@ export class OtlpCollector {
       const found = this.spans.find(fits);
       if (found !== undefined) return found;
       await new Promise<void>((resolve) => {
-        const wake = () => { this.#waiters.delete(wake); resolve(); };
+        const wake = () => {
+          this.#waiters.delete(wake);
+          resolve();
+        };
         this.#waiters.add(wake);
       });
     }
@@ -93,8 +113,14 @@ export class OtlpCollector {
       for (const { spans } of scopeSpans ?? []) {
         for (const s of spans ?? []) {
           this.spans.push({
-            service, name: s.name, kind: s.kind, traceId: s.traceId, spanId: s.spanId,
-            parentSpanId: s.parentSpanId || undefined, attributes: attributesOf(s.attributes), status: s.status ?? {},
+            service,
+            name: s.name,
+            kind: s.kind,
+            traceId: s.traceId,
+            spanId: s.spanId,
+            parentSpanId: s.parentSpanId || undefined,
+            attributes: attributesOf(s.attributes),
+            status: s.status ?? {},
           });
         }
       }

@@ -18,11 +18,18 @@ async function payOverBridge(banner: DemoBanner, traceparent: string): Promise<v
   const call = JSON.parse(/'(\{"jsonrpc".*\})'\s*$/.exec(banner.wsLine)![1]!) as { params: Record<string, unknown> };
   call.params._meta = { traceparent };
   const ws = new WebSocket(banner.wsUrl, 'wallet-pos.v1', { headers: { authorization: `Bearer ${banner.tillKey}` } });
-  await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
   let confirmed = false;
   const done = new Promise<void>((resolve, reject) => {
     ws.on('message', (data) => {
-      const frame = JSON.parse(String(data)) as { error?: unknown; result?: { transactionId?: string }; params?: { phase?: string } };
+      const frame = JSON.parse(String(data)) as {
+        error?: unknown;
+        result?: { transactionId?: string };
+        params?: { phase?: string };
+      };
       if (frame.error !== undefined) reject(new Error(String(data)));
       const transactionId = frame.result?.transactionId;
       if (transactionId !== undefined && !confirmed) {
@@ -50,8 +57,12 @@ describe('wallet-partner-kit tracing (OTEL_* variables)', () => {
   beforeAll(async () => {
     collector = await OtlpCollector.start();
     const env: NodeJS.ProcessEnv = {
-      ...process.env, LOG_LEVEL: 'info', OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '50',
+      ...process.env,
+      LOG_LEVEL: 'info',
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      OTEL_BSP_SCHEDULE_DELAY: '50',
     };
     delete env.DATABASE_URL;
     delete env.OTEL_SDK_DISABLED;
@@ -64,18 +75,28 @@ describe('wallet-partner-kit tracing (OTEL_* variables)', () => {
     await collector?.close();
   });
 
-  it('exports the verify\'s server span, child of the till\'s traceparent, over OTLP/HTTP JSON', async () => {
+  it("exports the verify's server span, child of the till's traceparent, over OTLP/HTTP JSON", async () => {
     const till = callerTrace('0af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203331');
     const answer = await fetch(`${banner.cashDeskUrl}/v1/barcode/verify`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${banner.tillKey}`, 'content-type': 'application/json', traceparent: till.traceparent },
+      headers: {
+        authorization: `Bearer ${banner.tillKey}`,
+        'content-type': 'application/json',
+        traceparent: till.traceparent,
+      },
       body: JSON.stringify({ fullBarcode: banner.curlBarcode }),
     });
     expect(answer.status).toBe(200);
     const span = await collector.until((s) => s.traceId === till.trace && s.name === 'POST /v1/barcode/verify');
     expect(span).toMatchObject({
-      kind: SPAN_KIND.server, parentSpanId: till.span, service: 'wallet-partner-kit-demo',
-      attributes: { 'http.request.method': 'POST', 'http.route': '/v1/barcode/verify', 'http.response.status_code': 200 },
+      kind: SPAN_KIND.server,
+      parentSpanId: till.span,
+      service: 'wallet-partner-kit-demo',
+      attributes: {
+        'http.request.method': 'POST',
+        'http.route': '/v1/barcode/verify',
+        'http.response.status_code': 200,
+      },
     });
     expect(collector.contentTypes[0]).toContain('application/json');
   });
@@ -87,7 +108,11 @@ describe('wallet-partner-kit tracing (OTEL_* variables)', () => {
 
     // The bridge call joins _meta.traceparent; the Pay client's span (on the payments thread) is its child.
     const call = await inTrace((s) => s.name === 'pay.start');
-    expect(call).toMatchObject({ kind: SPAN_KIND.server, parentSpanId: till.span, attributes: { 'rpc.method': 'pay.start' } });
+    expect(call).toMatchObject({
+      kind: SPAN_KIND.server,
+      parentSpanId: till.span,
+      attributes: { 'rpc.method': 'pay.start' },
+    });
     const client = await inTrace((s) => s.kind === SPAN_KIND.client && s.parentSpanId === call.spanId);
     expect(client.name).toMatch(/^POST \//);
     expect(client.attributes['wpk.pay.operation']).toBeTypeOf('string');
