@@ -178,7 +178,8 @@ export class BridgeConnection {
     let outcome: FrameOutcome | PromiseLike<FrameOutcome>;
     try {
       // The calls of a connection whose upgrade carried a traceparent join that trace (rpc-span.ts).
-      outcome = this.#trace === undefined ? this.#handle(data, isBinary) : context.with(this.#trace, () => this.#handle(data, isBinary));
+      outcome = this.#trace === undefined
+        ? this.#handle(data, isBinary) : context.with(this.#trace, () => this.#handle(data, isBinary));
     } catch (error) {
       outcome = this.#internalError(error);
     }

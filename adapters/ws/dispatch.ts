@@ -12,7 +12,9 @@ import {
 import { batchIdTexts, requestIdText } from './raw-ids.js';
 import { type BridgeMethodName, checkParams, InvalidParams, isBridgeMethod, runMethod } from './methods.js';
 import { isThenable, type MaybePromise } from './ordered.js';
-import { answer, batchOutcome, type CallOutcome, errorCodeOf, type FrameOutcome, singleOutcome } from './frame-outcome.js';
+import {
+  answer, batchOutcome, type CallOutcome, errorCodeOf, type FrameOutcome, singleOutcome,
+} from './frame-outcome.js';
 import type { Context } from '@opentelemetry/api';
 import { callParent, traceCall } from '../../src/telemetry/rpc-span.js';
 import { tracingActive } from '../../src/telemetry/tracing.js';

@@ -108,7 +108,7 @@ export function checkParams(method: BridgeMethodName, params: unknown): unknown 
   const entry = METHODS[method] as MethodEntry;
   if (entry.accepts(params)) return params;
   // Omitted params read as `{}`, so a missing field is named ("fullBarcode: must be a string").
-  // A `_meta` object (the caller's trace context, rpc-span.ts) is no argument: only the method's own members are checked.
+  // A `_meta` object (the caller's trace context, rpc-span.ts) is no argument: the method's own members are checked.
   const parsed = entry.schema.safeParse(withoutMeta(params ?? {}));
   return parsed.success ? parsed.data : new InvalidParams(validationErrors(parsed.error));
 }

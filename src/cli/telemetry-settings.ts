@@ -74,7 +74,7 @@ export function telemetrySettings(env: Env): TelemetrySettings | undefined {
   ).toLowerCase();
   if (!(PROTOCOLS as readonly string[]).includes(protocol)) {
     issues.push(
-      `OTEL_EXPORTER_OTLP_PROTOCOL: '${protocol}' is not one of ${PROTOCOLS.join(', ')} (grpc: use the HTTP port, 4318)`,
+      `OTEL_EXPORTER_OTLP_PROTOCOL: '${protocol}' is not one of ${PROTOCOLS.join(', ')} (grpc: use port 4318)`,
     );
   }
   const sampler = (given(env, 'OTEL_TRACES_SAMPLER') ?? 'parentbased_always_on').toLowerCase();

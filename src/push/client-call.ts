@@ -83,7 +83,9 @@ async function attempt<T>(
   try {
     const name = `${call.method} ${call.route ?? call.path}`;
     response = await clientSpan({ name, method: call.method, url: transport.base, headers },
-      () => transport.fetch(transport.base + call.path, { method: call.method, headers, body, signal, redirect: 'manual' }));
+      () => transport.fetch(transport.base + call.path, {
+        method: call.method, headers, body, signal, redirect: 'manual',
+      }));
     text = await response.text();
   } catch (error) {
     if (call.signal?.aborted) throw call.signal.reason;

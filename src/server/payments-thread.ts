@@ -99,7 +99,8 @@ class ThreadPayments implements Payments {
     const tp = currentTraceparent();
     return new Promise<T>((resolve, reject) => {
       this.#calls.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      const message: ToPayments = rid === undefined ? { t: 'call', id, call, args } : { t: 'call', id, call, args, rid };
+      const message: ToPayments = rid === undefined
+        ? { t: 'call', id, call, args } : { t: 'call', id, call, args, rid };
       this.#post(tp === undefined ? message : { ...message, tp });
     });
   }

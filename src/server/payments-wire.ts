@@ -29,8 +29,11 @@ export type PaymentsCall =
 /** Main thread to payments thread. */
 export type ToPayments =
   | {
-    t: 'call'; id: number; call: PaymentsCall; args: unknown[]; /** The id of the request that made the call. */ rid?: string;
-    /** The W3C traceparent of the span that made the call, when tracing: the thread's spans are its children. */ tp?: string;
+    t: 'call'; id: number; call: PaymentsCall; args: unknown[];
+    /** The id of the request that made the call. */
+    rid?: string;
+    /** The W3C traceparent of the span that made the call, when tracing: the thread's spans are its children. */
+    tp?: string;
   }
   | { t: 'unsubscribe'; sub: number }
   | { t: 'answer'; id: number; ok: true; value: unknown }

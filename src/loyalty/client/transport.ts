@@ -71,7 +71,8 @@ export async function sendRaw(
   let response: Response;
   let text: string;
   try {
-    response = await clientSpan({ name: `${request.method} ${routeOf(request.path)}`, method: request.method, url, headers },
+    const name = `${request.method} ${routeOf(request.path)}`;
+    response = await clientSpan({ name, method: request.method, url, headers },
       () => doFetch(url, { method: request.method, headers, body: payload, signal: AbortSignal.timeout(timeoutMs) }));
     text = await response.text();
   } catch (error) {

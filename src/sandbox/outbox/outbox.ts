@@ -233,7 +233,9 @@ export class Outbox {
       const response = await clientSpan({
         name: `webhook ${String(row.topic)}`, method: 'POST', url: String(row.url), headers: sent, parent: ROOT_CONTEXT,
         attributes: { 'wpk.webhook.id': id, 'wpk.webhook.attempt': attempt },
-      }, () => fetch(String(row.url), { method: 'POST', body, headers: sent, signal: AbortSignal.timeout(this.#timeoutMs), redirect: 'manual' }));
+      }, () => fetch(String(row.url), {
+        method: 'POST', body, headers: sent, signal: AbortSignal.timeout(this.#timeoutMs), redirect: 'manual',
+      }));
       httpStatus = response.status;
       await response.body?.cancel();
       if (httpStatus < 200 || httpStatus > 299) error = `HTTP ${httpStatus}`;
