@@ -35,7 +35,10 @@ function withPayStarts(frame: FrameOutcome, outcomes: readonly CallOutcome[]): F
   for (const { payStart } of outcomes) {
     if (payStart === undefined) continue;
     frame.payStarts = (frame.payStarts ?? 0) + 1;
-    if (payStart.paymentId !== undefined) (frame.paymentIds ??= []).push(payStart.paymentId);
+    if (payStart.paymentId !== undefined) {
+      frame.paymentIds ??= [];
+      frame.paymentIds.push(payStart.paymentId);
+    }
   }
   return frame;
 }

@@ -40,10 +40,10 @@ interface ExportRequest {
   resourceSpans?: Array<{ resource?: { attributes?: KeyValue[] }; scopeSpans?: Array<{ spans?: OtlpSpan[] }> }>;
 }
 
-const valueOf = (v: AnyValue): unknown =>
+const attributeValue = (v: AnyValue): unknown =>
   v.stringValue ?? (v.intValue === undefined ? undefined : Number(v.intValue)) ?? v.boolValue ?? v.doubleValue;
 const attributesOf = (list: KeyValue[] | undefined) =>
-  Object.fromEntries((list ?? []).map(({ key, value }) => [key, valueOf(value)]));
+  Object.fromEntries((list ?? []).map(({ key, value }) => [key, attributeValue(value)]));
 
 /**
  * A tiny OpenTelemetry collector for tests: `POST /v1/traces` with `http/json` (OTLP/HTTP JSON), every span kept
