@@ -14,6 +14,7 @@ import { keepRequestIdInHeader, sendProblem } from './reply.js';
 import { requestIdFor, requestIdOfContext } from './request-id.js';
 import { boundJsonDepth, jsonTooDeepProblem, refuseControlsInUrl, wasTooDeep } from './request-guards.js';
 import { methodTable, routeTable } from './route-table.js';
+import { nameHttpSpan } from '../../src/telemetry/http-span.js';
 
 /** Options of {@link createApiApp}. */
 export interface ApiAppOptions {
@@ -80,6 +81,7 @@ export function createApiApp<E extends Env = Env>(options: ApiAppOptions = {}): 
     const started = performance.now();
     // Everything the request starts knows its id (the sandbox stores it with a transaction it creates).
     await withRequestId(id, next);
+    nameHttpSpan(c.req.method, routes(c.req.path)?.route);
     if (requestLog !== false) {
       // The route pattern, never the path: a path may hold a card number.
       logger[requestLog]({ reqId: id, method: c.req.method, route: routes(c.req.path)?.route ?? 'unmatched', status: c.res.status,

@@ -8,6 +8,8 @@ import { type ConnectionGate, gateConnections, survivingAcceptErrors } from './c
 import { nodeRoutesOf, withNodeRoutes } from './node-routes.js';
 import { applyServerLimits, resolveServerLimits, serverOptionsFor, type ServerLimits } from './server-limits.js';
 import { serveUpgradeAsHttp } from './upgrade-as-http.js';
+import { spanRoutes } from './span-routes.js';
+import { traceHttpRequests } from '../../src/telemetry/http-span.js';
 
 /** Where {@link serveHttp} listens. */
 export interface ServeHttpOptions {
@@ -101,7 +103,9 @@ export async function serveHttp(app: FetchApp, options: ServeHttpOptions = {}): 
   const viaHono = getRequestListener(app.fetch.bind(app), { overrideGlobalObjects: false });
   // The app's raw POST routes (the verify hot path) are answered before @hono/node-server and Hono's router.
   const nodeRoutes = nodeRoutesOf(app);
-  const listener = nodeRoutes === undefined ? viaHono : withNodeRoutes(nodeRoutes, viaHono);
+  const untraced = nodeRoutes === undefined ? viaHono : withNodeRoutes(nodeRoutes, viaHono);
+  // A server span per request only when an OpenTelemetry SDK is registered; else the listener is untouched.
+  const listener = traceHttpRequests(untraced, spanRoutes(app, nodeRoutes));
   const server: Server = createServer({ ...serverOptionsFor(limits), ServerResponse: drainingResponseClass(() => draining) }, listener);
   applyServerLimits(server, limits);
   // Past the cap, or near the open-file limit, a client is answered 503 with Retry-After, never reset.

@@ -6,6 +6,8 @@ import type { CashDeskService } from '../../src/cashdesk/service.js';
 import type { Till } from '../../src/cashdesk/tills.js';
 import { BridgeConnection } from './connection.js';
 import { DatabaseNotice } from './database-notice.js';
+import { rememberUpgradeTrace } from '../../src/telemetry/rpc-span.js';
+import { tracingActive } from '../../src/telemetry/tracing.js';
 import { Dispatcher } from './dispatch.js';
 import { Heartbeat } from './heartbeat.js';
 import { SendBudget } from './send-budget.js';
@@ -61,6 +63,8 @@ class WsBridge implements Bridge {
   readonly #log: Logger;
   readonly #allowedOrigins: Set<string>;
   readonly #dispatcher: Dispatcher;
+  /** Spans for calls (an OpenTelemetry SDK was registered when the bridge was made). */
+  readonly #tracing = tracingActive();
   readonly #database: DatabaseNotice;
   readonly #wss: WebSocketServer;
   readonly #connections = new Set<BridgeConnection>();
@@ -112,6 +116,7 @@ class WsBridge implements Bridge {
       refuseUpgrade(socket, checked.refusal);
       return;
     }
+    if (this.#tracing) rememberUpgradeTrace(socket, req.headers);
     try {
       this.#wss.handleUpgrade(req, socket, head, (ws) => this.#accept(ws, socket, checked.till, remote));
     } catch (error) {

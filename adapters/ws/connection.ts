@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { type RawData, WebSocket } from 'ws';
+import { type Context, context } from '@opentelemetry/api';
+import { upgradeTrace } from '../../src/telemetry/rpc-span.js';
 import type { Dispatcher, FrameOutcome } from './dispatch.js';
 import { internalError } from './errors.js';
 import { NewPaymentHold } from './new-payment-hold.js';
@@ -56,6 +58,8 @@ export class BridgeConnection {
   readonly #newPayments: NewPaymentHold;
   readonly #onPayStart: () => void;
   readonly #cork: TurnCork;
+  /** The trace context the upgrade request carried (only while tracing). */
+  readonly #trace: Context | undefined;
   /** `open` answers frames; anything else ignores new ones (their answers would race the close frame). */
   #state: 'open' | 'draining' | 'closing' | 'closed' = 'open';
   #alive = true;
@@ -79,6 +83,7 @@ export class BridgeConnection {
     this.#log = log;
     // Calls are counted per turn: publish the counts before the answers reporting those calls leave.
     this.#cork = new TurnCork(socket);
+    this.#trace = upgradeTrace(socket);
     const Answers = ordered ? OrderedDelivery : PromptDelivery;
     this.#answers = new Answers<FrameOutcome>(
       (outcome) => this.#deliver(outcome),
@@ -159,6 +164,10 @@ export class BridgeConnection {
     }
   }
 
+  #handle(data: RawData, isBinary: boolean): FrameOutcome | PromiseLike<FrameOutcome> {
+    return this.#dispatcher.handleFrame(toBuffer(data), isBinary, this.#log, this.tillId, this.#onPayStart);
+  }
+
   #onFrame(data: RawData, isBinary: boolean): void {
     if (this.#state !== 'open') return;
     // A till that does not read its answers gets no more work done for it.
@@ -169,7 +178,9 @@ export class BridgeConnection {
     }
     let outcome: FrameOutcome | PromiseLike<FrameOutcome>;
     try {
-      outcome = this.#dispatcher.handleFrame(toBuffer(data), isBinary, this.#log, this.tillId, this.#onPayStart);
+      // The calls of a connection whose upgrade carried a traceparent join that trace (rpc-span.ts).
+      outcome = this.#trace === undefined
+        ? this.#handle(data, isBinary) : context.with(this.#trace, () => this.#handle(data, isBinary));
     } catch (error) {
       outcome = this.#internalError(error);
     }

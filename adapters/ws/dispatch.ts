@@ -7,22 +7,19 @@ import { withRequestId } from '../../src/log/request-id.js';
 import type { DatabaseNotice } from './database-notice.js';
 import { errorForException } from './errors.js';
 import {
-  checkRequest, failure, JsonRpcErrorCode, type JsonRpcErrorObject, type JsonRpcId, type JsonRpcResponse, responseText, success,
+  checkRequest, failure, JsonRpcErrorCode, type JsonRpcErrorObject, type JsonRpcId, success,
 } from './jsonrpc.js';
 import { batchIdTexts, requestIdText } from './raw-ids.js';
 import { type BridgeMethodName, checkParams, InvalidParams, isBridgeMethod, runMethod } from './methods.js';
 import { isThenable, type MaybePromise } from './ordered.js';
+import {
+  answer, batchOutcome, type CallOutcome, errorCodeOf, type FrameOutcome, singleOutcome,
+} from './frame-outcome.js';
+import type { Context } from '@opentelemetry/api';
+import { callParent, traceCall } from '../../src/telemetry/rpc-span.js';
+import { tracingActive } from '../../src/telemetry/tracing.js';
 
-/** What a frame produced: the text to send back (none for notifications only) and whether the frame was invalid. */
-export interface FrameOutcome {
-  reply: string | undefined;
-  /** Unparsable, binary, not a request, or a batch holding a non-request: counts towards `maxBadFrames`. */
-  bad: boolean;
-  /** `pay.start` calls the frame ran (each told to `onPayStart` as it began), answered or refused with this outcome. */
-  payStarts?: number;
-  /** The payments those `pay.start` calls answered with. */
-  paymentIds?: string[];
-}
+export type { FrameOutcome } from './frame-outcome.js';
 
 /** A request that passed every check: ready to run. */
 interface Prepared {
@@ -31,18 +28,12 @@ interface Prepared {
   id: JsonRpcId;
   notification: boolean;
   params: unknown;
+  /** The call's parent span, when tracing: its `params._meta.traceparent`, else the connection's. */
+  parent?: Context;
 }
 
 function isPrepared(entry: Prepared | CallOutcome): entry is Prepared {
   return (entry as Prepared).prepared === true;
-}
-
-/** One call's outcome inside a frame. */
-interface CallOutcome {
-  response: JsonRpcResponse | undefined;
-  invalid: boolean;
-  /** A `pay.start` that ran, and the payment it answered with. */
-  payStart?: { paymentId: string | undefined };
 }
 
 /**
@@ -63,6 +54,8 @@ export class Dispatcher {
   readonly #maxBatch: number;
   readonly #calls: SeriesCounter;
   readonly #database: DatabaseNotice | undefined;
+  /** A span per call (an OpenTelemetry SDK was registered when the dispatcher was made); none on any path otherwise. */
+  readonly #tracing = tracingActive();
   /** The current frame's `onPayStart`: calls run synchronously inside `handleFrame`, so one slot serves. */
   #onPayStart: (() => void) | undefined;
 
@@ -166,11 +159,17 @@ export class Dispatcher {
       this.#count(method, 'BAD_REQUEST');
       return answer(notification, failure(id, JsonRpcErrorCode.InvalidParams, 'Invalid params', { code: 'BAD_REQUEST', errors: params.errors, requestId: randomUUID() }));
     }
-    return { prepared: true, method, id, notification, params };
+    const parent = this.#tracing ? callParent(request.params) : undefined;
+    return { prepared: true, method, id, notification, params, parent };
   }
 
-  /** Runs one checked call. */
-  #run({ method, id, notification, params }: Prepared, log: Logger, tillId: string): MaybePromise<CallOutcome> {
+  /** Runs one checked call (as a span of its own when tracing). */
+  #run(call: Prepared, log: Logger, tillId: string): MaybePromise<CallOutcome> {
+    if (call.parent === undefined) return this.#execute(call, log, tillId);
+    return traceCall(call.method, call.parent, () => this.#execute(call, log, tillId), errorCodeOf);
+  }
+
+  #execute({ method, id, notification, params }: Prepared, log: Logger, tillId: string): MaybePromise<CallOutcome> {
     // A payment call's id is current while it runs, so its Pay API requests carry it (and its error, if any);
     // barcode.verify, the hot path, makes one only when it fails.
     const rid = method.startsWith('pay.') ? randomUUID() : undefined;
@@ -197,10 +196,14 @@ export class Dispatcher {
    * call goes through `verifySync`, as a frame of its own would.
    */
   #runVerifies(calls: Prepared[], log: Logger, tillId: string, indices: number[], outcomes: Array<MaybePromise<CallOutcome>>): boolean {
-    if (calls.length === 1) {
-      const outcome = this.#run(calls[0]!, log, tillId);
-      outcomes[indices[0]!] = outcome;
-      return isThenable(outcome);
+    if (calls.length === 1 || this.#tracing) {
+      // When tracing, each call alone: a span per call, each as long as its own verification.
+      let waiting = false;
+      for (let k = 0; k < calls.length; k++) {
+        outcomes[indices[k]!] = this.#run(calls[k]!, log, tillId);
+        waiting = isThenable(outcomes[indices[k]!]) || waiting;
+      }
+      return waiting;
     }
     const all = this.#verifyAll(calls, log, tillId);
     if (!isThenable(all)) {
@@ -261,43 +264,7 @@ export class Dispatcher {
   }
 }
 
-/** A valid call's outcome: notifications are run but never answered, errors included (spec, section 4.1). */
-function answer(notification: boolean, response: JsonRpcResponse): CallOutcome {
-  return { invalid: false, response: notification ? undefined : response };
-}
-
 /** True for a request object whose id JSON.parse made a number: its text is read from the frame. */
 function hasNumberId(value: unknown): boolean {
   return typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'number';
-}
-
-/** `payStarts` and `paymentIds` of a frame's outcome, added to `frame` when it ran any `pay.start`. */
-function withPayStarts(frame: FrameOutcome, outcomes: readonly CallOutcome[]): FrameOutcome {
-  for (const { payStart } of outcomes) {
-    if (payStart === undefined) continue;
-    frame.payStarts = (frame.payStarts ?? 0) + 1;
-    if (payStart.paymentId !== undefined) {
-      frame.paymentIds ??= [];
-      frame.paymentIds.push(payStart.paymentId);
-    }
-  }
-  return frame;
-}
-
-/** The outcome of a frame holding one request. */
-function singleOutcome(outcome: CallOutcome): FrameOutcome {
-  const frame: FrameOutcome = { reply: outcome.response && responseText(outcome.response), bad: outcome.invalid };
-  return outcome.payStart === undefined ? frame : withPayStarts(frame, [outcome]);
-}
-
-/** The outcome of a batch frame, its answers in request order. */
-function batchOutcome(outcomes: CallOutcome[]): FrameOutcome {
-  const responses: string[] = [];
-  let bad = false;
-  for (const { response, invalid } of outcomes) {
-    if (response !== undefined) responses.push(responseText(response));
-    bad ||= invalid;
-  }
-  // A batch of notifications only gets nothing back, never an empty array (spec, section 6).
-  return withPayStarts({ reply: responses.length === 0 ? undefined : `[${responses.join(',')}]`, bad }, outcomes);
 }

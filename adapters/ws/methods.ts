@@ -3,6 +3,7 @@ import { MAX_BARCODE_LENGTH, TokenRequest, VerifyRequest } from '../../src/contr
 import type { BarcodeVerification } from '../../src/contracts/barcode.js';
 import { validationErrors } from '../../src/contracts/validation-errors.js';
 import type { CashDeskService, Health } from '../../src/cashdesk/service.js';
+import { withoutMeta } from '../../src/telemetry/rpc-span.js';
 import { PAY_METHOD_NAMES, PAY_METHODS, type PayBridgeMethods } from './pay-methods.js';
 
 /**
@@ -110,7 +111,8 @@ export function checkParams(method: BridgeMethodName, params: unknown): unknown 
   const entry = METHODS[method] as MethodEntry;
   if (entry.accepts(params)) return params;
   // Omitted params read as `{}`, so a missing field is named ("fullBarcode: must be a string").
-  const parsed = entry.schema.safeParse(params ?? {});
+  // A `_meta` object (the caller's trace context, rpc-span.ts) is no argument: the method's own members are checked.
+  const parsed = entry.schema.safeParse(withoutMeta(params ?? {}));
   return parsed.success ? parsed.data : new InvalidParams(validationErrors(parsed.error));
 }
 

@@ -44,6 +44,9 @@ const [command, ...rest] = process.argv.slice(2);
 // Each command is imported when it runs: a server then loads only its own part of the kit, and
 // loading code is a good part of a start-up's time (`npm run bench -- startup` measures it).
 try {
+  // Tracing is set up before any server starts, and only when the OTEL_* variables ask for it (telemetry.ts).
+  const serving = ['demo', 'serve', 'sandbox', 'loyalty'].includes(command!);
+  if (serving) await (await import('./telemetry.js')).startTelemetry(command);
   switch (command) {
     case 'demo': await (await import('./commands/demo.js')).demo(rest); break;
     case 'serve': await (await import('./commands/serve.js')).serve(rest); break;

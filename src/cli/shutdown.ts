@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { stopTelemetry } from './telemetry.js';
 
 /** How often a server started by npm checks that npm still runs it. */
 const PARENT_CHECK_MS = 1000;
@@ -33,7 +34,8 @@ export function exitOnSignals(logger: Logger, close: () => Promise<void>): void 
     } catch {
       // stdout is gone; shut down all the same
     }
-    close().then(() => process.exit(0), (error: unknown) => {
+    // The spans of the drain are exported before the process exits (a no-op without tracing).
+    close().then(stopTelemetry).then(() => process.exit(0), (error: unknown) => {
       logger.error({ err: error }, 'shutdown failed');
       process.exit(1);
     });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { currentRequestId } from '../log/request-id.js';
+import { clientSpan } from '../telemetry/client-span.js';
 import { readAnswer, readRefusal, type Attempt, type FailedAttempt, type HttpAnswer } from './client-answer.js';
 import { emitTo, eventBase, type AttemptScope } from './client-observer.js';
 import type { Body, Route } from './client-request.js';
@@ -48,12 +49,12 @@ async function exchange(
   const started = performance.now();
   let answer: Omit<HttpAnswer, 'durationMs'>;
   try {
-    const response = await o.fetch(route.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', [o.tokenHeader]: token, 'x-request-id': httpRequestId },
-      body: body.text,
-      signal: controller.signal,
-    });
+    const headers = { 'content-type': 'application/json', [o.tokenHeader]: token, 'x-request-id': httpRequestId };
+    // A client span (when tracing) whose traceparent goes out with the request: the Pay API's span joins it.
+    const response = await clientSpan({
+      name: `POST ${route.path}`, method: 'POST', url: route.url, headers,
+      attributes: { 'wpk.pay.operation': route.endpoint.operation, 'wpk.pay.attempt': attempt },
+    }, () => o.fetch(route.url, { method: 'POST', headers, body: body.text, signal: controller.signal }));
     answer = {
       httpStatus: response.status,
       requestId: response.headers.get('x-request-id') ?? undefined,

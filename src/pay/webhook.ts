@@ -1,4 +1,5 @@
 import { JSON_TOO_DEEP_MESSAGE, jsonTooDeep } from '../contracts/json-depth.js';
+import { inSpan } from '../telemetry/tracing.js';
 import { ANSWER_READERS, type TransactionAnswer } from '../contracts/pay/answers.js';
 import { classed, KIT_DIALECT, type PayDialect } from '../contracts/pay/dialect.js';
 import { errorEnvelope } from '../contracts/errors.js';
@@ -57,7 +58,7 @@ export function createPayWebhookHandler(options: PayWebhookOptions): (request: R
   const clock = options.clock ?? Date.now;
   const remember = options.remember ?? 10_000;
   const seen = new Set<string>();
-  return async (request) => {
+  const handle = async (request: Request): Promise<Response> => {
     const body = new Uint8Array(await request.arrayBuffer());
     let id: string;
     try {
@@ -92,6 +93,8 @@ export function createPayWebhookHandler(options: PayWebhookOptions): (request: R
     if (seen.size > remember) seen.delete(seen.values().next().value!);
     return new Response(null, { status: 204 });
   };
+  // A span (when tracing) under the delivery's: the cash desk's server span, which joined the sender's traceparent.
+  return (request) => inSpan('pay webhook', () => handle(request), (answer) => answer.status >= 400);
 }
 
 function readUpdate(value: unknown, dialect: PayDialect): { ok: true; event: TransactionUpdate } | { ok: false; errors: string[] } {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { ErrorEnvelope } from '../contracts/errors.js';
 import { validationErrors } from '../contracts/validation-errors.js';
+import { clientSpan } from '../telemetry/client-span.js';
 import { PushError, type PushErrorCode } from './errors.js';
 import { backoffDelay, retryAfterMs } from '../net/backoff.js';
 import type { Sleep } from '../time/sleep.js';
@@ -25,6 +26,8 @@ export interface PushTransport {
 export interface PushCall<T> {
   method: 'GET' | 'POST' | 'PUT';
   path: string;
+  /** The path's template when it holds an id (`/public/push/{messageId}`): what names the call's span. */
+  route?: string;
   body?: unknown;
   schema: z.ZodType<T>;
   /** Any 2xx is the success, whatever its body (none, another shape, a 204): the body is not read as `schema`. */
@@ -81,9 +84,11 @@ async function attempt<T>(
   let response: Response;
   let text: string;
   try {
-    response = await transport.fetch(transport.base + call.path, {
-      method: call.method, headers, body, signal, redirect: 'manual',
-    });
+    const name = `${call.method} ${call.route ?? call.path}`;
+    response = await clientSpan({ name, method: call.method, url: transport.base, headers },
+      () => transport.fetch(transport.base + call.path, {
+        method: call.method, headers, body, signal, redirect: 'manual',
+      }));
     text = await response.text();
   } catch (error) {
     if (call.signal?.aborted) throw call.signal.reason;

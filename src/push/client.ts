@@ -132,7 +132,9 @@ export function createPushClient(options: PushClientOptions): PushClient {
     },
     async message(messageId, opts) {
       const path = messagePath(messageId);
-      return send({ method: 'GET', path, schema: PushMessageState, retryable: true, signal: opts?.signal });
+      return send({
+        method: 'GET', path, route: PUSH_PATHS.message, schema: PushMessageState, retryable: true, signal: opts?.signal,
+      });
     },
   };
 }

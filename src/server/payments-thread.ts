@@ -8,6 +8,7 @@ import { PaymentsError } from '../cashdesk/payments/errors.js';
 import type { UpdateListener } from '../cashdesk/payments/feed.js';
 import type { PaymentView, SessionUpdate } from '../contracts/cashdesk-payments.js';
 import { currentRequestId } from '../log/request-id.js';
+import { currentTraceparent, threadTelemetry } from '../telemetry/index.js';
 import type { NotUnderstoodCount } from './pay-words.js';
 import type { PaymentsConfig, PaymentsHost, ServerPayments } from './payments.js';
 import {
@@ -95,9 +96,11 @@ class ThreadPayments implements Payments {
     const id = this.#next++;
     // The request's id crosses with the call: the thread's Pay API requests carry it on.
     const rid = currentRequestId();
+    const tp = currentTraceparent();
     return new Promise<T>((resolve, reject) => {
       this.#calls.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.#post({ type: 'call', id, call, args, ...(rid === undefined ? {} : { requestId: rid }) });
+      const message: ToPayments = { type: 'call', id, call, args, ...(rid === undefined ? {} : { requestId: rid }) };
+      this.#post(tp === undefined ? message : { ...message, traceparent: tp });
     });
   }
 
@@ -182,7 +185,10 @@ function relog(logger: Logger, line: string): void {
 export async function openPaymentsThread(
   config: PaymentsConfig, host: () => PaymentsHost, logger: Logger, count?: NotUnderstoodCount,
 ): Promise<ServerPayments> {
-  const worker = startWorker({ config: { pay: config.pay, database: config.database }, logLevel: logger.level, niceness: config.pay.threadNiceness });
+  const worker = startWorker({
+    config: { pay: config.pay, database: config.database }, logLevel: logger.level, niceness: config.pay.threadNiceness,
+    telemetry: threadTelemetry(),
+  });
   const webhooks = config.pay.webhookSecret !== undefined;
   const payments = new ThreadPayments(worker, webhooks, count);
   const databaseKind = await new Promise<'pglite' | 'postgres'>((resolve, reject) => {

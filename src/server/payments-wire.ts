@@ -11,6 +11,8 @@ export interface PaymentsWorkerData {
   logLevel: string;
   /** How much lower than the main thread's the payment thread's priority is (Linux niceness steps; 0: the same). */
   niceness: number;
+  /** The module that sets up this process's OpenTelemetry SDK in the thread too (`setThreadTelemetry`), if any. */
+  telemetry?: string;
 }
 
 /** An error as it crosses threads: a payment refusal or a kit error keeps what transports branch on. */
@@ -26,8 +28,13 @@ export type PaymentsCall =
 
 /** Main thread to payments thread. */
 export type ToPayments =
-  /** `requestId`: the id of the request that made the call. */
-  | { type: 'call'; id: number; call: PaymentsCall; args: unknown[]; requestId?: string }
+  | {
+    type: 'call'; id: number; call: PaymentsCall; args: unknown[];
+    /** The id of the request that made the call. */
+    requestId?: string;
+    /** The W3C traceparent of the span that made the call, when tracing: the thread's spans are its children. */
+    traceparent?: string;
+  }
   | { type: 'unsubscribe'; subscription: number }
   | { type: 'answer'; id: number; ok: true; value: unknown }
   | { type: 'answer'; id: number; ok: false; error: WireError };

@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import type { Payments } from '../cashdesk/payments/api.js';
 import type { BarcodeVerification } from '../contracts/barcode.js';
 import { logPolicyOptions, withRequestId } from '../log/index.js';
+import { startThreadTelemetry, withTraceparent } from '../telemetry/index.js';
 import { openServerPayments, type ServerPayments } from './payments.js';
 import { fromWire, headerPairs, toWire, type FromPayments, type PaymentsWorkerData, type ToPayments, type WireRequest, type WireResponse } from './payments-wire.js';
 
@@ -13,7 +14,9 @@ import { fromWire, headerPairs, toWire, type FromPayments, type PaymentsWorkerDa
 // thread, which keeps the tills' connections, verification and tokens.
 
 const port = parentPort!;
-const { config, logLevel, niceness } = workerData as PaymentsWorkerData;
+const { config, logLevel, niceness, telemetry } = workerData as PaymentsWorkerData;
+// The SDK's registration is per thread: the same tracing as the main thread's, before anything makes a span.
+const stopTelemetry = await startThreadTelemetry(telemetry);
 
 /**
  * Lowers this thread's priority alone (Linux: setpriority takes a thread id,
@@ -63,7 +66,7 @@ function run(pay: ServerPayments, webhookHandler: ((request: Request) => Promise
   switch (call) {
     case 'init': return p.init();
     case 'ping': return pay.ping();
-    case 'close': return pay.close();
+    case 'close': return pay.close().finally(stopTelemetry);
     case 'webhook': return webhook(webhookHandler!, args[0] as WireRequest);
     case 'subscribe': {
       const [tillId, sub] = args as [string, number];
@@ -94,8 +97,9 @@ try {
       subscriptions.delete(message.subscription);
       void subscribed?.then((unsubscribe) => unsubscribe(), () => {});
     } else {
-      const { id, call, args, requestId: rid } = message;
-      (rid === undefined ? run(pay, webhookHandler, call, args) : withRequestId(rid, () => run(pay, webhookHandler, call, args))).then(
+      const { id, call, args, requestId: rid, traceparent } = message;
+      const traced = () => withTraceparent(traceparent, () => run(pay, webhookHandler, call, args));
+      (rid === undefined ? traced() : withRequestId(rid, traced)).then(
         (value) => send({ type: 'result', id, ok: true, value }),
         (error: unknown) => send({ type: 'result', id, ok: false, error: toWire(error) }),
       );

@@ -23,6 +23,7 @@ const LAYERS: Readonly<Record<string, readonly [layer: number, name: string]>> =
   'src/ids': [1, 'foundation'],
   'src/feed': [1, 'foundation'],
   'src/metrics': [1, 'foundation'],
+  'src/telemetry': [1, 'foundation'],
   'adapters/core': [2, 'embedding'],
   'adapters/node': [2, 'embedding'],
   'adapters/native': [2, 'embedding'],

@@ -1,5 +1,6 @@
 import type { FavoriteSelection, LoyaltyOperation } from '../../contracts/loyalty/index.js';
 import { basicAuthHeader } from '../../net/basic-auth.js';
+import { clientSpan } from '../../telemetry/client-span.js';
 import { LoyaltyClientError } from '../errors.js';
 
 /** Where and how to call a merchant's Loyalty server. */
@@ -73,7 +74,9 @@ export async function sendRaw(
   let response: Response;
   let text: string;
   try {
-    response = await doFetch(url, { method: request.method, headers, body: payload, signal: AbortSignal.timeout(timeoutMs) });
+    const name = `${request.method} ${routeOf(request.path)}`;
+    response = await clientSpan({ name, method: request.method, url, headers },
+      () => doFetch(url, { method: request.method, headers, body: payload, signal: AbortSignal.timeout(timeoutMs) }));
     text = await response.text();
   } catch (error) {
     const timedOut = (error as { name?: string }).name === 'TimeoutError';
@@ -88,4 +91,9 @@ export async function sendRaw(
     body = undefined;
   }
   return { httpStatus: response.status, headers: response.headers, body, text };
+}
+
+/** A path as the route it matches, the card number left out (`/v1/card/{cardNumber}/categories`): a span's name. */
+function routeOf(path: string): string {
+  return path.replace(/^\/v1\/card\/(?!anonymous(?:$|\?))[^/?]+/, '/v1/card/{cardNumber}').split('?')[0]!;
 }

@@ -6,6 +6,8 @@ import { Poller } from '../../db/poller.js';
 import { signWebhook } from '../../webhooks/index.js';
 import { nextDelayMs } from './schedule.js';
 import { REQUEST_ID_HEADER } from '../../log/request-id.js';
+import { ROOT_CONTEXT } from '@opentelemetry/api';
+import { clientSpan } from '../../telemetry/client-span.js';
 
 /** A webhook to deliver. */
 export interface OutboxMessage {
@@ -225,13 +227,17 @@ export class Outbox {
     let error: string | null = null;
     const t0 = performance.now();
     try {
-      const response = await fetch(String(row.url), {
-        method: 'POST', body, headers: {
-          ...headers, 'content-type': 'application/json', 'user-agent': 'wallet-partner-kit-sandbox',
-          ...(row.request_id == null ? {} : { [REQUEST_ID_HEADER]: String(row.request_id) }),
-        },
-        signal: AbortSignal.timeout(this.#timeoutMs), redirect: 'manual',
-      });
+      const sent: Record<string, string> = {
+        ...headers, 'content-type': 'application/json', 'user-agent': 'wallet-partner-kit-sandbox',
+        ...(row.request_id == null ? {} : { [REQUEST_ID_HEADER]: String(row.request_id) }),
+      };
+      // A delivery is a trace of its own (the poll loop is no request's child); the receiver's span joins it.
+      const response = await clientSpan({
+        name: `webhook ${String(row.topic)}`, method: 'POST', url: String(row.url), headers: sent, parent: ROOT_CONTEXT,
+        attributes: { 'wpk.webhook.id': id, 'wpk.webhook.attempt': attempt },
+      }, () => fetch(String(row.url), {
+        method: 'POST', body, headers: sent, signal: AbortSignal.timeout(this.#timeoutMs), redirect: 'manual',
+      }));
       httpStatus = response.status;
       await response.body?.cancel();
       if (httpStatus < 200 || httpStatus > 299) error = `HTTP ${httpStatus}`;
