@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../../src/demo.js';
 import { RpcClient } from '../../support/ws-client.js';
-import { BASKET, MovableClock, startPayServer, type PayServer } from '../../support/pay-server.js';
+import { BASKET, startPayServer, type PayServer } from '../../support/pay-server.js';
 import { sandboxCases, type PaySandbox } from '../../src/pay/sandbox-harness.js';
+import { testClock } from '../../support/clock.js';
 
 const [pglite] = sandboxCases('bridge answers overtaking a held /checkout');
 const ORDERED = { id: 'till-ordered', key: 'till-key-ordered-0123456789', orderedAnswers: true };
@@ -67,7 +68,7 @@ async function healthCalls(url: string): Promise<number> {
 }
 
 describe('bridge answers while a pay.start waits on the Pay API', () => {
-  const clock = new MovableClock();
+  const clock = testClock('wall');
   let sb: PaySandbox;
   let proxy: HoldingProxy;
   let pay: PayServer;

@@ -68,13 +68,6 @@ export class Simulator {
   }
 }
 
-/** A movable clock shared by the sandbox and the verifier, so card sessions can expire without waiting. */
-export class MovableClock {
-  offsetMs = 0;
-  readonly now = () => Date.now() + this.offsetMs;
-  advance(ms: number) { this.offsetMs += ms; }
-}
-
 /** A running demo sandbox with its simulator. */
 export interface PaySandbox {
   readonly url: string;

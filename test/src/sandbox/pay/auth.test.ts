@@ -10,7 +10,7 @@ describe.each(sandboxCases('sandbox Pay tokens'))('sandbox Pay X-Wallet-Token on
   beforeAll(async () => { h = await startPayHarness(dbCase); });
   afterAll(async () => { await h?.close(); });
 
-  const nowSeconds = () => Math.floor(h.clock.now / 1000);
+  const nowSeconds = () => Math.floor(h.clock.now() / 1000);
 
   /** Sends `text` with `token` and proves nothing was stored: the app shows the card no invoice. */
   async function refusedAndNothingStored(text: string, token: string | null, cardNumber: string): Promise<void> {

@@ -7,6 +7,7 @@ import { openDatabase } from '../../../../src/db/index.js';
 import { createPayModule, type PayModuleOptions } from '../../../../src/sandbox/pay/index.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../../src/sandbox/index.js';
 import { BASE_CONFIG, NOW } from '../../../support/fixtures.js';
+import { testClock, type TestClock } from '../../../support/clock.js';
 import { DATABASE_URL, haveService } from '../../../support/services.js';
 import { uniqueSchema } from '../../../support/databases.js';
 
@@ -62,7 +63,7 @@ type StartOptions = Pick<HarnessOptions, 'payOptions' | 'realClock' | 'sandbox' 
 interface Started {
   running: RunningSandbox;
   url: string;
-  clock: { now: number };
+  clock: TestClock;
   dbOptions: Pick<SandboxOptions, 'databaseUrl' | 'databaseSchema' | 'dataDir'>;
   now: () => number;
   request(method: string, path: string, text: string | undefined, headers: Record<string, string>): Promise<Answer>;
@@ -138,8 +139,8 @@ export interface PayHarness {
   readonly running: RunningSandbox;
   readonly verifier: Verifier;
   readonly partnerId: string;
-  /** The test clock; move `clock.now` to move the sandbox and the verifier together. */
-  readonly clock: { now: number };
+  /** The test clock; move it to move the sandbox and the verifier together. */
+  readonly clock: TestClock;
   /** A signed Pay API call (a fresh token each time); `token` overrides it, null sends none. */
   pay<T = any>(path: string, body: unknown, options?: { token?: string | null; raw?: string }): Promise<Answer<T>>;
   /** A simulator or control call. */
@@ -193,11 +194,11 @@ export interface HarnessOptions {
   /** Keep the database on close (to restart on it). */
   keepData?: boolean;
   partnerId?: string;
-  clock?: { now: number };
+  clock?: TestClock;
 }
 
-async function startSandboxOnly(dbCase: SandboxCase, { payOptions = {}, realClock = false, sandbox = {}, dbOptions: given, clock = { now: realClock ? Date.now() : NOW } }: StartOptions): Promise<Started> {
-  const now = realClock ? Date.now : () => clock.now;
+async function startSandboxOnly(dbCase: SandboxCase, { payOptions = {}, realClock = false, sandbox = {}, dbOptions: given, clock = testClock(realClock ? 'wall' : NOW) }: StartOptions): Promise<Started> {
+  const now = clock.now;
   const dbOptions = { ...(given ?? dbCase.options()), ...sandbox };
   const running = await startSandbox({ port: 0, timeScale: 1000, clock: now, ...dbOptions }, [createPayModule(payOptions)]);
   const url = running.url;
