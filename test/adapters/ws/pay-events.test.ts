@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASKET, startPayServer, type PayServer } from '../../support/pay-server.js';
-import { sandboxCases, type PaySandbox } from '../../src/pay/sandbox-harness.js';
+import { paySandboxCases, type PaySandbox } from '../../src/pay/sandbox-harness.js';
 import { testClock } from '../../support/clock.js';
 
-const [pglite] = sandboxCases('bridge pay.events');
+const [pglite] = paySandboxCases('bridge pay.events');
 
 describe('pay.events and the seq of pay.sessionUpdated', () => {
   const clock = testClock('wall');

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuthHeader } from '../../../src/net/basic-auth.js';
 import { FailureLimiter } from '../../../src/guard/index.js';
 import { createVerifier } from '../../../src/index.js';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../../src/sandbox/index.js';
+import { startTestSandbox } from '../../support/sandbox.js';
 import { BASE_CONFIG } from '../../support/fixtures.js';
 import { testClock } from '../../support/clock.js';
 import { ADDRESSES, requestFrom } from '../../support/from-address.js';
@@ -24,7 +25,7 @@ describe('sandbox brute-force limits (Push Basic auth, Pay tokens)', () => {
   let running: RunningSandbox;
 
   beforeAll(async () => {
-    running = await startSandbox({ port: 0, clock: time.now, logger, bruteForce: limiter });
+    running = await startTestSandbox({ clock: time.now, logger, bruteForce: limiter });
   }, 120_000);
 
   afterAll(async () => {

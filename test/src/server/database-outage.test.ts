@@ -10,11 +10,11 @@ import { childTestTimeout, waitForOutput } from '../../support/cli-child.js';
 import { BASKET, PARTNER_ID, TILL_KEY, Till } from '../../support/pay-server.js';
 import { havePrivatePostgres, startPrivatePostgres, type PrivatePostgres } from '../../support/private-postgres.js';
 import { RpcError } from '../../support/ws-client.js';
-import { sandboxCases, type PaySandbox } from '../pay/sandbox-harness.js';
+import { paySandboxCases, type PaySandbox } from '../pay/sandbox-harness.js';
 import { testClock } from '../../support/clock.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
-const [pglite] = sandboxCases('serve during a PostgreSQL outage');
+const [pglite] = paySandboxCases('serve during a PostgreSQL outage');
 
 /** What a crashing or leaking process writes: none of it may appear in the server's output. */
 const CRASH = new RegExp([

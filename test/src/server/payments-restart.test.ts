@@ -9,11 +9,11 @@ import { childTestTimeout, waitForOutput } from '../../support/cli-child.js';
 import { uniqueSchema } from '../../support/databases.js';
 import { BASKET, PARTNER_ID, Till } from '../../support/pay-server.js';
 import { DATABASE_URL, haveService } from '../../support/services.js';
-import { sandboxCases, type PaySandbox } from '../pay/sandbox-harness.js';
+import { paySandboxCases, type PaySandbox } from '../pay/sandbox-harness.js';
 import { testClock } from '../../support/clock.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
-const [pglite] = sandboxCases('serve restarts');
+const [pglite] = paySandboxCases('serve restarts');
 
 interface ServeChild { child: ChildProcess; url: string; wsUrl: string; output: { text: string } }
 

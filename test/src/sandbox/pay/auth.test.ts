@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { joseToken, sandboxCases, startPayHarness, uid, type PayHarness } from './harness.js';
+import { joseToken, startPayHarness, uid, type PayHarness } from './harness.js';
+import { sandboxCases } from '../../../support/sandbox.js';
 
 const INVALID = { status: 'TOKEN_INVALID', errors: ['X-Wallet-Token: invalid'] };
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { joseToken, sandboxCases, startPayHarness, uid, type PayHarness } from './harness.js';
+import { joseToken, startPayHarness, uid, type PayHarness } from './harness.js';
+import { sandboxCases } from '../../../support/sandbox.js';
 
 // One scheme: the dialect words answers after the scan (see SCHEMES in harness.ts).
 // timeScale is 1000 in the harness: a bank delay of 2_000_000 ms lasts 2 s of real time.

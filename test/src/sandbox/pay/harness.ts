@@ -3,38 +3,11 @@ import { afterAll } from 'vitest';
 import { FlattenedSign } from 'jose';
 import { createVerifier, type PasswordScheme, type Verifier } from '../../../../src/index.js';
 import { tokenKeyOf } from '../../../../src/sandbox/pay/token.js';
-import { openDatabase } from '../../../../src/db/index.js';
 import { createPayModule, type PayModuleOptions } from '../../../../src/sandbox/pay/index.js';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../../src/sandbox/index.js';
+import type { RunningSandbox, SandboxOptions } from '../../../../src/sandbox/index.js';
 import { BASE_CONFIG, NOW } from '../../../support/fixtures.js';
 import { testClock, type TestClock } from '../../../support/clock.js';
-import { DATABASE_URL, haveService } from '../../../support/services.js';
-import { uniqueSchema } from '../../../support/databases.js';
-
-/** Where a test sandbox keeps its data. */
-export interface SandboxCase {
-  readonly name: 'pglite' | 'postgres';
-  /** Options that select the database (a schema of its own on PostgreSQL). */
-  options(): Pick<SandboxOptions, 'databaseUrl' | 'databaseSchema' | 'dataDir'>;
-  /** Drops what `options()` created. */
-  cleanup(options: Pick<SandboxOptions, 'databaseSchema'>): Promise<void>;
-}
-
-/** PGlite in memory always; the PostgreSQL at DATABASE_URL when set (one line says so otherwise). */
-export function sandboxCases(what: string): SandboxCase[] {
-  const cases: SandboxCase[] = [{ name: 'pglite', options: () => ({}), cleanup: async () => {} }];
-  if (haveService('DATABASE_URL', DATABASE_URL, `${what} on PostgreSQL`)) {
-    cases.push({
-      name: 'postgres',
-      options: () => ({ databaseUrl: DATABASE_URL!, databaseSchema: uniqueSchema('pay') }),
-      cleanup: async ({ databaseSchema }) => {
-        const db = await openDatabase({ url: DATABASE_URL! });
-        try { await db.exec(`DROP SCHEMA IF EXISTS "${databaseSchema}" CASCADE`); } finally { await db.close(); }
-      },
-    });
-  }
-  return cases;
-}
+import { sandboxCases, startTestSandbox, type SandboxCase } from '../../../support/sandbox.js';
 
 /**
  * Both password schemes (the README's Barcodes). The scheme decides one thing in
@@ -200,7 +173,7 @@ export interface HarnessOptions {
 async function startSandboxOnly(dbCase: SandboxCase, { payOptions = {}, realClock = false, sandbox = {}, dbOptions: given, clock = testClock(realClock ? 'wall' : NOW) }: StartOptions): Promise<Started> {
   const now = clock.now;
   const dbOptions = { ...(given ?? dbCase.options()), ...sandbox };
-  const running = await startSandbox({ port: 0, timeScale: 1000, clock: now, ...dbOptions }, [createPayModule(payOptions)]);
+  const running = await startTestSandbox({ timeScale: 1000, clock: now, ...dbOptions }, [createPayModule(payOptions)]);
   const url = running.url;
   const request = async (method: string, path: string, text: string | undefined, headers: Record<string, string>): Promise<Answer> => {
     const res = await fetch(url + path, { method, headers, body: text });

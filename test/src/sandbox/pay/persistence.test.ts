@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createVerifier, deriveCardKey } from '../../../../src/index.js';
 import { BASE_CONFIG, NOW } from '../../../support/fixtures.js';
 import { testClock } from '../../../support/clock.js';
-import { joseToken, sandboxCases, startPayHarness, uid, type SandboxCase } from './harness.js';
+import { joseToken, startPayHarness, uid } from './harness.js';
+import { sandboxCases, type SandboxCase } from '../../../support/sandbox.js';
 import { DATABASE_URL } from '../../../support/services.js';
 
 const folders: string[] = [];

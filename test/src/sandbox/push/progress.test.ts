@@ -10,7 +10,8 @@ import { PhoneSimulator } from '../../../../src/sandbox/push/progress.js';
 import { sendBatch } from '../../../../src/sandbox/push/send.js';
 import { databaseCases } from '../../../support/databases.js';
 import { DATABASE_URL, haveService } from '../../../support/services.js';
-import { call, eventually, message, numbers, readyAccount, receiver, sandboxCases, twoOnPostgres } from './harness.js';
+import { call, eventually, message, numbers, readyAccount, receiver, twoOnPostgres } from './harness.js';
+import { sandboxCases } from '../../../support/sandbox.js';
 import { testClock } from '../../../support/clock.js';
 
 // Starts at the real time (receivers check webhook timestamps against it) and moves only when a test says so.

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../../src/sandbox/index.js';
 import { retryHeaders } from '../../../../src/sandbox/push/rate.js';
-import { call, message, numbers, readyAccount, sandboxCases } from './harness.js';
+import { call, message, numbers, readyAccount } from './harness.js';
+import { sandboxCases } from '../../../support/sandbox.js';
 import { testClock } from '../../../support/clock.js';
 
 describe('retryHeaders', () => {
