@@ -18,6 +18,6 @@ export { createLoyaltyClient, type LoyaltyClient, type LoyaltyClientOptions } fr
 export type { LoyaltyInputs, LoyaltyTransportOptions, RawAnswer } from './client/transport.js';
 export {
   runConformanceCheck, type ConformanceOptions, type ConformanceReport, type ConformanceResult, type ConformanceSubject,
-} from './conformance/check.js';
+} from './check/check.js';
 export type { LoyaltyProgramOptions } from '../loyalty-program/options.js';
 export { startLoyaltyProgram, type RunningLoyaltyProgram, type StartLoyaltyProgramOptions } from '../loyalty-program/start.js';

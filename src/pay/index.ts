@@ -7,9 +7,9 @@ export type { NotUnderstood } from '../contracts/pay/reader.js';
 export {
   checkPayApi, type PayCheckFailure, type PayCheckField, type PayCheckOptions, type PayCheckProgress, type PayCheckReport,
   type PayCheckResult, type PayCheckVerdict,
-} from './check.js';
-export type { BarcodeSplitter, SandboxCardOptions } from './check-card.js';
-export type { PayCheckExchange } from './check-record.js';
+} from './check/check.js';
+export type { BarcodeSplitter, SandboxCardOptions } from './check/card.js';
+export type { PayCheckExchange } from './check/record.js';
 export {
   createPayClient, type CancelInput, type PayCallOptions, type PayClient, type ReceiptInput, type RefundInput, type StatusInput,
 } from './client.js';

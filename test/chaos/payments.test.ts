@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../src/demo.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { startTestSandbox } from '../support/sandbox.js';
 import { generateWebhookSecret } from '../../src/webhooks/index.js';
 import { Simulator } from '../src/pay/sandbox-harness.js';
 import { PARTNER_ID } from '../support/pay-server.js';
@@ -52,7 +53,7 @@ describe.runIf(ready)('payments across two serve instances under chaos', () => {
     cluster = await startPrivatePostgres();
     // In this process, on PGlite in memory: the wallet service outlives every fault the test makes, and its records
     // are what the run is reconciled against.
-    sandbox = await startSandbox({ port: 0, demo: true });
+    sandbox = await startTestSandbox({ demo: true });
     sim = new Simulator(sandbox.url);
     const webhookSecret = generateWebhookSecret();
     const configPath = join(dir, 'serve.json');

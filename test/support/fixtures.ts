@@ -22,9 +22,3 @@ export const CARD_BOUND_CONFIG = { ...BASE_CONFIG, scheme: 'card-bound' } as con
 
 /** A fixed instant (2026-11-22T10:00:00Z) well inside a 30 s step. */
 export const NOW = Date.UTC(2026, 10, 22, 10, 0, 10);
-
-/** A clock that returns `at.now` and can be moved by tests. */
-export function fixedClock(start = NOW): { now: number; clock: () => number } {
-  const state = { now: start, clock: () => state.now };
-  return state;
-}

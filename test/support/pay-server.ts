@@ -3,8 +3,9 @@ import { demoConfig } from '../../src/demo.js';
 import { resolveServeConfig, type ServeConfigInput } from '../../src/server/config.js';
 import { startServer, type RunningServer } from '../../src/server/serve.js';
 import { generateWebhookSecret } from '../../src/webhooks/index.js';
-import { MovableClock, type PaySandbox, type Simulator } from '../src/pay/sandbox-harness.js';
+import type { PaySandbox, Simulator } from '../src/pay/sandbox-harness.js';
 import { RpcClient } from './ws-client.js';
+import type { TestClock } from './clock.js';
 
 /** The demo till's key. */
 export const TILL_KEY: string = demoConfig.tills[0].key;
@@ -85,7 +86,7 @@ export interface PayServerOptions {
   webhook?: boolean;
   database?: ServeConfigInput['database'];
   pollIntervalMs?: number;
-  clock?: MovableClock;
+  clock?: TestClock;
   port?: number;
   /** The tills and their keys (default: the demo till). */
   tills?: ServeConfigInput['tills'];
@@ -144,4 +145,3 @@ export async function startPayServer(sandbox: PaySandbox, options: PayServerOpti
   };
 }
 
-export { MovableClock };

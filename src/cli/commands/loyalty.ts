@@ -107,7 +107,8 @@ async function check(argv: string[]): Promise<void> {
   const timeoutMs = values['timeout-ms'] === undefined ? undefined : Number(values['timeout-ms']);
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) issues.push('--timeout-ms: must be a positive integer');
   if (issues.length > 0) throw new ConfigError(issues, 'arguments');
-  const { formatConformanceReport, runConformanceCheck } = await import('../../loyalty/conformance/check.js');
+  const { runConformanceCheck } = await import('../../loyalty/check/check.js');
+  const { formatConformanceReport } = await import('../../loyalty/check/format.js');
   const report = await runConformanceCheck({ baseUrl: values.url!, login: login!, password: password!, timeoutMs });
   for (const line of formatConformanceReport(report)) console.log(line);
   console.log(report.ok ? 'conformance: all passed' : `conformance: ${report.results.filter((r) => !r.ok).length} failed`);

@@ -6,9 +6,9 @@ import { CardSession } from '../../contracts/pay/bodies.js';
 import { demoConfig } from '../../demo.js';
 import { ConfigError } from '../../errors.js';
 import { checkPayApi, type PayCheckProgress, type PayOperation, type PayProfile } from '../../pay/index.js';
-import { cardSessionOfBarcode, sandboxCardSession } from '../../pay/check-card.js';
+import { cardSessionOfBarcode, sandboxCardSession } from '../../pay/check/card.js';
 import { DEFAULT_TOKEN_HEADER } from '../../pay/options.js';
-import { formatPayCheckHeading, formatPayCheckResult, formatPayCheckSummary, type PayCheckFormat } from '../../pay/check-format.js';
+import { formatPayCheckHeading, formatPayCheckResult, formatPayCheckSummary, type PayCheckFormat } from '../../pay/check/format.js';
 import { ENVIRONMENT } from '../../server/config.js';
 
 export const PAY_USAGE = `wallet-partner-kit pay check --url URL --key HEX [--partner-id ID] [--card-session S | \

@@ -6,7 +6,8 @@ import { formatReceiptQr, receiptTimeOf } from '../../contracts/loyalty/index.js
 import { demoConfig } from '../../demo.js';
 import { problem } from '../../../adapters/http-server/index.js';
 import { createLoyaltyClient, type LoyaltyClient } from '../../loyalty/client/client.js';
-import { formatConformanceReport, runConformanceCheck } from '../../loyalty/conformance/check.js';
+import { runConformanceCheck } from '../../loyalty/check/check.js';
+import { formatConformanceReport } from '../../loyalty/check/format.js';
 import { LoyaltyClientError, LoyaltyError } from '../../loyalty/errors.js';
 import type { SandboxContext, SandboxModule } from '../module.js';
 import { driverRoutes as routes } from './contract.js';

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionUpdate } from '../../../src/contracts/cashdesk-payments.js';
-import { BASKET, MovableClock, startPayServer, TILL_KEY, TOTAL, type PayServer } from '../../support/pay-server.js';
-import { sandboxCases, type PaySandbox } from '../../src/pay/sandbox-harness.js';
+import { BASKET, startPayServer, TILL_KEY, TOTAL, type PayServer } from '../../support/pay-server.js';
+import { paySandboxCases, type PaySandbox } from '../../src/pay/sandbox-harness.js';
 import { hugeBody } from '../../support/attacks.js';
 import { startServer, type TestServer, TILL_KEY as HTTP_TILL_KEY } from './client.js';
+import { testClock } from '../../support/clock.js';
 
-const [pglite] = sandboxCases('HTTP payments');
+const [pglite] = paySandboxCases('HTTP payments');
 
 /** Reads `pay.sessionUpdated` server-sent events as they come. */
 class EventStream {
@@ -56,7 +57,7 @@ class EventStream {
 }
 
 describe('HTTP /v1/payments', () => {
-  const clock = new MovableClock();
+  const clock = testClock('wall');
   let sb: PaySandbox;
   let pay: PayServer;
   const call = async (method: string, path: string, body?: unknown, key = TILL_KEY) => {

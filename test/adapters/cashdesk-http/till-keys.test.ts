@@ -6,16 +6,17 @@ import { LockoutError } from '../../../src/errors.js';
 import { FailureLimiter } from '../../../src/guard/failure-limiter.js';
 import { createVerifier } from '../../../src/index.js';
 import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
+import { testClock } from '../../support/clock.js';
 
 const KEY = 'till-key-0123456789abcdef';
 
 function setUp() {
-  let now = NOW;
-  const limiter = new FailureLimiter({ perAddress: { maxFailures: 3, windowMs: 60_000, lockoutMs: 60_000 }, clock: () => now });
-  const verifier = createVerifier({ ...BASE_CONFIG, backend: 'wasm', clock: () => now });
+  const time = testClock(NOW);
+  const limiter = new FailureLimiter({ perAddress: { maxFailures: 3, windowMs: 60_000, lockoutMs: 60_000 }, clock: time.now });
+  const verifier = createVerifier({ ...BASE_CONFIG, backend: 'wasm', clock: time.now });
   const service = new CashDeskService({ verifier, tills: new TillRegistry([{ id: 'till-1', key: KEY }]), bruteForce: limiter });
   const checks = vi.spyOn(service, 'authenticate');
-  return { authenticate: rememberingAuthenticator(service), checks, advance: (ms: number) => { now += ms; } };
+  return { authenticate: rememberingAuthenticator(service), checks, advance: (ms: number) => { time.advance(ms); } };
 }
 
 describe('rememberingAuthenticator', () => {

@@ -4,9 +4,10 @@ import { HealthCheck } from '../../../adapters/http-server/health.js';
 import { openDatabase, type Database } from '../../../src/db/index.js';
 import { demoConfig } from '../../../src/demo.js';
 import { createLoyaltyProgram } from '../../../src/loyalty-program/program.js';
-import { createSandbox } from '../../../src/sandbox/app.js';
 import { uniqueSchema } from '../../support/databases.js';
+import { startTestSandbox } from '../../support/sandbox.js';
 import { DATABASE_URL } from '../../support/services.js';
+import { testClock } from '../../support/clock.js';
 
 describe('HealthCheck', () => {
   it('names the dependencies whose probe fails, in the order given', async () => {
@@ -25,23 +26,23 @@ describe('HealthCheck', () => {
   });
 
   it('reuses a result for cacheMs and shares one round among concurrent checks', async () => {
-    let now = 0;
+    const cacheTime = testClock(0);
     let probes = 0;
-    const health = new HealthCheck({ redis: async () => { probes++; } }, { cacheMs: 1_000, clock: () => now });
+    const health = new HealthCheck({ redis: async () => { probes++; } }, { cacheMs: 1_000, clock: cacheTime.now });
     await Promise.all(Array.from({ length: 50 }, () => health.check()));
     expect(probes).toBe(1);
-    now = 999;
+    cacheTime.set(999);
     await health.check();
     expect(probes).toBe(1);
-    now = 1_000;
+    cacheTime.set(1_000);
     await health.check();
     expect(probes).toBe(2);
   });
 });
 
 /** The clock the servers under test read: moved past the health cache by hand, never waited for. */
-let now = 1_800_000_000_000;
-const clock = () => now;
+const time = testClock(1_800_000_000_000);
+const clock = time.now;
 
 /**
  * A database of its own (a schema on PostgreSQL when DATABASE_URL is set: PGlite starts slowly on a busy machine), and
@@ -74,7 +75,7 @@ describe('/healthz and /livez of the database-backed servers', () => {
     await db.close();
     // Within the cache (about a second) a check storm gets the last answer and never reaches the database.
     expect((await app.request('/healthz')).status).toBe(200);
-    now += 1_000;
+    time.advance(1_000);
     res = await app.request('/healthz');
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({ status: 'unavailable', failing: ['database'] });
@@ -84,10 +85,9 @@ describe('/healthz and /livez of the database-backed servers', () => {
   }
 
   it('sandbox: 503 naming the database once it stops answering, /livez still 200', async () => {
-    const schema = uniqueSchema('health');
-    const sandbox = await createSandbox({ clock, ...(DATABASE_URL ? { databaseUrl: DATABASE_URL, databaseSchema: schema } : {}) });
-    cleanups.push(() => sandbox.close());
-    if (DATABASE_URL) cleanups.push(() => dropSchema(schema));
+    const running = await startTestSandbox({ clock, database: DATABASE_URL ? 'postgres' : 'pglite' });
+    const sandbox = running.sandbox;
+    cleanups.push(() => running.close());
     await expectHealthFollowsDatabase(sandbox.app, sandbox.context.db, { database: sandbox.context.db.kind });
   }, 120_000);
 

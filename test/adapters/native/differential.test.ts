@@ -12,6 +12,7 @@ import { WasmBackend } from '../../../adapters/node/backend.js';
 import { resolveConfig, type VerifierConfig } from '../../../adapters/node/config.js';
 import { createVerifier, deriveCardKey, generateBarcode, type Verifier } from '../../../src/index.js';
 import { CARD_CHARS, corruptJson, malformed, randomJson, randomLayout, randomTime, Rng, SESSION_CHARS, tamper } from './generators.js';
+import { testClock } from '../../support/clock.js';
 
 const makeNative = loadNativeBackend();
 const unavailable = makeNative instanceof Error ? makeNative.message : undefined;
@@ -30,8 +31,8 @@ const encoder = new TextEncoder();
 
 /** The two cores under one layout: as verifiers (what callers see) and as raw backends (codes and slots). */
 function pairFor(layout: VerifierConfig) {
-  const clock = { now: 0 };
-  const config = { ...layout, replay: false, lockout: false, clock: () => clock.now } as VerifierConfig;
+  const clock = testClock(0);
+  const config = { ...layout, replay: false, lockout: false, clock: clock.now } as VerifierConfig;
   const wasm = createVerifier({ ...config, backend: 'wasm' }) as Verifier;
   const native = createVerifier({ ...config, backend: 'native' }) as Verifier;
   const resolved = resolveConfig(config);
@@ -77,7 +78,7 @@ describe.skipIf(unavailable !== undefined)('native core against the wasm core', 
         if (a[0] === 0 && a[1][8]! > 0) tally.previousKey++;
         if (a[0] === 0 && layout.scheme === 'card-bound') tally.cardBound++;
         if (!viaVerifier) return;
-        pair.clock.now = now;
+        pair.clock.set(now);
         const x = pair.wasm.barcodeVerify(code);
         const y = pair.native.barcodeVerify(code);
         if (!isDeepStrictEqual(x, y)) mismatches.push(describeCase(layout, code, now, x, y));

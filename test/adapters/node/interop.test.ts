@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadNativeBackend } from '../../../adapters/native/index.js';
 import { createVerifier, deriveCardKey, generateBarcode, totp, type Verifier } from '../../../src/index.js';
 import { RequestDataError } from '../../../src/errors.js';
-import { BASE_CONFIG, CARD_BOUND_CONFIG, fixedClock, NOW, PARTNER_KEY } from '../../support/fixtures.js';
+import { BASE_CONFIG, CARD_BOUND_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
+import { testClock } from '../../support/clock.js';
 
 type Alg = 'HMACSHA1' | 'HMACSHA256';
 const ALGS: readonly Alg[] = ['HMACSHA1', 'HMACSHA256'];
@@ -195,12 +196,12 @@ describe('getToken interoperates with jose', () => {
   });
 
   it('puts an integer iat equal to floor(clock / 1000) in the header', async () => {
-    const state = fixedClock(NOW + 999);
-    const v = verifier({ ...BASE_CONFIG, clock: state.clock });
+    const state = testClock(NOW + 999);
+    const v = verifier({ ...BASE_CONFIG, clock: state.now });
     const first = (await verify(v.getToken('{}'), '{}')).protectedHeader;
     expect(first.iat).toBe(Math.floor((NOW + 999) / 1000));
     expect(Number.isInteger(first.iat)).toBe(true);
-    state.now = NOW + 61_001;
+    state.set(NOW + 61_001);
     expect((await verify(v.getToken('{}'), '{}')).protectedHeader.iat).toBe(Math.floor((NOW + 61_001) / 1000));
   });
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { loadNativeBackend } from '../../../adapters/native/index.js';
 import { type AsyncStore, createVerifier, drawBarcode, MemoryStore } from '../../../src/index.js';
 import { StoreError } from '../../../src/errors.js';
-import { BASE_CONFIG, fixedClock, NOW, PARTNER_KEY } from '../../support/fixtures.js';
+import { BASE_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
+import { testClock } from '../../support/clock.js';
 
 // The verifier skips the failure-counter look-up while a MemoryStore holds no
 // counter at all: these cases pin that the look-up comes back as soon as one exists.
@@ -20,7 +21,7 @@ function wrong(code: string): string {
 
 describe.each(backends)('lockout over a MemoryStore (%s)', (backend) => {
   it('counts from the first failure, locks at maxFailures, and forgets the count after a success', () => {
-    const { clock } = fixedClock();
+    const { now: clock } = testClock();
     const store = new MemoryStore({ clock });
     const verifier = createVerifier({ ...BASE_CONFIG, backend, clock, replay: store, lockout });
     const a = barcodeFor('4000111122223333');
@@ -37,7 +38,7 @@ describe.each(backends)('lockout over a MemoryStore (%s)', (backend) => {
   });
 
   it('sees counters another verifier wrote into a shared store', () => {
-    const { clock } = fixedClock();
+    const { now: clock } = testClock();
     const store = new MemoryStore({ clock });
     const till1 = createVerifier({ ...BASE_CONFIG, backend, clock, replay: store, lockout });
     const till2 = createVerifier({ ...BASE_CONFIG, backend, clock, replay: store, lockout });
@@ -48,7 +49,7 @@ describe.each(backends)('lockout over a MemoryStore (%s)', (backend) => {
   });
 
   it('asks a MemoryStore subclass for every count, empty or not', () => {
-    const { clock } = fixedClock();
+    const { now: clock } = testClock();
     class AlwaysLocked extends MemoryStore {
       override count(): number {
         return 99;
@@ -74,7 +75,7 @@ describe.each(backends)('lockout and replay over an async store (%s)', (backend)
   });
 
   it('answers as the sync store does: mismatch, lock, first answer again for ' + 'its requester, REPLAYED for others', async () => {
-    const { clock } = fixedClock();
+    const { now: clock } = testClock();
     const verifier = createVerifier({ ...BASE_CONFIG, backend, clock, replay: over(new MemoryStore({ clock })), lockout });
     const a = barcodeFor('4000222233334444');
     const first = await verifier.barcodeVerify(a, { requester: 'till-1' });
@@ -88,7 +89,7 @@ describe.each(backends)('lockout and replay over an async store (%s)', (backend)
   });
 
   it('rejects with StoreError when the store fails', async () => {
-    const { clock } = fixedClock();
+    const { now: clock } = testClock();
     const verifier = createVerifier({ ...BASE_CONFIG, backend, clock, replay: over(new MemoryStore({ clock }), true), lockout });
     await expect(verifier.barcodeVerify(barcodeFor('4000888899990000'))).rejects.toBeInstanceOf(StoreError);
   });

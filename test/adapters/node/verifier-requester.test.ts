@@ -4,7 +4,8 @@ import { loadNativeBackend } from '../../../adapters/native/index.js';
 import {
   barcodeVerify, createVerifier, drawBarcode, init, MemoryStore, type VerificationStore,
 } from '../../../src/index.js';
-import { BASE_CONFIG, fixedClock, NOW, PARTNER_KEY } from '../../support/fixtures.js';
+import { BASE_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
+import { testClock } from '../../support/clock.js';
 import { redisTestStore } from '../../support/redis-store.js';
 
 function barcodeFor(cardNumber: string, at = NOW, cardSession = 'AB12CD34'): string {
@@ -19,8 +20,8 @@ function requesterSuite(name: string, makeStore: (clock: () => number) => Verifi
   describe.skipIf(skip).each(backends)(`barcodeVerify with a requester (${name}, %s)`, (backend) => {
     let card = 0;
     const setup = () => {
-      const time = fixedClock();
-      const verifier = createVerifier({ ...BASE_CONFIG, backend, clock: time.clock, replay: makeStore(time.clock) });
+      const time = testClock();
+      const verifier = createVerifier({ ...BASE_CONFIG, backend, clock: time.now, replay: makeStore(time.now) });
       // A card number no other test (or earlier run against the same Redis) has used.
       const cardNumber = `${process.pid}${randomBytes(3).toString('hex')}${++card}`.replace(/[^0-9A-Za-z]/g, '');
       return { time, verifier, cardNumber, verify: async (code: string, requester?: string) => verifier.barcodeVerify(code, requester === undefined ? undefined : { requester }) };
@@ -61,7 +62,7 @@ function requesterSuite(name: string, makeStore: (clock: () => number) => Verifi
       const { verify, cardNumber, verifier, time } = setup();
       const code = barcodeFor(cardNumber);
       expect((await verify(code, 'till-1')).reason).toBe('OK');
-      time.now += 2 * 30_000; // two steps on: out of the window of 1
+      time.advance(2 * 30_000); // two steps on: out of the window of 1
       expect((await verify(code, 'till-1'))).toMatchObject({ reason: 'CODE_MISMATCH', totpCodeValid: false });
       await verifier.close();
     });

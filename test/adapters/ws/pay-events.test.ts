@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BASKET, MovableClock, startPayServer, type PayServer } from '../../support/pay-server.js';
-import { sandboxCases, type PaySandbox } from '../../src/pay/sandbox-harness.js';
+import { BASKET, startPayServer, type PayServer } from '../../support/pay-server.js';
+import { paySandboxCases, type PaySandbox } from '../../src/pay/sandbox-harness.js';
+import { testClock } from '../../support/clock.js';
 
-const [pglite] = sandboxCases('bridge pay.events');
+const [pglite] = paySandboxCases('bridge pay.events');
 
 describe('pay.events and the seq of pay.sessionUpdated', () => {
-  const clock = new MovableClock();
+  const clock = testClock('wall');
   let sb: PaySandbox;
   let pay: PayServer;
   beforeAll(async () => {

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RpcError } from '../../support/ws-client.js';
-import { BASKET, MovableClock, startPayServer, TOTAL, type PayServer } from '../../support/pay-server.js';
-import { sandboxCases, type PaySandbox } from '../../src/pay/sandbox-harness.js';
+import { BASKET, startPayServer, TOTAL, type PayServer } from '../../support/pay-server.js';
+import { paySandboxCases, type PaySandbox } from '../../src/pay/sandbox-harness.js';
+import { testClock } from '../../support/clock.js';
 
-const [pglite] = sandboxCases('bridge payments');
+const [pglite] = paySandboxCases('bridge payments');
 
 describe.each([{ webhook: false, how: 'polling' }, { webhook: true, how: 'webhooks' }])('bridge pay.* methods, status by $how', ({ webhook }) => {
-  const clock = new MovableClock();
+  const clock = testClock('wall');
   let sb: PaySandbox;
   let pay: PayServer;
   beforeAll(async () => {

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BASKET, MovableClock, startPayServer, type PayServer, type Till } from '../../support/pay-server.js';
+import { BASKET, startPayServer, type PayServer, type Till } from '../../support/pay-server.js';
 import { FOREIGN_DIALECT_PAY, startDialectSandbox, type PaySandbox } from '../../src/pay/sandbox-harness.js';
+import { testClock } from '../../support/clock.js';
 
 // The kit configured by the example dialect file for the sandbox's foreign dialect (which leaves out ON_HOLD).
 
 describe('bridge payments against a service in a foreign dialect', () => {
-  const clock = new MovableClock();
+  const clock = testClock('wall');
   let sb: PaySandbox;
   let pay: PayServer;
   let till: Till;

@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../../src/demo.js';
-import { BASKET, MovableClock, startPayServer, type PayServer, type Till } from '../../support/pay-server.js';
-import { sandboxCases, type PaySandbox } from '../../src/pay/sandbox-harness.js';
+import { BASKET, startPayServer, type PayServer, type Till } from '../../support/pay-server.js';
+import { paySandboxCases, type PaySandbox } from '../../src/pay/sandbox-harness.js';
+import { testClock } from '../../support/clock.js';
 
-const [pglite] = sandboxCases('bridge one scan for loyalty and payment');
+const [pglite] = paySandboxCases('bridge one scan for loyalty and payment');
 const OTHER = { id: 'other-till', key: 'other-till-key-for-tests-only-0001' };
 
 // The document's payment scenario: the till verifies the scan (loyalty), then pays with that same scan.
 describe('pay.start and pay.rescan with fullBarcode after the till\'s own barcode.verify', () => {
-  const clock = new MovableClock();
+  const clock = testClock('wall');
   let sb: PaySandbox;
   let pay: PayServer;
   let till: Till;

@@ -4,10 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../../src/demo.js';
 import { RpcClient } from '../../support/ws-client.js';
-import { BASKET, MovableClock, startPayServer, type PayServer } from '../../support/pay-server.js';
-import { sandboxCases, type PaySandbox } from '../../src/pay/sandbox-harness.js';
+import { BASKET, startPayServer, type PayServer } from '../../support/pay-server.js';
+import { paySandboxCases, type PaySandbox } from '../../src/pay/sandbox-harness.js';
+import { testClock } from '../../support/clock.js';
 
-const [pglite] = sandboxCases('bridge answers overtaking a held /checkout');
+const [pglite] = paySandboxCases('bridge answers overtaking a held /checkout');
 const ORDERED = { id: 'till-ordered', key: 'till-key-ordered-0123456789', orderedAnswers: true };
 
 /** A Pay API in front of the sandbox whose /checkout calls wait, while `holding`, until `release()`. */
@@ -67,7 +68,7 @@ async function healthCalls(url: string): Promise<number> {
 }
 
 describe('bridge answers while a pay.start waits on the Pay API', () => {
-  const clock = new MovableClock();
+  const clock = testClock('wall');
   let sb: PaySandbox;
   let proxy: HoldingProxy;
   let pay: PayServer;

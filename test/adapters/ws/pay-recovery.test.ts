@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../../src/demo.js';
-import { BASKET, MovableClock, PARTNER_ID, startPayServer, type PayServer, type Till } from '../../support/pay-server.js';
+import { BASKET, PARTNER_ID, startPayServer, type PayServer, type Till } from '../../support/pay-server.js';
 import { FOREIGN_DIALECT_PAY, startDialectSandbox, type PaySandbox } from '../../src/pay/sandbox-harness.js';
+import { testClock } from '../../support/clock.js';
 
 /** The kit's own dialect, and the sandbox's foreign one with the kit configured by the example dialect file. */
 const DIALECTS = [
@@ -14,7 +15,7 @@ const SMALLER = { items: [{ name: 'Молоко 1 л', article: 'MILK-1', quanti
 // against the kit's own dialect and a foreign one (other status words, numeric ids, {code, message} errors, 410 for a
 // session).
 describe.each(DIALECTS)('bridge payments, recovery rules, $name dialect', ({ dialect, pay: payWords, words }) => {
-  const clock = new MovableClock();
+  const clock = testClock('wall');
   let sb: PaySandbox;
   let pay: PayServer;
   let till: Till;

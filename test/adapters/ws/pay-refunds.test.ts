@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BASKET, MovableClock, startPayServer, TOTAL, type PayServer, type Till } from '../../support/pay-server.js';
-import { sandboxCases, type PaySandbox } from '../../src/pay/sandbox-harness.js';
+import { BASKET, startPayServer, TOTAL, type PayServer, type Till } from '../../support/pay-server.js';
+import { paySandboxCases, type PaySandbox } from '../../src/pay/sandbox-harness.js';
+import { testClock } from '../../support/clock.js';
 
-const [pglite] = sandboxCases('bridge refunds');
+const [pglite] = paySandboxCases('bridge refunds');
 const SMALLER = { items: [{ name: 'Молоко 1 л', article: 'MILK-1', quantity: 2, price: 8_990 }], discountAmount: 0 };
 
 describe('bridge pay.refund, receipts after refunds, and late successes', () => {
-  const clock = new MovableClock();
+  const clock = testClock('wall');
   let sb: PaySandbox;
   let pay: PayServer;
   let till: Till;

@@ -8,7 +8,8 @@ import { createBridge } from '../../../adapters/ws/index.js';
 import { CashDeskService } from '../../../src/cashdesk/service.js';
 import { TillRegistry } from '../../../src/cashdesk/tills.js';
 import { createVerifier, FailureLimiter, drawBarcode } from '../../../src/index.js';
-import { BASE_CONFIG, fixedClock, NOW, PARTNER_KEY } from '../../support/fixtures.js';
+import { BASE_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
+import { testClock } from '../../support/clock.js';
 import { RpcClient } from '../../support/ws-client.js';
 
 const TILLS = [{ id: 'till-1', key: 'till-key-one-0123456789abcdef' }, { id: 'till-2', key: 'till-key-two-0123456789abcdef' }];
@@ -54,11 +55,11 @@ function send(url: string, { key, body, localAddress, upgrade = false }: { key?:
 }
 
 async function startCashDesk() {
-  const time = fixedClock();
+  const time = testClock();
   const lines: string[] = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => { lines.push(line); } });
-  const verifier = createVerifier({ ...BASE_CONFIG, backend: 'wasm', clock: time.clock });
-  const limiter = new FailureLimiter({ perAddress: { maxFailures: 5, windowMs: 60_000, lockoutMs: 120_000 }, clock: time.clock });
+  const verifier = createVerifier({ ...BASE_CONFIG, backend: 'wasm', clock: time.now });
+  const limiter = new FailureLimiter({ perAddress: { maxFailures: 5, windowMs: 60_000, lockoutMs: 120_000 }, clock: time.now });
   const service = new CashDeskService({ verifier, tills: new TillRegistry(TILLS), bruteForce: limiter, logger });
   const bridge = createBridge(service, { logger });
   const server: Server = createServer(getRequestListener(createHttpApp(service, { logger }).fetch));
@@ -114,12 +115,12 @@ describe('till key brute-force limit', () => {
     it('lets the address in again once the lockout is over', async () => {
       desk = await startCashDesk();
       for (let i = 0; i < 6; i++) await send(verifyUrl(desk), { key: WRONG_KEY, body: { fullBarcode: 'x' }, localAddress: ATTACKER });
-      desk.time.now += 119_000;
+      desk.time.advance(119_000);
       const stillLocked = await send(verifyUrl(desk), { key: TILLS[0]!.key, body: { fullBarcode: 'x' }, localAddress: ATTACKER });
       expect(stillLocked.status).toBe(429);
       expect(stillLocked.headers['retry-after']).toBe('1');
-      desk.time.now += 1_000;
-      const after = await send(verifyUrl(desk), { key: TILLS[0]!.key, body: { fullBarcode: barcode('55', desk.time.now) }, localAddress: ATTACKER });
+      desk.time.advance(1_000);
+      const after = await send(verifyUrl(desk), { key: TILLS[0]!.key, body: { fullBarcode: barcode('55', desk.time.now()) }, localAddress: ATTACKER });
       expect(after.status).toBe(200);
     });
 
@@ -163,7 +164,7 @@ describe('till key brute-force limit', () => {
       expect(desk.lines.join('\n')).not.toContain(WRONG_KEY);
       expect(await desk.service.metrics.authLockouts.countOf({ transport: 'ws' })).toBe(1);
 
-      desk.time.now += 120_000;
+      desk.time.advance(120_000);
       const again = await RpcClient.connect(desk.ws, { key: TILLS[0]!.key, ws: { localAddress: ATTACKER } });
       expect(await again.call('health')).toMatchObject({ status: 'ok' });
       await again.close();

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../../src/demo.js';
 import type { PayCheckReport } from '../../../src/pay/index.js';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { startTestSandbox } from '../../support/sandbox.js';
 import { childTestTimeout } from '../../support/cli-child.js';
 import { Simulator } from '../pay/sandbox-harness.js';
 
@@ -22,7 +23,7 @@ function run(args: string[], env: Record<string, string | undefined> = {}): Prom
 }
 
 let sandbox: RunningSandbox;
-beforeAll(async () => { sandbox = await startSandbox({ port: 0, demo: true }); });
+beforeAll(async () => { sandbox = await startTestSandbox({ demo: true }); });
 afterAll(async () => { await sandbox?.close(); });
 
 describe('wallet-partner-kit pay check', () => {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pushAccount, PUSH_ACCOUNT_USAGE } from '../../../src/cli/commands/push-account.js';
 import { ConfigError, type KitError } from '../../../src/errors.js';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../../src/sandbox/index.js';
+import { startTestSandbox } from '../../support/sandbox.js';
 import { basic, call } from '../sandbox/push/harness.js';
 
 const NO_DB = {} as NodeJS.ProcessEnv;
@@ -28,7 +29,7 @@ afterEach(() => { vi.restoreAllMocks(); });
 
 describe('sandbox push-account create --url', () => {
   let sandbox: RunningSandbox;
-  beforeAll(async () => { sandbox = await startSandbox({ port: 0 }); });
+  beforeAll(async () => { sandbox = await startTestSandbox(); });
   afterAll(() => sandbox?.close());
 
   it('creates the account in the running sandbox and prints the initial password and the secret once', async () => {
@@ -67,7 +68,7 @@ describe('sandbox push-account create --data', () => {
       const created = JSON.parse(out.join('\n'));
       expect(created).toMatchObject({ login: 'cli-data', partner: 'shop', passwordReset: false });
       await expect(pushAccount(['create', '--login', 'cli-data', '--partner', 'shop', '--data', dir], NO_DB)).rejects.toThrow('--login: cli-data exists');
-      const sandbox = await startSandbox({ port: 0, dataDir: dir });
+      const sandbox = await startTestSandbox({ dataDir: dir });
       try {
         const reset = await call(sandbox.url, 'PUT', '/public/user/reset-password', { password: 'cli-new-password' }, basic('cli-data', created.password));
         expect(reset.status).toBe(200);

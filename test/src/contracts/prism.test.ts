@@ -7,7 +7,8 @@ import { createLoyaltyClient, LoyaltyError } from '../../../src/loyalty/index.js
 import { startLoyaltyProgram, type RunningLoyaltyProgram } from '../../../src/loyalty-program/start.js';
 import { createPayClient, PayError } from '../../../src/pay/index.js';
 import { createPushClient, sendCampaign } from '../../../src/push/index.js';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { startTestSandbox } from '../../support/sandbox.js';
 import { startServer, type RunningServer } from '../../../src/server/serve.js';
 import { generateWebhookSecret } from '../../../src/webhooks/index.js';
 import type { HttpServerHandle } from '../../../adapters/http-server/serve.js';
@@ -43,7 +44,7 @@ describe.skipIf(!havePrism())('the servers through Prism against their OpenAPI d
   const proxy = (name: keyof typeof proxies) => proxies[name]!;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, demo: true, timeScale: 1000 });
+    sandbox = await startTestSandbox({ demo: true, timeScale: 1000 });
     sim = new Simulator(sandbox.url);
     loyalty = await startLoyaltyProgram({ port: 0, demo: true });
     offContract = createServer((_request, response) => {

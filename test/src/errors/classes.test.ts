@@ -4,7 +4,7 @@ import { ClientAborted } from '../../../adapters/http-server/raw-body.js';
 import { RelayedRefusal } from '../../../src/cashdesk/payments/errors.js';
 import { LeaseLostError } from '../../../src/cashdesk/payments/record-writes.js';
 import * as errors from '../../../src/errors/index.js';
-import { CheckFailure } from '../../../src/loyalty/conformance/expect.js';
+import { CheckFailure } from '../../../src/loyalty/check/expect.js';
 import { TooEarly } from '../../../src/sandbox/push/rate.js';
 
 const {

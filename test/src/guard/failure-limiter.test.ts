@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, LockoutError } from '../../../src/errors.js';
 import { addressKey, FailureLimiter } from '../../../src/guard/index.js';
-import { fixedClock } from '../../support/fixtures.js';
+import { testClock } from '../../support/clock.js';
 
 const A = '203.0.113.7';
 const B = '198.51.100.9';
 
 function limiter(options: ConstructorParameters<typeof FailureLimiter>[0] = {}) {
-  const time = fixedClock(0);
-  return { time, limiter: new FailureLimiter({ clock: time.clock, ...options }) };
+  const time = testClock(0);
+  return { time, limiter: new FailureLimiter({ clock: time.now, ...options }) };
 }
 
 describe('FailureLimiter', () => {
@@ -22,7 +22,7 @@ describe('FailureLimiter', () => {
       expect(refusal).toBeInstanceOf(LockoutError);
       expect(refusal).toMatchObject({ code: 'TOO_MANY_REQUESTS', scope: 'address', retryAfterSeconds: 300 });
       expect(l.check(B)).toBeUndefined();
-      time.now = 300_000;
+      time.set(300_000);
       expect(l.check(A)).toBeUndefined();
     });
 
@@ -41,7 +41,7 @@ describe('FailureLimiter', () => {
     const { limiter: l, time } = limiter({ perAddress: { maxFailures: 3, windowMs: 1000 } });
     l.failed(A);
     l.failed(A);
-    time.now = 1000;
+    time.set(1000);
     expect(l.failed(A)).toBeUndefined();
     expect(l.failed(A)).toBeUndefined();
     expect(l.failed(A)).toMatchObject({ scope: 'address', retryAfterSeconds: 1 });
@@ -51,9 +51,9 @@ describe('FailureLimiter', () => {
     const { limiter: l, time } = limiter({ perAddress: { maxFailures: 1, windowMs: 1000, lockoutMs: 2500 } });
     l.failed(A);
     expect(l.check(A)?.retryAfterSeconds).toBe(3);
-    time.now = 2499;
+    time.set(2499);
     expect(l.check(A)?.retryAfterSeconds).toBe(1);
-    time.now = 2500;
+    time.set(2500);
     expect(l.check(A)).toBeUndefined();
   });
 
@@ -74,7 +74,7 @@ describe('FailureLimiter', () => {
     l.succeeded(A, 'acme');
     expect(l.check(B, 'acme')).toMatchObject({ scope: 'credential' });
     expect(l.check('192.0.2.1', 'acme')).toMatchObject({ scope: 'credential' });
-    time.now = 3_600_000; // the trust has run out (and so has the lockout)
+    time.set(3_600_000); // the trust has run out (and so has the lockout)
     expect(l.check(A, 'acme')).toBeUndefined();
   });
 

@@ -6,7 +6,8 @@ import { type FailureBudget, FailureLimiter, type Lockout, RedisFailureCounts } 
 import { CashDeskService } from '../../../src/cashdesk/service.js';
 import { TillRegistry } from '../../../src/cashdesk/tills.js';
 import { createVerifier } from '../../../src/index.js';
-import { BASE_CONFIG, fixedClock } from '../../support/fixtures.js';
+import { BASE_CONFIG } from '../../support/fixtures.js';
+import { testClock } from '../../support/clock.js';
 import { captureLog } from '../../support/log-capture.js';
 import { haveService, REDIS_URL } from '../../support/services.js';
 
@@ -34,7 +35,7 @@ describe.skipIf(skip)('FailureLimiter with RedisFailureCounts (real Redis)', () 
     const shared = new RedisFailureCounts({ client, keyPrefix });
     counts.push(shared);
     await shared.ready();
-    const clock = fixedClock(0).clock;
+    const clock = testClock(0).now;
     const limiter = new FailureLimiter({ perAddress: budget, perCredential: false, clock, shared });
     const lockouts: Lockout[] = [];
     const fail = (address = ADDRESS) => {
@@ -148,7 +149,7 @@ describe('FailureLimiter with RedisFailureCounts while Redis is unreachable', ()
     const shared = new RedisFailureCounts({ client, logger: log.logger });
     try {
       const limiter = new FailureLimiter({
-        perAddress: { maxFailures: 50, windowMs: 300_000 }, perCredential: false, clock: fixedClock(0).clock, shared,
+        perAddress: { maxFailures: 50, windowMs: 300_000 }, perCredential: false, clock: testClock(0).now, shared,
       });
       for (let i = 0; i < 49; i++) expect(limiter.failed(ADDRESS)).toBeUndefined();
       expect(limiter.failed(ADDRESS)).toMatchObject({ scope: 'address', retryAfterSeconds: 300 });

@@ -8,6 +8,7 @@ import { createLoyaltyProgram, type LoyaltyProgram } from '../../../src/loyalty-
 import { luhnValid } from '../../../src/loyalty-program/card-number.js';
 import { seedDemoProgram } from '../../../src/loyalty-program/demo.js';
 import { databaseCases } from '../../support/databases.js';
+import { testClock } from '../../support/clock.js';
 
 const V = demoConfig.verifier;
 const CREDENTIALS = { login: 'wallet', password: 'wallet-password-1' };
@@ -32,7 +33,7 @@ async function refusal(promise: Promise<unknown>): Promise<{ code: string; httpS
 }
 
 describe.each(databaseCases('the default Loyalty implementation'))('default Loyalty implementation on $name', ({ open }) => {
-  let now = START;
+  const time = testClock(START);
   let db: Database;
   let program: LoyaltyProgram;
   let http: HttpServerHandle;
@@ -41,9 +42,9 @@ describe.each(databaseCases('the default Loyalty implementation'))('default Loya
 
   beforeAll(async () => {
     db = await open();
-    program = await createLoyaltyProgram(db, { partnerKey: V.key, credentials: CREDENTIALS, clock: () => now });
-    await seedDemoProgram(program.store, now);
-    await seedDemoProgram(program.store, now); // idempotent
+    program = await createLoyaltyProgram(db, { partnerKey: V.key, credentials: CREDENTIALS, clock: time.now });
+    await seedDemoProgram(program.store, time.now());
+    await seedDemoProgram(program.store, time.now()); // idempotent
     http = await serveHttp(program.app, { port: 0 });
     loyalty = createLoyaltyClient({ baseUrl: http.url, ...CREDENTIALS });
   });
@@ -62,7 +63,7 @@ describe.each(databaseCases('the default Loyalty implementation'))('default Loya
     });
 
     it('issues a card whose key draws a barcode the core verifies as CARDSESSION_NOT_AVAILABLE when the program ' + 'is card-bound', async () => {
-      const cardBound = await createLoyaltyProgram(db, { partnerKey: V.key, credentials: CREDENTIALS, clock: () => now, scheme: 'card-bound' });
+      const cardBound = await createLoyaltyProgram(db, { partnerKey: V.key, credentials: CREDENTIALS, clock: time.now, scheme: 'card-bound' });
       const card = await cardBound.handlers.issueAnonymousCard({ requestId: 'issue-1' }, {} as never);
       expect(card.cardNumber).toMatch(/^2990\d{12}$/);
       expect(luhnValid(card.cardNumber)).toBe(true);
@@ -83,13 +84,13 @@ describe.each(databaseCases('the default Loyalty implementation'))('default Loya
     });
 
     it('keeps one card per requestId in the store itself: concurrent issues ' + 'through two servers on one database', async () => {
-      const second = await createLoyaltyProgram(db, { partnerKey: V.key, credentials: CREDENTIALS, clock: () => now });
+      const second = await createLoyaltyProgram(db, { partnerKey: V.key, credentials: CREDENTIALS, clock: time.now });
       const secondHttp = await serveHttp(second.app, { port: 0 });
       try {
         const other = createLoyaltyClient({ baseUrl: secondHttp.url, ...CREDENTIALS });
         const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? loyalty : other).issueAnonymousCard('two-servers')));
         expect(new Set(answers.map((a) => a.cardNumber)).size).toBe(1);
-        const direct = await Promise.all(Array.from({ length: 6 }, () => program.store.issueCard('store-direct', () => `X${Math.random().toString().slice(2, 14)}`, new Date(now))));
+        const direct = await Promise.all(Array.from({ length: 6 }, () => program.store.issueCard('store-direct', () => `X${Math.random().toString().slice(2, 14)}`, new Date(time.now()))));
         expect(new Set(direct.map((d) => d.cardNumber)).size).toBe(1);
         expect(direct.filter((d) => d.created)).toHaveLength(1);
         const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM loyalty_cards WHERE request_id IN ('two-servers', 'store-direct')");
@@ -157,12 +158,12 @@ describe.each(databaseCases('the default Loyalty implementation'))('default Loya
       const { cardNumber } = await newCard();
       expect(await loyalty.sendPromoCode(cardNumber, 'NO-SUCH-CODE')).toEqual({ result: 'INVALID', message: 'There is no such promo code.' });
       expect(await loyalty.sendPromoCode(cardNumber, 'EXPIRED2024')).toEqual({ result: 'EXPIRED', message: 'This promo code has expired.' });
-      const saved = now;
+      const saved = time.now();
       try {
-        now = START + 8 * DAY;
+        time.set(START + 8 * DAY);
         expect((await loyalty.sendPromoCode(cardNumber, 'WEEK50')).result).toBe('EXPIRED');
       } finally {
-        now = saved;
+        time.set(saved);
       }
       expect((await loyalty.sendPromoCode(cardNumber, 'WEEK50')).result).toBe('APPLIED');
       expect((await program.store.card(cardNumber))?.balance).toBe(5_000);
@@ -186,7 +187,7 @@ describe.each(databaseCases('the default Loyalty implementation'))('default Loya
   describe('receipts', () => {
     it('accepts a purchase receipt once with 1% of its sum (rounded down) as bonus; again, from any card, ' + 'DUPLICATE', async () => {
       const { cardNumber } = await newCard();
-      const qr = receipt(now, { sum: 123_456 });
+      const qr = receipt(time.now(), { sum: 123_456 });
       expect(await loyalty.sendReceiptQr(cardNumber, qr)).toEqual({ result: 'ACCEPTED', bonusAmount: 1234, message: 'Receipt accepted: 12.34 bonus credited.' });
       expect(await loyalty.sendReceiptQr(cardNumber, qr)).toMatchObject({ result: 'DUPLICATE' });
       expect((await loyalty.sendReceiptQr((await newCard()).cardNumber, qr)).result).toBe('DUPLICATE');
@@ -195,23 +196,23 @@ describe.each(databaseCases('the default Loyalty implementation'))('default Loya
 
     it('answers INVALID, recording nothing, for a return, a receipt too old or from the future, or a forged ' + 'fiscal sign', async () => {
       const { cardNumber } = await newCard();
-      const refund = receipt(now, { operationType: 2 });
+      const refund = receipt(time.now(), { operationType: 2 });
       expect(await loyalty.sendReceiptQr(cardNumber, refund)).toEqual({ result: 'INVALID', message: 'Only purchase receipts (n=1) earn bonuses.' });
-      expect((await loyalty.sendReceiptQr(cardNumber, receipt(now, { time: new Date(now - 32 * DAY).toISOString().slice(0, 19) }))).message)
+      expect((await loyalty.sendReceiptQr(cardNumber, receipt(time.now(), { time: new Date(time.now() - 32 * DAY).toISOString().slice(0, 19) }))).message)
         .toBe('The receipt is older than 30 days.');
-      expect((await loyalty.sendReceiptQr(cardNumber, receipt(now, { time: new Date(now + 2 * DAY).toISOString().slice(0, 19) }))).message)
+      expect((await loyalty.sendReceiptQr(cardNumber, receipt(time.now(), { time: new Date(time.now() + 2 * DAY).toISOString().slice(0, 19) }))).message)
         .toBe('The receipt is dated in the future.');
-      const genuine = receipt(now, { documentNumber: 777_001, fiscalSign: '1111111111' });
+      const genuine = receipt(time.now(), { documentNumber: 777_001, fiscalSign: '1111111111' });
       expect((await loyalty.sendReceiptQr(cardNumber, genuine)).result).toBe('ACCEPTED');
-      const forged = receipt(now, { documentNumber: 777_001, fiscalSign: '2222222222' });
+      const forged = receipt(time.now(), { documentNumber: 777_001, fiscalSign: '2222222222' });
       expect(await loyalty.sendReceiptQr(cardNumber, forged)).toEqual({ result: 'INVALID', message: 'The fiscal sign does not match the registered receipt.' });
       const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM loyalty_receipts WHERE card_number = $1', [cardNumber]);
       expect(rows[0]!.n).toBe(1);
     });
 
     it('answers 404 for an unknown card, and 400 naming each malformed QR part', async () => {
-      expect((await refusal(loyalty.sendReceiptQr('NO-SUCH-CARD', receipt(now)))).code).toBe('CARD_NOT_FOUND');
-      expect((await refusal(loyalty.sendReceiptQr('NO-SUCH-CARD', receipt(now, { operationType: 3 })))).code).toBe('CARD_NOT_FOUND');
+      expect((await refusal(loyalty.sendReceiptQr('NO-SUCH-CARD', receipt(time.now())))).code).toBe('CARD_NOT_FOUND');
+      expect((await refusal(loyalty.sendReceiptQr('NO-SUCH-CARD', receipt(time.now(), { operationType: 3 })))).code).toBe('CARD_NOT_FOUND');
       const { cardNumber } = await newCard();
       const bad = await refusal(loyalty.sendReceiptQr(cardNumber, 't=20261123T1200&s=12,00&fn=9289000100242345&i=1&fp=12345678901&n=1'));
       expect(bad).toEqual({
@@ -230,7 +231,7 @@ describe.each(databaseCases('the default Loyalty implementation'))('default Loya
       query: (sql, params) => (down ? Promise.reject(refused()) : db.query(sql, params)),
       transaction: (fn) => (down ? Promise.reject(refused()) : db.transaction(fn)),
     };
-    const shaky = await createLoyaltyProgram(flaky, { partnerKey: V.key, credentials: CREDENTIALS, clock: () => now });
+    const shaky = await createLoyaltyProgram(flaky, { partnerKey: V.key, credentials: CREDENTIALS, clock: time.now });
     const shakyHttp = await serveHttp(shaky.app, { port: 0 });
     try {
       const client = createLoyaltyClient({ baseUrl: shakyHttp.url, ...CREDENTIALS });

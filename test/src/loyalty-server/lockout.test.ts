@@ -4,7 +4,7 @@ import { serveHttp } from '../../../adapters/http-server/serve.js';
 import { basicAuthHeader } from '../../../src/net/basic-auth.js';
 import { FailureLimiter } from '../../../src/guard/index.js';
 import { createLoyaltyServer, type LoyaltyHandlers } from '../../../src/loyalty/index.js';
-import { fixedClock } from '../../support/fixtures.js';
+import { testClock } from '../../support/clock.js';
 import { ADDRESSES, requestFrom } from '../../support/from-address.js';
 
 const LOGIN = 'wallet-service';
@@ -17,13 +17,13 @@ const handlers = {
 } as unknown as LoyaltyHandlers;
 
 async function startLoyalty() {
-  const time = fixedClock();
+  const time = testClock();
   const lines: string[] = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => { lines.push(line); } });
   const limiter = new FailureLimiter({
     perAddress: { maxFailures: 6, windowMs: 60_000, lockoutMs: 300_000 },
     perCredential: { maxFailures: 3, windowMs: 60_000, lockoutMs: 300_000 },
-    clock: time.clock,
+    clock: time.now,
   });
   const app = createLoyaltyServer({ handlers, auth: { login: LOGIN, password: PASSWORD }, logger, bruteForce: limiter });
   const http = await serveHttp(app);
@@ -64,7 +64,7 @@ describe('Loyalty Basic auth brute-force limit', () => {
     expect((await server.get(PASSWORD, ADDRESSES.honest)).status).toBe(200);
     expect((await server.get(PASSWORD, ADDRESSES.newcomer)).status).toBe(429);
     // After the cool-down the new address gets in too.
-    server.time.now += 300_000;
+    server.time.advance(300_000);
     expect((await server.get(PASSWORD, ADDRESSES.newcomer)).status).toBe(200);
   });
 
@@ -75,9 +75,9 @@ describe('Loyalty Basic auth brute-force limit', () => {
     expect(locked.status).toBe(429);
     expect(JSON.parse(server.lines.find((l) => l.includes('locked out'))!)).toMatchObject({ scope: 'address', remoteAddress: ADDRESSES.attacker });
     expect((await server.get(PASSWORD, ADDRESSES.other)).status).toBe(200);
-    server.time.now += 299_000;
+    server.time.advance(299_000);
     expect((await server.get(PASSWORD, ADDRESSES.attacker)).headers['retry-after']).toBe('1');
-    server.time.now += 1_000;
+    server.time.advance(1_000);
     expect((await server.get(PASSWORD, ADDRESSES.attacker)).status).toBe(200);
   });
 

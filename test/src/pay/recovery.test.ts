@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { demoConfig } from '../../../src/demo.js';
 import { createVerifier } from '../../../src/index.js';
 import { createPayClient, type PayClientEvent, type PayError, type PaymentSessionEvent } from '../../../src/pay/index.js';
-import { sandboxCases } from './sandbox-harness.js';
+import { paySandboxCases } from './sandbox-harness.js';
 import { SMALLER_BASKET, useSandbox } from './session-fixture.js';
 
 const SMALLER_TOTAL = 2 * 8_990;
@@ -10,7 +10,7 @@ const of = <T extends PaymentSessionEvent['type']>(events: PaymentSessionEvent[]
   events.filter((e): e is Extract<PaymentSessionEvent, { type: T }> => e.type === type);
 
 // Document section 7, "Pay API recovery rules": one test per row.
-describe.each(sandboxCases('Pay recovery rules over HTTP'))('createPaymentSession, recovery rules, on $name', (db) => {
+describe.each(paySandboxCases('Pay recovery rules over HTTP'))('createPaymentSession, recovery rules, on $name', (db) => {
   const t = useSandbox(db);
 
   it('row 1: a refused token on /availability-info/task, /checkout or /refund ' + 'blocks the card and stores nothing', async () => {

@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { openDatabase } from '../../../src/db/index.js';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
-import { uniqueSchema } from '../../support/databases.js';
-import { DATABASE_URL, haveService } from '../../support/services.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { sandboxCases, startTestSandbox } from '../../support/sandbox.js';
 
 /** A card as the sandbox's wallet app issues it. */
 export interface SandboxCard {
@@ -68,13 +66,6 @@ export class Simulator {
   }
 }
 
-/** A movable clock shared by the sandbox and the verifier, so card sessions can expire without waiting. */
-export class MovableClock {
-  offsetMs = 0;
-  readonly now = () => Date.now() + this.offsetMs;
-  advance(ms: number) { this.offsetMs += ms; }
-}
-
 /** A running demo sandbox with its simulator. */
 export interface PaySandbox {
   readonly url: string;
@@ -83,49 +74,29 @@ export interface PaySandbox {
   close(): Promise<void>;
 }
 
-/** The database a sandbox runs on; every Pay test over HTTP runs on each. */
-export interface SandboxCase {
+/** A database a demo sandbox runs on; every Pay test over HTTP runs on each. */
+export interface PaySandboxCase {
   readonly name: 'pglite' | 'postgres';
   start(clock: () => number): Promise<PaySandbox>;
 }
 
-function wrap(running: RunningSandbox, drop?: () => Promise<void>): PaySandbox {
-  return {
-    url: running.url, sim: new Simulator(running.url), running,
-    async close() {
-      await running.close();
-      await drop?.();
-    },
-  };
+function wrap(running: RunningSandbox): PaySandbox {
+  return { url: running.url, sim: new Simulator(running.url), running, close: () => running.close() };
 }
 
-/** PGlite always; PostgreSQL (a schema of its own, dropped afterwards) when DATABASE_URL is set. */
-export function sandboxCases(what: string): SandboxCase[] {
-  const options = { port: 0, demo: true, timeScale: 1000 } as const;
-  const cases: SandboxCase[] = [{ name: 'pglite', start: async (clock) => wrap(await startSandbox({ ...options, clock })) }];
-  if (haveService('DATABASE_URL', DATABASE_URL, `${what} on PostgreSQL`)) {
-    cases.push({
-      name: 'postgres',
-      async start(clock) {
-        const schema = uniqueSchema('pay');
-        const running = await startSandbox({ ...options, clock, databaseUrl: DATABASE_URL!, databaseSchema: schema });
-        return wrap(running, async () => {
-          const db = await openDatabase({ url: DATABASE_URL! });
-          try {
-            await db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-          } finally {
-            await db.close();
-          }
-        });
-      },
-    });
-  }
-  return cases;
+const DEMO = { demo: true, timeScale: 1000 } as const;
+
+/** The test sandbox's database cases, each starting the demo sandbox (Pay with its simulator) on a clock. */
+export function paySandboxCases(what: string): PaySandboxCase[] {
+  return sandboxCases(what).map((dbCase) => ({
+    name: dbCase.name,
+    start: async (clock) => wrap(await dbCase.start({ ...DEMO, clock })),
+  }));
 }
 
 /** A PGlite sandbox speaking `dialect` (the kit's own, or the foreign one that tests the kit's dialect map). */
 export async function startDialectSandbox(clock: () => number, dialect: 'kit' | 'foreign'): Promise<PaySandbox> {
-  return wrap(await startSandbox({ port: 0, demo: true, timeScale: 1000, clock, dialect }));
+  return wrap(await startTestSandbox({ ...DEMO, clock, dialect }));
 }
 
 /** The `pay` section of examples/dialects/sandbox-foreign.json: the kit configured for the foreign sandbox. */

@@ -5,7 +5,8 @@ import {
   createPayClient, createPaymentSession, type Basket, type PayClient, type PaymentSession, type PaymentSessionEvent,
   type PaymentSessionOptions,
 } from '../../../src/pay/index.js';
-import { MovableClock, type PaySandbox, type SandboxCard, type SandboxCase } from './sandbox-harness.js';
+import type { PaySandbox, SandboxCard, PaySandboxCase } from './sandbox-harness.js';
+import { testClock } from '../../support/clock.js';
 
 /** 2 x 89.90 milk, 350 g of cheese at 1.20 per gram, 10.00 paid with points: 589.80 through the wallet. */
 export const BASKET: Basket = {
@@ -32,8 +33,8 @@ export interface Opened {
  * verifier and client on the same movable clock, and opens sessions that a
  * test drives; every session is closed after its test.
  */
-export function useSandbox(db: SandboxCase) {
-  const clock = new MovableClock();
+export function useSandbox(db: PaySandboxCase) {
+  const clock = testClock('wall');
   const sessions: PaymentSession[] = [];
   const state = {} as { sb: PaySandbox; verifier: Verifier; client: PayClient };
   beforeAll(async () => {

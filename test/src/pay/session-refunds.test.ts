@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { PayClient } from '../../../src/pay/index.js';
 import type { SandboxCard } from './sandbox-harness.js';
-import { sandboxCases } from './sandbox-harness.js';
+import { paySandboxCases } from './sandbox-harness.js';
 import { useSandbox } from './session-fixture.js';
 
 const TOTAL = 2 * 8_990 + 350 * 120 - 1_000;
-const [pglite] = sandboxCases('Pay session refunds');
+const [pglite] = paySandboxCases('Pay session refunds');
 
 /**
  * The client with /refund as a service that settles refunds later answers it: `PENDING` first (nothing refunded

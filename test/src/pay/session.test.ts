@@ -10,13 +10,13 @@ import {
   type PaymentSessionEvent, type PaymentSessionOptions, type Sleep,
 } from '../../../src/pay/index.js';
 import { generateWebhookSecret } from '../../../src/webhooks/index.js';
-import { sandboxCases } from './sandbox-harness.js';
+import { paySandboxCases } from './sandbox-harness.js';
 import { startFakePayServer } from './fake-pay-server.js';
 import { BASKET, SMALLER_BASKET, useSandbox } from './session-fixture.js';
 
 const TOTAL = 2 * 8_990 + 350 * 120 - 1_000;
 
-describe.each(sandboxCases('Pay session scenario over HTTP'))('createPaymentSession, payment scenario, on $name', (db) => {
+describe.each(paySandboxCases('Pay session scenario over HTTP'))('createPaymentSession, payment scenario, on $name', (db) => {
   const t = useSandbox(db);
 
   it('checks out automatically when walletPayIsDefault is true, then the result and the receipt follow', async () => {

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createPaymentSession, type PayClient, type PaymentSessionEvent, type TransactionAnswer } from '../../../src/pay/index.js';
 import { resolvePayDialect } from '../../../src/contracts/pay/dialect.js';
+import { testClock } from '../../support/clock.js';
 
 const dialect = resolvePayDialect({ statuses: { NEW: 'transit', PAID: 'successful' } });
 const basket = { items: [{ name: 'Milk', article: 'MILK', quantity: 1, price: 100 }] };
 
 /** A session on a scripted client: each poll answers the next status word; polls run when `poll()` says so. */
 function harness(words: string[]) {
-  let now = 0;
+  const time = testClock(0);
   const statuses = [...words];
   const wakes: Array<() => void> = [];
   let polled: (() => void) | undefined;
@@ -25,7 +26,7 @@ function harness(words: string[]) {
   const events: PaymentSessionEvent[] = [];
   const session = createPaymentSession({
     client, cardSession: 'AB12CD34', basket, rescan: async () => 'CD34AB12', unknownStatusTimeoutMs: 60_000,
-    clock: () => now, onEvent: (e) => events.push(e),
+    clock: time.now, onEvent: (e) => events.push(e),
     sleep: (_ms, signal) => new Promise<void>((resolve, reject) => {
       wakes.push(resolve);
       signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
@@ -33,7 +34,7 @@ function harness(words: string[]) {
   });
   return {
     session, events,
-    advance(ms: number) { now += ms; },
+    advance: time.advance,
     /** Lets one poll run and waits until its answer was handled. */
     async poll() {
       const answered = new Promise<void>((resolve) => { polled = resolve; });

@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPushClient, readMsisdnFile, sendCampaign } from '../../../src/push/index.js';
 import { readProgress } from '../../../src/push/progress.js';
-import { DATABASE_URL, haveService } from '../../support/services.js';
+import { sandboxCases } from '../../support/sandbox.js';
 import { startPushSandbox, type PushSandbox } from './sandbox.js';
 
 /**
@@ -47,18 +47,18 @@ function runAndKill(args: string[], crashKey: string): Promise<string[]> {
   });
 }
 
-const sandboxes: Array<{ name: string; databaseUrl?: string }> = [{ name: 'PGlite' }];
-if (haveService('DATABASE_URL', DATABASE_URL, 'the campaign crash test against a sandbox on PostgreSQL')) sandboxes.push({ name: 'PostgreSQL', databaseUrl: DATABASE_URL });
 
 beforeAll(writeNumbers);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe.each(sandboxes)('sendCampaign after a crash, sandbox on $name', ({ name, databaseUrl }) => {
+describe.each(sandboxCases('the campaign crash test against a sandbox'))('sendCampaign after a crash, sandbox on $name', (
+  { name, start },
+) => {
   let sandbox: PushSandbox;
   const progressFile = join(dir, `${name}.progress.json`);
   const resultsFile = join(dir, `${name}.results.ndjson`);
   beforeAll(async () => {
-    sandbox = await startPushSandbox({ databaseUrl });
+    sandbox = await startPushSandbox({ start });
   });
   afterAll(() => sandbox?.close());
 

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
-import { uniqueSchema } from '../../support/databases.js';
+import type { RunningSandbox } from '../../../src/sandbox/server.js';
+import { startTestSandbox, type SandboxCase } from '../../support/sandbox.js';
 
 /** Account settings the tests create through POST /sandbox/push/accounts. */
 export interface AccountSettings {
@@ -22,12 +21,15 @@ export interface PushSandbox {
 }
 
 /**
- * Starts the sandbox on a free port: PGlite in memory, or on the PostgreSQL
- * server in a schema of its own (dropped on close) when `databaseUrl` is given.
+ * Starts the sandbox for the Push tests through `start` (a {@link SandboxCase}'s; default PGlite in memory), on a
+ * free port.
  */
-export async function startPushSandbox({ timeScale = 1, databaseUrl, clock }: { timeScale?: number; databaseUrl?: string; clock?: () => number } = {}): Promise<PushSandbox> {
-  const schema = databaseUrl === undefined ? undefined : uniqueSchema('push');
-  const running = await startSandbox({ port: 0, timeScale, databaseUrl, databaseSchema: schema, clock });
+export async function startPushSandbox({ timeScale = 1, clock, start = startTestSandbox }: {
+  timeScale?: number;
+  clock?: () => number;
+  start?: SandboxCase['start'];
+} = {}): Promise<PushSandbox> {
+  const running = await start({ timeScale, clock });
   const url = running.url;
   return {
     url,
@@ -47,14 +49,7 @@ export async function startPushSandbox({ timeScale = 1, databaseUrl, clock }: { 
       if (response.status !== 200) throw new Error(`stats answered ${response.status}`);
       return response.json() as ReturnType<PushSandbox['stats']>;
     },
-    async close() {
-      await running.close();
-      if (databaseUrl !== undefined && schema !== undefined) {
-        const client = new Client({ connectionString: databaseUrl });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => client.end());
-      }
-    },
+    close: () => running.close(),
   };
 }
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHttp } from '../../../adapters/http-server/serve.js';
-import { createSandbox, type Sandbox } from '../../../src/sandbox/app.js';
+import type { RunningSandbox, Sandbox } from '../../../src/sandbox/index.js';
 import { resolveSandboxOptions } from '../../../src/sandbox/options.js';
 import { attackSuite } from '../../support/attack-suite.js';
 import { hugeBody } from '../../support/attacks.js';
-import { uniqueSchema } from '../../support/databases.js';
+import { startTestSandbox } from '../../support/sandbox.js';
 import { DATABASE_URL } from '../../support/services.js';
 
 /**
@@ -18,15 +18,13 @@ function plausibleToken(header: Record<string, unknown> = {}): string {
 
 describe('sandbox under attack', () => {
   // One sandbox (PostgreSQL when DATABASE_URL is set: PGlite starts slowly on a busy machine), a listener per limits.
-  const schema = uniqueSchema('attack');
+  let running: RunningSandbox;
   let sandbox: Sandbox;
   beforeAll(async () => {
-    sandbox = await createSandbox({ demo: true, bodyLimitBytes: 64 * 1024, ...(DATABASE_URL ? { databaseUrl: DATABASE_URL, databaseSchema: schema } : {}) });
+    running = await startTestSandbox({ demo: true, bodyLimitBytes: 64 * 1024, database: DATABASE_URL ? 'postgres' : 'pglite' });
+    sandbox = running.sandbox;
   }, 120_000);
-  afterAll(async () => {
-    if (DATABASE_URL) await sandbox?.context.db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await sandbox?.close();
-  });
+  afterAll(() => running?.close());
 
   // The limits pass through the sandbox's options, as startSandbox takes them.
   attackSuite((limits) => serveHttp(sandbox.app, { limits: resolveSandboxOptions({ limits }).limits }), {

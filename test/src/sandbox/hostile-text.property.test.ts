@@ -3,13 +3,13 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuthHeader } from '../../../src/net/basic-auth.js';
 import { createVerifier, type Verifier } from '../../../src/index.js';
-import type { Sandbox } from '../../../src/sandbox/index.js';
-import { createSandbox } from '../../../src/sandbox/app.js';
+import type { RunningSandbox, Sandbox } from '../../../src/sandbox/index.js';
 import { createPayModule } from '../../../src/sandbox/pay/index.js';
 import { pushModule } from '../../../src/sandbox/push/module.js';
 import { BASE_CONFIG } from '../../support/fixtures.js';
 import { captureLog, type CapturedLog } from '../../support/log-capture.js';
-import { sandboxCases, uid } from './pay/harness.js';
+import { uid } from './pay/harness.js';
+import { sandboxCases } from '../../support/sandbox.js';
 
 /** Sized by a case count, not by time: each run is one checkout and one push. */
 const RUNS = 60;
@@ -29,14 +29,14 @@ describe.each(sandboxCases('the hostile-text property test'))('the sandbox on $n
   let log: CapturedLog;
   let verifier: Verifier;
   let cardSession: string;
-  let dbOptions: ReturnType<typeof dbCase.options>;
+  let running: RunningSandbox;
   const call = (method: string, path: string, body: string, headers: Record<string, string> = {}) =>
     sandbox.app.request(path, { method, body, headers: { 'content-type': 'application/json', ...headers } });
 
   beforeAll(async () => {
     log = captureLog('warn');
-    dbOptions = dbCase.options();
-    sandbox = await createSandbox({ logger: log.logger, ...dbOptions }, [createPayModule(), pushModule]);
+    running = await dbCase.start({ logger: log.logger }, [createPayModule(), pushModule]);
+    sandbox = running.sandbox;
     verifier = createVerifier({ ...BASE_CONFIG, key, partnerId, replay: false });
     expect((await call('POST', '/sandbox/partners', JSON.stringify({ partnerId, key }))).status).toBe(200);
     const card = await call('POST', '/sandbox/cards', JSON.stringify({ partnerId }));
@@ -46,8 +46,7 @@ describe.each(sandboxCases('the hostile-text property test'))('the sandbox on $n
     expect((await call('PUT', '/public/user/reset-password', JSON.stringify({ password }), { authorization: basicAuthHeader(login, initial) })).status).toBe(200);
   }, 120_000);
   afterAll(async () => {
-    await sandbox?.close();
-    await dbCase.cleanup(dbOptions ?? {});
+    await running?.close();
   });
 
   it('never answers a Pay /checkout with a 5xx, whatever the item names, articles and offers say', async () => {

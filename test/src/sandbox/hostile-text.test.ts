@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuthHeader } from '../../../src/net/basic-auth.js';
 import { createVerifier, type Verifier } from '../../../src/index.js';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../../src/sandbox/index.js';
 import { BASE_CONFIG } from '../../support/fixtures.js';
 import { captureLog, leakedSecrets, type CapturedLog } from '../../support/log-capture.js';
-import { joseToken, sandboxCases, uid } from './pay/harness.js';
+import { joseToken, uid } from './pay/harness.js';
+import { sandboxCases } from '../../support/sandbox.js';
 
 const NUL = '\u0000';
 const CONTROL = 'must not contain control characters';
@@ -35,7 +36,6 @@ describe.each(sandboxCases('the sandbox hostile-text checks'))('the sandbox (Pay
   const login = uid('push');
   let log: CapturedLog;
   let running: RunningSandbox;
-  let dbOptions: ReturnType<typeof dbCase.options>;
   let verifier: Verifier;
   let card: { cardNumber: string; cardSession: string; barcode: string; cardKey: string | null };
   // Both schemes (see SCHEMES in pay/harness.ts): a card-bound partner's card carries a card key, which must not leak
@@ -53,8 +53,7 @@ describe.each(sandboxCases('the sandbox hostile-text checks'))('the sandbox (Pay
 
   beforeAll(async () => {
     log = captureLog();
-    dbOptions = dbCase.options();
-    running = await startSandbox({ port: 0, logger: log.logger, ...dbOptions });
+    running = await dbCase.start({ logger: log.logger });
     verifier = createVerifier({ ...BASE_CONFIG, key, partnerId, replay: false });
     expect((await call('POST', '/sandbox/partners', { partnerId, key, webhookSecret })).status).toBe(200);
     const issued = await call('POST', '/sandbox/cards', { partnerId });
@@ -69,7 +68,6 @@ describe.each(sandboxCases('the sandbox hostile-text checks'))('the sandbox (Pay
   }, 120_000);
   afterAll(async () => {
     await running?.close();
-    await dbCase.cleanup(dbOptions ?? {});
   });
 
   it('refuses a NUL in the control bodies with 400 naming the field, and stores nothing', async () => {

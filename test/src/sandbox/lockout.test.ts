@@ -3,8 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuthHeader } from '../../../src/net/basic-auth.js';
 import { FailureLimiter } from '../../../src/guard/index.js';
 import { createVerifier } from '../../../src/index.js';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
-import { BASE_CONFIG, fixedClock } from '../../support/fixtures.js';
+import type { RunningSandbox } from '../../../src/sandbox/index.js';
+import { startTestSandbox } from '../../support/sandbox.js';
+import { BASE_CONFIG } from '../../support/fixtures.js';
+import { testClock } from '../../support/clock.js';
 import { ADDRESSES, requestFrom } from '../../support/from-address.js';
 
 const OTHER_KEY = 'ff'.repeat(32);
@@ -12,18 +14,18 @@ const NEW_PASSWORD = 'a-new-password-for-lockout-tests';
 const WRONG = 'guessed-password-5e884898da';
 
 describe('sandbox brute-force limits (Push Basic auth, Pay tokens)', () => {
-  const time = fixedClock();
+  const time = testClock();
   const lines: string[] = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => { lines.push(line); } });
   const limiter = new FailureLimiter({
     perAddress: { maxFailures: 8, windowMs: 60_000, lockoutMs: 300_000 },
     perCredential: { maxFailures: 3, windowMs: 60_000, lockoutMs: 300_000 },
-    clock: time.clock,
+    clock: time.now,
   });
   let running: RunningSandbox;
 
   beforeAll(async () => {
-    running = await startSandbox({ port: 0, clock: time.clock, logger, bruteForce: limiter });
+    running = await startTestSandbox({ clock: time.now, logger, bruteForce: limiter });
   }, 120_000);
 
   afterAll(async () => {
@@ -65,7 +67,7 @@ describe('sandbox brute-force limits (Push Basic auth, Pay tokens)', () => {
     });
 
     it('lets new addresses in again after the cool-down', async () => {
-      time.now += 300_000;
+      time.advance(300_000);
       expect((await pushGet(NEW_PASSWORD, ADDRESSES.newcomer)).status).toBe(404);
     });
   });
@@ -73,7 +75,7 @@ describe('sandbox brute-force limits (Push Basic auth, Pay tokens)', () => {
   describe('Pay tokens', () => {
     const partnerId = `lockout-partner-${process.pid}`;
     const body = JSON.stringify({ cardSession: 'AB12CD34' });
-    const signer = (key: string) => createVerifier({ ...BASE_CONFIG, key, partnerId, clock: time.clock, replay: false });
+    const signer = (key: string) => createVerifier({ ...BASE_CONFIG, key, partnerId, clock: time.now, replay: false });
     const right = signer(BASE_CONFIG.key);
     const forged = signer(OTHER_KEY);
     const availability = (token: string, localAddress: string) =>
@@ -100,16 +102,16 @@ describe('sandbox brute-force limits (Push Basic auth, Pay tokens)', () => {
     });
 
     it('locks out an address sending tokens of made-up partners, and only that address', async () => {
-      time.now += 300_000; // the earlier lockouts are over
+      time.advance(300_000); // the earlier lockouts are over
       for (let i = 0; i < 8; i++) {
-        const stranger = createVerifier({ ...BASE_CONFIG, partnerId: `nobody-${i}`, clock: time.clock, replay: false });
+        const stranger = createVerifier({ ...BASE_CONFIG, partnerId: `nobody-${i}`, clock: time.now, replay: false });
         expect((await availability(stranger.getToken(body), ADDRESSES.newcomer)).status).toBe(401);
       }
       const locked = await availability(right.getToken(body), ADDRESSES.newcomer);
       expect(locked.status).toBe(429);
       expect(lockoutLines().at(-1)).toMatchObject({ realm: 'pay', scope: 'address', remoteAddress: ADDRESSES.newcomer });
       expect((await availability(right.getToken(body), ADDRESSES.honest)).status).not.toBe(401);
-      time.now += 300_000;
+      time.advance(300_000);
       expect((await availability(right.getToken(body), ADDRESSES.newcomer)).status).not.toBe(429);
     });
   });

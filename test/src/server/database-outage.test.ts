@@ -7,13 +7,14 @@ import { demoConfig } from '../../../src/demo.js';
 import { generateWebhookSecret, signWebhook } from '../../../src/webhooks/index.js';
 import { paymentRequests, payCalls } from '../../support/cashdesk-calls.js';
 import { childTestTimeout, waitForOutput } from '../../support/cli-child.js';
-import { BASKET, MovableClock, PARTNER_ID, TILL_KEY, Till } from '../../support/pay-server.js';
+import { BASKET, PARTNER_ID, TILL_KEY, Till } from '../../support/pay-server.js';
 import { havePrivatePostgres, startPrivatePostgres, type PrivatePostgres } from '../../support/private-postgres.js';
 import { RpcError } from '../../support/ws-client.js';
-import { sandboxCases, type PaySandbox } from '../pay/sandbox-harness.js';
+import { paySandboxCases, type PaySandbox } from '../pay/sandbox-harness.js';
+import { testClock } from '../../support/clock.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
-const [pglite] = sandboxCases('serve during a PostgreSQL outage');
+const [pglite] = paySandboxCases('serve during a PostgreSQL outage');
 
 /** What a crashing or leaking process writes: none of it may appear in the server's output. */
 const CRASH = new RegExp([
@@ -46,7 +47,7 @@ const refusal = (work: Promise<unknown>) => work.then(() => undefined, (error: u
 const runs = havePrivatePostgres('the serve PostgreSQL outage test');
 
 describe.runIf(runs)('serve on PostgreSQL when PostgreSQL stops and starts again', () => {
-  const clock = new MovableClock();
+  const clock = testClock('wall');
   const webhookSecret = generateWebhookSecret();
   let pg: PrivatePostgres;
   let sb: PaySandbox;

@@ -5,7 +5,8 @@ import { ConfigError } from '../../../src/errors.js';
 import { startDemoSystem, type RunningDemoSystem } from '../../../src/server/demo-system.js';
 import { BASKET, Till, TOTAL } from '../../support/pay-server.js';
 import { RpcClient } from '../../support/ws-client.js';
-import { MovableClock, Simulator } from '../pay/sandbox-harness.js';
+import { Simulator } from '../pay/sandbox-harness.js';
+import { testClock } from '../../support/clock.js';
 
 function listenOn(port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
@@ -18,7 +19,7 @@ const portOf = (server: Server) => (server.address() as { port: number }).port;
 const closeServer = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
 
 describe('startDemoSystem', () => {
-  const clock = new MovableClock();
+  const clock = testClock('wall');
   let system: RunningDemoSystem;
   let app: Simulator;
 

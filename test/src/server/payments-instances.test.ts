@@ -3,14 +3,15 @@ import { demoConfig } from '../../../src/demo.js';
 import { openDatabase } from '../../../src/db/index.js';
 import { startServer, type RunningServer } from '../../../src/server/serve.js';
 import { uniqueSchema } from '../../support/databases.js';
-import { BASKET, MovableClock, PARTNER_ID, payConfig, Till } from '../../support/pay-server.js';
+import { BASKET, PARTNER_ID, payConfig, Till } from '../../support/pay-server.js';
 import { DATABASE_URL, haveService } from '../../support/services.js';
-import { sandboxCases, type PaySandbox } from '../pay/sandbox-harness.js';
+import { paySandboxCases, type PaySandbox } from '../pay/sandbox-harness.js';
+import { testClock } from '../../support/clock.js';
 
-const [pglite] = sandboxCases('two serve instances');
+const [pglite] = paySandboxCases('two serve instances');
 
 describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'two serve instances on one PostgreSQL'))('two serve instances on one PostgreSQL', () => {
-  const clock = new MovableClock();
+  const clock = testClock('wall');
   const schema = uniqueSchema('twin');
   let sb: PaySandbox;
   const servers: RunningServer[] = [];

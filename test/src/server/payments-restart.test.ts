@@ -7,12 +7,13 @@ import { demoConfig } from '../../../src/demo.js';
 import { openDatabase } from '../../../src/db/index.js';
 import { childTestTimeout, waitForOutput } from '../../support/cli-child.js';
 import { uniqueSchema } from '../../support/databases.js';
-import { BASKET, MovableClock, PARTNER_ID, Till } from '../../support/pay-server.js';
+import { BASKET, PARTNER_ID, Till } from '../../support/pay-server.js';
 import { DATABASE_URL, haveService } from '../../support/services.js';
-import { sandboxCases, type PaySandbox } from '../pay/sandbox-harness.js';
+import { paySandboxCases, type PaySandbox } from '../pay/sandbox-harness.js';
+import { testClock } from '../../support/clock.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
-const [pglite] = sandboxCases('serve restarts');
+const [pglite] = paySandboxCases('serve restarts');
 
 interface ServeChild { child: ChildProcess; url: string; wsUrl: string; output: { text: string } }
 
@@ -51,7 +52,7 @@ if (haveService('DATABASE_URL', DATABASE_URL, 'serve kill -9 on PostgreSQL')) {
 }
 
 describe.each(databases)('serve killed with -9 mid-payment, with $name', ({ args, database }) => {
-  const clock = new MovableClock();
+  const clock = testClock('wall');
   let sb: PaySandbox;
   let dir: string;
   beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RpcError } from '../../support/ws-client.js';
 import { BASKET, startPayServer, TILL_KEY, TOTAL, type PayServer } from '../../support/pay-server.js';
-import { sandboxCases, type PaySandbox } from '../pay/sandbox-harness.js';
+import { paySandboxCases, type PaySandbox } from '../pay/sandbox-harness.js';
 
-const [pglite] = sandboxCases('payments thread');
+const [pglite] = paySandboxCases('payments thread');
 
 // The server's default: payments on a worker thread (no injected clock, so the real one on both sides).
 describe('payments on their own thread (pay.thread worker)', () => {

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/log/index.js';
-import { startSandbox } from '../../../src/sandbox/index.js';
+import { startTestSandbox } from '../../support/sandbox.js';
 import { startServer, type RunningServer } from '../../../src/server/serve.js';
 import { generateWebhookSecret } from '../../../src/webhooks/index.js';
 import { BASKET, PARTNER_ID, payConfig, TILL_KEY } from '../../support/pay-server.js';
@@ -37,12 +37,12 @@ class CapturedLog extends Writable {
 describe('request ids end to end', () => {
   const cashDeskLog = new CapturedLog();
   const sandboxLog = new CapturedLog();
-  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  let sandbox: Awaited<ReturnType<typeof startTestSandbox>>;
   let server: RunningServer;
   let sim: Simulator;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, demo: true, timeScale: 1000, logger: createLogger({ level: 'info', destination: sandboxLog }) });
+    sandbox = await startTestSandbox({ demo: true, timeScale: 1000, logger: createLogger({ level: 'info', destination: sandboxLog }) });
     sim = new Simulator(sandbox.url);
     const webhookSecret = generateWebhookSecret();
     // Payments on their worker thread, as `serve` runs them: the id crosses the thread with the call.

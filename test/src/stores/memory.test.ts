@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../../src/stores/memory.js';
-import { fixedClock } from '../../support/fixtures.js';
+import { testClock } from '../../support/clock.js';
 
 describe('MemoryStore', () => {
   describe('claim', () => {
     it('returns true only for the call that records the key', () => {
-      const store = new MemoryStore({ clock: fixedClock().clock });
+      const store = new MemoryStore({ clock: testClock().now });
       expect(store.claim('a', 1000)).toBe(true);
       expect(store.claim('a', 1000)).toBe(false);
       expect(store.claim('a', 1000)).toBe(false);
@@ -13,22 +13,22 @@ describe('MemoryStore', () => {
     });
 
     it('does not extend the life of a key it refuses to claim again', () => {
-      const time = fixedClock(0);
-      const store = new MemoryStore({ clock: time.clock });
+      const time = testClock(0);
+      const store = new MemoryStore({ clock: time.now });
       expect(store.claim('a', 1000)).toBe(true);
-      time.now = 900;
+      time.set(900);
       expect(store.claim('a', 1000)).toBe(false);
-      time.now = 1000;
+      time.set(1000);
       expect(store.claim('a', 1000)).toBe(true);
     });
 
     it('lets the key be claimed again once its TTL has passed on the injected clock', () => {
-      const time = fixedClock(0);
-      const store = new MemoryStore({ clock: time.clock });
+      const time = testClock(0);
+      const store = new MemoryStore({ clock: time.now });
       expect(store.claim('a', 1000)).toBe(true);
-      time.now = 999;
+      time.set(999);
       expect(store.claim('a', 1000)).toBe(false);
-      time.now = 1000;
+      time.set(1000);
       expect(store.claim('a', 1000)).toBe(true);
       expect(store.claim('a', 1000)).toBe(false);
     });
@@ -36,7 +36,7 @@ describe('MemoryStore', () => {
 
   describe('increment', () => {
     it('counts from 1 and returns each new count', () => {
-      const store = new MemoryStore({ clock: fixedClock().clock });
+      const store = new MemoryStore({ clock: testClock().now });
       expect(store.increment('f', 1000)).toBe(1);
       expect(store.increment('f', 1000)).toBe(2);
       expect(store.increment('f', 1000)).toBe(3);
@@ -45,26 +45,26 @@ describe('MemoryStore', () => {
     });
 
     it('resets the TTL on every increment', () => {
-      const time = fixedClock(0);
-      const store = new MemoryStore({ clock: time.clock });
+      const time = testClock(0);
+      const store = new MemoryStore({ clock: time.now });
       expect(store.increment('f', 1000)).toBe(1);
-      time.now = 800;
+      time.set(800);
       expect(store.increment('f', 1000)).toBe(2);
-      time.now = 1500; // past the first TTL, inside the second
+      time.set(1500); // past the first TTL, inside the second
       expect(store.count('f')).toBe(2);
       expect(store.increment('f', 1000)).toBe(3);
-      time.now = 2499;
+      time.set(2499);
       expect(store.count('f')).toBe(3);
-      time.now = 2500;
+      time.set(2500);
       expect(store.count('f')).toBe(0);
     });
 
     it('starts again from 1 after the counter expired', () => {
-      const time = fixedClock(0);
-      const store = new MemoryStore({ clock: time.clock });
+      const time = testClock(0);
+      const store = new MemoryStore({ clock: time.now });
       store.increment('f', 1000);
       store.increment('f', 1000);
-      time.now = 1000;
+      time.set(1000);
       expect(store.increment('f', 1000)).toBe(1);
     });
   });
@@ -75,29 +75,29 @@ describe('MemoryStore', () => {
     });
 
     it('returns 0 once the counter has expired', () => {
-      const time = fixedClock(0);
-      const store = new MemoryStore({ clock: time.clock });
+      const time = testClock(0);
+      const store = new MemoryStore({ clock: time.now });
       store.increment('f', 500);
       store.increment('f', 500);
-      time.now = 499;
+      time.set(499);
       expect(store.count('f')).toBe(2);
-      time.now = 500;
+      time.set(500);
       expect(store.count('f')).toBe(0);
-      time.now = 10_000;
+      time.set(10_000);
       expect(store.count('f')).toBe(0);
     });
   });
 
   describe('delete', () => {
     it('forgets a claimed key so it can be claimed again', () => {
-      const store = new MemoryStore({ clock: fixedClock().clock });
+      const store = new MemoryStore({ clock: testClock().now });
       expect(store.claim('a', 1000)).toBe(true);
       store.delete('a');
       expect(store.claim('a', 1000)).toBe(true);
     });
 
     it('resets a counter to 0', () => {
-      const store = new MemoryStore({ clock: fixedClock().clock });
+      const store = new MemoryStore({ clock: testClock().now });
       store.increment('f', 1000);
       store.increment('f', 1000);
       store.delete('f');
@@ -106,7 +106,7 @@ describe('MemoryStore', () => {
     });
 
     it('does nothing for an absent key', () => {
-      const store = new MemoryStore({ clock: fixedClock().clock });
+      const store = new MemoryStore({ clock: testClock().now });
       store.claim('a', 1000);
       expect(() => store.delete('absent')).not.toThrow();
       expect(store.size).toBe(1);
@@ -115,7 +115,7 @@ describe('MemoryStore', () => {
 
   describe('close', () => {
     it('drops every entry', () => {
-      const store = new MemoryStore({ clock: fixedClock().clock });
+      const store = new MemoryStore({ clock: testClock().now });
       store.claim('a', 1000);
       store.increment('f', 1000);
       store.close();
@@ -126,7 +126,7 @@ describe('MemoryStore', () => {
 
   describe('bounds', () => {
     it('keeps at most maxEntries failure counters, the newest still counted, after 1,000 increments with maxEntries ' + '100', () => {
-      const store = new MemoryStore({ maxEntries: 100, clock: fixedClock().clock });
+      const store = new MemoryStore({ maxEntries: 100, clock: testClock().now });
       for (let i = 0; i < 1000; i++) {
         expect(store.increment(`k${i}`, 60_000)).toBe(1);
         expect(store.size).toBeLessThanOrEqual(100);
@@ -138,7 +138,7 @@ describe('MemoryStore', () => {
     });
 
     it('evicts the least recently written key, not a recently re-written one', () => {
-      const store = new MemoryStore({ maxEntries: 3, clock: fixedClock().clock });
+      const store = new MemoryStore({ maxEntries: 3, clock: testClock().now });
       store.increment('a', 60_000);
       store.increment('b', 60_000);
       store.increment('c', 60_000);
@@ -152,11 +152,11 @@ describe('MemoryStore', () => {
     });
 
     it('sweeps expired entries when writes of new keys continue past their expiry', () => {
-      const time = fixedClock(0);
-      const store = new MemoryStore({ clock: time.clock });
+      const time = testClock(0);
+      const store = new MemoryStore({ clock: time.now });
       for (let i = 0; i < 2000; i++) store.claim(`old${i}`, 100);
       expect(store.size).toBe(2000);
-      time.now = 1000; // every "old" entry has now expired
+      time.set(1000); // every "old" entry has now expired
       for (let i = 0; i < 20_000; i++) store.claim(`new${i}`, 60_000);
       // Ten times more writes than there were entries: an amortised sweep must have run by now.
       expect(store.size).toBe(20_000);
@@ -165,10 +165,10 @@ describe('MemoryStore', () => {
     });
 
     it('sweeps expired entries when the same live keys keep being re-written', () => {
-      const time = fixedClock(0);
-      const store = new MemoryStore({ clock: time.clock });
+      const time = testClock(0);
+      const store = new MemoryStore({ clock: time.now });
       for (let i = 0; i < 2000; i++) store.claim(`old${i}`, 100);
-      time.now = 1000;
+      time.set(1000);
       for (let round = 0; round < 40; round++) {
         for (let i = 0; i < 100; i++) store.increment(`hot${i}`, 60_000);
       }
@@ -193,7 +193,7 @@ describe('MemoryStore', () => {
     });
 
     it('accepts maxEntries 1 and keeps only the newest key', () => {
-      const store = new MemoryStore({ maxEntries: 1, clock: fixedClock().clock });
+      const store = new MemoryStore({ maxEntries: 1, clock: testClock().now });
       store.increment('a', 1000);
       store.increment('b', 1000);
       expect(store.size).toBe(1);

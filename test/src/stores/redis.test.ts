@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createVerifier, generateBarcode } from '../../../src/index.js';
 import { RedisStore } from '../../../src/stores/redis.js';
 import { StoreError } from '../../../src/errors.js';
-import { BASE_CONFIG, NOW, fixedClock } from '../../support/fixtures.js';
+import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
+import { testClock } from '../../support/clock.js';
 import { haveService, REDIS_URL } from '../../support/services.js';
 
 
@@ -228,7 +229,7 @@ describe.skipIf(!haveService('REDIS_URL', REDIS_URL, 'the RedisStore tests'))('R
 
   describe('createVerifier over a RedisStore', () => {
     it('accepts a valid barcode once, then refuses it as REPLAYED', async () => {
-      const verifier = createVerifier({ ...BASE_CONFIG, clock: fixedClock().clock, replay: store });
+      const verifier = createVerifier({ ...BASE_CONFIG, clock: testClock().now, replay: store });
       const barcode = barcodeFor(`4000${process.pid}01`);
       const first = verifier.barcodeVerify(barcode);
       expect(first).toBeInstanceOf(Promise);
@@ -241,7 +242,7 @@ describe.skipIf(!haveService('REDIS_URL', REDIS_URL, 'the RedisStore tests'))('R
     });
 
     it('refuses a valid barcode as LOCKED after maxFailures wrong passwords for the card', async () => {
-      const verifier = createVerifier({ ...BASE_CONFIG, clock: fixedClock().clock, replay: store });
+      const verifier = createVerifier({ ...BASE_CONFIG, clock: testClock().now, replay: store });
       const barcode = barcodeFor(`4000${process.pid}02`);
       for (let i = 1; i <= 10; i++) {
         expect(await verifier.barcodeVerify(wrongPassword(barcode, i))).toMatchObject({ reason: 'CODE_MISMATCH' });
@@ -251,7 +252,7 @@ describe.skipIf(!haveService('REDIS_URL', REDIS_URL, 'the RedisStore tests'))('R
     });
 
     it('returns a Promise for every string, a malformed or foreign barcode included', async () => {
-      const verifier = createVerifier({ ...BASE_CONFIG, clock: fixedClock().clock, replay: store });
+      const verifier = createVerifier({ ...BASE_CONFIG, clock: testClock().now, replay: store });
       for (const barcode of ['not a barcode', 'XX;4000123412341234;AB12CD34;12345678']) {
         const result = verifier.barcodeVerify(barcode);
         expect.soft(result, barcode).toBeInstanceOf(Promise);
@@ -293,7 +294,7 @@ describe.skipIf(!haveService('REDIS_URL', REDIS_URL, 'the RedisStore tests'))('R
 
     it('makes the verifier reject barcodeVerify with that StoreError rather ' + 'than accept or refuse the barcode', async () => {
       const dead = deadStore(FAIL_FAST);
-      const verifier = createVerifier({ ...BASE_CONFIG, clock: fixedClock().clock, replay: dead });
+      const verifier = createVerifier({ ...BASE_CONFIG, clock: testClock().now, replay: dead });
       try {
         const barcode = barcodeFor('4000123412341234');
         for (const scanned of [barcode, wrongPassword(barcode)]) {

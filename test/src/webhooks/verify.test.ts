@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   createWebhookVerifier, generateWebhookSecret, signWebhook, verifyWebhook, WebhookError, type WebhookErrorCode,
 } from '../../../src/webhooks/index.js';
+import { testClock } from '../../support/clock.js';
 
 const body = JSON.stringify({ eventId: 'evt_1', type: 'push.delivered', messageId: 'm1', subId: 's', msisdn: '79991234567', occurredAt: '2026-11-23T09:00:00Z', note: 'привет' });
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -117,13 +118,13 @@ describe('verifyWebhook', () => {
 describe('createWebhookVerifier', () => {
   it('decodes the secrets once and verifies many requests, with the clock it was given', () => {
     const secret = generateWebhookSecret();
-    let now = 1_700_000_000_000;
-    const verifier = createWebhookVerifier(secret, { toleranceSeconds: 10, clock: () => now });
+    const time = testClock(1_700_000_000_000);
+    const verifier = createWebhookVerifier(secret, { toleranceSeconds: 10, clock: time.now });
     const headers = signWebhook(secret, { id: 'msg_c', timestampSeconds: 1_700_000_000, body });
     expect(verifier.verify(headers, body)).toEqual({ id: 'msg_c', timestampSeconds: 1_700_000_000 });
-    now += 11_000;
+    time.advance(11_000);
     expect(code(() => verifier.verify(headers, body))).toBe('WEBHOOK_TIMESTAMP_STALE');
-    expect(verifier.verify(headers, body, now - 5_000).id).toBe('msg_c');
+    expect(verifier.verify(headers, body, time.now() - 5_000).id).toBe('msg_c');
   });
 
   it('accepts the secret without its whsec_ prefix, as the reference libraries do', () => {

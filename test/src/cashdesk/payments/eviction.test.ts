@@ -6,9 +6,9 @@ import { demoConfig } from '../../../../src/demo.js';
 import { createVerifier } from '../../../../src/index.js';
 import { createPayClient } from '../../../../src/pay/index.js';
 import { BASKET } from '../../../support/pay-server.js';
-import { sandboxCases, type PaySandbox } from '../../pay/sandbox-harness.js';
+import { paySandboxCases, type PaySandbox } from '../../pay/sandbox-harness.js';
 
-const [pglite] = sandboxCases('payments eviction');
+const [pglite] = paySandboxCases('payments eviction');
 
 describe('CashDeskPayments: ended payments leave memory', () => {
   const verifier = createVerifier({ ...demoConfig.verifier, backend: 'wasm' });

@@ -1,30 +1,11 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHttp } from '../../../../adapters/http-server/serve.js';
 import { createVerifier, demoConfig, deriveCardKey } from '../../../../src/index.js';
 import { startLoyaltyProgram, type RunningLoyaltyProgram } from '../../../../src/loyalty/index.js';
 import { createLoyaltyProgram } from '../../../../src/loyalty-program/program.js';
 import { loyaltyDriverModule } from '../../../../src/sandbox/loyalty/module.js';
-import { startSandbox, type RunningSandbox } from '../../../../src/sandbox/server.js';
-import { uniqueSchema } from '../../../support/databases.js';
-import { DATABASE_URL, haveService } from '../../../support/services.js';
-
-type SandboxCase = { name: string; options: () => { databaseUrl?: string; databaseSchema?: string } };
-const cases: SandboxCase[] = [{ name: 'pglite', options: () => ({}) }];
-if (haveService('DATABASE_URL', DATABASE_URL, 'the sandbox Loyalty driver on PostgreSQL')) {
-  cases.push({ name: 'postgres', options: () => ({ databaseUrl: DATABASE_URL!, databaseSchema: uniqueSchema('sbl') }) });
-}
-
-async function dropSchema(schema: string | undefined): Promise<void> {
-  if (schema === undefined) return;
-  const client = new pg.Client({ connectionString: DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
-  }
-}
+import type { RunningSandbox } from '../../../../src/sandbox/server.js';
+import { sandboxCases, startTestSandbox } from '../../../support/sandbox.js';
 
 // One merchant (the target) for the file: each case starts only the sandbox it is about. The demo merchant is
 // rfc6238; a card-bound one (its cards carry a card key) serves from the same database, so the driver's barcodes are
@@ -41,9 +22,8 @@ afterAll(async () => {
   await merchant?.close();
 });
 
-describe.each(cases)('the sandbox Loyalty driver on $name', ({ options }) => {
+describe.each(sandboxCases('the sandbox Loyalty driver'))('the sandbox Loyalty driver on $name', ({ start }) => {
   let sandbox: RunningSandbox;
-  let schema: string | undefined;
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${sandbox.url}${path}`, {
       method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
@@ -53,13 +33,10 @@ describe.each(cases)('the sandbox Loyalty driver on $name', ({ options }) => {
   const target = () => ({ url: merchant.url, ...demoConfig.loyalty });
 
   beforeAll(async () => {
-    const chosen = options();
-    schema = chosen.databaseSchema;
-    sandbox = await startSandbox({ port: 0, ...chosen }, [loyaltyDriverModule]);
+    sandbox = await start({}, [loyaltyDriverModule]);
   }, 180_000);
   afterAll(async () => {
     await sandbox?.close();
-    await dropSchema(schema);
   });
 
   it('asks for a target first (409 TARGET_NOT_CONFIGURED), then keeps it without echoing the password', async () => {
@@ -154,7 +131,7 @@ describe.each(cases)('the sandbox Loyalty driver on $name', ({ options }) => {
 
 describe('the sandbox Loyalty driver with --demo', () => {
   it('targets `loyalty --demo` on its default port and says how in the ' + 'banner, keeping a target already set', async () => {
-    const sandbox = await startSandbox({ port: 0, demo: true }, [loyaltyDriverModule]);
+    const sandbox = await startTestSandbox({ demo: true }, [loyaltyDriverModule]);
     try {
       expect((await (await fetch(`${sandbox.url}/sandbox/loyalty/target`)).json())).toMatchObject({ url: 'http://127.0.0.1:8091', login: demoConfig.loyalty.login });
       expect(sandbox.sandbox.banner.join('\n')).toContain('/sandbox/loyalty/cards');

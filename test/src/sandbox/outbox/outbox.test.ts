@@ -9,6 +9,7 @@ import { generateWebhookSecret } from '../../../../src/webhooks/index.js';
 import { databaseCases, uniqueSchema } from '../../../support/databases.js';
 import { DATABASE_URL, haveService } from '../../../support/services.js';
 import { eventually, receiver } from '../push/harness.js';
+import { testClock } from '../../../support/clock.js';
 
 const secret = generateWebhookSecret();
 const payload = (n: number) => ({ eventId: `evt_${n}`, n, text: 'héllo' });
@@ -55,10 +56,10 @@ describe.each(databaseCases('Outbox'))('Outbox on $name', ({ open }) => {
   });
 
   it('retries on the schedule divided by timeScale, records each attempt, and fails after the 8th', async () => {
-    let now = Date.parse('2026-11-23T10:00:00Z');
+    const time = testClock(Date.parse('2026-11-23T10:00:00Z'));
     const hook = await receiver(() => 503);
     // A long poll: only kicks make it look, so the test decides when time has passed.
-    const outbox = new Outbox({ db, clock: () => now, timeScale: 10, pollMs: 3_600_000 });
+    const outbox = new Outbox({ db, clock: time.now, timeScale: 10, pollMs: 3_600_000 });
     try {
       const id = await db.transaction((tx) => outbox.enqueue(tx, message(hook.url, 3)));
       outbox.start();
@@ -67,12 +68,12 @@ describe.each(databaseCases('Outbox'))('Outbox on $name', ({ open }) => {
         expect(hook.received).toHaveLength(attempt);
         const wait = RETRY_SCHEDULE_MS[attempt];
         if (wait === undefined) break;
-        expect((await row(id)).next_attempt_at.getTime()).toBe(now + wait / 10);
-        now += wait / 10 - 1;
+        expect((await row(id)).next_attempt_at.getTime()).toBe(time.now() + wait / 10);
+        time.advance(wait / 10 - 1);
         outbox.kick();
         await new Promise((r) => setTimeout(r, 30));
         expect((await row(id)).attempts).toBe(attempt);
-        now += 1;
+        time.advance(1);
         outbox.kick();
       }
       await eventually(async () => ((await row(id)).status === 'failed' ? true : undefined));
@@ -82,7 +83,7 @@ describe.each(databaseCases('Outbox'))('Outbox on $name', ({ open }) => {
       const gaps = listed!.history.slice(1).map((h, i) => Date.parse(h.at) - Date.parse(listed!.history[i]!.at));
       expect(gaps).toEqual(RETRY_SCHEDULE_MS.slice(1).map((ms) => ms / 10));
       expect(new Set(hook.received.map((r) => r.headers['webhook-id']))).toEqual(new Set([id]));
-      now += 10 * 3_600_000;
+      time.advance(10 * 3_600_000);
       outbox.kick();
       await new Promise((r) => setTimeout(r, 50));
       expect(hook.received).toHaveLength(8);

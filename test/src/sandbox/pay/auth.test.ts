@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { joseToken, sandboxCases, startPayHarness, uid, type PayHarness } from './harness.js';
+import { joseToken, startPayHarness, uid, type PayHarness } from './harness.js';
+import { sandboxCases } from '../../../support/sandbox.js';
 
 const INVALID = { status: 'TOKEN_INVALID', errors: ['X-Wallet-Token: invalid'] };
 
@@ -10,7 +11,7 @@ describe.each(sandboxCases('sandbox Pay tokens'))('sandbox Pay X-Wallet-Token on
   beforeAll(async () => { h = await startPayHarness(dbCase); });
   afterAll(async () => { await h?.close(); });
 
-  const nowSeconds = () => Math.floor(h.clock.now / 1000);
+  const nowSeconds = () => Math.floor(h.clock.now() / 1000);
 
   /** Sends `text` with `token` and proves nothing was stored: the app shows the card no invoice. */
   async function refusedAndNothingStored(text: string, token: string | null, cardNumber: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxCases, startPayHarness, type PayHarness } from './harness.js';
+import { startPayHarness, type PayHarness } from './harness.js';
+import { sandboxCases } from '../../../support/sandbox.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -68,7 +68,7 @@ describe.each(sandboxSchemeCases('sandbox Pay checkout'))('sandbox Pay /checkout
     expect((await h.pay('/checkout', sum)).body.status).toBe('AMOUNT_MISMATCH');
     expect((await h.pay('/checkout', h.checkoutBody('UnknownS', uid('req')))).body.status).toBe('CARD_SESSION_INVALID');
     const raw = '{"requestId":';
-    const token = await joseToken(raw, { iat: Math.floor(h.clock.now / 1000), kid: h.partnerId });
+    const token = await joseToken(raw, { iat: Math.floor(h.clock.now() / 1000), kid: h.partnerId });
     expect((await h.pay('/checkout', null, { raw, token })).body).toMatchObject({ status: 'BAD_REQUEST', errors: ['body: must be JSON'] });
     for (const answer of [shape, await h.pay('/checkout', sum)]) expect(PayErrorEnvelope.safeParse(answer.body).success).toBe(true);
   });
@@ -136,7 +136,7 @@ describe.each(sandboxSchemeCases('sandbox Pay checkout'))('sandbox Pay /checkout
 
   describe('after a refused token (document section 5: no further action with the card)', () => {
     /** A token naming our partner, made with another key: the signature check refuses it. */
-    const forged = (text: string) => joseToken(text, { keyHex: 'ff'.repeat(32), iat: Math.floor(h.clock.now / 1000), kid: h.partnerId });
+    const forged = (text: string) => joseToken(text, { keyHex: 'ff'.repeat(32), iat: Math.floor(h.clock.now() / 1000), kid: h.partnerId });
 
     it('answers CARD_SESSION_INVALID to every later call with the card session, a repeat too, until a rescan gives ' + 'a new one', async () => {
       const card = await h.card({ walletPayIsDefault: false });
@@ -175,7 +175,7 @@ describe.each(sandboxSchemeCases('sandbox Pay checkout'))('sandbox Pay /checkout
     it('blocks nothing for a token refused before its body is read, a replayed ' + 'one, or one naming another partner', async () => {
       const card = await h.card();
       const text = JSON.stringify({ cardSession: card.cardSession });
-      const nowSeconds = Math.floor(h.clock.now / 1000);
+      const nowSeconds = Math.floor(h.clock.now() / 1000);
       const otherId = uid('other');
       await h.sim('POST', '/sandbox/partners', { partnerId: otherId, key: 'cd'.repeat(32) });
       const token = h.verifier.getToken(text);

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxCases, startPayHarness, type PayHarness } from './harness.js';
+import { startPayHarness, type PayHarness } from './harness.js';
+import { sandboxCases } from '../../../support/sandbox.js';
 
 /** A merchant's webhook endpoint that records every body and answers 204. */
 async function receiver(): Promise<{ url: string; bodies: string[]; server: Server }> {

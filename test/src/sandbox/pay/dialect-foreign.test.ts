@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { joseToken, sandboxCases, startPayHarness, uid, type PayHarness } from './harness.js';
+import { joseToken, startPayHarness, uid, type PayHarness } from './harness.js';
+import { sandboxCases } from '../../../support/sandbox.js';
 
 // One scheme: the dialect words answers after the scan (see SCHEMES in harness.ts).
 // timeScale is 1000 in the harness: a bank delay of 2_000_000 ms lasts 2 s of real time.
@@ -67,7 +68,7 @@ describe.each(cases)('sandbox Pay API in the foreign dialect on $name', (dbCase)
     expect((await h.pay('/status', { transactionId: declined.transactionId })).body)
       .toMatchObject({ status: 'DECLINED', reason: 'INSUFFICIENT_FUNDS' });
     const late = await h.invoice();
-    h.clock.now += 301_000;
+    h.clock.advance(301_000);
     expect((await h.pay('/status', { transactionId: late.transactionId })).body.status).toBe('EXPIRED');
   });
 
@@ -90,12 +91,12 @@ describe.each(cases)('sandbox Pay API in the foreign dialect on $name', (dbCase)
     expect(await h.pay('/checkout', h.checkoutBody('NoSuchSession1', uid('req')))).toMatchObject(sessionExpired);
     const signedBadly = await h.card();
     const text = JSON.stringify(h.checkoutBody(signedBadly.cardSession, uid('req')));
-    const forged = await joseToken(text, { keyHex: 'ff'.repeat(32), iat: Math.floor(h.clock.now / 1000) });
+    const forged = await joseToken(text, { keyHex: 'ff'.repeat(32), iat: Math.floor(h.clock.now() / 1000) });
     expect((await h.pay('/checkout', undefined, { raw: text, token: forged })).body.code).toBe('BAD_SIGNATURE');
     const after = await h.pay('/checkout', h.checkoutBody(signedBadly.cardSession, uid('req')));
     expect(after).toMatchObject(sessionExpired);
     const old = await h.card();
-    h.clock.now += 901_000;
+    h.clock.advance(901_000);
     expect(await h.pay('/checkout', h.checkoutBody(old.cardSession, uid('req')))).toMatchObject(sessionExpired);
   });
 
@@ -110,7 +111,7 @@ describe.each(cases)('sandbox Pay API in the foreign dialect on $name', (dbCase)
     const total = (await h.pay('/status', { transactionId: id })).body.totalAmount as number;
     const tooMuch = await h.pay('/refund', { transactionId: id, refundId: 'r2', amount: total - 999 });
     expect(tooMuch).toMatchObject({ status: 422, body: { code: 'INVALID_AMOUNT' } });
-    h.clock.now += 60_000;
+    h.clock.advance(60_000);
     expect((await h.pay('/refund', { transactionId: id, refundId: 'r1', amount: 1000 })).body)
       .toMatchObject({ status: 'SUCCEEDED', refundedAmount: 1000 });
     const after = await h.pay('/status', { transactionId: id });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxCases, startPayHarness, uid, type PayHarness } from './harness.js';
+import { startPayHarness, uid, type PayHarness } from './harness.js';
+import { sandboxCases } from '../../../support/sandbox.js';
 
 // One scheme: faults act on requests about a transaction, after the card is scanned (see SCHEMES in harness.ts).
 describe.each(sandboxCases('sandbox Pay faults'))('sandbox Pay injected faults on $name', (dbCase) => {

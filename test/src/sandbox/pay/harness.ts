@@ -3,37 +3,11 @@ import { afterAll } from 'vitest';
 import { FlattenedSign } from 'jose';
 import { createVerifier, type PasswordScheme, type Verifier } from '../../../../src/index.js';
 import { tokenKeyOf } from '../../../../src/sandbox/pay/token.js';
-import { openDatabase } from '../../../../src/db/index.js';
 import { createPayModule, type PayModuleOptions } from '../../../../src/sandbox/pay/index.js';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../../src/sandbox/index.js';
+import type { RunningSandbox, SandboxOptions } from '../../../../src/sandbox/index.js';
 import { BASE_CONFIG, NOW } from '../../../support/fixtures.js';
-import { DATABASE_URL, haveService } from '../../../support/services.js';
-import { uniqueSchema } from '../../../support/databases.js';
-
-/** Where a test sandbox keeps its data. */
-export interface SandboxCase {
-  readonly name: 'pglite' | 'postgres';
-  /** Options that select the database (a schema of its own on PostgreSQL). */
-  options(): Pick<SandboxOptions, 'databaseUrl' | 'databaseSchema' | 'dataDir'>;
-  /** Drops what `options()` created. */
-  cleanup(options: Pick<SandboxOptions, 'databaseSchema'>): Promise<void>;
-}
-
-/** PGlite in memory always; the PostgreSQL at DATABASE_URL when set (one line says so otherwise). */
-export function sandboxCases(what: string): SandboxCase[] {
-  const cases: SandboxCase[] = [{ name: 'pglite', options: () => ({}), cleanup: async () => {} }];
-  if (haveService('DATABASE_URL', DATABASE_URL, `${what} on PostgreSQL`)) {
-    cases.push({
-      name: 'postgres',
-      options: () => ({ databaseUrl: DATABASE_URL!, databaseSchema: uniqueSchema('pay') }),
-      cleanup: async ({ databaseSchema }) => {
-        const db = await openDatabase({ url: DATABASE_URL! });
-        try { await db.exec(`DROP SCHEMA IF EXISTS "${databaseSchema}" CASCADE`); } finally { await db.close(); }
-      },
-    });
-  }
-  return cases;
-}
+import { testClock, type TestClock } from '../../../support/clock.js';
+import { sandboxCases, startTestSandbox, type SandboxCase } from '../../../support/sandbox.js';
 
 /**
  * Both password schemes (the README's Barcodes). The scheme decides one thing in
@@ -62,7 +36,7 @@ type StartOptions = Pick<HarnessOptions, 'payOptions' | 'realClock' | 'sandbox' 
 interface Started {
   running: RunningSandbox;
   url: string;
-  clock: { now: number };
+  clock: TestClock;
   dbOptions: Pick<SandboxOptions, 'databaseUrl' | 'databaseSchema' | 'dataDir'>;
   now: () => number;
   request(method: string, path: string, text: string | undefined, headers: Record<string, string>): Promise<Answer>;
@@ -138,8 +112,8 @@ export interface PayHarness {
   readonly running: RunningSandbox;
   readonly verifier: Verifier;
   readonly partnerId: string;
-  /** The test clock; move `clock.now` to move the sandbox and the verifier together. */
-  readonly clock: { now: number };
+  /** The test clock; move it to move the sandbox and the verifier together. */
+  readonly clock: TestClock;
   /** A signed Pay API call (a fresh token each time); `token` overrides it, null sends none. */
   pay<T = any>(path: string, body: unknown, options?: { token?: string | null; raw?: string }): Promise<Answer<T>>;
   /** A simulator or control call. */
@@ -193,13 +167,13 @@ export interface HarnessOptions {
   /** Keep the database on close (to restart on it). */
   keepData?: boolean;
   partnerId?: string;
-  clock?: { now: number };
+  clock?: TestClock;
 }
 
-async function startSandboxOnly(dbCase: SandboxCase, { payOptions = {}, realClock = false, sandbox = {}, dbOptions: given, clock = { now: realClock ? Date.now() : NOW } }: StartOptions): Promise<Started> {
-  const now = realClock ? Date.now : () => clock.now;
+async function startSandboxOnly(dbCase: SandboxCase, { payOptions = {}, realClock = false, sandbox = {}, dbOptions: given, clock = testClock(realClock ? 'wall' : NOW) }: StartOptions): Promise<Started> {
+  const now = clock.now;
   const dbOptions = { ...(given ?? dbCase.options()), ...sandbox };
-  const running = await startSandbox({ port: 0, timeScale: 1000, clock: now, ...dbOptions }, [createPayModule(payOptions)]);
+  const running = await startTestSandbox({ timeScale: 1000, clock: now, ...dbOptions }, [createPayModule(payOptions)]);
   const url = running.url;
   const request = async (method: string, path: string, text: string | undefined, headers: Record<string, string>): Promise<Answer> => {
     const res = await fetch(url + path, { method, headers, body: text });

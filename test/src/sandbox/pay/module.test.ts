@@ -2,13 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVerifier, demoConfig } from '../../../../src/index.js';
 import { ConfigError } from '../../../../src/errors.js';
 import { createPayModule, resolvePayOptions } from '../../../../src/sandbox/pay/index.js';
-import { startSandbox, type RunningSandbox } from '../../../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../../../src/sandbox/index.js';
+import { startTestSandbox } from '../../../support/sandbox.js';
 
 const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('sandbox Pay module with --demo', () => {
   let running: RunningSandbox;
-  beforeAll(async () => { running = await startSandbox({ port: 0, demo: true, timeScale: 1000 }, [createPayModule()]); });
+  beforeAll(async () => { running = await startTestSandbox({ demo: true, timeScale: 1000 }, [createPayModule()]); });
   afterAll(async () => { await running?.close(); });
 
   it('knows the demo partner: a demo verifier\'s tokens and barcodes work end to end', async () => {

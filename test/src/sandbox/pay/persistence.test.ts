@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createVerifier, deriveCardKey } from '../../../../src/index.js';
 import { BASE_CONFIG, NOW } from '../../../support/fixtures.js';
-import { joseToken, sandboxCases, startPayHarness, uid, type SandboxCase } from './harness.js';
+import { testClock } from '../../../support/clock.js';
+import { joseToken, startPayHarness, uid } from './harness.js';
+import { sandboxCases, type SandboxCase } from '../../../support/sandbox.js';
 import { DATABASE_URL } from '../../../support/services.js';
 
 const folders: string[] = [];
@@ -24,7 +26,7 @@ describe.each(sandboxCases('sandbox Pay restart'))('sandbox Pay restart on $name
     const dbOptions = storage(dbCase);
     const partnerId = uid('partner');
     const cardBoundId = uid('card-bound');
-    const clock = { now: NOW };
+    const clock = testClock(NOW);
     const first = await startPayHarness(dbCase, { dbOptions, keepData: true, partnerId, clock });
     const states: Record<string, { transactionId: string; body: unknown }> = {};
     let replayed: { text: string; token: string };
@@ -64,7 +66,7 @@ describe.each(sandboxCases('sandbox Pay restart'))('sandbox Pay restart on $name
       expect((await first.pay('/status', null, { raw: text, token: replayed.token })).status).toBe(200);
       blocked = (await first.card()).cardSession;
       const refused = JSON.stringify({ cardSession: blocked });
-      const forged = await joseToken(refused, { keyHex: 'ff'.repeat(32), iat: Math.floor(clock.now / 1000), kid: partnerId });
+      const forged = await joseToken(refused, { keyHex: 'ff'.repeat(32), iat: Math.floor(clock.now() / 1000), kid: partnerId });
       expect((await first.pay('/availability-info', null, { raw: refused, token: forged })).status).toBe(401);
       expect((await first.pay('/availability-info', { cardSession: blocked })).body.status).toBe('CARD_SESSION_INVALID');
       expect((await first.sim('POST', '/sandbox/partners', { partnerId: cardBoundId, key: BASE_CONFIG.key, scheme: 'card-bound' })).status).toBe(200);
@@ -86,7 +88,7 @@ describe.each(sandboxCases('sandbox Pay restart'))('sandbox Pay restart on $name
       expect((await second.pay('/availability-info', { cardSession: blocked })).body.status).toBe('CARD_SESSION_INVALID');
       const redrawn = (await second.sim('POST', `/sandbox/cards/${cardBound.cardNumber}/barcode`, { partnerId: cardBoundId })).body;
       expect(redrawn.cardKey).toBe(deriveCardKey(BASE_CONFIG.key, cardBound.cardNumber, 'HMACSHA256'));
-      const cardBoundDesk = createVerifier({ ...BASE_CONFIG, scheme: 'card-bound', clock: () => clock.now, replay: false });
+      const cardBoundDesk = createVerifier({ ...BASE_CONFIG, scheme: 'card-bound', clock: clock.now, replay: false });
       expect(cardBoundDesk.barcodeVerify(redrawn.barcode)).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE', cardSession: redrawn.cardSession });
       await cardBoundDesk.close();
     } finally {
@@ -100,7 +102,7 @@ describe.skipIf(!DATABASE_URL)('sandbox Pay: two sandboxes on one PostgreSQL', (
     const dbCase = sandboxCases('two sandboxes').find((c) => c.name === 'postgres')!;
     const dbOptions = dbCase.options();
     const partnerId = uid('partner');
-    const clock = { now: NOW };
+    const clock = testClock(NOW);
     const a = await startPayHarness(dbCase, { dbOptions, keepData: true, partnerId, clock });
     const b = await startPayHarness(dbCase, { dbOptions, partnerId, clock });
     try {

@@ -35,7 +35,7 @@ describe.each(sandboxSchemeCases('sandbox Pay state machine'))('sandbox Pay tran
         break;
       case 'expired': {
         const record = await h.sim('GET', `/sandbox/transactions/${transactionId}`);
-        h.clock.now = Math.max(h.clock.now, Date.parse(record.body.invoiceExpiresAt));
+        h.clock.set(Math.max(h.clock.now(), Date.parse(record.body.invoiceExpiresAt)));
         expect((await h.pay('/status', { transactionId })).body).toMatchObject({ status: 'expired', statusClass: 'unsuccessful' });
         break;
       }
@@ -94,7 +94,7 @@ describe.each(sandboxSchemeCases('sandbox Pay state machine'))('sandbox Pay tran
   it('expires an unconfirmed invoice on its own (the sweeper), not only when read', async () => {
     const { transactionId } = await h.invoice();
     const record = await h.sim('GET', `/sandbox/transactions/${transactionId}`);
-    h.clock.now = Date.parse(record.body.invoiceExpiresAt) + 1;
+    h.clock.set(Date.parse(record.body.invoiceExpiresAt) + 1);
     const deadline = Date.now() + 30_000; // a bound on the wait for the sweeper, not an expectation of its speed
     let status = '';
     while (Date.now() < deadline && status !== 'expired') {
@@ -107,8 +107,8 @@ describe.each(sandboxSchemeCases('sandbox Pay state machine'))('sandbox Pay tran
   it('refuses a card session once expired (409 CARD_SESSION_INVALID) and takes a rescanned one', async () => {
     const card = await h.card();
     expect((await h.pay('/availability-info', { cardSession: card.cardSession })).status).toBe(200);
-    h.clock.now += 900_000;
-    for (const [path, body] of [['/availability-info', { cardSession: card.cardSession }], ['/checkout', h.checkoutBody(card.cardSession, `late-${h.clock.now}`)]] as const) {
+    h.clock.advance(900_000);
+    for (const [path, body] of [['/availability-info', { cardSession: card.cardSession }], ['/checkout', h.checkoutBody(card.cardSession, `late-${h.clock.now()}`)]] as const) {
       const answer = await h.pay(path, body);
       expect(answer.status, path).toBe(409);
       expect(answer.body, path).toMatchObject({ status: 'CARD_SESSION_INVALID', errors: ['cardSession: expired; scan the barcode again'] });
@@ -116,7 +116,7 @@ describe.each(sandboxSchemeCases('sandbox Pay state machine'))('sandbox Pay tran
     const rescan = await h.sim('POST', `/sandbox/cards/${card.cardNumber}/barcode`, { partnerId: h.partnerId });
     expect(rescan.body.cardSession).not.toBe(card.cardSession);
     expect(h.verifier.barcodeVerify(rescan.body.barcode)).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE', cardSession: rescan.body.cardSession });
-    expect((await h.pay('/checkout', h.checkoutBody(rescan.body.cardSession, `fresh-${h.clock.now}`))).status).toBe(200);
+    expect((await h.pay('/checkout', h.checkoutBody(rescan.body.cardSession, `fresh-${h.clock.now()}`))).status).toBe(200);
   });
 
   it('draws barcodes the partner\'s verifier accepts, with or without a card session', async () => {

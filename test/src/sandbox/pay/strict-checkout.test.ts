@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxCases, startPayHarness, uid, type PayHarness } from './harness.js';
+import { startPayHarness, uid, type PayHarness } from './harness.js';
+import { sandboxCases } from '../../../support/sandbox.js';
 
 const cancelFirst = expect.stringContaining('cancel it');
 const kitRefusal = { status: 409, body: { status: 'INVOICE_OPEN', errors: [cancelFirst] } };

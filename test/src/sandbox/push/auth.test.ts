@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../../src/sandbox/index.js';
-import { basic, call, freshLogin, message, NEW_PASSWORD, sandboxCases } from './harness.js';
+import { basic, call, freshLogin, message, NEW_PASSWORD } from './harness.js';
+import { sandboxCases } from '../../../support/sandbox.js';
 
 const UNAUTHORIZED = { status: 'UNAUTHORIZED', errors: ['Invalid authorization token'] };
 const single = { msisdn: '79991234567', subId: 'auth-test', message };

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../../../src/demo.js';
 import type { RunningSandbox } from '../../../../src/sandbox/index.js';
-import { basic, call, freshLogin, message, NEW_PASSWORD, numbers, readyAccount, receiver, sandboxCases, eventually } from './harness.js';
+import { basic, call, freshLogin, message, NEW_PASSWORD, numbers, readyAccount, receiver, eventually } from './harness.js';
+import { sandboxCases } from '../../../support/sandbox.js';
 
 describe.each(sandboxCases('Push test controls'))('Push test controls on $name', ({ start }) => {
   let sandbox: RunningSandbox;

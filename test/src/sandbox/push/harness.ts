@@ -1,48 +1,20 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { openDatabase } from '../../../../src/db/index.js';
 import { basicAuthHeader } from '../../../../src/net/basic-auth.js';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../../src/sandbox/index.js';
+import type { RunningSandbox, SandboxOptions } from '../../../../src/sandbox/index.js';
 import { uniqueSchema } from '../../../support/databases.js';
-import { DATABASE_URL, haveService } from '../../../support/services.js';
+import { dropSchema, startTestSandbox } from '../../../support/sandbox.js';
+import { DATABASE_URL } from '../../../support/services.js';
 
 /**
- * A sandbox kind every Push test runs against: PGlite in memory, or a schema of its own on PostgreSQL (dropped on
- * close).
- */
-export interface SandboxCase {
-  readonly name: 'pglite' | 'postgres';
-  start(options?: SandboxOptions): Promise<RunningSandbox>;
-}
-
-async function onPostgres(options: SandboxOptions = {}, schema = uniqueSchema('push')): Promise<RunningSandbox> {
-  const running = await startSandbox({ port: 0, ...options, databaseUrl: DATABASE_URL!, databaseSchema: schema });
-  const close = running.close.bind(running);
-  return Object.assign(running, {
-    async close() {
-      await close();
-      const db = await openDatabase({ url: DATABASE_URL! });
-      await db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
-      await db.close();
-    },
-  });
-}
-
-/** PGlite always; PostgreSQL when DATABASE_URL is set. Use with `describe.each(sandboxCases('what'))`. */
-export function sandboxCases(what: string): SandboxCase[] {
-  const cases: SandboxCase[] = [{ name: 'pglite', start: (options = {}) => startSandbox({ port: 0, ...options }) }];
-  if (haveService('DATABASE_URL', DATABASE_URL, `${what} on PostgreSQL`)) cases.push({ name: 'postgres', start: (options) => onPostgres(options) });
-  return cases;
-}
-
-/**
- * Two sandboxes on one PostgreSQL schema (the second starts after the first migrated); the schema is dropped when both
- * closed.
+ * Two sandboxes on one PostgreSQL schema (the second starts after the first migrated); the schema is dropped when the
+ * second closes.
  */
 export async function twoOnPostgres(options: SandboxOptions = {}): Promise<[RunningSandbox, RunningSandbox]> {
-  const schema = uniqueSchema('push2');
-  const first = await startSandbox({ port: 0, ...options, databaseUrl: DATABASE_URL!, databaseSchema: schema });
-  const second = await onPostgres(options, schema);
-  return [first, second];
+  const shared = { databaseUrl: DATABASE_URL!, databaseSchema: uniqueSchema('push2') };
+  const first = await startTestSandbox({ ...options, ...shared });
+  const second = await startTestSandbox({ ...options, ...shared });
+  const close = second.close.bind(second);
+  return [first, Object.assign(second, { close: async () => { await close(); await dropSchema(shared.databaseSchema); } })];
 }
 
 /** A JSON call; `status`, parsed `body` (null when empty) and headers. */

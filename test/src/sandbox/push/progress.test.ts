@@ -10,11 +10,13 @@ import { PhoneSimulator } from '../../../../src/sandbox/push/progress.js';
 import { sendBatch } from '../../../../src/sandbox/push/send.js';
 import { databaseCases } from '../../../support/databases.js';
 import { DATABASE_URL, haveService } from '../../../support/services.js';
-import { call, eventually, message, numbers, readyAccount, receiver, sandboxCases, twoOnPostgres } from './harness.js';
+import { call, eventually, message, numbers, readyAccount, receiver, twoOnPostgres } from './harness.js';
+import { sandboxCases } from '../../../support/sandbox.js';
+import { testClock } from '../../../support/clock.js';
 
 // Starts at the real time (receivers check webhook timestamps against it) and moves only when a test says so.
-let now = Date.now();
-const clock = () => now;
+const time = testClock(Date.now());
+const clock = time.now;
 
 describe.each(sandboxCases('Push simulated phones'))('simulated phones on $name', ({ start }) => {
   let sandbox: RunningSandbox;
@@ -38,22 +40,22 @@ describe.each(sandboxCases('Push simulated phones'))('simulated phones on $name'
     const { login, auth, created } = await readyAccount(url, { callbackUrl: hook.url });
     const sent = await call(url, 'POST', '/public/push/single', { msisdn: '79990001111', subId: 'life', message }, auth);
     const id = sent.body.messageId as string;
-    now += 150;
+    time.advance(150);
     await new Promise((r) => setTimeout(r, 150));
     expect((await state(auth, id)).status).toBe('QUEUED');
-    now += 50;
+    time.advance(50);
     await statusBecomes(auth, id, 'SENT');
-    now += 700;
+    time.advance(700);
     await new Promise((r) => setTimeout(r, 150));
     expect((await state(auth, id)).status).toBe('SENT');
-    now += 100;
+    time.advance(100);
     await statusBecomes(auth, id, 'DELIVERED');
-    expect((await state(auth, id)).updatedAt).toBe(new Date(now).toISOString());
+    expect((await state(auth, id)).updatedAt).toBe(new Date(time.now()).toISOString());
 
     const got = await eventually(async () => hook.received.find((r) => r.body.includes(id)), 30_000, 'the callback');
     const verified = new Webhook(created.callbackSecret).verify(got.body, got.headers as Record<string, string>);
     const event = CallbackEvent.parse(verified);
-    expect(event).toEqual({ eventId: got.headers['webhook-id'], type: 'push.delivered', messageId: id, subId: 'life', msisdn: '79990001111', occurredAt: new Date(now).toISOString() });
+    expect(event).toEqual({ eventId: got.headers['webhook-id'], type: 'push.delivered', messageId: id, subId: 'life', msisdn: '79990001111', occurredAt: new Date(time.now()).toISOString() });
     expect(Object.keys(JSON.parse(got.body))).toEqual(['eventId', 'type', 'messageId', 'subId', 'msisdn', 'occurredAt']);
     expect(got.headers['content-type']).toBe('application/json');
 
@@ -70,9 +72,9 @@ describe.each(sandboxCases('Push simulated phones'))('simulated phones on $name'
     expect((await call(url, 'POST', '/sandbox/push/phones/79990002222', { state: 'unreachable' })).body).toEqual({ msisdn: '79990002222', state: 'unreachable' });
     const batch = await call(url, 'POST', '/public/push/batch', { msisdn: ['79990002222', '79990003333'], subId: 'down', message }, auth);
     const [down, up] = batch.body.messages as { messageId: string }[];
-    now += 1_000;
+    time.advance(1_000);
     await statusBecomes(auth, down!.messageId, 'FAILED');
-    now += 1_000;
+    time.advance(1_000);
     await statusBecomes(auth, up!.messageId, 'DELIVERED');
     const types = await eventually(async () => {
       const list = (await call(url, 'GET', `/sandbox/push/deliveries?login=${login}`)).body.deliveries as { eventType: string; body: string }[];
@@ -81,31 +83,31 @@ describe.each(sandboxCases('Push simulated phones'))('simulated phones on $name'
     expect(types).toEqual([['push.delivered', '79990003333'], ['push.failed', '79990002222']]);
     await call(url, 'POST', '/sandbox/push/phones/79990002222', { state: 'online' });
     const again = await call(url, 'POST', '/public/push/single', { msisdn: '79990002222', subId: 'up', message }, auth);
-    now += 1_000;
+    time.advance(1_000);
     await statusBecomes(auth, again.body.messageId, 'SENT');
-    now += 1_000;
+    time.advance(1_000);
     await statusBecomes(auth, again.body.messageId, 'DELIVERED');
   });
 
   it('leaves messages QUEUED while simulateDelivery is off, and moves them once it is turned on', async () => {
     const { login, auth } = await readyAccount(url, { simulateDelivery: false });
     const sent = await call(url, 'POST', '/public/push/single', { msisdn: '79990004444', subId: 'held', message }, auth);
-    now += 5_000;
+    time.advance(5_000);
     await new Promise((r) => setTimeout(r, 200));
     expect((await state(auth, sent.body.messageId)).status).toBe('QUEUED');
     const patched = await call(url, 'PATCH', `/sandbox/push/accounts/${login}`, { simulateDelivery: true });
     expect(patched.body.simulateDelivery).toBe(true);
     await statusBecomes(auth, sent.body.messageId, 'SENT');
-    now += 1_000;
+    time.advance(1_000);
     await statusBecomes(auth, sent.body.messageId, 'DELIVERED');
   });
 
   it('enqueues no callback for an account without a callback URL', async () => {
     const { login, auth } = await readyAccount(url);
     const sent = await call(url, 'POST', '/public/push/single', { msisdn: '79990005555', subId: 'quiet', message }, auth);
-    now += 2_000;
+    time.advance(2_000);
     await statusBecomes(auth, sent.body.messageId, 'SENT');
-    now += 2_000;
+    time.advance(2_000);
     await statusBecomes(auth, sent.body.messageId, 'DELIVERED');
     expect((await call(url, 'GET', `/sandbox/push/deliveries?login=${login}`)).body.deliveries).toEqual([]);
   });
@@ -114,31 +116,31 @@ describe.each(sandboxCases('Push simulated phones'))('simulated phones on $name'
 describe.each(databaseCases('PhoneSimulator'))('PhoneSimulator on $name', ({ open }) => {
   let db: Database;
   let outbox: Outbox;
-  let t = Date.parse('2026-11-23T10:00:00Z');
+  const bulkTime = testClock(Date.parse('2026-11-23T10:00:00Z'));
   beforeAll(async () => {
     db = await open();
     await migrate(db, 'outbox', outboxMigrations);
     await migrate(db, 'push', pushMigrations);
-    outbox = new Outbox({ db, clock: () => t });
+    outbox = new Outbox({ db, clock: bulkTime.now });
   });
   afterAll(() => db?.close());
 
   it('moves many messages in chunks, one callback per delivery in the same commit, and skips accounts with the ' + 'simulation off', async () => {
-    await createAccount(db, t, { login: 'bulk', partner: 'p', callbackUrl: 'http://127.0.0.1:9/none' });
-    await createAccount(db, t, { login: 'off', partner: 'p', simulateDelivery: false, callbackUrl: 'http://127.0.0.1:9/none' });
+    await createAccount(db, bulkTime.now(), { login: 'bulk', partner: 'p', callbackUrl: 'http://127.0.0.1:9/none' });
+    await createAccount(db, bulkTime.now(), { login: 'off', partner: 'p', simulateDelivery: false, callbackUrl: 'http://127.0.0.1:9/none' });
     for (const login of ['bulk', 'off']) {
       const account = (await findAccount(db, login))!;
-      await sendBatch({ db, account, now: t, timeScale: 1, path: '/public/push/batch' }, { msisdn: numbers(2_500), subId: 's', message });
+      await sendBatch({ db, account, now: bulkTime.now(), timeScale: 1, path: '/public/push/batch' }, { msisdn: numbers(2_500), subId: 's', message });
     }
-    const simulator = new PhoneSimulator({ db, outbox, clock: () => t, logger: (await import('pino')).pino({ level: 'silent' }), timeScale: 1, chunk: 1_000 });
+    const simulator = new PhoneSimulator({ db, outbox, clock: bulkTime.now, logger: (await import('pino')).pino({ level: 'silent' }), timeScale: 1, chunk: 1_000 });
     expect(await simulator.runDue()).toBe(0);
-    t += 200;
+    bulkTime.advance(200);
     expect(await simulator.runDue()).toBe(2_500);
     const count = async (login: string, status: string) => (await db.query<{ n: number }>(
       'SELECT count(*) AS n FROM push_messages WHERE login = $1 AND status = $2', [login, status])).rows[0]!.n;
     expect(await count('bulk', 'SENT')).toBe(2_500);
     expect((await db.query<{ n: number }>('SELECT count(*) AS n FROM webhook_deliveries')).rows[0]!.n).toBe(0);
-    t += 800;
+    bulkTime.advance(800);
     expect(await simulator.runDue()).toBe(2_500);
     expect(await count('bulk', 'DELIVERED')).toBe(2_500);
     expect(await count('off', 'QUEUED')).toBe(2_500);
@@ -146,7 +148,7 @@ describe.each(databaseCases('PhoneSimulator'))('PhoneSimulator on $name', ({ ope
     expect(events.rows).toHaveLength(2_500);
     expect(new Set(events.rows.map((e) => JSON.parse(e.body).messageId)).size).toBe(2_500);
     expect(events.rows.every((e) => e.owner === 'bulk' && e.event_type === 'push.delivered')).toBe(true);
-    t += 10_000;
+    bulkTime.advance(10_000);
     expect(await simulator.runDue()).toBe(0);
     await simulator.close();
   });

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../../src/sandbox/index.js';
 import { retryHeaders } from '../../../../src/sandbox/push/rate.js';
-import { call, message, numbers, readyAccount, sandboxCases } from './harness.js';
+import { call, message, numbers, readyAccount } from './harness.js';
+import { sandboxCases } from '../../../support/sandbox.js';
+import { testClock } from '../../../support/clock.js';
 
 describe('retryHeaders', () => {
   it('rounds the wait up to whole seconds, at least 1, and gives the exact ms', () => {
@@ -13,8 +15,8 @@ describe('retryHeaders', () => {
 });
 
 // A clock the test moves: the 304 rule reads ctx.clock(), so no real waiting.
-let now = Date.parse('2026-11-23T10:00:00Z');
-const clock = () => now;
+const time = testClock(Date.parse('2026-11-23T10:00:00Z'));
+const clock = time.now;
 
 describe.each(sandboxCases('Push 304 rule'))('the 304 rule on $name', ({ start }) => {
   let sandbox: RunningSandbox;
@@ -37,11 +39,11 @@ describe.each(sandboxCases('Push 304 rule'))('the 304 rule on $name', ({ start }
     const { auth } = await readyAccount(url, { simulateDelivery: false });
     const body = { msisdn: '79991234567', subId: 'promo', message };
     expect((await call(url, 'POST', '/public/push/single', body, auth)).status).toBe(200);
-    now += 15_000;
+    time.advance(15_000);
     expect304(await call(url, 'POST', '/public/push/single', body, auth), 45, 45_000);
-    now += 44_500;
+    time.advance(44_500);
     expect304(await call(url, 'POST', '/public/push/single', body, auth), 1, 500);
-    now += 500;
+    time.advance(500);
     expect((await call(url, 'POST', '/public/push/single', body, auth)).status).toBe(200);
   });
 
@@ -51,10 +53,10 @@ describe.each(sandboxCases('Push 304 rule'))('the 304 rule on $name', ({ start }
     expect((await call(url, 'POST', '/public/push/single', body, auth)).status).toBe(200);
     expect((await call(url, 'POST', '/public/push/single', { ...body, subId: 'b' }, auth)).status).toBe(200);
     expect((await call(url, 'POST', '/public/push/single', { ...body, msisdn: '79991234568' }, auth)).status).toBe(200);
-    now += 6_000;
+    time.advance(6_000);
     expect304(await call(url, 'POST', '/public/push/single', body, auth), 4, 4_000);
     // The refused call at +6 s did not restart the interval: +10 s from the accepted one is enough.
-    now += 4_000;
+    time.advance(4_000);
     expect((await call(url, 'POST', '/public/push/single', body, auth)).status).toBe(200);
     expect((await call(url, 'GET', `/sandbox/push/stats?login=${login}`)).body).toMatchObject({ messages: 4, singles: 4 });
   });
@@ -62,9 +64,9 @@ describe.each(sandboxCases('Push 304 rule'))('the 304 rule on $name', ({ start }
   it('answers 304 to a batch sooner than 1 s after the last accepted batch, even with another subId', async () => {
     const { login, auth } = await readyAccount(url, { simulateDelivery: false });
     expect((await call(url, 'POST', '/public/push/batch', { msisdn: numbers(3), subId: 'c', message }, auth)).status).toBe(200);
-    now += 250;
+    time.advance(250);
     expect304(await call(url, 'POST', '/public/push/batch', { msisdn: numbers(3, 79_980_000_000), subId: 'other', message }, auth), 1, 750);
-    now += 750;
+    time.advance(750);
     expect((await call(url, 'POST', '/public/push/batch', { msisdn: numbers(3, 79_980_000_000), subId: 'c', message }, auth)).status).toBe(200);
     expect((await call(url, 'GET', `/sandbox/push/stats?login=${login}`)).body).toMatchObject({ messages: 6, batches: 2 });
   });
@@ -111,7 +113,7 @@ describe('the 304 rule with a compressed time scale', () => {
       expect(res.status).toBe(304);
       expect(res.headers.get('x-retry-after-ms')).toBe('60');
       expect(res.headers.get('retry-after')).toBe('1');
-      now += 60;
+      time.advance(60);
       expect((await call(sandbox.url, 'POST', '/public/push/single', body, auth)).status).toBe(200);
     } finally {
       await sandbox.close();

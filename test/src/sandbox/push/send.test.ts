@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../../src/sandbox/index.js';
-import { call, message, numbers, readyAccount, sandboxCases } from './harness.js';
+import { call, message, numbers, readyAccount } from './harness.js';
+import { sandboxCases } from '../../../support/sandbox.js';
 
 describe.each(sandboxCases('Push sends'))('Push API sends on $name', ({ start }) => {
   let sandbox: RunningSandbox;

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallbackEvent } from '../../../../src/contracts/callback/index.js';
 import type { RunningSandbox } from '../../../../src/sandbox/index.js';
-import { call, eventually, message, readyAccount, receiver, sandboxCases } from './harness.js';
+import { call, eventually, message, readyAccount, receiver } from './harness.js';
+import { sandboxCases } from '../../../support/sandbox.js';
+import { testClock } from '../../../support/clock.js';
 
-let now = Date.now();
-const clock = () => now;
+const time = testClock(Date.now());
+const clock = time.now;
 
 describe.each(sandboxCases('Push wallet-app simulator'))('the wallet-app inbox on $name', ({ start }) => {
   let sandbox: RunningSandbox;
@@ -28,12 +30,12 @@ describe.each(sandboxCases('Push wallet-app simulator'))('the wallet-app inbox o
   it('shows the messages a phone got, newest first, with their content and status', async () => {
     const { login, auth } = await readyAccount(url, { simulateDelivery: false, singleIntervalMs: 0 });
     await call(url, 'POST', '/public/push/single', { msisdn: '79995550001', subId: 'a', message: { title: 'First', text: 'one' } }, auth);
-    now += 1;
+    time.advance(1);
     await call(url, 'POST', '/public/push/single', { msisdn: '79995550001', subId: 'b', message: { title: 'Second', text: 'two', deeplink: 'https://shop.example/x' } }, auth);
     const inbox = await call(url, 'GET', '/sandbox/app/inbox/79995550001');
     expect(inbox.body.messages).toEqual([
-      { messageId: expect.any(String), subId: 'b', login, title: 'Second', text: 'two', deeplink: 'https://shop.example/x', status: 'QUEUED', receivedAt: new Date(now).toISOString() },
-      { messageId: expect.any(String), subId: 'a', login, title: 'First', text: 'one', deeplink: null, status: 'QUEUED', receivedAt: new Date(now - 1).toISOString() },
+      { messageId: expect.any(String), subId: 'b', login, title: 'Second', text: 'two', deeplink: 'https://shop.example/x', status: 'QUEUED', receivedAt: new Date(time.now()).toISOString() },
+      { messageId: expect.any(String), subId: 'a', login, title: 'First', text: 'one', deeplink: null, status: 'QUEUED', receivedAt: new Date(time.now() - 1).toISOString() },
     ]);
     expect((await call(url, 'GET', '/sandbox/app/inbox/79995550009')).body).toEqual({ messages: [] });
     expect((await call(url, 'GET', '/sandbox/app/inbox/not-a-number')).status).toBe(400);
@@ -43,17 +45,17 @@ describe.each(sandboxCases('Push wallet-app simulator'))('the wallet-app inbox o
     const { login, auth } = await readyAccount(url, { callbackUrl: hook.url });
     const sent = await call(url, 'POST', '/public/push/single', { msisdn: '79995550002', subId: 'r', message }, auth);
     const id = sent.body.messageId as string;
-    now += 1_000;
+    time.advance(1_000);
     await eventually(async () => ((await call(url, 'GET', `/public/push/${id}`, undefined, auth)).body.status === 'SENT' ? true : undefined));
-    now += 1_000;
+    time.advance(1_000);
     await eventually(async () => ((await call(url, 'GET', `/public/push/${id}`, undefined, auth)).body.status === 'DELIVERED' ? true : undefined));
-    now += 5_000;
+    time.advance(5_000);
     const read = await call(url, 'POST', `/sandbox/app/inbox/79995550002/messages/${id}/read`);
     expect(read.body).toMatchObject({ messageId: id, status: 'READ' });
-    expect((await call(url, 'GET', `/public/push/${id}`, undefined, auth)).body).toMatchObject({ status: 'READ', updatedAt: new Date(now).toISOString() });
+    expect((await call(url, 'GET', `/public/push/${id}`, undefined, auth)).body).toMatchObject({ status: 'READ', updatedAt: new Date(time.now()).toISOString() });
     const list = await events(login, 2);
     expect(list.map((e) => e.type).sort()).toEqual(['push.delivered', 'push.read']);
-    expect(list.find((e) => e.type === 'push.read')).toMatchObject({ messageId: id, subId: 'r', msisdn: '79995550002', occurredAt: new Date(now).toISOString() });
+    expect(list.find((e) => e.type === 'push.read')).toMatchObject({ messageId: id, subId: 'r', msisdn: '79995550002', occurredAt: new Date(time.now()).toISOString() });
     // Reading again changes nothing and sends nothing.
     expect((await call(url, 'POST', `/sandbox/app/inbox/79995550002/messages/${id}/read`)).body.status).toBe('READ');
     await new Promise((r) => setTimeout(r, 100));
@@ -81,7 +83,7 @@ describe.each(sandboxCases('Push wallet-app simulator'))('the wallet-app inbox o
     expect(unreachable).toMatchObject({ status: 409, body: { status: 'INVALID_STATE', errors: ['msisdn: the phone is unreachable'] } });
     // Let the simulation fail it: with the phone back online, a FAILED message still cannot be read.
     await call(url, 'PATCH', `/sandbox/push/accounts/${login}`, { simulateDelivery: true });
-    now += 1_000;
+    time.advance(1_000);
     await eventually(async () => ((await call(url, 'GET', `/public/push/${b!.messageId}`, undefined, auth)).body.status === 'FAILED' ? true : undefined));
     await call(url, 'POST', '/sandbox/push/phones/79995550005', { state: 'online' });
     const failed = await call(url, 'POST', `/sandbox/app/inbox/79995550005/messages/${b!.messageId}/read`);

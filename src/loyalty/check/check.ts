@@ -3,24 +3,9 @@ import { CheckFailure, check } from './expect.js';
 import {
   startCheckRun, SUBJECTS, type CheckRun, type ConformanceSubject, type SubjectCheck, type SubjectNeeds,
 } from './subjects.js';
+import type { ConformanceReport, ConformanceResult } from './types.js';
 
-export type { ConformanceSubject } from './subjects.js';
-
-/** One subject's verdict. */
-export interface ConformanceResult {
-  subject: ConformanceSubject;
-  ok: boolean;
-  /** Why it failed (the first unmet expectation). */
-  reason?: string;
-  /** Parts that could not be exercised with what the server offers (e.g. no categories listed). */
-  notes: string[];
-}
-
-/** The verdicts, in the order checked. */
-export interface ConformanceReport {
-  ok: boolean;
-  results: ConformanceResult[];
-}
+export type { ConformanceReport, ConformanceResult, ConformanceSubject } from './types.js';
 
 /** Options of {@link runConformanceCheck}. */
 export type ConformanceOptions = LoyaltyTransportOptions & {
@@ -40,7 +25,7 @@ export type ConformanceOptions = LoyaltyTransportOptions & {
  *
  * @example
  * const report = await runConformanceCheck({ baseUrl: 'http://127.0.0.1:8091', login, password });
- * for (const line of formatConformanceReport(report)) console.log(line);
+ * for (const line of formatConformanceReport(report)) console.log(line); // from ./format.js
  */
 export async function runConformanceCheck(options: ConformanceOptions): Promise<ConformanceReport> {
   const run = startCheckRun(options, options.clock ?? Date.now);
@@ -65,14 +50,4 @@ async function checkSubject(
       : `${(error as Error).name}: ${(error as Error).message}`;
     return { subject: name, ok: false, reason, notes };
   }
-}
-
-/**
- * One line per subject: `PASS <subject>` (with notes in brackets) or
- * `FAIL <subject>: <reason>`.
- */
-export function formatConformanceReport(report: ConformanceReport): string[] {
-  return report.results.map((r) => (r.ok
-    ? `PASS ${r.subject}${r.notes.length > 0 ? ` (${r.notes.join('; ')})` : ''}`
-    : `FAIL ${r.subject}: ${r.reason}`));
 }

@@ -1,5 +1,5 @@
-import type { BarcodeVerification } from '../contracts/barcode.js';
-import { ConfigError } from '../errors.js';
+import type { BarcodeVerification } from '../../contracts/barcode.js';
+import { ConfigError } from '../../errors.js';
 
 /** Something that splits and checks a barcode: the kit's verifier fits. */
 export interface BarcodeSplitter {

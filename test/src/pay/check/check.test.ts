@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { drawBarcode } from '../../../adapters/node/primitives.js';
-import { demoConfig } from '../../../src/demo.js';
-import { createVerifier } from '../../../src/index.js';
-import { ConfigError } from '../../../src/errors.js';
-import { checkPayApi, type PayCheckOptions, type PayCheckProgress, type PayCheckReport } from '../../../src/pay/index.js';
-import { cardSessionOfBarcode, sandboxCardSession } from '../../../src/pay/check-card.js';
-import { formatPayCheckReport } from '../../../src/pay/check-format.js';
-import { startFakePayServer } from './fake-pay-server.js';
+import { drawBarcode } from '../../../../adapters/node/primitives.js';
+import { demoConfig } from '../../../../src/demo.js';
+import { createVerifier } from '../../../../src/index.js';
+import { ConfigError } from '../../../../src/errors.js';
+import { checkPayApi, type PayCheckOptions, type PayCheckProgress, type PayCheckReport } from '../../../../src/pay/index.js';
+import { cardSessionOfBarcode, sandboxCardSession } from '../../../../src/pay/check/card.js';
+import { formatPayCheckReport } from '../../../../src/pay/check/format.js';
+import { startFakePayServer } from '../fake-pay-server.js';
 
 const KEY = demoConfig.verifier.key;
 const verifier = createVerifier({ ...demoConfig.verifier, backend: 'wasm', replay: false, lockout: false });

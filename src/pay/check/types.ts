@@ -1,8 +1,8 @@
-import type { TransactionRef } from '../contracts/pay/bodies.js';
-import type { PayCheckExchange } from './check-record.js';
-import type { PayClientErrorCode } from './errors.js';
-import type { PayOperation } from './events.js';
-import type { PayProfile } from './options.js';
+import type { TransactionRef } from '../../contracts/pay/bodies.js';
+import type { PayCheckExchange } from './record.js';
+import type { PayClientErrorCode } from '../errors.js';
+import type { PayOperation } from '../events.js';
+import type { PayProfile } from '../options.js';
 
 /**
  * One operation's verdict: `PASS` (the answer has what the interface document

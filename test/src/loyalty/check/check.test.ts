@@ -4,7 +4,7 @@ import type { Database } from '../../../../src/db/index.js';
 import { demoConfig } from '../../../../src/index.js';
 import { createLoyaltyServer, LoyaltyError, runConformanceCheck, type LoyaltyHandlers } from '../../../../src/loyalty/index.js';
 import { createLoyaltyProgram, type LoyaltyProgram } from '../../../../src/loyalty-program/program.js';
-import { formatConformanceReport } from '../../../../src/loyalty/conformance/check.js';
+import { formatConformanceReport } from '../../../../src/loyalty/check/format.js';
 import { seedDemoProgram } from '../../../../src/loyalty-program/demo.js';
 import { databaseCases } from '../../../support/databases.js';
 

@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { CardSession, type TransactionRef } from '../contracts/pay/bodies.js';
-import { ConfigError } from '../errors.js';
-import { adviseOn, hintsFor } from './check-advice.js';
-import { createRecorder, maskSecrets, showValue, valueAt, type PayCheckExchange } from './check-record.js';
-import type { PayCheckFailure, PayCheckProgress, PayCheckReport, PayCheckResult } from './check-types.js';
-import { createPayClient, type PayClient } from './client.js';
-import { ENDPOINTS } from './endpoints.js';
-import { PayError } from './errors.js';
-import type { PayClientEvent, PayOperation } from './events.js';
-import { DEFAULT_TOKEN_HEADER, type PayClientOptions } from './options.js';
-import { validationErrors } from '../contracts/validation-errors.js';
+import { CardSession, type TransactionRef } from '../../contracts/pay/bodies.js';
+import { ConfigError } from '../../errors.js';
+import { adviseOn, hintsFor } from './advice.js';
+import { createRecorder, maskSecrets, showValue, valueAt, type PayCheckExchange } from './record.js';
+import type { PayCheckFailure, PayCheckProgress, PayCheckReport, PayCheckResult } from './types.js';
+import { createPayClient, type PayClient } from '../client.js';
+import { ENDPOINTS } from '../endpoints.js';
+import { PayError } from '../errors.js';
+import type { PayClientEvent, PayOperation } from '../events.js';
+import { DEFAULT_TOKEN_HEADER, type PayClientOptions } from '../options.js';
+import { validationErrors } from '../../contracts/validation-errors.js';
 
 /**
  * Options of {@link checkPayApi}: the Pay client's (retries are always off: every answer is seen) and the probe's own.
@@ -38,7 +38,7 @@ export const CHECK_BASKET = {
 
 const BODY_SHOWN = 4096;
 
-export type { PayCheckFailure, PayCheckField, PayCheckProgress, PayCheckReport, PayCheckResult, PayCheckVerdict } from './check-types.js';
+export type { PayCheckFailure, PayCheckField, PayCheckProgress, PayCheckReport, PayCheckResult, PayCheckVerdict } from './types.js';
 
 const own = z.object({
   cardSession: CardSession,

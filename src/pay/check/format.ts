@@ -1,6 +1,6 @@
-import type { PayCheckExchange } from './check-record.js';
-import type { PayCheckReport, PayCheckResult, PayCheckVerdict } from './check-types.js';
-import type { PayProfile } from './options.js';
+import type { PayCheckExchange } from './record.js';
+import type { PayCheckReport, PayCheckResult, PayCheckVerdict } from './types.js';
+import type { PayProfile } from '../options.js';
 
 const INDENT = ' '.repeat(9);
 const VERDICTS: readonly PayCheckVerdict[] = ['PASS', 'DIFFERS', 'FAIL', 'SKIPPED'];

@@ -1,5 +1,5 @@
-import type { PayCheckReport, PayCheckResult } from './check-types.js';
-import { PayError } from './errors.js';
+import type { PayCheckReport, PayCheckResult } from './types.js';
+import { PayError } from '../errors.js';
 
 /** Lower case without `_` and `-`: `Transaction_ID` and `transactionId` meet. */
 const loose = (name: string) => name.toLowerCase().replace(/[_-]/g, '');

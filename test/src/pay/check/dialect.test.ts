@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoConfig } from '../../../src/demo.js';
-import { createVerifier } from '../../../src/index.js';
-import { checkPayApi } from '../../../src/pay/index.js';
-import { formatPayCheckSummary } from '../../../src/pay/check-format.js';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server.js';
-import { Simulator } from './sandbox-harness.js';
+import { demoConfig } from '../../../../src/demo.js';
+import { createVerifier } from '../../../../src/index.js';
+import { checkPayApi } from '../../../../src/pay/index.js';
+import { formatPayCheckSummary } from '../../../../src/pay/check/format.js';
+import type { RunningSandbox } from '../../../../src/sandbox/server.js';
+import { startTestSandbox } from '../../../support/sandbox.js';
+import { Simulator } from '../sandbox-harness.js';
 
 describe('checkPayApi against a service in a foreign dialect', () => {
   const verifier = createVerifier({ ...demoConfig.verifier, backend: 'wasm' });
   let sandbox: RunningSandbox;
-  beforeAll(async () => { sandbox = await startSandbox({ port: 0, demo: true, dialect: 'foreign' }); });
+  beforeAll(async () => { sandbox = await startTestSandbox({ demo: true, dialect: 'foreign' }); });
   afterAll(async () => { await sandbox?.close(); await verifier.close(); });
 
   const check = async (dialect?: Parameters<typeof checkPayApi>[0]['dialect']) => {
