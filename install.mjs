@@ -14,9 +14,14 @@ const checkout = existsSync(join(root, 'tsconfig.build.json')) && !root.split(se
 
 if (checkout) {
   const npm = process.env.npm_execpath;
-  const build = npm && /\.[cm]?js$/.test(npm)
-    ? spawnSync(process.execPath, [npm, 'run', 'build:package'], { cwd: root, stdio: 'inherit' })
-    : spawnSync('npm', ['run', 'build:package'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+  const build =
+    npm && /\.[cm]?js$/.test(npm)
+      ? spawnSync(process.execPath, [npm, 'run', 'build:package'], { cwd: root, stdio: 'inherit' })
+      : spawnSync('npm', ['run', 'build:package'], {
+          cwd: root,
+          stdio: 'inherit',
+          shell: process.platform === 'win32',
+        });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 await import('./adapters/native/build.mjs');

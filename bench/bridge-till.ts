@@ -10,7 +10,10 @@ export interface SessionUpdate {
 
 /** A JSON-RPC error answer, thrown by {@link BridgeTill.call}. */
 export class BridgeCallError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -26,7 +29,13 @@ export class BridgeTill {
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data) => {
-      const frame = JSON.parse(String(data)) as { id?: number; result?: unknown; error?: { message: string; data?: { code?: string } }; method?: string; params?: SessionUpdate };
+      const frame = JSON.parse(String(data)) as {
+        id?: number;
+        result?: unknown;
+        error?: { message: string; data?: { code?: string } };
+        method?: string;
+        params?: SessionUpdate;
+      };
       if (frame.method === 'pay.sessionUpdated' && frame.params) {
         this.onUpdate(frame.params);
         return;
@@ -45,7 +54,10 @@ export class BridgeTill {
 
   /** Connects as the till with this key. */
   static connect(wsUrl: string, key: string): Promise<BridgeTill> {
-    const ws = new WebSocket(wsUrl, 'wallet-pos.v1', { headers: { Authorization: `Bearer ${key}` }, perMessageDeflate: false });
+    const ws = new WebSocket(wsUrl, 'wallet-pos.v1', {
+      headers: { Authorization: `Bearer ${key}` },
+      perMessageDeflate: false,
+    });
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(new BridgeTill(ws)));
       ws.once('error', reject);

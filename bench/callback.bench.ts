@@ -4,7 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { createCallbackReceiver } from '../src/callback/index.js';
-import { createWebhookVerifier, generateWebhookSecret, signWebhook, verifyWebhook, WebhookError } from '../src/webhooks/index.js';
+import {
+  createWebhookVerifier,
+  generateWebhookSecret,
+  signWebhook,
+  verifyWebhook,
+  WebhookError,
+} from '../src/webhooks/index.js';
 import { measure, type BenchGroup, type Measured } from './harness.js';
 import { pinLoadToCore1 } from './load.js';
 
@@ -12,15 +18,25 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 5);
 const CHILD = 'WPK_BENCH_CALLBACK_RECEIVER';
 
-const sampleEvent = (id: string) => JSON.stringify({
-  eventId: id, type: 'push.delivered', messageId: `pm_${id.slice(4)}`, subId: 'promo-2026-11', msisdn: '79991234567', occurredAt: new Date().toISOString(),
-});
+const sampleEvent = (id: string) =>
+  JSON.stringify({
+    eventId: id,
+    type: 'push.delivered',
+    messageId: `pm_${id.slice(4)}`,
+    subId: 'promo-2026-11',
+    msisdn: '79991234567',
+    occurredAt: new Date().toISOString(),
+  });
 
 /** Signature verification: the kit's verifier against the standardwebhooks package, same secret, body and headers. */
 export function verificationGroup(): BenchGroup {
   const secret = generateWebhookSecret();
   const body = sampleEvent('evt_0123456789abcdef01234567');
-  const headers = signWebhook(secret, { id: 'evt_0123456789abcdef01234567', timestampSeconds: Math.floor(Date.now() / 1000), body });
+  const headers = signWebhook(secret, {
+    id: 'evt_0123456789abcdef01234567',
+    timestampSeconds: Math.floor(Date.now() / 1000),
+    body,
+  });
   const verifier = createWebhookVerifier(secret);
   const webhook = new Webhook(secret);
   const plain = { ...headers };
@@ -31,14 +47,26 @@ export function verificationGroup(): BenchGroup {
       ['kit verifyWebhook (decodes the secret per call)', () => verifyWebhook(secret, plain, body)],
       ['standardwebhooks Webhook.verify (jsonParse off)', () => webhook.verify(body, plain, { jsonParse: false })],
     ],
-    ratios: [{ label: 'kit verifier vs standardwebhooks', subject: 'kit createWebhookVerifier().verify', baseline: 'standardwebhooks Webhook.verify (jsonParse off)', target: 1 }],
+    ratios: [
+      {
+        label: 'kit verifier vs standardwebhooks',
+        subject: 'kit createWebhookVerifier().verify',
+        baseline: 'standardwebhooks Webhook.verify (jsonParse off)',
+        target: 1,
+      },
+    ],
   };
 }
 
 /** The receiver under load, in a process of its own on core 0. */
-async function startReceiverProcess(kind: 'pglite' | 'postgres' | 'verify-only', secret: string, schema?: string): Promise<{ url: string; stop(): void }> {
+async function startReceiverProcess(
+  kind: 'pglite' | 'postgres' | 'verify-only',
+  secret: string,
+  schema?: string,
+): Promise<{ url: string; stop(): void }> {
   const child: ChildProcess = spawn('taskset', ['-c', '0', process.execPath, '--import', 'tsx', import.meta.filename], {
-    stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, [CHILD]: kind, WPK_BENCH_SECRET: secret, WPK_BENCH_SCHEMA: schema ?? '' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, [CHILD]: kind, WPK_BENCH_SECRET: secret, WPK_BENCH_SCHEMA: schema ?? '' },
   });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -57,26 +85,38 @@ async function load(url: string, secret: string, round: number, seconds = SECOND
   const until = performance.now() + seconds * 1000;
   let ok = 0;
   let seq = 0;
-  const post = () => new Promise<number>((resolve, reject) => {
-    const id = `evt_${process.pid}_${round}_${seq++}`;
-    const body = sampleEvent(id);
-    const headers = signWebhook(secret, { id, timestampSeconds: Math.floor(Date.now() / 1000), body });
-    const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent,
-      headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
+  const post = () =>
+    new Promise<number>((resolve, reject) => {
+      const id = `evt_${process.pid}_${round}_${seq++}`;
+      const body = sampleEvent(id);
+      const headers = signWebhook(secret, { id, timestampSeconds: Math.floor(Date.now() / 1000), body });
+      const req = request(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: 'POST',
+          agent,
+          headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
     });
-    req.on('error', reject);
-    req.end(body);
-  });
   const started = performance.now();
-  await Promise.all(Array.from({ length: 32 }, async () => {
-    while (performance.now() < until) {
-      const status = await post();
-      if (status !== 200) throw new Error(`receiver answered ${status}`);
-      ok++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (performance.now() < until) {
+        const status = await post();
+        if (status !== 200) throw new Error(`receiver answered ${status}`);
+        ok++;
+      }
+    }),
+  );
   agent.destroy();
   return ok / ((performance.now() - started) / 1000);
 }
@@ -101,7 +141,11 @@ const NAMES = {
 export async function callbackGroups(): Promise<Array<{ group: BenchGroup; results: Map<string, Measured> }>> {
   const verification = verificationGroup();
   const verified = measure(verification);
-  const kinds: Array<keyof typeof NAMES> = ['pglite', ...(process.env.DATABASE_URL ? ['postgres' as const] : []), 'verify-only'];
+  const kinds: Array<keyof typeof NAMES> = [
+    'pglite',
+    ...(process.env.DATABASE_URL ? ['postgres' as const] : []),
+    'verify-only',
+  ];
   const results = new Map<string, Measured>();
   const unpin = pinLoadToCore1();
   try {
@@ -133,16 +177,21 @@ export async function callbackGroups(): Promise<Array<{ group: BenchGroup; resul
     .map((r) => `${r.name}: ${((r.hz / bare) * 100).toFixed(0)}% of the verify-only server's rate`)
     .join('; ');
   const storing: BenchGroup = {
-    title: 'Callback receiver: signed events/s verified, de-duplicated and stored before the 200 (receiver on core 0, ' + '32 connections from core 1)',
+    title:
+      'Callback receiver: signed events/s verified, de-duplicated and stored before the 200 (receiver on core 0, ' +
+      '32 connections from core 1)',
     cases: [],
     ratios: [],
     notes: [
-      'Each event is a distinct webhook-id; events arriving together share one INSERT and one commit (group commit), '
-        + `each answered only once its own row is committed. ${shares}.`,
+      'Each event is a distinct webhook-id; events arriving together share one INSERT and one commit (group commit), ' +
+        `each answered only once its own row is committed. ${shares}.`,
       ...(process.env.DATABASE_URL ? [] : ['DATABASE_URL was not set: PostgreSQL not measured.']),
     ],
   };
-  return [{ group: verification, results: verified }, { group: storing, results }];
+  return [
+    { group: verification, results: verified },
+    { group: storing, results },
+  ];
 }
 
 async function child(kind: string): Promise<void> {

@@ -12,7 +12,15 @@ import { createNodeCryptoSigner } from './baselines/node-crypto-token.js';
 import { checkoutBody } from './token.bench.js';
 
 const KEY = '5f1e0c3a9b7d2468ace013579bdf2468ace013579bdf2468ace013579bdf2468';
-const CONFIG = { algorythm: 'HMACSHA256', passLength: 8, prefix: 'CM', interval: 30, cardSessionLength: 8, delimeter: ';', key: KEY } as const;
+const CONFIG = {
+  algorythm: 'HMACSHA256',
+  passLength: 8,
+  prefix: 'CM',
+  interval: 30,
+  cardSessionLength: 8,
+  delimeter: ';',
+  key: KEY,
+} as const;
 const AT = Date.UTC(2026, 10, 22, 12, 0, 15);
 const STEP = 30_000;
 const CARDS = 10_000;
@@ -23,12 +31,27 @@ const count = Number(countText);
 const backend = backendText as 'wasm' | 'native';
 const cards = Array.from({ length: CARDS }, (_, i) => String(4_000_000_000_000_000 + i * 7919));
 const session = (card: string) => `S${card.slice(-7)}`;
-const rfc = (at: (i: number) => number) => cards.map((cardNumber, i) => generateBarcode({
-  ...CONFIG, scheme: 'rfc6238', cardNumber, cardSession: session(cardNumber), at: at(i),
-}));
-const cardBound = () => cards.map((cardNumber) => generateBarcode({
-  ...CONFIG, scheme: 'card-bound', cardNumber, cardKey: deriveCardKey(KEY, cardNumber, 'HMACSHA256'), cardSession: session(cardNumber), at: AT,
-}));
+const rfc = (at: (i: number) => number) =>
+  cards.map((cardNumber, i) =>
+    generateBarcode({
+      ...CONFIG,
+      scheme: 'rfc6238',
+      cardNumber,
+      cardSession: session(cardNumber),
+      at: at(i),
+    }),
+  );
+const cardBound = () =>
+  cards.map((cardNumber) =>
+    generateBarcode({
+      ...CONFIG,
+      scheme: 'card-bound',
+      cardNumber,
+      cardKey: deriveCardKey(KEY, cardNumber, 'HMACSHA256'),
+      cardSession: session(cardNumber),
+      at: AT,
+    }),
+  );
 
 let step = 0;
 const clock = name === 'rfc-uncached' ? () => AT + step * STEP : () => AT;
@@ -36,7 +59,9 @@ const scheme = name.startsWith('rfc') ? 'rfc6238' : 'card-bound';
 const verifier = createVerifier({ ...CONFIG, scheme, backend, clock, replay: false }) as Verifier;
 const list = name === 'rfc-uncached' ? rfc((i) => AT + i * STEP) : scheme === 'rfc6238' ? rfc(() => AT) : cardBound();
 const used = name === 'card-rescan' ? list.slice(0, 512) : list;
-const batches = Array.from({ length: Math.floor(used.length / BATCH) }, (_, i) => used.slice(i * BATCH, (i + 1) * BATCH));
+const batches = Array.from({ length: Math.floor(used.length / BATCH) }, (_, i) =>
+  used.slice(i * BATCH, (i + 1) * BATCH),
+);
 
 const body = checkoutBody();
 const nodeSigner = createNodeCryptoSigner(KEY, { validateJson: false });
@@ -52,7 +77,8 @@ function run(n: number): void {
   }
   if (name.endsWith('-batch')) {
     for (let i = 0; i < n / BATCH; i++) {
-      for (const answer of verifier.barcodeVerifyBatch(batches[i % batches.length]!)) if (!answer.totpCodeValid) throw new Error('refused');
+      for (const answer of verifier.barcodeVerifyBatch(batches[i % batches.length]!))
+        if (!answer.totpCodeValid) throw new Error('refused');
     }
     return;
   }

@@ -35,16 +35,28 @@ export interface CiResults {
 export function machineInfo(): MachineInfo {
   const cpu = cpus();
   return {
-    cpuModel: cpu[0]?.model.trim() ?? 'unknown', cores: cpu.length, node: process.version, platform: `${process.platform}-${process.arch}`,
-    loadAverageStart: loadavg().map(round2), loadAverageEnd: [],
+    cpuModel: cpu[0]?.model.trim() ?? 'unknown',
+    cores: cpu.length,
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    loadAverageStart: loadavg().map(round2),
+    loadAverageEnd: [],
   };
 }
 
 /** The commit measured, or null where git or the repository is not there. */
 export function gitCommit(cwd: string): CiResults['git'] {
   try {
-    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() !== '';
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
+    const dirty =
+      execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+        cwd,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      })
+        .toString()
+        .trim() !== '';
     return { commit, dirty };
   } catch {
     return null;
@@ -53,34 +65,55 @@ export function gitCommit(cwd: string): CiResults['git'] {
 
 /** The results object of a finished run. */
 export function finishResults(
-  started: { at: Date; ms: number; machine: MachineInfo }, git: CiResults['git'], settings: Record<string, number>,
-  groups: GroupResult[], verdict: FloorVerdict,
+  started: { at: Date; ms: number; machine: MachineInfo },
+  git: CiResults['git'],
+  settings: Record<string, number>,
+  groups: GroupResult[],
+  verdict: FloorVerdict,
 ): CiResults {
   return {
-    schemaVersion: 1, date: started.at.toISOString(), durationSeconds: round2((performance.now() - started.ms) / 1000),
-    machine: { ...started.machine, loadAverageEnd: loadavg().map(round2) }, git, settings, groups,
-    checks: verdict.checks, failures: verdict.failures, warnings: verdict.warnings, passed: verdict.passed,
+    schemaVersion: 1,
+    date: started.at.toISOString(),
+    durationSeconds: round2((performance.now() - started.ms) / 1000),
+    machine: { ...started.machine, loadAverageEnd: loadavg().map(round2) },
+    git,
+    settings,
+    groups,
+    checks: verdict.checks,
+    failures: verdict.failures,
+    warnings: verdict.warnings,
+    passed: verdict.passed,
   };
 }
 
-const value = (c: FloorCheck, v: number | null) => (v === null ? '—' : c.kind === 'ratio' ? `${v.toFixed(2)}x` : fmt(v));
+const value = (c: FloorCheck, v: number | null) =>
+  v === null ? '—' : c.kind === 'ratio' ? `${v.toFixed(2)}x` : fmt(v);
 
 /** bench/out/summary.md (also printed): the verdict first, then every check, then every group's table. */
 export function summaryMarkdown(results: CiResults): string {
   const m = results.machine;
   const lines = [
-    `# wallet-partner-kit bench:ci — ${results.passed ? 'PASSED' : 'FAILED'}`, '',
-    `${results.date} · ${results.durationSeconds} s · ${m.cpuModel} × ${m.cores} · node ${m.node} · load ` + `${m.loadAverageStart.join(' ')} → ${m.loadAverageEnd.join(' ')}`
-      + (results.git ? ` · ${results.git.commit.slice(0, 12)}${results.git.dirty ? ' (dirty)' : ''}` : ''),
+    `# wallet-partner-kit bench:ci — ${results.passed ? 'PASSED' : 'FAILED'}`,
     '',
-    'CI fails only under a floor (bench/floors.json); a goal missed above its floor is reported, not failed.', '',
-    '| target | measured | goal | goal met | floor | above floor |', '|---|---:|---:|:---:|---:|:---:|',
+    `${results.date} · ${results.durationSeconds} s · ${m.cpuModel} × ${m.cores} · node ${m.node} · load ` +
+      `${m.loadAverageStart.join(' ')} → ${m.loadAverageEnd.join(' ')}` +
+      (results.git ? ` · ${results.git.commit.slice(0, 12)}${results.git.dirty ? ' (dirty)' : ''}` : ''),
+    '',
+    'CI fails only under a floor (bench/floors.json); a goal missed above its floor is reported, not failed.',
+    '',
+    '| target | measured | goal | goal met | floor | above floor |',
+    '|---|---:|---:|:---:|---:|:---:|',
   ];
   for (const c of results.checks) {
-    const floor = c.floor === null ? 'report only' : `${value(c, c.floor)}${c.floorSource === 'default' ? ' (default)' : ''}`;
-    lines.push(`| ${c.label} | ${value(c, c.value)} | >= ${value(c, c.goal)} | ${c.met ? 'yes' : 'NO'} | ${floor} | ` + `${c.pass ? 'yes' : '**NO**'} |`);
+    const floor =
+      c.floor === null ? 'report only' : `${value(c, c.floor)}${c.floorSource === 'default' ? ' (default)' : ''}`;
+    lines.push(
+      `| ${c.label} | ${value(c, c.value)} | >= ${value(c, c.goal)} | ${c.met ? 'yes' : 'NO'} | ${floor} | ` +
+        `${c.pass ? 'yes' : '**NO**'} |`,
+    );
   }
-  if (results.failures.length > 0) lines.push('', '**Under the floor (this fails CI):**', ...results.failures.map((f) => `- ${f}`));
+  if (results.failures.length > 0)
+    lines.push('', '**Under the floor (this fails CI):**', ...results.failures.map((f) => `- ${f}`));
   if (results.warnings.length > 0) lines.push('', 'Warnings (not failures):', ...results.warnings.map((w) => `- ${w}`));
   lines.push('', '## Groups', '');
   for (const group of results.groups) lines.push(markdown(group));

@@ -29,7 +29,13 @@ if (process.argv[2] === '--check') {
   if (file === undefined) throw new Error('usage: tsx bench/ci.ts --check results.json');
   const previous = JSON.parse(readFileSync(file, 'utf8')) as CiResults;
   const verdict = checkFloors(previous.groups, readFloors(floorsPath));
-  const results = { ...previous, checks: verdict.checks, failures: verdict.failures, warnings: verdict.warnings, passed: verdict.passed };
+  const results = {
+    ...previous,
+    checks: verdict.checks,
+    failures: verdict.failures,
+    warnings: verdict.warnings,
+    passed: verdict.passed,
+  };
   process.stdout.write(summaryMarkdown(results));
   process.exitCode = verdict.passed ? 0 : 1;
 } else {
@@ -46,8 +52,11 @@ async function run(): Promise<void> {
   process.env.BENCH_WARMUP_SECONDS ??= '3';
   const repeats = Number(process.env.BENCH_CI_SERVER_REPEATS ?? 5);
   const settings = {
-    cpuSecondsPerCase: Number(process.env.BENCH_MAX_TIME), loadRounds: Number(process.env.BENCH_ROUNDS),
-    loadSecondsPerRound: Number(process.env.BENCH_LOAD_SECONDS), serverRepeats: repeats, warmupSecondsPerCase: Number(process.env.BENCH_WARMUP_SECONDS),
+    cpuSecondsPerCase: Number(process.env.BENCH_MAX_TIME),
+    loadRounds: Number(process.env.BENCH_ROUNDS),
+    loadSecondsPerRound: Number(process.env.BENCH_LOAD_SECONDS),
+    serverRepeats: repeats,
+    warmupSecondsPerCase: Number(process.env.BENCH_WARMUP_SECONDS),
   };
   const floors = readFloors(floorsPath); // a broken floors file fails before minutes of measuring
   const started = { at: new Date(), ms: performance.now(), machine: machineInfo() };
@@ -63,7 +72,9 @@ async function run(): Promise<void> {
   // The core paths carry rate goals of their own (rfc6238 memoised, card-bound batch on distinct cards): reported
   // as absolutes, which only fail under a floor floors.json gives them; their batch-vs-single ratios get the default.
   const coreGroups = [() => verifyCoreGroup('wasm'), verifyCoreNativeGroup];
-  for (const make of [calibrationGroup, verifyGroup, tokenGroup, nativeGroup, ...coreGroups] as Array<() => BenchGroup>) {
+  for (const make of [calibrationGroup, verifyGroup, tokenGroup, nativeGroup, ...coreGroups] as Array<
+    () => BenchGroup
+  >) {
     const group = make();
     process.stderr.write(`${group.title}\n`);
     groups.push(evaluate(group, measureInterleaved(group, { seconds: settings.cpuSecondsPerCase })));
@@ -81,6 +92,9 @@ async function run(): Promise<void> {
   const summary = summaryMarkdown(results);
   writeFileSync(join(outDir, 'summary.md'), summary);
   process.stdout.write(summary);
-  process.stdout.write(`\nbench:ci ${results.passed ? 'passed' : 'FAILED'} in ${results.durationSeconds} s; wrote ` + `${join(outDir, 'results.json')} and summary.md\n`);
+  process.stdout.write(
+    `\nbench:ci ${results.passed ? 'passed' : 'FAILED'} in ${results.durationSeconds} s; wrote ` +
+      `${join(outDir, 'results.json')} and summary.md\n`,
+  );
   process.exitCode = results.passed ? 0 : 1;
 }

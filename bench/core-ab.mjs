@@ -21,7 +21,9 @@ const barcodes = Array.from({ length: CARDS }, (_, i) => {
   const card = String(4_000_000_000_000_000 + i * 7919);
   const session = `S${card.slice(-7)}`;
   const cardKey = createHmac('sha256', KEY).update(`card:${card}`).digest();
-  const tag = createHmac('sha256', cardKey).update(Buffer.concat([counter, Buffer.from(session)])).digest();
+  const tag = createHmac('sha256', cardKey)
+    .update(Buffer.concat([counter, Buffer.from(session)]))
+    .digest();
   const code = (tag.readUInt32BE(tag[31] & 15) & 0x7fffffff) % 1e8;
   return Buffer.from(`CM;${card};${session};${String(code).padStart(8, '0')}`);
 });
@@ -42,7 +44,11 @@ function load(path) {
     const list = barcodes.slice(b * BATCH, (b + 1) * BATCH);
     const s = new Int32Array(128);
     let off = 0;
-    list.forEach((bc, i) => { s[2 * i] = off; s[2 * i + 1] = bc.length; off += bc.length; });
+    list.forEach((bc, i) => {
+      s[2 * i] = off;
+      s[2 * i + 1] = bc.length;
+      off += bc.length;
+    });
     return { bytes: Buffer.concat(list), spans: s };
   });
   let next = 0;
@@ -75,22 +81,34 @@ if (process.env.CORE_AB_COUNT) {
 } else {
   const ms = Number(args[0]);
   const cores = args.slice(1).map((p) => ({ p, c: load(p), single: [], batch: [] }));
-  for (const k of cores) { k.c.single(CARDS * 2); k.c.batch(CARDS * 4); }
+  for (const k of cores) {
+    k.c.single(CARDS * 2);
+    k.c.batch(CARDS * 4);
+  }
   for (let round = 0; round < 7; round++) {
     for (const k of cores) {
       for (const which of ['single', 'batch']) {
         // CPU time of this process, not wall time: time slices lost to other processes on a shared machine do not
         // count.
-        const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) * 1000; };
+        const cpu = () => {
+          const u = process.cpuUsage();
+          return (u.user + u.system) * 1000;
+        };
         const start = cpu();
         let n = 0;
-        while (cpu() - start < ms * 1e6) { k.c[which](1024); n += 1024; }
+        while (cpu() - start < ms * 1e6) {
+          k.c[which](1024);
+          n += 1024;
+        }
         k[which].push((cpu() - start) / n);
       }
     }
   }
   const med = (a) => [...a].sort((x, y) => x - y)[a.length >> 1].toFixed(0);
   for (const k of cores) {
-    console.log(`${k.p}: single ${med(k.single)} ns (min ${Math.min(...k.single).toFixed(0)}), batch ${med(k.batch)} ns ` + `(min ${Math.min(...k.batch).toFixed(0)}) per verification, median of 7 rounds`);
+    console.log(
+      `${k.p}: single ${med(k.single)} ns (min ${Math.min(...k.single).toFixed(0)}), batch ${med(k.batch)} ns ` +
+        `(min ${Math.min(...k.batch).toFixed(0)}) per verification, median of 7 rounds`,
+    );
   }
 }

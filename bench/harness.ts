@@ -113,7 +113,12 @@ export function measure(group: BenchGroup, options: MeasureOptions = {}): Map<st
   }
   suite.on('cycle', (event: Benchmark.Event) => {
     const b = event.target as unknown as Benchmark & { name: string };
-    results.set(b.name, { name: b.name, hz: b.hz * perCall.get(b.name)!, rme: b.stats.rme, samples: b.stats.sample.length });
+    results.set(b.name, {
+      name: b.name,
+      hz: b.hz * perCall.get(b.name)!,
+      rme: b.stats.rme,
+      samples: b.stats.sample.length,
+    });
     process.stderr.write(`  measured ${b.name}\n`);
   });
   suite.run({ async: false });
@@ -203,32 +208,65 @@ export function evaluate(group: BenchGroup, results: Map<string, Measured>): Gro
     const subject = rate(r.subject);
     const baseline = rate(r.baseline);
     const value = subject === null || baseline === null || baseline === 0 ? null : subject / baseline;
-    return { label: r.label, subject: r.subject, baseline: r.baseline, value, goal: r.target, met: value !== null && value >= r.target };
+    return {
+      label: r.label,
+      subject: r.subject,
+      baseline: r.baseline,
+      value,
+      goal: r.target,
+      met: value !== null && value >= r.target,
+    };
   });
-  const cases = [...results.values()].map((r): CaseResult => ({
-    name: r.name, rate: r.hz, rme: r.rme, samples: r.samples, ...(r.display === undefined ? {} : { display: r.display }),
-  }));
+  const cases = [...results.values()].map(
+    (r): CaseResult => ({
+      name: r.name,
+      rate: r.hz,
+      rme: r.rme,
+      samples: r.samples,
+      ...(r.display === undefined ? {} : { display: r.display }),
+    }),
+  );
   const met = (group.met ?? true) && absolutes.every((a) => a.met) && ratios.every((r) => r.met);
-  return { title: group.title, cases, ratios, absolutes, notes: group.notes ?? [], ...(group.met === undefined ? {} : { verdict: group.met }), met };
+  return {
+    title: group.title,
+    cases,
+    ratios,
+    absolutes,
+    notes: group.notes ?? [],
+    ...(group.met === undefined ? {} : { verdict: group.met }),
+    met,
+  };
 }
 
 /** A group's result as Markdown, the form bench/RESULTS.md keeps; a miss says `NO` and is listed under the table. */
 export function markdown(result: GroupResult): string {
   const lines = [`### ${result.title}`, '', '| case | rate | ±rme | samples |', '|---|---:|---:|---:|'];
-  for (const r of result.cases) lines.push(`| ${r.name} | ${r.display ?? fmt(r.rate)} | ${r.rme.toFixed(1)}% | ${r.samples} |`);
-  if (result.absolutes.length + result.ratios.length > 0) lines.push('', '| target | measured | goal | met |', '|---|---:|---:|:---:|');
-  for (const a of result.absolutes) lines.push(`| ${a.label} | ${a.rate === null ? 'not measured' : fmt(a.rate)} | >= ${fmt(a.goal)} | ` + `${a.met ? 'yes' : 'NO'} |`);
-  for (const r of result.ratios) lines.push(`| ${r.label} | ${r.value === null ? 'not measured' : `${r.value.toFixed(2)}x`} | >= ${r.goal}x | ` + `${r.met ? 'yes' : 'NO'} |`);
+  for (const r of result.cases)
+    lines.push(`| ${r.name} | ${r.display ?? fmt(r.rate)} | ${r.rme.toFixed(1)}% | ${r.samples} |`);
+  if (result.absolutes.length + result.ratios.length > 0)
+    lines.push('', '| target | measured | goal | met |', '|---|---:|---:|:---:|');
+  for (const a of result.absolutes)
+    lines.push(
+      `| ${a.label} | ${a.rate === null ? 'not measured' : fmt(a.rate)} | >= ${fmt(a.goal)} | ` +
+        `${a.met ? 'yes' : 'NO'} |`,
+    );
+  for (const r of result.ratios)
+    lines.push(
+      `| ${r.label} | ${r.value === null ? 'not measured' : `${r.value.toFixed(2)}x`} | >= ${r.goal}x | ` +
+        `${r.met ? 'yes' : 'NO'} |`,
+    );
   for (const note of result.notes) lines.push('', note);
-  if (result.verdict === false) lines.push('', '**MISSED: the group\'s own target (see its notes).**');
+  if (result.verdict === false) lines.push('', "**MISSED: the group's own target (see its notes).**");
   return lines.join('\n') + '\n';
 }
 
 /** Every target a group result missed, one line each (empty when all were met). */
 export function misses(result: GroupResult): string[] {
   const lines: string[] = [];
-  for (const a of result.absolutes.filter((x) => !x.met)) lines.push(`${a.label}: ${a.rate === null ? 'not measured' : fmt(a.rate)}, goal >= ${fmt(a.goal)}`);
-  for (const r of result.ratios.filter((x) => !x.met)) lines.push(`${r.label}: ${r.value === null ? 'not measured' : `${r.value.toFixed(2)}x`}, goal >= ${r.goal}x`);
+  for (const a of result.absolutes.filter((x) => !x.met))
+    lines.push(`${a.label}: ${a.rate === null ? 'not measured' : fmt(a.rate)}, goal >= ${fmt(a.goal)}`);
+  for (const r of result.ratios.filter((x) => !x.met))
+    lines.push(`${r.label}: ${r.value === null ? 'not measured' : `${r.value.toFixed(2)}x`}, goal >= ${r.goal}x`);
   if (result.verdict === false) lines.push(`${result.title}: the group's own target`);
   return lines;
 }

@@ -21,7 +21,8 @@ const body = JSON.stringify({ fullBarcode: demoBarcode() });
 const unpin = pinLoadToCore1();
 const servers = await Promise.all(scripts.map((s) => startBenchServer(s)));
 try {
-  const load = (i: number, s: number) => httpLoad(scripts[i]!, `http://127.0.0.1:${servers[i]!.port}/v1/barcode/verify`, body, auth, servers[i], 1, s);
+  const load = (i: number, s: number) =>
+    httpLoad(scripts[i]!, `http://127.0.0.1:${servers[i]!.port}/v1/barcode/verify`, body, auth, servers[i], 1, s);
   for (let i = 0; i < scripts.length; i++) await load(i, 3);
   const rates = scripts.map(() => [] as number[]);
   const cpus = scripts.map(() => [] as number[]);
@@ -36,8 +37,12 @@ try {
     process.stdout.write(`round ${round + 1}: ${line.join(' | ')}\n`);
   }
   for (let i = 0; i < scripts.length; i++) {
-    process.stdout.write(`${scripts[i]}: median ${(median(rates[i]!) / 1000).toFixed(2)} k/s, ${median(cpus[i]!).toFixed(1)} µs ` + `CPU/request`
-      + (i > 0 ? `, CPU ratio ${scripts[0]} / this ${(median(cpus[0]!) / median(cpus[i]!)).toFixed(3)}` : '') + '\n');
+    process.stdout.write(
+      `${scripts[i]}: median ${(median(rates[i]!) / 1000).toFixed(2)} k/s, ${median(cpus[i]!).toFixed(1)} µs ` +
+        `CPU/request` +
+        (i > 0 ? `, CPU ratio ${scripts[0]} / this ${(median(cpus[0]!) / median(cpus[i]!)).toFixed(3)}` : '') +
+        '\n',
+    );
   }
 } finally {
   for (const s of servers) s.stop();

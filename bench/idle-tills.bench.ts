@@ -28,7 +28,12 @@ const quantile = (values: number[], q: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil(q * values.length) - 1)]!;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface LoopDelay { maxMs: number; p99Ms: number; meanMs: number; samples: number }
+interface LoopDelay {
+  maxMs: number;
+  p99Ms: number;
+  meanMs: number;
+  samples: number;
+}
 
 /** What the server's event loop went through since the last call (bench/servers/loop-delay.mjs, on SIGUSR2). */
 async function loopDelay(pid: number, file: string): Promise<LoopDelay> {
@@ -46,11 +51,12 @@ async function startIdleTills(wsUrl: string, count: number, cores: string) {
   // The shell execs node, which finds the IPC channel its parent opened (NODE_CHANNEL_FD) as a fork would.
   const child = spawn('sh', ['-c', script, 'sh', ...argv], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const ask = <T>(message?: string) => new Promise<T>((resolve, reject) => {
-    child.once('message', (answer) => resolve(answer as T));
-    void exited.then(() => reject(new Error('idle tills process exited')));
-    if (message !== undefined) child.send(message);
-  });
+  const ask = <T>(message?: string) =>
+    new Promise<T>((resolve, reject) => {
+      child.once('message', (answer) => resolve(answer as T));
+      void exited.then(() => reject(new Error('idle tills process exited')));
+      if (message !== undefined) child.send(message);
+    });
   const tried = await ask<{ connected: number; refused: number }>();
   return {
     ...tried,
@@ -73,18 +79,31 @@ export async function idleTillsGroups(): Promise<Array<{ group: BenchGroup; resu
   try {
     const delayFile = join(tmpdir(), `wpk-loop-delay-${process.pid}.json`);
     const headroom = IDLE_TILLS + SPARE_FDS;
-    const server = await startServeConfig({
-      verifier: demoConfig.verifier,
-      tills: [{ id: 'bench-probe', key: PROBE_KEY }, { id: 'bench-idle', key: IDLE_KEY }],
-      server: {
-        port: 0, maxWsConnections: IDLE_TILLS + 10, maxWsConnectionsPerTill: IDLE_TILLS + 10, maxConnections: headroom,
+    const server = await startServeConfig(
+      {
+        verifier: demoConfig.verifier,
+        tills: [
+          { id: 'bench-probe', key: PROBE_KEY },
+          { id: 'bench-idle', key: IDLE_KEY },
+        ],
+        server: {
+          port: 0,
+          maxWsConnections: IDLE_TILLS + 10,
+          maxWsConnectionsPerTill: IDLE_TILLS + 10,
+          maxConnections: headroom,
+        },
       },
-    }, '0', {
-      nodeOptions: ['--import', join(root, 'bench/servers/loop-delay.mjs')],
-      env: { BENCH_LOOP_DELAY_FILE: delayFile },
-      nofile: headroom,
-    });
-    stops.push(() => server.stop(), () => rmSync(delayFile, { force: true }));
+      '0',
+      {
+        nodeOptions: ['--import', join(root, 'bench/servers/loop-delay.mjs')],
+        env: { BENCH_LOOP_DELAY_FILE: delayFile },
+        nofile: headroom,
+      },
+    );
+    stops.push(
+      () => server.stop(),
+      () => rmSync(delayFile, { force: true }),
+    );
     const wsUrl = `ws://127.0.0.1:${server.port}/ws`;
     const probe = await startProbe(wsUrl, PROBE_KEY, '1');
     renice(-10, probe.pid);
@@ -116,43 +135,58 @@ export async function idleTillsGroups(): Promise<Array<{ group: BenchGroup; resu
       stallBase: 'longest event-loop stall, no idle tills',
     };
     const p99 = (name: string, values: number[]): Measured => ({
-      name, hz: 1000 / quantile(values, 0.99), rme: 0, samples: values.length,
-      display: `${quantile(values, 0.99).toFixed(2)} ms (p50 ${quantile(values, 0.5).toFixed(2)}, `
-        + `max ${Math.max(...values).toFixed(1)})`,
+      name,
+      hz: 1000 / quantile(values, 0.99),
+      rme: 0,
+      samples: values.length,
+      display:
+        `${quantile(values, 0.99).toFixed(2)} ms (p50 ${quantile(values, 0.5).toFixed(2)}, ` +
+        `max ${Math.max(...values).toFixed(1)})`,
     });
     // The histogram records each 10 ms timer period whole: a stall is what a period took beyond it.
     const stallMs = (seen: LoopDelay) => Math.max(0, seen.maxMs - LOOP_RESOLUTION_MS);
     const stall = (name: string, seen: LoopDelay): Measured => ({
-      name, hz: 1000 / Math.max(stallMs(seen), 0.001), rme: 0, samples: seen.samples,
-      display: `${stallMs(seen).toFixed(1)} ms (timer periods: max ${seen.maxMs.toFixed(1)}, `
-        + `p99 ${seen.p99Ms.toFixed(1)}, mean ${seen.meanMs.toFixed(1)})`,
+      name,
+      hz: 1000 / Math.max(stallMs(seen), 0.001),
+      rme: 0,
+      samples: seen.samples,
+      display:
+        `${stallMs(seen).toFixed(1)} ms (timer periods: max ${seen.maxMs.toFixed(1)}, ` +
+        `p99 ${seen.p99Ms.toFixed(1)}, mean ${seen.meanMs.toFixed(1)})`,
     });
     const stalled = stallMs(loadedLoop);
     const results = new Map<string, Measured>([
-      [names.idle, p99(names.idle, loaded)], [names.base, p99(names.base, baseline)],
-      [names.stall, stall(names.stall, loadedLoop)], [names.stallBase, stall(names.stallBase, baselineLoop)],
+      [names.idle, p99(names.idle, loaded)],
+      [names.base, p99(names.base, baseline)],
+      [names.stall, stall(names.stall, loadedLoop)],
+      [names.stallBase, stall(names.stallBase, baselineLoop)],
     ]);
     const group: BenchGroup = {
       title: `${IDLE_TILLS} idle tills on one cash desk server (serve from dist/ on core 0; tills and probe on core 1)`,
       cases: [],
-      ratios: [{
-        label: 'barcode.verify p99 with idle tills vs without (>= 0.5x = within 2x)',
-        subject: names.idle, baseline: names.base, target: 0.5,
-      }],
+      ratios: [
+        {
+          label: 'barcode.verify p99 with idle tills vs without (>= 0.5x = within 2x)',
+          subject: names.idle,
+          baseline: names.base,
+          target: 0.5,
+        },
+      ],
       // An absolute time, not a rate: judged here and stated in the notes.
       met: stalled < STALL_LIMIT_MS,
       notes: [
-        `Probe: one till in its own process (niceness -10 when allowed), ${RATE} barcode.verify calls a second `
-        + 'whatever is in flight, each a fresh card; latency from when the call was due. '
-        + `${baseline.length} calls in ${BASELINE_MS / 1000} s without idle tills, then ${loaded.length} `
-        + `in ${LOADED_MS / 1000} s with them${LOADED_MS > 30_000 ? ' (a whole 30 s heartbeat interval)' : ''}.`,
-        `Longest event-loop stall with idle tills: ${stalled.toFixed(1)} ms, goal under ${STALL_LIMIT_MS} ms: `
-        + `${stalled < STALL_LIMIT_MS ? 'met' : 'MISSED'}.`,
-        `Idle tills: ${idle.connected} WebSocket connections of one process answering pings, ${idle.refused} ` + `refused; `
-        + `${stillOpen} still open at the end. Event-loop delay: perf_hooks monitorEventLoopDelay (10 ms resolution) `
-        + 'in the server.',
-        `Open-file limit: ${softFdLimit() ?? 'unknown'} here; the server and the idle tills' process ask `
-        + `for ${headroom} (ulimit -n, up to the hard limit).`,
+        `Probe: one till in its own process (niceness -10 when allowed), ${RATE} barcode.verify calls a second ` +
+          'whatever is in flight, each a fresh card; latency from when the call was due. ' +
+          `${baseline.length} calls in ${BASELINE_MS / 1000} s without idle tills, then ${loaded.length} ` +
+          `in ${LOADED_MS / 1000} s with them${LOADED_MS > 30_000 ? ' (a whole 30 s heartbeat interval)' : ''}.`,
+        `Longest event-loop stall with idle tills: ${stalled.toFixed(1)} ms, goal under ${STALL_LIMIT_MS} ms: ` +
+          `${stalled < STALL_LIMIT_MS ? 'met' : 'MISSED'}.`,
+        `Idle tills: ${idle.connected} WebSocket connections of one process answering pings, ${idle.refused} ` +
+          `refused; ` +
+          `${stillOpen} still open at the end. Event-loop delay: perf_hooks monitorEventLoopDelay (10 ms resolution) ` +
+          'in the server.',
+        `Open-file limit: ${softFdLimit() ?? 'unknown'} here; the server and the idle tills' process ask ` +
+          `for ${headroom} (ulimit -n, up to the hard limit).`,
       ],
     };
     return [{ group, results }];

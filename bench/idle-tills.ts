@@ -27,12 +27,14 @@ function open(): Promise<void> {
   });
 }
 
-await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-  while (next < count) {
-    next++;
-    await open();
-  }
-}));
+await Promise.all(
+  Array.from({ length: CONCURRENCY }, async () => {
+    while (next < count) {
+      next++;
+      await open();
+    }
+  }),
+);
 process.send!({ connected: sockets.length, refused });
 process.on('message', (message: string) => {
   if (message === 'count') process.send!({ open: sockets.filter((ws) => ws.readyState === WebSocket.OPEN).length });

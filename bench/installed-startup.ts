@@ -16,7 +16,11 @@ function startOnce(cwd: string, cli: string): Promise<number> {
     const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info' };
     delete env.DATABASE_URL;
     delete env.REDIS_URL;
-    const child = spawn(process.execPath, [cli, 'serve', '--demo', '--port', '0'], { cwd, env, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, [cli, 'serve', '--demo', '--port', '0'], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
@@ -25,7 +29,9 @@ function startOnce(cwd: string, cli: string): Promise<number> {
       child.once('exit', () => resolve(ms));
       child.kill('SIGTERM');
     });
-    child.once('exit', (code) => { if (!out.includes('listening')) reject(new Error(`exited ${code} before listening`)); });
+    child.once('exit', (code) => {
+      if (!out.includes('listening')) reject(new Error(`exited ${code} before listening`));
+    });
   });
 }
 
@@ -44,8 +50,10 @@ if ('skip' in kit) {
     }
     const ratio = median(installed) / median(checkout);
     const ms = (values: number[]) => values.map((v) => v.toFixed(0)).join(', ');
-    console.log(`serve --demo to "listening": checkout ${ms(checkout)} ms (median ${median(checkout).toFixed(0)}), `
-      + `installed ${ms(installed)} ms (median ${median(installed).toFixed(0)}); installed/checkout ${ratio.toFixed(2)}x (goal <= 1.3x)`);
+    console.log(
+      `serve --demo to "listening": checkout ${ms(checkout)} ms (median ${median(checkout).toFixed(0)}), ` +
+        `installed ${ms(installed)} ms (median ${median(installed).toFixed(0)}); installed/checkout ${ratio.toFixed(2)}x (goal <= 1.3x)`,
+    );
     if (ratio > 1.8) process.exitCode = 1;
   } finally {
     rmSync(dirname(kit.dir), { recursive: true, force: true });

@@ -23,9 +23,13 @@ export interface BenchServer {
  * `script`: a file of bench/servers, or an absolute path (another tree's, for a before/after run).
  */
 export async function startBenchServer(script: string): Promise<BenchServer> {
-  const child: ChildProcess = spawn('taskset', ['-c', '0', process.execPath, '--import', 'tsx', resolvePath(here, 'servers', script)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child: ChildProcess = spawn(
+    'taskset',
+    ['-c', '0', process.execPath, '--import', 'tsx', resolvePath(here, 'servers', script)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const cpuWaiters: Array<(micros: number) => void> = [];
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -38,10 +42,11 @@ export async function startBenchServer(script: string): Promise<BenchServer> {
   });
   return {
     port,
-    cpuMicros: () => new Promise<number>((resolve) => {
-      cpuWaiters.push(resolve);
-      child.kill('SIGUSR2');
-    }),
+    cpuMicros: () =>
+      new Promise<number>((resolve) => {
+        cpuWaiters.push(resolve);
+        child.kill('SIGUSR2');
+      }),
     stop: () => child.kill('SIGKILL'),
   };
 }
@@ -53,7 +58,9 @@ export interface LoadMeasured extends Measured {
 }
 
 function withCpu(measured: Measured, cpu: { micros: number; requests: number }): LoadMeasured {
-  return cpu.requests > 0 && cpu.micros > 0 ? { ...measured, cpuMicrosPerRequest: cpu.micros / cpu.requests } : measured;
+  return cpu.requests > 0 && cpu.micros > 0
+    ? { ...measured, cpuMicrosPerRequest: cpu.micros / cpu.requests }
+    : measured;
 }
 
 /** Pins this process (the load generator) to core 1 for the throughput runs. */
@@ -73,15 +80,28 @@ function summarize(name: string, rates: number[]): Measured {
  * With `server`, also its CPU time per request.
  */
 export async function httpLoad(
-  name: string, url: string, body: string, headers: Record<string, string>, server?: Pick<BenchServer, 'cpuMicros'>, rounds = ROUNDS,
+  name: string,
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  server?: Pick<BenchServer, 'cpuMicros'>,
+  rounds = ROUNDS,
   seconds = SECONDS,
 ): Promise<LoadMeasured> {
   const rates: number[] = [];
   const cpu = { micros: 0, requests: 0 };
   for (let round = 0; round < rounds; round++) {
     const before = await server?.cpuMicros();
-    const result = await autocannon({ url, method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, connections: 32, duration: seconds });
-    if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    const result = await autocannon({
+      url,
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', ...headers },
+      connections: 32,
+      duration: seconds,
+    });
+    if (result.non2xx > 0 || result.errors > 0)
+      throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
     rates.push(result.requests.average);
     if (server !== undefined) {
       cpu.micros += (await server.cpuMicros()) - before!;
@@ -96,15 +116,25 @@ export async function httpLoad(
  * reply).
  */
 export async function wsLoad(
-  name: string, url: string, protocols: string[], headers: Record<string, string>, message: (id: number) => string, inFlight = 32,
-  server?: Pick<BenchServer, 'cpuMicros'>, rounds = ROUNDS, seconds = SECONDS,
+  name: string,
+  url: string,
+  protocols: string[],
+  headers: Record<string, string>,
+  message: (id: number) => string,
+  inFlight = 32,
+  server?: Pick<BenchServer, 'cpuMicros'>,
+  rounds = ROUNDS,
+  seconds = SECONDS,
 ): Promise<LoadMeasured> {
   const rates: number[] = [];
   const cpu = { micros: 0, requests: 0 };
   for (let round = 0; round < rounds; round++) {
     const before = await server?.cpuMicros();
     const socket = new WebSocket(url, protocols, { headers, perMessageDeflate: false });
-    await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
+    await new Promise((resolve, reject) => {
+      socket.once('open', resolve);
+      socket.once('error', reject);
+    });
     let replies = 0;
     let next = 0;
     let running = true;
@@ -158,7 +188,10 @@ export async function interleaved(cases: InterleavedCase[], rounds = ROUNDS): Pr
   }
   const merged = new Map<string, LoadMeasured>();
   for (const [name, measured] of parts) {
-    const summary: LoadMeasured = summarize(name, measured.map((m) => m.hz));
+    const summary: LoadMeasured = summarize(
+      name,
+      measured.map((m) => m.hz),
+    );
     const cpu = measured.map((m) => m.cpuMicrosPerRequest).filter((c): c is number => c !== undefined);
     if (cpu.length === measured.length) summary.cpuMicrosPerRequest = cpu.reduce((a, b) => a + b, 0) / cpu.length;
     merged.set(name, summary);

@@ -13,7 +13,10 @@ type Metrics = {
   driftSteps: { observe(v: number): void };
   httpRequests: unknown;
 };
-type Counting = new (c: () => unknown, l: readonly [string, string]) => { count(a: string, b: number): void; flush?(): void };
+type Counting = new (
+  c: () => unknown,
+  l: readonly [string, string],
+) => { count(a: string, b: number): void; flush?(): void };
 // Trees before 2026-11-26 name the counter TurnCounter and publish a turn's counts on flush(); later ones count at
 // once.
 type Module = { ServerMetrics: new () => Metrics; SeriesCounter?: Counting; TurnCounter?: Counting };
@@ -21,8 +24,8 @@ type Module = { ServerMetrics: new () => Metrics; SeriesCounter?: Counting; Turn
 const before = process.env.BENCH_BEFORE_TREE;
 if (before === undefined) throw new Error('set BENCH_BEFORE_TREE to the tree to compare with');
 const trees: Array<[string, Module]> = [
-  ['before', await import(pathToFileURL(join(before, 'src/cashdesk/metrics.ts')).href) as Module],
-  ['after', await import(new URL('../src/cashdesk/metrics.ts', import.meta.url).href) as Module],
+  ['before', (await import(pathToFileURL(join(before, 'src/cashdesk/metrics.ts')).href)) as Module],
+  ['after', (await import(new URL('../src/cashdesk/metrics.ts', import.meta.url).href)) as Module],
 ];
 const suite = new Benchmark.Suite();
 for (const [name, m] of trees) {
@@ -31,13 +34,17 @@ for (const [name, m] of trees) {
   const key = metrics.keyMatches.series({ key_index: '0' });
   const requests = new (m.SeriesCounter ?? m.TurnCounter)!(() => metrics.httpRequests, ['route', 'status']);
   let i = 0;
-  suite.add(`${name}: one verification's metrics and its HTTP answer counted (flush per 32)`, () => {
-    valid.inc();
-    key.inc();
-    metrics.verifyDuration.observe(0.000_03);
-    metrics.driftSteps.observe(0);
-    requests.count('/v1/barcode/verify', 200);
-    if (++i % 32 === 0) requests.flush?.();
-  }, { maxTime: Number(process.env.BENCH_MAX_TIME ?? 3) });
+  suite.add(
+    `${name}: one verification's metrics and its HTTP answer counted (flush per 32)`,
+    () => {
+      valid.inc();
+      key.inc();
+      metrics.verifyDuration.observe(0.000_03);
+      metrics.driftSteps.observe(0);
+      requests.count('/v1/barcode/verify', 200);
+      if (++i % 32 === 0) requests.flush?.();
+    },
+    { maxTime: Number(process.env.BENCH_MAX_TIME ?? 3) },
+  );
 }
 suite.on('cycle', (e: Benchmark.Event) => console.log(String(e.target))).run({ async: false });

@@ -5,13 +5,17 @@ import type { BenchGroup } from './harness.js';
 import { checkoutBody } from './token.bench.js';
 import { AT, benchBarcodes, CARDS, CONFIG } from './verify.bench.js';
 
-
 /** The native addon against the wasm core in one process: barcodeVerify, and getToken against node:crypto. */
 export function nativeGroup(): BenchGroup {
   const title = 'native addon: barcodeVerify vs the wasm core (10,000 cards), getToken vs node:crypto';
   const addon = loadNativeBackend();
   if (addon instanceof Error) {
-    return { title, cases: [], ratios: [], notes: [`Not measured: the native addon is unavailable (${addon.message}).`] };
+    return {
+      title,
+      cases: [],
+      ratios: [],
+      notes: [`Not measured: the native addon is unavailable (${addon.message}).`],
+    };
   }
   const barcodes = benchBarcodes();
   const clock = () => AT;
@@ -34,21 +38,57 @@ export function nativeGroup(): BenchGroup {
   return {
     title,
     cases: [
-      ['barcodeVerify (native, lockout on)', () => { check(native.barcodeVerify(barcodes[i++ % CARDS]!).totpCodeValid); }],
-      ['barcodeVerify (wasm, lockout on)', () => { check(wasm.barcodeVerify(barcodes[i++ % CARDS]!).totpCodeValid); }],
-      ['barcodeVerify (native, no store)', () => { check(nativeBare.barcodeVerify(barcodes[i++ % CARDS]!).totpCodeValid); }],
-      ['barcodeVerify (wasm, no store)', () => { check(wasmBare.barcodeVerify(barcodes[i++ % CARDS]!).totpCodeValid); }],
+      [
+        'barcodeVerify (native, lockout on)',
+        () => {
+          check(native.barcodeVerify(barcodes[i++ % CARDS]!).totpCodeValid);
+        },
+      ],
+      [
+        'barcodeVerify (wasm, lockout on)',
+        () => {
+          check(wasm.barcodeVerify(barcodes[i++ % CARDS]!).totpCodeValid);
+        },
+      ],
+      [
+        'barcodeVerify (native, no store)',
+        () => {
+          check(nativeBare.barcodeVerify(barcodes[i++ % CARDS]!).totpCodeValid);
+        },
+      ],
+      [
+        'barcodeVerify (wasm, no store)',
+        () => {
+          check(wasmBare.barcodeVerify(barcodes[i++ % CARDS]!).totpCodeValid);
+        },
+      ],
       [`getToken (native, JSON validated), ${Buffer.byteLength(body)} B`, () => nativeSigner.getToken(body)],
       [`getToken (wasm, JSON validated), ${Buffer.byteLength(body)} B`, () => wasmSigner.getToken(body)],
       ['node:crypto createHmac, same JWS', () => nodeCrypto(body)],
     ],
     ratios: [
-      { label: 'native vs wasm barcodeVerify (lockout on)', subject: 'barcodeVerify (native, lockout on)', baseline: 'barcodeVerify (wasm, lockout on)', target: 2 },
-      { label: 'native vs wasm barcodeVerify (no store)', subject: 'barcodeVerify (native, no store)', baseline: 'barcodeVerify (wasm, no store)', target: 2 },
-      { label: 'native getToken vs node:crypto signing', subject: `getToken (native, JSON validated), ${Buffer.byteLength(body)} B`, baseline: 'node:crypto createHmac, same JWS', target: 2.2 },
+      {
+        label: 'native vs wasm barcodeVerify (lockout on)',
+        subject: 'barcodeVerify (native, lockout on)',
+        baseline: 'barcodeVerify (wasm, lockout on)',
+        target: 2,
+      },
+      {
+        label: 'native vs wasm barcodeVerify (no store)',
+        subject: 'barcodeVerify (native, no store)',
+        baseline: 'barcodeVerify (wasm, no store)',
+        target: 2,
+      },
+      {
+        label: 'native getToken vs node:crypto signing',
+        subject: `getToken (native, JSON validated), ${Buffer.byteLength(body)} B`,
+        baseline: 'node:crypto createHmac, same JWS',
+        target: 2.2,
+      },
     ],
     notes: [
-      'The native core hashes through the OpenSSL inside node (SHA256_Transform and friends, SHA extensions ' + 'where the CPU has them);',
+      'The native core hashes through the OpenSSL inside node (SHA256_Transform and friends, SHA extensions ' +
+        'where the CPU has them);',
       'the result object, the store lookup and the JS call are the same JS code for both backends.',
     ],
   };

@@ -28,7 +28,9 @@ server.listen(0, '127.0.0.1', () => console.log('READY ' + server.address().port
 `;
 
 async function startCannedServer(): Promise<{ url: string; stop(): void }> {
-  const child = spawn('taskset', ['-c', '0', process.execPath, '--input-type=module', '-e', SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn('taskset', ['-c', '0', process.execPath, '--input-type=module', '-e', SERVER], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       const match = /READY (\d+)/.exec(chunk.toString());
@@ -78,12 +80,18 @@ export async function payClientGroups(): Promise<Array<{ group: BenchGroup; resu
   const verifier = createVerifier({ ...demoConfig.verifier, backend: 'wasm' });
   const client = createPayClient({ baseUrl: server.url, verifier });
   const checkoutText = checkoutBody();
-  const checkout = JSON.parse(checkoutText) as { items: Array<{ quantity: number; price: number }>; discountAmount: number; totalAmount: number };
+  const checkout = JSON.parse(checkoutText) as {
+    items: Array<{ quantity: number; price: number }>;
+    discountAmount: number;
+    totalAmount: number;
+  };
   checkout.totalAmount = checkout.items.reduce((s, i) => s + i.quantity * i.price, 0) - checkout.discountAmount;
   const bare = async (path: string, body: unknown) => {
     const text = JSON.stringify(body);
     const res = await fetch(server.url + path, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'X-Wallet-Token': verifier.getToken(text) }, body: text,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'X-Wallet-Token': verifier.getToken(text) },
+      body: text,
     });
     return res.json();
   };
@@ -113,17 +121,36 @@ export async function payClientGroups(): Promise<Array<{ group: BenchGroup; resu
     unpin();
   }
   const results = new Map([...rates].map(([name, r]) => [name, summarize(name, r)]));
-  const [statusClient, statusBare, checkoutClient, checkoutBare] = cases.map(([name]) => name) as [string, string, string, string];
+  const [statusClient, statusBare, checkoutClient, checkoutBare] = cases.map(([name]) => name) as [
+    string,
+    string,
+    string,
+    string,
+  ];
   const group: BenchGroup = {
-    title: `Pay client: sequential calls/s against a canned local Pay server (server on core 0, client on core 1; best ` + `of ${SLICES} slices)`,
+    title:
+      `Pay client: sequential calls/s against a canned local Pay server (server on core 0, client on core 1; best ` +
+      `of ${SLICES} slices)`,
     cases: [],
     ratios: [
-      { label: 'client /status vs bare fetch (>= 0.83x rate = <= 1.2x time)', subject: statusClient, baseline: statusBare, target: 0.83 },
-      { label: 'client /checkout vs bare fetch (>= 0.83x rate = <= 1.2x time)', subject: checkoutClient, baseline: checkoutBare, target: 0.83 },
+      {
+        label: 'client /status vs bare fetch (>= 0.83x rate = <= 1.2x time)',
+        subject: statusClient,
+        baseline: statusBare,
+        target: 0.83,
+      },
+      {
+        label: 'client /checkout vs bare fetch (>= 0.83x rate = <= 1.2x time)',
+        subject: checkoutClient,
+        baseline: checkoutBare,
+        target: 0.83,
+      },
     ],
     notes: [
-      `Client-side CPU per call (least of the slices): ` + `${cases.map(([name]) => `${name} ${best(cpu.get(name)!, 'min').toFixed(0)} µs`).join(', ')}.`,
-      'The client also validates the body against the contract, checks the amounts rule, adds x-request-id, arms ' + 'a timeout and validates the answer; the bare call does none of that.',
+      `Client-side CPU per call (least of the slices): ` +
+        `${cases.map(([name]) => `${name} ${best(cpu.get(name)!, 'min').toFixed(0)} µs`).join(', ')}.`,
+      'The client also validates the body against the contract, checks the amounts rule, adds x-request-id, arms ' +
+        'a timeout and validates the answer; the bare call does none of that.',
     ],
   };
   return [{ group, results }];

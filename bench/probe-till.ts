@@ -46,12 +46,20 @@ async function paced(perSecond: number): Promise<number[]> {
     while (started + sent * periodMs <= performance.now()) {
       const due = started + sent * periodMs;
       sent++;
-      const call = till.call<{ resultCode: string }>('barcode.verify', { fullBarcode: barcode() }).then((result) => {
-        latencies.push(performance.now() - due);
-        if (result.resultCode !== 'CARDSESSION_AVAILABLE') {
-          failure ??= new Error(`probe barcode answered ${result.resultCode}`);
-        }
-      }, (error: Error) => { failure ??= error; }).finally(() => inFlight.delete(call));
+      const call = till
+        .call<{ resultCode: string }>('barcode.verify', { fullBarcode: barcode() })
+        .then(
+          (result) => {
+            latencies.push(performance.now() - due);
+            if (result.resultCode !== 'CARDSESSION_AVAILABLE') {
+              failure ??= new Error(`probe barcode answered ${result.resultCode}`);
+            }
+          },
+          (error: Error) => {
+            failure ??= error;
+          },
+        )
+        .finally(() => inFlight.delete(call));
       inFlight.add(call);
     }
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + sent * periodMs - performance.now())));
@@ -70,10 +78,14 @@ process.on('message', (message: string | { paced: number }) => {
     running = probe();
   } else if (message === 'stop' && running !== undefined) {
     stopping = true;
-    running.then(
-      (latencies) => process.send!({ latencies }),
-      (error: Error) => process.send!({ error: error.message }),
-    ).finally(() => { running = undefined; });
+    running
+      .then(
+        (latencies) => process.send!({ latencies }),
+        (error: Error) => process.send!({ error: error.message }),
+      )
+      .finally(() => {
+        running = undefined;
+      });
   }
 });
 process.on('SIGTERM', () => {

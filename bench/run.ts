@@ -24,11 +24,21 @@ import { idleTillsGroups } from './idle-tills.bench.js';
 // It always exits 0 (a figure here is for reading, on whatever machine); every
 // missed target is listed again at the end. `npm run bench:ci` (bench/ci.ts)
 // runs the groups that matter, short, and fails only under bench/floors.json.
-const groups: Array<() => BenchGroup> = [calibrationGroup, verifyGroup, () => verifyCoreGroup(), tokenGroup, nativeGroup, verifyCoreNativeGroup];
+const groups: Array<() => BenchGroup> = [
+  calibrationGroup,
+  verifyGroup,
+  () => verifyCoreGroup(),
+  tokenGroup,
+  nativeGroup,
+  verifyCoreNativeGroup,
+];
 const only = process.argv[2]?.toLowerCase();
 const wanted = (title: string) => !only || title.toLowerCase().includes(only);
 
-console.log(`# wallet-partner-kit benchmarks\n\n${new Date().toISOString()} · node ${process.version} · ` + `${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}\n`);
+console.log(
+  `# wallet-partner-kit benchmarks\n\n${new Date().toISOString()} · node ${process.version} · ` +
+    `${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}\n`,
+);
 const missed: string[] = [];
 /** Prints a group's table and remembers what it missed. */
 function show(group: BenchGroup, results: Map<string, Measured>): void {
@@ -46,9 +56,15 @@ if (!only || 'server http websocket bridge'.includes(only)) {
   for (const { group, results } of await serverGroups()) show(group, results);
 }
 // Issues 4-6: servers and clients over real sockets, each against a baseline in the same run.
-const asyncGroups: Array<[words: string, run: () => Promise<Array<{ group: BenchGroup; results: Map<string, Measured> }>>]> = [
-  ['sandbox pay checkout status', sandboxPayGroups], ['pay client', payClientGroups], ['sandbox push batch', sandboxPushGroups],
-  ['push campaign', pushGroups], ['callback receiver webhook signature', callbackGroups], ['loyalty', loyaltyGroups],
+const asyncGroups: Array<
+  [words: string, run: () => Promise<Array<{ group: BenchGroup; results: Map<string, Measured> }>>]
+> = [
+  ['sandbox pay checkout status', sandboxPayGroups],
+  ['pay client', payClientGroups],
+  ['sandbox push batch', sandboxPushGroups],
+  ['push campaign', pushGroups],
+  ['callback receiver webhook signature', callbackGroups],
+  ['loyalty', loyaltyGroups],
   // Tills paying through the cash desk server's bridge.
   ['tills pay bridge payments', tillsGroups],
   // Idle tills on one server: verify latency and event-loop stalls with 10k of them connected (about 2 minutes).
@@ -60,6 +76,9 @@ for (const [words, run] of asyncGroups) {
   if (only && !words.includes(only)) continue;
   for (const { group, results } of await run()) show(group, results);
 }
-console.log(missed.length === 0
-  ? 'All targets met.'
-  : `MISSED ${missed.length} target(s) (the run still exits 0; bench:ci enforces ` + `bench/floors.json):\n${missed.map((m) => `  - ${m}`).join('\n')}`);
+console.log(
+  missed.length === 0
+    ? 'All targets met.'
+    : `MISSED ${missed.length} target(s) (the run still exits 0; bench:ci enforces ` +
+        `bench/floors.json):\n${missed.map((m) => `  - ${m}`).join('\n')}`,
+);

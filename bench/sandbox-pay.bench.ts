@@ -15,7 +15,9 @@ interface Sequence {
   setupRequest(request: Record<string, unknown>, context: Record<string, unknown>): Record<string, unknown>;
   onResponse?(status: number, body: string, context: Record<string, unknown>): void;
 }
-type Run = (options: Record<string, unknown>) => Promise<{ requests: { average: number }; non2xx: number; errors: number }>;
+type Run = (
+  options: Record<string, unknown>,
+) => Promise<{ requests: { average: number }; non2xx: number; errors: number }>;
 
 /**
  * One connection's loop: a signed /checkout of a 3-item basket with a new
@@ -26,40 +28,65 @@ function checkoutThenStatus(sessions: string[]): Sequence[] {
   const verifier = createVerifier({ ...demoConfig.verifier, replay: false });
   let n = 0;
   const items = [
-    { name: 'Milk 3.2%', article: 'A-1', quantity: 2, price: 8990 }, { name: 'Bread', article: 'B-2', quantity: 1, price: 4500 },
+    { name: 'Milk 3.2%', article: 'A-1', quantity: 2, price: 8990 },
+    { name: 'Bread', article: 'B-2', quantity: 1, price: 4500 },
     { name: 'Cheese', article: 'C-3', measure: 'GRAM', quantity: 350, price: 12 },
   ];
   const total = 2 * 8990 + 4500 + 350 * 12 - 1000;
   const signed = (body: string) => ({ 'content-type': 'application/json', 'x-wallet-token': verifier.getToken(body) });
-  return [{
-    setupRequest(request) {
-      n++;
-      const body = JSON.stringify({ requestId: `bench-${n}-${randomBytes(4).toString('hex')}`, cardSession: sessions[n % sessions.length], items, discountAmount: 1000, totalAmount: total });
-      return { ...request, method: 'POST', path: '/checkout', body, headers: signed(body) };
+  return [
+    {
+      setupRequest(request) {
+        n++;
+        const body = JSON.stringify({
+          requestId: `bench-${n}-${randomBytes(4).toString('hex')}`,
+          cardSession: sessions[n % sessions.length],
+          items,
+          discountAmount: 1000,
+          totalAmount: total,
+        });
+        return { ...request, method: 'POST', path: '/checkout', body, headers: signed(body) };
+      },
+      onResponse(status, body, context) {
+        if (status === 200) context.transactionId = (JSON.parse(body) as { transactionId: string }).transactionId;
+      },
     },
-    onResponse(status, body, context) {
-      if (status === 200) context.transactionId = (JSON.parse(body) as { transactionId: string }).transactionId;
+    {
+      setupRequest(request, context) {
+        const body = JSON.stringify({ transactionId: context.transactionId ?? 'trx_none' });
+        return { ...request, method: 'POST', path: '/status', body, headers: signed(body) };
+      },
     },
-  }, {
-    setupRequest(request, context) {
-      const body = JSON.stringify({ transactionId: context.transactionId ?? 'trx_none' });
-      return { ...request, method: 'POST', path: '/status', body, headers: signed(body) };
-    },
-  }];
+  ];
 }
 
 async function measureSandbox(name: string, url: string): Promise<Measured> {
   const sessions: string[] = [];
   for (let i = 0; i < CARDS; i++) {
-    const res = await fetch(`${url}/sandbox/cards`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${url}/sandbox/cards`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     sessions.push(((await res.json()) as { cardSession: string }).cardSession);
   }
   // One unrecorded round first: JIT, PGlite's and PostgreSQL's caches and plans warm up.
-  await (autocannon as unknown as Run)({ url, connections: CONNECTIONS, duration: Math.min(2, SECONDS), requests: checkoutThenStatus(sessions) });
+  await (autocannon as unknown as Run)({
+    url,
+    connections: CONNECTIONS,
+    duration: Math.min(2, SECONDS),
+    requests: checkoutThenStatus(sessions),
+  });
   const rates: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const result = await (autocannon as unknown as Run)({ url, connections: CONNECTIONS, duration: SECONDS, requests: checkoutThenStatus(sessions) });
-    if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    const result = await (autocannon as unknown as Run)({
+      url,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      requests: checkoutThenStatus(sessions),
+    });
+    if (result.non2xx > 0 || result.errors > 0)
+      throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
     rates.push(result.requests.average);
   }
   const mean = rates.reduce((a, b) => a + b, 0) / rates.length;
@@ -104,13 +131,19 @@ export async function sandboxPayGroups(): Promise<Array<{ group: BenchGroup; res
     unpin();
   }
   const group: BenchGroup = {
-    title: `Sandbox Pay: requests/s, signed /checkout then /status per connection (${CONNECTIONS} connections, ${CARDS} ` + `card sessions; sandbox on core 0, load on core 1)`,
+    title:
+      `Sandbox Pay: requests/s, signed /checkout then /status per connection (${CONNECTIONS} connections, ${CARDS} ` +
+      `card sessions; sandbox on core 0, load on core 1)`,
     cases: [],
     // A pool of connections on a server should serve concurrent checkouts at least as fast as one in-process
     // connection.
-    ratios: results.has(postgres) ? [{ label: 'PostgreSQL vs PGlite', subject: postgres, baseline: pglite, target: 1 }] : [],
+    ratios: results.has(postgres)
+      ? [{ label: 'PostgreSQL vs PGlite', subject: postgres, baseline: pglite, target: 1 }]
+      : [],
     notes: [
-      'Every checkout is a new transaction (unique requestId) that also supersedes its card session\'s previous ' + 'invoice, a token jti insert and a session lock; every status is a signed read. The PostgreSQL server runs ' + 'on the same 2-core machine, competing with the sandbox for core 0/1.',
+      "Every checkout is a new transaction (unique requestId) that also supersedes its card session's previous " +
+        'invoice, a token jti insert and a session lock; every status is a signed read. The PostgreSQL server runs ' +
+        'on the same 2-core machine, competing with the sandbox for core 0/1.',
       ...(results.has(postgres) ? [] : ['DATABASE_URL is not set: PostgreSQL not measured.']),
     ],
   };
@@ -122,6 +155,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { report } = await import('./harness.js');
   for (const { group, results } of await sandboxPayGroups()) {
     report(group, results);
-    for (const r of results.values()) console.log(`${r.name}: ${r.hz.toFixed(0)} requests/s (±${r.rme.toFixed(1)}%, ${r.samples} rounds)`);
+    for (const r of results.values())
+      console.log(`${r.name}: ${r.hz.toFixed(0)} requests/s (±${r.rme.toFixed(1)}%, ${r.samples} rounds)`);
   }
 }

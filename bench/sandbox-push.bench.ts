@@ -22,33 +22,58 @@ function stats(name: string, seconds: number[]): Measured {
 async function measure(kind: string, running: RunningSandbox): Promise<Measured[]> {
   const login = `bench-${randomBytes(4).toString('hex')}`;
   const post = (path: string, body: unknown, headers: Record<string, string> = {}, method = 'POST') =>
-    fetch(running.url + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  const created = await (await post('/sandbox/push/accounts', { login, partner: 'bench', batchIntervalMs: 0, simulateDelivery: false })).json() as { password: string };
-  await post('/public/user/reset-password', { password: 'bench-password-123' }, { authorization: basicAuthHeader(login, created.password) }, 'PUT');
+    fetch(running.url + path, {
+      method,
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+  const created = (await (
+    await post('/sandbox/push/accounts', { login, partner: 'bench', batchIntervalMs: 0, simulateDelivery: false })
+  ).json()) as { password: string };
+  await post(
+    '/public/user/reset-password',
+    { password: 'bench-password-123' },
+    { authorization: basicAuthHeader(login, created.password) },
+    'PUT',
+  );
   const auth = { authorization: basicAuthHeader(login, 'bench-password-123') };
   const api: number[] = [];
   const bare: number[] = [];
   const db = running.sandbox.context.db;
   for (let round = -1; round < ROUNDS; round++) {
-    const body = { msisdn: numbers(round * BATCH * 2), subId: 'bench', message: { title: 'Bench', text: 'Throughput' } };
+    const body = {
+      msisdn: numbers(round * BATCH * 2),
+      subId: 'bench',
+      message: { title: 'Bench', text: 'Throughput' },
+    };
     let t = performance.now();
     const res = await post('/public/push/batch', body, auth);
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`${kind}: batch answered ${res.status}`);
     const apiSeconds = (performance.now() - t) / 1000;
     const ids = Array.from({ length: BATCH }, () => `pm_${randomBytes(12).toString('hex')}`);
-    const { rows } = await db.query<{ send_id: string }>('SELECT send_id FROM push_sends WHERE login = $1 LIMIT 1', [login]);
+    const { rows } = await db.query<{ send_id: string }>('SELECT send_id FROM push_sends WHERE login = $1 LIMIT 1', [
+      login,
+    ]);
     t = performance.now();
-    await db.transaction((tx) => tx.query(
-      `INSERT INTO push_messages (message_id, send_id, login, sub_id, msisdn, status, created_at, updated_at, next_at)
+    await db.transaction((tx) =>
+      tx.query(
+        `INSERT INTO push_messages (message_id, send_id, login, sub_id, msisdn, status, created_at, updated_at, next_at)
        SELECT t.id, $3, $4, 'bench', t.msisdn, 'QUEUED', now(), now(), NULL FROM unnest($1::text[],
          $2::text[]) AS t(id, msisdn)`,
-      [ids, numbers(round * BATCH * 2 + BATCH), rows[0]!.send_id, login],
-    ));
+        [ids, numbers(round * BATCH * 2 + BATCH), rows[0]!.send_id, login],
+      ),
+    );
     const bareSeconds = (performance.now() - t) / 1000;
-    if (round >= 0) { api.push(apiSeconds); bare.push(bareSeconds); } // round -1 warms up
+    if (round >= 0) {
+      api.push(apiSeconds);
+      bare.push(bareSeconds);
+    } // round -1 warms up
   }
-  return [stats(`${kind}: POST /public/push/batch (10,000 numbers)`, api), stats(`${kind}: bare INSERT ... unnest of 10,000 rows`, bare)];
+  return [
+    stats(`${kind}: POST /public/push/batch (10,000 numbers)`, api),
+    stats(`${kind}: bare INSERT ... unnest of 10,000 rows`, bare),
+  ];
 }
 
 /**
@@ -82,8 +107,16 @@ export async function sandboxPushGroups(): Promise<Array<{ group: BenchGroup; re
   const group: BenchGroup = {
     title: 'Sandbox Push: numbers accepted per second in 10,000-number batches (in-process client)',
     cases: [],
-    ratios: kinds.map((k) => ({ label: `${k}: API batch vs bare INSERT`, subject: `${k}: POST /public/push/batch (10,000 numbers)`, baseline: `${k}: bare INSERT ... unnest of 10,000 rows`, target: 0.3 })),
-    notes: ['The ratio is the share of the database\'s own insert rate the whole API call keeps (the rest is HTTP, ' + 'JSON, validation and the answer).'],
+    ratios: kinds.map((k) => ({
+      label: `${k}: API batch vs bare INSERT`,
+      subject: `${k}: POST /public/push/batch (10,000 numbers)`,
+      baseline: `${k}: bare INSERT ... unnest of 10,000 rows`,
+      target: 0.3,
+    })),
+    notes: [
+      "The ratio is the share of the database's own insert rate the whole API call keeps (the rest is HTTP, " +
+        'JSON, validation and the answer).',
+    ],
   };
   return [{ group, results }];
 }

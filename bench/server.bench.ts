@@ -2,7 +2,15 @@ import { demoConfig } from '../src/demo.js';
 import { drawBarcode } from '../src/index.js';
 import type { BenchGroup, Measured, Ratio } from './harness.js';
 import {
-  type BenchServer, httpLoad, interleaved, type InterleavedCase, type LoadMeasured, pinLoadToCore1, startBenchServer, warmUp, wsLoad,
+  type BenchServer,
+  httpLoad,
+  interleaved,
+  type InterleavedCase,
+  type LoadMeasured,
+  pinLoadToCore1,
+  startBenchServer,
+  warmUp,
+  wsLoad,
 } from './load.js';
 
 /** The barcode every verify load sends: the demo key's, one card. */
@@ -43,7 +51,8 @@ function perVerification(measured: LoadMeasured, size: number): LoadMeasured {
 }
 
 function cpuNote(results: Map<string, LoadMeasured>, names: string[]): string {
-  const parts = names.filter((n) => results.get(n)?.cpuMicrosPerRequest !== undefined)
+  const parts = names
+    .filter((n) => results.get(n)?.cpuMicrosPerRequest !== undefined)
     .map((n) => `${n} ${results.get(n)!.cpuMicrosPerRequest!.toFixed(1)} µs`);
   return `Server CPU (user + system, process.cpuUsage) per request, reply or verification: ${parts.join('; ')}.`;
 }
@@ -58,7 +67,9 @@ export async function serverGroups(): Promise<Array<{ group: BenchGroup; results
  * are started and warmed up once (bench/load.ts `warmUp`, every case alike), then take `repeats` times
  * BENCH_ROUNDS interleaved rounds. Starting fresh servers per repeat made every repeat measure cold servers.
  */
-export async function serverGroupRepeats(repeats: number): Promise<Array<Array<{ group: BenchGroup; results: Map<string, Measured> }>>> {
+export async function serverGroupRepeats(
+  repeats: number,
+): Promise<Array<Array<{ group: BenchGroup; results: Map<string, Measured> }>>> {
   const unpin = pinLoadToCore1();
   const fullBarcode = demoBarcode();
   const body = JSON.stringify({ fullBarcode });
@@ -76,35 +87,104 @@ export async function serverGroupRepeats(repeats: number): Promise<Array<Array<{
   const verifyUrl = (port: number, path = '/v1/barcode/verify') => `http://127.0.0.1:${port}${path}`;
   const bridgeUrl = (port: number) => `ws://127.0.0.1:${port}/ws`;
   // Each group's servers run side by side, idle but for the case in its round: see `interleaved`.
-  const stopAll = () => { for (const server of started.splice(0)) server.stop(); };
+  const stopAll = () => {
+    for (const server of started.splice(0)) server.stop();
+  };
   const measureAll = async (cases: InterleavedCase[]) => {
     await warmUp(cases);
     for (const results of runs) for (const [name, measured] of await interleaved(cases)) results.set(name, measured);
   };
   try {
-    const [kit, plain, before] = [await start('kit.ts'), await start('plain-http.ts'), kitBefore === undefined ? undefined : await start(kitBefore)];
+    const [kit, plain, before] = [
+      await start('kit.ts'),
+      await start('plain-http.ts'),
+      kitBefore === undefined ? undefined : await start(kitBefore),
+    ];
     const http: InterleavedCase[] = [
       { name: NAMES.http, measure: (s) => httpLoad(NAMES.http, verifyUrl(kit.port), body, auth, kit, 1, s) },
-      { name: NAMES.plain, measure: (s) => httpLoad(NAMES.plain, `http://127.0.0.1:${plain.port}/`, body, auth, plain, 1, s) },
-      ...(before === undefined ? [] : [{ name: NAMES.httpBefore, measure: (s?: number) => httpLoad(NAMES.httpBefore, verifyUrl(before.port), body, auth, before, 1, s) }]),
+      {
+        name: NAMES.plain,
+        measure: (s) => httpLoad(NAMES.plain, `http://127.0.0.1:${plain.port}/`, body, auth, plain, 1, s),
+      },
+      ...(before === undefined
+        ? []
+        : [
+            {
+              name: NAMES.httpBefore,
+              measure: (s?: number) => httpLoad(NAMES.httpBefore, verifyUrl(before.port), body, auth, before, 1, s),
+            },
+          ]),
       {
         name: NAMES.httpBatch,
-        measure: async (s) => perVerification(await httpLoad(NAMES.httpBatch, verifyUrl(kit.port, '/v1/barcode/verify-batch'), batchBody, auth, kit, 1, s), BATCH),
+        measure: async (s) =>
+          perVerification(
+            await httpLoad(
+              NAMES.httpBatch,
+              verifyUrl(kit.port, '/v1/barcode/verify-batch'),
+              batchBody,
+              auth,
+              kit,
+              1,
+              s,
+            ),
+            BATCH,
+          ),
       },
     ];
     await measureAll(http);
     stopAll();
-    const [bridgeKit, echo, bridgeBefore] = [await start('kit.ts'), await start('ws-echo.ts'), kitBefore === undefined ? undefined : await start(kitBefore)];
+    const [bridgeKit, echo, bridgeBefore] = [
+      await start('kit.ts'),
+      await start('ws-echo.ts'),
+      kitBefore === undefined ? undefined : await start(kitBefore),
+    ];
     const echoCall = (id: number) => call(id).replace('"method"', '"result":{},"method"');
     const bridge: InterleavedCase[] = [
-      { name: NAMES.bridge, measure: (s) => wsLoad(NAMES.bridge, bridgeUrl(bridgeKit.port), ['wallet-pos.v1'], auth, call, 32, bridgeKit, 1, s) },
-      { name: NAMES.echo, measure: (s) => wsLoad(NAMES.echo, `ws://127.0.0.1:${echo.port}/`, [], {}, echoCall, 32, echo, 1, s) },
-      ...(bridgeBefore === undefined ? [] : [{
-        name: NAMES.bridgeBefore, measure: (s?: number) => wsLoad(NAMES.bridgeBefore, bridgeUrl(bridgeBefore.port), ['wallet-pos.v1'], auth, call, 32, bridgeBefore, 1, s),
-      }]),
+      {
+        name: NAMES.bridge,
+        measure: (s) =>
+          wsLoad(NAMES.bridge, bridgeUrl(bridgeKit.port), ['wallet-pos.v1'], auth, call, 32, bridgeKit, 1, s),
+      },
+      {
+        name: NAMES.echo,
+        measure: (s) => wsLoad(NAMES.echo, `ws://127.0.0.1:${echo.port}/`, [], {}, echoCall, 32, echo, 1, s),
+      },
+      ...(bridgeBefore === undefined
+        ? []
+        : [
+            {
+              name: NAMES.bridgeBefore,
+              measure: (s?: number) =>
+                wsLoad(
+                  NAMES.bridgeBefore,
+                  bridgeUrl(bridgeBefore.port),
+                  ['wallet-pos.v1'],
+                  auth,
+                  call,
+                  32,
+                  bridgeBefore,
+                  1,
+                  s,
+                ),
+            },
+          ]),
       {
         name: NAMES.bridgeBatch,
-        measure: async (s) => perVerification(await wsLoad(NAMES.bridgeBatch, bridgeUrl(bridgeKit.port), ['wallet-pos.v1'], auth, batchFrame, 32, bridgeKit, 1, s), BATCH),
+        measure: async (s) =>
+          perVerification(
+            await wsLoad(
+              NAMES.bridgeBatch,
+              bridgeUrl(bridgeKit.port),
+              ['wallet-pos.v1'],
+              auth,
+              batchFrame,
+              32,
+              bridgeKit,
+              1,
+              s,
+            ),
+            BATCH,
+          ),
       },
     ];
     await measureAll(bridge);
@@ -116,32 +196,65 @@ export async function serverGroupRepeats(repeats: number): Promise<Array<Array<{
 }
 
 /** The two groups of one repeat's results. */
-function describe(results: Map<string, LoadMeasured>, before: boolean): Array<{ group: BenchGroup; results: Map<string, Measured> }> {
+function describe(
+  results: Map<string, LoadMeasured>,
+  before: boolean,
+): Array<{ group: BenchGroup; results: Map<string, Measured> }> {
   const httpRatios: Ratio[] = [
     { label: 'kit HTTP vs node:http (same auth)', subject: NAMES.http, baseline: NAMES.plain, target: 0.9 },
-    ...(before ? [{ label: 'before: kit HTTP vs node:http (same auth)', subject: NAMES.httpBefore, baseline: NAMES.plain, target: 0.9 }] : []),
-    { label: `kit HTTP batch of ${BATCH} vs single verify, verifications/s`, subject: NAMES.httpBatch, baseline: NAMES.http, target: 1.5 },
+    ...(before
+      ? [
+          {
+            label: 'before: kit HTTP vs node:http (same auth)',
+            subject: NAMES.httpBefore,
+            baseline: NAMES.plain,
+            target: 0.9,
+          },
+        ]
+      : []),
+    {
+      label: `kit HTTP batch of ${BATCH} vs single verify, verifications/s`,
+      subject: NAMES.httpBatch,
+      baseline: NAMES.http,
+      target: 1.5,
+    },
   ];
   const http: BenchGroup = {
     title: 'Cash desk server over HTTP: verify requests/s (server on core 0, autocannon with 32 connections on core 1)',
     cases: [],
     ratios: httpRatios,
     notes: [
-      'The servers of a group run side by side on core 0 and take their rounds in turn (bench/load.ts ' + '`interleaved`), so a load that changes during the run weighs on every case alike.',
+      'The servers of a group run side by side on core 0 and take their rounds in turn (bench/load.ts ' +
+        '`interleaved`), so a load that changes during the run weighs on every case alike.',
       cpuNote(results, [NAMES.http, NAMES.httpBefore, NAMES.plain, NAMES.httpBatch]),
     ],
   };
   const bridgeRatios: Ratio[] = [
     { label: 'kit bridge vs bare ws echo', subject: NAMES.bridge, baseline: NAMES.echo, target: 0.9 },
-    ...(before ? [{ label: 'before: kit bridge vs bare ws echo', subject: NAMES.bridgeBefore, baseline: NAMES.echo, target: 0.9 }] : []),
-    { label: `kit bridge batch frames of ${BATCH} vs single calls, verifications/s`, subject: NAMES.bridgeBatch, baseline: NAMES.bridge, target: 1.5 },
+    ...(before
+      ? [
+          {
+            label: 'before: kit bridge vs bare ws echo',
+            subject: NAMES.bridgeBefore,
+            baseline: NAMES.echo,
+            target: 0.9,
+          },
+        ]
+      : []),
+    {
+      label: `kit bridge batch frames of ${BATCH} vs single calls, verifications/s`,
+      subject: NAMES.bridgeBatch,
+      baseline: NAMES.bridge,
+      target: 1.5,
+    },
   ];
   const bridge: BenchGroup = {
     title: 'WebSocket bridge: verifications/s, one connection, 32 calls in flight (server on core 0, client on core 1)',
     cases: [],
     ratios: bridgeRatios,
     notes: [
-      'The echo server does no verification at all: the ratio is the share of a bare socket\'s message rate the ' + 'bridge keeps while verifying every call.',
+      "The echo server does no verification at all: the ratio is the share of a bare socket's message rate the " +
+        'bridge keeps while verifying every call.',
       cpuNote(results, [NAMES.bridge, NAMES.bridgeBefore, NAMES.echo, NAMES.bridgeBatch]),
     ],
   };

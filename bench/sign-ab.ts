@@ -11,7 +11,9 @@ import { createNodeCryptoSigner } from './baselines/node-crypto-token.js';
 import { median } from './harness.js';
 import { checkoutBody } from './token.bench.js';
 
-interface SignCore { sign(text: string, iat: number): string | number }
+interface SignCore {
+  sign(text: string, iat: number): string | number;
+}
 type AddonCore = new (...args: unknown[]) => SignCore;
 
 const require = createRequire(import.meta.url);
@@ -44,6 +46,9 @@ for (let round = 0; round < ROUNDS + 3; round++) {
 const baseline = times[times.length - 1]!;
 for (const [k, [name]] of subjects.slice(0, -1).entries()) {
   const paired = median(times[k]!.map((t, round) => baseline[round]! / t));
-  process.stdout.write(`${name}: ${median(times[k]!).toFixed(0)} ns a token, ${paired.toFixed(2)}x node:crypto (median of paired ` + `rounds)\n`);
+  process.stdout.write(
+    `${name}: ${median(times[k]!).toFixed(0)} ns a token, ${paired.toFixed(2)}x node:crypto (median of paired ` +
+      `rounds)\n`,
+  );
 }
 process.stdout.write(`node:crypto: ${median(baseline).toFixed(0)} ns a token${sink > 0 ? '' : ' '}\n`);

@@ -33,7 +33,10 @@ const BARE_HTTP = `require('node:http').createServer((q, s) => s.end('ok')).list
  * same rounds: before and after measured on one machine state.
  */
 const compare = process.env.BENCH_STARTUP_COMPARE;
-const CLIS: Array<[label: string, path: string]> = [['', cli], ...(compare ? [[' (compared tree)', join(compare, 'dist', 'src', 'cli', 'main.js')] as [string, string]] : [])];
+const CLIS: Array<[label: string, path: string]> = [
+  ['', cli],
+  ...(compare ? [[' (compared tree)', join(compare, 'dist', 'src', 'cli', 'main.js')] as [string, string]] : []),
+];
 
 const SUBJECTS: Subject[] = [
   { name: 'node -e, print a line (baseline)', args: ['-e', "console.log('  URL        http://127.0.0.1:0')"] },
@@ -59,7 +62,11 @@ async function answered(url: string, started: number): Promise<number> {
 function startOnce(args: string[]): Promise<Start> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     let settled = false;
@@ -70,7 +77,9 @@ function startOnce(args: string[]): Promise<Start> {
       if (child.exitCode !== null || child.signalCode !== null) child.emit('exit');
       else child.kill('SIGTERM');
     };
-    child.stderr.on('data', (chunk: Buffer) => { err += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
     child.stdout.on('data', (chunk: Buffer) => {
       if (settled) return;
       out += chunk.toString();
@@ -78,9 +87,14 @@ function startOnce(args: string[]): Promise<Start> {
       if (!match) return;
       const bannerMs = performance.now() - started;
       if (match[1]!.endsWith(':0')) return finish(undefined, { bannerMs, readyMs: bannerMs });
-      answered(match[1]!, started).then((readyMs) => finish(undefined, { bannerMs, readyMs }), (error: Error) => finish(error));
+      answered(match[1]!, started).then(
+        (readyMs) => finish(undefined, { bannerMs, readyMs }),
+        (error: Error) => finish(error),
+      );
     });
-    child.once('exit', (code) => finish(new Error(`${args.join(' ')} exited (${code}) before its banner: ${err.trim().split('\n').at(-1) ?? ''}`)));
+    child.once('exit', (code) =>
+      finish(new Error(`${args.join(' ')} exited (${code}) before its banner: ${err.trim().split('\n').at(-1) ?? ''}`)),
+    );
   });
 }
 
@@ -100,7 +114,11 @@ export async function startupGroups(): Promise<Array<{ group: BenchGroup; result
     process.stderr.write(`  start-up round ${run + 1}/${RUNS}\n`);
   }
   const results = new Map<string, Measured>();
-  const lines = ['| start-up | banner, min | banner, median | first answer, min | first answer, median | banner median / bare ' + 'server |', '|---|---:|---:|---:|---:|'];
+  const lines = [
+    '| start-up | banner, min | banner, median | first answer, min | first answer, median | banner median / bare ' +
+      'server |',
+    '|---|---:|---:|---:|---:|',
+  ];
   const bare = median(starts.get(SUBJECTS[1]!.name)!.map((s) => s.bannerMs));
   const notes: string[] = [];
   let met = true;
@@ -110,13 +128,25 @@ export async function startupGroups(): Promise<Array<{ group: BenchGroup; result
     const min = Math.min(...banner);
     const med = median(banner);
     const sd = Math.sqrt(banner.reduce((a, b) => a + (b - med) ** 2, 0) / Math.max(1, banner.length - 1));
-    results.set(subject.name, { name: subject.name, hz: 1000 / med, rme: (100 * sd) / med, samples: banner.length, display: `${med.toFixed(0)} ms to banner` });
+    results.set(subject.name, {
+      name: subject.name,
+      hz: 1000 / med,
+      rme: (100 * sd) / med,
+      samples: banner.length,
+      display: `${med.toFixed(0)} ms to banner`,
+    });
     const ready = all.map((s) => s.readyMs);
-    lines.push(`| ${subject.name} | ${min.toFixed(0)} ms | ${med.toFixed(0)} ms | ${Math.min(...ready).toFixed(0)} ms | ` + `${median(ready).toFixed(0)} ms | ${(med / bare).toFixed(1)}x |`);
-    if (subject.args[0] === cli) { // the compared tree is reported, not judged
+    lines.push(
+      `| ${subject.name} | ${min.toFixed(0)} ms | ${med.toFixed(0)} ms | ${Math.min(...ready).toFixed(0)} ms | ` +
+        `${median(ready).toFixed(0)} ms | ${(med / bare).toFixed(1)}x |`,
+    );
+    if (subject.args[0] === cli) {
+      // the compared tree is reported, not judged
       const ok = min < TARGET_MS;
       met &&= ok;
-      notes.push(`${subject.name}: fastest banner ${min.toFixed(0)} ms, target < ${TARGET_MS} ms: ${ok ? 'met' : 'NOT met'}`);
+      notes.push(
+        `${subject.name}: fastest banner ${min.toFixed(0)} ms, target < ${TARGET_MS} ms: ${ok ? 'met' : 'NOT met'}`,
+      );
     }
   }
   notes.unshift(lines.join('\n'));

@@ -64,7 +64,10 @@ export function checkBuildIsFresh(): void {
   walk('adapters/http-server');
   walk('adapters/cashdesk-http');
   walk('adapters/ws');
-  if (newer.length > 0) process.stderr.write(`  WARNING: ${newer.length} source files newer than dist/ (e.g. ${newer[0]}): run npm run build:ts\n`);
+  if (newer.length > 0)
+    process.stderr.write(
+      `  WARNING: ${newer.length} source files newer than dist/ (e.g. ${newer[0]}): run npm run build:ts\n`,
+    );
 }
 
 /**
@@ -77,20 +80,34 @@ export function checkBuildIsFresh(): void {
  * `BENCH_SERVE_ROOT` runs another build of the kit (a checkout of an older
  * commit with its own dist/), for before/after figures with the same benchmark.
  */
-export async function startServe(payUrl: string, tills: number, cores: string): Promise<BenchProcess & { dir: string }> {
-  return await startServeConfig({
-    verifier: demoConfig.verifier,
-    tills: Array.from({ length: tills }, (_, n) => ({ id: `bench-till-${n}`, key: `bench-till-key-${n}-not-secret` })),
-    // The sandbox shares its core with the 200 tills (and, on this machine, other people's work): a queue of 200
-    // availability tasks there can take longer than the default 10 s per call, which would fail payments for
-    // the emulator's sake. The wallet service's own latency is not what this benchmark measures.
-    pay: {
-      url: payUrl, webhookSecret: demoConfig.pay.webhookSecret, timeoutMs: 60_000,
-      ...(process.env.BENCH_PAY_THREAD_NICENESS ? { threadNiceness: Number(process.env.BENCH_PAY_THREAD_NICENESS) } : {}),
-      ...(process.env.BENCH_PAY_THREAD ? { thread: process.env.BENCH_PAY_THREAD } : {}),
+export async function startServe(
+  payUrl: string,
+  tills: number,
+  cores: string,
+): Promise<BenchProcess & { dir: string }> {
+  return await startServeConfig(
+    {
+      verifier: demoConfig.verifier,
+      tills: Array.from({ length: tills }, (_, n) => ({
+        id: `bench-till-${n}`,
+        key: `bench-till-key-${n}-not-secret`,
+      })),
+      // The sandbox shares its core with the 200 tills (and, on this machine, other people's work): a queue of 200
+      // availability tasks there can take longer than the default 10 s per call, which would fail payments for
+      // the emulator's sake. The wallet service's own latency is not what this benchmark measures.
+      pay: {
+        url: payUrl,
+        webhookSecret: demoConfig.pay.webhookSecret,
+        timeoutMs: 60_000,
+        ...(process.env.BENCH_PAY_THREAD_NICENESS
+          ? { threadNiceness: Number(process.env.BENCH_PAY_THREAD_NICENESS) }
+          : {}),
+        ...(process.env.BENCH_PAY_THREAD ? { thread: process.env.BENCH_PAY_THREAD } : {}),
+      },
+      server: { port: 0 },
     },
-    server: { port: 0 },
-  }, cores);
+    cores,
+  );
 }
 
 /** Extras of {@link startServeConfig}. */
@@ -108,29 +125,40 @@ export interface ServeProcessOptions {
  * describes, pinned to `cores`.
  */
 export async function startServeConfig(
-  config: Record<string, unknown>, cores: string, options: ServeProcessOptions = {},
+  config: Record<string, unknown>,
+  cores: string,
+  options: ServeProcessOptions = {},
 ): Promise<BenchProcess & { dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'wpk-tills-'));
   // BENCH_SERVE_DATA=1: payments in a PGlite folder (each phase written before it is told) instead of in memory;
   // BENCH_SERVE_DATABASE_URL: on that PostgreSQL, in a schema of this run's own (as instances share payments there).
   const pgUrl = process.env.BENCH_SERVE_DATABASE_URL;
-  const withData = config.pay === undefined ? {}
-    : pgUrl ? { database: { url: pgUrl, schema: `bench_${process.pid}_${Date.now()}` } }
-      : process.env.BENCH_SERVE_DATA ? { database: { dataDir: join(dir, 'data') } } : {};
+  const withData =
+    config.pay === undefined
+      ? {}
+      : pgUrl
+        ? { database: { url: pgUrl, schema: `bench_${process.pid}_${Date.now()}` } }
+        : process.env.BENCH_SERVE_DATA
+          ? { database: { dataDir: join(dir, 'data') } }
+          : {};
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ ...config, ...withData }));
   const logPath = join(dir, 'serve.log');
   const log = openSync(logPath, 'w');
   const fromEnv = (process.env.BENCH_SERVER_NODE_OPTIONS ?? '').split(/\s+/).filter(Boolean);
-  const nodeOptions = [...fromEnv, ...options.nodeOptions ?? []];
+  const nodeOptions = [...fromEnv, ...(options.nodeOptions ?? [])];
   const main = join(process.env.BENCH_SERVE_ROOT ?? root, 'dist/src/cli/main.js');
   const configPath = join(dir, 'config.json');
   const argv = ['taskset', '-c', cores, process.execPath, ...nodeOptions, main, 'serve', '--config', configPath];
   // `ulimit -n` in a shell that then execs the server: the same process (pid), with the open-file limit raised
   // as far as the hard limit allows.
-  const [command, ...args] = options.nofile === undefined ? argv
-    : ['sh', '-c', `ulimit -n ${options.nofile} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "$@"`, 'sh', ...argv];
+  const [command, ...args] =
+    options.nofile === undefined
+      ? argv
+      : ['sh', '-c', `ulimit -n ${options.nofile} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "$@"`, 'sh', ...argv];
   const child = spawn(command!, args, {
-    stdio: ['ignore', log, log], env: { ...withoutWpk(process.env), ...options.env }, cwd: dir,
+    stdio: ['ignore', log, log],
+    env: { ...withoutWpk(process.env), ...options.env },
+    cwd: dir,
   });
   closeSync(log);
   const stop = stopper(child);
@@ -152,7 +180,9 @@ export async function startServeConfig(
     throw error;
   });
   return {
-    pid: child.pid!, port, dir,
+    pid: child.pid!,
+    port,
+    dir,
     async stop() {
       await stop();
       if (!process.env.BENCH_KEEP_SERVER_DIR) rmSync(dir, { recursive: true, force: true });
@@ -163,14 +193,25 @@ export async function startServeConfig(
 
 /** The environment without WPK_* variables: the server's configuration is the file alone. */
 function withoutWpk(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('WPK_') && name !== 'DATABASE_URL' && name !== 'REDIS_URL'));
+  return Object.fromEntries(
+    Object.entries(env).filter(([name]) => !name.startsWith('WPK_') && name !== 'DATABASE_URL' && name !== 'REDIS_URL'),
+  );
 }
 
 /** A benchmark server script of bench/servers (the sandbox) in its own process pinned to `cores`. */
-export async function startScript(script: string, cores: string, env: Record<string, string> = {}): Promise<BenchProcess> {
-  const child = spawn('taskset', ['-c', cores, process.execPath, '--import', 'tsx', join(root, 'bench/servers', script)], {
-    stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env },
-  });
+export async function startScript(
+  script: string,
+  cores: string,
+  env: Record<string, string> = {},
+): Promise<BenchProcess> {
+  const child = spawn(
+    'taskset',
+    ['-c', cores, process.execPath, '--import', 'tsx', join(root, 'bench/servers', script)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, ...env },
+    },
+  );
   const stop = stopper(child);
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -198,7 +239,10 @@ export interface ProbeTill {
 
 /** Forks the probe till, connected as till `key`, pinned to `cores`. */
 export async function startProbe(wsUrl: string, key: string, cores: string): Promise<ProbeTill> {
-  const child = fork(join(root, 'bench/probe-till.ts'), [wsUrl, key], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(join(root, 'bench/probe-till.ts'), [wsUrl, key], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   pin(cores, child.pid!);
   const stop = stopper(child);
   await new Promise<void>((resolve, reject) => {
@@ -209,13 +253,14 @@ export async function startProbe(wsUrl: string, key: string, cores: string): Pro
     pid: child.pid!,
     start(perSecond?: number) {
       child.send(perSecond === undefined ? 'start' : { paced: perSecond });
-      return () => new Promise<number[]>((resolve, reject) => {
-        child.once('message', (message: { latencies?: number[]; error?: string }) => {
-          if (message.error) reject(new Error(message.error));
-          else resolve(message.latencies!);
+      return () =>
+        new Promise<number[]>((resolve, reject) => {
+          child.once('message', (message: { latencies?: number[]; error?: string }) => {
+            if (message.error) reject(new Error(message.error));
+            else resolve(message.latencies!);
+          });
+          child.send('stop');
         });
-        child.send('stop');
-      });
     },
     stop,
   };

@@ -1,7 +1,12 @@
 import { serveHttp } from '../adapters/http-server/serve.js';
 import { demoConfig } from '../src/demo.js';
 import { createVerifier } from '../src/index.js';
-import { createPayClient, createPaymentSession, createPayWebhookHandler, createTransactionUpdates } from '../src/pay/index.js';
+import {
+  createPayClient,
+  createPaymentSession,
+  createPayWebhookHandler,
+  createTransactionUpdates,
+} from '../src/pay/index.js';
 import { BridgeTill, type SessionUpdate } from './bridge-till.js';
 import { type BenchGroup, type Measured, median } from './harness.js';
 import { checkBuildIsFresh, pin, renice, startProbe, startScript, startServe } from './tills-processes.js';
@@ -13,12 +18,23 @@ const BLOCK = 5;
 const TILLS = Number(process.env.BENCH_TILLS ?? 200);
 const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? 3_000);
 const END_PHASES = new Set(['unsuccessful', 'unavailable', 'blocked', 'abandoned', 'refunded', 'unknown']);
-const BASKET = { items: [{ name: 'Coffee', article: 'B-1', quantity: 2, price: 15_000 }, { name: 'Bun', article: 'B-2', quantity: 1, price: 4_500 }], discountAmount: 0 };
+const BASKET = {
+  items: [
+    { name: 'Coffee', article: 'B-1', quantity: 2, price: 15_000 },
+    { name: 'Bun', article: 'B-2', quantity: 1, price: 4_500 },
+  ],
+  discountAmount: 0,
+};
 const TOTAL = 2 * 15_000 + 4_500;
 
-interface Card { cardNumber: string; cardSession: string; barcode: string }
+interface Card {
+  cardNumber: string;
+  cardSession: string;
+  barcode: string;
+}
 
-const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil(q * values.length) - 1)]!;
+const quantile = (values: number[], q: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil(q * values.length) - 1)]!;
 const spread = (values: number[]) => {
   const mean = values.reduce((a, b) => a + b, 0) / values.length;
   return (Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / Math.max(1, values.length - 1)) / mean) * 100;
@@ -27,20 +43,32 @@ const spread = (values: number[]) => {
 /** The sandbox's app and controls, as the customer and the test operator use them. */
 function sandboxApi(url: string) {
   const post = async <T>(path: string, body: unknown = {}): Promise<T> => {
-    const res = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (!res.ok) throw new Error(`sandbox ${path}: ${res.status} ${await res.text()}`);
-    return await res.json() as T;
+    return (await res.json()) as T;
   };
   return {
     issueCard: () => post<Card>('/sandbox/cards', { walletPayIsDefault: true }),
     // The customer taps again when the app's request did not get through (a socket the sandbox closed as it was
     // reused).
-    confirm: (transactionId: string) => post(`/sandbox/app/transactions/${transactionId}/confirm`)
-      .catch((error: Error) => (error.message === 'fetch failed' ? post(`/sandbox/app/transactions/${transactionId}/confirm`) : Promise.reject(error))),
-    webhooksTo: (webhookUrl: string) => post('/sandbox/partners', {
-      partnerId: demoConfig.verifier.partnerId, key: demoConfig.verifier.key, webhookUrl, webhookSecret: demoConfig.pay.webhookSecret,
-    }),
-    succeededByCard: async () => await (await fetch(`${url}/bench/succeeded`)).json() as Record<string, number>,
+    confirm: (transactionId: string) =>
+      post(`/sandbox/app/transactions/${transactionId}/confirm`).catch((error: Error) =>
+        error.message === 'fetch failed'
+          ? post(`/sandbox/app/transactions/${transactionId}/confirm`)
+          : Promise.reject(error),
+      ),
+    webhooksTo: (webhookUrl: string) =>
+      post('/sandbox/partners', {
+        partnerId: demoConfig.verifier.partnerId,
+        key: demoConfig.verifier.key,
+        webhookUrl,
+        webhookSecret: demoConfig.pay.webhookSecret,
+      }),
+    succeededByCard: async () => (await (await fetch(`${url}/bench/succeeded`)).json()) as Record<string, number>,
   };
 }
 type SandboxApi = ReturnType<typeof sandboxApi>;
@@ -51,14 +79,18 @@ type SandboxApi = ReturnType<typeof sandboxApi>;
  * it succeeds; any end other than success fails it.
  */
 class PaymentWatch {
-  readonly #waiting = new Map<string, { confirmed: boolean; resolve(u: SessionUpdate): void; reject(e: Error): void }>();
+  readonly #waiting = new Map<
+    string,
+    { confirmed: boolean; resolve(u: SessionUpdate): void; reject(e: Error): void }
+  >();
   readonly succeeded = new Map<string, number>();
 
   constructor(readonly sandbox: SandboxApi) {}
 
   attach(till: BridgeTill): void {
     till.onUpdate = (update) => {
-      if (update.phase === 'succeeded') this.succeeded.set(update.paymentId, (this.succeeded.get(update.paymentId) ?? 0) + 1);
+      if (update.phase === 'succeeded')
+        this.succeeded.set(update.paymentId, (this.succeeded.get(update.paymentId) ?? 0) + 1);
       this.#see(update);
     };
   }
@@ -78,7 +110,10 @@ class PaymentWatch {
       waiter.reject(new Error(`payment ${update.paymentId} ended ${update.phase}`));
     } else if (update.transactionId !== undefined && update.phase === 'pending' && !waiter.confirmed) {
       waiter.confirmed = true;
-      this.sandbox.confirm(update.transactionId).catch((error: Error) => { this.#waiting.delete(update.paymentId); waiter.reject(error); });
+      this.sandbox.confirm(update.transactionId).catch((error: Error) => {
+        this.#waiting.delete(update.paymentId);
+        waiter.reject(error);
+      });
     }
   }
 
@@ -93,9 +128,11 @@ async function bridgedPayment(till: BridgeTill, watch: PaymentWatch, card: Card,
   const started = performance.now();
   const done = watch.expect(paymentId);
   const answer = await till.call<{ paymentId: string; phase: string; transactionId?: string; totalAmount: number }>(
-    'pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId },
+    'pay.start',
+    { fullBarcode: card.barcode, basket: BASKET, paymentId },
   );
-  if (answer.totalAmount !== TOTAL) throw new Error(`pay.start answered totalAmount ${answer.totalAmount}, expected ${TOTAL}`);
+  if (answer.totalAmount !== TOTAL)
+    throw new Error(`pay.start answered totalAmount ${answer.totalAmount}, expected ${TOTAL}`);
   watch.started(answer);
   await done;
   return performance.now() - started;
@@ -103,7 +140,8 @@ async function bridgedPayment(till: BridgeTill, watch: PaymentWatch, card: Card,
 
 async function inBatches<T>(count: number, size: number, make: () => Promise<T>): Promise<T[]> {
   const out: T[] = [];
-  while (out.length < count) out.push(...await Promise.all(Array.from({ length: Math.min(size, count - out.length) }, make)));
+  while (out.length < count)
+    out.push(...(await Promise.all(Array.from({ length: Math.min(size, count - out.length) }, make))));
   return out;
 }
 
@@ -148,7 +186,11 @@ export async function tillsGroups(): Promise<Array<{ group: BenchGroup; results:
     const directPayment = async (card: Card): Promise<number> => {
       const started = performance.now();
       const session = createPaymentSession({
-        client, cardSession: card.cardSession, basket: BASKET, updates, rescan: () => Promise.reject(new Error('no rescan in the benchmark')),
+        client,
+        cardSession: card.cardSession,
+        basket: BASKET,
+        updates,
+        rescan: () => Promise.reject(new Error('no rescan in the benchmark')),
       });
       const phase = await session.start();
       if (phase !== 'pending') throw new Error(`in-process session: ${phase} after start`);
@@ -200,7 +242,9 @@ export async function tillsGroups(): Promise<Array<{ group: BenchGroup; results:
     const idleBefore = await idleRun();
     const stopLoaded = probe.start();
     const loadStarted = performance.now();
-    const outcomes = await Promise.allSettled(tills.map((t, i) => bridgedPayment(t, loadWatch, cards[i]!, `bench-load-${i}`)));
+    const outcomes = await Promise.allSettled(
+      tills.map((t, i) => bridgedPayment(t, loadWatch, cards[i]!, `bench-load-${i}`)),
+    );
     const loadMs = performance.now() - loadStarted;
     const loaded = await stopLoaded();
     // Late duplicates (a second succeeded) arrive meanwhile, before counting.
@@ -210,20 +254,40 @@ export async function tillsGroups(): Promise<Array<{ group: BenchGroup; results:
     const lost = outcomes.filter((o) => o.status === 'rejected').length;
     const doubledInSandbox = cards.filter((c) => (byCard[c.cardNumber] ?? 0) > 1).length;
     const missingInSandbox = cards.filter((c) => (byCard[c.cardNumber] ?? 0) === 0).length;
-    const exactlyOnce = cards.filter((c, i) => byCard[c.cardNumber] === 1 && outcomes[i]!.status === 'fulfilled').length;
+    const exactlyOnce = cards.filter(
+      (c, i) => byCard[c.cardNumber] === 1 && outcomes[i]!.status === 'fulfilled',
+    ).length;
     const toldTwice = [...loadWatch.succeeded.values()].filter((count) => count > 1).length;
-    const firstError = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected')?.reason as Error | undefined;
-    process.stderr.write(`  ${TILLS} tills paid in ${loadMs.toFixed(0)} ms; ${idle.length} idle and ${loaded.length} loaded probes\n`);
+    const firstError = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected')?.reason as
+      | Error
+      | undefined;
+    process.stderr.write(
+      `  ${TILLS} tills paid in ${loadMs.toFixed(0)} ms; ${idle.length} idle and ${loaded.length} loaded probes\n`,
+    );
 
     const names = {
-      bridge: 'bridge: pay.start -> pay.sessionUpdated(succeeded)', direct: 'in-process createPaymentSession: start -> result',
-      p99Load: `barcode.verify p99 while ${TILLS} tills pay`, p99Idle: 'barcode.verify p99 idle (before and after)',
-      once: `payments succeeded exactly once (of ${TILLS})`, all: `payments started`,
+      bridge: 'bridge: pay.start -> pay.sessionUpdated(succeeded)',
+      direct: 'in-process createPaymentSession: start -> result',
+      p99Load: `barcode.verify p99 while ${TILLS} tills pay`,
+      p99Idle: 'barcode.verify p99 idle (before and after)',
+      once: `payments succeeded exactly once (of ${TILLS})`,
+      all: `payments started`,
     };
-    const perPayment = (name: string, values: number[]): Measured => ({ name, hz: 1000 / median(values), rme: spread(values), samples: values.length, display: `${median(values).toFixed(1)} ms median` });
+    const perPayment = (name: string, values: number[]): Measured => ({
+      name,
+      hz: 1000 / median(values),
+      rme: spread(values),
+      samples: values.length,
+      display: `${median(values).toFixed(1)} ms median`,
+    });
     const p99 = (name: string, values: number[]): Measured => ({
-      name, hz: 1000 / quantile(values, 0.99), rme: spread(values), samples: values.length,
-      display: `${quantile(values, 0.99).toFixed(2)} ms (p50 ${quantile(values, 0.5).toFixed(2)}, max ` + `${Math.max(...values).toFixed(1)})`,
+      name,
+      hz: 1000 / quantile(values, 0.99),
+      rme: spread(values),
+      samples: values.length,
+      display:
+        `${quantile(values, 0.99).toFixed(2)} ms (p50 ${quantile(values, 0.5).toFixed(2)}, max ` +
+        `${Math.max(...values).toFixed(1)})`,
     });
     const results = new Map<string, Measured>([
       [names.bridge, perPayment(names.bridge, bridged)],
@@ -234,21 +298,44 @@ export async function tillsGroups(): Promise<Array<{ group: BenchGroup; results:
       [names.all, { name: names.all, hz: TILLS, rme: 0, samples: TILLS, display: String(TILLS) }],
     ]);
     const group: BenchGroup = {
-      title: 'Tills paying through the cash desk server\'s bridge against the sandbox (instant bank, webhooks; serve ' + 'from dist/ alone on core 0, sandbox, tills and probe on core 1)',
+      title:
+        "Tills paying through the cash desk server's bridge against the sandbox (instant bank, webhooks; serve " +
+        'from dist/ alone on core 0, sandbox, tills and probe on core 1)',
       cases: [],
       ratios: [
-        { label: 'bridge vs in-process session, per payment (>= 0.77x rate = <= 1.3x time)', subject: names.bridge, baseline: names.direct, target: 0.77 },
-        { label: `barcode.verify p99 during ${TILLS} payments vs idle (>= 0.5x = within 2x)`, subject: names.p99Load, baseline: names.p99Idle, target: 0.5 },
-        { label: 'no payment lost or doubled (exactly once / started)', subject: names.once, baseline: names.all, target: 1 },
+        {
+          label: 'bridge vs in-process session, per payment (>= 0.77x rate = <= 1.3x time)',
+          subject: names.bridge,
+          baseline: names.direct,
+          target: 0.77,
+        },
+        {
+          label: `barcode.verify p99 during ${TILLS} payments vs idle (>= 0.5x = within 2x)`,
+          subject: names.p99Load,
+          baseline: names.p99Idle,
+          target: 0.5,
+        },
+        {
+          label: 'no payment lost or doubled (exactly once / started)',
+          subject: names.once,
+          baseline: names.all,
+          target: 1,
+        },
       ],
       notes: [
-        `Per payment: the median of ${bridged.length} sequential payments each way, in alternating blocks of ` + `${BLOCK}; a new sandbox card (walletPayIsDefault) for each, `
-        + 'the customer confirming in the sandbox app as soon as the invoice exists. Both ways include that ' + 'confirm and the webhook.',
-        `Load: ${TILLS} tills (one connection each) started a payment at once and ${TILLS - lost} succeeded ` + `within ${loadMs.toFixed(0)} ms; `
-        + `sandbox: ${missingInSandbox} without a succeeded transaction, ${doubledInSandbox} with more than one; ` + `tills told succeeded twice: ${toldTwice}.`
-        + `${firstError ? ` First failure: ${firstError.message}` : ''}`,
-        `Probe: one more till, its own process, one barcode.verify at a time (a fresh card each): ` + `${idleBefore.length} calls in ${IDLE_MS} ms idle before, `
-        + `${loaded.length} during the load, ${idleAfter.length} in ${IDLE_MS} ms idle after (idle p99 before ` + `${quantile(idleBefore, 0.99).toFixed(2)} ms, after ${quantile(idleAfter, 0.99).toFixed(2)} ms).`,
+        `Per payment: the median of ${bridged.length} sequential payments each way, in alternating blocks of ` +
+          `${BLOCK}; a new sandbox card (walletPayIsDefault) for each, ` +
+          'the customer confirming in the sandbox app as soon as the invoice exists. Both ways include that ' +
+          'confirm and the webhook.',
+        `Load: ${TILLS} tills (one connection each) started a payment at once and ${TILLS - lost} succeeded ` +
+          `within ${loadMs.toFixed(0)} ms; ` +
+          `sandbox: ${missingInSandbox} without a succeeded transaction, ${doubledInSandbox} with more than one; ` +
+          `tills told succeeded twice: ${toldTwice}.` +
+          `${firstError ? ` First failure: ${firstError.message}` : ''}`,
+        `Probe: one more till, its own process, one barcode.verify at a time (a fresh card each): ` +
+          `${idleBefore.length} calls in ${IDLE_MS} ms idle before, ` +
+          `${loaded.length} during the load, ${idleAfter.length} in ${IDLE_MS} ms idle after (idle p99 before ` +
+          `${quantile(idleBefore, 0.99).toFixed(2)} ms, after ${quantile(idleAfter, 0.99).toFixed(2)} ms).`,
       ],
     };
     return [{ group, results }];

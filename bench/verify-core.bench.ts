@@ -11,9 +11,16 @@ const RESCAN_CARDS = 512;
 
 /** rfc6238 barcodes of the bench cards, drawn at `at(i)` for card i. */
 export function rfcBarcodes(cards: string[], at: (i: number) => number): string[] {
-  return cards.map((cardNumber, i) => generateBarcode({
-    ...CONFIG, scheme: 'rfc6238', key: CONFIG.key, cardNumber, cardSession: `S${cardNumber.slice(-7)}`, at: at(i),
-  }));
+  return cards.map((cardNumber, i) =>
+    generateBarcode({
+      ...CONFIG,
+      scheme: 'rfc6238',
+      key: CONFIG.key,
+      cardNumber,
+      cardSession: `S${cardNumber.slice(-7)}`,
+      at: at(i),
+    }),
+  );
 }
 
 /** `list` in consecutive batches of BATCH (a short tail dropped). */
@@ -25,7 +32,8 @@ export function batches(list: string[]): string[][] {
 function roundRobin(verifier: Verifier, list: string[]): () => void {
   let i = 0;
   return () => {
-    if (!verifier.barcodeVerify(list[i++ % list.length]!).totpCodeValid) throw new Error('benchmark input did not verify');
+    if (!verifier.barcodeVerify(list[i++ % list.length]!).totpCodeValid)
+      throw new Error('benchmark input did not verify');
   };
 }
 
@@ -51,7 +59,13 @@ export function verifyCoreGroup(backend: 'wasm' | 'native' = 'wasm'): BenchGroup
   const rfcNow = rfcBarcodes(cards, () => AT);
   // Uncached: card i's barcode is drawn in step i and verified then, so each call meets a step the memo has not seen.
   let stepIndex = 0;
-  const rfcMoving = createVerifier({ ...CONFIG, scheme: 'rfc6238', backend, clock: () => AT + stepIndex * STEP, replay: false }) as Verifier;
+  const rfcMoving = createVerifier({
+    ...CONFIG,
+    scheme: 'rfc6238',
+    backend,
+    clock: () => AT + stepIndex * STEP,
+    replay: false,
+  }) as Verifier;
   const rfcPerStep = rfcBarcodes(cards, (i) => AT + i * STEP);
   const card = createVerifier({ ...CONFIG, backend, clock: steady, replay: false }) as Verifier;
   const cardBatch = createVerifier({ ...CONFIG, backend, clock: steady, replay: false }) as Verifier;
@@ -63,30 +77,59 @@ export function verifyCoreGroup(backend: 'wasm' | 'native' = 'wasm'): BenchGroup
   const rfcBatch = createVerifier({ ...CONFIG, scheme: 'rfc6238', backend, clock: steady, replay: false }) as Verifier;
   const tag = `${backend}, lockout on`;
   return {
-    title: `barcodeVerify core paths (${backend}): rfc6238 memo hit and miss, card-bound distinct, rescan and batch, ` + `${CARDS.toLocaleString('en')} cards`,
+    title:
+      `barcodeVerify core paths (${backend}): rfc6238 memo hit and miss, card-bound distinct, rescan and batch, ` +
+      `${CARDS.toLocaleString('en')} cards`,
     cases: [
       [`rfc6238, step codes memoised (${tag})`, roundRobin(rfc, rfcNow)],
-      [`rfc6238, a new step every call: uncached (${tag})`, () => {
-        stepIndex = (stepIndex + 1) % CARDS;
-        const n = stepIndex;
-        if (!rfcMoving.barcodeVerify(rfcPerStep[n]!).totpCodeValid) throw new Error('benchmark input did not verify');
-      }],
+      [
+        `rfc6238, a new step every call: uncached (${tag})`,
+        () => {
+          stepIndex = (stepIndex + 1) % CARDS;
+          const n = stepIndex;
+          if (!rfcMoving.barcodeVerify(rfcPerStep[n]!).totpCodeValid) throw new Error('benchmark input did not verify');
+        },
+      ],
       [`rfc6238 batch of ${BATCH}, per barcode (${tag})`, batchRobin(rfcBatch, rfcBatches), BATCH],
       [`card-bound, distinct cards (${tag})`, roundRobin(card, cardBarcodes)],
       [`card-bound, rescans of ${RESCAN_CARDS} cards: pads cached (${tag})`, roundRobin(cardRescan, rescans)],
       [`card-bound batch of ${BATCH}, distinct cards, per barcode (${tag})`, batchRobin(cardBatch, cardBatches), BATCH],
     ],
     floors: [
-      { label: `rfc6238 rate, memoised (${backend})`, subject: `rfc6238, step codes memoised (${tag})`, perSecond: backend === 'wasm' ? 1_500_000 : 3_000_000 },
-      ...(backend === 'wasm' ? [{ label: 'card-bound rate, distinct cards, batch (wasm)', subject: `card-bound batch of ${BATCH}, distinct cards, per barcode (${tag})`, perSecond: 1_000_000 }] : []),
+      {
+        label: `rfc6238 rate, memoised (${backend})`,
+        subject: `rfc6238, step codes memoised (${tag})`,
+        perSecond: backend === 'wasm' ? 1_500_000 : 3_000_000,
+      },
+      ...(backend === 'wasm'
+        ? [
+            {
+              label: 'card-bound rate, distinct cards, batch (wasm)',
+              subject: `card-bound batch of ${BATCH}, distinct cards, per barcode (${tag})`,
+              perSecond: 1_000_000,
+            },
+          ]
+        : []),
     ],
     ratios: [
-      { label: `rfc6238 memoised vs uncached (${backend})`, subject: `rfc6238, step codes memoised (${tag})`, baseline: `rfc6238, a new step every call: uncached (${tag})`, target: 1 },
-      { label: `card-bound batch vs single, distinct cards (${backend})`, subject: `card-bound batch of ${BATCH}, distinct cards, per barcode (${tag})`, baseline: `card-bound, distinct cards (${tag})`, target: 1 },
+      {
+        label: `rfc6238 memoised vs uncached (${backend})`,
+        subject: `rfc6238, step codes memoised (${tag})`,
+        baseline: `rfc6238, a new step every call: uncached (${tag})`,
+        target: 1,
+      },
+      {
+        label: `card-bound batch vs single, distinct cards (${backend})`,
+        subject: `card-bound batch of ${BATCH}, distinct cards, per barcode (${tag})`,
+        baseline: `card-bound, distinct cards (${tag})`,
+        target: 1,
+      },
     ],
     notes: [
-      'Compressions per verification: rfc6238 uncached 2, memoised 0 (2 per step and key, once); card-bound ' + 'distinct 6, rescan 2 (the pads cache holds 1,024 cards,',
-      'so 10,000 distinct cards in turn always miss); card-bound batch 6 per barcode but as 4-lane SIMD passes ' + '(wasm), four barcodes a pass.',
+      'Compressions per verification: rfc6238 uncached 2, memoised 0 (2 per step and key, once); card-bound ' +
+        'distinct 6, rescan 2 (the pads cache holds 1,024 cards,',
+      'so 10,000 distinct cards in turn always miss); card-bound batch 6 per barcode but as 4-lane SIMD passes ' +
+        '(wasm), four barcodes a pass.',
     ],
   };
 }
@@ -95,7 +138,12 @@ export function verifyCoreGroup(backend: 'wasm' | 'native' = 'wasm'): BenchGroup
 export function verifyCoreNativeGroup(): BenchGroup {
   const addon = loadNativeBackend();
   if (addon instanceof Error) {
-    return { title: 'barcodeVerify core paths (native)', cases: [], ratios: [], notes: [`Not measured: the native addon is unavailable (${addon.message}).`] };
+    return {
+      title: 'barcodeVerify core paths (native)',
+      cases: [],
+      ratios: [],
+      notes: [`Not measured: the native addon is unavailable (${addon.message}).`],
+    };
   }
   return verifyCoreGroup('native');
 }

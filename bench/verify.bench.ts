@@ -5,7 +5,12 @@ import type { BenchGroup } from './harness.js';
 
 /** The verifier layout every in-process group measures. */
 export const CONFIG = {
-  algorythm: 'HMACSHA256', passLength: 8, prefix: 'CM', interval: 30, cardSessionLength: 8, delimeter: ';',
+  algorythm: 'HMACSHA256',
+  passLength: 8,
+  prefix: 'CM',
+  interval: 30,
+  cardSessionLength: 8,
+  delimeter: ';',
   key: '5f1e0c3a9b7d2468ace013579bdf2468ace013579bdf2468ace013579bdf2468',
   // The baselines (node:crypto, otpauth) reimplement card-bound: per-card key derivation is the cost measured.
   scheme: 'card-bound',
@@ -21,10 +26,15 @@ export function benchCards(): string[] {
 
 /** A card-bound barcode for each card, drawn at AT. */
 export function benchBarcodes(cards = benchCards()): string[] {
-  return cards.map((cardNumber) => generateBarcode({
-    ...CONFIG, cardNumber, cardKey: deriveCardKey(CONFIG.key, cardNumber, CONFIG.algorythm),
-    cardSession: `S${String(cardNumber).slice(-7)}`, at: AT,
-  }));
+  return cards.map((cardNumber) =>
+    generateBarcode({
+      ...CONFIG,
+      cardNumber,
+      cardKey: deriveCardKey(CONFIG.key, cardNumber, CONFIG.algorythm),
+      cardSession: `S${String(cardNumber).slice(-7)}`,
+      at: AT,
+    }),
+  );
 }
 
 /** barcodeVerify of valid card-bound barcodes against baselines (a) node:crypto and (b) otpauth. */
@@ -38,8 +48,9 @@ export function verifyGroup(): BenchGroup {
   const bare = createVerifier({ ...CONFIG, backend: 'wasm', clock, replay: false, lockout: false });
   const nodeCrypto = createNodeCryptoVerifier({ ...CONFIG, clock });
   const secrets = cards.map((c) => OTPAuth.Secret.fromHex(deriveCardKey(CONFIG.key, c, CONFIG.algorythm)));
-  const plainCodes = secrets.map((secret) => new OTPAuth.TOTP({ secret, algorithm: 'SHA256', digits: 8, period: 30 })
-    .generate({ timestamp: AT }));
+  const plainCodes = secrets.map((secret) =>
+    new OTPAuth.TOTP({ secret, algorithm: 'SHA256', digits: 8, period: 30 }).generate({ timestamp: AT }),
+  );
 
   let i = 0;
   const check = (ok: boolean) => {
@@ -48,18 +59,58 @@ export function verifyGroup(): BenchGroup {
   return {
     title: 'barcodeVerify, valid card-bound barcodes, window 1, HMACSHA256, 8 digits, 10,000 cards',
     cases: [
-      ['kit barcodeVerify (wasm, lockout on)', () => { check(kit.barcodeVerify(barcodes[i++ % CARDS]!).totpCodeValid); }],
-      ['kit barcodeVerify (wasm, no store)', () => { check(bare.barcodeVerify(barcodes[i++ % CARDS]!).totpCodeValid); }],
-      ['(a) same algorithm on node:crypto', () => { check(nodeCrypto(barcodes[i++ % CARDS]!)); }],
-      ['(b) otpauth TOTP.validate, plain TOTP', () => {
-        const n = i++ % CARDS;
-        check(OTPAuth.TOTP.validate({ token: plainCodes[n]!, secret: secrets[n]!, algorithm: 'SHA256', digits: 8, period: 30, timestamp: AT, window: 1 }) === 0);
-      }],
+      [
+        'kit barcodeVerify (wasm, lockout on)',
+        () => {
+          check(kit.barcodeVerify(barcodes[i++ % CARDS]!).totpCodeValid);
+        },
+      ],
+      [
+        'kit barcodeVerify (wasm, no store)',
+        () => {
+          check(bare.barcodeVerify(barcodes[i++ % CARDS]!).totpCodeValid);
+        },
+      ],
+      [
+        '(a) same algorithm on node:crypto',
+        () => {
+          check(nodeCrypto(barcodes[i++ % CARDS]!));
+        },
+      ],
+      [
+        '(b) otpauth TOTP.validate, plain TOTP',
+        () => {
+          const n = i++ % CARDS;
+          check(
+            OTPAuth.TOTP.validate({
+              token: plainCodes[n]!,
+              secret: secrets[n]!,
+              algorithm: 'SHA256',
+              digits: 8,
+              period: 30,
+              timestamp: AT,
+              window: 1,
+            }) === 0,
+          );
+        },
+      ],
     ],
-    floors: [{ label: 'kit barcodeVerify rate', subject: 'kit barcodeVerify (wasm, lockout on)', perSecond: 1_000_000 }],
+    floors: [
+      { label: 'kit barcodeVerify rate', subject: 'kit barcodeVerify (wasm, lockout on)', perSecond: 1_000_000 },
+    ],
     ratios: [
-      { label: 'kit vs (a) node:crypto', subject: 'kit barcodeVerify (wasm, lockout on)', baseline: '(a) same algorithm on node:crypto', target: 2 },
-      { label: 'kit vs (b) otpauth validate', subject: 'kit barcodeVerify (wasm, lockout on)', baseline: '(b) otpauth TOTP.validate, plain TOTP', target: 3.5 },
+      {
+        label: 'kit vs (a) node:crypto',
+        subject: 'kit barcodeVerify (wasm, lockout on)',
+        baseline: '(a) same algorithm on node:crypto',
+        target: 2,
+      },
+      {
+        label: 'kit vs (b) otpauth validate',
+        subject: 'kit barcodeVerify (wasm, lockout on)',
+        baseline: '(b) otpauth TOTP.validate, plain TOTP',
+        target: 3.5,
+      },
     ],
     notes: [
       'A card-bound verification costs six SHA-256 compressions (card key: 2, its HMAC pads: 2, the code: 2);',

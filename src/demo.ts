@@ -29,7 +29,10 @@ export const demoConfig = {
    * The cash desk server's Pay API: the sandbox's default URL (`sandbox --demo`); `demo` points it at its own
    * sandbox and has that sandbox sign its Pay webhooks with this secret.
    */
-  pay: { url: 'http://127.0.0.1:8090', webhookSecret: 'whsec_d2FsbGV0LXBhcnRuZXIta2l0IGRlbW8gd2ViaG9va3MsIERFTU8gT05MWQ==' }, // DEMO ONLY
+  pay: {
+    url: 'http://127.0.0.1:8090',
+    webhookSecret: 'whsec_d2FsbGV0LXBhcnRuZXIta2l0IGRlbW8gd2ViaG9va3MsIERFTU8gT05MWQ==',
+  }, // DEMO ONLY
   /** Basic credentials the wallet service uses on the demo Loyalty server (`loyalty --demo`). */
   loyalty: { login: 'demo-wallet', password: 'demo-loyalty-DEMO-ONLY' }, // DEMO ONLY
 } as const;
@@ -40,6 +43,8 @@ export const demoConfig = {
  * API receiver. Apart from `demoConfig`, which is also a `serve` configuration. Public: DEMO ONLY.
  */
 export const demoConsoleAccount = {
-  login: 'demo-console', password: 'demo-console-initial-DEMO-ONLY', newPassword: 'demo-console-reset-DEMO-ONLY', // DEMO ONLY
+  login: 'demo-console',
+  password: 'demo-console-initial-DEMO-ONLY',
+  newPassword: 'demo-console-reset-DEMO-ONLY', // DEMO ONLY
   callbackSecret: 'whsec_d2FsbGV0LXBhcnRuZXIta2l0IGNvbnNvbGUgY2FsbGJhY2tzLCBERU1PIE9OTFk=', // DEMO ONLY
 } as const;

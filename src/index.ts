@@ -4,18 +4,40 @@
 // `wallet-partner-kit/errors`. test/api/surface.test.ts pins this list.
 export { barcodeVerify, getToken, init } from '../adapters/node/default.js';
 export { deriveCardKey, drawBarcode, generateBarcode, hmac, hotp, totp } from '../adapters/node/primitives.js';
-export type { DrawBarcodeOptions, GenerateBarcodeOptions, HotpOptions, TotpOptions } from '../adapters/node/primitives.js';
+export type {
+  DrawBarcodeOptions,
+  GenerateBarcodeOptions,
+  HotpOptions,
+  TotpOptions,
+} from '../adapters/node/primitives.js';
 export type { BonusAnswer, BonusHook, ResolvedConfig, VerifierConfig } from '../adapters/node/config.js';
 export {
-  createVerifier, type BatchOf, type Verifier, type VerifyOptions, type VerifyResult,
+  createVerifier,
+  type BatchOf,
+  type Verifier,
+  type VerifyOptions,
+  type VerifyResult,
 } from '../adapters/node/verifier.js';
 export type {
-  AcceptedVerification, Algorythm, AnotherInstance, BarcodeVerification, CardSessionAvailable, CardSessionNotAvailable,
-  FailureReason, PasswordScheme, RefusedVerification, ResultCode, ValidationFailed, VerifyReason,
+  AcceptedVerification,
+  Algorythm,
+  AnotherInstance,
+  BarcodeVerification,
+  CardSessionAvailable,
+  CardSessionNotAvailable,
+  FailureReason,
+  PasswordScheme,
+  RefusedVerification,
+  ResultCode,
+  ValidationFailed,
+  VerifyReason,
 } from './contracts/barcode.js';
 export { demoConfig } from './demo.js';
 export {
-  FailureLimiter, type FailureBudget, type FailureLimiterOptions, type Lockout,
+  FailureLimiter,
+  type FailureBudget,
+  type FailureLimiterOptions,
+  type Lockout,
 } from './guard/failure-limiter.js';
 export type { SharedFailure, SharedFailureCounts } from './guard/shared-counts.js';
 export { MemoryStore, type MemoryStoreOptions } from './stores/memory.js';

@@ -60,7 +60,9 @@ export function createHttpApp(service: CashDeskService, options?: HttpAdapterOpt
     token: (body) => ({ token: service.token(requestDataFrom(body)) }),
   };
   const nodeRoutes = new Map<string, NodeHandler>();
-  for (const [name, route] of Object.entries(RAW_POST_ROUTES) as Array<[RawPostRouteName, (typeof RAW_POST_ROUTES)[RawPostRouteName]]>) {
+  for (const [name, route] of Object.entries(RAW_POST_ROUTES) as Array<
+    [RawPostRouteName, (typeof RAW_POST_ROUTES)[RawPostRouteName]]
+  >) {
     const handler = rawJsonRoute(deps, route.path, answers[name]);
     app.post(route.path, honoRoute(handler));
     nodeRoutes.set(route.path, handler);
@@ -73,13 +75,17 @@ export function createHttpApp(service: CashDeskService, options?: HttpAdapterOpt
   if (payWebhook !== undefined) {
     // The body limit first: the signature can only be checked over the whole body, so without it any caller
     // could have a body of any size held in memory (no credentials needed to send one).
-    const limit = requestBodyLimit(bodyLimitBytes, () => { throw payloadTooLarge(bodyLimitBytes); });
+    const limit = requestBodyLimit(bodyLimitBytes, () => {
+      throw payloadTooLarge(bodyLimitBytes);
+    });
     app.post(PAY_WEBHOOK_PATH, async (c) => {
       // The sandbox sends the id of the request that created the transaction: the payment's id in both servers' logs.
       const id = requestIdOf(c.env.incoming);
       let answer: Response | undefined;
       try {
-        await limit(c, async () => { answer = await withRequestId(id, () => payWebhook(c.req.raw)); });
+        await limit(c, async () => {
+          answer = await withRequestId(id, () => payWebhook(c.req.raw));
+        });
       } catch (error) {
         // Refused before the webhook could look (the body's size): counted here, answered by onError.
         requests.count(PAY_WEBHOOK_PATH, error instanceof HttpProblem ? error.httpStatus : 500);

@@ -19,7 +19,8 @@ import type { TillAuthenticator } from './till-keys.js';
  * Reads the Node request's own headers: building a web `Headers` costs more than all the checks.
  */
 export function tillAdmission(
-  authenticate: TillAuthenticator, limitBytes: number,
+  authenticate: TillAuthenticator,
+  limitBytes: number,
 ): (incoming: IncomingMessage) => HttpProblem | Till {
   return (incoming) => {
     const { headers } = incoming;
@@ -27,7 +28,8 @@ export function tillAdmission(
     if (till === undefined) return unauthorized();
     const length = headers['content-length'];
     // With Transfer-Encoding the length is not to be trusted; the limit is then enforced while reading.
-    const declaredOver = length !== undefined && headers['transfer-encoding'] === undefined && Number(length) > limitBytes;
+    const declaredOver =
+      length !== undefined && headers['transfer-encoding'] === undefined && Number(length) > limitBytes;
     if (declaredOver) return payloadTooLarge(limitBytes);
     const contentType = headers['content-type'];
     if (contentType !== undefined && !isJsonMediaType(contentType)) return unsupportedMediaType();

@@ -12,14 +12,27 @@ import { withRequestIds } from '../../src/routes/ops.js';
 export const PAY_WEBHOOK_PATH = '/webhooks/pay';
 
 const openapiRoute = createRoute({
-  operationId: 'openapi', method: 'get', path: PATHS.openapi, summary: 'This document', security: [],
-  responses: { 200: { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { schema: z.object({}).passthrough() } } } },
+  operationId: 'openapi',
+  method: 'get',
+  path: PATHS.openapi,
+  summary: 'This document',
+  security: [],
+  responses: {
+    200: {
+      description: 'The OpenAPI 3.1 document.',
+      content: { 'application/json': { schema: z.object({}).passthrough() } },
+    },
+  },
 });
 
 const asyncapiRoute = createRoute({
-  operationId: 'asyncapi', method: 'get', path: PATHS.asyncapi, summary: 'The AsyncAPI document of the bridge',
-  description: 'The AsyncAPI 3.0 document of the WebSocket bridge (`/ws`, subprotocol `wallet-pos.v1`): '
-    + 'its methods, errors and notifications.',
+  operationId: 'asyncapi',
+  method: 'get',
+  path: PATHS.asyncapi,
+  summary: 'The AsyncAPI document of the bridge',
+  description:
+    'The AsyncAPI 3.0 document of the WebSocket bridge (`/ws`, subprotocol `wallet-pos.v1`): ' +
+    'its methods, errors and notifications.',
   security: [],
   responses: {
     200: {
@@ -30,19 +43,37 @@ const asyncapiRoute = createRoute({
 });
 
 const payWebhookRoute = createRoute({
-  operationId: 'payWebhook', method: 'post', path: PAY_WEBHOOK_PATH, summary: "The Pay service's transaction.updated events (mounted when pay.webhookSecret is set)",
-  description: 'Standard Webhooks over the raw body with the configured `whsec_` secret; the payment sessions waiting on ' + 'the transaction take the status.',
+  operationId: 'payWebhook',
+  method: 'post',
+  path: PAY_WEBHOOK_PATH,
+  summary: "The Pay service's transaction.updated events (mounted when pay.webhookSecret is set)",
+  description:
+    'Standard Webhooks over the raw body with the configured `whsec_` secret; the payment sessions waiting on ' +
+    'the transaction take the status.',
   security: webhookSecurity,
   request: { body: { required: true, content: { 'application/json': { schema: TransactionUpdatedEvent } } } },
   responses: {
     204: { description: 'Taken.' },
-    400: { description: 'Not JSON, or not a transaction.updated event (`BAD_REQUEST`).', content: { 'application/json': { schema: ErrorEnvelope } } },
-    401: { description: 'The signature does not verify, the timestamp is stale or a header is missing.', content: { 'application/json': { schema: ErrorEnvelope } } },
-    413: { description: 'The body is over the server\'s body limit (`PAYLOAD_TOO_LARGE`), refused before it is read.', content: { 'application/json': { schema: ErrorEnvelope } } },
-    500: { description: 'The event could not be processed: the service retries.', content: { 'application/json': { schema: ErrorEnvelope } } },
+    400: {
+      description: 'Not JSON, or not a transaction.updated event (`BAD_REQUEST`).',
+      content: { 'application/json': { schema: ErrorEnvelope } },
+    },
+    401: {
+      description: 'The signature does not verify, the timestamp is stale or a header is missing.',
+      content: { 'application/json': { schema: ErrorEnvelope } },
+    },
+    413: {
+      description: "The body is over the server's body limit (`PAYLOAD_TOO_LARGE`), refused before it is read.",
+      content: { 'application/json': { schema: ErrorEnvelope } },
+    },
+    500: {
+      description: 'The event could not be processed: the service retries.',
+      content: { 'application/json': { schema: ErrorEnvelope } },
+    },
     503: {
-      description: 'The database does not answer (`DATABASE_UNAVAILABLE`), so the state could not be written: '
-        + 'the service retries after `Retry-After`.',
+      description:
+        'The database does not answer (`DATABASE_UNAVAILABLE`), so the state could not be written: ' +
+        'the service retries after `Retry-After`.',
       content: { 'application/json': { schema: ErrorEnvelope } },
     },
   },
@@ -58,19 +89,28 @@ export function cashDeskOpenApiDocument(version: string = VERSION): object {
   registerComponents(app);
   registerWebhookSecurity(app);
   const routes = [
-    ...Object.values(RAW_POST_ROUTES), healthRoute, liveRoute, metricsRoute, openapiRoute, asyncapiRoute,
+    ...Object.values(RAW_POST_ROUTES),
+    healthRoute,
+    liveRoute,
+    metricsRoute,
+    openapiRoute,
+    asyncapiRoute,
     payWebhookRoute,
   ];
   for (const route of routes) app.openAPIRegistry.registerPath(route);
   documentPaymentRoutes(app);
-  return withRequestIds(app.getOpenAPI31Document({
-    openapi: '3.1.0',
-    info: {
-      title: 'wallet-partner-kit cash desk server',
-      version,
-      description: 'Barcode verification, Pay API token signing and payments for cash desks. Errors are `{ status, ' + 'errors[], requestId }`; every answer carries `X-Request-Id`.',
-      license: OPENAPI_LICENSE,
-    },
-    servers: demoServers(8080, 'The cash desk server'),
-  }));
+  return withRequestIds(
+    app.getOpenAPI31Document({
+      openapi: '3.1.0',
+      info: {
+        title: 'wallet-partner-kit cash desk server',
+        version,
+        description:
+          'Barcode verification, Pay API token signing and payments for cash desks. Errors are `{ status, ' +
+          'errors[], requestId }`; every answer carries `X-Request-Id`.',
+        license: OPENAPI_LICENSE,
+      },
+      servers: demoServers(8080, 'The cash desk server'),
+    }),
+  );
 }

@@ -41,13 +41,18 @@ function isLogger(value: unknown): value is Logger {
 
 const limitMessage = `must be an integer from 1 to ${MAX_BODY_LIMIT_BYTES}`;
 
-const optionsSchema = z.object({
-  bodyLimitBytes: z.number({ error: limitMessage }).int({ error: limitMessage })
-    .min(1, { error: limitMessage }).max(MAX_BODY_LIMIT_BYTES, { error: limitMessage })
-    .default(DEFAULT_BODY_LIMIT_BYTES),
-  logger: z.custom<Logger>(isLogger, { error: 'must be a pino Logger' }).optional(),
-  health: z.instanceof(HealthCheck, { error: 'must be a HealthCheck' }).optional(),
-}).strict();
+const optionsSchema = z
+  .object({
+    bodyLimitBytes: z
+      .number({ error: limitMessage })
+      .int({ error: limitMessage })
+      .min(1, { error: limitMessage })
+      .max(MAX_BODY_LIMIT_BYTES, { error: limitMessage })
+      .default(DEFAULT_BODY_LIMIT_BYTES),
+    logger: z.custom<Logger>(isLogger, { error: 'must be a pino Logger' }).optional(),
+    health: z.instanceof(HealthCheck, { error: 'must be a HealthCheck' }).optional(),
+  })
+  .strict();
 
 /**
  * Validates the adapter's options once, at start-up, naming every bad field

@@ -29,7 +29,11 @@ export function lastEventId(header: string | undefined): number {
  * is an answer with its status, not a stream that opens and dies.
  */
 export async function paymentEventStream(
-  c: Context<NodeEnv>, service: Payments, tillId: string, paymentId: string, release: () => void,
+  c: Context<NodeEnv>,
+  service: Payments,
+  tillId: string,
+  paymentId: string,
+  release: () => void,
   options: PaymentEventsOptions = {},
 ): Promise<Response> {
   const queue: SessionUpdate[] = [];
@@ -44,7 +48,7 @@ export async function paymentEventStream(
       wake?.();
     });
     try {
-      queue.unshift(...await service.events(tillId, paymentId, after));
+      queue.unshift(...(await service.events(tillId, paymentId, after)));
     } catch (error) {
       unsubscribe();
       throw error;
@@ -64,7 +68,9 @@ export async function paymentEventStream(
       while (!stream.aborted && !stream.closed) {
         const next = queue.shift();
         if (next === undefined) {
-          await new Promise<void>((resolve) => { wake = resolve; });
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
           wake = undefined;
           continue;
         }
@@ -72,7 +78,8 @@ export async function paymentEventStream(
         if (next.seq !== undefined && next.seq <= sent) continue;
         sent = Math.max(sent, next.seq ?? 0);
         await stream.writeSSE({
-          event: 'pay.sessionUpdated', data: JSON.stringify(next),
+          event: 'pay.sessionUpdated',
+          data: JSON.stringify(next),
           ...(next.seq === undefined ? {} : { id: String(next.seq) }),
           ...(first ? { retry: options.retryMs ?? 2_000 } : {}),
         });

@@ -1,6 +1,13 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import {
-  Health, MAX_VERIFY_BATCH, TokenRequest, TokenResponse, Verification, VerifyBatchRequest, VerifyBatchResponse, VerifyRequest,
+  Health,
+  MAX_VERIFY_BATCH,
+  TokenRequest,
+  TokenResponse,
+  Verification,
+  VerifyBatchRequest,
+  VerifyBatchResponse,
+  VerifyRequest,
 } from '../../src/contracts/cashdesk.js';
 import { ErrorEnvelope } from '../../src/contracts/errors.js';
 import { ServerMetrics } from '../../src/cashdesk/metrics.js';
@@ -24,32 +31,46 @@ export const SECURITY_SCHEMES = { bearer: 'tillKey', query: 'tillKeyQuery' } as 
 /** Declares the till key schemes (and the token body's `TokenRequest`) in the app's OpenAPI registry. */
 export function registerComponents(app: Pick<OpenAPIHono, 'openAPIRegistry'>): void {
   app.openAPIRegistry.registerComponent('securitySchemes', SECURITY_SCHEMES.bearer, {
-    type: 'http', scheme: 'bearer', description: "The till's key: `Authorization: Bearer <key>`.",
+    type: 'http',
+    scheme: 'bearer',
+    description: "The till's key: `Authorization: Bearer <key>`.",
   });
   app.openAPIRegistry.registerComponent('securitySchemes', SECURITY_SCHEMES.query, {
-    type: 'apiKey', in: 'query', name: 'key', description: "The till's key as `?key=`, for tills that cannot set headers.",
+    type: 'apiKey',
+    in: 'query',
+    name: 'key',
+    description: "The till's key as `?key=`, for tills that cannot set headers.",
   });
   // The token body is described by hand (below), so its schema is registered explicitly for the $ref.
   app.openAPIRegistry.register('TokenRequest', TokenRequest);
 }
 
 // Either scheme admits the request.
-const tillSecurity: Array<Record<string, string[]>> = [{ [SECURITY_SCHEMES.bearer]: [] }, { [SECURITY_SCHEMES.query]: [] }];
+const tillSecurity: Array<Record<string, string[]>> = [
+  { [SECURITY_SCHEMES.bearer]: [] },
+  { [SECURITY_SCHEMES.query]: [] },
+];
 
 function errorResponse(description: string) {
   return { description, content: { 'application/json': { schema: ErrorEnvelope } } };
 }
 
 const postErrors = {
-  400: errorResponse('The body is not JSON or fails the schema (`BAD_REQUEST`, one `<field>: <message>` line per problem).'),
+  400: errorResponse(
+    'The body is not JSON or fails the schema (`BAD_REQUEST`, one `<field>: <message>` line per problem).',
+  ),
   401: errorResponse('No till key, or a key of no till (`UNAUTHORIZED`). Sent with `WWW-Authenticate: Bearer`.'),
   413: errorResponse('The body is over the configured limit (`PAYLOAD_TOO_LARGE`).'),
   415: errorResponse('The body is not declared as `application/json` (`UNSUPPORTED_MEDIA_TYPE`).'),
-  429: errorResponse('Too many wrong till keys from this address (`TOO_MANY_REQUESTS`): locked out, the key not checked. '
-    + '`Retry-After` gives the seconds left.'),
+  429: errorResponse(
+    'Too many wrong till keys from this address (`TOO_MANY_REQUESTS`): locked out, the key not checked. ' +
+      '`Retry-After` gives the seconds left.',
+  ),
   500: errorResponse('An unexpected failure (`INTERNAL`); details are logged, never returned.'),
-  503: errorResponse('The shared verification store is down (`STORE_UNAVAILABLE`), the verifier is closed '
-    + '(`VERIFIER_CLOSED`) or the server is draining (`SERVICE_UNAVAILABLE`): retry.'),
+  503: errorResponse(
+    'The shared verification store is down (`STORE_UNAVAILABLE`), the verifier is closed ' +
+      '(`VERIFIER_CLOSED`) or the server is draining (`SERVICE_UNAVAILABLE`): retry.',
+  ),
 };
 
 /**
@@ -61,7 +82,9 @@ export const verifyRoute = createRoute({
   method: 'post',
   path: PATHS.verify,
   summary: 'Verify a scanned barcode',
-  description: 'Splits and checks a loyalty-card barcode (interface document section 2.2). A refused barcode is a 200 with ' + '`totpCodeValid: false`.',
+  description:
+    'Splits and checks a loyalty-card barcode (interface document section 2.2). A refused barcode is a 200 with ' +
+    '`totpCodeValid: false`.',
   security: tillSecurity,
   request: { body: { required: true, content: { 'application/json': { schema: VerifyRequest } } } },
   responses: {
@@ -79,17 +102,25 @@ export const verifyBatchRoute = createRoute({
   method: 'post',
   path: PATHS.verifyBatch,
   summary: 'Verify several scanned barcodes at once',
-  description: `Verifies 1 to ${MAX_VERIFY_BATCH} barcodes in one request, in the order sent, each exactly as `
-    + '`POST /v1/barcode/verify` would one after the other: `results[i]` answers `fullBarcodes[i]`, and a refused ' + 'barcode is a '
-    + '`Verification` with `totpCodeValid: false`, never a refusal of the request. A body that fails the schema ' + '(not an array, '
-    + `empty, over ${MAX_VERIFY_BATCH} items, an item not a string) is refused whole: no barcode of it is verified.`,
+  description:
+    `Verifies 1 to ${MAX_VERIFY_BATCH} barcodes in one request, in the order sent, each exactly as ` +
+    '`POST /v1/barcode/verify` would one after the other: `results[i]` answers `fullBarcodes[i]`, and a refused ' +
+    'barcode is a ' +
+    '`Verification` with `totpCodeValid: false`, never a refusal of the request. A body that fails the schema ' +
+    '(not an array, ' +
+    `empty, over ${MAX_VERIFY_BATCH} items, an item not a string) is refused whole: no barcode of it is verified.`,
   security: tillSecurity,
   request: { body: { required: true, content: { 'application/json': { schema: VerifyBatchRequest } } } },
   responses: {
-    200: { description: 'One result per barcode, in order.', content: { 'application/json': { schema: VerifyBatchResponse } } },
+    200: {
+      description: 'One result per barcode, in order.',
+      content: { 'application/json': { schema: VerifyBatchResponse } },
+    },
     ...postErrors,
-    400: errorResponse('The body is not JSON or fails the schema (`BAD_REQUEST`, one `<field>: <message>` line per problem, '
-      + 'items named by index: `fullBarcodes.3: must be a string`).'),
+    400: errorResponse(
+      'The body is not JSON or fails the schema (`BAD_REQUEST`, one `<field>: <message>` line per problem, ' +
+        'items named by index: `fullBarcodes.3: must be a string`).',
+    ),
   },
 });
 
@@ -102,7 +133,10 @@ export const tokenRoute = createRoute({
   method: 'post',
   path: PATHS.token,
   summary: 'Sign a Pay API request body',
-  description: 'Returns the `X-Wallet-Token` for a request body. Send either the body itself, which is signed byte for byte ' + 'as received, or `{ "requestData": "<json text>" }`. Text that is not JSON is refused with ' + '`REQUEST_DATA_INVALID` and its byte offset.',
+  description:
+    'Returns the `X-Wallet-Token` for a request body. Send either the body itself, which is signed byte for byte ' +
+    'as received, or `{ "requestData": "<json text>" }`. Text that is not JSON is refused with ' +
+    '`REQUEST_DATA_INVALID` and its byte offset.',
   security: tillSecurity,
   request: {
     body: {
@@ -124,15 +158,19 @@ export const tokenRoute = createRoute({
   responses: {
     200: { description: 'The token.', content: { 'application/json': { schema: TokenResponse } } },
     ...postErrors,
-    400: errorResponse('Not JSON (`REQUEST_DATA_INVALID`, with the byte offset) or `requestData` not a string (`BAD_REQUEST`).'),
+    400: errorResponse(
+      'Not JSON (`REQUEST_DATA_INVALID`, with the byte offset) or `requestData` not a string (`BAD_REQUEST`).',
+    ),
   },
 });
 
 /** The `/healthz` answer while a dependency does not answer its probe. */
-export const HealthUnavailable = z.object({
-  status: z.literal('unavailable'),
-  failing: z.array(z.string()).openapi({ example: ['redis'] }),
-}).openapi('HealthUnavailable');
+export const HealthUnavailable = z
+  .object({
+    status: z.literal('unavailable'),
+    failing: z.array(z.string()).openapi({ example: ['redis'] }),
+  })
+  .openapi('HealthUnavailable');
 
 /** `GET /healthz`, unauthenticated. */
 export const healthRoute = createRoute({
@@ -141,13 +179,18 @@ export const healthRoute = createRoute({
   method: 'get',
   path: PATHS.health,
   summary: 'Readiness: the server and the dependencies it needs',
-  description: 'Probes the shared Redis store (when configured) with `PING` and the payments\' database '
-    + '(when payments are configured) with `SELECT 1`, at most about once a second.',
+  description:
+    "Probes the shared Redis store (when configured) with `PING` and the payments' database " +
+    '(when payments are configured) with `SELECT 1`, at most about once a second.',
   responses: {
-    200: { description: 'The server is up and its dependencies answer.', content: { 'application/json': { schema: Health } } },
+    200: {
+      description: 'The server is up and its dependencies answer.',
+      content: { 'application/json': { schema: Health } },
+    },
     503: {
-      description: 'A dependency does not answer (named in `failing`: `redis`, `database`): '
-        + 'verifications or payments would fail.',
+      description:
+        'A dependency does not answer (named in `failing`: `redis`, `database`): ' +
+        'verifications or payments would fail.',
       content: { 'application/json': { schema: HealthUnavailable } },
     },
   },
@@ -160,7 +203,12 @@ export const liveRoute = createRoute({
   method: 'get',
   path: PATHS.live,
   summary: 'Liveness',
-  responses: { 200: { description: 'The process is up.', content: { 'application/json': { schema: z.object({ status: z.literal('ok') }) } } } },
+  responses: {
+    200: {
+      description: 'The process is up.',
+      content: { 'application/json': { schema: z.object({ status: z.literal('ok') }) } },
+    },
+  },
 });
 
 /** `GET /metrics`, unauthenticated: the server binds loopback by default and scrapers are expected on the host. */

@@ -7,7 +7,11 @@ import { presentedKey, type Till } from '../../src/cashdesk/tills.js';
  * till, or undefined; throws `LockoutError` while the address is locked out
  * after too many wrong keys.
  */
-export type TillAuthenticator = (authorization: string | undefined, url: string | undefined, remoteAddress: string | undefined) => Till | undefined;
+export type TillAuthenticator = (
+  authorization: string | undefined,
+  url: string | undefined,
+  remoteAddress: string | undefined,
+) => Till | undefined;
 
 const BEARER = 'Bearer ';
 

@@ -1,4 +1,9 @@
-import { MAX_BARCODE_LENGTH, MAX_VERIFY_BATCH, VerifyBatchRequest, VerifyRequest } from '../../src/contracts/cashdesk.js';
+import {
+  MAX_BARCODE_LENGTH,
+  MAX_VERIFY_BATCH,
+  VerifyBatchRequest,
+  VerifyRequest,
+} from '../../src/contracts/cashdesk.js';
 import { bodyNotJson, invalidBody } from '../http-server/refusals.js';
 
 const BOM = 0xfeff;
@@ -65,7 +70,8 @@ export function fullBarcodesFrom(body: Buffer): readonly string[] {
 function onlyBarcodes(parsed: unknown): readonly string[] | undefined {
   const barcodes = soleMember(parsed, 'fullBarcodes');
   if (!Array.isArray(barcodes) || barcodes.length === 0 || barcodes.length > MAX_VERIFY_BATCH) return undefined;
-  for (const barcode of barcodes) if (typeof barcode !== 'string' || barcode.length > MAX_BARCODE_LENGTH) return undefined;
+  for (const barcode of barcodes)
+    if (typeof barcode !== 'string' || barcode.length > MAX_BARCODE_LENGTH) return undefined;
   return barcodes as string[];
 }
 

@@ -6,8 +6,16 @@ import { instantiateSync } from '@assemblyscript/loader';
 export interface CoreExports {
   memory: WebAssembly.Memory;
   bufferAddress(which: number): number;
-  configure(alg: number, digits: number, interval: number, sessionLength: number, window: number,
-    prefixLength: number, delimiterLength: number, scheme: number): void;
+  configure(
+    alg: number,
+    digits: number,
+    interval: number,
+    sessionLength: number,
+    window: number,
+    prefixLength: number,
+    delimiterLength: number,
+    scheme: number,
+  ): void;
   setPartnerKey(keyLength: number): void;
   addPreviousKey(keyLength: number): number;
   verify(length: number, truncated: number, nowMs: number): number;
@@ -126,7 +134,10 @@ export class Core {
     this.config = new Uint8Array(buffer, at(4), CONFIG_CAP);
     this.random = new Uint8Array(buffer, at(5), RANDOM_CAP);
     this.result = new Int32Array(buffer, at(6), 16);
-    this.batchSlots = Array.from({ length: BATCH_MAX }, (_, i) => new Uint8Array(buffer, at(1) + i * BARCODE_CAP, BARCODE_CAP));
+    this.batchSlots = Array.from(
+      { length: BATCH_MAX },
+      (_, i) => new Uint8Array(buffer, at(1) + i * BARCODE_CAP, BARCODE_CAP),
+    );
     this.batchSpans = new Int32Array(buffer, at(7), BATCH_MAX * 2);
     this.batchResults = new Int32Array(buffer, at(8), BATCH_MAX * BATCH_STRIDE);
   }

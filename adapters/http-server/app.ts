@@ -8,7 +8,12 @@ import { requestBodyLimit } from './body-limit.js';
 import { isClientAbort, problemFor } from './failures.js';
 import { apiMetrics, mountMetrics, type ApiMetrics } from './metrics.js';
 import {
-  bodyNotJson, invalidBody, methodNotAllowed, notFound, payloadTooLarge, unsupportedMediaType,
+  bodyNotJson,
+  invalidBody,
+  methodNotAllowed,
+  notFound,
+  payloadTooLarge,
+  unsupportedMediaType,
 } from './refusals.js';
 import { keepRequestIdInHeader, sendProblem } from './reply.js';
 import { requestIdFor, requestIdOfContext } from './request-id.js';
@@ -65,7 +70,13 @@ function incomingOf(c: Context): IncomingMessage | undefined {
  * app.openapi(route, (c) => c.json(...));
  */
 export function createApiApp<E extends Env = Env>(options: ApiAppOptions = {}): OpenAPIHono<E> {
-  const { logger: given, bodyLimitBytes = 1024 * 1024, metrics = apiMetrics(), requestLog = 'debug', requestIdInBody = true } = options;
+  const {
+    logger: given,
+    bodyLimitBytes = 1024 * 1024,
+    metrics = apiMetrics(),
+    requestLog = 'debug',
+    requestIdInBody = true,
+  } = options;
   const logger = withLogPolicy(given ?? silentLogger());
   const app = new OpenAPIHono<E>({
     defaultHook: (result, c) => {
@@ -84,8 +95,16 @@ export function createApiApp<E extends Env = Env>(options: ApiAppOptions = {}): 
     nameHttpSpan(c.req.method, routes(c.req.path)?.route);
     if (requestLog !== false) {
       // The route pattern, never the path: a path may hold a card number.
-      logger[requestLog]({ reqId: id, method: c.req.method, route: routes(c.req.path)?.route ?? 'unmatched', status: c.res.status,
-        ms: Math.round(performance.now() - started) }, 'request');
+      logger[requestLog](
+        {
+          reqId: id,
+          method: c.req.method,
+          route: routes(c.req.path)?.route ?? 'unmatched',
+          status: c.res.status,
+          ms: Math.round(performance.now() - started),
+        },
+        'request',
+      );
     }
   });
   if (metrics !== false) mountMetrics(app, metrics);
@@ -97,7 +116,10 @@ export function createApiApp<E extends Env = Env>(options: ApiAppOptions = {}): 
     await next();
   });
   app.use('*', boundJsonDepth());
-  app.use('*', requestBodyLimit(bodyLimitBytes, (c) => sendProblem(c, payloadTooLarge(bodyLimitBytes))));
+  app.use(
+    '*',
+    requestBodyLimit(bodyLimitBytes, (c) => sendProblem(c, payloadTooLarge(bodyLimitBytes))),
+  );
   app.onError((error, c) => {
     const incoming = incomingOf(c);
     // Aborted: the request's signal says the client went, whatever the body's reader made of the cut-short body.
@@ -118,7 +140,10 @@ export function createApiApp<E extends Env = Env>(options: ApiAppOptions = {}): 
  * Serves the app's OpenAPI 3.1 document at `GET /openapi.json`, built once on
  * first request (routes are fixed by then).
  */
-export function serveOpenApi(app: OpenAPIHono<Env>, info: { title: string; version: string; description?: string }): void {
+export function serveOpenApi(
+  app: OpenAPIHono<Env>,
+  info: { title: string; version: string; description?: string },
+): void {
   let document: string | undefined;
   app.get('/openapi.json', (c) => {
     document ??= JSON.stringify(app.getOpenAPI31Document({ openapi: '3.1.0', info }));

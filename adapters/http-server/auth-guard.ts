@@ -13,7 +13,10 @@ export interface AuthGuard {
 }
 
 /** A limiter given as is, built from options, or none for `false`. */
-export function limiterFrom(option: FailureLimiter | FailureLimiterOptions | false | undefined, clock?: () => number): FailureLimiter | undefined {
+export function limiterFrom(
+  option: FailureLimiter | FailureLimiterOptions | false | undefined,
+  clock?: () => number,
+): FailureLimiter | undefined {
   if (option === false) return undefined;
   if (option instanceof FailureLimiter) return option;
   return new FailureLimiter({ ...(clock ? { clock } : {}), ...option });
@@ -34,7 +37,10 @@ export function remoteAddressOf(c: Context): string | undefined {
  * @param credential The non-secret name the attempt is for (login, partner id), when one is known.
  */
 export async function guardedCheck<T>(
-  guard: AuthGuard | undefined, c: Context, credential: string | undefined, check: () => T | undefined | Promise<T | undefined>,
+  guard: AuthGuard | undefined,
+  c: Context,
+  credential: string | undefined,
+  check: () => T | undefined | Promise<T | undefined>,
 ): Promise<T | undefined> {
   if (guard === undefined) return check();
   const address = remoteAddressOf(c);
@@ -47,10 +53,16 @@ export async function guardedCheck<T>(
   }
   const lockout = guard.limiter.failed(address, credential);
   if (lockout !== undefined) {
-    guard.logger.warn({
-      realm: guard.realm, scope: lockout.scope, remoteAddress: lockout.address,
-      ...(lockout.credential === undefined ? {} : { credential: lockout.credential }), retryAfterSeconds: lockout.retryAfterSeconds,
-    }, 'authentication locked out');
+    guard.logger.warn(
+      {
+        realm: guard.realm,
+        scope: lockout.scope,
+        remoteAddress: lockout.address,
+        ...(lockout.credential === undefined ? {} : { credential: lockout.credential }),
+        retryAfterSeconds: lockout.retryAfterSeconds,
+      },
+      'authentication locked out',
+    );
   }
   return undefined;
 }

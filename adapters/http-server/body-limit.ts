@@ -20,19 +20,27 @@ export function streamingBodyLimit(maxBytes: number, onError: (c: Context) => Re
     if (declared !== null && !chunked) return Number.parseInt(declared, 10) > maxBytes ? onError(c) : next();
     let size = 0;
     let over = false;
-    const limited = raw.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        size += chunk.byteLength;
-        if (size <= maxBytes) {
-          controller.enqueue(chunk);
-          return;
-        }
-        over = true;
-        controller.error(payloadTooLarge(maxBytes));
-      },
-    }));
+    const limited = raw.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          size += chunk.byteLength;
+          if (size <= maxBytes) {
+            controller.enqueue(chunk);
+            return;
+          }
+          over = true;
+          controller.error(payloadTooLarge(maxBytes));
+        },
+      }),
+    );
     // Built from its parts: node-server's own request class is not one undici's Request copies from.
-    c.req.raw = new Request(raw.url, { method: raw.method, headers: raw.headers, signal: raw.signal, body: limited, duplex: 'half' } as RequestInit);
+    c.req.raw = new Request(raw.url, {
+      method: raw.method,
+      headers: raw.headers,
+      signal: raw.signal,
+      body: limited,
+      duplex: 'half',
+    } as RequestInit);
     await next();
     // Whatever the route made of a body cut short (a JSON parser says 400), the answer is 413.
     if (over) c.res = onError(c);

@@ -2,7 +2,6 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { TopicFeedListener } from './topic-feed.js';
 
-
 /** Options of {@link streamChanges}. */
 export interface ChangeStreamOptions {
   /** Notices within this many ms leave as one event per topic. Default 50. */
@@ -20,7 +19,11 @@ export interface ChangeStreamOptions {
  * @example
  * app.get('/sandbox/app/events', (c) => streamChanges(c, (l) => ctx.changes.subscribe(l)));
  */
-export function streamChanges(c: Context, subscribe: (listener: TopicFeedListener) => () => void, options: ChangeStreamOptions = {}): Response {
+export function streamChanges(
+  c: Context,
+  subscribe: (listener: TopicFeedListener) => () => void,
+  options: ChangeStreamOptions = {},
+): Response {
   const coalesceMs = options.coalesceMs ?? 50;
   const heartbeatMs = options.heartbeatMs ?? 20_000;
   c.header('Cache-Control', 'no-store');
@@ -58,7 +61,9 @@ export function streamChanges(c: Context, subscribe: (listener: TopicFeedListene
       await stream.writeSSE({ event: 'ready', data: '{}' });
       while (!ended && !stream.aborted && !stream.closed) {
         if (due.size === 0 || timer !== undefined) {
-          await new Promise<void>((resolve) => { wake = resolve; });
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
           continue;
         }
         const topics = [...due];

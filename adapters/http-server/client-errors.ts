@@ -9,13 +9,25 @@ function refusalFor(code: string | undefined): { status: number; code: string; m
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return { status: 408, code: 'REQUEST_TIMEOUT', message: 'request: not received in time' };
     case 'HPE_HEADER_OVERFLOW':
-      return { status: 431, code: 'REQUEST_HEADER_FIELDS_TOO_LARGE', message: 'headers: larger than the server accepts' };
+      return {
+        status: 431,
+        code: 'REQUEST_HEADER_FIELDS_TOO_LARGE',
+        message: 'headers: larger than the server accepts',
+      };
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'body: chunk extensions larger than the server accepts' };
+      return {
+        status: 413,
+        code: 'PAYLOAD_TOO_LARGE',
+        message: 'body: chunk extensions larger than the server accepts',
+      };
     default:
       // The parser's code (HPE_INVALID_HEADER_TOKEN, HPE_UNEXPECTED_CONTENT_LENGTH...) says what was wrong, never what
       // was sent.
-      return { status: 400, code: 'BAD_REQUEST', message: `request: not valid HTTP/1.1${code?.startsWith('HPE_') ? ` (${code})` : ''}` };
+      return {
+        status: 400,
+        code: 'BAD_REQUEST',
+        message: `request: not valid HTTP/1.1${code?.startsWith('HPE_') ? ` (${code})` : ''}`,
+      };
   }
 }
 
@@ -46,6 +58,8 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   // A peer that never reads would otherwise keep the socket; the answer is tiny.
   setTimeout(() => socket.destroy(), FLUSH_MS).unref();
   // Header names in lower case, as the kit's other answers write them (reply.ts).
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\ncontent-type: application/json\r\n`
-    + `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\ncontent-type: application/json\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\n\r\n${body}`,
+  );
 }

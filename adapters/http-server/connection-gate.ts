@@ -77,12 +77,18 @@ export function gateConnections(server: Server, options: ConnectionGateOptions):
       return;
     }
     state.open++;
-    socket.once('close', () => { state.open--; });
+    socket.once('close', () => {
+      state.open--;
+    });
     for (const handler of handlers) handler.call(server, socket);
   });
   return {
-    get open() { return state.open; },
-    get refused() { return { ...state.refused }; },
+    get open() {
+      return state.open;
+    },
+    get refused() {
+      return { ...state.refused };
+    },
     serveAgain(socket) {
       for (const handler of handlers) handler.call(server, socket);
     },
@@ -96,9 +102,11 @@ function refusalAnswer(retryAfterSeconds: number): () => string {
     const message = 'The server is at its connection limit; retry';
     const body = JSON.stringify(errorEnvelope('SERVICE_UNAVAILABLE', [message], requestId));
     // Header names in lower case, as the kit's other answers write them (reply.ts).
-    return `HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\nretry-after: ${retryAfterSeconds}\r\n`
-      + 'content-type: application/json\r\n'
-      + `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\n\r\n${body}`;
+    return (
+      `HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\nretry-after: ${retryAfterSeconds}\r\n` +
+      'content-type: application/json\r\n' +
+      `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\n\r\n${body}`
+    );
   };
 }
 
@@ -118,7 +126,9 @@ function refuse(socket: Socket, answer: () => string, state: { lingering: number
     setTimeout(() => socket.destroy(), REFUSAL_MS).unref();
   };
   state.lingering++;
-  socket.once('close', () => { state.lingering--; });
+  socket.once('close', () => {
+    state.lingering--;
+  });
   // Input is read and dropped until the client closes: a socket closed with unread input is reset.
   socket.on('data', reply);
   socket.on('end', () => {
@@ -149,7 +159,9 @@ export function survivingAcceptErrors(server: Server, logger: Logger | undefined
     failing = true;
     logger?.warn({ code: error.code }, 'cannot accept connections (out of file descriptors): pending ones were closed');
     // Told again at the next failure after a connection has got through.
-    server.once('connection', () => { failing = false; });
+    server.once('connection', () => {
+      failing = false;
+    });
   });
 }
 

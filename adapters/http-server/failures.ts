@@ -38,7 +38,9 @@ export function isClientAbort(error: unknown, incoming?: IncomingMessage): boole
 export function databaseRefusal(error: unknown): HttpProblem | undefined {
   const code = sqlState(error);
   if (code === undefined || !code.startsWith('22')) return undefined;
-  return problemOfCode('BAD_REQUEST', ['body: a value was refused as invalid data; check text fields for control characters and lengths']);
+  return problemOfCode('BAD_REQUEST', [
+    'body: a value was refused as invalid data; check text fields for control characters and lengths',
+  ]);
 }
 
 function classify(error: unknown): { problem: HttpProblem; log?: 'warn' | 'error'; message?: string } {
@@ -50,11 +52,15 @@ function classify(error: unknown): { problem: HttpProblem; log?: 'warn' | 'error
       case 'REQUEST_DATA_INVALID':
         // The offset (never the content) is safe to pass on and tells the till what to fix.
         return {
-          problem: requestDataInvalid(error instanceof RequestDataError ? `invalid at byte ${error.offset}` : undefined),
+          problem: requestDataInvalid(
+            error instanceof RequestDataError ? `invalid at byte ${error.offset}` : undefined,
+          ),
         };
       case 'STORE_UNAVAILABLE':
         return {
-          problem: problemOfCode('STORE_UNAVAILABLE', ['The verification store is unavailable; the barcode was neither accepted nor refused']),
+          problem: problemOfCode('STORE_UNAVAILABLE', [
+            'The verification store is unavailable; the barcode was neither accepted nor refused',
+          ]),
           log: 'warn',
         };
       case 'TOO_MANY_REQUESTS':

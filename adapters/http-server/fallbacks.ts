@@ -32,12 +32,14 @@ export function errorHandler(logger: Logger): ErrorHandler<NodeEnv> {
  * runs for a request no route matched.
  */
 export function notFoundHandler(
-  routes: (path: string) => PathRoutes | undefined, requests: RequestCounter,
+  routes: (path: string) => PathRoutes | undefined,
+  requests: RequestCounter,
 ): NotFoundHandler<NodeEnv> {
   return (c) => {
     const found = routes(c.req.path);
     // Served under this very method, yet no route answered (a strict-path mismatch): nothing to allow.
-    const allowed = found === undefined || found.methods.includes(c.req.method.toUpperCase()) ? undefined : found.methods;
+    const allowed =
+      found === undefined || found.methods.includes(c.req.method.toUpperCase()) ? undefined : found.methods;
     const problem = allowed === undefined ? notFound() : methodNotAllowed(allowed);
     writeProblem(c.env.incoming.headers, c.env.outgoing, problem);
     requests.count(allowed === undefined ? UNMATCHED_ROUTE : found!.route, problem.httpStatus);

@@ -77,7 +77,15 @@ export class HealthCheck {
       timer.unref();
     });
     try {
-      return await Promise.race([Promise.resolve().then(probe).then(() => true, () => false), timeout]);
+      return await Promise.race([
+        Promise.resolve()
+          .then(probe)
+          .then(
+            () => true,
+            () => false,
+          ),
+        timeout,
+      ]);
     } finally {
       clearTimeout(timer);
     }
@@ -90,12 +98,15 @@ export class HealthCheck {
  * `{ "status": "unavailable", "failing": ["database"] }`.
  */
 export function mountHealthRoutes<E extends Env, S extends Schema, P extends string>(
-  app: Hono<E, S, P>, health: HealthCheck, ok: () => object,
+  app: Hono<E, S, P>,
+  health: HealthCheck,
+  ok: () => object,
 ): void {
   app.get('/livez', (c) => c.json({ status: 'ok' }, 200));
   app.get('/healthz', async (c) => {
     const { failing } = await health.check();
-    if (failing.length > 0) return c.json({ status: 'unavailable', failing: [...failing] } satisfies UnavailableBody, 503);
+    if (failing.length > 0)
+      return c.json({ status: 'unavailable', failing: [...failing] } satisfies UnavailableBody, 503);
     return c.json({ status: 'ok', ...ok() }, 200);
   });
 }

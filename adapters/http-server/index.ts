@@ -7,7 +7,12 @@ export { createApiApp, serveOpenApi, type ApiAppOptions } from './app.js';
 export { guardedCheck, limiterFrom, remoteAddressOf, type AuthGuard } from './auth-guard.js';
 export { CLIENT_CLOSED_REQUEST } from './failures.js';
 export {
-  HealthCheck, mountHealthRoutes, type HealthCheckOptions, type HealthProbe, type HealthReport, type UnavailableBody,
+  HealthCheck,
+  mountHealthRoutes,
+  type HealthCheckOptions,
+  type HealthProbe,
+  type HealthReport,
+  type UnavailableBody,
 } from './health.js';
 export { isJsonMediaType } from './media-type.js';
 export { apiMetrics, mountMetrics, METRICS_PATH, type ApiMetrics } from './metrics.js';

@@ -25,7 +25,10 @@ export interface ApiMetrics {
  */
 export function apiMetrics(): ApiMetrics {
   const registry = serverRegistry();
-  const httpRequests = new Counter('wpk_http_requests_total', 'HTTP requests by route and status code.', ['route', 'status']);
+  const httpRequests = new Counter('wpk_http_requests_total', 'HTTP requests by route and status code.', [
+    'route',
+    'status',
+  ]);
   registry.registerMetric(httpRequests);
   return { registry, httpRequests };
 }
@@ -37,12 +40,17 @@ export function apiMetrics(): ApiMetrics {
  * personal data in it; bind to loopback or filter at the proxy).
  * Mount it before the routes, so that it wraps them.
  */
-export function mountMetrics<E extends Env, S extends Schema, P extends string>(app: Hono<E, S, P>, metrics: ApiMetrics): void {
+export function mountMetrics<E extends Env, S extends Schema, P extends string>(
+  app: Hono<E, S, P>,
+  metrics: ApiMetrics,
+): void {
   const routes = routeTable(app);
   const requests = requestCounter(metrics);
   app.use('*', async (c, next) => {
     await next();
     requests.count(routes(c.req.path)?.route ?? UNMATCHED_ROUTE, c.res.status);
   });
-  app.get(METRICS_PATH, async (c) => c.body(await renderMetrics(metrics.registry), 200, { 'Content-Type': METRICS_CONTENT_TYPE }));
+  app.get(METRICS_PATH, async (c) =>
+    c.body(await renderMetrics(metrics.registry), 200, { 'Content-Type': METRICS_CONTENT_TYPE }),
+  );
 }

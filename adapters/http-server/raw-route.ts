@@ -64,7 +64,11 @@ class RawPost<C> implements BodySink {
       this.bodyFailed(error);
       return;
     }
-    if (isPromiseLike(result)) result.then((value) => this.send(value), (error: unknown) => this.bodyFailed(error));
+    if (isPromiseLike(result))
+      result.then(
+        (value) => this.send(value),
+        (error: unknown) => this.bodyFailed(error),
+      );
     else this.send(result);
   }
 

@@ -12,14 +12,19 @@ import { HttpProblem } from './problem.js';
  * throw problem(404, 'NOT_FOUND', ['transactionId: no such transaction']);
  */
 export function problem(
-  httpStatus: number, status: KitErrorCode, errors: readonly string[], headers?: Record<string, string>,
+  httpStatus: number,
+  status: KitErrorCode,
+  errors: readonly string[],
+  headers?: Record<string, string>,
 ): HttpProblem {
   return new HttpProblem(httpStatus, status, errors, headers);
 }
 
 /** The problem for a kit error's code, with the code's status from the table. */
 export function problemOfCode(
-  code: KitErrorCode, errors: readonly string[], headers?: Record<string, string>,
+  code: KitErrorCode,
+  errors: readonly string[],
+  headers?: Record<string, string>,
 ): HttpProblem {
   return new HttpProblem(httpStatusOf(code), code, errors, headers);
 }
@@ -62,20 +67,25 @@ export function notFound(): HttpProblem {
 
 /** 405: the path exists, but only under `allowed` methods (sent as `Allow`). */
 export function methodNotAllowed(allowed: readonly string[]): HttpProblem {
-  return problemOfCode('METHOD_NOT_ALLOWED', [`method: must be ${allowed.join(' or ')}`],
-    { allow: allowed.join(', ') });
+  return problemOfCode('METHOD_NOT_ALLOWED', [`method: must be ${allowed.join(' or ')}`], {
+    allow: allowed.join(', '),
+  });
 }
 
 /** 429: too many failed authentications; `Retry-After` says when to try again. */
 export function tooManyRequests(error: LockoutError): HttpProblem {
-  return problemOfCode('TOO_MANY_REQUESTS', [`Too many failed authentications: retry after ${error.retryAfterSeconds} s`],
-    { 'retry-after': String(error.retryAfterSeconds) });
+  return problemOfCode(
+    'TOO_MANY_REQUESTS',
+    [`Too many failed authentications: retry after ${error.retryAfterSeconds} s`],
+    { 'retry-after': String(error.retryAfterSeconds) },
+  );
 }
 
 /** 503: the database does not answer; the till retries the same intent after `Retry-After`. */
 export function databaseUnavailable(): HttpProblem {
-  return problemOfCode('DATABASE_UNAVAILABLE', ['The database is unavailable: retry later'],
-    { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
+  return problemOfCode('DATABASE_UNAVAILABLE', ['The database is unavailable: retry later'], {
+    'retry-after': String(DATABASE_RETRY_AFTER_SECONDS),
+  });
 }
 
 /** 500: anything not recognised; the answer says nothing more (a message may hold request data). */

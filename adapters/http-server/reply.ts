@@ -11,10 +11,22 @@ import { requestIdOf, requestIdOfContext } from './request-id.js';
  * this way rather than through a web `Response`: building and piping one costs
  * more than the verification itself.
  */
-export function sendJson(outgoing: ServerResponse, status: number, body: unknown, extraHeaders?: Readonly<Record<string, string>>): void {
+export function sendJson(
+  outgoing: ServerResponse,
+  status: number,
+  body: unknown,
+  extraHeaders?: Readonly<Record<string, string>>,
+): void {
   const text = JSON.stringify(body);
   // A flat name/value list, which writeHead takes as it is: an object would be spread and walked key by key.
-  const headers: Array<string | number> = ['content-type', 'application/json', 'content-length', Buffer.byteLength(text), 'x-request-id', requestIdOf(outgoing.req)];
+  const headers: Array<string | number> = [
+    'content-type',
+    'application/json',
+    'content-length',
+    Buffer.byteLength(text),
+    'x-request-id',
+    requestIdOf(outgoing.req),
+  ];
   if (extraHeaders !== undefined) for (const name in extraHeaders) headers.push(name, extraHeaders[name]!);
   outgoing.writeHead(status, headers).end(text);
 }
@@ -25,10 +37,17 @@ export function sendJson(outgoing: ServerResponse, status: number, body: unknown
  * of the raw routes and of the apps that answer refusals on the Node response (the cash desk's).
  */
 export function writeProblem(
-  requestHeaders: IncomingHttpHeaders, outgoing: ServerResponse, problem: HttpProblem,
+  requestHeaders: IncomingHttpHeaders,
+  outgoing: ServerResponse,
+  problem: HttpProblem,
 ): void {
   const headers = carriesBody(requestHeaders) ? { ...problem.headers, connection: 'close' } : problem.headers;
-  sendJson(outgoing, problem.httpStatus, errorEnvelope(problem.status, problem.errors, requestIdOf(outgoing.req)), headers);
+  sendJson(
+    outgoing,
+    problem.httpStatus,
+    errorEnvelope(problem.status, problem.errors, requestIdOf(outgoing.req)),
+    headers,
+  );
 }
 
 /** Requests whose refusals leave the id out of the body (see {@link keepRequestIdInHeader}). */

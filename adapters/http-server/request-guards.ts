@@ -20,8 +20,12 @@ export function refuseControlsInUrl(): MiddlewareHandler {
     const query = url.indexOf('?', start);
     const path = query < 0 ? url.slice(start) : url.slice(start, query);
     const search = query < 0 ? '' : url.slice(query + 1);
-    for (const [field, text] of [['path', path], ['query', search]] as const) {
-      if (ENCODED_CONTROL.test(text) || RAW_CONTROL.test(text)) throw problem(400, 'BAD_REQUEST', [`${field}: ${CONTROL_CHARACTERS_MESSAGE}`]);
+    for (const [field, text] of [
+      ['path', path],
+      ['query', search],
+    ] as const) {
+      if (ENCODED_CONTROL.test(text) || RAW_CONTROL.test(text))
+        throw problem(400, 'BAD_REQUEST', [`${field}: ${CONTROL_CHARACTERS_MESSAGE}`]);
     }
     await next();
   };

@@ -43,9 +43,13 @@ export function routeTable(app: Pick<Hono, 'routes'>): (path: string) => PathRou
   let seen = -1;
   return (path) => {
     if (seen !== app.routes.length) {
-      compiled = app.routes.filter((r) => r.method !== 'ALL').map((r) => ({
-        method: r.method.toUpperCase(), pattern: routePattern(r.path), route: r.path.replace(/:([\w-]+)(?:\{[^}]*\})?\??/g, '{$1}'),
-      }));
+      compiled = app.routes
+        .filter((r) => r.method !== 'ALL')
+        .map((r) => ({
+          method: r.method.toUpperCase(),
+          pattern: routePattern(r.path),
+          route: r.path.replace(/:([\w-]+)(?:\{[^}]*\})?\??/g, '{$1}'),
+        }));
       seen = app.routes.length;
     }
     const methods = new Set<string>();
@@ -67,12 +71,16 @@ export function routeTable(app: Pick<Hono, 'routes'>): (path: string) => PathRou
  * middleware that would run first. Middleware (`use`, method `ALL`) is not a
  * route. The table is compiled once the routes stop changing.
  */
-export function methodTable(app: Pick<Hono, 'routes'>): (path: string, method: string) => readonly string[] | undefined {
+export function methodTable(
+  app: Pick<Hono, 'routes'>,
+): (path: string, method: string) => readonly string[] | undefined {
   let compiled: CompiledRoute[] = [];
   let seen = -1;
   return (path, method) => {
     if (seen !== app.routes.length) {
-      compiled = app.routes.filter((r) => r.method !== 'ALL').map((r) => ({ method: r.method.toUpperCase(), pattern: routePattern(r.path) }));
+      compiled = app.routes
+        .filter((r) => r.method !== 'ALL')
+        .map((r) => ({ method: r.method.toUpperCase(), pattern: routePattern(r.path) }));
       seen = app.routes.length;
     }
     const allowed = new Set<string>();

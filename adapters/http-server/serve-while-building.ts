@@ -28,7 +28,10 @@ export interface ServeWhileBuildingOptions extends ServeHttpOptions {
  *   () => createSandbox(options), (s) => s.app, async () => {});
  */
 export async function serveWhileBuilding<T>(
-  options: ServeWhileBuildingOptions, build: () => Promise<T>, appOf: (built: T) => FetchApp, undo: () => Promise<void>,
+  options: ServeWhileBuildingOptions,
+  build: () => Promise<T>,
+  appOf: (built: T) => FetchApp,
+  undo: () => Promise<void>,
 ): Promise<{ http: HttpServerHandle; built: T }> {
   const { early, onListening, ...serve } = options;
   const starting = early ? startingApp() : undefined;

@@ -56,7 +56,12 @@ export interface FetchApp {
 /** How often {@link HttpServerHandle.close} drops connections that have become idle, while it waits. */
 const IDLE_SWEEP_MS = 50;
 
-type WriteHead = (this: ServerResponse, statusCode: number, reasonOrHeaders?: unknown, headers?: unknown) => ServerResponse;
+type WriteHead = (
+  this: ServerResponse,
+  statusCode: number,
+  reasonOrHeaders?: unknown,
+  headers?: unknown,
+) => ServerResponse;
 
 /**
  * A `ServerResponse` whose head says `Connection: close` once `draining()`
@@ -106,7 +111,10 @@ export async function serveHttp(app: FetchApp, options: ServeHttpOptions = {}): 
   const untraced = nodeRoutes === undefined ? viaHono : withNodeRoutes(nodeRoutes, viaHono);
   // A server span per request only when an OpenTelemetry SDK is registered; else the listener is untouched.
   const listener = traceHttpRequests(untraced, spanRoutes(app, nodeRoutes));
-  const server: Server = createServer({ ...serverOptionsFor(limits), ServerResponse: drainingResponseClass(() => draining) }, listener);
+  const server: Server = createServer(
+    { ...serverOptionsFor(limits), ServerResponse: drainingResponseClass(() => draining) },
+    listener,
+  );
   applyServerLimits(server, limits);
   // Past the cap, or near the open-file limit, a client is answered 503 with Retry-After, never reset.
   const connections = gateConnections(server, { maxConnections: limits.maxConnections });

@@ -39,8 +39,11 @@ const ms = (max: number) => {
   const error = `must be an integer from 1 to ${max} (ms)`;
   return z.number({ error }).int({ error }).min(1, { error }).max(max, { error });
 };
-const connections = z.number({ error: 'must be an integer from 1 to 1000000' }).int({ error: 'must be an integer from 1 to 1000000' })
-  .min(1, { error: 'must be an integer from 1 to 1000000' }).max(1_000_000, { error: 'must be an integer from 1 to 1000000' });
+const connections = z
+  .number({ error: 'must be an integer from 1 to 1000000' })
+  .int({ error: 'must be an integer from 1 to 1000000' })
+  .min(1, { error: 'must be an integer from 1 to 1000000' })
+  .max(1_000_000, { error: 'must be an integer from 1 to 1000000' });
 
 /** The fields of {@link ServerLimits}, each optional, as a zod shape (config files embed it). */
 export const serverLimitsShape = {

@@ -35,7 +35,9 @@ export function startingApp(): StartingApp {
   let app: Fetcher | undefined;
   let broken = false;
   let settle!: () => void;
-  const settled = new Promise<void>((resolve) => { settle = resolve; });
+  const settled = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
   const unavailable = () => json(503, { status: 'unavailable', failing: ['start-up'] });
   return {
     fetch(request, env) {

@@ -18,8 +18,11 @@ export function headWithoutUpgrade(req: IncomingMessage): string {
     if (SWITCH_HEADERS.has(lower)) continue;
     let value = raw[i + 1]!;
     if (lower === 'connection') {
-      value = value.split(',').map((t) => t.trim())
-        .filter((t) => t !== '' && !SWITCH_HEADERS.has(t.toLowerCase())).join(', ');
+      value = value
+        .split(',')
+        .map((t) => t.trim())
+        .filter((t) => t !== '' && !SWITCH_HEADERS.has(t.toLowerCase()))
+        .join(', ');
       if (value === '') continue;
     }
     lines.push(`${name}: ${value}`);
@@ -38,7 +41,10 @@ export function headWithoutUpgrade(req: IncomingMessage): string {
  * fresh connection: routes, limits, keep-alive and metrics as for any request.
  */
 export function serveUpgradeAsHttp(
-  req: IncomingMessage, socket: Duplex, head: Buffer, serve: (socket: Duplex) => void,
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  serve: (socket: Duplex) => void,
 ): void {
   const again = Buffer.from(headWithoutUpgrade(req), 'latin1');
   socket.unshift(head.length === 0 ? again : Buffer.concat([again, head]));

@@ -9,8 +9,9 @@ export type WebPage = 'wallet' | 'till' | 'merchant';
 
 /** What a built page is served with: scripts and styles only from the server's own origin, no framing. */
 export const WEB_PAGE_HEADERS: Readonly<Record<string, string>> = {
-  'Content-Security-Policy': "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; "
-    + "media-src 'self' blob:; object-src 'none'; base-uri 'self'; frame-ancestors 'none'",
+  'Content-Security-Policy':
+    "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; " +
+    "media-src 'self' blob:; object-src 'none'; base-uri 'self'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   // The till page may use the camera (BarcodeDetector); nothing else may.
@@ -18,8 +19,12 @@ export const WEB_PAGE_HEADERS: Readonly<Record<string, string>> = {
 };
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml', '.png': 'image/png',
-  '.woff2': 'font/woff2', '.json': 'application/json',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
 };
 
 let root: string | undefined;
@@ -80,7 +85,11 @@ export function mountWebPage<E extends Env>(app: Hono<E>, path: string, page: We
     if (!/^[\w.-]+$/.test(name) || name.startsWith('.') || type === undefined) return c.text('not found', 404);
     try {
       const body = await readFile(join(webBuildDir(), 'assets', name));
-      return c.body(body, 200, { ...WEB_PAGE_HEADERS, 'Content-Type': type, 'Cache-Control': 'public, max-age=31536000, immutable' });
+      return c.body(body, 200, {
+        ...WEB_PAGE_HEADERS,
+        'Content-Type': type,
+        'Cache-Control': 'public, max-age=31536000, immutable',
+      });
     } catch {
       return c.text('not found', 404);
     }

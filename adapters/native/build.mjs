@@ -46,7 +46,17 @@ function notBuilt(reason) {
 function nodeGyp() {
   const candidates = [
     process.env.npm_config_node_gyp,
-    join(dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
+    join(
+      dirname(process.execPath),
+      '..',
+      'lib',
+      'node_modules',
+      'npm',
+      'node_modules',
+      'node-gyp',
+      'bin',
+      'node-gyp.js',
+    ),
     '/usr/lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js',
     '/usr/local/lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js',
   ];
@@ -66,9 +76,19 @@ function nodeDir() {
 
 /** The most telling line of a failed build's output (a compiler error, gyp's complaint, make's), kept short. */
 function firstError(output) {
-  const lines = output.split('\n').map((line) => line.trim()).filter(Boolean);
-  const patterns = [/\b(fatal )?error:/, /^gyp: /, /^make: \*\*\*/, /^gyp ERR! (?!stack|System|command|cwd|node -v|node-gyp -v|not ok)/, /error/i];
-  const line = patterns.map((pattern) => lines.find((l) => pattern.test(l))).find(Boolean) ?? lines.at(-1) ?? 'no output';
+  const lines = output
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const patterns = [
+    /\b(fatal )?error:/,
+    /^gyp: /,
+    /^make: \*\*\*/,
+    /^gyp ERR! (?!stack|System|command|cwd|node -v|node-gyp -v|not ok)/,
+    /error/i,
+  ];
+  const line =
+    patterns.map((pattern) => lines.find((l) => pattern.test(l))).find(Boolean) ?? lines.at(-1) ?? 'no output';
   return line.length > 160 ? `${line.slice(0, 157)}...` : line;
 }
 
@@ -86,11 +106,15 @@ try {
   const gyp = nodeGyp();
   if (gyp === undefined) notBuilt('node-gyp not found');
   const dir = nodeDir();
-  if (dir === undefined) notBuilt("this node's headers (include/node/node.h) not found; set WALLET_PARTNER_KIT_NODEDIR");
+  if (dir === undefined)
+    notBuilt("this node's headers (include/node/node.h) not found; set WALLET_PARTNER_KIT_NODEDIR");
   if (!existsSync(join(dir, 'include', 'node', 'node.h'))) notBuilt(`no include/node/node.h under ${dir}`);
 
   const build = spawnSync(process.execPath, [gyp, 'rebuild', `--directory=${here}`, `--nodedir=${dir}`, '--jobs=max'], {
-    cwd: here, encoding: 'utf8', timeout: BUILD_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024,
+    cwd: here,
+    encoding: 'utf8',
+    timeout: BUILD_TIMEOUT_MS,
+    maxBuffer: 64 * 1024 * 1024,
     env: { ...process.env, npm_config_nodedir: dir },
   });
   const output = `${build.stdout ?? ''}\n${build.stderr ?? ''}`;
@@ -100,12 +124,21 @@ try {
   if (!existsSync(addon)) notBuilt('node-gyp produced no wallet_core.node');
 
   // Load it where it will run, in a fresh process: unresolved OpenSSL symbols or a failing self-test show here.
-  const check = spawnSync(process.execPath, ['-e', `process.exit(require(${JSON.stringify(addon)}).selfTest() === true ? 0 : 3)`], {
-    encoding: 'utf8', timeout: 60_000,
-  });
+  const check = spawnSync(
+    process.execPath,
+    ['-e', `process.exit(require(${JSON.stringify(addon)}).selfTest() === true ? 0 : 3)`],
+    {
+      encoding: 'utf8',
+      timeout: 60_000,
+    },
+  );
   if (check.status !== 0) {
     rmSync(addon, { force: true });
-    notBuilt(check.status === 3 ? 'the addon failed its self-test' : `the addon does not load: ${firstError(check.stderr ?? '')}`);
+    notBuilt(
+      check.status === 3
+        ? 'the addon failed its self-test'
+        : `the addon does not load: ${firstError(check.stderr ?? '')}`,
+    );
   }
   say('wallet-partner-kit: native addon built (adapters/native/build/Release/wallet_core.node)');
 } catch (error) {

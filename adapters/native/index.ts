@@ -22,8 +22,17 @@ interface NativeCore {
 /** What `wallet_core.node` exports. */
 interface Addon {
   Core: new (
-    alg: number, passLength: number, interval: number, sessionLength: number, window: number,
-    prefix: string, delimiter: string, keyHex: string, kidTail: string, scheme: number, previousKeysHex: string[],
+    alg: number,
+    passLength: number,
+    interval: number,
+    sessionLength: number,
+    window: number,
+    prefix: string,
+    delimiter: string,
+    keyHex: string,
+    kidTail: string,
+    scheme: number,
+    previousKeysHex: string[],
   ) => NativeCore;
   selfTest(): boolean;
 }
@@ -51,9 +60,17 @@ class NativeBackend implements CoreBackend {
 
   constructor(addon: Addon, config: CoreSettings) {
     this.#core = new addon.Core(
-      config.algorythm === 'HMACSHA1' ? AlgId.Sha1 : AlgId.Sha256, config.passLength, config.interval,
-      config.cardSessionLength, config.window, config.prefix, config.delimeter, config.key, kidTail(config.partnerId),
-      SchemeId[config.scheme], [...config.previousKeys],
+      config.algorythm === 'HMACSHA1' ? AlgId.Sha1 : AlgId.Sha256,
+      config.passLength,
+      config.interval,
+      config.cardSessionLength,
+      config.window,
+      config.prefix,
+      config.delimeter,
+      config.key,
+      kidTail(config.partnerId),
+      SchemeId[config.scheme],
+      [...config.previousKeys],
     );
     this.result = new Int32Array(this.#core.result);
     this.batchResult = new Int32Array(this.#core.batchResult);
@@ -92,7 +109,9 @@ class NativeBackend implements CoreBackend {
 const REBUILD = import.meta.url.includes('/node_modules/') ? 'npm rebuild wallet-partner-kit' : 'npm run build:native';
 
 function load(): ((config: CoreSettings) => CoreBackend) | Error {
-  const path = CANDIDATES.map((relative) => fileURLToPath(new URL(relative, import.meta.url))).find((p) => existsSync(p));
+  const path = CANDIDATES.map((relative) => fileURLToPath(new URL(relative, import.meta.url))).find((p) =>
+    existsSync(p),
+  );
   if (path === undefined) return new Error(`${ADDON} not found (run \`${REBUILD}\`)`);
   let addon: Addon;
   try {

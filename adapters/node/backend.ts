@@ -1,6 +1,17 @@
 import { randomFillSync } from 'node:crypto';
 import { type CoreBackend, type CoreSettings, kidTail } from '../core/contract.js';
-import { AlgId, BARCODE_CAP, BATCH_MAX, BATCH_TRUNCATED, Core, CONFIG_DELIM, CONFIG_KID, CONFIG_PREFIX, IO_CAP, SchemeId } from '../core/core.js';
+import {
+  AlgId,
+  BARCODE_CAP,
+  BATCH_MAX,
+  BATCH_TRUNCATED,
+  Core,
+  CONFIG_DELIM,
+  CONFIG_KID,
+  CONFIG_PREFIX,
+  IO_CAP,
+  SchemeId,
+} from '../core/core.js';
 import { hexToBytes } from './hex.js';
 
 /** Which implementation of the core runs a verifier. `auto` takes native when it loads, else wasm. */
@@ -15,8 +26,14 @@ export function configureCore(core: Core, config: CoreSettings): void {
   core.config.set(prefix, CONFIG_PREFIX);
   core.config.set(delimiter, CONFIG_DELIM);
   core.exports.configure(
-    config.algorythm === 'HMACSHA1' ? AlgId.Sha1 : AlgId.Sha256, config.passLength, config.interval,
-    config.cardSessionLength, config.window, prefix.length, delimiter.length, SchemeId[config.scheme],
+    config.algorythm === 'HMACSHA1' ? AlgId.Sha1 : AlgId.Sha256,
+    config.passLength,
+    config.interval,
+    config.cardSessionLength,
+    config.window,
+    prefix.length,
+    delimiter.length,
+    SchemeId[config.scheme],
   );
   const key = hexToBytes(config.key);
   core.exports.setPartnerKey(core.loadKey(key));
@@ -38,7 +55,7 @@ export function streamInto(core: Core, text: string, absorb: (length: number) =>
     absorb(encoder.encodeInto(text, core.io).written);
     return;
   }
-  for (let position = 0; position < text.length;) {
+  for (let position = 0; position < text.length; ) {
     const { read, written } = encoder.encodeInto(position === 0 ? text : text.slice(position), core.io);
     absorb(written);
     position += read;

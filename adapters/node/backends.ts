@@ -16,7 +16,10 @@ export function selectBackend(config: ResolvedConfig): CoreBackend {
   const native = loadNativeBackend();
   if (!(native instanceof Error)) return native(config);
   if (config.backend === 'native') {
-    throw new KitError('BACKEND_UNAVAILABLE', `backend 'native' requested, but the addon is unavailable: ${native.message}`);
+    throw new KitError(
+      'BACKEND_UNAVAILABLE',
+      `backend 'native' requested, but the addon is unavailable: ${native.message}`,
+    );
   }
   if (!fallbackSaid) {
     fallbackSaid = true;

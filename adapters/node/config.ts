@@ -19,23 +19,29 @@ const int = (min: number, max: number) => {
 export const initParametersSchema = z.object({
   algorythm: z.enum(ALGORYTHMS as [Algorythm, ...Algorythm[]], { error: 'must be HMACSHA256 or HMACSHA1' }),
   passLength: int(1, 10),
-  prefix: z.string({ error: 'must be 1 to 16 printable ASCII characters' })
+  prefix: z
+    .string({ error: 'must be 1 to 16 printable ASCII characters' })
     .regex(PRINTABLE, { error: 'must be 1 to 16 printable ASCII characters' })
     .max(16, { error: 'must be 1 to 16 printable ASCII characters' })
     .default('CM'),
-  key: z.string({ error: 'must be hex of at least 16 bytes' })
+  key: z
+    .string({ error: 'must be hex of at least 16 bytes' })
     .refine((k) => isHex(k) && k.length >= 32, { error: 'must be hex of at least 16 bytes' })
     .refine((k) => k.length <= 2048, { error: 'must be hex of at most 1024 bytes' }),
   interval: int(1, 86_400),
   cardSessionLength: int(1, 64),
-  delimeter: z.string({ error: 'must be 1 to 4 printable ASCII characters other than letters, digits and -' })
+  delimeter: z
+    .string({ error: 'must be 1 to 4 printable ASCII characters other than letters, digits and -' })
     .regex(PRINTABLE, { error: 'must be 1 to 4 printable ASCII characters other than letters, digits and -' })
     .max(4, { error: 'must be 1 to 4 printable ASCII characters other than letters, digits and -' })
     .refine((d) => !FIELD_CHAR.test(d), { error: 'must not contain letters, digits or -, which card numbers use' }),
 });
 
 const storeSchema = z.custom<VerificationStore>(
-  (value) => typeof value === 'object' && value !== null && typeof (value as VerificationStore).claim === 'function' &&
+  (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as VerificationStore).claim === 'function' &&
     typeof (value as VerificationStore).synchronous === 'boolean',
   { error: 'must be a store (MemoryStore, RedisStore or your own) or false' },
 );
@@ -48,14 +54,19 @@ export const MAX_PREVIOUS_KEYS = 4;
  * config.
  */
 export const schemeFields = {
-  scheme: z.enum(PASSWORD_SCHEMES as [PasswordScheme, ...PasswordScheme[]], { error: 'must be rfc6238 or card-bound' })
+  scheme: z
+    .enum(PASSWORD_SCHEMES as [PasswordScheme, ...PasswordScheme[]], { error: 'must be rfc6238 or card-bound' })
     .default('rfc6238'),
-  previousKeys: z.array(
-    z.string({ error: 'must be hex of at least 16 bytes' })
-      .refine((k) => isHex(k) && k.length >= 32, { error: 'must be hex of at least 16 bytes' })
-      .refine((k) => k.length <= 2048, { error: 'must be hex of at most 1024 bytes' }),
-    { error: 'must be a list of hex keys' },
-  ).max(MAX_PREVIOUS_KEYS, { error: `must hold at most ${MAX_PREVIOUS_KEYS} keys` }).default([]),
+  previousKeys: z
+    .array(
+      z
+        .string({ error: 'must be hex of at least 16 bytes' })
+        .refine((k) => isHex(k) && k.length >= 32, { error: 'must be hex of at least 16 bytes' })
+        .refine((k) => k.length <= 2048, { error: 'must be hex of at most 1024 bytes' }),
+      { error: 'must be a list of hex keys' },
+    )
+    .max(MAX_PREVIOUS_KEYS, { error: `must hold at most ${MAX_PREVIOUS_KEYS} keys` })
+    .default([]),
 };
 
 /** What a bonus hook answers: at once, or with a promise. */
@@ -69,27 +80,40 @@ export type BonusAnswer = boolean | Promise<boolean>;
  */
 export type BonusHook<A extends BonusAnswer = BonusAnswer> = (cardNumber: string) => A;
 
-const verifierSchema = initParametersSchema.extend({
-  ...schemeFields,
-  bonusAvailable: z.custom<BonusHook>((v) => typeof v === 'function', { error: 'must be a function (cardNumber) => boolean | Promise<boolean>' })
-    .optional(),
-  window: int(0, 10).default(1),
-  partnerId: z.string({ error: 'must be 1 to 128 printable ASCII characters' })
-    .regex(PRINTABLE, { error: 'must be 1 to 128 printable ASCII characters' })
-    .max(128, { error: 'must be 1 to 128 printable ASCII characters' })
-    .optional(),
-  replay: z.union([z.literal(false), storeSchema]).optional(),
-  lockout: z.union([
-    z.literal(false),
-    z.object({
-      maxFailures: int(1, 1000).default(10),
-      coolDownSeconds: int(1, 86_400).default(300),
-    }).strict(),
-  ]).default({ maxFailures: 10, coolDownSeconds: 300 }),
-  backend: z.enum(['wasm', 'native', 'auto'], { error: 'must be wasm, native or auto' }).default('auto'),
-  clock: z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function returning ms since the epoch' })
-    .default(() => Date.now),
-}).strict();
+const verifierSchema = initParametersSchema
+  .extend({
+    ...schemeFields,
+    bonusAvailable: z
+      .custom<BonusHook>((v) => typeof v === 'function', {
+        error: 'must be a function (cardNumber) => boolean | Promise<boolean>',
+      })
+      .optional(),
+    window: int(0, 10).default(1),
+    partnerId: z
+      .string({ error: 'must be 1 to 128 printable ASCII characters' })
+      .regex(PRINTABLE, { error: 'must be 1 to 128 printable ASCII characters' })
+      .max(128, { error: 'must be 1 to 128 printable ASCII characters' })
+      .optional(),
+    replay: z.union([z.literal(false), storeSchema]).optional(),
+    lockout: z
+      .union([
+        z.literal(false),
+        z
+          .object({
+            maxFailures: int(1, 1000).default(10),
+            coolDownSeconds: int(1, 86_400).default(300),
+          })
+          .strict(),
+      ])
+      .default({ maxFailures: 10, coolDownSeconds: 300 }),
+    backend: z.enum(['wasm', 'native', 'auto'], { error: 'must be wasm, native or auto' }).default('auto'),
+    clock: z
+      .custom<() => number>((v) => typeof v === 'function', {
+        error: 'must be a function returning ms since the epoch',
+      })
+      .default(() => Date.now),
+  })
+  .strict();
 
 /**
  * What `createVerifier` and `init` accept (the document's spellings, or
@@ -116,13 +140,8 @@ export type VerifierConfig<
   replay?: S | undefined;
   /** Are bonus operations available for the card; its answer is the valid results' `bonusAvailable`. */
   bonusAvailable?: BonusHook<A> | undefined;
-} & (
-  | { algorythm: Algorythm; algorithm?: never }
-  | { algorithm: Algorythm; algorythm?: never }
-) & (
-  | { delimeter: string; delimiter?: never }
-  | { delimiter: string; delimeter?: never }
-);
+} & ({ algorythm: Algorythm; algorithm?: never } | { algorithm: Algorythm; algorythm?: never }) &
+  ({ delimeter: string; delimiter?: never } | { delimiter: string; delimeter?: never });
 
 /** A validated configuration, defaults applied. */
 export type ResolvedConfig = z.output<typeof verifierSchema>;
@@ -146,12 +165,19 @@ export function resolveConfig(input: unknown): ResolvedConfig {
  * Maps the correct spellings `algorithm`/`delimiter` onto the document's
  * `algorythm`/`delimeter`; `issues` names conflicting pairs (prefixed by `path`).
  */
-export function applyAliases(input: Record<string, unknown>, path = ''): { value: Record<string, unknown>; issues: string[] } {
+export function applyAliases(
+  input: Record<string, unknown>,
+  path = '',
+): { value: Record<string, unknown>; issues: string[] } {
   const value: Record<string, unknown> = { ...input };
   const issues: string[] = [];
-  for (const [alias, canonical] of [['algorithm', 'algorythm'], ['delimiter', 'delimeter']] as const) {
+  for (const [alias, canonical] of [
+    ['algorithm', 'algorythm'],
+    ['delimiter', 'delimeter'],
+  ] as const) {
     if (!(alias in value)) continue;
-    if (canonical in value && value[canonical] !== value[alias]) issues.push(`${path}${alias}: conflicts with ${canonical}`);
+    if (canonical in value && value[canonical] !== value[alias])
+      issues.push(`${path}${alias}: conflicts with ${canonical}`);
     value[canonical] ??= value[alias];
     delete value[alias];
   }

@@ -33,7 +33,10 @@ export function init(config: VerifierConfig<VerificationStore | false, BonusAnsw
  * (module state, set at run time), so it is either kind: `await` it, or use `createVerifier`, whose
  * `barcodeVerify` is typed by its config.
  */
-export function barcodeVerify(fullBarcode: string, options?: VerifyOptions): BarcodeVerification | Promise<BarcodeVerification> {
+export function barcodeVerify(
+  fullBarcode: string,
+  options?: VerifyOptions,
+): BarcodeVerification | Promise<BarcodeVerification> {
   return current('barcodeVerify').barcodeVerify(fullBarcode, options);
 }
 

@@ -37,7 +37,10 @@ export class StorePolicy {
   constructor(store: VerificationStore | undefined, maxFailures: number, coolDownMs: number) {
     this.#maxFailures = maxFailures;
     this.#coolDownMs = coolDownMs;
-    this.#memory = store !== undefined && Object.getPrototypeOf(store) === MemoryStore.prototype ? store as MemoryStore : undefined;
+    this.#memory =
+      store !== undefined && Object.getPrototypeOf(store) === MemoryStore.prototype
+        ? (store as MemoryStore)
+        : undefined;
   }
 
   /**
@@ -47,7 +50,9 @@ export class StorePolicy {
    * flatten and hash) is the dearest part of a valid scan's policy.
    */
   #failKey(cardNumber: string): string | undefined {
-    return this.#maxFailures > 0 && (this.#memory === undefined || this.#memory.failureCounters > 0) ? `fail:${cardNumber}` : undefined;
+    return this.#maxFailures > 0 && (this.#memory === undefined || this.#memory.failureCounters > 0)
+      ? `fail:${cardNumber}`
+      : undefined;
   }
 
   // The same policy twice, once per store kind: a sync store keeps barcodeVerify
@@ -58,7 +63,12 @@ export class StorePolicy {
    * claim it for.
    */
   decideSync(
-    store: SyncStore, ok: boolean, cardNumber: string, markKey: string | undefined, markTtl: number, owner: string | undefined,
+    store: SyncStore,
+    ok: boolean,
+    cardNumber: string,
+    markKey: string | undefined,
+    markTtl: number,
+    owner: string | undefined,
   ): Decision {
     const failKey = this.#failKey(cardNumber);
     const failures = failKey === undefined ? 0 : store.count(failKey);
@@ -81,7 +91,12 @@ export class StorePolicy {
 
   /** As `decideSync`; a store's failure rejects with StoreError. */
   async decideAsync(
-    store: AsyncStore, ok: boolean, cardNumber: string, markKey: string | undefined, markTtl: number, owner: string | undefined,
+    store: AsyncStore,
+    ok: boolean,
+    cardNumber: string,
+    markKey: string | undefined,
+    markTtl: number,
+    owner: string | undefined,
   ): Promise<Decision> {
     const failKey = `fail:${cardNumber}`;
     try {

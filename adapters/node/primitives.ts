@@ -19,7 +19,8 @@ const CARD_NUMBER = /^[0-9A-Za-z-]{1,64}$/;
 const SESSION = /^[0-9A-Za-z]{1,64}$/;
 
 function algId(algorythm: unknown, what: string): AlgId {
-  if (!ALGORYTHMS.includes(algorythm as Algorythm)) throw new ArgumentError(['algorythm: must be HMACSHA256 or HMACSHA1'], what);
+  if (!ALGORYTHMS.includes(algorythm as Algorythm))
+    throw new ArgumentError(['algorythm: must be HMACSHA256 or HMACSHA1'], what);
   return algorythm === 'HMACSHA1' ? AlgId.Sha1 : AlgId.Sha256;
 }
 
@@ -28,7 +29,8 @@ function keyBytes(key: string | Uint8Array, what: string): Uint8Array {
     if (key.length > KEY_CAP) throw new ArgumentError([`key: must be at most ${KEY_CAP} bytes`], what);
     return key;
   }
-  if (typeof key !== 'string' || !isHex(key)) throw new ArgumentError(['key: must be a hex string or a Uint8Array'], what);
+  if (typeof key !== 'string' || !isHex(key))
+    throw new ArgumentError(['key: must be a hex string or a Uint8Array'], what);
   if (key.length > KEY_CAP * 2) throw new ArgumentError([`key: must be at most ${KEY_CAP} bytes`], what);
   return hexToBytes(key);
 }
@@ -54,7 +56,15 @@ function loadIo(c: Core, bytes: Uint8Array): number {
   return bytes.length;
 }
 
-function code(c: Core, alg: AlgId, key: Uint8Array, hi: number, lo: number, digits: number, session: Uint8Array): string {
+function code(
+  c: Core,
+  alg: AlgId,
+  key: Uint8Array,
+  hi: number,
+  lo: number,
+  digits: number,
+  session: Uint8Array,
+): string {
   c.exports.otpKey(alg, c.loadKey(key));
   c.exports.otp(hi, lo, digits, loadIo(c, session));
   return c.out.toString('latin1', 0, digits);
@@ -94,7 +104,8 @@ export interface TotpOptions extends HotpOptions {
  */
 export function totp(key: string | Uint8Array, atMs: number, options: TotpOptions = {}): string {
   const interval = options.interval ?? 30;
-  if (!Number.isInteger(interval) || interval < 1) throw new ArgumentError(['interval: must be a positive integer'], 'totp');
+  if (!Number.isInteger(interval) || interval < 1)
+    throw new ArgumentError(['interval: must be a positive integer'], 'totp');
   if (!Number.isFinite(atMs) || atMs < 0) throw new ArgumentError(['atMs: must be ms since the epoch'], 'totp');
   return hotp(key, Math.floor(Math.floor(atMs / 1000) / interval), options);
 }
@@ -126,40 +137,76 @@ export function hmac(algorythm: Algorythm, key: string | Uint8Array, data: strin
 export function deriveCardKey(partnerKeyHex: string, cardNumber: string, algorythm: Algorythm): string {
   const what = 'deriveCardKey';
   const issues: string[] = [];
-  if (typeof partnerKeyHex !== 'string' || !isHex(partnerKeyHex) || partnerKeyHex.length < 32 || partnerKeyHex.length > 2048) {
+  if (
+    typeof partnerKeyHex !== 'string' ||
+    !isHex(partnerKeyHex) ||
+    partnerKeyHex.length < 32 ||
+    partnerKeyHex.length > 2048
+  ) {
     issues.push('partnerKeyHex: must be hex of 16 to 1024 bytes');
   }
-  if (typeof cardNumber !== 'string' || !CARD_NUMBER.test(cardNumber)) issues.push('cardNumber: must be 1 to 64 of [0-9A-Za-z-]');
+  if (typeof cardNumber !== 'string' || !CARD_NUMBER.test(cardNumber))
+    issues.push('cardNumber: must be 1 to 64 of [0-9A-Za-z-]');
   if (!ALGORYTHMS.includes(algorythm)) issues.push('algorythm: must be HMACSHA256 or HMACSHA1');
   if (issues.length > 0) throw new ArgumentError(issues, what);
   const c = core();
   configureCore(c, {
-    algorythm, key: partnerKeyHex, passLength: 6, prefix: 'CM', interval: 30, cardSessionLength: 8, delimeter: ';',
-    window: 1, scheme: 'card-bound', previousKeys: [],
+    algorythm,
+    key: partnerKeyHex,
+    passLength: 6,
+    prefix: 'CM',
+    interval: 30,
+    cardSessionLength: 8,
+    delimeter: ';',
+    window: 1,
+    scheme: 'card-bound',
+    previousKeys: [],
   });
   return bytesToHex(c.out.subarray(0, c.exports.deriveCardKey(loadIo(c, encoder.encode(cardNumber)))));
 }
 
-const hexKey = z.string({ error: 'must be hex' }).refine(isHex, { error: 'must be hex' })
+const hexKey = z
+  .string({ error: 'must be hex' })
+  .refine(isHex, { error: 'must be hex' })
   .refine((k) => k.length <= KEY_CAP * 2, { error: 'too long' });
 
-const barcodeSchema = initParametersSchema.pick({ algorythm: true, passLength: true, prefix: true, interval: true, delimeter: true })
+const barcodeSchema = initParametersSchema
+  .pick({ algorythm: true, passLength: true, prefix: true, interval: true, delimeter: true })
   .extend({
     scheme: schemeFields.scheme,
-    cardNumber: z.string({ error: 'must be 1 to 64 of [0-9A-Za-z-]' }).regex(CARD_NUMBER, { error: 'must be 1 to 64 of [0-9A-Za-z-]' }),
+    cardNumber: z
+      .string({ error: 'must be 1 to 64 of [0-9A-Za-z-]' })
+      .regex(CARD_NUMBER, { error: 'must be 1 to 64 of [0-9A-Za-z-]' }),
     key: hexKey.optional(),
     cardKey: hexKey.optional(),
-    cardSession: z.string({ error: 'must be 1 to 64 of [0-9A-Za-z]' }).regex(SESSION, { error: 'must be 1 to 64 of [0-9A-Za-z]' }).optional(),
-    at: z.number({ error: 'must be ms since the epoch' }).nonnegative({ error: 'must be ms since the epoch' }).optional(),
+    cardSession: z
+      .string({ error: 'must be 1 to 64 of [0-9A-Za-z]' })
+      .regex(SESSION, { error: 'must be 1 to 64 of [0-9A-Za-z]' })
+      .optional(),
+    at: z
+      .number({ error: 'must be ms since the epoch' })
+      .nonnegative({ error: 'must be ms since the epoch' })
+      .optional(),
   })
   .superRefine((o, ctx) => {
     if (o.scheme === 'card-bound') {
-      if (o.cardKey === undefined) ctx.addIssue({ code: 'custom', path: ['cardKey'], message: 'required for scheme card-bound (the card key from deriveCardKey)' });
+      if (o.cardKey === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['cardKey'],
+          message: 'required for scheme card-bound (the card key from deriveCardKey)',
+        });
       return;
     }
-    if (o.key === undefined) ctx.addIssue({ code: 'custom', path: ['key'], message: 'required for scheme rfc6238 (the partner key)' });
+    if (o.key === undefined)
+      ctx.addIssue({ code: 'custom', path: ['key'], message: 'required for scheme rfc6238 (the partner key)' });
     // Refused rather than ignored: a card key here means the caller expects card-bound barcodes.
-    if (o.cardKey !== undefined) ctx.addIssue({ code: 'custom', path: ['cardKey'], message: "only for scheme card-bound; say scheme: 'card-bound', or give the partner key as key" });
+    if (o.cardKey !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['cardKey'],
+        message: "only for scheme card-bound; say scheme: 'card-bound', or give the partner key as key",
+      });
   });
 
 /**
@@ -188,8 +235,15 @@ export function generateBarcode(options: GenerateBarcodeOptions): string {
   const session = o.cardSession ?? '';
   const cardBound = o.scheme === 'card-bound';
   // rfc6238: plain TOTP of the partner key, the session outside the MAC.
-  const password = code(core(), algId(o.algorythm, 'generateBarcode'), hexToBytes(cardBound ? o.cardKey! : o.key!),
-    Math.floor(counter / 2 ** 32), counter >>> 0, o.passLength, cardBound ? encoder.encode(session) : new Uint8Array(0));
+  const password = code(
+    core(),
+    algId(o.algorythm, 'generateBarcode'),
+    hexToBytes(cardBound ? o.cardKey! : o.key!),
+    Math.floor(counter / 2 ** 32),
+    counter >>> 0,
+    o.passLength,
+    cardBound ? encoder.encode(session) : new Uint8Array(0),
+  );
   const d = o.delimeter;
   return `${o.prefix}${d}${o.cardNumber}${d}${session}${d}${password}`;
 }

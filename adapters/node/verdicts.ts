@@ -1,5 +1,8 @@
 import type {
-  AcceptedVerification, AnotherInstance, FailureReason, ValidationFailed,
+  AcceptedVerification,
+  AnotherInstance,
+  FailureReason,
+  ValidationFailed,
 } from '../../src/contracts/barcode.js';
 import { VerifyCode } from '../core/core.js';
 
@@ -18,7 +21,12 @@ export const REASON_BY_CODE: Record<number, FailureReason> = {
  * same shape.
  */
 export function valid(
-  fullBarcode: string, cardNumber: string, cardSession: string | null, keyIndex: number, driftSteps: number, bonusAvailable: boolean,
+  fullBarcode: string,
+  cardNumber: string,
+  cardSession: string | null,
+  keyIndex: number,
+  driftSteps: number,
+  bonusAvailable: boolean,
 ): AcceptedVerification {
   // The conditional picks the literal, not the type: one object literal (one shape) either way.
   return {
@@ -42,7 +50,11 @@ export function failed(fullBarcode: string, cardNumber: string | null, reason: F
 /** The answer to a barcode of another instance (its prefix differs). */
 export function anotherInstance(fullBarcode: string): AnotherInstance {
   return {
-    resultCode: 'ANOTHER_INSTANCE', totpCodeValid: false, cardNumber: null, cardSession: null, fullBarcode,
+    resultCode: 'ANOTHER_INSTANCE',
+    totpCodeValid: false,
+    cardNumber: null,
+    cardSession: null,
+    fullBarcode,
     reason: 'PREFIX_MISMATCH',
   };
 }

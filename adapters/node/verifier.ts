@@ -29,9 +29,13 @@ export interface VerifyOptions {
  * - else (no store, a `MemoryStore`, no hook or a synchronous one): the result itself.
  * A union of kinds gives the union of their answers.
  */
-export type VerifyResult<S extends VerificationStore | false = SyncStore | false, A extends BonusAnswer = boolean> =
-  S extends AsyncStore ? Promise<BarcodeVerification>
-    : [A] extends [boolean] ? BarcodeVerification
+export type VerifyResult<
+  S extends VerificationStore | false = SyncStore | false,
+  A extends BonusAnswer = boolean,
+> = S extends AsyncStore
+  ? Promise<BarcodeVerification>
+  : [A] extends [boolean]
+    ? BarcodeVerification
     : RefusedVerification | (A extends Promise<boolean> ? Promise<AcceptedVerification> : AcceptedVerification);
 
 /**
@@ -40,9 +44,10 @@ export type VerifyResult<S extends VerificationStore | false = SyncStore | false
  * hook answering with a promise), an array of those that are not, or a promise
  * of the whole array as soon as one is.
  */
-export type BatchOf<R> =
-  [R] extends [PromiseLike<unknown>] ? Promise<Awaited<R>[]>
-    : [Extract<R, PromiseLike<unknown>>] extends [never] ? R[]
+export type BatchOf<R> = [R] extends [PromiseLike<unknown>]
+  ? Promise<Awaited<R>[]>
+  : [Extract<R, PromiseLike<unknown>>] extends [never]
+    ? R[]
     : Exclude<R, PromiseLike<unknown>>[] | Promise<Awaited<R>[]>;
 
 /**
@@ -93,7 +98,6 @@ export function createVerifier(
   return new KitVerifier(resolved, selectBackend(resolved));
 }
 
-
 class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerification>> {
   readonly #core: CoreBackend;
   readonly #clock: () => number;
@@ -114,9 +118,16 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
     const needsStore = this.#replay || maxFailures > 0;
     this.#ownsStore = needsStore && (config.replay === undefined || config.replay === false);
     // A store of our own keeps time by the verifier's clock, so lockouts and replay marks expire with it.
-    this.#store = !needsStore ? undefined
-      : this.#ownsStore ? new MemoryStore({ clock: config.clock }) : (config.replay as VerificationStore);
-    this.#policy = new StorePolicy(this.#store, maxFailures, config.lockout === false ? 0 : config.lockout.coolDownSeconds * 1000);
+    this.#store = !needsStore
+      ? undefined
+      : this.#ownsStore
+        ? new MemoryStore({ clock: config.clock })
+        : (config.replay as VerificationStore);
+    this.#policy = new StorePolicy(
+      this.#store,
+      maxFailures,
+      config.lockout === false ? 0 : config.lockout.coolDownSeconds * 1000,
+    );
     this.#stepMs = config.interval * 1000;
     this.#window = config.window;
     this.#bonus = config.bonusAvailable;
@@ -134,9 +145,13 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
     return this.#answer(fullBarcode, code, this.#core.result, 0, now, options?.requester);
   }
 
-  barcodeVerifyBatch(fullBarcodes: readonly string[], options?: VerifyOptions): BarcodeVerification[] | Promise<BarcodeVerification[]> {
+  barcodeVerifyBatch(
+    fullBarcodes: readonly string[],
+    options?: VerifyOptions,
+  ): BarcodeVerification[] | Promise<BarcodeVerification[]> {
     if (this.#closed) throw new KitError('VERIFIER_CLOSED', 'barcodeVerifyBatch: the verifier is closed');
-    if (!Array.isArray(fullBarcodes)) throw new TypeError(`barcodeVerifyBatch: fullBarcodes must be an array, got ${typeof fullBarcodes}`);
+    if (!Array.isArray(fullBarcodes))
+      throw new TypeError(`barcodeVerifyBatch: fullBarcodes must be an array, got ${typeof fullBarcodes}`);
     // As calls one after the other would: the strings before the first non-string are answered, then it throws.
     let end = 0;
     while (end < fullBarcodes.length && typeof fullBarcodes[end] === 'string') end++;
@@ -151,19 +166,27 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
         const count = Math.min(core.batchMax, end - start);
         core.verifyBatch(fullBarcodes, start, count, now);
         for (let i = 0, base = 0; i < count; i++, base += BATCH_STRIDE) {
-          answers[start + i] = this.#answer(fullBarcodes[start + i]!, slots[base + BATCH_CODE]!, slots, base, now, requester);
+          answers[start + i] = this.#answer(
+            fullBarcodes[start + i]!,
+            slots[base + BATCH_CODE]!,
+            slots,
+            base,
+            now,
+            requester,
+          );
         }
       }
     }
     // Promises come from an async store (every answer) or from a hook answering with one (valid answers only):
     // then the batch is one promise of results, never an array holding promises.
-    const async = (this.#store !== undefined && !this.#store.synchronous)
-      || (this.#bonus !== undefined && answers.some((answer) => answer instanceof Promise));
+    const async =
+      (this.#store !== undefined && !this.#store.synchronous) ||
+      (this.#bonus !== undefined && answers.some((answer) => answer instanceof Promise));
     if (end < fullBarcodes.length) {
       if (async) for (const answer of answers) if (answer instanceof Promise) void answer.catch(() => undefined);
       throw notAString(`barcodeVerifyBatch: fullBarcodes[${end}]`, fullBarcodes[end]);
     }
-    return async ? Promise.all(answers) : answers as BarcodeVerification[];
+    return async ? Promise.all(answers) : (answers as BarcodeVerification[]);
   }
 
   #now(): number {
@@ -176,13 +199,19 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
    * The answer for a barcode the core has checked: its `code`, its slots at `base` of `slots`, the policy around them.
    */
   #answer(
-    fullBarcode: string, code: number, slots: Int32Array, base: number, now: number, requester: string | undefined,
+    fullBarcode: string,
+    code: number,
+    slots: Int32Array,
+    base: number,
+    now: number,
+    requester: string | undefined,
   ): BarcodeVerification | Promise<BarcodeVerification> {
     const cardLength = slots[base + Slot.CardLength]!;
     if (code === VerifyCode.PrefixMismatch) return this.#settle(anotherInstance(fullBarcode));
     const cardOffset = slots[base + Slot.CardOffset]!;
     const cardNumber = cardLength > 0 ? fullBarcode.slice(cardOffset, cardOffset + cardLength) : null;
-    if (code === VerifyCode.Malformed || cardNumber === null) return this.#settle(failed(fullBarcode, cardNumber, 'MALFORMED'));
+    if (code === VerifyCode.Malformed || cardNumber === null)
+      return this.#settle(failed(fullBarcode, cardNumber, 'MALFORMED'));
 
     const sessionLength = slots[base + Slot.SessionLength]!;
     const sessionOffset = slots[base + Slot.SessionOffset]!;
@@ -193,30 +222,44 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
     const driftSteps = slots[base + Slot.MatchedDelta]!;
     const store = this.#store;
     if (store === undefined) {
-      return ok ? this.#valid(fullBarcode, cardNumber, cardSession, keyIndex, driftSteps) : failed(fullBarcode, cardNumber, REASON_BY_CODE[code]!);
+      return ok
+        ? this.#valid(fullBarcode, cardNumber, cardSession, keyIndex, driftSteps)
+        : failed(fullBarcode, cardNumber, REASON_BY_CODE[code]!);
     }
 
     // The barcode is part of the owner: the same card and password in another barcode is not a retry.
-    const owner = requester === undefined || store.claimFor === undefined ? undefined : `${requester.length}:${requester}:${fullBarcode}`;
-    const markKey = ok && this.#replay ? replayKey(fullBarcode, cardNumber, slots[base + Slot.PasswordOffset]!) : undefined;
+    const owner =
+      requester === undefined || store.claimFor === undefined
+        ? undefined
+        : `${requester.length}:${requester}:${fullBarcode}`;
+    const markKey =
+      ok && this.#replay ? replayKey(fullBarcode, cardNumber, slots[base + Slot.PasswordOffset]!) : undefined;
     const markTtl = markKey === undefined ? 0 : this.#markTtl(slots, base, now);
     if (store.synchronous) {
       const decision = this.#policy.decideSync(store, ok, cardNumber, markKey, markTtl, owner);
       return this.#verdict(decision, fullBarcode, cardNumber, cardSession, keyIndex, driftSteps);
     }
-    return this.#policy.decideAsync(store, ok, cardNumber, markKey, markTtl, owner)
+    return this.#policy
+      .decideAsync(store, ok, cardNumber, markKey, markTtl, owner)
       .then((decision) => this.#verdict(decision, fullBarcode, cardNumber, cardSession, keyIndex, driftSteps));
   }
 
   /** The answer the store's `decision` makes for a barcode of this instance. */
   #verdict(
-    decision: Decision, fullBarcode: string, cardNumber: string, cardSession: string | null, keyIndex: number, driftSteps: number,
+    decision: Decision,
+    fullBarcode: string,
+    cardNumber: string,
+    cardSession: string | null,
+    keyIndex: number,
+    driftSteps: number,
   ): BarcodeVerification | Promise<BarcodeVerification> {
     if (decision === Decision.Valid) return this.#valid(fullBarcode, cardNumber, cardSession, keyIndex, driftSteps);
     if (decision !== Decision.Repeated) return failed(fullBarcode, cardNumber, REASON_BY_DECISION[decision]!);
     // A password already accepted, asked again by its requester: the first answer again, marked `repeated`.
     const answer = this.#valid(fullBarcode, cardNumber, cardSession, keyIndex, driftSteps);
-    return answer instanceof Promise ? answer.then((first) => ({ ...first, repeated: true })) : { ...answer, repeated: true };
+    return answer instanceof Promise
+      ? answer.then((first) => ({ ...first, repeated: true }))
+      : { ...answer, repeated: true };
   }
 
   /**
@@ -225,7 +268,11 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
    * failing the scan would cost the customer a fresh barcode for a side question.
    */
   #valid(
-    fullBarcode: string, cardNumber: string, cardSession: string | null, keyIndex: number, driftSteps: number,
+    fullBarcode: string,
+    cardNumber: string,
+    cardSession: string | null,
+    keyIndex: number,
+    driftSteps: number,
   ): AcceptedVerification | Promise<AcceptedVerification> {
     const hook = this.#bonus;
     if (hook === undefined) return valid(fullBarcode, cardNumber, cardSession, keyIndex, driftSteps, true);
@@ -261,12 +308,17 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
   getToken(requestData: string): string {
     if (this.#closed) throw new KitError('VERIFIER_CLOSED', 'getToken: the verifier is closed');
     if (typeof requestData !== 'string') {
-      throw new TypeError(`getToken: requestData must be a string (the JSON text of the request body), got ${typeof requestData}`);
+      throw new TypeError(
+        `getToken: requestData must be a string (the JSON text of the request body), got ${typeof requestData}`,
+      );
     }
     const token = this.#core.sign(requestData, Math.floor(this.#clock() / 1000));
     if (typeof token === 'number') {
       // Say where, never what: request bodies hold personal data.
-      throw new RequestDataError(`getToken: requestData must be the JSON text of the request body (invalid at byte ${token})`, token);
+      throw new RequestDataError(
+        `getToken: requestData must be the JSON text of the request body (invalid at byte ${token})`,
+        token,
+      );
     }
     return token;
   }

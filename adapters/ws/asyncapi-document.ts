@@ -70,14 +70,18 @@ const correlation = { $ref: '#/components/correlationIds/callId' };
 
 /** `pay.changeBasket` -> `payChangeBasket`: keys and names the AsyncAPI patterns allow. */
 export function operationKey(method: string): string {
-  return method.split('.').map((part, i) => (i === 0 ? part : part[0]!.toUpperCase() + part.slice(1))).join('');
+  return method
+    .split('.')
+    .map((part, i) => (i === 0 ? part : part[0]!.toUpperCase() + part.slice(1)))
+    .join('');
 }
 function pascal(method: string): string {
   const key = operationKey(method);
   return key[0]!.toUpperCase() + key.slice(1);
 }
 
-const JsonRpcId = z.union([z.string(), z.number(), z.null()]).meta({ id: 'JsonRpcId',
+const JsonRpcId = z.union([z.string(), z.number(), z.null()]).meta({
+  id: 'JsonRpcId',
   description: 'Echoed unchanged in the answer: match answers to calls by it, never by their order.',
 });
 const version = z.literal('2.0');
@@ -99,9 +103,10 @@ function named(built: Built, name: string, schema: z.ZodType): z.ZodType {
 function errorSchema(built: Built, kind: RpcErrorKind): z.ZodType {
   const known = built.schemas[kind.name];
   if (known !== undefined) return known;
-  const code = kind.dataCodes.length > 0
-    ? z.enum(kind.dataCodes as [string, ...string[]])
-    : z.string().meta({ description: 'The kit error code: branch on it.' });
+  const code =
+    kind.dataCodes.length > 0
+      ? z.enum(kind.dataCodes as [string, ...string[]])
+      : z.string().meta({ description: 'The kit error code: branch on it.' });
   const data = z.object({
     code,
     errors: z.array(z.string()).optional().meta({ description: '`<field>: <message>` lines, when there are some.' }),
@@ -142,21 +147,34 @@ function addMethod(built: Built, doc: RpcMethodDoc): { call: z.ZodType; answers:
   const error = failure(built, `${name}Error`, doc.errors);
   const codes = doc.errors.map((e) => `${e.rpcCode} (${e.dataCodes.join(', ') || 'any kit code'})`);
   built.messages[`${key}Call`] = {
-    name: doc.method, title: `${doc.method} call`, summary: doc.summary, correlationId: correlation,
-    description: 'Without `id` it is a notification: run, never answered.', payload: payloadRef(`${name}Call`),
+    name: doc.method,
+    title: `${doc.method} call`,
+    summary: doc.summary,
+    correlationId: correlation,
+    description: 'Without `id` it is a notification: run, never answered.',
+    payload: payloadRef(`${name}Call`),
   };
   built.messages[`${key}Result`] = {
-    name: `${doc.method} result`, title: `${doc.method} result`, correlationId: correlation,
+    name: `${doc.method} result`,
+    title: `${doc.method} result`,
+    correlationId: correlation,
     payload: payloadRef(`${name}Result`),
   };
   built.messages[`${key}Error`] = {
-    name: `${doc.method} error`, title: `${doc.method} refused`, correlationId: correlation,
-    description: `Error codes: ${codes.join('; ')}.`, payload: payloadRef(`${name}Error`),
+    name: `${doc.method} error`,
+    title: `${doc.method} refused`,
+    correlationId: correlation,
+    description: `Error codes: ${codes.join('; ')}.`,
+    payload: payloadRef(`${name}Error`),
   };
   const replies = [`${key}Result`, `${key}Error`, PROTOCOL_ERROR].map(messageRef);
   built.operations[key] = {
-    action: 'receive', channel: channelRef, title: doc.method, summary: doc.summary,
-    messages: [messageRef(`${key}Call`)], reply: { channel: channelRef, messages: replies },
+    action: 'receive',
+    channel: channelRef,
+    title: doc.method,
+    summary: doc.summary,
+    messages: [messageRef(`${key}Call`)],
+    reply: { channel: channelRef, messages: replies },
   };
   return { call, answers: [result, error] };
 }
@@ -166,16 +184,24 @@ function addBatch(built: Built, calls: readonly z.ZodType[], answers: readonly z
   named(built, 'BatchCall', z.array(anyOf(calls)).min(1).max(maxBatch));
   named(built, 'BatchAnswer', z.array(anyOf(answers)).min(1));
   built.messages.batchCall = {
-    name: 'batch', title: 'Batch of calls', payload: payloadRef('BatchCall'),
-    description: `A JSON array of calls in one frame (at most ${maxBatch} by default: \`maxBatch\`). Answered by one `
-      + 'array holding the answer of each call that has an id; an array of notifications only gets no answer.',
+    name: 'batch',
+    title: 'Batch of calls',
+    payload: payloadRef('BatchCall'),
+    description:
+      `A JSON array of calls in one frame (at most ${maxBatch} by default: \`maxBatch\`). Answered by one ` +
+      'array holding the answer of each call that has an id; an array of notifications only gets no answer.',
   };
   built.messages.batchAnswer = {
-    name: 'batch answer', title: 'Answers of a batch', payload: payloadRef('BatchAnswer'),
+    name: 'batch answer',
+    title: 'Answers of a batch',
+    payload: payloadRef('BatchAnswer'),
     description: 'One answer per call with an id, each as that call alone would get it.',
   };
   built.operations.batch = {
-    action: 'receive', channel: channelRef, title: 'batch', summary: 'Several calls in one frame (a JSON-RPC batch).',
+    action: 'receive',
+    channel: channelRef,
+    title: 'batch',
+    summary: 'Several calls in one frame (a JSON-RPC batch).',
     messages: [messageRef('batchCall')],
     reply: { channel: channelRef, messages: [messageRef('batchAnswer'), messageRef(PROTOCOL_ERROR)] },
   };
@@ -186,11 +212,18 @@ function addNotification(built: Built, note: RpcNotificationDoc): void {
   const name = `${pascal(note.method)}Notification`;
   named(built, name, z.object({ jsonrpc: version, method: z.literal(note.method), params: note.params }));
   built.messages[key] = {
-    name: note.method, title: note.method, summary: note.summary, description: note.description,
+    name: note.method,
+    title: note.method,
+    summary: note.summary,
+    description: note.description,
     payload: payloadRef(name),
   };
   built.operations[key] = {
-    action: 'send', channel: channelRef, title: note.method, summary: note.summary, messages: [messageRef(key)],
+    action: 'send',
+    channel: channelRef,
+    title: note.method,
+    summary: note.summary,
+    messages: [messageRef(key)],
   };
 }
 
@@ -198,36 +231,46 @@ function addNotification(built: Built, note: RpcNotificationDoc): void {
 function connection(d: RpcBridgeDescription) {
   const securitySchemes = {
     tillKey: {
-      type: 'http', scheme: 'bearer',
+      type: 'http',
+      scheme: 'bearer',
       description: "The till's key: `Authorization: Bearer <key>` on the upgrade request.",
     },
     tillKeyQuery: {
-      type: 'httpApiKey', in: 'query', name: 'key',
-      description: "The till's key as `?key=`, for clients that cannot set headers (browsers); "
-        + 'such upgrades are checked against the allowed origins.',
+      type: 'httpApiKey',
+      in: 'query',
+      name: 'key',
+      description:
+        "The till's key as `?key=`, for clients that cannot set headers (browsers); " +
+        'such upgrades are checked against the allowed origins.',
     },
   };
   const server = {
-    host: d.demoHost, protocol: 'ws', title: 'demo',
-    description: 'The cash desk server as `npm start` runs it; '
-      + 'point tills at the real server (`wss` behind TLS) instead.',
+    host: d.demoHost,
+    protocol: 'ws',
+    title: 'demo',
+    description:
+      'The cash desk server as `npm start` runs it; ' + 'point tills at the real server (`wss` behind TLS) instead.',
     security: ['tillKey', 'tillKeyQuery'].map((scheme) => ({ $ref: `#/components/securitySchemes/${scheme}` })),
   };
   const escaped = d.subprotocol.replace(/\./g, '\\.');
   const protocol = {
-    type: 'string', pattern: `(^|,\\s*)${escaped}(\\s*,|$)`,
-    description: `The subprotocol \`${d.subprotocol}\` must be offered; the server selects it. `
-      + 'Without it: HTTP 400.',
+    type: 'string',
+    pattern: `(^|,\\s*)${escaped}(\\s*,|$)`,
+    description:
+      `The subprotocol \`${d.subprotocol}\` must be offered; the server selects it. ` + 'Without it: HTTP 400.',
   };
   const authorization = {
-    type: 'string', pattern: '^Bearer .+$', description: "`Bearer <till key>`: the till's key (or `?key=`).",
+    type: 'string',
+    pattern: '^Bearer .+$',
+    description: "`Bearer <till key>`: the till's key (or `?key=`).",
   };
   const key = { type: 'string', description: "The till's key, for clients that cannot set headers." };
   // The WebSockets binding describes the upgrade request: the one place the subprotocol and the key are given.
   const upgrade = {
     method: 'GET',
     headers: {
-      type: 'object', required: ['Sec-WebSocket-Protocol'],
+      type: 'object',
+      required: ['Sec-WebSocket-Protocol'],
       properties: { 'Sec-WebSocket-Protocol': protocol, Authorization: authorization },
     },
     query: { type: 'object', properties: { key } },
@@ -240,10 +283,13 @@ function connection(d: RpcBridgeDescription) {
 export function rpcBridgeAsyncApiDocument(d: RpcBridgeDescription): object {
   const built: Built = { schemas: {}, messages: {}, operations: {} };
   built.messages[PROTOCOL_ERROR] = {
-    name: 'protocol error', title: 'Frame or call refused', correlationId: correlation,
+    name: 'protocol error',
+    title: 'Frame or call refused',
+    correlationId: correlation,
     payload: payloadRef('ProtocolError'),
-    description: 'A frame that is not JSON, not a request, an empty or oversized batch, an unknown method, or a bug. '
-      + "`id` is the call's when it could be read, else null.",
+    description:
+      'A frame that is not JSON, not a request, an empty or oversized batch, an unknown method, or a bug. ' +
+      "`id` is the call's when it could be read, else null.",
   };
   const calls: z.ZodType[] = [];
   const answers: z.ZodType[] = [failure(built, 'ProtocolError', d.protocolErrors)];
@@ -263,7 +309,9 @@ export function rpcBridgeAsyncApiDocument(d: RpcBridgeDescription): object {
     servers: { demo: server },
     channels: {
       [CHANNEL]: {
-        address: d.path, title: `${d.subprotocol} connection`, messages: built.messages,
+        address: d.path,
+        title: `${d.subprotocol} connection`,
+        messages: built.messages,
         description: `One WebSocket connection, subprotocol \`${d.subprotocol}\`: JSON-RPC 2.0 text frames both ways.`,
         bindings: { ws: upgrade },
       },

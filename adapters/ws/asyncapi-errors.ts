@@ -60,13 +60,18 @@ const PAYMENTS_CODES: Record<PaymentsErrorCode, string> = {
 const rpc = (code: keyof typeof KIT_ERROR_RPC_CODES): number => KIT_ERROR_RPC_CODES[code]!;
 
 /** Every call: params the method's schema refuses. */
-export const INVALID_PARAMS = kind('InvalidParams', JsonRpcErrorCode.InvalidParams,
+export const INVALID_PARAMS = kind(
+  'InvalidParams',
+  JsonRpcErrorCode.InvalidParams,
   'Params refused; `data.errors` lists `<field>: <message>`.',
-  { BAD_REQUEST: 'the params fail the schema, or are an array (params are named)' });
+  { BAD_REQUEST: 'the params fail the schema, or are an array (params are named)' },
+);
 
 /** A kit error without a number of its own. */
 export const OTHER_KIT_ERROR: RpcErrorKind = {
-  name: 'KitError', rpcCode: JsonRpcErrorCode.ServerError, dataCodes: [],
+  name: 'KitError',
+  rpcCode: JsonRpcErrorCode.ServerError,
+  dataCodes: [],
   description: 'Any other kit error; `data.code` names it.',
 };
 
@@ -81,8 +86,12 @@ export const VERIFY_ERRORS: RpcErrorKind[] = [
 ];
 
 /** `token.get` on text that is not JSON. */
-export const REQUEST_DATA_INVALID = kind('RequestDataInvalid', rpc('REQUEST_DATA_INVALID'),
-  '`requestData` is not JSON text.', { REQUEST_DATA_INVALID: 'the message says where the text stops being JSON' });
+export const REQUEST_DATA_INVALID = kind(
+  'RequestDataInvalid',
+  rpc('REQUEST_DATA_INVALID'),
+  '`requestData` is not JSON text.',
+  { REQUEST_DATA_INVALID: 'the message says where the text stops being JSON' },
+);
 
 /** Every `pay.*` call: the database, and the three families of refusal. */
 export const PAY_ERRORS: RpcErrorKind[] = [
@@ -95,8 +104,12 @@ export const PAY_ERRORS: RpcErrorKind[] = [
     },
   },
   kind('PayApiRefused', PAYMENT_RPC_CODES.pay, 'The Pay API refused, or gave no usable answer.', PAY_CODES),
-  kind('PaymentSessionRefused', PAYMENT_RPC_CODES.session,
-    "Not allowed in the payment's phase, or no answer even after recovery.", SESSION_CODES),
+  kind(
+    'PaymentSessionRefused',
+    PAYMENT_RPC_CODES.session,
+    "Not allowed in the payment's phase, or no answer even after recovery.",
+    SESSION_CODES,
+  ),
   kind('PaymentsRefused', PAYMENT_RPC_CODES.payments, 'The cash desk server refused.', PAYMENTS_CODES),
 ];
 

@@ -4,7 +4,12 @@ import { Health, TokenResponse, Verification } from '../../src/contracts/cashdes
 import { PaymentEvents, PaymentList, PaymentView, SessionUpdate } from '../../src/contracts/cashdesk-payments.js';
 import { VERSION } from '../../src/version.js';
 import {
-  INVALID_PARAMS, OTHER_KIT_ERROR, PAY_ERRORS, PROTOCOL_ERRORS, REQUEST_DATA_INVALID, VERIFY_ERRORS,
+  INVALID_PARAMS,
+  OTHER_KIT_ERROR,
+  PAY_ERRORS,
+  PROTOCOL_ERRORS,
+  REQUEST_DATA_INVALID,
+  VERIFY_ERRORS,
 } from './asyncapi-errors.js';
 import { type BridgeMethodName, type BridgeMethods, paramsSchemas } from './methods.js';
 import { DEFAULT_MAX_BATCH } from './options.js';
@@ -25,23 +30,29 @@ interface MethodDoc<R> {
  */
 const METHOD_DOCS: { [M in BridgeMethodName]: MethodDoc<BridgeMethods[M]['result']> } = {
   'barcode.verify': {
-    summary: 'Verifies a scanned barcode: the Verification of the HTTP API '
-      + '(a retry by the same till: `repeated: true`).',
-    result: Verification, errors: [INVALID_PARAMS, ...VERIFY_ERRORS, OTHER_KIT_ERROR],
+    summary:
+      'Verifies a scanned barcode: the Verification of the HTTP API ' + '(a retry by the same till: `repeated: true`).',
+    result: Verification,
+    errors: [INVALID_PARAMS, ...VERIFY_ERRORS, OTHER_KIT_ERROR],
   },
   'token.get': {
     summary: 'Signs the JSON text of a Pay API request body; `token` goes in `X-Wallet-Token`.',
-    result: TokenResponse, errors: [INVALID_PARAMS, REQUEST_DATA_INVALID, OTHER_KIT_ERROR],
+    result: TokenResponse,
+    errors: [INVALID_PARAMS, REQUEST_DATA_INVALID, OTHER_KIT_ERROR],
   },
   health: { summary: 'Liveness and version of the server.', result: Health, errors: [INVALID_PARAMS] },
   // Both verify a scan first, so the verifier's errors are theirs too.
   'pay.start': {
-    summary: 'Verifies `fullBarcode` (or takes `cardSession`), stores the payment and asks for the providers; '
-      + 'idempotent by `paymentId`.',
-    result: PaymentView, errors: payErrors(VERIFY_ERRORS),
+    summary:
+      'Verifies `fullBarcode` (or takes `cardSession`), stores the payment and asks for the providers; ' +
+      'idempotent by `paymentId`.',
+    result: PaymentView,
+    errors: payErrors(VERIFY_ERRORS),
   },
   'pay.rescan': {
-    summary: 'The new scan a `rescanNeeded` asked for.', result: PaymentView, errors: payErrors(VERIFY_ERRORS),
+    summary: 'The new scan a `rescanNeeded` asked for.',
+    result: PaymentView,
+    errors: payErrors(VERIFY_ERRORS),
   },
   'pay.checkout': payment('The operator checks out (walletPayIsDefault false, the customer agreed).'),
   'pay.get': payment('The payment as it stands.'),
@@ -53,9 +64,11 @@ const METHOD_DOCS: { [M in BridgeMethodName]: MethodDoc<BridgeMethods[M]['result
   'pay.abandon': payment('Falls back to another payment method (an open invoice is cancelled).'),
   'pay.list': { summary: "This till's payments, optionally in one phase.", result: PaymentList, errors: payErrors() },
   'pay.events': {
-    summary: "A payment's events after `afterSeq` (the last one the till got), from the last 100 kept; older: its "
-      + 'current state, restated. A reconnecting till asks it when a restated state is past the last seq it got.',
-    result: PaymentEvents, errors: payErrors(),
+    summary:
+      "A payment's events after `afterSeq` (the last one the till got), from the last 100 kept; older: its " +
+      'current state, restated. A reconnecting till asks it when a restated state is past the last seq it got.',
+    result: PaymentEvents,
+    errors: payErrors(),
   },
 };
 
@@ -70,23 +83,23 @@ function payment(summary: string): MethodDoc<PaymentView> {
 }
 
 const DESCRIPTION = [
-  "The cash desk server's bridge for tills: JSON-RPC 2.0 over one WebSocket connection, "
-    + `subprotocol \`${SUBPROTOCOL}\`.`,
+  "The cash desk server's bridge for tills: JSON-RPC 2.0 over one WebSocket connection, " +
+    `subprotocol \`${SUBPROTOCOL}\`.`,
   '',
-  `**Connecting.** Offer the subprotocol \`${SUBPROTOCOL}\` (\`Sec-WebSocket-Protocol\`) and give the till key as `
-    + '`Authorization: Bearer <key>`, or as `?key=<key>` where headers cannot be set (browsers: such upgrades are '
-    + 'checked against the allowed origins). Refusals are plain HTTP answers to the upgrade: 400 without the '
-    + 'subprotocol, 401 without a valid key, 403 an origin not allowed, 429 and 503 with `Retry-After`.',
+  `**Connecting.** Offer the subprotocol \`${SUBPROTOCOL}\` (\`Sec-WebSocket-Protocol\`) and give the till key as ` +
+    '`Authorization: Bearer <key>`, or as `?key=<key>` where headers cannot be set (browsers: such upgrades are ' +
+    'checked against the allowed origins). Refusals are plain HTTP answers to the upgrade: 400 without the ' +
+    'subprotocol, 401 without a valid key, 403 an origin not allowed, 429 and 503 with `Retry-After`.',
   '',
-  '**Calls.** Text frames holding a request object, or a batch: a JSON array of them, answered by one array. '
-    + 'Params are named (a JSON object). A call without `id` is a notification: run, never answered. Answers carry '
-    + 'the id exactly as sent: match them by id, never by order.',
+  '**Calls.** Text frames holding a request object, or a batch: a JSON array of them, answered by one array. ' +
+    'Params are named (a JSON object). A call without `id` is a notification: run, never answered. Answers carry ' +
+    'the id exactly as sent: match them by id, never by order.',
   '',
-  '**Errors.** `error.code` is the JSON-RPC number; `error.data.code` is the stable code to branch on, and '
-    + "`error.data.requestId` the failure's id in the server's log lines.",
+  '**Errors.** `error.code` is the JSON-RPC number; `error.data.code` is the stable code to branch on, and ' +
+    "`error.data.requestId` the failure's id in the server's log lines.",
   '',
-  `**Notifications.** \`${SESSION_UPDATED}\` tells every phase change and session event of the till's payments; `
-    + "`seq` numbers each payment's events, and a till that reconnects is told the ones it missed.",
+  `**Notifications.** \`${SESSION_UPDATED}\` tells every phase change and session event of the till's payments; ` +
+    "`seq` numbers each payment's events, and a till that reconnects is told the ones it missed.",
 ].join('\n');
 
 /**
@@ -98,7 +111,9 @@ const DESCRIPTION = [
 export function cashDeskBridgeAsyncApiDocument(version: string = VERSION): object {
   const params = paramsSchemas();
   const methods: RpcMethodDoc[] = (Object.keys(params) as BridgeMethodName[]).map((method) => ({
-    method, params: params[method], ...METHOD_DOCS[method],
+    method,
+    params: params[method],
+    ...METHOD_DOCS[method],
   }));
   return rpcBridgeAsyncApiDocument({
     title: `wallet-partner-kit cash desk bridge (${SUBPROTOCOL})`,
@@ -109,14 +124,17 @@ export function cashDeskBridgeAsyncApiDocument(version: string = VERSION): objec
     demoHost: '127.0.0.1:8080',
     maxBatch: DEFAULT_MAX_BATCH,
     methods,
-    notifications: [{
-      method: SESSION_UPDATED,
-      summary: "Every phase change and session event of the till's payments.",
-      description: 'Sent from connection on: first the current state of each open payment, then each change. '
-        + "`seq` is the payment's event number (1, 2, ...), stored with it: after a reconnection the till is told "
-        + 'the events it missed.',
-      params: SessionUpdate,
-    }],
+    notifications: [
+      {
+        method: SESSION_UPDATED,
+        summary: "Every phase change and session event of the till's payments.",
+        description:
+          'Sent from connection on: first the current state of each open payment, then each change. ' +
+          "`seq` is the payment's event number (1, 2, ...), stored with it: after a reconnection the till is told " +
+          'the events it missed.',
+        params: SessionUpdate,
+      },
+    ],
     protocolErrors: PROTOCOL_ERRORS,
   });
 }

@@ -13,7 +13,14 @@ import { Heartbeat } from './heartbeat.js';
 import { SendBudget } from './send-budget.js';
 import { followPayments } from './pay-notifications.js';
 import { type BridgeOptions, resolveBridgeOptions, type ResolvedBridgeOptions } from './options.js';
-import { checkUpgrade, normaliseOrigin, refuseUpgrade, SUBPROTOCOL, UPGRADE_REFUSALS, type UpgradeRefusal } from './upgrade.js';
+import {
+  checkUpgrade,
+  normaliseOrigin,
+  refuseUpgrade,
+  SUBPROTOCOL,
+  UPGRADE_REFUSALS,
+  type UpgradeRefusal,
+} from './upgrade.js';
 
 /** The WebSocket bridge for legacy tills (adapters/ws/README.md). */
 export interface Bridge {
@@ -97,8 +104,11 @@ class WsBridge implements Bridge {
       handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
     });
     this.#budget = new SendBudget(options.maxBufferedBytesTotal, () => this.#connections);
-    this.#heartbeat = new Heartbeat(options.pingIntervalMs, () => this.#connections,
-      (error) => this.#log.error({ err: error }, 'bridge heartbeat failed'));
+    this.#heartbeat = new Heartbeat(
+      options.pingIntervalMs,
+      () => this.#connections,
+      (error) => this.#log.error({ err: error }, 'bridge heartbeat failed'),
+    );
   }
 
   get clients(): number {
@@ -108,11 +118,22 @@ class WsBridge implements Bridge {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     // The key may be in the query string: log the path only, never `req.url`.
     const remote = { remoteAddress: req.socket.remoteAddress, path: (req.url ?? '/').split('?')[0] };
-    const checked = this.#closing !== undefined ? { refusal: UPGRADE_REFUSALS.closing }
-      : this.#connections.size >= this.#options.maxConnections ? { refusal: UPGRADE_REFUSALS.tooManyConnections }
-        : this.#underTillCap(checkUpgrade(req, { allowedOrigins: this.#allowedOrigins, authenticate: (key, address) => this.#service.authenticate(key, 'ws', address) }));
+    const checked =
+      this.#closing !== undefined
+        ? { refusal: UPGRADE_REFUSALS.closing }
+        : this.#connections.size >= this.#options.maxConnections
+          ? { refusal: UPGRADE_REFUSALS.tooManyConnections }
+          : this.#underTillCap(
+              checkUpgrade(req, {
+                allowedOrigins: this.#allowedOrigins,
+                authenticate: (key, address) => this.#service.authenticate(key, 'ws', address),
+              }),
+            );
     if ('refusal' in checked) {
-      this.#log.info({ ...remote, status: checked.refusal.status, reason: checked.refusal.message }, 'bridge upgrade refused');
+      this.#log.info(
+        { ...remote, status: checked.refusal.status, reason: checked.refusal.message },
+        'bridge upgrade refused',
+      );
       refuseUpgrade(socket, checked.refusal);
       return;
     }
@@ -148,7 +169,14 @@ class WsBridge implements Bridge {
   #accept(ws: WebSocket, socket: Duplex, till: Till, remote: { remoteAddress: string | undefined }): void {
     const log = this.#log.child({ till: till.id, conn: this.#nextId++ });
     const connection = new BridgeConnection(
-      ws, socket, till.id, this.#dispatcher, this.#options, log, this.#budget, till.orderedAnswers === true,
+      ws,
+      socket,
+      till.id,
+      this.#dispatcher,
+      this.#options,
+      log,
+      this.#budget,
+      till.orderedAnswers === true,
     );
     this.#connections.add(connection);
     this.#perTill.set(till.id, (this.#perTill.get(till.id) ?? 0) + 1);

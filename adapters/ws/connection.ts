@@ -72,8 +72,14 @@ export class BridgeConnection {
    * @param ordered answer frames in the order they arrived (the till's `orderedAnswers`), not each as it is ready.
    */
   constructor(
-    ws: WebSocket, socket: Duplex, tillId: string, dispatcher: Dispatcher, limits: ConnectionLimits, log: Logger,
-    budget?: SendBudget, ordered = false,
+    ws: WebSocket,
+    socket: Duplex,
+    tillId: string,
+    dispatcher: Dispatcher,
+    limits: ConnectionLimits,
+    log: Logger,
+    budget?: SendBudget,
+    ordered = false,
   ) {
     this.#ws = ws;
     this.#budget = budget;
@@ -88,7 +94,9 @@ export class BridgeConnection {
     this.#answers = new Answers<FrameOutcome>(
       (outcome) => this.#deliver(outcome),
       (error) => this.#internalError(error),
-      () => { if (this.#ws.isPaused && this.#answers.pending < MAX_FRAMES_IN_FLIGHT / 2) this.#ws.resume(); },
+      () => {
+        if (this.#ws.isPaused && this.#answers.pending < MAX_FRAMES_IN_FLIGHT / 2) this.#ws.resume();
+      },
     );
     this.#newPayments = new NewPaymentHold((text) => this.#notify(text));
     this.#onPayStart = () => this.#newPayments.started();
@@ -102,8 +110,12 @@ export class BridgeConnection {
     });
     // Without an 'error' listener ws would rethrow (oversized frame, invalid UTF-8, reset): ws closes the socket
     // itself.
-    ws.on('error', (error: Error & { code?: string }) => this.#log.warn({ code: error.code, message: error.message }, 'bridge socket error'));
-    ws.on('pong', () => { this.#alive = true; });
+    ws.on('error', (error: Error & { code?: string }) =>
+      this.#log.warn({ code: error.code, message: error.message }, 'bridge socket error'),
+    );
+    ws.on('pong', () => {
+      this.#alive = true;
+    });
     ws.on('message', (data: RawData, isBinary: boolean) => this.#onFrame(data, isBinary));
   }
 
@@ -179,8 +191,10 @@ export class BridgeConnection {
     let outcome: FrameOutcome | PromiseLike<FrameOutcome>;
     try {
       // The calls of a connection whose upgrade carried a traceparent join that trace (rpc-span.ts).
-      outcome = this.#trace === undefined
-        ? this.#handle(data, isBinary) : context.with(this.#trace, () => this.#handle(data, isBinary));
+      outcome =
+        this.#trace === undefined
+          ? this.#handle(data, isBinary)
+          : context.with(this.#trace, () => this.#handle(data, isBinary));
     } catch (error) {
       outcome = this.#internalError(error);
     }
@@ -194,7 +208,14 @@ export class BridgeConnection {
   #internalError(error: unknown): FrameOutcome {
     const requestId = randomUUID();
     this.#log.error({ err: error, reqId: requestId }, 'bridge frame failed unexpectedly');
-    return { reply: JSON.stringify({ jsonrpc: '2.0', id: null, error: { ...internalError(), data: { code: 'INTERNAL', requestId } } }), bad: false };
+    return {
+      reply: JSON.stringify({
+        jsonrpc: '2.0',
+        id: null,
+        error: { ...internalError(), data: { code: 'INTERNAL', requestId } },
+      }),
+      bad: false,
+    };
   }
 
   /**
@@ -279,6 +300,11 @@ function toBuffer(data: RawData): Buffer {
 /** Waits for `promise`, but no longer than `ms`. */
 async function within(promise: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([promise, new Promise<void>((resolve) => { timer = setTimeout(resolve, ms); })]);
+  await Promise.race([
+    promise,
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
   clearTimeout(timer);
 }

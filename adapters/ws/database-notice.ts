@@ -19,8 +19,10 @@ export class DatabaseNotice {
   refused(): void {
     if (this.#down) return;
     this.#down = true;
-    this.#log.warn({ code: 'DATABASE_UNAVAILABLE' },
-      'database unavailable: bridge payment calls answer DATABASE_UNAVAILABLE');
+    this.#log.warn(
+      { code: 'DATABASE_UNAVAILABLE' },
+      'database unavailable: bridge payment calls answer DATABASE_UNAVAILABLE',
+    );
   }
 
   /** A call that needs the database was answered. */

@@ -7,13 +7,23 @@ import { withRequestId } from '../../src/log/request-id.js';
 import type { DatabaseNotice } from './database-notice.js';
 import { errorForException } from './errors.js';
 import {
-  checkRequest, failure, JsonRpcErrorCode, type JsonRpcErrorObject, type JsonRpcId, success,
+  checkRequest,
+  failure,
+  JsonRpcErrorCode,
+  type JsonRpcErrorObject,
+  type JsonRpcId,
+  success,
 } from './jsonrpc.js';
 import { batchIdTexts, requestIdText } from './raw-ids.js';
 import { type BridgeMethodName, checkParams, InvalidParams, isBridgeMethod, runMethod } from './methods.js';
 import { isThenable, type MaybePromise } from './ordered.js';
 import {
-  answer, batchOutcome, type CallOutcome, errorCodeOf, type FrameOutcome, singleOutcome,
+  answer,
+  batchOutcome,
+  type CallOutcome,
+  errorCodeOf,
+  type FrameOutcome,
+  singleOutcome,
 } from './frame-outcome.js';
 import type { Context } from '@opentelemetry/api';
 import { callParent, traceCall } from '../../src/telemetry/rpc-span.js';
@@ -72,11 +82,17 @@ export class Dispatcher {
    * called, before this returns, once for each `pay.start` the frame runs: its payment's notifications can be
    * held from then until the outcome (which counts them in `payStarts`) is sent.
    */
-  handleFrame(data: Buffer, isBinary: boolean, log: Logger, tillId: string,
-    onPayStart?: () => void): FrameOutcome | PromiseLike<FrameOutcome> {
+  handleFrame(
+    data: Buffer,
+    isBinary: boolean,
+    log: Logger,
+    tillId: string,
+    onPayStart?: () => void,
+  ): FrameOutcome | PromiseLike<FrameOutcome> {
     if (isBinary) {
-      return this.#frameError(JsonRpcErrorCode.InvalidRequest, 'Invalid Request', 'BINARY_FRAME',
-        ['frame: must be a text frame holding JSON, not a binary frame']);
+      return this.#frameError(JsonRpcErrorCode.InvalidRequest, 'Invalid Request', 'BINARY_FRAME', [
+        'frame: must be a text frame holding JSON, not a binary frame',
+      ]);
     }
     let parsed: unknown;
     const text = data.toString('utf8');
@@ -92,12 +108,15 @@ export class Dispatcher {
       return isThenable(outcome) ? outcome.then(singleOutcome) : singleOutcome(outcome);
     }
     if (parsed.length === 0) {
-      return this.#frameError(JsonRpcErrorCode.InvalidRequest, 'Invalid Request', 'INVALID_REQUEST', ['batch: must not be empty']);
+      return this.#frameError(JsonRpcErrorCode.InvalidRequest, 'Invalid Request', 'INVALID_REQUEST', [
+        'batch: must not be empty',
+      ]);
     }
     if (parsed.length > this.#maxBatch) {
       // Refused whole, before any call runs: a partial batch would leave the till guessing which calls happened.
-      return this.#frameError(JsonRpcErrorCode.InvalidRequest, 'Invalid Request', 'BATCH_TOO_LARGE',
-        [`batch: must hold at most ${this.#maxBatch} calls, got ${parsed.length}`]);
+      return this.#frameError(JsonRpcErrorCode.InvalidRequest, 'Invalid Request', 'BATCH_TOO_LARGE', [
+        `batch: must hold at most ${this.#maxBatch} calls, got ${parsed.length}`,
+      ]);
     }
     // Every call starts before any is waited on, so store round trips overlap.
     const rawIds = parsed.some(hasNumberId) ? batchIdTexts(text) : undefined;
@@ -108,7 +127,16 @@ export class Dispatcher {
     let verifies: number[] = [];
     const runVerifies = (): void => {
       if (verifies.length === 0) return;
-      if (this.#runVerifies(verifies.map((i) => prepared[i] as Prepared), log, tillId, verifies, outcomes)) waiting = true;
+      if (
+        this.#runVerifies(
+          verifies.map((i) => prepared[i] as Prepared),
+          log,
+          tillId,
+          verifies,
+          outcomes,
+        )
+      )
+        waiting = true;
       verifies = [];
     };
     for (let i = 0; i < prepared.length; i++) {
@@ -144,20 +172,37 @@ export class Dispatcher {
       this.#count('other', 'INVALID_REQUEST');
       return {
         invalid: true,
-        response: failure(check.id, JsonRpcErrorCode.InvalidRequest, 'Invalid Request', { code: 'INVALID_REQUEST', errors: check.errors, requestId: randomUUID() }),
+        response: failure(check.id, JsonRpcErrorCode.InvalidRequest, 'Invalid Request', {
+          code: 'INVALID_REQUEST',
+          errors: check.errors,
+          requestId: randomUUID(),
+        }),
       };
     }
     const { request, notification } = check;
     const id = request.id ?? null;
     if (!isBridgeMethod(request.method)) {
       this.#count('other', 'METHOD_NOT_FOUND');
-      return answer(notification, failure(id, JsonRpcErrorCode.MethodNotFound, 'Method not found', { code: 'METHOD_NOT_FOUND', requestId: randomUUID() }));
+      return answer(
+        notification,
+        failure(id, JsonRpcErrorCode.MethodNotFound, 'Method not found', {
+          code: 'METHOD_NOT_FOUND',
+          requestId: randomUUID(),
+        }),
+      );
     }
     const method = request.method;
     const params = checkParams(method, request.params);
     if (params instanceof InvalidParams) {
       this.#count(method, 'BAD_REQUEST');
-      return answer(notification, failure(id, JsonRpcErrorCode.InvalidParams, 'Invalid params', { code: 'BAD_REQUEST', errors: params.errors, requestId: randomUUID() }));
+      return answer(
+        notification,
+        failure(id, JsonRpcErrorCode.InvalidParams, 'Invalid params', {
+          code: 'BAD_REQUEST',
+          errors: params.errors,
+          requestId: randomUUID(),
+        }),
+      );
     }
     const parent = this.#tracing ? callParent(request.params) : undefined;
     return { prepared: true, method, id, notification, params, parent };
@@ -176,7 +221,10 @@ export class Dispatcher {
     if (method === 'pay.start') this.#onPayStart?.();
     let result: unknown;
     try {
-      result = rid === undefined ? runMethod(method, this.#service, params, tillId) : withRequestId(rid, () => runMethod(method, this.#service, params, tillId));
+      result =
+        rid === undefined
+          ? runMethod(method, this.#service, params, tillId)
+          : withRequestId(rid, () => runMethod(method, this.#service, params, tillId));
     } catch (error) {
       return this.#failed(method, id, notification, error, log, rid);
     }
@@ -195,7 +243,13 @@ export class Dispatcher {
    * at its index in `outcomes`; true when those outcomes are promises. A lone
    * call goes through `verifySync`, as a frame of its own would.
    */
-  #runVerifies(calls: Prepared[], log: Logger, tillId: string, indices: number[], outcomes: Array<MaybePromise<CallOutcome>>): boolean {
+  #runVerifies(
+    calls: Prepared[],
+    log: Logger,
+    tillId: string,
+    indices: number[],
+    outcomes: Array<MaybePromise<CallOutcome>>,
+  ): boolean {
     if (calls.length === 1 || this.#tracing) {
       // When tracing, each call alone: a span per call, each as long as its own verification.
       let waiting = false;
@@ -220,10 +274,14 @@ export class Dispatcher {
    * that error, as each would have got it alone.
    */
   #verifyAll(calls: Prepared[], log: Logger, tillId: string): MaybePromise<CallOutcome[]> {
-    const failedAll = (error: unknown) => calls.map(({ method, id, notification }) => this.#failed(method, id, notification, error, log));
+    const failedAll = (error: unknown) =>
+      calls.map(({ method, id, notification }) => this.#failed(method, id, notification, error, log));
     let results: BarcodeVerification[] | PromiseLike<BarcodeVerification[]>;
     try {
-      results = this.#service.verifyBatchSync(calls.map(({ params }) => (params as { fullBarcode: string }).fullBarcode), tillId);
+      results = this.#service.verifyBatchSync(
+        calls.map(({ params }) => (params as { fullBarcode: string }).fullBarcode),
+        tillId,
+      );
     } catch (error) {
       return failedAll(error);
     }
@@ -242,7 +300,14 @@ export class Dispatcher {
     return outcome;
   }
 
-  #failed(method: BridgeMethodName, id: JsonRpcId, notification: boolean, error: unknown, log: Logger, rid = randomUUID()): CallOutcome {
+  #failed(
+    method: BridgeMethodName,
+    id: JsonRpcId,
+    notification: boolean,
+    error: unknown,
+    log: Logger,
+    rid = randomUUID(),
+  ): CallOutcome {
     const rpcError: JsonRpcErrorObject = errorForException(error, log, method, rid);
     if (rpcError.data.code === 'DATABASE_UNAVAILABLE') this.#database?.refused();
     this.#count(method, rpcError.data.code);
@@ -255,7 +320,12 @@ export class Dispatcher {
   #frameError(code: number, message: string, dataCode: string, errors?: string[]): FrameOutcome {
     this.#count('other', dataCode);
     const requestId = randomUUID();
-    return { reply: JSON.stringify(failure(null, code, message, errors ? { code: dataCode, errors, requestId } : { code: dataCode, requestId })), bad: true };
+    return {
+      reply: JSON.stringify(
+        failure(null, code, message, errors ? { code: dataCode, errors, requestId } : { code: dataCode, requestId }),
+      ),
+      bad: true,
+    };
   }
 
   /** `wpk_bridge_calls_total{method,outcome}`; unknown method names are folded into `other` to bound the label set. */

@@ -47,7 +47,8 @@ export function errorForException(error: unknown, log: Logger, method: string, r
   if (refusal !== undefined) {
     log.debug({ reqId: requestId, method, code: refusal.code }, 'bridge payment call refused');
     return {
-      code: jsonRpcCodeOf(refusal.code), message: refusal.message,
+      code: jsonRpcCodeOf(refusal.code),
+      message: refusal.message,
       data: { code: refusal.code, ...(refusal.errors.length > 0 ? { errors: [...refusal.errors] } : {}), requestId },
     };
   }

@@ -30,7 +30,12 @@ export interface BridgeMethods extends PayBridgeMethods {
 export type BridgeMethodName = keyof BridgeMethods;
 
 /** The method names, in the order the docs list them. */
-export const BRIDGE_METHODS = ['barcode.verify', 'token.get', 'health', ...PAY_METHOD_NAMES] as const satisfies readonly BridgeMethodName[];
+export const BRIDGE_METHODS = [
+  'barcode.verify',
+  'token.get',
+  'health',
+  ...PAY_METHOD_NAMES,
+] as const satisfies readonly BridgeMethodName[];
 
 /** No params at all: `{}` (or omitted), unknown members refused like the HTTP API does. */
 const NoParams = z.object({}).strict();
@@ -54,7 +59,11 @@ type MethodTable = {
      */
     accepts(params: unknown): params is BridgeMethods[M]['params'];
     /** `tillId`: the till the connection authenticated as (payments are per till). */
-    run(service: CashDeskService, params: BridgeMethods[M]['params'], tillId: string): BridgeMethods[M]['result'] | PromiseLike<BridgeMethods[M]['result']>;
+    run(
+      service: CashDeskService,
+      params: BridgeMethods[M]['params'],
+      tillId: string,
+    ): BridgeMethods[M]['result'] | PromiseLike<BridgeMethods[M]['result']>;
   };
 };
 
@@ -121,7 +130,12 @@ export function checkParams(method: BridgeMethodName, params: unknown): unknown 
  * the service answers synchronously (the in-memory store) and a promise
  * otherwise; a synchronous throw is thrown here.
  */
-export function runMethod(method: BridgeMethodName, service: CashDeskService, params: unknown, tillId: string): unknown {
+export function runMethod(
+  method: BridgeMethodName,
+  service: CashDeskService,
+  params: unknown,
+  tillId: string,
+): unknown {
   return (METHODS[method] as MethodEntry).run(service, params as never, tillId);
 }
 

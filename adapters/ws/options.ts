@@ -36,37 +36,44 @@ const int = (min: number, max: number) => {
 /** Largest delay setInterval/setTimeout honour (2^31 - 1 ms); longer ones fire at once. */
 const MAX_TIMER_MS = 2_147_483_647;
 
-const originSchema = z.string({ error: 'must be an origin such as https://pos.example.com' })
+const originSchema = z
+  .string({ error: 'must be an origin such as https://pos.example.com' })
   .transform((value, ctx) => {
     // Browsers send the serialized origin (lower-case scheme and host, no default port, no path):
     // normalising the allowlist the same way makes the comparison a plain string match.
     try {
       const origin = new URL(value).origin;
       if (origin !== 'null') return origin;
-    } catch { /* reported below */ }
+    } catch {
+      /* reported below */
+    }
     ctx.addIssue({ code: 'custom', message: 'must be an origin such as https://pos.example.com' });
     return z.NEVER;
   });
 
 const loggerSchema = z.custom<Logger>(
-  (v) => typeof v === 'object' && v !== null &&
+  (v) =>
+    typeof v === 'object' &&
+    v !== null &&
     ['child', 'debug', 'info', 'warn', 'error'].every((m) => typeof (v as Record<string, unknown>)[m] === 'function'),
   { error: 'must be a pino Logger' },
 );
 
-const optionsSchema = z.object({
-  allowedOrigins: z.array(originSchema, { error: 'must be an array of origins' }).default([]),
-  maxPayloadBytes: int(1, 256 * 1024 * 1024).default(DEFAULT_MAX_PAYLOAD_BYTES),
-  pingIntervalMs: int(10, MAX_TIMER_MS).default(DEFAULT_PING_INTERVAL_MS),
-  maxBufferedBytes: int(1, Number.MAX_SAFE_INTEGER).default(DEFAULT_MAX_BUFFERED_BYTES),
-  maxBufferedBytesTotal: int(1, Number.MAX_SAFE_INTEGER).default(DEFAULT_MAX_BUFFERED_BYTES_TOTAL),
-  maxConnections: int(1, 1_000_000).default(DEFAULT_MAX_CONNECTIONS),
-  maxConnectionsPerTill: int(1, 1_000_000).default(DEFAULT_MAX_CONNECTIONS_PER_TILL),
-  maxBadFrames: int(1, 1_000_000).default(DEFAULT_MAX_BAD_FRAMES),
-  maxBatch: int(1, 10_000).default(DEFAULT_MAX_BATCH),
-  closeGraceMs: int(0, MAX_TIMER_MS).default(DEFAULT_CLOSE_GRACE_MS),
-  logger: loggerSchema.optional(),
-}).strict();
+const optionsSchema = z
+  .object({
+    allowedOrigins: z.array(originSchema, { error: 'must be an array of origins' }).default([]),
+    maxPayloadBytes: int(1, 256 * 1024 * 1024).default(DEFAULT_MAX_PAYLOAD_BYTES),
+    pingIntervalMs: int(10, MAX_TIMER_MS).default(DEFAULT_PING_INTERVAL_MS),
+    maxBufferedBytes: int(1, Number.MAX_SAFE_INTEGER).default(DEFAULT_MAX_BUFFERED_BYTES),
+    maxBufferedBytesTotal: int(1, Number.MAX_SAFE_INTEGER).default(DEFAULT_MAX_BUFFERED_BYTES_TOTAL),
+    maxConnections: int(1, 1_000_000).default(DEFAULT_MAX_CONNECTIONS),
+    maxConnectionsPerTill: int(1, 1_000_000).default(DEFAULT_MAX_CONNECTIONS_PER_TILL),
+    maxBadFrames: int(1, 1_000_000).default(DEFAULT_MAX_BAD_FRAMES),
+    maxBatch: int(1, 10_000).default(DEFAULT_MAX_BATCH),
+    closeGraceMs: int(0, MAX_TIMER_MS).default(DEFAULT_CLOSE_GRACE_MS),
+    logger: loggerSchema.optional(),
+  })
+  .strict();
 
 /**
  * Options of `createBridge`. Every field is optional; the defaults are the

@@ -60,7 +60,10 @@ export class OrderedDelivery<T> implements Delivery<T> {
     const slot: Slot<T> = { ready: false, value: undefined };
     this.#queue.push(slot);
     // Adopted by a native promise: a foreign thenable that throws in `then` becomes a rejection, not a throw here.
-    Promise.resolve(value).then((settled) => this.#settle(slot, settled), (error: unknown) => this.#settle(slot, this.#onRejected(error)));
+    Promise.resolve(value).then(
+      (settled) => this.#settle(slot, settled),
+      (error: unknown) => this.#settle(slot, this.#onRejected(error)),
+    );
   }
 
   /** Resolves once every value pushed so far has been delivered. */
@@ -68,7 +71,9 @@ export class OrderedDelivery<T> implements Delivery<T> {
     if (this.#queue.length === 0) return Promise.resolve();
     if (this.#idle === undefined) {
       let resolve!: () => void;
-      const promise = new Promise<void>((r) => { resolve = r; });
+      const promise = new Promise<void>((r) => {
+        resolve = r;
+      });
       this.#idle = { promise, resolve };
     }
     return this.#idle.promise;
@@ -139,7 +144,9 @@ export class PromptDelivery<T> implements Delivery<T> {
     if (this.#pending === 0) return Promise.resolve();
     if (this.#idle === undefined) {
       let resolve!: () => void;
-      const promise = new Promise<void>((r) => { resolve = r; });
+      const promise = new Promise<void>((r) => {
+        resolve = r;
+      });
       this.#idle = { promise, resolve };
     }
     return this.#idle.promise;

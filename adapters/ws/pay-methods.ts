@@ -1,7 +1,15 @@
 import type { z } from '@hono/zod-openapi';
 import {
-  ChangeBasketParams, ListPayments, PaymentEventsParams, PaymentRef, type PaymentView, ReceiptParams, RefundParams,
-  RescanParams, type SessionUpdate, StartPayment,
+  ChangeBasketParams,
+  ListPayments,
+  PaymentEventsParams,
+  PaymentRef,
+  type PaymentView,
+  ReceiptParams,
+  RefundParams,
+  RescanParams,
+  type SessionUpdate,
+  StartPayment,
 } from '../../src/contracts/cashdesk-payments.js';
 import { PaymentsError } from '../../src/cashdesk/payments/errors.js';
 import type { Payments } from '../../src/cashdesk/payments/api.js';
@@ -49,12 +57,23 @@ export interface PayBridgeMethods {
 
 /** The payment methods' names, in the order the docs list them. */
 export const PAY_METHOD_NAMES = [
-  'pay.start', 'pay.checkout', 'pay.get', 'pay.changeBasket', 'pay.cancel', 'pay.retry', 'pay.rescan', 'pay.refund',
-  'pay.receipt', 'pay.abandon', 'pay.list', 'pay.events',
+  'pay.start',
+  'pay.checkout',
+  'pay.get',
+  'pay.changeBasket',
+  'pay.cancel',
+  'pay.retry',
+  'pay.rescan',
+  'pay.refund',
+  'pay.receipt',
+  'pay.abandon',
+  'pay.list',
+  'pay.events',
 ] as const satisfies ReadonlyArray<keyof PayBridgeMethods>;
 
 function payments(service: CashDeskService): Payments {
-  if (service.payments === undefined) throw new PaymentsError('PAY_NOT_CONFIGURED', 'this server has no Pay API configured (pay.url)');
+  if (service.payments === undefined)
+    throw new PaymentsError('PAY_NOT_CONFIGURED', 'this server has no Pay API configured (pay.url)');
   return service.payments;
 }
 
@@ -63,34 +82,70 @@ const never = (_params: unknown): _params is never => false;
 
 /** Each payment method's schema and call, for the bridge's method table. */
 export const PAY_METHODS = {
-  'pay.start': { schema: StartPayment, accepts: never, run: (s: CashDeskService, p: PayBridgeMethods['pay.start']['params'], till: string) => payments(s).start(till, p) },
-  'pay.checkout': { schema: PaymentRef, accepts: never, run: (s: CashDeskService, p: Ref, till: string) => payments(s).checkout(till, p.paymentId) },
-  'pay.get': { schema: PaymentRef, accepts: never, run: (s: CashDeskService, p: Ref, till: string) => payments(s).get(till, p.paymentId) },
-  'pay.changeBasket': {
-    schema: ChangeBasketParams, accepts: never,
-    run: (s: CashDeskService, p: PayBridgeMethods['pay.changeBasket']['params'], till: string) => payments(s).changeBasket(till, p.paymentId, p.basket),
+  'pay.start': {
+    schema: StartPayment,
+    accepts: never,
+    run: (s: CashDeskService, p: PayBridgeMethods['pay.start']['params'], till: string) => payments(s).start(till, p),
   },
-  'pay.cancel': { schema: PaymentRef, accepts: never, run: (s: CashDeskService, p: Ref, till: string) => payments(s).cancel(till, p.paymentId) },
-  'pay.retry': { schema: PaymentRef, accepts: never, run: (s: CashDeskService, p: Ref, till: string) => payments(s).retry(till, p.paymentId) },
+  'pay.checkout': {
+    schema: PaymentRef,
+    accepts: never,
+    run: (s: CashDeskService, p: Ref, till: string) => payments(s).checkout(till, p.paymentId),
+  },
+  'pay.get': {
+    schema: PaymentRef,
+    accepts: never,
+    run: (s: CashDeskService, p: Ref, till: string) => payments(s).get(till, p.paymentId),
+  },
+  'pay.changeBasket': {
+    schema: ChangeBasketParams,
+    accepts: never,
+    run: (s: CashDeskService, p: PayBridgeMethods['pay.changeBasket']['params'], till: string) =>
+      payments(s).changeBasket(till, p.paymentId, p.basket),
+  },
+  'pay.cancel': {
+    schema: PaymentRef,
+    accepts: never,
+    run: (s: CashDeskService, p: Ref, till: string) => payments(s).cancel(till, p.paymentId),
+  },
+  'pay.retry': {
+    schema: PaymentRef,
+    accepts: never,
+    run: (s: CashDeskService, p: Ref, till: string) => payments(s).retry(till, p.paymentId),
+  },
   'pay.rescan': {
-    schema: RescanParams, accepts: never,
-    run: (s: CashDeskService, p: PayBridgeMethods['pay.rescan']['params'], till: string) => payments(s).rescan(till, p.paymentId, p.fullBarcode),
+    schema: RescanParams,
+    accepts: never,
+    run: (s: CashDeskService, p: PayBridgeMethods['pay.rescan']['params'], till: string) =>
+      payments(s).rescan(till, p.paymentId, p.fullBarcode),
   },
   'pay.refund': {
-    schema: RefundParams, accepts: never,
-    run: (s: CashDeskService, { paymentId, ...part }: PayBridgeMethods['pay.refund']['params'], till: string) => payments(s).refund(till, paymentId, part),
+    schema: RefundParams,
+    accepts: never,
+    run: (s: CashDeskService, { paymentId, ...part }: PayBridgeMethods['pay.refund']['params'], till: string) =>
+      payments(s).refund(till, paymentId, part),
   },
   'pay.receipt': {
-    schema: ReceiptParams, accepts: never,
-    run: (s: CashDeskService, p: PayBridgeMethods['pay.receipt']['params'], till: string) => payments(s).receipt(till, p.paymentId, p.receipt),
+    schema: ReceiptParams,
+    accepts: never,
+    run: (s: CashDeskService, p: PayBridgeMethods['pay.receipt']['params'], till: string) =>
+      payments(s).receipt(till, p.paymentId, p.receipt),
   },
-  'pay.abandon': { schema: PaymentRef, accepts: never, run: (s: CashDeskService, p: Ref, till: string) => payments(s).abandon(till, p.paymentId) },
+  'pay.abandon': {
+    schema: PaymentRef,
+    accepts: never,
+    run: (s: CashDeskService, p: Ref, till: string) => payments(s).abandon(till, p.paymentId),
+  },
   'pay.list': {
-    schema: ListPayments, accepts: never,
-    run: async (s: CashDeskService, p: PayBridgeMethods['pay.list']['params'], till: string) => ({ payments: await payments(s).list(till, p.phase) }),
+    schema: ListPayments,
+    accepts: never,
+    run: async (s: CashDeskService, p: PayBridgeMethods['pay.list']['params'], till: string) => ({
+      payments: await payments(s).list(till, p.phase),
+    }),
   },
   'pay.events': {
-    schema: PaymentEventsParams, accepts: never,
+    schema: PaymentEventsParams,
+    accepts: never,
     run: async (s: CashDeskService, p: PayBridgeMethods['pay.events']['params'], till: string) => ({
       events: await payments(s).events(till, p.paymentId, p.afterSeq),
     }),

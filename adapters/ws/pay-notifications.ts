@@ -42,8 +42,12 @@ export interface FollowOptions {
  * reconnection. Nothing here can reject unhandled, whatever the payments throw.
  */
 export function followPayments(
-  service: CashDeskService, tillId: string, send: (text: string, paymentId: string) => void, closed: Promise<void>,
-  log: Logger, options: FollowOptions = {},
+  service: CashDeskService,
+  tillId: string,
+  send: (text: string, paymentId: string) => void,
+  closed: Promise<void>,
+  log: Logger,
+  options: FollowOptions = {},
 ): void {
   const payments = service.payments;
   if (payments === undefined) return;
@@ -64,24 +68,27 @@ export function followPayments(
     } catch (error) {
       subscribing = Promise.reject(error);
     }
-    subscribing.then((off) => {
-      if (!open) {
-        off();
-        return;
-      }
-      unsubscribe = off;
-      options.database?.answered();
-      if (failing) log.info('payment updates resumed for this connection');
-    }, (error: unknown) => {
-      if (!open) return;
-      // The database being down is told once for the whole bridge; anything else once per connection.
-      if (isDatabaseUnavailable(error) && options.database !== undefined) options.database.refused();
-      else if (!failing) log.warn({ err: error }, 'payment updates unavailable for this connection: retrying');
-      failing = true;
-      const policy = { max: Infinity, baseMs: retry.firstMs, maxMs: retry.maxMs };
-      timer = setTimeout(() => attempt(Math.min(round + 1, 31)), backoffDelay(round, policy, Math.random));
-      timer.unref();
-    });
+    subscribing.then(
+      (off) => {
+        if (!open) {
+          off();
+          return;
+        }
+        unsubscribe = off;
+        options.database?.answered();
+        if (failing) log.info('payment updates resumed for this connection');
+      },
+      (error: unknown) => {
+        if (!open) return;
+        // The database being down is told once for the whole bridge; anything else once per connection.
+        if (isDatabaseUnavailable(error) && options.database !== undefined) options.database.refused();
+        else if (!failing) log.warn({ err: error }, 'payment updates unavailable for this connection: retrying');
+        failing = true;
+        const policy = { max: Infinity, baseMs: retry.firstMs, maxMs: retry.maxMs };
+        timer = setTimeout(() => attempt(Math.min(round + 1, 31)), backoffDelay(round, policy, Math.random));
+        timer.unref();
+      },
+    );
   };
   attempt(1);
 }

@@ -52,7 +52,10 @@ export interface UpgradeContext {
  * never in a header. A client that sets that header is no browser page (many
  * libraries send an Origin anyway, Python's websocket-client among them).
  */
-export function checkUpgrade(req: IncomingMessage, context: UpgradeContext): { till: Till } | { refusal: UpgradeRefusal } {
+export function checkUpgrade(
+  req: IncomingMessage,
+  context: UpgradeContext,
+): { till: Till } | { refusal: UpgradeRefusal } {
   // Browsers always send Origin on a WebSocket handshake (old drafts, version 8, used Sec-WebSocket-Origin);
   // native tills send neither, and are not exposed to cross-site WebSocket hijacking.
   const authorization = header(req, 'authorization');
@@ -69,11 +72,17 @@ export function checkUpgrade(req: IncomingMessage, context: UpgradeContext): { t
   } catch (error) {
     if (!(error instanceof LockoutError)) throw error;
     return {
-      refusal: { status: 429, message: `too many wrong till keys: retry after ${error.retryAfterSeconds} s`, headers: { 'Retry-After': String(error.retryAfterSeconds) } },
+      refusal: {
+        status: 429,
+        message: `too many wrong till keys: retry after ${error.retryAfterSeconds} s`,
+        headers: { 'Retry-After': String(error.retryAfterSeconds) },
+      },
     };
   }
   if (till === undefined) {
-    return { refusal: { ...UPGRADE_REFUSALS.unauthorized, headers: { 'WWW-Authenticate': `Bearer realm="${SUBPROTOCOL}"` } } };
+    return {
+      refusal: { ...UPGRADE_REFUSALS.unauthorized, headers: { 'WWW-Authenticate': `Bearer realm="${SUBPROTOCOL}"` } },
+    };
   }
   return { till };
 }
@@ -115,8 +124,10 @@ export function refuseUpgrade(socket: Duplex, refusal: UpgradeRefusal): void {
     'Content-Length': Buffer.byteLength(body),
     ...refusal.headers,
   };
-  const head = [`HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? ''}`,
-    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+  const head = [
+    `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? ''}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
   socket.once('finish', () => socket.destroy());
   // A peer that never reads would keep the socket forever; the answer is tiny, a second is plenty.
   setTimeout(() => socket.destroy(), 1_000).unref();

@@ -17,8 +17,9 @@ export function createNodeCryptoSigner(partnerKeyHex: string, options: { validat
     }
     const jti = pool.toString('base64url', cursor, cursor + 16);
     cursor += 16;
-    const header = Buffer.from(`{"alg":"HS256","b64":false,"crit":["b64"],"iat":${Math.floor(Date.now() / 1000)},"jti":"${jti}"}`)
-      .toString('base64url');
+    const header = Buffer.from(
+      `{"alg":"HS256","b64":false,"crit":["b64"],"iat":${Math.floor(Date.now() / 1000)},"jti":"${jti}"}`,
+    ).toString('base64url');
     const signature = createHmac('sha256', tokenKey).update(`${header}.`).update(requestData).digest('base64url');
     return `${header}..${signature}`;
   };

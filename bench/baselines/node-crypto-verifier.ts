@@ -6,8 +6,13 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * the card key, HMAC(counter || session) for T, T-1, T+1, constant-time compare.
  */
 export function createNodeCryptoVerifier(options: {
-  key: string; algorythm: 'HMACSHA256' | 'HMACSHA1'; passLength: number; interval: number; prefix: string;
-  delimeter: string; clock: () => number;
+  key: string;
+  algorythm: 'HMACSHA256' | 'HMACSHA1';
+  passLength: number;
+  interval: number;
+  prefix: string;
+  delimeter: string;
+  clock: () => number;
 }) {
   const partnerKey = Buffer.from(options.key, 'hex');
   const alg = options.algorythm === 'HMACSHA1' ? 'sha1' : 'sha256';

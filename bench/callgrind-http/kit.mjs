@@ -6,6 +6,10 @@ import { resolveServeConfig } from '../../dist/src/server/config.js';
 import { startServer } from '../../dist/src/server/serve.js';
 
 const { pay: _payments, ...verifyOnly } = demoConfig;
-const config = resolveServeConfig({ ...verifyOnly, verifier: { ...demoConfig.verifier, backend: 'wasm', replay: false } }, {}, { port: 0 });
+const config = resolveServeConfig(
+  { ...verifyOnly, verifier: { ...demoConfig.verifier, backend: 'wasm', replay: false } },
+  {},
+  { port: 0 },
+);
 const server = await startServer(config, pino({ level: 'silent' }));
 process.stdout.write(`READY ${server.port}\n`);

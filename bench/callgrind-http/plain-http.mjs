@@ -4,5 +4,7 @@ import { demoConfig } from '../../dist/src/demo.js';
 import { createVerifier } from '../../dist/src/index.js';
 import { plainListener } from '../servers/plain-listener.mjs';
 
-const server = createServer(plainListener(createVerifier({ ...demoConfig.verifier, backend: 'wasm', replay: false }), demoConfig.tills));
+const server = createServer(
+  plainListener(createVerifier({ ...demoConfig.verifier, backend: 'wasm', replay: false }), demoConfig.tills),
+);
 server.listen(0, '127.0.0.1', () => process.stdout.write(`READY ${server.address().port}\n`));

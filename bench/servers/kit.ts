@@ -9,6 +9,10 @@ import { ready } from './common.js';
 // the demo's payments: the baselines run no payments thread and no PGlite, and
 // their start-up work (wasm compiles, migrations) would fall into the rounds.
 const { pay: _payments, ...verifyOnly } = demoConfig;
-const config = resolveServeConfig({ ...verifyOnly, verifier: { ...demoConfig.verifier, backend: 'wasm', replay: false } }, {}, { port: 0 });
+const config = resolveServeConfig(
+  { ...verifyOnly, verifier: { ...demoConfig.verifier, backend: 'wasm', replay: false } },
+  {},
+  { port: 0 },
+);
 const server = await startServer(config, pino({ level: 'silent' }));
 ready(server.port);

@@ -11,7 +11,9 @@ if (file) {
   histogram.enable();
   process.on('SIGUSR2', () => {
     const seen = {
-      maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6, meanMs: histogram.mean / 1e6,
+      maxMs: histogram.max / 1e6,
+      p99Ms: histogram.percentile(99) / 1e6,
+      meanMs: histogram.mean / 1e6,
       samples: histogram.count,
     };
     // Renamed into place, so the reader never sees half a file.

@@ -6,7 +6,13 @@ import { ready } from './common.js';
 // PGlite in memory, or the PostgreSQL at WPK_BENCH_DATABASE_URL in schema WPK_BENCH_SCHEMA.
 // --demo: the demo partner exists, so the demo verifier's tokens are valid.
 const databaseUrl = process.env.WPK_BENCH_DATABASE_URL || undefined;
-const running = await startSandbox({
-  port: 0, demo: true, databaseUrl, databaseSchema: databaseUrl ? process.env.WPK_BENCH_SCHEMA : undefined,
-}, [createPayModule()]);
+const running = await startSandbox(
+  {
+    port: 0,
+    demo: true,
+    databaseUrl,
+    databaseSchema: databaseUrl ? process.env.WPK_BENCH_SCHEMA : undefined,
+  },
+  [createPayModule()],
+);
 ready(running.port);

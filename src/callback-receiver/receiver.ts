@@ -10,7 +10,14 @@ import { singleLine } from '../contracts/text.js';
 import { silentLogger, withLogPolicy } from '../log/index.js';
 import { openDatabase, type Database, type DatabaseOptions } from '../db/index.js';
 import { ConfigError } from '../errors.js';
-import { createApiApp, HealthCheck, HttpProblem, mountHealthRoutes, problem, serveOpenApi } from '../../adapters/http-server/index.js';
+import {
+  createApiApp,
+  HealthCheck,
+  HttpProblem,
+  mountHealthRoutes,
+  problem,
+  serveOpenApi,
+} from '../../adapters/http-server/index.js';
 import { safeEqual } from '../net/basic-auth.js';
 import { createWebhookVerifier, WebhookError } from '../webhooks/index.js';
 import { CallbackDispatcher, type CallbackHandler } from '../callback/dispatcher.js';
@@ -69,16 +76,26 @@ export interface CallbackReceiver {
   close(): Promise<void>;
 }
 
-const optionsSchema = z.object({
-  secrets: z.union([z.string(), z.array(z.string()).min(1, { error: 'must hold at least one secret' })]),
-  path: z.string().regex(/^\/[\w\-./]*$/, { error: 'must be a path such as /callback' }).default('/callback'),
-  toleranceSeconds: z.number().int().min(1).max(86_400).default(300),
-  queryToken: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
-  bodyLimitBytes: z.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
-  handlerRetryBaseMs: z.number().int().min(1).optional(),
-  handlerRetryMaxMs: z.number().int().min(1).optional(),
-  pollMs: z.number().int().min(10).optional(),
-}).loose();
+const optionsSchema = z
+  .object({
+    secrets: z.union([z.string(), z.array(z.string()).min(1, { error: 'must hold at least one secret' })]),
+    path: z
+      .string()
+      .regex(/^\/[\w\-./]*$/, { error: 'must be a path such as /callback' })
+      .default('/callback'),
+    toleranceSeconds: z.number().int().min(1).max(86_400).default(300),
+    queryToken: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+    bodyLimitBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(10 * 1024 * 1024)
+      .default(64 * 1024),
+    handlerRetryBaseMs: z.number().int().min(1).optional(),
+    handlerRetryMaxMs: z.number().int().min(1).optional(),
+    pollMs: z.number().int().min(10).optional(),
+  })
+  .loose();
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -90,7 +107,10 @@ const messageRoute = createRoute({
   request: { params: z.object({ messageId: singleLine(z.string().min(1).max(128)) }) },
   responses: {
     200: { description: 'The state', content: { 'application/json': { schema: MessageDeliveryState } } },
-    401: { description: 'queryToken set and not presented', content: { 'application/json': { schema: ErrorEnvelope } } },
+    401: {
+      description: 'queryToken set and not presented',
+      content: { 'application/json': { schema: ErrorEnvelope } },
+    },
     404: { description: 'No event for this message yet', content: { 'application/json': { schema: ErrorEnvelope } } },
   },
 });
@@ -121,7 +141,9 @@ export async function createCallbackReceiver(options: CallbackReceiverOptions): 
 
   const given = options.database;
   const owned = given === undefined || !('query' in given);
-  const db: Database = owned ? await openDatabase((given as DatabaseOptions | undefined) ?? { url: process.env.DATABASE_URL || undefined }) : given;
+  const db: Database = owned
+    ? await openDatabase((given as DatabaseOptions | undefined) ?? { url: process.env.DATABASE_URL || undefined })
+    : given;
   const store = new CallbackStore(db);
   try {
     await store.migrate();
@@ -129,10 +151,18 @@ export async function createCallbackReceiver(options: CallbackReceiverOptions): 
     if (owned) await db.close();
     throw error;
   }
-  const dispatcher = options.handler === undefined ? undefined : new CallbackDispatcher({
-    store, handler: options.handler, logger, clock,
-    retryBaseMs: parsed.data.handlerRetryBaseMs, retryMaxMs: parsed.data.handlerRetryMaxMs, pollMs: parsed.data.pollMs,
-  });
+  const dispatcher =
+    options.handler === undefined
+      ? undefined
+      : new CallbackDispatcher({
+          store,
+          handler: options.handler,
+          logger,
+          clock,
+          retryBaseMs: parsed.data.handlerRetryBaseMs,
+          retryMaxMs: parsed.data.handlerRetryMaxMs,
+          pollMs: parsed.data.pollMs,
+        });
 
   const app = createApiApp({ logger, bodyLimitBytes });
   app.post(path, async (c) => {
@@ -156,7 +186,8 @@ export async function createCallbackReceiver(options: CallbackReceiverOptions): 
     }
     const event = CallbackEvent.safeParse(json);
     if (!event.success) throw problem(400, 'BAD_REQUEST', validationErrors(event.error));
-    if (event.data.eventId !== webhookId) throw problem(400, 'BAD_REQUEST', ['eventId: must equal the webhook-id header']);
+    if (event.data.eventId !== webhookId)
+      throw problem(400, 'BAD_REQUEST', ['eventId: must equal the webhook-id header']);
     if (!RFC3339.test(event.data.occurredAt) || Number.isNaN(Date.parse(event.data.occurredAt))) {
       throw problem(400, 'BAD_REQUEST', ['occurredAt: must be an RFC 3339 time']);
     }
@@ -168,14 +199,17 @@ export async function createCallbackReceiver(options: CallbackReceiverOptions): 
   app.openapi(messageRoute, async (c) => {
     if (queryToken !== undefined) {
       const presented = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
-      if (!safeEqual(presented, queryToken)) throw problem(401, 'UNAUTHORIZED', ['Invalid authorization token'], { 'WWW-Authenticate': 'Bearer' });
+      if (!safeEqual(presented, queryToken))
+        throw problem(401, 'UNAUTHORIZED', ['Invalid authorization token'], { 'WWW-Authenticate': 'Bearer' });
     }
     const { messageId } = c.req.valid('param');
     const state = await store.messageState(messageId);
     if (state === undefined) throw problem(404, 'NOT_FOUND', ['messageId: no event received for this message']);
     return c.json(state, 200);
   });
-  mountHealthRoutes(app, new HealthCheck({ database: () => db.query('SELECT 1') }, { clock }), () => ({ database: db.kind }));
+  mountHealthRoutes(app, new HealthCheck({ database: () => db.query('SELECT 1') }, { clock }), () => ({
+    database: db.kind,
+  }));
   serveOpenApi(app, { title: 'wallet-partner-kit Callback receiver', version: '1.0.0' });
 
   let servers: HttpServerHandle[] = [];
@@ -185,7 +219,11 @@ export async function createCallbackReceiver(options: CallbackReceiverOptions): 
     store,
     start: () => dispatcher?.start(),
     async listen(listenOptions = {}) {
-      const handle = await serveHttp(app, { host: listenOptions.host ?? '127.0.0.1', port: listenOptions.port ?? 0, limits: listenOptions.limits });
+      const handle = await serveHttp(app, {
+        host: listenOptions.host ?? '127.0.0.1',
+        port: listenOptions.port ?? 0,
+        limits: listenOptions.limits,
+      });
       servers.push(handle);
       dispatcher?.start();
       return handle;

@@ -36,7 +36,11 @@ export class CallbackDispatcher {
 
   constructor(options: DispatcherOptions) {
     this.#options = { retryBaseMs: 1_000, retryMaxMs: 300_000, pollMs: 1_000, leaseMs: 60_000, ...options };
-    this.#poller = new Poller(() => this.#drain(), this.#options.pollMs, (error) => this.#options.logger.warn({ err: error }, 'callback dispatch run failed'));
+    this.#poller = new Poller(
+      () => this.#drain(),
+      this.#options.pollMs,
+      (error) => this.#options.logger.warn({ err: error }, 'callback dispatch run failed'),
+    );
   }
 
   /** Starts handing events over, the backlog first. */
@@ -62,17 +66,27 @@ export class CallbackDispatcher {
       for (const [i, { event, attempts }] of due.entries()) {
         if (this.#poller.stopped) {
           // Hand back what this run will not get to, so a restart does not wait out the lease.
-          await store.release(due.slice(i).map((d) => d.event.eventId), new Date(clock()));
+          await store.release(
+            due.slice(i).map((d) => d.event.eventId),
+            new Date(clock()),
+          );
           return;
         }
         try {
           await handler(event, { attempt: attempts });
           await store.markHandled(event.eventId, new Date(clock()));
         } catch (error) {
-          const wait = backoffDelay(Math.min(31, attempts), { max: Infinity, baseMs: retryBaseMs, maxMs: retryMaxMs }, Math.random);
+          const wait = backoffDelay(
+            Math.min(31, attempts),
+            { max: Infinity, baseMs: retryBaseMs, maxMs: retryMaxMs },
+            Math.random,
+          );
           const reason = error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 500) : 'handler failed';
           // The event id and the error only: the event's content stays out of the logs.
-          logger.warn({ eventId: event.eventId, attempt: attempts, retryInMs: wait, error: reason }, 'callback handler failed; will retry');
+          logger.warn(
+            { eventId: event.eventId, attempt: attempts, retryInMs: wait, error: reason },
+            'callback handler failed; will retry',
+          );
           await store.markFailed(event.eventId, reason, new Date(clock() + wait));
         }
       }

@@ -17,7 +17,8 @@ export interface PendingEvent {
   attempts: number;
 }
 
-const iso = (value: unknown): string => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString());
+const iso = (value: unknown): string =>
+  value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
 
 /**
  * The receiver's durable event table (PGlite or PostgreSQL). An event is
@@ -68,11 +69,20 @@ export class CallbackStore {
              $6::timestamptz[], $7::timestamptz[], $8::text[])
              AS x(e, t, m, s, n, o, r, b)
            ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
-          [rows.map((i) => i.event.eventId), rows.map((i) => i.event.type), rows.map((i) => i.event.messageId), rows.map((i) => i.event.subId),
-            rows.map((i) => i.event.msisdn), rows.map((i) => new Date(i.event.occurredAt)), rows.map((i) => i.receivedAt), rows.map((i) => i.body)],
+          [
+            rows.map((i) => i.event.eventId),
+            rows.map((i) => i.event.type),
+            rows.map((i) => i.event.messageId),
+            rows.map((i) => i.event.subId),
+            rows.map((i) => i.event.msisdn),
+            rows.map((i) => new Date(i.event.occurredAt)),
+            rows.map((i) => i.receivedAt),
+            rows.map((i) => i.body),
+          ],
         );
         const stored = new Set(inserted.map((r) => r.event_id));
-        for (const item of group) item.resolve(first.get(item.event.eventId) === item && stored.has(item.event.eventId));
+        for (const item of group)
+          item.resolve(first.get(item.event.eventId) === item && stored.has(item.event.eventId));
       } catch (error) {
         for (const item of group) item.reject(error);
       }
@@ -84,7 +94,8 @@ export class CallbackStore {
   async messageState(messageId: string): Promise<MessageDeliveryState | undefined> {
     const { rows } = await this.db.query<Record<string, unknown>>(
       `SELECT event_id, type, sub_id, msisdn, occurred_at, received_at FROM callback_events
-       WHERE message_id = $1 ORDER BY occurred_at, received_at, event_id`, [messageId],
+       WHERE message_id = $1 ORDER BY occurred_at, received_at, event_id`,
+      [messageId],
     );
     const last = rows.at(-1);
     if (last === undefined) return undefined;
@@ -95,12 +106,20 @@ export class CallbackStore {
     const readAt = at('push.read');
     const latest = rows.findLast((r) => r.type === 'push.delivered' || r.type === 'push.failed');
     return {
-      messageId, subId: String(last.sub_id), msisdn: String(last.msisdn),
+      messageId,
+      subId: String(last.sub_id),
+      msisdn: String(last.msisdn),
       // Reading implies delivery; otherwise the latest word wins.
       status: readAt !== null ? 'READ' : latest?.type === 'push.failed' ? 'FAILED' : 'DELIVERED',
-      deliveredAt: at('push.delivered') ?? readAt, readAt, failedAt: at('push.failed'), updatedAt: iso(last.occurred_at),
+      deliveredAt: at('push.delivered') ?? readAt,
+      readAt,
+      failedAt: at('push.failed'),
+      updatedAt: iso(last.occurred_at),
       events: rows.map((r) => ({
-        eventId: String(r.event_id), type: r.type as CallbackEvent['type'], occurredAt: iso(r.occurred_at), receivedAt: iso(r.received_at),
+        eventId: String(r.event_id),
+        type: r.type as CallbackEvent['type'],
+        occurredAt: iso(r.occurred_at),
+        receivedAt: iso(r.received_at),
       })),
     };
   }
@@ -118,24 +137,41 @@ export class CallbackStore {
        RETURNING body, handler_attempts, received_at, event_id`,
       [now, new Date(now.getTime() + leaseMs), limit],
     );
-    rows.sort((a, b) => iso(a.received_at).localeCompare(iso(b.received_at)) || String(a.event_id).localeCompare(String(b.event_id)));
-    return rows.map((r) => ({ event: JSON.parse(String(r.body)) as CallbackEvent, attempts: Number(r.handler_attempts) }));
+    rows.sort(
+      (a, b) =>
+        iso(a.received_at).localeCompare(iso(b.received_at)) || String(a.event_id).localeCompare(String(b.event_id)),
+    );
+    return rows.map((r) => ({
+      event: JSON.parse(String(r.body)) as CallbackEvent,
+      attempts: Number(r.handler_attempts),
+    }));
   }
 
   /** Records that the handler took the event. */
   async markHandled(eventId: string, at: Date): Promise<void> {
-    await this.db.query('UPDATE callback_events SET handled_at = $2, next_attempt_at = NULL, last_error = NULL WHERE event_id = $1', [eventId, at]);
+    await this.db.query(
+      'UPDATE callback_events SET handled_at = $2, next_attempt_at = NULL, last_error = NULL WHERE event_id = $1',
+      [eventId, at],
+    );
   }
 
   /** Records a handler failure and when to try again. */
   async markFailed(eventId: string, error: string, nextAttemptAt: Date): Promise<void> {
-    await this.db.query('UPDATE callback_events SET next_attempt_at = $2, last_error = $3 WHERE event_id = $1', [eventId, nextAttemptAt, error]);
+    await this.db.query('UPDATE callback_events SET next_attempt_at = $2, last_error = $3 WHERE event_id = $1', [
+      eventId,
+      nextAttemptAt,
+      error,
+    ]);
   }
 
   /** Makes claimed events due again now (a stopping dispatcher gives back what it did not handle). */
   async release(eventIds: readonly string[], now: Date): Promise<void> {
     if (eventIds.length === 0) return;
-    await this.db.query('UPDATE callback_events SET next_attempt_at = $2, handler_attempts = handler_attempts - 1 WHERE event_id = ' + 'ANY($1::text[]) AND handled_at IS NULL', [eventIds, now]);
+    await this.db.query(
+      'UPDATE callback_events SET next_attempt_at = $2, handler_attempts = handler_attempts - 1 WHERE event_id = ' +
+        'ANY($1::text[]) AND handled_at IS NULL',
+      [eventIds, now],
+    );
   }
 
   /** Counts: events stored, and those the handler has not taken yet. */

@@ -6,18 +6,29 @@ import type { Counter } from './metrics.js';
  * a card (the document: the verifier "checks whether bonus operations are
  * available for the card"): a GET to the merchant's loyalty system.
  */
-export const bonusSection = z.object({
-  /**
-   * `{cardNumber}` is replaced by the card number (URL-encoded). 2xx: available (or the body's boolean
-   * `available`); 404 or 410: not available; anything else, or no answer in time: not available, counted as an error.
-   */
-  url: z.url({ error: 'must be an http(s) URL, {cardNumber} standing for the card number' })
-    .refine((u) => /^https?:\/\//.test(u), { error: 'must be an http(s) URL, {cardNumber} standing for the card number' }),
-  timeoutMs: z.number().int().min(10).max(10_000, { error: 'must be an integer from 10 to 10000' }).default(300),
-  /** Basic credentials, e.g. those the default Loyalty server accepts. */
-  login: z.string().min(1).max(256).refine((s) => !s.includes(':'), { error: 'must not contain ":"' }).optional(),
-  password: z.string().min(1).max(1024).optional(),
-}).strict().refine((b) => (b.login === undefined) === (b.password === undefined), { error: 'login and password go together' });
+export const bonusSection = z
+  .object({
+    /**
+     * `{cardNumber}` is replaced by the card number (URL-encoded). 2xx: available (or the body's boolean
+     * `available`); 404 or 410: not available; anything else, or no answer in time: not available, counted as an error.
+     */
+    url: z
+      .url({ error: 'must be an http(s) URL, {cardNumber} standing for the card number' })
+      .refine((u) => /^https?:\/\//.test(u), {
+        error: 'must be an http(s) URL, {cardNumber} standing for the card number',
+      }),
+    timeoutMs: z.number().int().min(10).max(10_000, { error: 'must be an integer from 10 to 10000' }).default(300),
+    /** Basic credentials, e.g. those the default Loyalty server accepts. */
+    login: z
+      .string()
+      .min(1)
+      .max(256)
+      .refine((s) => !s.includes(':'), { error: 'must not contain ":"' })
+      .optional(),
+    password: z.string().min(1).max(1024).optional(),
+  })
+  .strict()
+  .refine((b) => (b.login === undefined) === (b.password === undefined), { error: 'login and password go together' });
 
 /** A validated `bonus` section. */
 export type BonusConfig = z.output<typeof bonusSection>;
@@ -35,7 +46,11 @@ export type BonusOutcome = 'available' | 'unavailable' | 'error';
  *   bonusAvailable: httpBonusHook({ url: 'https://loyalty.example/cards/{cardNumber}/bonus', timeoutMs: 300 }),
  * })
  */
-export function httpBonusHook(config: BonusConfig, checks?: Counter, fetchImpl: typeof fetch = fetch): (cardNumber: string) => Promise<boolean> {
+export function httpBonusHook(
+  config: BonusConfig,
+  checks?: Counter,
+  fetchImpl: typeof fetch = fetch,
+): (cardNumber: string) => Promise<boolean> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (config.login !== undefined) {
     headers.authorization = `Basic ${Buffer.from(`${config.login}:${config.password}`).toString('base64')}`;

@@ -58,36 +58,80 @@ export class ServerMetrics {
   /** The registry `GET /metrics` renders: the process's metrics and the series below. */
   readonly registry: Registry = serverRegistry();
 
-  readonly verifications = new Counter('wpk_barcode_verifications_total', 'Barcode verifications by result.', ['result_code', 'reason']);
-  readonly verifyDuration = new Histogram('wpk_barcode_verify_duration_seconds', 'Time to verify one barcode.',
-    [0.000_01, 0.000_025, 0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.005, 0.025, 0.1]);
+  readonly verifications = new Counter('wpk_barcode_verifications_total', 'Barcode verifications by result.', [
+    'result_code',
+    'reason',
+  ]);
+  readonly verifyDuration = new Histogram(
+    'wpk_barcode_verify_duration_seconds',
+    'Time to verify one barcode.',
+    [0.000_01, 0.000_025, 0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.005, 0.025, 0.1],
+  );
   readonly tokens = new Counter('wpk_tokens_total', 'Pay API tokens requested, by outcome.', ['outcome']);
-  readonly httpRequests = new Counter('wpk_http_requests_total', 'HTTP requests by route and status code.', ['route', 'status']);
-  readonly bridgeCalls = new Counter('wpk_bridge_calls_total', 'WebSocket bridge calls by method and outcome (ok, or the error code).',
-    ['method', 'outcome']);
-  readonly bridgeConnections = new Gauge({ name: 'wpk_bridge_connections', help: 'Open WebSocket bridge connections.', registers: [] });
-  readonly authFailures = new Counter('wpk_auth_failures_total', 'Refused till authentications, by transport.', ['transport']);
-  readonly authLockouts = new Counter('wpk_auth_lockouts_total', 'Addresses locked out after too many wrong till keys, by transport.',
-    ['transport']);
+  readonly httpRequests = new Counter('wpk_http_requests_total', 'HTTP requests by route and status code.', [
+    'route',
+    'status',
+  ]);
+  readonly bridgeCalls = new Counter(
+    'wpk_bridge_calls_total',
+    'WebSocket bridge calls by method and outcome (ok, or the error code).',
+    ['method', 'outcome'],
+  );
+  readonly bridgeConnections = new Gauge({
+    name: 'wpk_bridge_connections',
+    help: 'Open WebSocket bridge connections.',
+    registers: [],
+  });
+  readonly authFailures = new Counter('wpk_auth_failures_total', 'Refused till authentications, by transport.', [
+    'transport',
+  ]);
+  readonly authLockouts = new Counter(
+    'wpk_auth_lockouts_total',
+    'Addresses locked out after too many wrong till keys, by transport.',
+    ['transport'],
+  );
   /** Valid barcodes by the key that matched: when key_index 1.. stays flat, a rotation's old key can go. */
-  readonly keyMatches = new Counter('wpk_barcode_key_matches_total',
-    'Valid barcodes by the key that matched (0 the current key, 1.. previousKeys).', ['key_index']);
+  readonly keyMatches = new Counter(
+    'wpk_barcode_key_matches_total',
+    'Valid barcodes by the key that matched (0 the current key, 1.. previousKeys).',
+    ['key_index'],
+  );
   /** Valid barcodes by clock drift in steps: a wide spread points at phones with wrong clocks. */
-  readonly driftSteps = new Histogram('wpk_barcode_drift_steps', 'Matched time step minus the current one, for valid barcodes.',
-    [-10, -5, -3, -2, -1, 0, 1, 2, 3, 5, 10]);
-  readonly bonusChecks = new Counter('wpk_bonus_checks_total', 'Bonus availability checks by outcome (available, unavailable, error).',
-    ['outcome']);
+  readonly driftSteps = new Histogram(
+    'wpk_barcode_drift_steps',
+    'Matched time step minus the current one, for valid barcodes.',
+    [-10, -5, -3, -2, -1, 0, 1, 2, 3, 5, 10],
+  );
+  readonly bonusChecks = new Counter(
+    'wpk_bonus_checks_total',
+    'Bonus availability checks by outcome (available, unavailable, error).',
+    ['outcome'],
+  );
   /** Pay API words the configured dialect does not map: extend `pay.dialect` when this grows. */
-  readonly payWordsNotUnderstood = new Counter('wpk_pay_words_not_understood_total',
+  readonly payWordsNotUnderstood = new Counter(
+    'wpk_pay_words_not_understood_total',
     'Pay API status words (kind status, once per transaction) and refusal codes (kind code) the dialect does not map, by operation.',
-    ['operation', 'kind']);
+    ['operation', 'kind'],
+  );
 
   /** Content type of `render()`. */
   static readonly contentType = METRICS_CONTENT_TYPE;
 
   constructor() {
-    for (const metric of [this.verifications, this.verifyDuration, this.tokens, this.httpRequests, this.bridgeCalls, this.bridgeConnections,
-      this.authFailures, this.authLockouts, this.keyMatches, this.driftSteps, this.bonusChecks, this.payWordsNotUnderstood]) {
+    for (const metric of [
+      this.verifications,
+      this.verifyDuration,
+      this.tokens,
+      this.httpRequests,
+      this.bridgeCalls,
+      this.bridgeConnections,
+      this.authFailures,
+      this.authLockouts,
+      this.keyMatches,
+      this.driftSteps,
+      this.bonusChecks,
+      this.payWordsNotUnderstood,
+    ]) {
       this.registry.registerMetric(metric as Metric);
     }
   }
@@ -97,4 +141,3 @@ export class ServerMetrics {
     return renderMetrics(this.registry);
   }
 }
-

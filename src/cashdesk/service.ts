@@ -68,7 +68,12 @@ export class CashDeskService {
     this.metrics = options.metrics ?? new ServerMetrics();
     this.#version = options.version ?? '0.0.0';
     const limiter = options.bruteForce;
-    this.#limiter = limiter === false ? undefined : limiter instanceof FailureLimiter ? limiter : new FailureLimiter({ ...limiter, perCredential: false });
+    this.#limiter =
+      limiter === false
+        ? undefined
+        : limiter instanceof FailureLimiter
+          ? limiter
+          : new FailureLimiter({ ...limiter, perCredential: false });
     this.#log = options.logger ?? pino({ level: 'silent' });
     this.payments = options.payments;
   }
@@ -157,9 +162,15 @@ export class CashDeskService {
    * @example
    * const [first, second] = await service.verifyBatchSync([scanA, scanB], till.id);
    */
-  verifyBatchSync(fullBarcodes: readonly string[], tillId?: string): BarcodeVerification[] | Promise<BarcodeVerification[]> {
+  verifyBatchSync(
+    fullBarcodes: readonly string[],
+    tillId?: string,
+  ): BarcodeVerification[] | Promise<BarcodeVerification[]> {
     const started = performance.now();
-    const results = this.#verifier.barcodeVerifyBatch(fullBarcodes, tillId === undefined ? undefined : { requester: tillId });
+    const results = this.#verifier.barcodeVerifyBatch(
+      fullBarcodes,
+      tillId === undefined ? undefined : { requester: tillId },
+    );
     if (typeof (results as { then?: unknown }).then === 'function') {
       return Promise.resolve(results).then((settled) => this.#verifiedBatch(settled, started, tillId));
     }
@@ -178,7 +189,8 @@ export class CashDeskService {
 
   /** A scan the till's own verification accepted with a card session: its payment may use it (once). */
   #remember(result: BarcodeVerification, tillId: string | undefined): BarcodeVerification {
-    if (tillId !== undefined && result.resultCode === 'CARDSESSION_AVAILABLE') this.#scans.remember(tillId, result.fullBarcode);
+    if (tillId !== undefined && result.resultCode === 'CARDSESSION_AVAILABLE')
+      this.#scans.remember(tillId, result.fullBarcode);
     return result;
   }
 
@@ -227,7 +239,9 @@ export class CashDeskService {
 
   health(): Health {
     return {
-      status: 'ok', backend: this.#verifier.backend, version: this.#version,
+      status: 'ok',
+      backend: this.#verifier.backend,
+      version: this.#version,
       uptimeSeconds: Math.round((performance.now() - this.#started) / 1000),
     };
   }

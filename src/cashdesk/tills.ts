@@ -25,7 +25,8 @@ export class TillRegistry {
 
   constructor(tills: readonly TillCredentials[]) {
     this.#tills = tills.map(({ id, key, orderedAnswers }) => ({
-      till: orderedAnswers === true ? { id, orderedAnswers } : { id }, digest: digest(key),
+      till: orderedAnswers === true ? { id, orderedAnswers } : { id },
+      digest: digest(key),
     }));
   }
 

@@ -6,7 +6,9 @@ import { ConfigError } from '../errors.js';
  * it starts with `-` (`--text '-20% today'`), unless that token is one of the
  * command's own options: Node refuses such values as "ambiguous".
  */
-export function parseCliArgs<T extends ParseArgsConfig & { args: string[] }>(config: T): ReturnType<typeof parseArgs<T>> {
+export function parseCliArgs<T extends ParseArgsConfig & { args: string[] }>(
+  config: T,
+): ReturnType<typeof parseArgs<T>> {
   const options = config.options ?? {};
   const known = (token: string): boolean => {
     const long = /^--([^=]+)/.exec(token);
@@ -18,7 +20,13 @@ export function parseCliArgs<T extends ParseArgsConfig & { args: string[] }>(con
     const token = config.args[i]!;
     const next = config.args[i + 1];
     const name = /^--([^=]+)$/.exec(token)?.[1];
-    if (name !== undefined && options[name]?.type === 'string' && next?.startsWith('-') && !known(next) && next !== '--') {
+    if (
+      name !== undefined &&
+      options[name]?.type === 'string' &&
+      next?.startsWith('-') &&
+      !known(next) &&
+      next !== '--'
+    ) {
       args.push(`--${name}=${next}`);
       i++;
     } else {
@@ -34,6 +42,7 @@ export function parseCliArgs<T extends ParseArgsConfig & { args: string[] }>(con
  */
 export function parsePortOption(value: string | undefined, max = 65_535): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) > max) throw new ConfigError([`--port: must be an integer from 0 to ${max}`], 'arguments');
+  if (!/^\d+$/.test(value) || Number(value) > max)
+    throw new ConfigError([`--port: must be an integer from 0 to ${max}`], 'arguments');
   return Number(value);
 }

@@ -7,7 +7,9 @@ import { symbols, type Logger } from 'pino';
  * queues behind them. The banner stays on stdout, where every test, bench and script reads it.
  */
 export function bannerWriter(logger: Logger): (text: string) => void {
-  const stream = (logger as unknown as Record<symbol, { fd?: number; write?: (text: string) => unknown } | undefined>)[symbols.streamSym];
+  const stream = (logger as unknown as Record<symbol, { fd?: number; write?: (text: string) => unknown } | undefined>)[
+    symbols.streamSym
+  ];
   return (text) => {
     if (stream?.fd === 1 && typeof stream.write === 'function') stream.write(text);
     else process.stdout.write(text);

@@ -19,9 +19,15 @@ export function describeCliFailure(error: unknown): CliFailure {
   if (typeof e?.code === 'string' && e.code.startsWith('ERR_PARSE_ARGS')) return { line: e.message, exitCode: 2 };
   if (e?.syscall === 'listen') {
     const where = `${e.address ?? ''}${e.port === undefined ? '' : `:${e.port}`}`;
-    if (e.code === 'EADDRINUSE') return { line: `port ${e.port} is already in use on ${e.address}; stop what holds it or choose another with --port`, exitCode: 1 };
-    if (e.code === 'EACCES') return { line: `not allowed to listen on ${where}; choose a port above 1023 with --port`, exitCode: 1 };
-    if (e.code === 'EADDRNOTAVAIL') return { line: `cannot listen on ${where}: no such local address; check --host`, exitCode: 1 };
+    if (e.code === 'EADDRINUSE')
+      return {
+        line: `port ${e.port} is already in use on ${e.address}; stop what holds it or choose another with --port`,
+        exitCode: 1,
+      };
+    if (e.code === 'EACCES')
+      return { line: `not allowed to listen on ${where}; choose a port above 1023 with --port`, exitCode: 1 };
+    if (e.code === 'EADDRNOTAVAIL')
+      return { line: `cannot listen on ${where}: no such local address; check --host`, exitCode: 1 };
   }
   const message = error instanceof Error ? error.message : String(error);
   return { line: message.split('\n')[0] || 'failed', exitCode: 1 };

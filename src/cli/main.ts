@@ -4,9 +4,23 @@ import { describeCliFailure } from './errors.js';
 
 /** The whole help text; it imports every command for its usage lines. */
 async function usage(): Promise<string> {
-  const [{ DEMO_USAGE }, { SERVE_USAGE }, { BARCODE_USAGE }, { SANDBOX_USAGE }, { PUSH_USAGE }, { LOYALTY_USAGE }, { PAY_USAGE }, { BENCH_USAGE }] = await Promise.all([
-    import('./commands/demo.js'), import('./commands/serve.js'), import('./commands/barcode.js'),
-    import('./commands/sandbox.js'), import('./commands/push.js'), import('./commands/loyalty.js'), import('./commands/pay.js'),
+  const [
+    { DEMO_USAGE },
+    { SERVE_USAGE },
+    { BARCODE_USAGE },
+    { SANDBOX_USAGE },
+    { PUSH_USAGE },
+    { LOYALTY_USAGE },
+    { PAY_USAGE },
+    { BENCH_USAGE },
+  ] = await Promise.all([
+    import('./commands/demo.js'),
+    import('./commands/serve.js'),
+    import('./commands/barcode.js'),
+    import('./commands/sandbox.js'),
+    import('./commands/push.js'),
+    import('./commands/loyalty.js'),
+    import('./commands/pay.js'),
     import('./commands/bench.js'),
   ]);
   return `wallet-partner-kit ${VERSION}
@@ -48,16 +62,40 @@ try {
   const serving = ['demo', 'serve', 'sandbox', 'loyalty'].includes(command!);
   if (serving) await (await import('./telemetry.js')).startTelemetry(command);
   switch (command) {
-    case 'demo': await (await import('./commands/demo.js')).demo(rest); break;
-    case 'serve': await (await import('./commands/serve.js')).serve(rest); break;
-    case 'barcode': (await import('./commands/barcode.js')).barcode(rest); break;
-    case 'sandbox': await (await import('./commands/sandbox.js')).sandbox(rest); break;
-    case 'push': await (await import('./commands/push.js')).push(rest); break;
-    case 'loyalty': await (await import('./commands/loyalty.js')).loyalty(rest); break;
-    case 'pay': await (await import('./commands/pay.js')).pay(rest); break;
-    case 'bench': await (await import('./commands/bench.js')).bench(rest); break;
-    case 'version': case '--version': console.log(VERSION); break;
-    case undefined: case 'help': case '--help': case '-h': console.log(await usage()); break;
+    case 'demo':
+      await (await import('./commands/demo.js')).demo(rest);
+      break;
+    case 'serve':
+      await (await import('./commands/serve.js')).serve(rest);
+      break;
+    case 'barcode':
+      (await import('./commands/barcode.js')).barcode(rest);
+      break;
+    case 'sandbox':
+      await (await import('./commands/sandbox.js')).sandbox(rest);
+      break;
+    case 'push':
+      await (await import('./commands/push.js')).push(rest);
+      break;
+    case 'loyalty':
+      await (await import('./commands/loyalty.js')).loyalty(rest);
+      break;
+    case 'pay':
+      await (await import('./commands/pay.js')).pay(rest);
+      break;
+    case 'bench':
+      await (await import('./commands/bench.js')).bench(rest);
+      break;
+    case 'version':
+    case '--version':
+      console.log(VERSION);
+      break;
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      console.log(await usage());
+      break;
     default:
       console.error(`Unknown command '${command}'.\n\n${await usage()}`);
       process.exitCode = 2;

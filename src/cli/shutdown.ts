@@ -35,10 +35,15 @@ export function exitOnSignals(logger: Logger, close: () => Promise<void>): void 
       // stdout is gone; shut down all the same
     }
     // The spans of the drain are exported before the process exits (a no-op without tracing).
-    close().then(stopTelemetry).then(() => process.exit(0), (error: unknown) => {
-      logger.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    });
+    close()
+      .then(stopTelemetry)
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

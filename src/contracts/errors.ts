@@ -5,14 +5,17 @@ import { z } from 'zod';
  * 2.5 and 7): `status` is a stable code, `errors` lines are
  * `<field>: <message>` or a free message.
  */
-export const ErrorEnvelope = z.object({
-  status: z.string().meta({ example: 'BAD_REQUEST' }),
-  errors: z.array(z.string()).meta({ example: ['fullBarcode: must be a string'] }),
-  requestId: z.string().optional().meta({
-    description: "The answer's `X-Request-Id` (the caller's when sane, else made up): quote it when reporting a failure, it is in the server's log lines.",
-    example: 'till-7-000123',
-  }),
-}).meta({ id: 'Error' });
+export const ErrorEnvelope = z
+  .object({
+    status: z.string().meta({ example: 'BAD_REQUEST' }),
+    errors: z.array(z.string()).meta({ example: ['fullBarcode: must be a string'] }),
+    requestId: z.string().optional().meta({
+      description:
+        "The answer's `X-Request-Id` (the caller's when sane, else made up): quote it when reporting a failure, it is in the server's log lines.",
+      example: 'till-7-000123',
+    }),
+  })
+  .meta({ id: 'Error' });
 
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 

@@ -91,11 +91,15 @@ export function boundedJsonRule(value: unknown, ctx: z.RefinementCtx): void {
 function deeperThan(value: unknown, levels: number): boolean {
   if (typeof value !== 'object' || value === null) return false;
   if (levels === 0) return true;
-  for (const inner of Array.isArray(value) ? value : Object.values(value)) if (deeperThan(inner, levels - 1)) return true;
+  for (const inner of Array.isArray(value) ? value : Object.values(value))
+    if (deeperThan(inner, levels - 1)) return true;
   return false;
 }
 
-function firstTextProblem(value: unknown, path: (string | number)[]): { path: (string | number)[]; message: string } | undefined {
+function firstTextProblem(
+  value: unknown,
+  path: (string | number)[],
+): { path: (string | number)[]; message: string } | undefined {
   if (typeof value === 'string') {
     const message = textProblem(value, { multiline: true });
     return message === undefined ? undefined : { path, message };

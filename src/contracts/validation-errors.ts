@@ -11,7 +11,8 @@ import type { ZodError } from 'zod';
  */
 export function validationErrors(error: ZodError, root = 'body'): string[] {
   return error.issues.flatMap((issue) => {
-    if (issue.code === 'unrecognized_keys') return issue.keys.map((k) => `${[...issue.path, k].join('.')}: unknown field`);
+    if (issue.code === 'unrecognized_keys')
+      return issue.keys.map((k) => `${[...issue.path, k].join('.')}: unknown field`);
     const path = issue.path.length > 0 ? issue.path.join('.') : root;
     return [`${path}: ${issue.message}`];
   });

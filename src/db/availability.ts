@@ -50,8 +50,10 @@ export class Availability {
   failed(reason: string): void {
     if (this.#closed || this.#downSince !== undefined) return;
     this.#downSince = this.#options.clock();
-    this.#options.logger.warn({ database: this.#options.where, reason },
-      'database unreachable: its queries fail with DATABASE_UNAVAILABLE until it answers again');
+    this.#options.logger.warn(
+      { database: this.#options.where, reason },
+      'database unreachable: its queries fail with DATABASE_UNAVAILABLE until it answers again',
+    );
     this.#schedule(1);
   }
 
@@ -86,10 +88,13 @@ export class Availability {
   #schedule(retry: number): void {
     if (this.#closed || this.#timer !== undefined) return;
     const policy = { max: Infinity, baseMs: this.#options.firstDelayMs, maxMs: this.#options.maxDelayMs };
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      void this.#probe(Math.min(retry + 1, 31));
-    }, backoffDelay(retry, policy, Math.random));
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        void this.#probe(Math.min(retry + 1, 31));
+      },
+      backoffDelay(retry, policy, Math.random),
+    );
     this.#timer.unref();
   }
 

@@ -22,7 +22,11 @@ export class PgliteSnapshotStaleError extends KitError {
   readonly migration: string;
 
   constructor(module: string, migration: string) {
-    super('PGLITE_SNAPSHOT_STALE', `build/pglite-base.tar holds another version of migration ${module}/${migration}: run npm run build:pglite ` + `(and remove a --data folder made from it)`);
+    super(
+      'PGLITE_SNAPSHOT_STALE',
+      `build/pglite-base.tar holds another version of migration ${module}/${migration}: run npm run build:pglite ` +
+        `(and remove a --data folder made from it)`,
+    );
     this.module = module;
     this.migration = migration;
   }
@@ -52,6 +56,7 @@ export function checkBaked(db: Database, module: string, migrations: readonly Mi
   const given = new Map(migrations.map((m) => [m.id, m]));
   for (const [id, digest] of Object.entries(baked)) {
     const migration = given.get(id);
-    if (migration === undefined || migrationDigest(migration) !== digest) throw new PgliteSnapshotStaleError(module, id);
+    if (migration === undefined || migrationDigest(migration) !== digest)
+      throw new PgliteSnapshotStaleError(module, id);
   }
 }

@@ -11,7 +11,10 @@ export class BytesBlob extends Blob {
   constructor(bytes: Uint8Array, type = 'application/octet-stream') {
     super([], { type });
     const whole = bytes.buffer as ArrayBuffer;
-    this.#bytes = bytes.byteOffset === 0 && bytes.byteLength === whole.byteLength ? whole : whole.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    this.#bytes =
+      bytes.byteOffset === 0 && bytes.byteLength === whole.byteLength
+        ? whole
+        : whole.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
   }
 
   override get size(): number {

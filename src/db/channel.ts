@@ -89,20 +89,26 @@ export async function openChannel(options: ChannelOptions): Promise<SharedChanne
   const schedule = (): void => {
     if (closed || timer !== undefined) return;
     attempt++;
-    timer = setTimeout(() => {
-      timer = undefined;
-      connect().then(() => {
-        if (!connected) return;
-        options.onStateChange?.(true);
-        options.onReconnect?.();
-      }, (error: unknown) => {
-        const failed = client;
-        client = undefined;
-        failed?.end().catch(() => {});
-        void error; // the state is already "down": one line was said when it went
-        schedule();
-      });
-    }, backoffDelay(attempt, policy, Math.random));
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        connect().then(
+          () => {
+            if (!connected) return;
+            options.onStateChange?.(true);
+            options.onReconnect?.();
+          },
+          (error: unknown) => {
+            const failed = client;
+            client = undefined;
+            failed?.end().catch(() => {});
+            void error; // the state is already "down": one line was said when it went
+            schedule();
+          },
+        );
+      },
+      backoffDelay(attempt, policy, Math.random),
+    );
     timer.unref();
   };
 

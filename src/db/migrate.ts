@@ -47,5 +47,8 @@ export async function migrate(db: Database, module: string, migrations: readonly
 
 /** Splits a migration on `;` at line ends; migrations hold no function bodies, so this is enough. */
 function splitStatements(sql: string): string[] {
-  return sql.split(/;\s*(?:\n|$)/).map((s) => s.trim()).filter((s) => s.length > 0);
+  return sql
+    .split(/;\s*(?:\n|$)/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
 }

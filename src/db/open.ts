@@ -6,14 +6,21 @@ import { validationErrors } from '../contracts/validation-errors.js';
 
 const SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
 
-const optionsSchema = z.object({
-  url: z.string().regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// URL' }).optional(),
-  dataDir: z.string().min(1).optional(),
-  schema: z.string().regex(SCHEMA, { error: 'must be 1 to 63 of [a-z0-9_], not starting with a digit' }).optional(),
-  maxConnections: z.number().int().min(1).max(100).optional(),
-  logger: z.custom<AvailabilityLogger>((v) => typeof v === 'object' && v !== null, { error: 'must be a logger' })
-    .optional(),
-}).strict().refine((o) => !(o.url !== undefined && o.dataDir !== undefined), { error: 'give url or dataDir, not both' });
+const optionsSchema = z
+  .object({
+    url: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// URL' })
+      .optional(),
+    dataDir: z.string().min(1).optional(),
+    schema: z.string().regex(SCHEMA, { error: 'must be 1 to 63 of [a-z0-9_], not starting with a digit' }).optional(),
+    maxConnections: z.number().int().min(1).max(100).optional(),
+    logger: z
+      .custom<AvailabilityLogger>((v) => typeof v === 'object' && v !== null, { error: 'must be a logger' })
+      .optional(),
+  })
+  .strict()
+  .refine((o) => !(o.url !== undefined && o.dataDir !== undefined), { error: 'give url or dataDir, not both' });
 
 /** Where the kit keeps its data. */
 export interface DatabaseOptions {

@@ -36,7 +36,8 @@ function debug(message: string, details: Record<string, unknown> = {}): void {
 export function installedPgliteVersion(): string | undefined {
   try {
     const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-    return (JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as { version?: string }).version;
+    return (JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as { version?: string })
+      .version;
   } catch {
     return undefined;
   }
@@ -54,7 +55,11 @@ export function readPgliteBase(dirs: readonly string[] = CANDIDATES): PgliteBase
     try {
       const stamp = JSON.parse(readFileSync(join(dir, 'pglite-base.json'), 'utf8')) as PgliteBaseStamp;
       if (stamp.pglite !== version) {
-        debug('pglite: snapshot made by another PGlite version; running initdb instead (npm run build:pglite)', { tar, snapshot: stamp.pglite, installed: version });
+        debug('pglite: snapshot made by another PGlite version; running initdb instead (npm run build:pglite)', {
+          tar,
+          snapshot: stamp.pglite,
+          installed: version,
+        });
         return undefined;
       }
       debug('pglite: starting from the snapshot (no initdb, no migrations)', { tar });

@@ -23,7 +23,10 @@ export function preloadPglite(): Promise<PglitePreload | undefined> {
   preloading ??= (async () => {
     try {
       const dir = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
-      const [wasm, fsBundle] = await Promise.all([readFile(join(dir, 'pglite.wasm')), readFile(join(dir, 'pglite.data'))]);
+      const [wasm, fsBundle] = await Promise.all([
+        readFile(join(dir, 'pglite.wasm')),
+        readFile(join(dir, 'pglite.data')),
+      ]);
       return { wasmModule: await WebAssembly.compile(wasm), fsBundle };
     } catch {
       return undefined;

@@ -22,5 +22,8 @@ export const PGLITE_SETTINGS: Readonly<Record<string, string>> = {
 
 /** PGlite's own start parameters followed by {@link PGLITE_SETTINGS} as `-c name=value`. */
 export function pgliteStartParams(): string[] {
-  return [...PGlite.defaultStartParams, ...Object.entries(PGLITE_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
+  return [
+    ...PGlite.defaultStartParams,
+    ...Object.entries(PGLITE_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+  ];
 }

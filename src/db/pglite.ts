@@ -34,7 +34,9 @@ async function create(dataDir: string | undefined): Promise<{ pg: PGlite; baked?
     ...(dataDir === undefined ? {} : { dataDir }),
     ...(base === undefined ? {} : { loadDataDir: base.tar }),
     // A copy of the bundle each: PGlite keeps its files in that buffer.
-    ...(preloaded === undefined ? {} : { pgliteWasmModule: preloaded.wasmModule, fsBundle: new BytesBlob(new Uint8Array(preloaded.fsBundle)) }),
+    ...(preloaded === undefined
+      ? {}
+      : { pgliteWasmModule: preloaded.wasmModule, fsBundle: new BytesBlob(new Uint8Array(preloaded.fsBundle)) }),
     startParams: pgliteStartParams(),
   });
   return { pg, ...(base?.stamp.migrations === undefined ? {} : { baked: base.stamp.migrations }) };

@@ -39,13 +39,15 @@ export class Poller {
       this.#again = true;
       return;
     }
-    this.#running = this.#run().catch(this.#onError).finally(() => {
-      this.#running = undefined;
-      if (this.#again) {
-        this.#again = false;
-        this.kick();
-      }
-    });
+    this.#running = this.#run()
+      .catch(this.#onError)
+      .finally(() => {
+        this.#running = undefined;
+        if (this.#again) {
+          this.#again = false;
+          this.kick();
+        }
+      });
   }
 
   /** Stops polling and waits for the run under way. */

@@ -86,11 +86,16 @@ function defaultLogger(): AvailabilityLogger {
 export async function openPostgres(options: PostgresOptions): Promise<Database> {
   const { url, schema, maxConnections = 10, connectTimeoutMs = CONNECT_TIMEOUT_MS } = options;
   const pool = new pg.Pool({
-    connectionString: url, max: maxConnections, connectionTimeoutMillis: connectTimeoutMs, keepAlive: true,
+    connectionString: url,
+    max: maxConnections,
+    connectionTimeoutMillis: connectTimeoutMs,
+    keepAlive: true,
     ...(schema === undefined ? {} : { options: `-c search_path="${schema}"` }),
   });
   const health = new Availability({
-    probe: () => pool.query('SELECT 1'), classify: connectionFailure, logger: options.logger ?? defaultLogger(),
+    probe: () => pool.query('SELECT 1'),
+    classify: connectionFailure,
+    logger: options.logger ?? defaultLogger(),
     where: redactDatabaseUrl(url),
   });
   // An idle client's error (the server restarted or cut it) must not crash the process; the next query reconnects.
@@ -142,7 +147,8 @@ export function redactDatabaseUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password !== '') parsed.password = '***';
-    for (const key of [...parsed.searchParams.keys()]) if (/pass|secret|key/i.test(key)) parsed.searchParams.set(key, '***');
+    for (const key of [...parsed.searchParams.keys()])
+      if (/pass|secret|key/i.test(key)) parsed.searchParams.set(key, '***');
     return parsed.toString().replace('%2A%2A%2A', '***');
   } catch {
     return 'the DATABASE_URL given (not a valid URL)';
@@ -152,6 +158,13 @@ export function redactDatabaseUrl(url: string): string {
 /** The first query failed: the server is down, unknown, or refused us. Say where, never with the password. */
 function unreachable(url: string, error: unknown): KitError {
   const e = error as { code?: string; message?: string };
-  const why = typeof e.code === 'string' && /^[A-Z]/.test(e.code) && !/^[0-9A-Z]{5}$/.test(e.code) ? e.code : e.message ?? String(error);
-  return new KitError('DATABASE_UNREACHABLE', `cannot reach the database at ${redactDatabaseUrl(url)} (${why.split('\n')[0]})`, { cause: error });
+  const why =
+    typeof e.code === 'string' && /^[A-Z]/.test(e.code) && !/^[0-9A-Z]{5}$/.test(e.code)
+      ? e.code
+      : (e.message ?? String(error));
+  return new KitError(
+    'DATABASE_UNREACHABLE',
+    `cannot reach the database at ${redactDatabaseUrl(url)} (${why.split('\n')[0]})`,
+    { cause: error },
+  );
 }

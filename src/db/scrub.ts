@@ -1,5 +1,14 @@
 /** Fields a driver may attach to a query's error that hold the query's data. */
-const DATA_FIELDS = ['params', 'parameters', 'values', 'queryOptions', 'query', 'detail', 'where', 'internalQuery'] as const;
+const DATA_FIELDS = [
+  'params',
+  'parameters',
+  'values',
+  'queryOptions',
+  'query',
+  'detail',
+  'where',
+  'internalQuery',
+] as const;
 
 /**
  * Strips the data a driver attached to a failed query's error (PGlite's

@@ -46,7 +46,11 @@ export function tarFolder(dir: string): Buffer {
         walk(path);
       } else if (entry.isFile()) {
         const data = readFileSync(path);
-        parts.push(header(name, data.length, stat.mode, stat.mtimeMs, '0'), data, Buffer.alloc((BLOCK - (data.length % BLOCK)) % BLOCK));
+        parts.push(
+          header(name, data.length, stat.mode, stat.mtimeMs, '0'),
+          data,
+          Buffer.alloc((BLOCK - (data.length % BLOCK)) % BLOCK),
+        );
       } else {
         throw new Error(`tar: not a file or folder: ${name}`);
       }

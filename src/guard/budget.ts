@@ -22,7 +22,10 @@ export class Budget {
   /** No lock of this budget lasts past this: before it, `lockedFor` may look; after, nothing is locked. */
   lockedUntilMax = 0;
 
-  constructor(readonly budget: Required<FailureBudget>, max: number) {
+  constructor(
+    readonly budget: Required<FailureBudget>,
+    max: number,
+  ) {
     this.#max = max;
     this.#lockoutMs = budget.lockoutMs;
   }

@@ -45,23 +45,38 @@ export interface Lockout {
   retryAfterSeconds: number;
 }
 
-const budgetSchema = z.object({
-  maxFailures: z.number().int().min(1).max(1_000_000),
-  windowMs: z.number().int().min(1),
-  lockoutMs: z.number().int().min(1).optional(),
-}).strict();
+const budgetSchema = z
+  .object({
+    maxFailures: z.number().int().min(1).max(1_000_000),
+    windowMs: z.number().int().min(1),
+    lockoutMs: z.number().int().min(1).optional(),
+  })
+  .strict();
 
-const optionsSchema = z.object({
-  perAddress: z.union([z.literal(false), budgetSchema]).default({ maxFailures: 50, windowMs: 300_000 }),
-  perCredential: z.union([z.literal(false), budgetSchema]).default({ maxFailures: 10, windowMs: 300_000 }),
-  trustMs: z.number().int().min(0).default(24 * 3600 * 1000),
-  maxEntries: z.number().int().min(1).default(100_000),
-  clock: z.custom<() => number>((v) => typeof v === 'function', { error: 'must be a function' }).default(() => Date.now),
-  shared: z.custom<SharedFailureCounts>((v) => {
-    const counts = v as Partial<SharedFailureCounts> | null | undefined;
-    return typeof counts?.fail === 'function' && typeof counts.onLocked === 'function';
-  }, { error: 'must have fail and onLocked' }).optional(),
-}).strict();
+const optionsSchema = z
+  .object({
+    perAddress: z.union([z.literal(false), budgetSchema]).default({ maxFailures: 50, windowMs: 300_000 }),
+    perCredential: z.union([z.literal(false), budgetSchema]).default({ maxFailures: 10, windowMs: 300_000 }),
+    trustMs: z
+      .number()
+      .int()
+      .min(0)
+      .default(24 * 3600 * 1000),
+    maxEntries: z.number().int().min(1).default(100_000),
+    clock: z
+      .custom<() => number>((v) => typeof v === 'function', { error: 'must be a function' })
+      .default(() => Date.now),
+    shared: z
+      .custom<SharedFailureCounts>(
+        (v) => {
+          const counts = v as Partial<SharedFailureCounts> | null | undefined;
+          return typeof counts?.fail === 'function' && typeof counts.onLocked === 'function';
+        },
+        { error: 'must have fail and onLocked' },
+      )
+      .optional(),
+  })
+  .strict();
 
 /** Shared counts awaited at once, at most: past it (a store hanging under a storm) a failure is counted here only. */
 const MAX_PENDING_SHARED = 1_000;
@@ -116,7 +131,8 @@ export class FailureLimiter {
     const parsed = optionsSchema.safeParse(options);
     if (!parsed.success) throw new ConfigError(validationErrors(parsed.error), 'failure limiter options');
     const o = parsed.data;
-    const budget = (b: FailureBudget | false) => (b === false ? undefined : new Budget({ ...b, lockoutMs: b.lockoutMs ?? b.windowMs }, o.maxEntries));
+    const budget = (b: FailureBudget | false) =>
+      b === false ? undefined : new Budget({ ...b, lockoutMs: b.lockoutMs ?? b.windowMs }, o.maxEntries);
     this.#addresses = budget(o.perAddress);
     this.#credentials = budget(o.perCredential);
     this.#trustMs = o.trustMs;
@@ -144,7 +160,8 @@ export class FailureLimiter {
     const credentials = this.#credentials;
     // The common case, nothing locked anywhere, costs two comparisons.
     const addressMayBeLocked = addresses !== undefined && now < addresses.lockedUntilMax;
-    const credentialMayBeLocked = credential !== undefined && credentials !== undefined && now < credentials.lockedUntilMax;
+    const credentialMayBeLocked =
+      credential !== undefined && credentials !== undefined && now < credentials.lockedUntilMax;
     if (!addressMayBeLocked && !credentialMayBeLocked) return undefined;
     const where = addressKey(address);
     const addressWait = addressMayBeLocked ? addresses.lockedFor(where, now) : 0;
@@ -163,7 +180,9 @@ export class FailureLimiter {
    * `onSharedLockout` (never both for one failure).
    */
   failed(
-    address: string | undefined, credential?: string, onSharedLockout?: (lockout: Lockout) => void,
+    address: string | undefined,
+    credential?: string,
+    onSharedLockout?: (lockout: Lockout) => void,
   ): Lockout | undefined {
     const now = this.#clock();
     const where = addressKey(address);
@@ -177,7 +196,12 @@ export class FailureLimiter {
     if (credential !== undefined && this.#credentials !== undefined) {
       const name = credentialKey(credential);
       if (this.#credentials.fail(name, now)) {
-        lockout ??= { scope: 'credential', address: where, credential: name, retryAfterSeconds: seconds(this.#credentials.lockedFor(name, now)) };
+        lockout ??= {
+          scope: 'credential',
+          address: where,
+          credential: name,
+          retryAfterSeconds: seconds(this.#credentials.lockedFor(name, now)),
+        };
       }
     }
     if (lockout !== undefined) this.#lockouts++;
@@ -208,17 +232,22 @@ export class FailureLimiter {
   /** Counts the failure in the shared store; a lockout it reports is this process's too. */
   #share(where: string, beganHere: boolean, onSharedLockout: ((lockout: Lockout) => void) | undefined): void {
     const addresses = this.#addresses!;
-    const pending = this.#shared!.fail(where, addresses.budget).then(({ began, lockedForMs }) => {
-      if (lockedForMs <= 0) return;
-      const now = this.#clock();
-      addresses.lock(where, now + lockedForMs, now);
-      // When this process's own count began it too, `failed` has reported it already.
-      if (!began || beganHere) return;
-      this.#lockouts++;
-      onSharedLockout?.({ scope: 'address', address: where, retryAfterSeconds: seconds(lockedForMs) });
-    }, () => {
-      // Unreachable: this process's count stands alone meanwhile (the store logs that once).
-    }).finally(() => this.#pending.delete(pending));
+    const pending = this.#shared!.fail(where, addresses.budget)
+      .then(
+        ({ began, lockedForMs }) => {
+          if (lockedForMs <= 0) return;
+          const now = this.#clock();
+          addresses.lock(where, now + lockedForMs, now);
+          // When this process's own count began it too, `failed` has reported it already.
+          if (!began || beganHere) return;
+          this.#lockouts++;
+          onSharedLockout?.({ scope: 'address', address: where, retryAfterSeconds: seconds(lockedForMs) });
+        },
+        () => {
+          // Unreachable: this process's count stands alone meanwhile (the store logs that once).
+        },
+      )
+      .finally(() => this.#pending.delete(pending));
     this.#pending.add(pending);
   }
 

@@ -37,7 +37,13 @@ return {1, tonumber(ARGV[3])}`;
 /** The command `defineCommand` adds to the client: EVALSHA, falling back to EVAL once per connection. */
 interface WithFailScript {
   wpkCountFailure(
-    count: string, lock: string, max: number, windowMs: number, lockoutMs: number, channel: string, message: string,
+    count: string,
+    lock: string,
+    max: number,
+    windowMs: number,
+    lockoutMs: number,
+    channel: string,
+    message: string,
   ): Promise<[number, number]>;
 }
 
@@ -82,19 +88,31 @@ export class RedisFailureCounts implements SharedFailureCounts {
     // A subscribed connection can run nothing else. It waits for Redis as long as it takes (no per-command
     // timeout), and ioredis subscribes it again after each reconnection.
     this.#subscriber = options.client.duplicate({
-      maxRetriesPerRequest: null, commandTimeout: undefined, enableOfflineQueue: true,
+      maxRetriesPerRequest: null,
+      commandTimeout: undefined,
+      enableOfflineQueue: true,
     });
     this.#subscriber.on('error', () => {});
     this.#subscriber.on('message', (channel: string, message: string) => this.#heard(channel, message));
-    this.#subscribed = this.#subscriber.subscribe(this.#channel).then(() => undefined, () => undefined);
+    this.#subscribed = this.#subscriber.subscribe(this.#channel).then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   async fail(key: string, budget: Required<FailureBudget>): Promise<SharedFailure> {
     const tagged = `${this.#base}{${key}}`;
     let reply: [number, number];
     try {
-      reply = await this.#client.wpkCountFailure(`${tagged}:count`, `${tagged}:lock`, budget.maxFailures,
-        budget.windowMs, budget.lockoutMs, this.#channel, `${budget.lockoutMs} ${key}`);
+      reply = await this.#client.wpkCountFailure(
+        `${tagged}:count`,
+        `${tagged}:lock`,
+        budget.maxFailures,
+        budget.windowMs,
+        budget.lockoutMs,
+        this.#channel,
+        `${budget.lockoutMs} ${key}`,
+      );
     } catch (error) {
       this.#reachability(false, error);
       throw new StoreError('Redis unavailable for the shared failure counts', { cause: error });
@@ -119,8 +137,7 @@ export class RedisFailureCounts implements SharedFailureCounts {
     // QUIT would wait for a connection that is not there: only a connected client is asked to quit.
     if (this.#subscriber.status === 'ready') {
       await this.#subscriber.quit().catch(() => this.#subscriber.disconnect());
-    }
-    else this.#subscriber.disconnect();
+    } else this.#subscriber.disconnect();
   }
 
   #heard(channel: string, message: string): void {

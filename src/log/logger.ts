@@ -17,7 +17,10 @@ export interface CreateLoggerOptions {
  * @example
  * const logger = createLogger({ level: process.env.LOG_LEVEL });
  */
-export function createLogger({ level = process.env.LOG_LEVEL ?? 'info', destination }: CreateLoggerOptions = {}): Logger {
+export function createLogger({
+  level = process.env.LOG_LEVEL ?? 'info',
+  destination,
+}: CreateLoggerOptions = {}): Logger {
   const options = { level, ...logPolicyOptions() };
   return destination === undefined ? pino(options) : pino(options, destination);
 }

@@ -10,13 +10,42 @@ import type { Logger, LoggerOptions } from 'pino';
 
 /** Error fields that say what failed without carrying request data. */
 const SAFE_ERROR_FIELDS = [
-  'code', 'errno', 'syscall', 'severity', 'routine', 'schema', 'table', 'column', 'constraint', 'dataType', 'httpStatus', 'status',
+  'code',
+  'errno',
+  'syscall',
+  'severity',
+  'routine',
+  'schema',
+  'table',
+  'column',
+  'constraint',
+  'dataType',
+  'httpStatus',
+  'status',
 ] as const;
 
 /** Log fields removed wherever they appear (top level or one below). */
 export const REDACTED_LOG_FIELDS: readonly string[] = [
-  'authorization', 'cookie', 'password', 'secret', 'token', 'params', 'parameters', 'query', 'body', 'detail', 'where',
-  'webhookSecret', 'callbackSecret', 'partnerKey', 'key', 'cardKey', 'cardSession', 'fullBarcode', 'barcode', 'requestData',
+  'authorization',
+  'cookie',
+  'password',
+  'secret',
+  'token',
+  'params',
+  'parameters',
+  'query',
+  'body',
+  'detail',
+  'where',
+  'webhookSecret',
+  'callbackSecret',
+  'partnerKey',
+  'key',
+  'cardKey',
+  'cardSession',
+  'fullBarcode',
+  'barcode',
+  'requestData',
 ];
 
 const SQLSTATE = /^[0-9A-Z]{5}$/;
@@ -29,7 +58,9 @@ const MAX_CAUSES = 3;
  */
 function safeMessage(error: Error & { code?: unknown }): string {
   const message = String(error.message);
-  return typeof error.code === 'string' && SQLSTATE.test(error.code) && error.code.startsWith('22') ? message.replace(QUOTED, '"…"') : message;
+  return typeof error.code === 'string' && SQLSTATE.test(error.code) && error.code.startsWith('22')
+    ? message.replace(QUOTED, '"…"')
+    : message;
 }
 
 /**
@@ -53,7 +84,8 @@ export function serializeError(value: unknown, depth = 0): unknown {
     if (typeof v === 'string' || typeof v === 'number') out[field] = v;
   }
   if (error.cause !== undefined && depth < MAX_CAUSES) out.cause = serializeError(error.cause, depth + 1);
-  if (Array.isArray(error.errors) && depth < MAX_CAUSES) out.errors = error.errors.slice(0, 5).map((e) => serializeError(e, depth + 1));
+  if (Array.isArray(error.errors) && depth < MAX_CAUSES)
+    out.errors = error.errors.slice(0, 5).map((e) => serializeError(e, depth + 1));
   return out;
 }
 

@@ -3,15 +3,29 @@ import type { CategoryGroupInput, LoyaltyStore, PromoCodeInput } from './store.j
 /** The demo category groups (`loyalty --demo`). */
 export const DEMO_CATEGORY_GROUPS: readonly CategoryGroupInput[] = [
   {
-    groupId: 'products', name: 'Favourite products: extra bonus on them', maxSelected: 3, position: 1,
+    groupId: 'products',
+    name: 'Favourite products: extra bonus on them',
+    maxSelected: 3,
+    position: 1,
     categories: [
-      { categoryId: 'dairy', name: 'Dairy' }, { categoryId: 'bakery', name: 'Bakery' }, { categoryId: 'fruit', name: 'Fruit and vegetables' },
-      { categoryId: 'meat', name: 'Meat' }, { categoryId: 'fish', name: 'Fish' }, { categoryId: 'drinks', name: 'Drinks' },
+      { categoryId: 'dairy', name: 'Dairy' },
+      { categoryId: 'bakery', name: 'Bakery' },
+      { categoryId: 'fruit', name: 'Fruit and vegetables' },
+      { categoryId: 'meat', name: 'Meat' },
+      { categoryId: 'fish', name: 'Fish' },
+      { categoryId: 'drinks', name: 'Drinks' },
     ],
   },
   {
-    groupId: 'cashback', name: 'Category of the month', maxSelected: 1, position: 2,
-    categories: [{ categoryId: 'pharmacy', name: 'Pharmacy' }, { categoryId: 'cafe', name: 'Cafe' }, { categoryId: 'household', name: 'Household' }],
+    groupId: 'cashback',
+    name: 'Category of the month',
+    maxSelected: 1,
+    position: 2,
+    categories: [
+      { categoryId: 'pharmacy', name: 'Pharmacy' },
+      { categoryId: 'cafe', name: 'Cafe' },
+      { categoryId: 'household', name: 'Household' },
+    ],
   },
 ];
 

@@ -37,14 +37,22 @@ function ineligible(receipt: FiscalReceipt, now: number, maxAgeDays: number): st
  * on a {@link LoyaltyStore}. Receipts earn `bonusRateBasisPoints` of their sum
  * (purchases only, n=1), once; promo codes credit their own bonus.
  */
-export function createStoreHandlers(store: LoyaltyStore, options: ResolvedLoyaltyProgramOptions, clock: () => number = Date.now): LoyaltyHandlers {
+export function createStoreHandlers(
+  store: LoyaltyStore,
+  options: ResolvedLoyaltyProgramOptions,
+  clock: () => number = Date.now,
+): LoyaltyHandlers {
   const cardKey = (cardNumber: string) => deriveCardKey(options.partnerKey, cardNumber, options.algorythm);
   const requireCard = async (cardNumber: string) => {
     if (!(await store.card(cardNumber))) throw new LoyaltyError('CARD_NOT_FOUND', ['cardNumber: no such card']);
   };
   return {
     async issueAnonymousCard({ requestId }) {
-      const { cardNumber } = await store.issueCard(requestId, () => newCardNumber(options.cardNumberPrefix), new Date(clock()));
+      const { cardNumber } = await store.issueCard(
+        requestId,
+        () => newCardNumber(options.cardNumberPrefix),
+        new Date(clock()),
+      );
       return options.scheme === 'card-bound' ? { cardNumber, cardKey: cardKey(cardNumber) } : { cardNumber };
     },
     async listCategories({ cardNumber }) {
@@ -60,7 +68,11 @@ export function createStoreHandlers(store: LoyaltyStore, options: ResolvedLoyalt
     async sendPromoCode({ cardNumber, code }) {
       const outcome = await store.redeemPromoCode(cardNumber, code, new Date(clock()));
       if (outcome.result === 'APPLIED') {
-        return { result: 'APPLIED', bonusAmount: outcome.bonusAmount ?? 0, message: `Promo code applied: ${formatAmount(outcome.bonusAmount ?? 0)} bonus credited.` };
+        return {
+          result: 'APPLIED',
+          bonusAmount: outcome.bonusAmount ?? 0,
+          message: `Promo code applied: ${formatAmount(outcome.bonusAmount ?? 0)} bonus credited.`,
+        };
       }
       return { result: outcome.result, message: PROMO_MESSAGES[outcome.result] };
     },
@@ -71,11 +83,23 @@ export function createStoreHandlers(store: LoyaltyStore, options: ResolvedLoyalt
         await requireCard(cardNumber);
         return { result: 'INVALID', message: why };
       }
-      const outcome = await store.acceptReceipt(cardNumber, receipt, receiptBonus(receipt.sum, options.bonusRateBasisPoints), new Date(now));
+      const outcome = await store.acceptReceipt(
+        cardNumber,
+        receipt,
+        receiptBonus(receipt.sum, options.bonusRateBasisPoints),
+        new Date(now),
+      );
       switch (outcome.result) {
-        case 'ACCEPTED': return { result: 'ACCEPTED', bonusAmount: outcome.bonusAmount, message: `Receipt accepted: ${formatAmount(outcome.bonusAmount)} bonus credited.` };
-        case 'DUPLICATE': return { result: 'DUPLICATE', message: 'This receipt has already been sent.' };
-        case 'FISCAL_SIGN_MISMATCH': return { result: 'INVALID', message: 'The fiscal sign does not match the registered receipt.' };
+        case 'ACCEPTED':
+          return {
+            result: 'ACCEPTED',
+            bonusAmount: outcome.bonusAmount,
+            message: `Receipt accepted: ${formatAmount(outcome.bonusAmount)} bonus credited.`,
+          };
+        case 'DUPLICATE':
+          return { result: 'DUPLICATE', message: 'This receipt has already been sent.' };
+        case 'FISCAL_SIGN_MISMATCH':
+          return { result: 'INVALID', message: 'The fiscal sign does not match the registered receipt.' };
       }
     },
   };
@@ -97,12 +121,17 @@ export function isStoreUnavailable(error: unknown): boolean {
  */
 export function withStoreUnavailable(handlers: LoyaltyHandlers): LoyaltyHandlers {
   const wrapped = {} as Record<keyof LoyaltyHandlers, unknown>;
-  for (const [name, handler] of Object.entries(handlers) as Array<[keyof LoyaltyHandlers, (input: never, ctx: never) => Promise<unknown>]>) {
+  for (const [name, handler] of Object.entries(handlers) as Array<
+    [keyof LoyaltyHandlers, (input: never, ctx: never) => Promise<unknown>]
+  >) {
     wrapped[name] = async (input: never, ctx: never) => {
       try {
         return await handler(input, ctx);
       } catch (error) {
-        if (isStoreUnavailable(error)) throw new LoyaltyError('SERVICE_UNAVAILABLE', ['The loyalty store is unavailable; retry later'], { cause: error });
+        if (isStoreUnavailable(error))
+          throw new LoyaltyError('SERVICE_UNAVAILABLE', ['The loyalty store is unavailable; retry later'], {
+            cause: error,
+          });
         throw error;
       }
     };

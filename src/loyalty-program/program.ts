@@ -1,11 +1,14 @@
-
 import { HealthCheck } from '../../adapters/http-server/health.js';
 import { migrate, type Database } from '../db/index.js';
 import type { LoyaltyHandlers } from '../loyalty/handlers.js';
 import { createLoyaltyServer } from '../loyalty-server/server.js';
 import { createStoreHandlers, withStoreUnavailable } from './handlers.js';
 import { loyaltyMigrations } from './migrations.js';
-import { resolveLoyaltyProgramOptions, type LoyaltyProgramOptions, type ResolvedLoyaltyProgramOptions } from './options.js';
+import {
+  resolveLoyaltyProgramOptions,
+  type LoyaltyProgramOptions,
+  type ResolvedLoyaltyProgramOptions,
+} from './options.js';
 import { LoyaltyStore } from './store.js';
 
 /** The default implementation, built on a database. */
@@ -34,7 +37,13 @@ export async function createLoyaltyProgram(db: Database, options: LoyaltyProgram
   const store = new LoyaltyStore(db);
   const handlers = withStoreUnavailable(createStoreHandlers(store, resolved, clock));
   const health = new HealthCheck({ database: () => db.query('SELECT 1') }, { clock });
-  const app = createLoyaltyServer({ handlers, auth: resolved.credentials, logger: options.logger, bodyLimitBytes: resolved.bodyLimitBytes, health });
+  const app = createLoyaltyServer({
+    handlers,
+    auth: resolved.credentials,
+    logger: options.logger,
+    bodyLimitBytes: resolved.bodyLimitBytes,
+    health,
+  });
   app.get('/healthz/db', async (c) => {
     await db.query('SELECT 1');
     return c.json({ status: 'ok', database: db.kind });

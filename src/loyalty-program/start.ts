@@ -56,20 +56,41 @@ export interface RunningLoyaltyProgram extends LoyaltyProgram {
  * // loyalty.url, loyalty.store; later: await loyalty.close();
  */
 export async function startLoyaltyProgram(options: StartLoyaltyProgramOptions): Promise<RunningLoyaltyProgram> {
-  const { host = '127.0.0.1', port = 8091, limits, dataDir, databaseUrl, databaseSchema, demo = false, onListening, ...given } = options;
+  const {
+    host = '127.0.0.1',
+    port = 8091,
+    limits,
+    dataDir,
+    databaseUrl,
+    databaseSchema,
+    demo = false,
+    onListening,
+    ...given
+  } = options;
   // An option given as undefined means "not given": it must not blank out a demo default.
   const rest = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
   const programOptions = {
-    ...(demo ? {
-      partnerKey: demoConfig.verifier.key, algorythm: demoConfig.verifier.algorythm, scheme: demoConfig.verifier.scheme, credentials: { ...demoConfig.loyalty },
-    } : {}),
+    ...(demo
+      ? {
+          partnerKey: demoConfig.verifier.key,
+          algorythm: demoConfig.verifier.algorythm,
+          scheme: demoConfig.verifier.scheme,
+          credentials: { ...demoConfig.loyalty },
+        }
+      : {}),
     ...rest,
   } as LoyaltyProgramOptions;
   resolveLoyaltyProgramOptions(programOptions); // refuse bad options before opening anything
   let db: Database | undefined;
   // Listen first only where nothing but a bug can fail after it (no folder lock, no server to reach).
   const { http: server, built: program } = await serveWhileBuilding(
-    { host, port, limits, early: dataDir === undefined && databaseUrl === undefined, ...(onListening ? { onListening } : {}) },
+    {
+      host,
+      port,
+      limits,
+      early: dataDir === undefined && databaseUrl === undefined,
+      ...(onListening ? { onListening } : {}),
+    },
     async () => {
       // PGlite's wasm compiles on background threads while the server's own code loads, after listening:
       // together they are most of a start-up.
@@ -80,17 +101,24 @@ export async function startLoyaltyProgram(options: StartLoyaltyProgramOptions): 
       modules.catch(() => {});
       db = await opening;
       const [{ createLoyaltyProgram }, { seedDemoProgram }] = await modules;
-      const built = await createLoyaltyProgram(db, { ...programOptions, logger: programOptions.logger ?? pino({ level: 'silent' }) });
+      const built = await createLoyaltyProgram(db, {
+        ...programOptions,
+        logger: programOptions.logger ?? pino({ level: 'silent' }),
+      });
       if (demo) await seedDemoProgram(built.store, (options.clock ?? Date.now)());
       return built;
     },
     (built) => built.app,
-    async () => { await db?.close(); },
+    async () => {
+      await db?.close();
+    },
   );
   const database = db!;
   let closing: Promise<void> | undefined;
   return {
-    ...program, db: database, url: server.url,
+    ...program,
+    db: database,
+    url: server.url,
     close() {
       closing ??= (async () => {
         await server.close();

@@ -34,7 +34,10 @@ export interface PromoOutcome {
 }
 
 /** What a receipt did. */
-export type ReceiptOutcome = { result: 'ACCEPTED'; bonusAmount: number } | { result: 'DUPLICATE' } | { result: 'FISCAL_SIGN_MISMATCH' };
+export type ReceiptOutcome =
+  | { result: 'ACCEPTED'; bonusAmount: number }
+  | { result: 'DUPLICATE' }
+  | { result: 'FISCAL_SIGN_MISMATCH' };
 
 const MAX_ATTEMPTS = 5;
 
@@ -61,14 +64,23 @@ export class LoyaltyStore {
    * The card issued for `requestId`, issuing one with `newNumber()` if there is none.
    * Concurrent calls with one requestId get the same card (the unique index decides).
    */
-  async issueCard(requestId: string, newNumber: () => string, now: Date): Promise<{ cardNumber: string; created: boolean }> {
+  async issueCard(
+    requestId: string,
+    newNumber: () => string,
+    now: Date,
+  ): Promise<{ cardNumber: string; created: boolean }> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         const inserted = await this.db.query<{ card_number: string }>(
           `INSERT INTO loyalty_cards (card_number, request_id, issued_at) VALUES ($1, $2, $3)
-           ON CONFLICT (request_id) DO NOTHING RETURNING card_number`, [newNumber(), requestId, now]);
+           ON CONFLICT (request_id) DO NOTHING RETURNING card_number`,
+          [newNumber(), requestId, now],
+        );
         if (inserted.rows[0]) return { cardNumber: inserted.rows[0].card_number, created: true };
-        const existing = await this.db.query<{ card_number: string }>('SELECT card_number FROM loyalty_cards WHERE request_id = $1', [requestId]);
+        const existing = await this.db.query<{ card_number: string }>(
+          'SELECT card_number FROM loyalty_cards WHERE request_id = $1',
+          [requestId],
+        );
         if (existing.rows[0]) return { cardNumber: existing.rows[0].card_number, created: false };
       } catch (error) {
         // A random number already taken (card_number is the primary key): draw another.
@@ -81,7 +93,9 @@ export class LoyaltyStore {
   /** A card, or undefined. */
   async card(cardNumber: string): Promise<CardRecord | undefined> {
     const { rows } = await this.db.query<{ card_number: string; balance: number; issued_at: Date }>(
-      'SELECT card_number, balance, issued_at FROM loyalty_cards WHERE card_number = $1', [cardNumber]);
+      'SELECT card_number, balance, issued_at FROM loyalty_cards WHERE card_number = $1',
+      [cardNumber],
+    );
     const row = rows[0];
     return row && { cardNumber: row.card_number, balance: Number(row.balance), issuedAt: row.issued_at };
   }
@@ -89,21 +103,46 @@ export class LoyaltyStore {
   /** The latest cards, newest first (the merchant console's list). */
   async recentCards(limit: number): Promise<CardRecord[]> {
     const { rows } = await this.db.query<{ card_number: string; balance: number; issued_at: Date }>(
-      'SELECT card_number, balance, issued_at FROM loyalty_cards ORDER BY issued_at DESC, card_number LIMIT $1', [limit]);
+      'SELECT card_number, balance, issued_at FROM loyalty_cards ORDER BY issued_at DESC, card_number LIMIT $1',
+      [limit],
+    );
     return rows.map((row) => ({ cardNumber: row.card_number, balance: Number(row.balance), issuedAt: row.issued_at }));
   }
 
   /** The latest accepted receipts and promo code uses, newest first (the merchant console's list). */
-  async recentCredits(limit: number): Promise<Array<{ kind: 'receipt' | 'promo'; cardNumber: string; what: string; sum: number | null; bonusAmount: number; at: Date }>> {
-    const { rows } = await this.db.query<{ kind: 'receipt' | 'promo'; card_number: string; what: string; sum: string | null; bonus_amount: string; at: Date }>(
+  async recentCredits(limit: number): Promise<
+    Array<{
+      kind: 'receipt' | 'promo';
+      cardNumber: string;
+      what: string;
+      sum: number | null;
+      bonusAmount: number;
+      at: Date;
+    }>
+  > {
+    const { rows } = await this.db.query<{
+      kind: 'receipt' | 'promo';
+      card_number: string;
+      what: string;
+      sum: string | null;
+      bonus_amount: string;
+      at: Date;
+    }>(
       `SELECT * FROM (
          SELECT 'receipt' AS kind, card_number, fiscal_drive_number || '/' || document_number AS what, sum,
            bonus_amount, accepted_at AS at FROM loyalty_receipts
          UNION ALL
          SELECT 'promo', card_number, code, NULL, bonus_amount, redeemed_at FROM loyalty_promo_redemptions
-       ) credits ORDER BY at DESC LIMIT $1`, [limit]);
+       ) credits ORDER BY at DESC LIMIT $1`,
+      [limit],
+    );
     return rows.map((r) => ({
-      kind: r.kind, cardNumber: r.card_number, what: r.what, sum: r.sum === null ? null : Number(r.sum), bonusAmount: Number(r.bonus_amount), at: r.at,
+      kind: r.kind,
+      cardNumber: r.card_number,
+      what: r.what,
+      sum: r.sum === null ? null : Number(r.sum),
+      bonusAmount: Number(r.bonus_amount),
+      at: r.at,
     }));
   }
 
@@ -114,24 +153,36 @@ export class LoyaltyStore {
         `INSERT INTO loyalty_category_groups (group_id, name, max_selected, position) VALUES ($1, $2, $3, $4)
          ON CONFLICT (group_id) DO UPDATE SET name = EXCLUDED.name, max_selected = EXCLUDED.max_selected,
            position = EXCLUDED.position`,
-        [group.groupId, group.name, group.maxSelected, group.position ?? 0]);
+        [group.groupId, group.name, group.maxSelected, group.position ?? 0],
+      );
       const ids = group.categories.map((c) => c.categoryId);
-      await tx.query('DELETE FROM loyalty_categories WHERE group_id = $1 AND NOT (category_id = ANY($2::text[]))', [group.groupId, ids]);
+      await tx.query('DELETE FROM loyalty_categories WHERE group_id = $1 AND NOT (category_id = ANY($2::text[]))', [
+        group.groupId,
+        ids,
+      ]);
       for (const [position, category] of group.categories.entries()) {
         await tx.query(
           `INSERT INTO loyalty_categories (group_id, category_id, name, position) VALUES ($1, $2, $3, $4)
            ON CONFLICT (group_id, category_id) DO UPDATE SET name = EXCLUDED.name, position = EXCLUDED.position`,
-          [group.groupId, category.categoryId, category.name, position]);
+          [group.groupId, category.categoryId, category.name, position],
+        );
       }
     });
   }
 
   /** Every group with its categories, in order. */
   async listGroups(q: Queryable = this.db): Promise<CategoryGroup[]> {
-    const { rows } = await q.query<{ group_id: string; group_name: string; max_selected: number; category_id: string | null; category_name: string | null }>(
+    const { rows } = await q.query<{
+      group_id: string;
+      group_name: string;
+      max_selected: number;
+      category_id: string | null;
+      category_name: string | null;
+    }>(
       `SELECT g.group_id, g.name AS group_name, g.max_selected, c.category_id, c.name AS category_name
        FROM loyalty_category_groups g LEFT JOIN loyalty_categories c ON c.group_id = g.group_id
-       ORDER BY g.position, g.group_id, c.position, c.category_id`);
+       ORDER BY g.position, g.group_id, c.position, c.category_id`,
+    );
     const groups = new Map<string, CategoryGroup>();
     for (const row of rows) {
       let group = groups.get(row.group_id);
@@ -139,7 +190,8 @@ export class LoyaltyStore {
         group = { groupId: row.group_id, name: row.group_name, maxSelected: row.max_selected, categories: [] };
         groups.set(row.group_id, group);
       }
-      if (row.category_id !== null) group.categories.push({ categoryId: row.category_id, name: row.category_name ?? '' });
+      if (row.category_id !== null)
+        group.categories.push({ categoryId: row.category_id, name: row.category_name ?? '' });
     }
     return [...groups.values()];
   }
@@ -151,7 +203,9 @@ export class LoyaltyStore {
        LEFT JOIN loyalty_favorites f ON f.card_number = k.card_number
        LEFT JOIN loyalty_category_groups g ON g.group_id = f.group_id
        LEFT JOIN loyalty_categories c ON c.group_id = f.group_id AND c.category_id = f.category_id
-       WHERE k.card_number = $1 ORDER BY g.position, g.group_id, c.position, c.category_id`, [cardNumber]);
+       WHERE k.card_number = $1 ORDER BY g.position, g.group_id, c.position, c.category_id`,
+      [cardNumber],
+    );
     if (rows.length === 0) throw notFound();
     const selection = new Map<string, string[]>();
     for (const row of rows) {
@@ -182,10 +236,13 @@ export class LoyaltyStore {
         }
         const known = new Set(group.categories.map((c) => c.categoryId));
         selection.categoryIds.forEach((id, j) => {
-          if (!known.has(id)) unknown.push(`favorites.${i}.categoryIds.${j}: no such category '${id}' in group '${group.groupId}'`);
+          if (!known.has(id))
+            unknown.push(`favorites.${i}.categoryIds.${j}: no such category '${id}' in group '${group.groupId}'`);
         });
         if (selection.categoryIds.length > group.maxSelected) {
-          tooMany.push(`favorites.${i}.categoryIds: at most ${group.maxSelected} may be chosen in group '${group.groupId}'`);
+          tooMany.push(
+            `favorites.${i}.categoryIds: at most ${group.maxSelected} may be chosen in group '${group.groupId}'`,
+          );
         }
       });
       if (unknown.length > 0) throw new LoyaltyError('UNKNOWN_CATEGORY', unknown);
@@ -193,8 +250,11 @@ export class LoyaltyStore {
       await tx.query('DELETE FROM loyalty_favorites WHERE card_number = $1', [cardNumber]);
       for (const selection of favorites) {
         for (const categoryId of selection.categoryIds) {
-          await tx.query('INSERT INTO loyalty_favorites (card_number, group_id, category_id) VALUES ($1, $2, $3)',
-            [cardNumber, selection.groupId, categoryId]);
+          await tx.query('INSERT INTO loyalty_favorites (card_number, group_id, category_id) VALUES ($1, $2, $3)', [
+            cardNumber,
+            selection.groupId,
+            categoryId,
+          ]);
         }
       }
       return this.favorites(cardNumber, tx);
@@ -207,14 +267,17 @@ export class LoyaltyStore {
       `INSERT INTO loyalty_promo_codes (code, bonus_amount, expires_at, max_redemptions) VALUES ($1, $2, $3, $4)
        ON CONFLICT (code) DO UPDATE SET bonus_amount = EXCLUDED.bonus_amount, expires_at = EXCLUDED.expires_at,
          max_redemptions = EXCLUDED.max_redemptions`,
-      [promo.code.trim().toUpperCase(), promo.bonusAmount, promo.expiresAt ?? null, promo.maxRedemptions ?? null]);
+      [promo.code.trim().toUpperCase(), promo.bonusAmount, promo.expiresAt ?? null, promo.maxRedemptions ?? null],
+    );
   }
 
   /** Creates a promo code unless one with that code exists; true when created. */
   async addPromoCodeIfMissing(promo: PromoCodeInput): Promise<boolean> {
     const { rowCount } = await this.db.query(
-      `INSERT INTO loyalty_promo_codes (code, bonus_amount, expires_at, max_redemptions) VALUES ($1, $2, $3, $4) ` + `ON CONFLICT (code) DO NOTHING`,
-      [promo.code.trim().toUpperCase(), promo.bonusAmount, promo.expiresAt ?? null, promo.maxRedemptions ?? null]);
+      `INSERT INTO loyalty_promo_codes (code, bonus_amount, expires_at, max_redemptions) VALUES ($1, $2, $3, $4) ` +
+        `ON CONFLICT (code) DO NOTHING`,
+      [promo.code.trim().toUpperCase(), promo.bonusAmount, promo.expiresAt ?? null, promo.maxRedemptions ?? null],
+    );
     return rowCount > 0;
   }
 
@@ -226,19 +289,38 @@ export class LoyaltyStore {
     return this.db.transaction(async (tx) => {
       await lockCard(tx, cardNumber);
       // Locking the code serializes its uses, so max_redemptions cannot be overrun.
-      const { rows } = await tx.query<{ bonus_amount: number; expires_at: Date | null; max_redemptions: number | null; redemptions: number }>(
-        'SELECT bonus_amount, expires_at, max_redemptions, redemptions FROM loyalty_promo_codes WHERE code = $1 ' + 'FOR UPDATE', [code.toUpperCase()]);
+      const { rows } = await tx.query<{
+        bonus_amount: number;
+        expires_at: Date | null;
+        max_redemptions: number | null;
+        redemptions: number;
+      }>(
+        'SELECT bonus_amount, expires_at, max_redemptions, redemptions FROM loyalty_promo_codes WHERE code = $1 ' +
+          'FOR UPDATE',
+        [code.toUpperCase()],
+      );
       const promo = rows[0];
       if (!promo) return { result: 'INVALID' };
       if (promo.expires_at !== null && promo.expires_at.getTime() <= now.getTime()) return { result: 'EXPIRED' };
-      const used = await tx.query('SELECT 1 FROM loyalty_promo_redemptions WHERE code = $1 AND card_number = $2', [code.toUpperCase(), cardNumber]);
+      const used = await tx.query('SELECT 1 FROM loyalty_promo_redemptions WHERE code = $1 AND card_number = $2', [
+        code.toUpperCase(),
+        cardNumber,
+      ]);
       if (used.rows.length > 0) return { result: 'ALREADY_USED' };
-      if (promo.max_redemptions !== null && promo.redemptions >= promo.max_redemptions) return { result: 'ALREADY_USED' };
+      if (promo.max_redemptions !== null && promo.redemptions >= promo.max_redemptions)
+        return { result: 'ALREADY_USED' };
       const bonusAmount = Number(promo.bonus_amount);
-      await tx.query('UPDATE loyalty_promo_codes SET redemptions = redemptions + 1 WHERE code = $1', [code.toUpperCase()]);
-      await tx.query('INSERT INTO loyalty_promo_redemptions (code, card_number, bonus_amount, redeemed_at) VALUES ($1, $2, $3, $4)',
-        [code.toUpperCase(), cardNumber, bonusAmount, now]);
-      await tx.query('UPDATE loyalty_cards SET balance = balance + $2 WHERE card_number = $1', [cardNumber, bonusAmount]);
+      await tx.query('UPDATE loyalty_promo_codes SET redemptions = redemptions + 1 WHERE code = $1', [
+        code.toUpperCase(),
+      ]);
+      await tx.query(
+        'INSERT INTO loyalty_promo_redemptions (code, card_number, bonus_amount, redeemed_at) VALUES ($1, $2, $3, $4)',
+        [code.toUpperCase(), cardNumber, bonusAmount, now],
+      );
+      await tx.query('UPDATE loyalty_cards SET balance = balance + $2 WHERE card_number = $1', [
+        cardNumber,
+        bonusAmount,
+      ]);
       return { result: 'APPLIED', bonusAmount };
     });
   }
@@ -248,7 +330,12 @@ export class LoyaltyStore {
    * `bonusAmount`. The same receipt again is DUPLICATE whichever card sends it;
    * the same numbers with another fiscal sign are FISCAL_SIGN_MISMATCH.
    */
-  async acceptReceipt(cardNumber: string, receipt: FiscalReceipt, bonusAmount: number, now: Date): Promise<ReceiptOutcome> {
+  async acceptReceipt(
+    cardNumber: string,
+    receipt: FiscalReceipt,
+    bonusAmount: number,
+    now: Date,
+  ): Promise<ReceiptOutcome> {
     return this.db.transaction(async (tx) => {
       await lockCard(tx, cardNumber);
       const inserted = await tx.query(
@@ -256,13 +343,31 @@ export class LoyaltyStore {
           receipt_time, sum, operation_type, bonus_amount, accepted_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (fiscal_drive_number,
            document_number) DO NOTHING RETURNING 1`,
-        [receipt.fiscalDriveNumber, receipt.documentNumber, receipt.fiscalSign, cardNumber, receipt.time, receipt.sum, receipt.operationType, bonusAmount, now]);
+        [
+          receipt.fiscalDriveNumber,
+          receipt.documentNumber,
+          receipt.fiscalSign,
+          cardNumber,
+          receipt.time,
+          receipt.sum,
+          receipt.operationType,
+          bonusAmount,
+          now,
+        ],
+      );
       if (inserted.rows.length === 0) {
         const { rows } = await tx.query<{ fiscal_sign: string }>(
-          'SELECT fiscal_sign FROM loyalty_receipts WHERE fiscal_drive_number = $1 AND document_number = $2', [receipt.fiscalDriveNumber, receipt.documentNumber]);
-        return rows[0]?.fiscal_sign === receipt.fiscalSign ? { result: 'DUPLICATE' } : { result: 'FISCAL_SIGN_MISMATCH' };
+          'SELECT fiscal_sign FROM loyalty_receipts WHERE fiscal_drive_number = $1 AND document_number = $2',
+          [receipt.fiscalDriveNumber, receipt.documentNumber],
+        );
+        return rows[0]?.fiscal_sign === receipt.fiscalSign
+          ? { result: 'DUPLICATE' }
+          : { result: 'FISCAL_SIGN_MISMATCH' };
       }
-      await tx.query('UPDATE loyalty_cards SET balance = balance + $2 WHERE card_number = $1', [cardNumber, bonusAmount]);
+      await tx.query('UPDATE loyalty_cards SET balance = balance + $2 WHERE card_number = $1', [
+        cardNumber,
+        bonusAmount,
+      ]);
       return { result: 'ACCEPTED', bonusAmount };
     });
   }

@@ -46,16 +46,21 @@ function matcher(allowed: readonly BasicCredentials[]): (given: BasicCredentials
  * `WWW-Authenticate: Basic`; under `guard`, 429 with `Retry-After` once the
  * caller's address, or the login from a new address, has failed too often.
  */
-export function basicAuth(auth: LoyaltyAuth, guard?: AuthGuard): MiddlewareHandler<{ Variables: LoyaltyAuthVariables }> {
-  const check = typeof auth === 'function'
-    ? auth
-    : matcher(Array.isArray(auth) ? auth : [auth as BasicCredentials]);
+export function basicAuth(
+  auth: LoyaltyAuth,
+  guard?: AuthGuard,
+): MiddlewareHandler<{ Variables: LoyaltyAuthVariables }> {
+  const check = typeof auth === 'function' ? auth : matcher(Array.isArray(auth) ? auth : [auth as BasicCredentials]);
   return async (c, next) => {
     const given = parseBasicAuth(c.req.header('authorization'));
     // A missing or unreadable header counts as a failure of the address only.
-    const admitted = await guardedCheck(guard, c, given?.login, async () => (given !== undefined && (await check(given)) ? given : undefined));
+    const admitted = await guardedCheck(guard, c, given?.login, async () =>
+      given !== undefined && (await check(given)) ? given : undefined,
+    );
     if (given === undefined || admitted === undefined) {
-      throw problem(401, 'UNAUTHORIZED', [LOYALTY_UNAUTHORIZED_MESSAGE], { 'www-authenticate': LOYALTY_WWW_AUTHENTICATE });
+      throw problem(401, 'UNAUTHORIZED', [LOYALTY_UNAUTHORIZED_MESSAGE], {
+        'www-authenticate': LOYALTY_WWW_AUTHENTICATE,
+      });
     }
     c.set('loyaltyLogin', given.login);
     await next();

@@ -49,10 +49,15 @@ export class MemoryIdempotencyCache implements IdempotencyCache {
     if (pending !== undefined) return pending.then((value) => structuredClone(value) as T);
     const started = (async () => fn())();
     this.#inFlight.set(key, started);
-    started.then((value) => {
-      this.#done.set(key, { value: structuredClone(value), until: this.#clock() + this.#ttlMs });
-      while (this.#done.size > this.#maxEntries) this.#done.delete(this.#done.keys().next().value!);
-    }, () => {}).finally(() => this.#inFlight.delete(key));
+    started
+      .then(
+        (value) => {
+          this.#done.set(key, { value: structuredClone(value), until: this.#clock() + this.#ttlMs });
+          while (this.#done.size > this.#maxEntries) this.#done.delete(this.#done.keys().next().value!);
+        },
+        () => {},
+      )
+      .finally(() => this.#inFlight.delete(key));
     return started;
   }
 }

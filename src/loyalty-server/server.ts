@@ -4,13 +4,25 @@ import type { Logger } from 'pino';
 import { silentLogger, withLogPolicy } from '../log/index.js';
 import type { z } from 'zod';
 import {
-  AnonymousCardResponse, CategoriesResponse, FavoritesResponse, PromoCodeResponse, ReceiptQrResponse,
-  parseReceiptQr, type LoyaltyOperation,
+  AnonymousCardResponse,
+  CategoriesResponse,
+  FavoritesResponse,
+  PromoCodeResponse,
+  ReceiptQrResponse,
+  parseReceiptQr,
+  type LoyaltyOperation,
 } from '../contracts/loyalty/index.js';
 import { loyaltyOpenApiDocument } from '../routes/loyalty-openapi.js';
 import { LOYALTY_ROUTES } from '../routes/loyalty.js';
 import { LOYALTY_API_VERSION } from '../contracts/loyalty/versions.js';
-import { createApiApp, HealthCheck, limiterFrom, mountHealthRoutes, problem, REQUEST_ID_HEADER } from '../../adapters/http-server/index.js';
+import {
+  createApiApp,
+  HealthCheck,
+  limiterFrom,
+  mountHealthRoutes,
+  problem,
+  REQUEST_ID_HEADER,
+} from '../../adapters/http-server/index.js';
 import type { FailureLimiter, FailureLimiterOptions } from '../guard/failure-limiter.js';
 import { LoyaltyError } from '../loyalty/errors.js';
 import type { LoyaltyCallContext, LoyaltyHandlers } from '../loyalty/handlers.js';
@@ -76,7 +88,7 @@ const RESPONSES: Record<LoyaltyOperation, z.ZodType> = {
 export function createLoyaltyServer(options: LoyaltyServerOptions): OpenAPIHono<Env> {
   const logger = withLogPolicy(options.logger ?? silentLogger());
   const { handlers } = options;
-  const idempotency = options.idempotency === false ? undefined : options.idempotency ?? new MemoryIdempotencyCache();
+  const idempotency = options.idempotency === false ? undefined : (options.idempotency ?? new MemoryIdempotencyCache());
   const app = createApiApp<Env>({ logger, bodyLimitBytes: options.bodyLimitBytes ?? 64 * 1024 });
 
   let document: string | undefined;
@@ -84,13 +96,23 @@ export function createLoyaltyServer(options: LoyaltyServerOptions): OpenAPIHono<
     document ??= JSON.stringify(loyaltyOpenApiDocument());
     return c.body(document, 200, { 'Content-Type': 'application/json' });
   });
-  mountHealthRoutes(app, options.health ?? new HealthCheck({}), () => ({ api: 'loyalty', version: LOYALTY_API_VERSION }));
+  mountHealthRoutes(app, options.health ?? new HealthCheck({}), () => ({
+    api: 'loyalty',
+    version: LOYALTY_API_VERSION,
+  }));
   const limiter = limiterFrom(options.bruteForce);
   app.use('/v1/*', basicAuth(options.auth, limiter && { limiter, logger, realm: 'loyalty' }));
 
   /** Runs a handler: LoyaltyError to its envelope, the answer checked against the contract. */
-  async function call<T>(operation: LoyaltyOperation, c: Context<Env>, run: (ctx: LoyaltyCallContext) => Promise<T>): Promise<T> {
-    const ctx: LoyaltyCallContext = { requestId: c.res.headers.get(REQUEST_ID_HEADER) ?? '', login: c.get('loyaltyLogin') };
+  async function call<T>(
+    operation: LoyaltyOperation,
+    c: Context<Env>,
+    run: (ctx: LoyaltyCallContext) => Promise<T>,
+  ): Promise<T> {
+    const ctx: LoyaltyCallContext = {
+      requestId: c.res.headers.get(REQUEST_ID_HEADER) ?? '',
+      login: c.get('loyaltyLogin'),
+    };
     let answer: T;
     try {
       answer = await run(ctx);
@@ -109,9 +131,11 @@ export function createLoyaltyServer(options: LoyaltyServerOptions): OpenAPIHono<
 
   app.openapi(LOYALTY_ROUTES.issueAnonymousCard, async (c) => {
     const { requestId } = c.req.valid('json');
-    const body = await call('issueAnonymousCard', c, (ctx) => (idempotency
-      ? idempotency.run(`${ctx.login}\n${requestId}`, () => handlers.issueAnonymousCard({ requestId }, ctx))
-      : handlers.issueAnonymousCard({ requestId }, ctx)));
+    const body = await call('issueAnonymousCard', c, (ctx) =>
+      idempotency
+        ? idempotency.run(`${ctx.login}\n${requestId}`, () => handlers.issueAnonymousCard({ requestId }, ctx))
+        : handlers.issueAnonymousCard({ requestId }, ctx),
+    );
     return c.json(body, 200);
   });
   app.openapi(LOYALTY_ROUTES.listCategories, async (c) => {
@@ -120,12 +144,18 @@ export function createLoyaltyServer(options: LoyaltyServerOptions): OpenAPIHono<
   });
   app.openapi(LOYALTY_ROUTES.getFavoriteCategories, async (c) => {
     const { cardNumber } = c.req.valid('param');
-    return c.json(await call('getFavoriteCategories', c, (ctx) => handlers.getFavoriteCategories({ cardNumber }, ctx)), 200);
+    return c.json(
+      await call('getFavoriteCategories', c, (ctx) => handlers.getFavoriteCategories({ cardNumber }, ctx)),
+      200,
+    );
   });
   app.openapi(LOYALTY_ROUTES.setFavoriteCategories, async (c) => {
     const { cardNumber } = c.req.valid('param');
     const { favorites } = c.req.valid('json');
-    return c.json(await call('setFavoriteCategories', c, (ctx) => handlers.setFavoriteCategories({ cardNumber, favorites }, ctx)), 200);
+    return c.json(
+      await call('setFavoriteCategories', c, (ctx) => handlers.setFavoriteCategories({ cardNumber, favorites }, ctx)),
+      200,
+    );
   });
   app.openapi(LOYALTY_ROUTES.sendPromoCode, async (c) => {
     const { cardNumber, code } = c.req.valid('json');
@@ -135,8 +165,18 @@ export function createLoyaltyServer(options: LoyaltyServerOptions): OpenAPIHono<
     const { cardNumber, qrCode } = c.req.valid('json');
     const parsed = parseReceiptQr(qrCode);
     // The schema already refused a bad string; this only narrows the type.
-    if (!parsed.ok) throw problem(400, 'BAD_REQUEST', parsed.problems.map((p) => `qrCode: ${p}`));
-    return c.json(await call('sendReceiptQr', c, (ctx) => handlers.sendReceiptQr({ cardNumber, qrCode, receipt: parsed.receipt }, ctx)), 200);
+    if (!parsed.ok)
+      throw problem(
+        400,
+        'BAD_REQUEST',
+        parsed.problems.map((p) => `qrCode: ${p}`),
+      );
+    return c.json(
+      await call('sendReceiptQr', c, (ctx) =>
+        handlers.sendReceiptQr({ cardNumber, qrCode, receipt: parsed.receipt }, ctx),
+      ),
+      200,
+    );
   });
   return app;
 }

@@ -17,7 +17,11 @@ export class LoyaltyError extends KitError {
   /** The HTTP status the code is answered with. */
   readonly httpStatus: number;
 
-  constructor(code: LoyaltyErrorCode, errors: readonly string[] | string, options?: ErrorOptions & { httpStatus?: number }) {
+  constructor(
+    code: LoyaltyErrorCode,
+    errors: readonly string[] | string,
+    options?: ErrorOptions & { httpStatus?: number },
+  ) {
     const lines = typeof errors === 'string' ? [errors] : [...errors];
     super(code, `${code}: ${lines.join('; ')}`, options);
     this.errors = lines;

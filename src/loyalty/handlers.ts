@@ -1,5 +1,11 @@
 import type {
-  AnonymousCardResponse, CategoriesResponse, FavoriteSelection, FavoritesResponse, FiscalReceipt, PromoCodeResponse, ReceiptQrResponse,
+  AnonymousCardResponse,
+  CategoriesResponse,
+  FavoriteSelection,
+  FavoritesResponse,
+  FiscalReceipt,
+  PromoCodeResponse,
+  ReceiptQrResponse,
 } from '../contracts/loyalty/index.js';
 
 /** What the framework tells a handler about the call. */
@@ -31,9 +37,15 @@ export interface LoyaltyHandlers {
    * `POST /v1/card/{cardNumber}/categories/favorite`: replace the selection; throw `UNKNOWN_CATEGORY` /
    * `TOO_MANY_FAVORITES`.
    */
-  setFavoriteCategories(input: { cardNumber: string; favorites: FavoriteSelection[] }, ctx: LoyaltyCallContext): Promise<FavoritesResponse>;
+  setFavoriteCategories(
+    input: { cardNumber: string; favorites: FavoriteSelection[] },
+    ctx: LoyaltyCallContext,
+  ): Promise<FavoritesResponse>;
   /** `POST /v1/promo/code`; `code` is trimmed. */
   sendPromoCode(input: { cardNumber: string; code: string }, ctx: LoyaltyCallContext): Promise<PromoCodeResponse>;
   /** `POST /v1/promo/qrCode`; `receipt` is the parsed, validated QR string (`qrCode`). */
-  sendReceiptQr(input: { cardNumber: string; qrCode: string; receipt: FiscalReceipt }, ctx: LoyaltyCallContext): Promise<ReceiptQrResponse>;
+  sendReceiptQr(
+    input: { cardNumber: string; qrCode: string; receipt: FiscalReceipt },
+    ctx: LoyaltyCallContext,
+  ): Promise<ReceiptQrResponse>;
 }

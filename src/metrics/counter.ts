@@ -37,7 +37,11 @@ export class Counter<L extends string = string> extends PromCounter<L> {
     const cell = { labels: { ...labels }, pending: 0 };
     this.inc(cell.labels as Partial<Record<L, string>>, 0);
     this.#bound.push(cell);
-    return { inc: (by = 1) => { cell.pending += by; } };
+    return {
+      inc: (by = 1) => {
+        cell.pending += by;
+      },
+    };
   }
 
   /** prom-client's read, with what the bound series counted since the last read added first. */

@@ -10,7 +10,11 @@ let processMetrics: Registry | undefined;
  * keep for counters). Each is the sum of a gauge by type it also exports (`nodejs_active_handles{type}`, ...):
  * `sum(nodejs_active_handles)` is the same figure, so they are left out.
  */
-const GAUGES_NAMED_AS_COUNTERS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+const GAUGES_NAMED_AS_COUNTERS = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
 
 /**
  * A registry for one server: the process's default metrics (CPU, resident

@@ -34,12 +34,17 @@ export function readAnswer(o: ResolvedPayClientOptions, scope: AttemptScope, bod
   const reading = route.endpoint.read(parseJson(answer.text), body.sent);
   if (o.onEvent && !isUnderstood(reading.notUnderstood)) {
     emitTo(o, {
-      type: 'responseNotUnderstood', ...eventBase(scope), httpStatus: answer.httpStatus, ...reading.notUnderstood,
+      type: 'responseNotUnderstood',
+      ...eventBase(scope),
+      httpStatus: answer.httpStatus,
+      ...reading.notUnderstood,
     });
   }
   if (reading.ok) return { ok: true, value: classedAnswer(o, scope, answer.httpStatus, reading.value) };
-  const error = new PayError('PAY_PROTOCOL', `${route.path}: the answer lacks what the interface document requires`,
-    { ...answerDetails(scope, answer), errors: reading.errors });
+  const error = new PayError('PAY_PROTOCOL', `${route.path}: the answer lacks what the interface document requires`, {
+    ...answerDetails(scope, answer),
+    errors: reading.errors,
+  });
   return { ok: false, error, retryAfterMs: 0, durationMs: answer.durationMs, httpRequestId: scope.httpRequestId };
 }
 
@@ -49,7 +54,10 @@ export function readRefusal(o: ResolvedPayClientOptions, scope: AttemptScope, an
   const { code, understood } = codeForAnswer(answer.httpStatus, words.code, o.dialect);
   if (!understood && o.onEvent) {
     emitTo(o, {
-      type: 'codeNotUnderstood', ...eventBase(scope), httpStatus: answer.httpStatus, code: words.code!,
+      type: 'codeNotUnderstood',
+      ...eventBase(scope),
+      httpStatus: answer.httpStatus,
+      code: words.code!,
       messages: words.messages,
     });
   }
@@ -81,8 +89,11 @@ function classedAnswer(o: ResolvedPayClientOptions, scope: AttemptScope, httpSta
   if (state.statusClass !== undefined) return state;
   if (o.onEvent) {
     emitTo(o, {
-      type: 'statusNotUnderstood', ...eventBase(scope), httpStatus,
-      transactionId: state.transactionId, status: state.status,
+      type: 'statusNotUnderstood',
+      ...eventBase(scope),
+      httpStatus,
+      transactionId: state.transactionId,
+      status: state.status,
     });
   }
   return state;

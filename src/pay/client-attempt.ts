@@ -11,7 +11,11 @@ const TIMED_OUT = Symbol('timeout');
 
 /** One attempt of a call: signs the body, sends it once and reads what comes back. */
 export async function attemptCall(
-  o: ResolvedPayClientOptions, route: Route, body: Body, attempt: number, timeoutMs: number,
+  o: ResolvedPayClientOptions,
+  route: Route,
+  body: Body,
+  attempt: number,
+  timeoutMs: number,
   signal: AbortSignal | undefined,
 ): Promise<Attempt> {
   signal?.throwIfAborted();
@@ -25,7 +29,10 @@ export async function attemptCall(
   if ('ok' in answer) return answer;
   if (o.onEvent) {
     emitTo(o, {
-      type: 'response', ...eventBase(scope), httpStatus: answer.httpStatus, durationMs: answer.durationMs,
+      type: 'response',
+      ...eventBase(scope),
+      httpStatus: answer.httpStatus,
+      durationMs: answer.durationMs,
       requestId: answer.requestId,
     });
   }
@@ -38,7 +45,11 @@ export async function attemptCall(
  * rejects with its reason instead.
  */
 async function exchange(
-  o: ResolvedPayClientOptions, scope: AttemptScope, body: Body, token: string, timeoutMs: number,
+  o: ResolvedPayClientOptions,
+  scope: AttemptScope,
+  body: Body,
+  token: string,
+  timeoutMs: number,
   signal: AbortSignal | undefined,
 ): Promise<HttpAnswer | FailedAttempt> {
   const { route, attempt, httpRequestId } = scope;
@@ -51,10 +62,16 @@ async function exchange(
   try {
     const headers = { 'content-type': 'application/json', [o.tokenHeader]: token, 'x-request-id': httpRequestId };
     // A client span (when tracing) whose traceparent goes out with the request: the Pay API's span joins it.
-    const response = await clientSpan({
-      name: `POST ${route.path}`, method: 'POST', url: route.url, headers,
-      attributes: { 'wpk.pay.operation': route.endpoint.operation, 'wpk.pay.attempt': attempt },
-    }, () => o.fetch(route.url, { method: 'POST', headers, body: body.text, signal: controller.signal }));
+    const response = await clientSpan(
+      {
+        name: `POST ${route.path}`,
+        method: 'POST',
+        url: route.url,
+        headers,
+        attributes: { 'wpk.pay.operation': route.endpoint.operation, 'wpk.pay.attempt': attempt },
+      },
+      () => o.fetch(route.url, { method: 'POST', headers, body: body.text, signal: controller.signal }),
+    );
     answer = {
       httpStatus: response.status,
       requestId: response.headers.get('x-request-id') ?? undefined,

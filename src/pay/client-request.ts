@@ -54,8 +54,11 @@ function given(input: unknown, output: unknown): unknown {
 export function buildBody(route: Route, input: unknown, profile: PayProfile): Body {
   const { path } = route;
   const refuse = (errors: string[]) => {
-    throw new PayError('BAD_REQUEST', `${path}: not sent, the body is invalid: ${errors.join('; ')}`,
-      { errors, path, attempts: 0 });
+    throw new PayError('BAD_REQUEST', `${path}: not sent, the body is invalid: ${errors.join('; ')}`, {
+      errors,
+      path,
+      attempts: 0,
+    });
   };
   if (profile === 'document' && isObject(input)) {
     const shape = (route.request as z.ZodObject).shape;

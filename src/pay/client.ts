@@ -1,9 +1,20 @@
 import type {
-  AvailabilityAnswer, AvailabilityTaskAnswer, CheckoutAnswer, ReceiptAnswer, RefundAnswer, TransactionAnswer,
+  AvailabilityAnswer,
+  AvailabilityTaskAnswer,
+  CheckoutAnswer,
+  ReceiptAnswer,
+  RefundAnswer,
+  TransactionAnswer,
 } from '../contracts/pay/answers.js';
 import type {
-  AvailabilityRequest, AvailabilityTaskRequest, CancelRequest, CheckoutRequest, ReceiptRequest, RefundRequest,
-  StatusRequest, TransactionRef,
+  AvailabilityRequest,
+  AvailabilityTaskRequest,
+  CancelRequest,
+  CheckoutRequest,
+  ReceiptRequest,
+  RefundRequest,
+  StatusRequest,
+  TransactionRef,
 } from '../contracts/pay/bodies.js';
 import type { PayDialect } from '../contracts/pay/dialect.js';
 import { backoffDelay } from '../net/backoff.js';
@@ -14,7 +25,10 @@ import { ENDPOINTS } from './endpoints.js';
 import { PayError } from './errors.js';
 import type { PayOperation } from './events.js';
 import {
-  type PayClientOptions, type PayProfile, resolvePayClientOptions, type ResolvedPayClientOptions,
+  type PayClientOptions,
+  type PayProfile,
+  resolvePayClientOptions,
+  type ResolvedPayClientOptions,
 } from './options.js';
 
 /** Per-call options; they override the client's. */
@@ -79,8 +93,12 @@ class HttpPayClient implements PayClient {
     this.#routes = new Map(Object.values(ENDPOINTS).map((e) => [e.operation, routeOf(e, options)]));
   }
 
-  get profile(): PayProfile { return this.#options.profile; }
-  get dialect(): PayDialect { return this.#options.dialect; }
+  get profile(): PayProfile {
+    return this.#options.profile;
+  }
+  get dialect(): PayDialect {
+    return this.#options.dialect;
+  }
 
   availability(body: AvailabilityRequest, options?: PayCallOptions) {
     return this.#call<AvailabilityAnswer>('availability', body, options);
@@ -91,10 +109,18 @@ class HttpPayClient implements PayClient {
   checkout(body: CheckoutRequest, options?: PayCallOptions) {
     return this.#call<CheckoutAnswer>('checkout', body, options);
   }
-  status(body: StatusInput, options?: PayCallOptions) { return this.#call<TransactionAnswer>('status', body, options); }
-  cancel(body: CancelInput, options?: PayCallOptions) { return this.#call<TransactionAnswer>('cancel', body, options); }
-  refund(body: RefundInput, options?: PayCallOptions) { return this.#call<RefundAnswer>('refund', body, options); }
-  receipt(body: ReceiptInput, options?: PayCallOptions) { return this.#call<ReceiptAnswer>('receipt', body, options); }
+  status(body: StatusInput, options?: PayCallOptions) {
+    return this.#call<TransactionAnswer>('status', body, options);
+  }
+  cancel(body: CancelInput, options?: PayCallOptions) {
+    return this.#call<TransactionAnswer>('cancel', body, options);
+  }
+  refund(body: RefundInput, options?: PayCallOptions) {
+    return this.#call<RefundAnswer>('refund', body, options);
+  }
+  receipt(body: ReceiptInput, options?: PayCallOptions) {
+    return this.#call<ReceiptAnswer>('receipt', body, options);
+  }
 
   /** The call: its body built once, then attempts (the same bytes, a fresh token each) until one is final. */
   async #call<T>(operation: PayOperation, input: unknown, options: PayCallOptions = {}): Promise<T> {
@@ -102,8 +128,9 @@ class HttpPayClient implements PayClient {
     const route = this.#routes.get(operation);
     if (!route) {
       const hint = `give paths.${operation} to use it under profile 'document'`;
-      throw new PayError('PAY_UNSUPPORTED', `${operation}: the interface document shows no path for it; ${hint}`,
-        { attempts: 0 });
+      throw new PayError('PAY_UNSUPPORTED', `${operation}: the interface document shows no path for it; ${hint}`, {
+        attempts: 0,
+      });
     }
     const body = buildBody(route, input, o.profile);
     const maxRetries = route.idempotent ? (options.retries ?? o.retries.max) : 0;
@@ -116,7 +143,10 @@ class HttpPayClient implements PayClient {
       const delay = retry ? backoffDelay(attempt, o.retries, o.random, result.retryAfterMs) : undefined;
       if (o.onEvent) {
         emitTo(o, {
-          type: 'failure', ...eventBase({ route, attempt, httpRequestId }), durationMs: result.durationMs, error,
+          type: 'failure',
+          ...eventBase({ route, attempt, httpRequestId }),
+          durationMs: result.durationMs,
+          error,
           retryInMs: delay,
         });
       }

@@ -1,8 +1,15 @@
 import { z } from 'zod';
 import { ANSWER_READERS, type AnswerReader } from '../contracts/pay/answers.js';
 import {
-  AvailabilityRequest, AvailabilityTaskRequest, CancelRequest, CheckoutRequest, ReceiptRequest, RefundItem, RefundRequest,
-  StatusRequest, TransactionRef,
+  AvailabilityRequest,
+  AvailabilityTaskRequest,
+  CancelRequest,
+  CheckoutRequest,
+  ReceiptRequest,
+  RefundItem,
+  RefundRequest,
+  StatusRequest,
+  TransactionRef,
 } from '../contracts/pay/bodies.js';
 import type { PayOperation } from './events.js';
 
@@ -40,8 +47,21 @@ export interface Endpoint {
 }
 
 const endpoint = (
-  operation: PayOperation, path: string, request: z.ZodType, idempotent: boolean, document: DocumentUse | null, amounts = false,
-): Endpoint => ({ operation, path, request, read: ANSWER_READERS[operation] as AnswerReader<unknown>, idempotent, amounts, document });
+  operation: PayOperation,
+  path: string,
+  request: z.ZodType,
+  idempotent: boolean,
+  document: DocumentUse | null,
+  amounts = false,
+): Endpoint => ({
+  operation,
+  path,
+  request,
+  read: ANSWER_READERS[operation] as AnswerReader<unknown>,
+  idempotent,
+  amounts,
+  document,
+});
 
 /**
  * The kit's bodies with a transactionId as the service wrote it (text or a JSON number): sent back in the JSON
@@ -50,9 +70,14 @@ const endpoint = (
 const withRef = <S extends z.ZodRawShape>(schema: z.ZodType) =>
   z.object({ ...(schema as unknown as z.ZodObject<S>).shape, transactionId: TransactionRef }).strict();
 const byTransaction = z.object({ transactionId: TransactionRef }).strict();
-const byRequest = (StatusRequest.options[1] as unknown as z.ZodObject);
-const status = z.union([byTransaction, byRequest], { error: 'must be { transactionId } or { requestId, cardSession }' });
-const refund = withRef<(typeof RefundRequest)['shape']>(RefundRequest).refine((r) => !(r.amount !== undefined && r.items !== undefined), { error: 'give amount or items, not both' });
+const byRequest = StatusRequest.options[1] as unknown as z.ZodObject;
+const status = z.union([byTransaction, byRequest], {
+  error: 'must be { transactionId } or { requestId, cardSession }',
+});
+const refund = withRef<(typeof RefundRequest)['shape']>(RefundRequest).refine(
+  (r) => !(r.amount !== undefined && r.items !== undefined),
+  { error: 'give amount or items, not both' },
+);
 const cancel = withRef(CancelRequest);
 const receipt = withRef(ReceiptRequest);
 
@@ -60,14 +85,24 @@ const noOffers = (AvailabilityTaskRequest as unknown as z.ZodObject).omit({ offe
 const noProvider = (CheckoutRequest as unknown as z.ZodObject).omit({ providerId: true });
 // No refundId (the kit's) nor amount (a partial refund by amount): the document names items and their article,
 // quantity.
-const documentRefund = z.object({ transactionId: TransactionRef, items: z.array(RefundItem).min(1).max(1000).optional() }).strict();
+const documentRefund = z
+  .object({ transactionId: TransactionRef, items: z.array(RefundItem).min(1).max(1000).optional() })
+  .strict();
 
 /** The seven operations (openapi/pay.json). `/cancel` answers the transaction's new state. */
 export const ENDPOINTS = {
-  availability: endpoint('availability', '/availability-info', AvailabilityRequest, true,
-    { request: AvailabilityRequest as unknown as z.ZodObject, idempotent: true }),
-  availabilityTask: endpoint('availabilityTask', '/availability-info/task', AvailabilityTaskRequest, false,
-    { request: noOffers, idempotent: false }, true),
+  availability: endpoint('availability', '/availability-info', AvailabilityRequest, true, {
+    request: AvailabilityRequest as unknown as z.ZodObject,
+    idempotent: true,
+  }),
+  availabilityTask: endpoint(
+    'availabilityTask',
+    '/availability-info/task',
+    AvailabilityTaskRequest,
+    false,
+    { request: noOffers, idempotent: false },
+    true,
+  ),
   checkout: endpoint('checkout', '/checkout', CheckoutRequest, true, { request: noProvider, idempotent: true }, true),
   // The document: /status by transactionId (by requestId + cardSession is the kit's).
   status: endpoint('status', '/status', status, true, { request: byTransaction, idempotent: true }),

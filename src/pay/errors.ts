@@ -84,7 +84,10 @@ export class PayError extends KitError {
    * without transactionId: the invoice may exist, document section 7).
    */
   get outcomeUnknown(): boolean {
-    return this.transient || (this.code === 'PAY_PROTOCOL' && this.httpStatus !== undefined && this.httpStatus >= 200 && this.httpStatus < 300);
+    return (
+      this.transient ||
+      (this.code === 'PAY_PROTOCOL' && this.httpStatus !== undefined && this.httpStatus >= 200 && this.httpStatus < 300)
+    );
   }
 }
 
@@ -124,8 +127,11 @@ export function errorWords(body: unknown): { code: string | undefined; messages:
  * with a code the dialect does not map is PAY_REFUSED, the code kept; one with no
  * code at all falls back on its HTTP status.
  */
-export function codeForAnswer(httpStatus: number, serverCode: string | undefined, dialect: PayDialect):
-{ code: PayClientErrorCode; understood: boolean } {
+export function codeForAnswer(
+  httpStatus: number,
+  serverCode: string | undefined,
+  dialect: PayDialect,
+): { code: PayClientErrorCode; understood: boolean } {
   const mapped = serverCode === undefined ? undefined : dialect.codeOf(serverCode);
   if (mapped !== undefined) return { code: mapped, understood: true };
   // A word is only "not understood" where the session would branch on it: a 5xx is retried whatever it says.

@@ -3,7 +3,14 @@ import type { NotUnderstood } from '../contracts/pay/reader.js';
 import type { PayError } from './errors.js';
 
 /** The Pay API operations, named as the client's methods. */
-export type PayOperation = 'availability' | 'availabilityTask' | 'checkout' | 'status' | 'cancel' | 'refund' | 'receipt';
+export type PayOperation =
+  | 'availability'
+  | 'availabilityTask'
+  | 'checkout'
+  | 'status'
+  | 'cancel'
+  | 'refund'
+  | 'receipt';
 
 interface AttemptBase {
   operation: PayOperation;

@@ -5,8 +5,12 @@ import type { TransactionStatus } from '../contracts/pay/statuses.js';
 import { RefundBook } from './refund-book.js';
 
 /** Statuses that are a result for the desk (cancelled too, though the bank may still answer it). */
-export const RESULT_STATUSES: ReadonlySet<TransactionStatus> = new Set(['succeeded', 'rejected', 'cancelled', 'expired']);
-
+export const RESULT_STATUSES: ReadonlySet<TransactionStatus> = new Set([
+  'succeeded',
+  'rejected',
+  'cancelled',
+  'expired',
+]);
 
 type Waiter = { resolve(state: TransactionAnswer): void; reject(error: unknown): void };
 
@@ -38,9 +42,11 @@ export class TransactionLedger {
   /** Records a state; false when it is stale or says nothing new. */
   record(state: TransactionAnswer): boolean {
     const known = this.#states.get(String(state.transactionId));
-    const stale = known && (known.status === state.status
-      ? known.refundedAmount === state.refundedAmount
-      : !statusMayFollow(this.#dialect, known.status, state.status));
+    const stale =
+      known &&
+      (known.status === state.status
+        ? known.refundedAmount === state.refundedAmount
+        : !statusMayFollow(this.#dialect, known.status, state.status));
     if (stale) {
       return false;
     }
@@ -76,10 +82,14 @@ export class TransactionLedger {
       signal?.throwIfAborted();
       const waiter: Waiter = { resolve, reject };
       this.#waiters.push(waiter);
-      signal?.addEventListener('abort', () => {
-        this.#waiters = this.#waiters.filter((w) => w !== waiter);
-        reject(signal.reason);
-      }, { once: true });
+      signal?.addEventListener(
+        'abort',
+        () => {
+          this.#waiters = this.#waiters.filter((w) => w !== waiter);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
     });
   }
 

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { type PayDialect, type PayDialectConfig, payDialectSchema, resolvePayDialect } from '../contracts/pay/dialect.js';
+import {
+  type PayDialect,
+  type PayDialectConfig,
+  payDialectSchema,
+  resolvePayDialect,
+} from '../contracts/pay/dialect.js';
 import { TOKEN_HEADER } from '../contracts/pay/errors.js';
 import { ConfigError } from '../errors.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../net/backoff.js';
@@ -96,7 +101,12 @@ export interface ResolvedPayClientOptions {
   random: () => number;
 }
 
-const ms = (max: number) => z.number({ error: `must be an integer number of ms from 1 to ${max}` }).int().min(1).max(max);
+const ms = (max: number) =>
+  z
+    .number({ error: `must be an integer number of ms from 1 to ${max}` })
+    .int()
+    .min(1)
+    .max(max);
 
 // Headers the client sets itself: a token there would clash with them.
 const RESERVED = new Set(['content-type', 'content-length', 'host', 'x-request-id', 'transfer-encoding', 'connection']);
@@ -104,29 +114,45 @@ const OPERATIONS = ['availability', 'availabilityTask', 'checkout', 'status', 'c
 const path = z.string().regex(/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]{0,255}$/, { error: 'must be a path starting with /' });
 
 /** `tokenHeader`'s rule (no default), for configurations that pass it on (the cash desk server's `pay.tokenHeader`). */
-export const tokenHeaderSchema = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/, { error: 'must be an HTTP header name' })
+export const tokenHeaderSchema = z
+  .string()
+  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/, { error: 'must be an HTTP header name' })
   .refine((h) => !RESERVED.has(h.toLowerCase()), { error: 'must not be a header the client sets itself' });
 /** `profile`'s rule (no default). */
 export const payProfileSchema = z.enum(['document', 'kit'], { error: 'must be document or kit' });
 /** `paths`' rule (no default): operation names to paths. */
-export const payPathsSchema = z.partialRecord(z.enum(OPERATIONS, { error: `must be one of ${OPERATIONS.join(', ')}` }), path);
+export const payPathsSchema = z.partialRecord(
+  z.enum(OPERATIONS, { error: `must be one of ${OPERATIONS.join(', ')}` }),
+  path,
+);
 
-const schema = z.object({
-  baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
-  tokenHeader: tokenHeaderSchema.default(DEFAULT_TOKEN_HEADER),
-  profile: payProfileSchema.default('kit'),
-  paths: payPathsSchema.default({}),
-  dialect: payDialectSchema.optional(),
-  timeoutMs: ms(600_000).default(10_000),
-  retries: z.union([
-    z.literal(false),
-    z.object({
-      max: z.number().int().min(0).max(10, { error: 'must be an integer from 0 to 10' }).default(DEFAULT_RETRY_POLICY.max),
-      baseMs: ms(60_000).default(DEFAULT_RETRY_POLICY.baseMs),
-      maxMs: ms(600_000).default(DEFAULT_RETRY_POLICY.maxMs),
-    }).strict(),
-  ]).default({ ...DEFAULT_RETRY_POLICY }),
-}).strip();
+const schema = z
+  .object({
+    baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
+    tokenHeader: tokenHeaderSchema.default(DEFAULT_TOKEN_HEADER),
+    profile: payProfileSchema.default('kit'),
+    paths: payPathsSchema.default({}),
+    dialect: payDialectSchema.optional(),
+    timeoutMs: ms(600_000).default(10_000),
+    retries: z
+      .union([
+        z.literal(false),
+        z
+          .object({
+            max: z
+              .number()
+              .int()
+              .min(0)
+              .max(10, { error: 'must be an integer from 0 to 10' })
+              .default(DEFAULT_RETRY_POLICY.max),
+            baseMs: ms(60_000).default(DEFAULT_RETRY_POLICY.baseMs),
+            maxMs: ms(600_000).default(DEFAULT_RETRY_POLICY.maxMs),
+          })
+          .strict(),
+      ])
+      .default({ ...DEFAULT_RETRY_POLICY }),
+  })
+  .strip();
 
 const fn = (value: unknown) => value === undefined || typeof value === 'function';
 
@@ -138,10 +164,12 @@ export function resolvePayClientOptions(options: PayClientOptions): ResolvedPayC
   const hasVerifier = options.verifier !== undefined;
   const given = [options.verifier, options.sign, options.token].filter((o) => o !== undefined).length;
   if (given !== 1) issues.push('verifier: give verifier or sign, exactly one');
-  if (hasVerifier && typeof options.verifier?.getToken !== 'function') issues.push('verifier: must have getToken(requestData)');
+  if (hasVerifier && typeof options.verifier?.getToken !== 'function')
+    issues.push('verifier: must have getToken(requestData)');
   if (!fn(options.sign)) issues.push('sign: must be a function');
   if (!fn(options.token)) issues.push('token: must be a function');
-  for (const name of ['fetch', 'onEvent', 'sleep', 'random'] as const) if (!fn(options[name])) issues.push(`${name}: must be a function`);
+  for (const name of ['fetch', 'onEvent', 'sleep', 'random'] as const)
+    if (!fn(options[name])) issues.push(`${name}: must be a function`);
   if (!parsed.success || issues.length > 0) throw new ConfigError(issues, 'Pay client options');
   const { retries } = parsed.data;
   const { verifier, token } = options;

@@ -45,7 +45,12 @@ export async function submitCheckout(body: CheckoutRequest, r: CheckoutRecovery)
         r.onStep('status', last!);
         try {
           const state = await r.client.status({ requestId: body.requestId, cardSession: body.cardSession });
-          return { transactionId: state.transactionId, requestId: state.requestId ?? body.requestId, status: state.status, state };
+          return {
+            transactionId: state.transactionId,
+            requestId: state.requestId ?? body.requestId,
+            status: state.status,
+            state,
+          };
         } catch (error) {
           // A refused token ends the card (section 7, first row): no /checkout after it.
           if (!(error instanceof PayError) || error.code === 'TOKEN_INVALID') throw error;
@@ -64,6 +69,9 @@ export async function submitCheckout(body: CheckoutRequest, r: CheckoutRecovery)
       last = error;
     }
   }
-  throw new PaymentSessionError('OUTCOME_UNKNOWN',
-    `no answer to /checkout for requestId ${body.requestId}; recover() repeats it safely`, { cause: last });
+  throw new PaymentSessionError(
+    'OUTCOME_UNKNOWN',
+    `no answer to /checkout for requestId ${body.requestId}; recover() repeats it safely`,
+    { cause: last },
+  );
 }

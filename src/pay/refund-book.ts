@@ -17,10 +17,16 @@ export function refundStateOf(answer: RefundAnswer): RefundState {
 
 /** Whether a repeat of a refund asks the same thing (the same refundId for another refund is refused). */
 export function sameRefund(
-  record: RefundRecord, transactionId: TransactionRef, part: Pick<RefundRecord, 'amount' | 'items'>,
+  record: RefundRecord,
+  transactionId: TransactionRef,
+  part: Pick<RefundRecord, 'amount' | 'items'>,
 ): boolean {
   const items = (r: Pick<RefundRecord, 'items'>) => JSON.stringify(r.items ?? null);
-  return String(record.transactionId) === String(transactionId) && record.amount === part.amount && items(record) === items(part);
+  return (
+    String(record.transactionId) === String(transactionId) &&
+    record.amount === part.amount &&
+    items(record) === items(part)
+  );
 }
 
 /**

@@ -1,4 +1,7 @@
-import type { CheckoutAnswer as CheckoutResponse, TransactionAnswer as TransactionState } from '../contracts/pay/answers.js';
+import type {
+  CheckoutAnswer as CheckoutResponse,
+  TransactionAnswer as TransactionState,
+} from '../contracts/pay/answers.js';
 import type { CheckoutRequest } from '../contracts/pay/bodies.js';
 import { PayError, PaymentSessionError } from './errors.js';
 import { type RecoveredCheckout, submitCheckout } from './recovery.js';
@@ -19,7 +22,9 @@ export function waitForResult(s: SessionCore, { signal }: { signal?: AbortSignal
   const result = known?.statusClass === 'successful' || known?.statusClass === 'unsuccessful';
   if ((s.phase === 'succeeded' || s.phase === 'unsuccessful') && known && result) return Promise.resolve(known);
   if (OVER.has(s.phase) || s.phase === 'new' || s.phase === 'offered' || (s.phase === 'unknown' && !s.awaitingResult)) {
-    return Promise.reject(new PaymentSessionError('SESSION_STATE', `waitForResult: no payment is under way (phase ${s.phase})`));
+    return Promise.reject(
+      new PaymentSessionError('SESSION_STATE', `waitForResult: no payment is under way (phase ${s.phase})`),
+    );
   }
   return s.ledger.wait(signal);
 }
@@ -45,7 +50,8 @@ export function changeBasket(s: SessionCore, basket: Basket): Promise<CheckoutRe
 /** The customer cancels before the result; `ALREADY_PAID` when the bank was first. */
 export function cancel(s: SessionCore): Promise<TransactionState> {
   return s.exclusive(['pending', 'unknown'], async () => {
-    if (!s.awaitingResult) throw new PaymentSessionError('SESSION_STATE', 'cancel: no invoice is known (phase unknown: recover() first)');
+    if (!s.awaitingResult)
+      throw new PaymentSessionError('SESSION_STATE', 'cancel: no invoice is known (phase unknown: recover() first)');
     s.emit({ type: 'tellCustomerNotToConfirm', reason: 'CANCELLING' });
     const state = await cancelCurrent(s);
     s.setPhase('unsuccessful');
@@ -66,7 +72,8 @@ export function retry(s: SessionCore): Promise<CheckoutResponse> {
 export function recover(s: SessionCore): Promise<CheckoutResponse> {
   return s.exclusive(['unknown'], () => {
     // The invoice is known and still polled: another /checkout would only find it again.
-    if (s.awaitingResult) throw new PaymentSessionError('SESSION_STATE', 'the payment is polled: its status word is not understood yet');
+    if (s.awaitingResult)
+      throw new PaymentSessionError('SESSION_STATE', 'the payment is polled: its status word is not understood yet');
     return checkout(s, false, 'unknown');
   });
 }
@@ -90,14 +97,20 @@ export async function checkout(s: SessionCore, fresh: boolean, onRefusal: Paymen
     s.stage = 'checkout';
     s.setPhase('checkout');
     const body: CheckoutRequest = {
-      requestId: s.requestId, cardSession: s.cardSession, items: s.basket.items,
-      discountAmount: s.basket.discountAmount ?? 0, totalAmount: s.totalAmount,
+      requestId: s.requestId,
+      cardSession: s.cardSession,
+      items: s.basket.items,
+      discountAmount: s.basket.discountAmount ?? 0,
+      totalAmount: s.totalAmount,
       ...(s.providerId && s.o.client.profile !== 'document' ? { providerId: s.providerId } : {}),
     };
     try {
       await s.o.checkpoint?.();
       const answer = await submitCheckout(body, {
-        client: s.o.client, policy: s.recovery, sleep: s.o.sleep, random: s.o.random,
+        client: s.o.client,
+        policy: s.recovery,
+        sleep: s.o.sleep,
+        random: s.o.random,
         onStep: (step, error) => s.emit({ type: 'recovering', step, requestId: body.requestId, error }),
       });
       accept(s, answer);
@@ -152,7 +165,10 @@ async function cancelCurrent(s: SessionCore): Promise<TransactionState> {
     s.ledger.leave(transactionId, false);
     s.observe(state);
     s.setPhase('succeeded');
-    throw new PaymentSessionError('ALREADY_PAID', `transaction ${transactionId} succeeded before it could be cancelled: refund it`);
+    throw new PaymentSessionError(
+      'ALREADY_PAID',
+      `transaction ${transactionId} succeeded before it could be cancelled: refund it`,
+    );
   }
   s.observe(state);
   // A cancelled payment stays watched: the bank may still answer it (a lateResult).

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { CheckoutAnswer as CheckoutResponse, TransactionAnswer as TransactionState } from '../contracts/pay/answers.js';
+import type {
+  CheckoutAnswer as CheckoutResponse,
+  TransactionAnswer as TransactionState,
+} from '../contracts/pay/answers.js';
 import { purchaseAmount } from '../contracts/pay/amounts.js';
 import { KIT_DIALECT, type PayDialect } from '../contracts/pay/dialect.js';
 import { TRANSITIONS } from '../contracts/pay/statuses.js';
@@ -7,7 +10,14 @@ import type { RetryPolicy } from '../net/backoff.js';
 import { realSleep } from '../time/sleep.js';
 import { PayError, PaymentSessionError } from './errors.js';
 import type {
-  Basket, PaymentPhase, PaymentSessionEvent, PaymentSessionOptions, PaymentSessionSnapshot, Provider, RescanReason, UnknownReason,
+  Basket,
+  PaymentPhase,
+  PaymentSessionEvent,
+  PaymentSessionOptions,
+  PaymentSessionSnapshot,
+  Provider,
+  RescanReason,
+  UnknownReason,
 } from './session-types.js';
 import { TransactionLedger } from './ledger.js';
 import { Listeners } from './listeners.js';
@@ -24,7 +34,10 @@ export const OVER: ReadonlySet<PaymentPhase> = new Set(['unavailable', 'refunded
  * session-* files by concept and work on this.
  */
 export class SessionCore {
-  readonly o: Required<Pick<PaymentSessionOptions, 'client' | 'rescan' | 'availability' | 'maxRescans' | 'newId' | 'sleep' | 'random'>> & PaymentSessionOptions;
+  readonly o: Required<
+    Pick<PaymentSessionOptions, 'client' | 'rescan' | 'availability' | 'maxRescans' | 'newId' | 'sleep' | 'random'>
+  > &
+    PaymentSessionOptions;
   readonly recovery: RetryPolicy;
   readonly watcher: TransactionWatcher;
   readonly events: Listeners<PaymentSessionEvent>;
@@ -55,9 +68,18 @@ export class SessionCore {
   constructor(options: PaymentSessionOptions) {
     checkSessionOptions(options);
     this.o = {
-      availability: 'task', maxRescans: 1, newId: randomUUID, sleep: realSleep, random: Math.random, ...options,
+      availability: 'task',
+      maxRescans: 1,
+      newId: randomUUID,
+      sleep: realSleep,
+      random: Math.random,
+      ...options,
     };
-    this.recovery = { max: options.recovery?.rounds ?? 3, baseMs: options.recovery?.baseMs ?? 500, maxMs: options.recovery?.maxMs ?? 5_000 };
+    this.recovery = {
+      max: options.recovery?.rounds ?? 3,
+      baseMs: options.recovery?.baseMs ?? 500,
+      maxMs: options.recovery?.maxMs ?? 5_000,
+    };
     this.events = new Listeners(options.onEvent);
     // A hand-made client (a test's stub) may have no dialect: it speaks the kit's words.
     this.dialect = options.client.dialect ?? KIT_DIALECT;
@@ -77,9 +99,13 @@ export class SessionCore {
   }
 
   /** The current transaction's last known state, once there is one. */
-  get transaction(): TransactionState | undefined { return this.current && this.ledger.get(this.current.transactionId); }
+  get transaction(): TransactionState | undefined {
+    return this.current && this.ledger.get(this.current.transactionId);
+  }
   /** totalAmount of the current basket, in kopecks. */
-  get totalAmount(): number { return purchaseAmount(this.basket.items) - (this.basket.discountAmount ?? 0); }
+  get totalAmount(): number {
+    return purchaseAmount(this.basket.items) - (this.basket.discountAmount ?? 0);
+  }
 
   /** Runs one operation at a time, only in the phases that allow it. */
   async exclusive<T>(allowed: readonly PaymentPhase[], run: () => Promise<T>): Promise<T> {
@@ -89,7 +115,10 @@ export class SessionCore {
       if (OVER.has(this.phase)) {
         throw new PaymentSessionError('SESSION_OVER', `the payment session is over (phase ${this.phase})`);
       }
-      throw new PaymentSessionError('SESSION_STATE', `not allowed in phase ${this.phase} (allowed: ${allowed.join(', ')})`);
+      throw new PaymentSessionError(
+        'SESSION_STATE',
+        `not allowed in phase ${this.phase} (allowed: ${allowed.join(', ')})`,
+      );
     }
     this.busy = true;
     try {
@@ -172,7 +201,10 @@ export class SessionCore {
   #final(state: TransactionState): boolean {
     const { dialect } = this;
     if (dialect.isKitStatus(state.status)) return TRANSITIONS[state.status].length === 0;
-    return state.statusClass === 'successful' || (state.statusClass === 'unsuccessful' && !this.ledger.isLeft(state.transactionId));
+    return (
+      state.statusClass === 'successful' ||
+      (state.statusClass === 'unsuccessful' && !this.ledger.isLeft(state.transactionId))
+    );
   }
 
   /**

@@ -7,18 +7,23 @@ import { validationErrors } from '../contracts/validation-errors.js';
 
 const ms = z.number().int().min(1).max(3_600_000, { error: 'must be an integer number of ms from 1 to 3600000' });
 
-const schema = z.object({
-  cardSession: CardSession,
-  basket: z.object({
-    items: z.array(Item).min(1, { error: 'must list at least one item' }).max(1000),
-    discountAmount: z.number().int().min(0).optional(),
-  }),
-  pollIntervalMs: ms.optional(),
-  availability: z.enum(['task', 'info'], { error: 'must be task or info' }).optional(),
-  offers: z.array(Offer).max(20).optional(),
-  maxRescans: z.number().int().min(0).max(5, { error: 'must be an integer from 0 to 5' }).optional(),
-  recovery: z.object({ rounds: z.number().int().min(0).max(20).optional(), baseMs: ms.optional(), maxMs: ms.optional() }).strict().optional(),
-}).strip();
+const schema = z
+  .object({
+    cardSession: CardSession,
+    basket: z.object({
+      items: z.array(Item).min(1, { error: 'must list at least one item' }).max(1000),
+      discountAmount: z.number().int().min(0).optional(),
+    }),
+    pollIntervalMs: ms.optional(),
+    availability: z.enum(['task', 'info'], { error: 'must be task or info' }).optional(),
+    offers: z.array(Offer).max(20).optional(),
+    maxRescans: z.number().int().min(0).max(5, { error: 'must be an integer from 0 to 5' }).optional(),
+    recovery: z
+      .object({ rounds: z.number().int().min(0).max(20).optional(), baseMs: ms.optional(), maxMs: ms.optional() })
+      .strict()
+      .optional(),
+  })
+  .strip();
 
 /** Checks a session's options once, at creation; every bad field is named (values never echoed). */
 export function checkSessionOptions(options: PaymentSessionOptions): void {

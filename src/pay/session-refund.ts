@@ -8,12 +8,24 @@ import { sessionTransactionIds, totalOf } from './session-transactions.js';
 import type { PaymentPhase, RefundRecord } from './session-types.js';
 
 /** What `refund()` takes: which transaction (default: the current one), and all of it, `amount` kopecks or `items`. */
-export type RefundPart = Pick<RefundRequest, 'amount' | 'items'> & { refundId?: string; transactionId?: TransactionRef };
+export type RefundPart = Pick<RefundRequest, 'amount' | 'items'> & {
+  refundId?: string;
+  transactionId?: TransactionRef;
+};
 
 // A transaction the session left behind may be paid late in any phase (document section 7, last line): its refund
 // must stay possible. Only a blocked card (no call with it is possible) or no transaction at all rules it out.
 const REFUNDABLE_IN: readonly PaymentPhase[] = [
-  'new', 'checking', 'offered', 'checkout', 'rescanning', 'pending', 'unknown', 'succeeded', 'unsuccessful', 'refunded',
+  'new',
+  'checking',
+  'offered',
+  'checkout',
+  'rescanning',
+  'pending',
+  'unknown',
+  'succeeded',
+  'unsuccessful',
+  'refunded',
   'abandoned',
 ];
 
@@ -24,9 +36,7 @@ const REFUNDABLE_IN: readonly PaymentPhase[] = [
  * same refundId for another refund is IDEMPOTENCY_CONFLICT. A refund the
  * service answers pending is followed until it settles (profile 'kit').
  */
-export function refund(
-  s: SessionCore, { refundId, transactionId, ...part }: RefundPart = {},
-): Promise<RefundResponse> {
+export function refund(s: SessionCore, { refundId, transactionId, ...part }: RefundPart = {}): Promise<RefundResponse> {
   return s.exclusive(REFUNDABLE_IN, async () => {
     const book = s.ledger.refunds;
     const known = refundId === undefined ? undefined : book.get(refundId);
@@ -36,9 +46,10 @@ export function refund(
       }
       return known.answer;
     }
-    const target = transactionId === undefined
-      ? s.current?.transactionId
-      : sessionTransactionIds(s).find((id) => String(id) === String(transactionId));
+    const target =
+      transactionId === undefined
+        ? s.current?.transactionId
+        : sessionTransactionIds(s).find((id) => String(id) === String(transactionId));
     if (target === undefined && transactionId !== undefined) {
       throw new PaymentSessionError('UNKNOWN_TRANSACTION', `transaction ${transactionId} is not one of this payment's`);
     }
@@ -62,8 +73,12 @@ export function refund(
     }
     s.refundId = undefined;
     const record: RefundRecord = {
-      refundId: id, transactionId: target, ...(part.amount === undefined ? {} : { amount: part.amount }),
-      ...(part.items === undefined ? {} : { items: part.items }), state: refundStateOf(answer), answer,
+      refundId: id,
+      transactionId: target,
+      ...(part.amount === undefined ? {} : { amount: part.amount }),
+      ...(part.items === undefined ? {} : { items: part.items }),
+      state: refundStateOf(answer),
+      answer,
     };
     settle(s, record);
     if (record.state === 'pending') follow(s, id);
@@ -74,7 +89,8 @@ export function refund(
 /** Sends the fiscal receipt of the paid transaction (after a refund too: the document does not forbid it). */
 export function sendReceipt(s: SessionCore, receipt: Record<string, unknown>): Promise<ReceiptResponse> {
   return s.exclusive(['succeeded', 'refunded'], () =>
-    s.o.client.receipt({ transactionId: s.current!.transactionId, receipt }));
+    s.o.client.receipt({ transactionId: s.current!.transactionId, receipt }),
+  );
 }
 
 /**
@@ -130,13 +146,19 @@ function settle(s: SessionCore, record: RefundRecord): void {
   const total = totalOf(s, tx);
   if (record.state === 'succeeded') {
     const given = record.answer.amount ?? record.amount;
-    const refundedAmount = record.answer.refundedAmount
-      ?? (given !== undefined ? (known?.refundedAmount ?? 0) + given : record.items === undefined ? total : undefined);
+    const refundedAmount =
+      record.answer.refundedAmount ??
+      (given !== undefined ? (known?.refundedAmount ?? 0) + given : record.items === undefined ? total : undefined);
     if (refundedAmount !== undefined) s.ledger.refunded(tx, refundedAmount);
   }
   s.emit({ type: 'refund', refund: record });
   const refunded = s.ledger.get(tx)?.refundedAmount ?? 0;
-  if (String(s.current?.transactionId) === String(tx) && s.phase === 'succeeded' && total !== undefined && refunded >= total) {
+  if (
+    String(s.current?.transactionId) === String(tx) &&
+    s.phase === 'succeeded' &&
+    total !== undefined &&
+    refunded >= total
+  ) {
     s.setPhase('refunded');
   }
   if (firstGiven) s.emit({ type: 'rescanNeeded', reason: 'REFUNDED' });

@@ -7,9 +7,14 @@ import type { PaymentSessionSnapshot } from './session-types.js';
 export function snapshot(s: SessionCore): PaymentSessionSnapshot {
   const current = s.current;
   return {
-    phase: s.phase, stage: s.stage, requestId: s.requestId, cardSession: s.cardSession, basket: s.basket,
+    phase: s.phase,
+    stage: s.stage,
+    requestId: s.requestId,
+    cardSession: s.cardSession,
+    basket: s.basket,
     ...(s.providerId ? { providerId: s.providerId } : {}),
-    providers: s.providers, walletPayIsDefault: s.walletPayIsDefault,
+    providers: s.providers,
+    walletPayIsDefault: s.walletPayIsDefault,
     ...(current ? { transaction: s.ledger.get(current.transactionId) ?? current } : {}),
     ...(s.refundId ? { refundId: s.refundId } : {}),
     left: s.ledger.leftBehind(),

@@ -12,13 +12,17 @@ export function start(s: SessionCore): Promise<PaymentPhase> {
     let answer: AvailabilityAnswer;
     for (let rescans = 0; ; rescans++) {
       try {
-        answer = s.o.availability === 'info'
-          ? await s.o.client.availability({ cardSession: s.cardSession })
-          : await s.o.client.availabilityTask({
-            requestId: s.requestId, cardSession: s.cardSession, items: s.basket.items,
-            discountAmount: s.basket.discountAmount ?? 0, totalAmount: s.totalAmount,
-            ...(s.o.offers ? { offers: s.o.offers } : {}),
-          });
+        answer =
+          s.o.availability === 'info'
+            ? await s.o.client.availability({ cardSession: s.cardSession })
+            : await s.o.client.availabilityTask({
+                requestId: s.requestId,
+                cardSession: s.cardSession,
+                items: s.basket.items,
+                discountAmount: s.basket.discountAmount ?? 0,
+                totalAmount: s.totalAmount,
+                ...(s.o.offers ? { offers: s.o.offers } : {}),
+              });
         break;
       } catch (error) {
         if (error instanceof PayError && error.code === 'CARD_SESSION_INVALID' && rescans < s.o.maxRescans) {
@@ -39,7 +43,11 @@ export function start(s: SessionCore): Promise<PaymentPhase> {
       s.setPhase('unavailable');
       s.emit({
         type: 'showProviderMessages',
-        messages: answer.providers.map((p) => ({ providerId: p.providerId, name: p.name, message: p.message ?? 'unavailable' })),
+        messages: answer.providers.map((p) => ({
+          providerId: p.providerId,
+          name: p.name,
+          message: p.message ?? 'unavailable',
+        })),
       });
       return s.phase;
     }

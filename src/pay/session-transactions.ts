@@ -25,10 +25,15 @@ export function sessionTransactions(s: SessionCore): SessionTransaction[] {
     if (state === undefined) return [];
     const statusClass = 'statusClass' in state ? state.statusClass : 'transit';
     const totalAmount = totalOf(s, transactionId);
-    return [{
-      transactionId, status: state.status, statusClass, current,
-      refundedAmount: ('refundedAmount' in state ? state.refundedAmount : undefined) ?? 0,
-      ...(totalAmount === undefined ? {} : { totalAmount }),
-    }];
+    return [
+      {
+        transactionId,
+        status: state.status,
+        statusClass,
+        current,
+        refundedAmount: ('refundedAmount' in state ? state.refundedAmount : undefined) ?? 0,
+        ...(totalAmount === undefined ? {} : { totalAmount }),
+      },
+    ];
   });
 }

@@ -31,8 +31,19 @@ import type { TransactionUpdates } from './updates.js';
  * left behind (replaced or cancelled) that the bank paid after all.
  */
 export type PaymentPhase =
-  | 'new' | 'checking' | 'offered' | 'unavailable' | 'checkout' | 'rescanning' | 'pending' | 'unknown'
-  | 'succeeded' | 'unsuccessful' | 'refunded' | 'blocked' | 'abandoned';
+  | 'new'
+  | 'checking'
+  | 'offered'
+  | 'unavailable'
+  | 'checkout'
+  | 'rescanning'
+  | 'pending'
+  | 'unknown'
+  | 'succeeded'
+  | 'unsuccessful'
+  | 'refunded'
+  | 'blocked'
+  | 'abandoned';
 
 /** A payment provider from the provider list. */
 export type Provider = AvailabilityAnswer['providers'][number];

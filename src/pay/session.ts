@@ -1,5 +1,10 @@
 import type { TransactionRef } from '../contracts/pay/bodies.js';
-import type { CheckoutAnswer as CheckoutResponse, ReceiptAnswer as ReceiptResponse, RefundAnswer as RefundResponse, TransactionAnswer as TransactionState } from '../contracts/pay/answers.js';
+import type {
+  CheckoutAnswer as CheckoutResponse,
+  ReceiptAnswer as ReceiptResponse,
+  RefundAnswer as RefundResponse,
+  TransactionAnswer as TransactionState,
+} from '../contracts/pay/answers.js';
 import type { PayDialect } from '../contracts/pay/dialect.js';
 import { PaymentSessionError } from './errors.js';
 import * as checkout from './session-checkout.js';
@@ -9,8 +14,16 @@ import { refresh, restore, snapshot } from './session-restore.js';
 import { start } from './session-start.js';
 import { sessionTransactions } from './session-transactions.js';
 import type {
-  Basket, PaymentPhase, PaymentSessionEvent, PaymentSessionEventOf, PaymentSessionOptions, PaymentSessionSnapshot, Provider,
-  RefundRecord, SessionTransaction, UnknownReason,
+  Basket,
+  PaymentPhase,
+  PaymentSessionEvent,
+  PaymentSessionEventOf,
+  PaymentSessionOptions,
+  PaymentSessionSnapshot,
+  Provider,
+  RefundRecord,
+  SessionTransaction,
+  UnknownReason,
 } from './session-types.js';
 
 /**
@@ -30,35 +43,62 @@ export class PaymentSession {
   }
 
   /** Where the session stands. */
-  get phase(): PaymentPhase { return this.#s.phase; }
+  get phase(): PaymentPhase {
+    return this.#s.phase;
+  }
   /** The service's words the session reads statuses with (its client's dialect). */
-  get dialect(): PayDialect { return this.#s.dialect; }
+  get dialect(): PayDialect {
+    return this.#s.dialect;
+  }
   /** Why the phase is `unknown`, when it is (see {@link UnknownReason}). */
-  get unknownReason(): UnknownReason | undefined { return this.#s.phase === 'unknown' ? this.#s.unknownReason : undefined; }
+  get unknownReason(): UnknownReason | undefined {
+    return this.#s.phase === 'unknown' ? this.#s.unknownReason : undefined;
+  }
   /** The card session in use (a rescan replaces it). */
-  get cardSession(): string { return this.#s.cardSession; }
+  get cardSession(): string {
+    return this.#s.cardSession;
+  }
   /** The requestId of the current (or next) checkout. */
-  get requestId(): string { return this.#s.requestId; }
+  get requestId(): string {
+    return this.#s.requestId;
+  }
   /** The current transaction's last known state, once there is one. */
-  get transaction(): TransactionState | undefined { return this.#s.transaction; }
+  get transaction(): TransactionState | undefined {
+    return this.#s.transaction;
+  }
   /** The current transaction's id, once /checkout answered. */
-  get transactionId(): TransactionRef | undefined { return this.#s.current?.transactionId; }
+  get transactionId(): TransactionRef | undefined {
+    return this.#s.current?.transactionId;
+  }
   /** Whether a transaction is still watched (its result, or a late one, may still come) or a refund followed. */
   get watching(): boolean {
     const s = this.#s;
-    return s.ledger.refunds.following || (s.current !== undefined && s.watcher.watching(s.current.transactionId))
-      || s.ledger.leftBehind().some((transactionId) => s.watcher.watching(transactionId));
+    return (
+      s.ledger.refunds.following ||
+      (s.current !== undefined && s.watcher.watching(s.current.transactionId)) ||
+      s.ledger.leftBehind().some((transactionId) => s.watcher.watching(transactionId))
+    );
   }
   /** The session's transactions, oldest first: those it left behind (replaced or cancelled), then the current one. */
-  get transactions(): SessionTransaction[] { return sessionTransactions(this.#s); }
+  get transactions(): SessionTransaction[] {
+    return sessionTransactions(this.#s);
+  }
   /** Every refund answered, oldest first, each as last known. */
-  get refunds(): RefundRecord[] { return this.#s.ledger.refunds.all(); }
+  get refunds(): RefundRecord[] {
+    return this.#s.ledger.refunds.all();
+  }
   /** The providers from the last provider list. */
-  get providers(): readonly Provider[] { return this.#s.providers; }
+  get providers(): readonly Provider[] {
+    return this.#s.providers;
+  }
   /** Whether wallet pay is the customer's default method (from the provider list). */
-  get walletPayIsDefault(): boolean { return this.#s.walletPayIsDefault; }
+  get walletPayIsDefault(): boolean {
+    return this.#s.walletPayIsDefault;
+  }
   /** totalAmount of the current basket, in kopecks. */
-  get totalAmount(): number { return this.#s.totalAmount; }
+  get totalAmount(): number {
+    return this.#s.totalAmount;
+  }
 
   /** What must be kept to carry the session on after a restart (`restore` option). */
   snapshot(): PaymentSessionSnapshot {

@@ -37,8 +37,8 @@ export class TransactionWatcher {
   /** Starts watching (idempotent). */
   watch(transactionId: TransactionRef): void {
     if (this.#watched.has(transactionId) || this.#stop.signal.aborted) return;
-    const unsubscribe = this.#options.updates?.subscribe(transactionId, (state) => this.#options.onState(state))
-      ?? (() => {});
+    const unsubscribe =
+      this.#options.updates?.subscribe(transactionId, (state) => this.#options.onState(state)) ?? (() => {});
     this.#watched.set(transactionId, unsubscribe);
     if (!this.#polling) void this.#poll();
   }

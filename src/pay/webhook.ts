@@ -62,16 +62,21 @@ export function createPayWebhookHandler(options: PayWebhookOptions): (request: R
     const body = new Uint8Array(await request.arrayBuffer());
     let id: string;
     try {
-      ({ id } = verifyWebhook(options.secrets, request.headers, body, { toleranceSeconds: options.toleranceSeconds, now: clock() }));
+      ({ id } = verifyWebhook(options.secrets, request.headers, body, {
+        toleranceSeconds: options.toleranceSeconds,
+        now: clock(),
+      }));
     } catch (error) {
-      if (error instanceof WebhookError) return json(401, errorEnvelope(error.code, [error.message], currentRequestId()));
+      if (error instanceof WebhookError)
+        return json(401, errorEnvelope(error.code, [error.message], currentRequestId()));
       throw error;
     }
     if (seen.has(id)) return new Response(null, { status: 204 });
     let value: unknown;
     try {
       const text = new TextDecoder().decode(body);
-      if (jsonTooDeep(text)) return json(400, errorEnvelope('BAD_REQUEST', [JSON_TOO_DEEP_MESSAGE], currentRequestId()));
+      if (jsonTooDeep(text))
+        return json(400, errorEnvelope('BAD_REQUEST', [JSON_TOO_DEEP_MESSAGE], currentRequestId()));
       value = JSON.parse(text);
     } catch {
       return json(400, errorEnvelope('BAD_REQUEST', ['body: must be JSON'], currentRequestId()));
@@ -94,11 +99,20 @@ export function createPayWebhookHandler(options: PayWebhookOptions): (request: R
     return new Response(null, { status: 204 });
   };
   // A span (when tracing) under the delivery's: the cash desk's server span, which joined the sender's traceparent.
-  return (request) => inSpan('pay webhook', () => handle(request), (answer) => answer.status >= 400);
+  return (request) =>
+    inSpan(
+      'pay webhook',
+      () => handle(request),
+      (answer) => answer.status >= 400,
+    );
 }
 
-function readUpdate(value: unknown, dialect: PayDialect): { ok: true; event: TransactionUpdate } | { ok: false; errors: string[] } {
-  const event = typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : {};
+function readUpdate(
+  value: unknown,
+  dialect: PayDialect,
+): { ok: true; event: TransactionUpdate } | { ok: false; errors: string[] } {
+  const event =
+    typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
   if (event.type !== 'transaction.updated') return { ok: false, errors: ['type: must be transaction.updated'] };
   const read = ANSWER_READERS.status(event.data, {});
   if (!read.ok) return { ok: false, errors: read.errors.map((e) => `data.${e}`) };

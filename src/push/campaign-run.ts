@@ -38,15 +38,25 @@ export class CampaignRun {
   #settled = 0;
 
   constructor(
-    state: CampaignProgress, settings: CampaignSettings, options: CampaignOptions, results: ResultsFile | undefined,
+    state: CampaignProgress,
+    settings: CampaignSettings,
+    options: CampaignOptions,
+    results: ResultsFile | undefined,
   ) {
     this.state = state;
     this.#settings = settings;
     this.#options = options;
     this.#results = results;
     this.report = {
-      campaignId: state.campaignId, read: 0, accepted: 0, rejectedCount: 0, rejected: [], batches: 0, skippedBatches: 0,
-      waitedMs: 0, durationMs: 0,
+      campaignId: state.campaignId,
+      read: 0,
+      accepted: 0,
+      rejectedCount: 0,
+      rejected: [],
+      batches: 0,
+      skippedBatches: 0,
+      waitedMs: 0,
+      durationMs: 0,
     };
   }
 
@@ -68,8 +78,10 @@ export class CampaignRun {
     let record: BatchProgress | undefined = this.state.batches[index];
     if (record !== undefined && (record.hash !== hash || record.count !== numbers.length)) {
       const file = this.#settings.progressFile;
-      throw new PushError('PROGRESS_MISMATCH',
-        `${file}: batch ${index} holds other numbers than when it was recorded; the source changed`);
+      throw new PushError(
+        'PROGRESS_MISMATCH',
+        `${file}: batch ${index} holds other numbers than when it was recorded; the source changed`,
+      );
     }
     if (record?.status === 'done') return this.#skip(index, record, key, read);
     if (record === undefined) {
@@ -105,7 +117,7 @@ export class CampaignRun {
     this.report.batches++;
     this.report.skippedBatches++;
     this.report.accepted += record.accepted ?? 0;
-    this.report.rejectedCount += (record.rejected ?? 0);
+    this.report.rejectedCount += record.rejected ?? 0;
     this.#settled += read;
     const { batchId } = record;
     this.#options.onBatch?.({ index, idempotencyKey: key, batchId, skipped: true, messages: [], rejected: [] });
@@ -133,12 +145,21 @@ export class CampaignRun {
           round--; // a 304 is not a failure
           continue;
         }
-        const transient = error.code === 'PUSH_NETWORK' || error.code === 'PUSH_TIMEOUT' || error.code === 'PUSH_SERVER';
+        const transient =
+          error.code === 'PUSH_NETWORK' || error.code === 'PUSH_TIMEOUT' || error.code === 'PUSH_SERVER';
         if (!transient || round > networkRounds) {
-          throw new PushError(error.code, `batch ${index}: ${error.message}`, {
-            httpStatus: error.httpStatus, errors: error.errors, requestId: error.requestId, path: error.path,
-            attempts: error.attempts,
-          }, { cause: error });
+          throw new PushError(
+            error.code,
+            `batch ${index}: ${error.message}`,
+            {
+              httpStatus: error.httpStatus,
+              errors: error.errors,
+              requestId: error.requestId,
+              path: error.path,
+              attempts: error.attempts,
+            },
+            { cause: error },
+          );
         }
         await sleep(backoffDelay(round, { max: networkRounds, baseMs: 1_000, maxMs: 30_000 }, Math.random), signal);
       }
@@ -153,8 +174,12 @@ export class CampaignRun {
   #emit(waiting = false): void {
     const { report } = this;
     this.#options.onProgress?.({
-      done: this.#settled, total: this.#settings.total, accepted: report.accepted, rejected: report.rejectedCount,
-      batches: report.batches, waiting,
+      done: this.#settled,
+      total: this.#settings.total,
+      accepted: report.accepted,
+      rejected: report.rejectedCount,
+      batches: report.batches,
+      waiting,
     });
   }
 }

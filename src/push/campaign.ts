@@ -12,21 +12,29 @@ import { isValidMsisdn, iterateSource, normalizeMsisdn, type MsisdnSource } from
 import { realSleep } from '../time/sleep.js';
 
 export type {
-  BatchResult, CampaignOptions, CampaignProgressEvent, CampaignReport, RejectionReason,
+  BatchResult,
+  CampaignOptions,
+  CampaignProgressEvent,
+  CampaignReport,
+  RejectionReason,
 } from './campaign-types.js';
 
-const optionsSchema = z.object({
-  subId: SubId,
-  message: PushMessage,
-  batchSize: z.number().int().min(1).max(MAX_BATCH).optional(),
-  progressFile: z.string().min(1).optional(),
-  resultsFile: z.string().min(1).optional(),
-  campaignId: z.string()
-    .regex(/^[\x21-\x39\x3b-\x7e]{1,100}$/, { error: 'must be 1 to 100 printable characters without ":"' }).optional(),
-  total: z.number().int().min(0).optional(),
-  networkRounds: z.number().int().min(0).max(100).default(5),
-  maxWaitMs: z.number().int().min(1).default(600_000),
-}).loose();
+const optionsSchema = z
+  .object({
+    subId: SubId,
+    message: PushMessage,
+    batchSize: z.number().int().min(1).max(MAX_BATCH).optional(),
+    progressFile: z.string().min(1).optional(),
+    resultsFile: z.string().min(1).optional(),
+    campaignId: z
+      .string()
+      .regex(/^[\x21-\x39\x3b-\x7e]{1,100}$/, { error: 'must be 1 to 100 printable characters without ":"' })
+      .optional(),
+    total: z.number().int().min(0).optional(),
+    networkRounds: z.number().int().min(0).max(100).default(5),
+    maxWaitMs: z.number().int().min(1).default(600_000),
+  })
+  .loose();
 
 type CheckedOptions = z.infer<typeof optionsSchema>;
 
@@ -80,24 +88,40 @@ export async function sendCampaign(options: CampaignOptions): Promise<CampaignRe
  * at once (its folder synced) when there is a progress file: the file must survive a crash.
  */
 async function openProgress(
-  checked: CheckedOptions, contentHash: string, clock: () => number,
+  checked: CheckedOptions,
+  contentHash: string,
+  clock: () => number,
 ): Promise<CampaignProgress> {
   const { progressFile, subId } = checked;
   const progress = progressFile === undefined ? undefined : await readProgress(progressFile);
   if (progress !== undefined) {
-    const wrong = progress.contentHash !== contentHash ? 'subId or message'
-      : checked.campaignId !== undefined && checked.campaignId !== progress.campaignId ? 'campaignId'
-        : checked.batchSize !== undefined && checked.batchSize !== progress.batchSize ? 'batchSize' : undefined;
+    const wrong =
+      progress.contentHash !== contentHash
+        ? 'subId or message'
+        : checked.campaignId !== undefined && checked.campaignId !== progress.campaignId
+          ? 'campaignId'
+          : checked.batchSize !== undefined && checked.batchSize !== progress.batchSize
+            ? 'batchSize'
+            : undefined;
     if (wrong) {
-      throw new PushError('PROGRESS_MISMATCH',
-        `${progressFile}: made for another campaign (${wrong} differs); use another progress file`);
+      throw new PushError(
+        'PROGRESS_MISMATCH',
+        `${progressFile}: made for another campaign (${wrong} differs); use another progress file`,
+      );
     }
     return progress;
   }
   const now = new Date(clock()).toISOString();
   const created: CampaignProgress = {
-    version: 1, campaignId: checked.campaignId ?? randomUUID(), subId, contentHash,
-    batchSize: checked.batchSize ?? MAX_BATCH, createdAt: now, updatedAt: now, resultsBytes: 0, finished: false,
+    version: 1,
+    campaignId: checked.campaignId ?? randomUUID(),
+    subId,
+    contentHash,
+    batchSize: checked.batchSize ?? MAX_BATCH,
+    createdAt: now,
+    updatedAt: now,
+    resultsBytes: 0,
+    finished: false,
     batches: [],
   };
   if (progressFile !== undefined) await writeProgress(progressFile, created);

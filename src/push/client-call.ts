@@ -38,7 +38,10 @@ export interface PushCall<T> {
 }
 
 const ENVELOPE_CODES: Record<number, PushErrorCode> = {
-  400: 'BAD_REQUEST', 401: 'UNAUTHORIZED', 404: 'NOT_FOUND', 409: 'IDEMPOTENCY_CONFLICT',
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  404: 'NOT_FOUND',
+  409: 'IDEMPOTENCY_CONFLICT',
 };
 
 /** The details every error of one attempt carries, before and after an answer. */
@@ -59,8 +62,11 @@ export async function sendPushCall<T>(transport: PushTransport, call: PushCall<T
     try {
       return await attempt(transport, call, body, requestId, attempts);
     } catch (error) {
-      const retry = error instanceof PushError && call.retryable && attempts <= transport.retries
-        && (error.code === 'PUSH_NETWORK' || error.code === 'PUSH_TIMEOUT' || error.code === 'PUSH_SERVER');
+      const retry =
+        error instanceof PushError &&
+        call.retryable &&
+        attempts <= transport.retries &&
+        (error.code === 'PUSH_NETWORK' || error.code === 'PUSH_TIMEOUT' || error.code === 'PUSH_SERVER');
       if (!retry) throw error;
       const policy = { max: transport.retries, baseMs: transport.retryBaseMs, maxMs: transport.retryMaxMs };
       await transport.sleep(backoffDelay(attempts, policy, Math.random), call.signal);
@@ -70,10 +76,16 @@ export async function sendPushCall<T>(transport: PushTransport, call: PushCall<T
 
 /** One request: the answer read as the call's schema, or the PushError for what came (or did not). */
 async function attempt<T>(
-  transport: PushTransport, call: PushCall<T>, body: string | undefined, requestId: string, attempts: number,
+  transport: PushTransport,
+  call: PushCall<T>,
+  body: string | undefined,
+  requestId: string,
+  attempts: number,
 ): Promise<T> {
   const headers: Record<string, string> = {
-    authorization: transport.authorization, accept: 'application/json', 'x-request-id': requestId,
+    authorization: transport.authorization,
+    accept: 'application/json',
+    'x-request-id': requestId,
   };
   if (body !== undefined) headers['content-type'] = 'application/json; charset=utf-8';
   if (call.idempotencyKey !== undefined) headers['idempotency-key'] = call.idempotencyKey;
@@ -85,24 +97,40 @@ async function attempt<T>(
   let text: string;
   try {
     const name = `${call.method} ${call.route ?? call.path}`;
-    response = await clientSpan({ name, method: call.method, url: transport.base, headers },
-      () => transport.fetch(transport.base + call.path, {
-        method: call.method, headers, body, signal, redirect: 'manual',
-      }));
+    response = await clientSpan({ name, method: call.method, url: transport.base, headers }, () =>
+      transport.fetch(transport.base + call.path, {
+        method: call.method,
+        headers,
+        body,
+        signal,
+        redirect: 'manual',
+      }),
+    );
     text = await response.text();
   } catch (error) {
     if (call.signal?.aborted) throw call.signal.reason;
     if (timeout.aborted) {
-      throw new PushError('PUSH_TIMEOUT', `${what}: no answer within ${transport.timeoutMs} ms`, details, { cause: error });
+      throw new PushError('PUSH_TIMEOUT', `${what}: no answer within ${transport.timeoutMs} ms`, details, {
+        cause: error,
+      });
     }
-    throw new PushError('PUSH_NETWORK', `${what}: no answer from ${hostOf(transport.base)} (${networkReason(error)})`, details, { cause: error });
+    throw new PushError(
+      'PUSH_NETWORK',
+      `${what}: no answer from ${hostOf(transport.base)} (${networkReason(error)})`,
+      details,
+      { cause: error },
+    );
   }
   return readAnswer(transport, call, response, text, details);
 }
 
 /** A 2xx read as the call wants it; a 304 as `TOO_EARLY` with its `retryAt`; anything else as its refusal. */
 function readAnswer<T>(
-  transport: PushTransport, call: PushCall<T>, response: Response, text: string, details: AttemptDetails,
+  transport: PushTransport,
+  call: PushCall<T>,
+  response: Response,
+  text: string,
+  details: AttemptDetails,
 ): T {
   const what = `${call.method} ${call.path}`;
   const requestId = response.headers.get('x-request-id') ?? details.requestId;
@@ -143,7 +171,10 @@ function waitAsked(headers: Headers, now: number): number {
 
 /** The error for a 4xx or 5xx, in the words of its error envelope when it has one. */
 function refusal(
-  what: string, httpStatus: number, text: string, answered: AttemptDetails & { httpStatus: number },
+  what: string,
+  httpStatus: number,
+  text: string,
+  answered: AttemptDetails & { httpStatus: number },
 ): PushError {
   let envelope: ErrorEnvelope | undefined;
   try {
@@ -152,7 +183,8 @@ function refusal(
     envelope = undefined;
   }
   const errors = envelope?.errors ?? [];
-  if (httpStatus >= 500) return new PushError('PUSH_SERVER', `${what}: server error ${httpStatus}`, { ...answered, errors });
+  if (httpStatus >= 500)
+    return new PushError('PUSH_SERVER', `${what}: server error ${httpStatus}`, { ...answered, errors });
   const code = ENVELOPE_CODES[httpStatus];
   if (code === undefined || envelope === undefined) {
     return new PushError('PUSH_PROTOCOL', `${what}: unexpected answer ${httpStatus}`, { ...answered, errors });

@@ -1,8 +1,14 @@
 import { z } from 'zod';
 import { validationErrors } from '../contracts/validation-errors.js';
 import {
-  BatchPushRequest, BatchPushResponse, PushMessageState, ResetPasswordRequest, ResetPasswordResponse, SinglePushRequest,
-  SinglePushResponse, PUSH_PATHS,
+  BatchPushRequest,
+  BatchPushResponse,
+  PushMessageState,
+  ResetPasswordRequest,
+  ResetPasswordResponse,
+  SinglePushRequest,
+  SinglePushResponse,
+  PUSH_PATHS,
 } from '../contracts/push/index.js';
 import { ConfigError } from '../errors.js';
 import { basicAuthHeader } from '../net/basic-auth.js';
@@ -63,15 +69,20 @@ export interface PushClient {
   message(messageId: string, options?: { signal?: AbortSignal }): Promise<PushMessageState>;
 }
 
-const optionsSchema = z.object({
-  url: z.string().regex(/^https?:\/\/[^\s/]+/, { error: 'must be an http:// or https:// URL' }),
-  login: z.string().min(1, { error: 'must not be empty' }).regex(/^[^:\s]+$/, { error: 'must not hold ":" or spaces' }),
-  password: z.string().min(1, { error: 'must not be empty' }),
-  timeoutMs: z.number().int().min(1).max(600_000).default(30_000),
-  retries: z.number().int().min(0).max(20).default(3),
-  retryBaseMs: z.number().int().min(0).max(60_000).default(200),
-  retryMaxMs: z.number().int().min(0).max(600_000).default(5_000),
-}).loose();
+const optionsSchema = z
+  .object({
+    url: z.string().regex(/^https?:\/\/[^\s/]+/, { error: 'must be an http:// or https:// URL' }),
+    login: z
+      .string()
+      .min(1, { error: 'must not be empty' })
+      .regex(/^[^:\s]+$/, { error: 'must not hold ":" or spaces' }),
+    password: z.string().min(1, { error: 'must not be empty' }),
+    timeoutMs: z.number().int().min(1).max(600_000).default(30_000),
+    retries: z.number().int().min(0).max(20).default(3),
+    retryBaseMs: z.number().int().min(0).max(60_000).default(200),
+    retryMaxMs: z.number().int().min(0).max(600_000).default(5_000),
+  })
+  .loose();
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,128}$/;
 const MESSAGE_ID = /^[\x21-\x7e]{1,128}$/;
@@ -96,7 +107,10 @@ export function createPushClient(options: PushClientOptions): PushClient {
   const transport: PushTransport = {
     base: parsed.data.url.replace(/\/+$/, ''),
     authorization: basicAuthHeader(login, parsed.data.password),
-    timeoutMs, retries, retryBaseMs, retryMaxMs,
+    timeoutMs,
+    retries,
+    retryBaseMs,
+    retryMaxMs,
     clock: options.clock ?? Date.now,
     sleep: options.sleep ?? realSleep,
     fetch: options.fetch ?? globalThis.fetch,
@@ -109,8 +123,13 @@ export function createPushClient(options: PushClientOptions): PushClient {
       // The service changed the password once it answers 2xx, whatever the body says (the document shows none):
       // switch then, and only then. A refusal throws before the switch, so the old password stays in use.
       await send({
-        method: 'PUT', path: PUSH_PATHS.resetPassword, body, schema: ResetPasswordResponse, anyOk: true,
-        retryable: false, signal: opts?.signal,
+        method: 'PUT',
+        path: PUSH_PATHS.resetPassword,
+        body,
+        schema: ResetPasswordResponse,
+        anyOk: true,
+        retryable: false,
+        signal: opts?.signal,
       });
       transport.authorization = basicAuthHeader(login, newPassword);
     },
@@ -118,22 +137,37 @@ export function createPushClient(options: PushClientOptions): PushClient {
       const idempotencyKey = idempotencyKeyOf(opts);
       const body = checkBody(SinglePushRequest, request, 'single push');
       return send({
-        method: 'POST', path: PUSH_PATHS.single, body, schema: SinglePushResponse,
-        retryable: idempotencyKey !== undefined, idempotencyKey, signal: opts?.signal,
+        method: 'POST',
+        path: PUSH_PATHS.single,
+        body,
+        schema: SinglePushResponse,
+        retryable: idempotencyKey !== undefined,
+        idempotencyKey,
+        signal: opts?.signal,
       });
     },
     async batch(request, opts) {
       const idempotencyKey = idempotencyKeyOf(opts);
       const body = checkBody(BatchPushRequest, request, 'batch push');
       return send({
-        method: 'POST', path: PUSH_PATHS.batch, body, schema: BatchPushResponse,
-        retryable: idempotencyKey !== undefined, idempotencyKey, signal: opts?.signal,
+        method: 'POST',
+        path: PUSH_PATHS.batch,
+        body,
+        schema: BatchPushResponse,
+        retryable: idempotencyKey !== undefined,
+        idempotencyKey,
+        signal: opts?.signal,
       });
     },
     async message(messageId, opts) {
       const path = messagePath(messageId);
       return send({
-        method: 'GET', path, route: PUSH_PATHS.message, schema: PushMessageState, retryable: true, signal: opts?.signal,
+        method: 'GET',
+        path,
+        route: PUSH_PATHS.message,
+        schema: PushMessageState,
+        retryable: true,
+        signal: opts?.signal,
       });
     },
   };
@@ -146,8 +180,9 @@ export function createPushClient(options: PushClientOptions): PushClient {
 function checkBody<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const result = schema.safeParse(value);
   if (!result.success) {
-    throw new PushError('BAD_REQUEST', `Invalid ${what}: ${validationErrors(result.error).join('; ')}`,
-      { errors: validationErrors(result.error) });
+    throw new PushError('BAD_REQUEST', `Invalid ${what}: ${validationErrors(result.error).join('; ')}`, {
+      errors: validationErrors(result.error),
+    });
   }
   return result.data;
 }
@@ -155,8 +190,9 @@ function checkBody<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
 function idempotencyKeyOf(options: SendOptions | undefined): string | undefined {
   const key = options?.idempotencyKey;
   if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
-    throw new PushError('BAD_REQUEST', 'Invalid idempotencyKey: must be 1 to 128 printable ASCII characters',
-      { errors: ['idempotencyKey: must be 1 to 128 printable ASCII characters'] });
+    throw new PushError('BAD_REQUEST', 'Invalid idempotencyKey: must be 1 to 128 printable ASCII characters', {
+      errors: ['idempotencyKey: must be 1 to 128 printable ASCII characters'],
+    });
   }
   return key;
 }
@@ -164,8 +200,9 @@ function idempotencyKeyOf(options: SendOptions | undefined): string | undefined 
 /** `GET /public/push/{messageId}`'s path, the id checked and encoded. */
 function messagePath(messageId: string): string {
   if (typeof messageId !== 'string' || !MESSAGE_ID.test(messageId)) {
-    throw new PushError('BAD_REQUEST', 'Invalid messageId: must be 1 to 128 printable ASCII characters',
-      { errors: ['messageId: must be 1 to 128 printable ASCII characters'] });
+    throw new PushError('BAD_REQUEST', 'Invalid messageId: must be 1 to 128 printable ASCII characters', {
+      errors: ['messageId: must be 1 to 128 printable ASCII characters'],
+    });
   }
   return PUSH_PATHS.message.replace('{messageId}', encodeURIComponent(messageId));
 }

@@ -47,7 +47,12 @@ export async function readProgress(path: string): Promise<CampaignProgress | und
     text = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new PushError('PROGRESS_INVALID', `${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`, {}, { cause: error });
+    throw new PushError(
+      'PROGRESS_INVALID',
+      `${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      {},
+      { cause: error },
+    );
   }
   let json: unknown;
   try {
@@ -56,7 +61,12 @@ export async function readProgress(path: string): Promise<CampaignProgress | und
     throw new PushError('PROGRESS_INVALID', `${path}: not a campaign progress file (not JSON)`);
   }
   const parsed = CampaignProgress.safeParse(json);
-  if (!parsed.success) throw new PushError('PROGRESS_INVALID', `${path}: not a campaign progress file (${parsed.error.issues[0]?.path.join('.')}: ` + `${parsed.error.issues[0]?.message})`);
+  if (!parsed.success)
+    throw new PushError(
+      'PROGRESS_INVALID',
+      `${path}: not a campaign progress file (${parsed.error.issues[0]?.path.join('.')}: ` +
+        `${parsed.error.issues[0]?.message})`,
+    );
   return parsed.data;
 }
 
@@ -68,7 +78,11 @@ export async function readProgress(path: string): Promise<CampaignProgress | und
  * the file; later renames may skip it, because an older progress file after a
  * power loss is safe: its batches are re-sent with the same keys and replayed.
  */
-export async function writeProgress(path: string, progress: CampaignProgress, { syncFolder: sync = true }: { syncFolder?: boolean } = {}): Promise<void> {
+export async function writeProgress(
+  path: string,
+  progress: CampaignProgress,
+  { syncFolder: sync = true }: { syncFolder?: boolean } = {},
+): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`;
   const file = await open(temporary, 'w', 0o600);
   try {

@@ -27,7 +27,10 @@ export async function openResultsFile(path: string, validBytes: number): Promise
   const { size } = await stat(path);
   if (size < validBytes) {
     await handle.close();
-    throw new PushError('PROGRESS_INVALID', `${path}: results file holds ${size} bytes, the progress file vouches for ${validBytes}`);
+    throw new PushError(
+      'PROGRESS_INVALID',
+      `${path}: results file holds ${size} bytes, the progress file vouches for ${validBytes}`,
+    );
   }
   if (size > validBytes) {
     await handle.truncate(validBytes);

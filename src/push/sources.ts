@@ -25,7 +25,10 @@ export interface MsisdnFileOptions {
  * Validity is then {@link isValidMsisdn}'s to say.
  */
 export function normalizeMsisdn(raw: string): string {
-  return raw.trim().replace(/[\s\-().]/g, '').replace(/^\+/, '');
+  return raw
+    .trim()
+    .replace(/[\s\-().]/g, '')
+    .replace(/^\+/, '');
 }
 
 /** True for what the Push API accepts: 11 to 15 digits, not starting with 0. */
@@ -42,9 +45,16 @@ function splitCsv(line: string, delimiter: string): string[] {
   for (let i = 0; i < line.length; i++) {
     const ch = line[i]!;
     if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') { field += '"'; i++; } else if (ch === '"') quoted = false; else field += ch;
+      if (ch === '"' && line[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === delimiter) { fields.push(field); field = ''; } else field += ch;
+    else if (ch === delimiter) {
+      fields.push(field);
+      field = '';
+    } else field += ch;
   }
   fields.push(field);
   return fields;
@@ -52,7 +62,11 @@ function splitCsv(line: string, delimiter: string): string[] {
 
 const HEADER_NAMES = ['msisdn', 'phone', 'number'];
 
-async function* csvNumbers(lines: AsyncIterable<string>, column: string | number | undefined, path: string): AsyncGenerator<string> {
+async function* csvNumbers(
+  lines: AsyncIterable<string>,
+  column: string | number | undefined,
+  path: string,
+): AsyncGenerator<string> {
   let delimiter = ',';
   let index: number | undefined = typeof column === 'number' ? column : undefined;
   let first = true;
@@ -69,7 +83,11 @@ async function* csvNumbers(lines: AsyncIterable<string>, column: string | number
       if (/[A-Za-z]/.test(probe) || typeof column === 'string') {
         const names = fields.map((f) => f.toLowerCase());
         if (typeof column === 'string') index = names.indexOf(column.toLowerCase());
-        else index ??= Math.max(0, names.findIndex((n) => HEADER_NAMES.includes(n)));
+        else
+          index ??= Math.max(
+            0,
+            names.findIndex((n) => HEADER_NAMES.includes(n)),
+          );
         if (index < 0) throw new PushError('SOURCE_INVALID', `${path}: no column named '${column}' in the header`);
         continue;
       }
@@ -90,7 +108,8 @@ async function* ndjsonNumbers(lines: AsyncIterable<string>, field: string): Asyn
       yield text.slice(0, 64);
       continue;
     }
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) value = (value as Record<string, unknown>)[field];
+    if (value !== null && typeof value === 'object' && !Array.isArray(value))
+      value = (value as Record<string, unknown>)[field];
     yield typeof value === 'string' ? value : typeof value === 'number' ? String(value) : text.slice(0, 64);
   }
 }
@@ -117,7 +136,12 @@ export function readMsisdnFile(path: string, { format, column }: MsisdnFileOptio
       try {
         await opened;
       } catch (error) {
-        throw new PushError('SOURCE_INVALID', `${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`, {}, { cause: error });
+        throw new PushError(
+          'SOURCE_INVALID',
+          `${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+          {},
+          { cause: error },
+        );
       }
       const lines = createInterface({ input: stream, crlfDelay: Infinity });
       try {
@@ -136,7 +160,10 @@ export function readMsisdnFile(path: string, { format, column }: MsisdnFileOptio
  * `format` defaults to csv.
  * @throws PushError `SOURCE_INVALID` (when iterated) if the named column is missing.
  */
-export function readMsisdnText(text: string, { format = 'csv', column }: MsisdnFileOptions = {}): AsyncIterable<string> {
+export function readMsisdnText(
+  text: string,
+  { format = 'csv', column }: MsisdnFileOptions = {},
+): AsyncIterable<string> {
   return {
     async *[Symbol.asyncIterator]() {
       async function* lines(): AsyncGenerator<string> {

@@ -7,13 +7,18 @@ import { metricsOperation, withRequestIds } from './ops.js';
 
 function description(): string {
   const history = LOYALTY_API_VERSIONS.map((v) => `| ${v.version} | ${v.date} | ${v.change} |`).join('\n');
-  const codes = Object.entries(LOYALTY_ERROR_STATUS).map(([code, status]) => `\`${code}\` ${status}`).join(', ');
+  const codes = Object.entries(LOYALTY_ERROR_STATUS)
+    .map(([code, status]) => `\`${code}\` ${status}`)
+    .join(', ');
   return [
     'The Loyalty API is served by the merchant and called by the wallet service, with HTTP Basic credentials.',
     '',
-    `Every non-2xx answer is \`{ "status": "<CODE>", "errors": ["<field>: <message>" | "<message>"] }\`; codes: ` + `${codes}.`,
-    'The kit\'s server adds `requestId` to it, and answers every request with `X-Request-Id`; it also serves ' + '`GET /metrics`.',
-    'What happened to a promo code or a receipt (INVALID, EXPIRED, ALREADY_USED, DUPLICATE) is a 200 answer\'s ' + '`result`, not an error.',
+    `Every non-2xx answer is \`{ "status": "<CODE>", "errors": ["<field>: <message>" | "<message>"] }\`; codes: ` +
+      `${codes}.`,
+    "The kit's server adds `requestId` to it, and answers every request with `X-Request-Id`; it also serves " +
+      '`GET /metrics`.',
+    "What happened to a promo code or a receipt (INVALID, EXPIRED, ALREADY_USED, DUPLICATE) is a 200 answer's " +
+      '`result`, not an error.',
     '',
     '| Version | Date | Change |',
     '|---|---|---|',
@@ -24,7 +29,9 @@ function description(): string {
 /** Registers the six routes and the Basic scheme on an app, for its OpenAPI document. */
 export function registerLoyaltyOpenApi(app: Pick<OpenAPIHono, 'openAPIRegistry'>): void {
   app.openAPIRegistry.registerComponent('securitySchemes', LOYALTY_SECURITY_SCHEME, {
-    type: 'http', scheme: 'basic', description: 'The login and password the merchant gave the wallet service (RFC 7617).',
+    type: 'http',
+    scheme: 'basic',
+    description: 'The login and password the merchant gave the wallet service (RFC 7617).',
   });
 }
 

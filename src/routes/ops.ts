@@ -2,18 +2,29 @@ import { createRoute, z } from '@hono/zod-openapi';
 
 /** What every server's `GET /metrics` says of itself in its OpenAPI document. */
 export const METRICS_DESCRIPTION = [
-  'Prometheus text format 0.0.4: the process\'s metrics (`process_cpu_seconds_total`, `process_resident_memory_bytes`,',
-  '`nodejs_heap_size_used_bytes`, `nodejs_gc_duration_seconds`, `nodejs_eventloop_lag_seconds`, ' + '`nodejs_active_handles`, ...)',
-  'and the server\'s own series (`wpk_http_requests_total{route,status}`, ...).',
-  'Unauthenticated, like `/healthz`: it holds no secret and no personal data (route patterns, never paths). The ' + 'servers bind',
+  "Prometheus text format 0.0.4: the process's metrics (`process_cpu_seconds_total`, `process_resident_memory_bytes`,",
+  '`nodejs_heap_size_used_bytes`, `nodejs_gc_duration_seconds`, `nodejs_eventloop_lag_seconds`, ' +
+    '`nodejs_active_handles`, ...)',
+  "and the server's own series (`wpk_http_requests_total{route,status}`, ...).",
+  'Unauthenticated, like `/healthz`: it holds no secret and no personal data (route patterns, never paths). The ' +
+    'servers bind',
   'loopback by default; on an exposed address, keep `/metrics` to the scraper at the reverse proxy.',
 ].join(' ');
 
 /** `GET /metrics` of the servers built on `createApiApp` (sandbox, Loyalty server, Callback receiver). */
 export const metricsOperation = createRoute({
-  operationId: 'metrics', method: 'get', path: '/metrics', summary: 'Prometheus metrics', security: [],
+  operationId: 'metrics',
+  method: 'get',
+  path: '/metrics',
+  summary: 'Prometheus metrics',
+  security: [],
   description: METRICS_DESCRIPTION,
-  responses: { 200: { description: 'The metrics.', content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: z.string() } } } },
+  responses: {
+    200: {
+      description: 'The metrics.',
+      content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: z.string() } },
+    },
+  },
 });
 
 const HEADER = 'X-Request-Id';
@@ -27,22 +38,31 @@ const HEADER = 'X-Request-Id';
  */
 export function withRequestIds<T extends object>(document: T): T {
   const doc = document as unknown as {
-    paths?: Record<string, Record<string, { parameters?: unknown[]; responses?: Record<string, { headers?: Record<string, unknown> }> }>>;
+    paths?: Record<
+      string,
+      Record<string, { parameters?: unknown[]; responses?: Record<string, { headers?: Record<string, unknown> }> }>
+    >;
     components?: { parameters?: Record<string, unknown>; headers?: Record<string, unknown> };
   };
   doc.components ??= {};
   doc.components.parameters = {
     ...doc.components.parameters,
     RequestId: {
-      name: HEADER, in: 'header', required: false,
-      description: 'Your id for this request, to find it in the server\'s logs: 1 to 128 of `A-Z a-z 0-9 . _ ~ : @ / + = ' + '-`. Anything else, or none: the server makes one up (a UUID).',
+      name: HEADER,
+      in: 'header',
+      required: false,
+      description:
+        "Your id for this request, to find it in the server's logs: 1 to 128 of `A-Z a-z 0-9 . _ ~ : @ / + = " +
+        '-`. Anything else, or none: the server makes one up (a UUID).',
       schema: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._~:@/+=-]{1,128}$' },
     },
   };
   doc.components.headers = {
     ...doc.components.headers,
     RequestId: {
-      description: 'The request\'s id: yours when sane, else a UUID. It is in the server\'s log lines for this request, and ' + 'in a refusal\'s `requestId`.',
+      description:
+        "The request's id: yours when sane, else a UUID. It is in the server's log lines for this request, and " +
+        "in a refusal's `requestId`.",
       schema: { type: 'string' },
     },
   };

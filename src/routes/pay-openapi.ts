@@ -6,13 +6,19 @@ import { PAY_ROUTES, PAY_SECURITY_SCHEME, PAY_SECURITY_SCHEME_OBJECT, transactio
 import { demoServers, OPENAPI_LICENSE } from './openapi-info.js';
 
 function description(): string {
-  const codes = Object.entries(PAY_ERROR_STATUS).map(([code, status]) => `\`${code}\` ${status}`).join(', ');
+  const codes = Object.entries(PAY_ERROR_STATUS)
+    .map(([code, status]) => `\`${code}\` ${status}`)
+    .join(', ');
   return [
-    'The Pay API of the wallet service as the sandbox serves it, with the wallet-app simulator and the test ' + 'controls under `/sandbox/`.',
+    'The Pay API of the wallet service as the sandbox serves it, with the wallet-app simulator and the test ' +
+      'controls under `/sandbox/`.',
     '',
-    `Every non-2xx answer is \`{ "status": "<CODE>", "errors": ["<field>: <message>" | "<message>"] }\`; codes: ` + `${codes}`,
-    '(and, from the sandbox, `UNSUPPORTED_MEDIA_TYPE` 415, `UNAVAILABLE` 503). Checks run in this order, the ' + 'first failure answers:',
-    'token (401), body shape (400), amounts (422), then stored state (404, 409). Nothing is stored for a refused ' + 'request.',
+    `Every non-2xx answer is \`{ "status": "<CODE>", "errors": ["<field>: <message>" | "<message>"] }\`; codes: ` +
+      `${codes}`,
+    '(and, from the sandbox, `UNSUPPORTED_MEDIA_TYPE` 415, `UNAVAILABLE` 503). Checks run in this order, the ' +
+      'first failure answers:',
+    'token (401), body shape (400), amounts (422), then stored state (404, 409). Nothing is stored for a refused ' +
+      'request.',
     'Amounts are integers in kopecks: totalAmount = sum(quantity x price) - discountAmount.',
   ].join('\n');
 }
@@ -36,7 +42,14 @@ export function payOpenApiDocument(extraRoutes: readonly RouteConfig[] = []): ob
   const app = new OpenAPIHono();
   registerPayOpenApi(app);
   for (const route of [...Object.values(PAY_ROUTES), ...extraRoutes]) app.openAPIRegistry.registerPath(route);
-  return app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'Pay API (wallet-partner-kit sandbox)', version: VERSION, description: description(), license: OPENAPI_LICENSE },
+  return app.getOpenAPI31Document({
+    openapi: '3.1.0',
+    info: {
+      title: 'Pay API (wallet-partner-kit sandbox)',
+      version: VERSION,
+      description: description(),
+      license: OPENAPI_LICENSE,
+    },
     servers: demoServers(8090, 'The sandbox wallet service'),
   });
 }

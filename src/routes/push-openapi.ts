@@ -9,11 +9,12 @@ import { withRequestIds } from './ops.js';
 const DESCRIPTION = [
   'Push API (interface document 2.5, 3, 4.3, 5, 7, 8): JSON, UTF-8, HTTPS, HTTP Basic (RFC 7617).',
   '',
-  'The initial password of an account must be reset with `PUT /public/user/reset-password`; until then every ' + 'other call answers 401.',
+  'The initial password of an account must be reset with `PUT /public/user/reset-password`; until then every ' +
+    'other call answers 401.',
   'Answers: 200 done; 304 too early (no body, `Retry-After`); 400 `BAD_REQUEST`; 401 `UNAUTHORIZED`; 404 `NOT_FOUND`.',
   'Every error body is `{ "status": "<CODE>", "errors": ["<field>: <message>" | "<message>"] }`.',
   '',
-  'Callback API: the `pushEvent` webhook below is POSTed to the account\'s callback URL for each',
+  "Callback API: the `pushEvent` webhook below is POSTed to the account's callback URL for each",
   'delivery (`push.delivered`), reading (`push.read`) and failure (`push.failed`), signed per Standard Webhooks.',
   '',
   '| Version | Change |',
@@ -25,7 +26,9 @@ const DESCRIPTION = [
 /** Registers the Basic scheme of the Push API on an app, for its OpenAPI document. */
 export function registerPushOpenApi(app: Pick<OpenAPIHono, 'openAPIRegistry'>): void {
   app.openAPIRegistry.registerComponent('securitySchemes', PUSH_SECURITY_SCHEME, {
-    type: 'http', scheme: 'basic', description: 'The account\'s login and password (the initial one must be reset first).',
+    type: 'http',
+    scheme: 'basic',
+    description: "The account's login and password (the initial one must be reset first).",
   });
 }
 
@@ -46,10 +49,17 @@ export function pushOpenApiDocument(): object {
   for (const route of Object.values(PUSH_ROUTES)) app.openAPIRegistry.registerPath(route);
   registerWebhookSecurity(app);
   app.openAPIRegistry.registerWebhook(callbackWebhook);
-  cached = withRequestIds(app.getOpenAPI31Document({
-    openapi: '3.1.0',
-    info: { title: 'Push API and Callback API', version: PUSH_API_VERSION, description: DESCRIPTION, license: OPENAPI_LICENSE },
-    servers: demoServers(8090, 'The sandbox wallet service'),
-  }));
+  cached = withRequestIds(
+    app.getOpenAPI31Document({
+      openapi: '3.1.0',
+      info: {
+        title: 'Push API and Callback API',
+        version: PUSH_API_VERSION,
+        description: DESCRIPTION,
+        license: OPENAPI_LICENSE,
+      },
+      servers: demoServers(8090, 'The sandbox wallet service'),
+    }),
+  );
   return structuredClone(cached);
 }

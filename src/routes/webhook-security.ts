@@ -13,7 +13,12 @@ export const webhookSecurity = [{ [WEBHOOK_SECURITY_SCHEME]: [] }];
  */
 export function registerWebhookSecurity(app: Pick<OpenAPIHono, 'openAPIRegistry'>): void {
   app.openAPIRegistry.registerComponent('securitySchemes', WEBHOOK_SECURITY_SCHEME, {
-    type: 'apiKey', in: 'header', name: 'webhook-signature',
-    description: 'Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, key = ' + 'the base64 part of the `whsec_` secret; reject stale `webhook-timestamp` values and de-duplicate by ' + '`webhook-id`.',
+    type: 'apiKey',
+    in: 'header',
+    name: 'webhook-signature',
+    description:
+      'Standard Webhooks: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, key = ' +
+      'the base64 part of the `whsec_` secret; reject stale `webhook-timestamp` values and de-duplicate by ' +
+      '`webhook-id`.',
   });
 }

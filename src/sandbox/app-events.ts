@@ -7,9 +7,16 @@ import type { SandboxContext } from './module.js';
 export const APP_EVENTS_PATH = '/sandbox/app/events';
 
 const eventsRoute = createRoute({
-  operationId: 'sandboxAppEvents', method: 'get', path: APP_EVENTS_PATH, tags: ['Sandbox: wallet-app simulator'],
-  summary: 'Change notices as server-sent events: `ready`, then `change` with `{"topic": "pay" | "push" | "webhooks" | ' + '"loyalty"}`',
-  description: 'Carries no data: the page fetches again what the topic names (invoices, inbox, deliveries, loyalty). Ends ' + 'when the sandbox stops.',
+  operationId: 'sandboxAppEvents',
+  method: 'get',
+  path: APP_EVENTS_PATH,
+  tags: ['Sandbox: wallet-app simulator'],
+  summary:
+    'Change notices as server-sent events: `ready`, then `change` with `{"topic": "pay" | "push" | "webhooks" | ' +
+    '"loyalty"}`',
+  description:
+    'Carries no data: the page fetches again what the topic names (invoices, inbox, deliveries, loyalty). Ends ' +
+    'when the sandbox stops.',
   responses: { 200: { description: 'An event stream.', content: { 'text/event-stream': { schema: z.string() } } } },
 });
 

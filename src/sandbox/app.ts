@@ -1,7 +1,13 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Env } from 'hono';
 import { migrate, openDatabase, type Database } from '../db/index.js';
-import { createApiApp, HealthCheck, limiterFrom, mountHealthRoutes, serveOpenApi } from '../../adapters/http-server/index.js';
+import {
+  createApiApp,
+  HealthCheck,
+  limiterFrom,
+  mountHealthRoutes,
+  serveOpenApi,
+} from '../../adapters/http-server/index.js';
 import { silentLogger, withLogPolicy } from '../log/index.js';
 import { VERSION } from '../version.js';
 import { ChangeFeed } from './changes.js';
@@ -33,11 +39,18 @@ export interface Sandbox {
  * const sandbox = await createSandbox({ demo: true });
  * const res = await sandbox.app.request('/healthz');
  */
-export async function createSandbox(options: SandboxOptions = {}, modules: readonly SandboxModule[] = SANDBOX_MODULES): Promise<Sandbox> {
+export async function createSandbox(
+  options: SandboxOptions = {},
+  modules: readonly SandboxModule[] = SANDBOX_MODULES,
+): Promise<Sandbox> {
   const resolved = resolveSandboxOptions(options);
   const logger = withLogPolicy(options.logger ?? silentLogger());
   const clock = options.clock ?? Date.now;
-  const db: Database = await openDatabase({ url: resolved.databaseUrl, dataDir: resolved.dataDir, schema: resolved.databaseSchema });
+  const db: Database = await openDatabase({
+    url: resolved.databaseUrl,
+    dataDir: resolved.dataDir,
+    schema: resolved.databaseSchema,
+  });
   try {
     await migrate(db, 'outbox', outboxMigrations);
     for (const module of modules) await migrate(db, module.name, module.migrations);
@@ -48,15 +61,36 @@ export async function createSandbox(options: SandboxOptions = {}, modules: reado
   const changes = new ChangeFeed();
   // Pay deliveries are what the merchant console shows: a campaign's thousand push callbacks must not make it read them
   // a thousand times.
-  const outbox = new Outbox({ db, clock, logger, timeScale: resolved.timeScale, onAttempt: (topic) => { if (topic === 'pay') changes.publish('webhooks'); } });
+  const outbox = new Outbox({
+    db,
+    clock,
+    logger,
+    timeScale: resolved.timeScale,
+    onAttempt: (topic) => {
+      if (topic === 'pay') changes.publish('webhooks');
+    },
+  });
   const authLimiter = limiterFrom(options.bruteForce, clock);
   const context: SandboxContext = {
-    db, clock, logger, outbox, demo: resolved.demo, timeScale: resolved.timeScale, changes,
-    dialect: resolved.dialect, strict: resolved.strict, ...(authLimiter ? { authLimiter } : {}),
+    db,
+    clock,
+    logger,
+    outbox,
+    demo: resolved.demo,
+    timeScale: resolved.timeScale,
+    changes,
+    dialect: resolved.dialect,
+    strict: resolved.strict,
+    ...(authLimiter ? { authLimiter } : {}),
   };
   // One line per request at info: the Pay API's side of a payment's request id in the logs. The id is in the
   // header only: the sandbox answers the wallet service's documented error bodies word for word.
-  const app = createApiApp({ logger, bodyLimitBytes: resolved.bodyLimitBytes, requestLog: 'info', requestIdInBody: false });
+  const app = createApiApp({
+    logger,
+    bodyLimitBytes: resolved.bodyLimitBytes,
+    requestLog: 'info',
+    requestIdInBody: false,
+  });
   const health = new HealthCheck({ database: () => db.query('SELECT 1') }, { clock });
   mountHealthRoutes(app, health, () => ({ version: VERSION, database: db.kind }));
   for (const module of modules) module.mount(app, context);
@@ -64,14 +98,18 @@ export async function createSandbox(options: SandboxOptions = {}, modules: reado
   serveOpenApi(app, {
     title: 'wallet-partner-kit sandbox',
     version: VERSION,
-    description: 'Emulates the wallet service: Pay API, Push API (with Callback API deliveries), the wallet-app simulator ' + 'and test controls under /sandbox/. Errors are `{ status, errors[] }`.',
+    description:
+      'Emulates the wallet service: Pay API, Push API (with Callback API deliveries), the wallet-app simulator ' +
+      'and test controls under /sandbox/. Errors are `{ status, errors[] }`.',
   });
   const banner: string[] = [];
-  if (resolved.demo) for (const module of modules) banner.push(...(await module.seedDemo?.(context) ?? []));
+  if (resolved.demo) for (const module of modules) banner.push(...((await module.seedDemo?.(context)) ?? []));
 
   let closing: Promise<void> | undefined;
   return {
-    app, context, banner,
+    app,
+    context,
+    banner,
     start() {
       outbox.start();
       for (const module of modules) module.start?.(context);

@@ -36,25 +36,37 @@ export type StartSandboxOptions = SandboxOptions & {
  * console.log(sandbox.url);
  * await sandbox.close();
  */
-export async function startSandbox(options: StartSandboxOptions = {}, modules?: readonly SandboxModule[]): Promise<RunningSandbox> {
+export async function startSandbox(
+  options: StartSandboxOptions = {},
+  modules?: readonly SandboxModule[],
+): Promise<RunningSandbox> {
   const { onListening, ...sandboxOptions } = options;
   const { host, port, limits, dataDir, databaseUrl } = resolveSandboxOptions(sandboxOptions);
   let sandbox: Sandbox | undefined;
   // Listen first only where nothing but a bug can fail after it (no folder lock, no server to reach).
   const { http: server, built: running } = await serveWhileBuilding(
-    { host, port, limits, early: dataDir === undefined && databaseUrl === undefined, ...(onListening ? { onListening } : {}) },
+    {
+      host,
+      port,
+      limits,
+      early: dataDir === undefined && databaseUrl === undefined,
+      ...(onListening ? { onListening } : {}),
+    },
     async () => {
       // PGlite's wasm compiles on background threads while the sandbox's own code loads, after listening:
       // together they are most of a start-up.
       if (databaseUrl === undefined) void preloadPglite();
       const [{ createSandbox }, chosen] = await Promise.all([
-        import('./app.js'), modules === undefined ? import('./modules.js').then((m) => m.SANDBOX_MODULES) : modules,
+        import('./app.js'),
+        modules === undefined ? import('./modules.js').then((m) => m.SANDBOX_MODULES) : modules,
       ]);
       sandbox = await createSandbox(sandboxOptions, chosen);
       return sandbox;
     },
     (built) => built.app,
-    async () => { await sandbox?.close(); },
+    async () => {
+      await sandbox?.close();
+    },
   );
   running.start();
   let closing: Promise<void> | undefined;

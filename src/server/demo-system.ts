@@ -72,7 +72,13 @@ export const MAX_BASE_PORT = 65_535 - 12;
 function checkOptions(options: DemoSystemOptions): { port: number; host: string } {
   const port = options.port ?? 8080;
   if (!Number.isInteger(port) || port < 0 || port > MAX_BASE_PORT) {
-    throw new ConfigError([`port: must be an integer from 0 to ${MAX_BASE_PORT} (the sandbox takes port + 10, Loyalty port + 11, ` + `the callback receiver port + 12)`], 'demo options');
+    throw new ConfigError(
+      [
+        `port: must be an integer from 0 to ${MAX_BASE_PORT} (the sandbox takes port + 10, Loyalty port + 11, ` +
+          `the callback receiver port + 12)`,
+      ],
+      'demo options',
+    );
   }
   return { port, host: options.host ?? '127.0.0.1' };
 }
@@ -85,7 +91,10 @@ async function listening<T>(what: string, host: string, port: number, start: () 
     const code = (error as { code?: string }).code;
     if (code === 'EADDRINUSE' || code === 'EACCES') {
       // Not a usage error: exit code 1, as any command's port in use (src/cli/errors.ts).
-      throw new KitError('PORT_UNAVAILABLE', `Port unavailable: ${host}:${port} (${what}): ${code === 'EADDRINUSE' ? 'already in use' : 'not allowed'}; stop what runs there or pick other ports with --port N`);
+      throw new KitError(
+        'PORT_UNAVAILABLE',
+        `Port unavailable: ${host}:${port} (${what}): ${code === 'EADDRINUSE' ? 'already in use' : 'not allowed'}; stop what runs there or pick other ports with --port N`,
+      );
     }
     throw error;
   }
@@ -100,10 +109,19 @@ function probePort(host: string, port: number): Promise<void> {
   });
 }
 
-async function sandboxCall<T>(sandbox: RunningSandbox, method: 'POST' | 'PUT' | 'PATCH', path: string, body: unknown): Promise<T> {
-  const res = await sandbox.sandbox.app.request(path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+async function sandboxCall<T>(
+  sandbox: RunningSandbox,
+  method: 'POST' | 'PUT' | 'PATCH',
+  path: string,
+  body: unknown,
+): Promise<T> {
+  const res = await sandbox.sandbox.app.request(path, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`sandbox ${method} ${path} answered ${res.status}: ${await res.text()}`);
-  return await res.json() as T;
+  return (await res.json()) as T;
 }
 
 /**
@@ -111,13 +129,22 @@ async function sandboxCall<T>(sandbox: RunningSandbox, method: 'POST' | 'PUT' | 
  * other back-office server) whose callbacks the console shows, the console's Push account in the sandbox (created,
  * its password reset; on a kept data folder, its callback URL updated), and the merchant console itself.
  */
-async function startBackOffice(sandbox: RunningSandbox, loyalty: RunningLoyaltyProgram, host: string, port: number, logger: Logger, clock?: () => number):
-  Promise<{ receiver: CallbackReceiver; url: string; merchant: MerchantConsole }> {
+async function startBackOffice(
+  sandbox: RunningSandbox,
+  loyalty: RunningLoyaltyProgram,
+  host: string,
+  port: number,
+  logger: Logger,
+  clock?: () => number,
+): Promise<{ receiver: CallbackReceiver; url: string; merchant: MerchantConsole }> {
   const account = demoConsoleAccount;
   const log = new CallbackLog();
   let merchant: MerchantConsole | undefined;
   const receiver = await createCallbackReceiver({
-    secrets: account.callbackSecret, database: loyalty.db, pollMs: 100, logger: logger.child({ system: 'callbacks' }),
+    secrets: account.callbackSecret,
+    database: loyalty.db,
+    pollMs: 100,
+    logger: logger.child({ system: 'callbacks' }),
     handler: (event) => {
       log.add(event, new Date(clock?.() ?? Date.now()));
       merchant?.feed.publish('callbacks');
@@ -128,19 +155,40 @@ async function startBackOffice(sandbox: RunningSandbox, loyalty: RunningLoyaltyP
     const { url } = await listening('callback receiver', host, port, () => receiver.listen({ host, port }));
     const callbackUrl = `${url}/callback`;
     const created = await sandbox.sandbox.app.request('/sandbox/push/accounts', {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ login: account.login, partner: demoConfig.verifier.partnerId, password: account.password, callbackUrl, callbackSecret: account.callbackSecret, batchIntervalMs: 100 }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        login: account.login,
+        partner: demoConfig.verifier.partnerId,
+        password: account.password,
+        callbackUrl,
+        callbackSecret: account.callbackSecret,
+        batchIntervalMs: 100,
+      }),
     });
     if (created.status === 409) {
       await sandboxCall(sandbox, 'PATCH', `/sandbox/push/accounts/${account.login}`, { callbackUrl });
     } else if (!created.ok) {
       throw new Error(`sandbox POST /sandbox/push/accounts answered ${created.status}: ${await created.text()}`);
     } else {
-      await createPushClient({ url: sandbox.url, login: account.login, password: account.password }).resetPassword(account.newPassword);
+      await createPushClient({ url: sandbox.url, login: account.login, password: account.password }).resetPassword(
+        account.newPassword,
+      );
     }
     const push = createPushClient({ url: sandbox.url, login: account.login, password: account.newPassword });
-    const campaigns = new CampaignRunner(push, () => merchant?.feed.publish('campaigns'), logger.child({ system: 'console' }), clock);
-    merchant = new MerchantConsole({ sandbox, loyalty, callbacks: log, campaigns, tills: demoConfig.tills.map((t) => t.id) });
+    const campaigns = new CampaignRunner(
+      push,
+      () => merchant?.feed.publish('campaigns'),
+      logger.child({ system: 'console' }),
+      clock,
+    );
+    merchant = new MerchantConsole({
+      sandbox,
+      loyalty,
+      callbacks: log,
+      campaigns,
+      tills: demoConfig.tills.map((t) => t.id),
+    });
     return { receiver, url, merchant };
   } catch (error) {
     await receiver.close();
@@ -166,64 +214,113 @@ export async function startDemoSystem(options: DemoSystemOptions = {}): Promise<
   const { port, host } = checkOptions(options);
   const logger = options.logger ?? pino({ level: 'silent' });
   const portOf = (offset: number) => (port === 0 ? 0 : port + offset);
-  const dataDirs = options.dataDir === undefined ? undefined : {
-    cashdesk: join(options.dataDir, 'cashdesk'), sandbox: join(options.dataDir, 'sandbox'), loyalty: join(options.dataDir, 'loyalty'),
-  };
+  const dataDirs =
+    options.dataDir === undefined
+      ? undefined
+      : {
+          cashdesk: join(options.dataDir, 'cashdesk'),
+          sandbox: join(options.dataDir, 'sandbox'),
+          loyalty: join(options.dataDir, 'loyalty'),
+        };
   if (dataDirs !== undefined) for (const dir of Object.values(dataDirs)) mkdirSync(dir, { recursive: true });
 
   if (port !== 0) {
-    for (const [what, offset] of [['cash desk server', 0], ['sandbox', 10], ['Loyalty server', 11], ['callback receiver', 12]] as const) {
+    for (const [what, offset] of [
+      ['cash desk server', 0],
+      ['sandbox', 10],
+      ['Loyalty server', 11],
+      ['callback receiver', 12],
+    ] as const) {
       await listening(what, host, port + offset, () => probePort(host, port + offset));
     }
   }
   const started: Array<{ close(): Promise<void> }> = [];
   const stopAll = async () => {
-    for (const server of started.reverse()) await server.close().catch((error: unknown) => logger.error({ err: error }, 'stopping a demo server failed'));
+    for (const server of started.reverse())
+      await server.close().catch((error: unknown) => logger.error({ err: error }, 'stopping a demo server failed'));
   };
   try {
     // The two have no need of each other to start; their databases open side by side.
     const [loyaltyStart, sandboxStart] = await Promise.allSettled([
-      listening('Loyalty server', host, portOf(11), () => startLoyaltyProgram({
-        host, port: portOf(11), dataDir: dataDirs?.loyalty, demo: true, logger: logger.child({ system: 'loyalty' }),
-      })),
-      listening('sandbox', host, portOf(10), () => startSandbox({
-        host, port: portOf(10), dataDir: dataDirs?.sandbox, demo: true, timeScale: options.timeScale, logger: logger.child({ system: 'sandbox' }), ...(options.clock ? { clock: options.clock } : {}),
-      })),
+      listening('Loyalty server', host, portOf(11), () =>
+        startLoyaltyProgram({
+          host,
+          port: portOf(11),
+          dataDir: dataDirs?.loyalty,
+          demo: true,
+          logger: logger.child({ system: 'loyalty' }),
+        }),
+      ),
+      listening('sandbox', host, portOf(10), () =>
+        startSandbox({
+          host,
+          port: portOf(10),
+          dataDir: dataDirs?.sandbox,
+          demo: true,
+          timeScale: options.timeScale,
+          logger: logger.child({ system: 'sandbox' }),
+          ...(options.clock ? { clock: options.clock } : {}),
+        }),
+      ),
     ]);
     for (const start of [loyaltyStart, sandboxStart]) if (start.status === 'fulfilled') started.push(start.value);
     for (const start of [loyaltyStart, sandboxStart]) if (start.status === 'rejected') throw start.reason;
     const loyalty = (loyaltyStart as PromiseFulfilledResult<RunningLoyaltyProgram>).value;
     const sandbox = (sandboxStart as PromiseFulfilledResult<RunningSandbox>).value;
     // Embedded defaults whatever the environment says: the env is not read (no DATABASE_URL, no WPK_*).
-    const config = resolveServeConfig({
-      ...demoConfig, server: { host, port: portOf(0) }, pay: { ...demoConfig.pay, url: sandbox.url },
-      database: dataDirs === undefined ? {} : { dataDir: dataDirs.cashdesk },
-    }, {});
-    const { receiver, url: callbackUrl, merchant } = await startBackOffice(sandbox, loyalty, host, portOf(12), logger, options.clock);
-    started.push({ close: () => receiver.close() });
-    const cashDesk = await listening('cash desk server', host, portOf(0), () => startServer(config, logger.child({ system: 'cashdesk' }), {
-      clock: options.clock,
-      // The till page speaks the bridge from the cash desk server's own origin, which the bridge then accepts.
-      mount: (app, service) => {
-        mountWebPage(app, DEMO_PAGES.till, 'till');
-        merchant.mount(app, service);
+    const config = resolveServeConfig(
+      {
+        ...demoConfig,
+        server: { host, port: portOf(0) },
+        pay: { ...demoConfig.pay, url: sandbox.url },
+        database: dataDirs === undefined ? {} : { dataDir: dataDirs.cashdesk },
       },
-      beforeClose: () => merchant.close(),
-    }).catch(async (error: unknown) => {
-      await merchant.close();
-      throw error;
-    }));
+      {},
+    );
+    const {
+      receiver,
+      url: callbackUrl,
+      merchant,
+    } = await startBackOffice(sandbox, loyalty, host, portOf(12), logger, options.clock);
+    started.push({ close: () => receiver.close() });
+    const cashDesk = await listening('cash desk server', host, portOf(0), () =>
+      startServer(config, logger.child({ system: 'cashdesk' }), {
+        clock: options.clock,
+        // The till page speaks the bridge from the cash desk server's own origin, which the bridge then accepts.
+        mount: (app, service) => {
+          mountWebPage(app, DEMO_PAGES.till, 'till');
+          merchant.mount(app, service);
+        },
+        beforeClose: () => merchant.close(),
+      }).catch(async (error: unknown) => {
+        await merchant.close();
+        throw error;
+      }),
+    );
     started.push(cashDesk);
 
     const webhookUrl = `${cashDesk.url}/webhooks/pay`;
     const { partnerId, key } = demoConfig.verifier;
-    await sandboxCall(sandbox, 'POST', '/sandbox/partners', { partnerId, key, webhookUrl, webhookSecret: demoConfig.pay.webhookSecret });
+    await sandboxCall(sandbox, 'POST', '/sandbox/partners', {
+      partnerId,
+      key,
+      webhookUrl,
+      webhookSecret: demoConfig.pay.webhookSecret,
+    });
     await sandboxCall(sandbox, 'PUT', '/sandbox/loyalty/target', { url: loyalty.url, ...demoConfig.loyalty });
-    logger.info({ cashDesk: cashDesk.url, sandbox: sandbox.url, loyalty: loyalty.url, webhookUrl }, 'demo system listening');
+    logger.info(
+      { cashDesk: cashDesk.url, sandbox: sandbox.url, loyalty: loyalty.url, webhookUrl },
+      'demo system listening',
+    );
 
     let closing: Promise<void> | undefined;
     return {
-      cashDesk, sandbox, loyalty, webhookUrl, dataDirs, callbacks: { url: callbackUrl },
+      cashDesk,
+      sandbox,
+      loyalty,
+      webhookUrl,
+      dataDirs,
+      callbacks: { url: callbackUrl },
       async issueCard(card = {}) {
         const issued = await sandboxCall<DemoCard>(sandbox, 'POST', '/sandbox/cards', { partnerId, ...card });
         return { cardNumber: issued.cardNumber, cardSession: issued.cardSession, barcode: issued.barcode };

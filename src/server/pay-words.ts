@@ -15,7 +15,10 @@ const clip = (text: string) => (text.length > 256 ? `${text.slice(0, 256)}…` :
  * words only (the status, or the code and the message), never a body or a
  * token; the dialect to extend is named.
  */
-export function wordsNotUnderstood(log: Logger, count: NotUnderstoodCount | undefined): (event: PayClientEvent) => void {
+export function wordsNotUnderstood(
+  log: Logger,
+  count: NotUnderstoodCount | undefined,
+): (event: PayClientEvent) => void {
   const told = new Set<string>();
   return (e) => {
     if (e.type === 'statusNotUnderstood') {
@@ -23,13 +26,23 @@ export function wordsNotUnderstood(log: Logger, count: NotUnderstoodCount | unde
       if (told.has(key)) return;
       told.add(key);
       if (told.size > REMEMBERED) told.delete(told.values().next().value!);
-      log.warn({ operation: e.operation, path: e.path, transactionId: e.transactionId, status: clip(e.status) },
-        'pay status not understood: polled on as transit; add it to pay.dialect.statuses');
+      log.warn(
+        { operation: e.operation, path: e.path, transactionId: e.transactionId, status: clip(e.status) },
+        'pay status not understood: polled on as transit; add it to pay.dialect.statuses',
+      );
       count?.('status', e.operation);
     } else if (e.type === 'codeNotUnderstood') {
-      log.warn({
-        operation: e.operation, path: e.path, httpStatus: e.httpStatus, code: clip(e.code), messages: e.messages.slice(0, 5).map(clip),
-      }, 'pay refusal not understood: told to the till as REFUSED; add its code to pay.dialect.errorCodes if the ' + 'session should act on it');
+      log.warn(
+        {
+          operation: e.operation,
+          path: e.path,
+          httpStatus: e.httpStatus,
+          code: clip(e.code),
+          messages: e.messages.slice(0, 5).map(clip),
+        },
+        'pay refusal not understood: told to the till as REFUSED; add its code to pay.dialect.errorCodes if the ' +
+          'session should act on it',
+      );
       count?.('code', e.operation);
     }
   };

@@ -12,20 +12,30 @@ import { currentTraceparent, threadTelemetry } from '../telemetry/index.js';
 import type { NotUnderstoodCount } from './pay-words.js';
 import type { PaymentsConfig, PaymentsHost, ServerPayments } from './payments.js';
 import {
-  fromWire, toWire, type FromPayments, type PaymentsCall, type PaymentsWorkerData, type ToPayments, type WireRequest, type WireResponse, headerPairs,
+  fromWire,
+  toWire,
+  type FromPayments,
+  type PaymentsCall,
+  type PaymentsWorkerData,
+  type ToPayments,
+  type WireRequest,
+  type WireResponse,
+  headerPairs,
 } from './payments-wire.js';
 
 type Waiter = { resolve(value: unknown): void; reject(error: unknown): void };
-
 
 /** The worker's entry: the built .js next to this file, or the .ts source under tsx (tests, `npm run bench`). */
 function startWorker(workerData: PaymentsWorkerData): Worker {
   const here = import.meta.url;
   if (!here.endsWith('.ts')) return new Worker(new URL('./payments-worker.js', here), { workerData });
   // A worker does not inherit the loader hooks of its parent: it registers tsx's (its ESM API, `tsx/esm/api`) itself.
-  const tsx = pathToFileURL(join(dirname(createRequire(here).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
+  const tsx = pathToFileURL(
+    join(dirname(createRequire(here).resolve('tsx/package.json')), 'dist/esm/api/index.mjs'),
+  ).href;
   const entry = new URL('./payments-worker.ts', here).href;
-  const boot = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return ` + `import(${JSON.stringify(entry)}); })`;
+  const boot =
+    `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return ` + `import(${JSON.stringify(entry)}); })`;
   return new Worker(boot, { eval: true, workerData });
 }
 
@@ -72,7 +82,12 @@ class ThreadPayments implements Payments {
         }
         return;
       case 'ask':
-        void this.#answer(message.id, message.what === 'verify' ? () => host.verifyForPayment(message.arg, message.till) : () => host.token(message.arg));
+        void this.#answer(
+          message.id,
+          message.what === 'verify'
+            ? () => host.verifyForPayment(message.arg, message.till)
+            : () => host.token(message.arg),
+        );
         return;
       case 'log':
         relog(logger, message.line);
@@ -104,19 +119,45 @@ class ThreadPayments implements Payments {
     });
   }
 
-  init(): Promise<void> { return this.call('init'); }
-  start(...args: Parameters<Payments['start']>): Promise<PaymentView> { return this.call('start', ...args); }
-  checkout(...args: Parameters<Payments['checkout']>): Promise<PaymentView> { return this.call('checkout', ...args); }
-  get(...args: Parameters<Payments['get']>): Promise<PaymentView> { return this.call('get', ...args); }
-  changeBasket(...args: Parameters<Payments['changeBasket']>): Promise<PaymentView> { return this.call('changeBasket', ...args); }
-  cancel(...args: Parameters<Payments['cancel']>): Promise<PaymentView> { return this.call('cancel', ...args); }
-  retry(...args: Parameters<Payments['retry']>): Promise<PaymentView> { return this.call('retry', ...args); }
-  rescan(...args: Parameters<Payments['rescan']>): Promise<PaymentView> { return this.call('rescan', ...args); }
-  refund(...args: Parameters<Payments['refund']>): Promise<PaymentView> { return this.call('refund', ...args); }
-  receipt(...args: Parameters<Payments['receipt']>): Promise<PaymentView> { return this.call('receipt', ...args); }
-  abandon(...args: Parameters<Payments['abandon']>): Promise<PaymentView> { return this.call('abandon', ...args); }
-  list(...args: Parameters<Payments['list']>): Promise<PaymentView[]> { return this.call('list', ...args); }
-  events(...args: Parameters<Payments['events']>): Promise<SessionUpdate[]> { return this.call('events', ...args); }
+  init(): Promise<void> {
+    return this.call('init');
+  }
+  start(...args: Parameters<Payments['start']>): Promise<PaymentView> {
+    return this.call('start', ...args);
+  }
+  checkout(...args: Parameters<Payments['checkout']>): Promise<PaymentView> {
+    return this.call('checkout', ...args);
+  }
+  get(...args: Parameters<Payments['get']>): Promise<PaymentView> {
+    return this.call('get', ...args);
+  }
+  changeBasket(...args: Parameters<Payments['changeBasket']>): Promise<PaymentView> {
+    return this.call('changeBasket', ...args);
+  }
+  cancel(...args: Parameters<Payments['cancel']>): Promise<PaymentView> {
+    return this.call('cancel', ...args);
+  }
+  retry(...args: Parameters<Payments['retry']>): Promise<PaymentView> {
+    return this.call('retry', ...args);
+  }
+  rescan(...args: Parameters<Payments['rescan']>): Promise<PaymentView> {
+    return this.call('rescan', ...args);
+  }
+  refund(...args: Parameters<Payments['refund']>): Promise<PaymentView> {
+    return this.call('refund', ...args);
+  }
+  receipt(...args: Parameters<Payments['receipt']>): Promise<PaymentView> {
+    return this.call('receipt', ...args);
+  }
+  abandon(...args: Parameters<Payments['abandon']>): Promise<PaymentView> {
+    return this.call('abandon', ...args);
+  }
+  list(...args: Parameters<Payments['list']>): Promise<PaymentView[]> {
+    return this.call('list', ...args);
+  }
+  events(...args: Parameters<Payments['events']>): Promise<SessionUpdate[]> {
+    return this.call('events', ...args);
+  }
 
   async subscribe(tillId: string, listener: UpdateListener): Promise<() => void> {
     const sub = this.#next++;
@@ -137,7 +178,10 @@ class ThreadPayments implements Payments {
   webhookHandler(): ((request: Request) => Promise<Response>) | undefined {
     if (!this.#webhooks) return undefined;
     return async (request) => {
-      const wire: WireRequest = { headers: headerPairs(request.headers), body: new Uint8Array(await request.arrayBuffer()) };
+      const wire: WireRequest = {
+        headers: headerPairs(request.headers),
+        body: new Uint8Array(await request.arrayBuffer()),
+      };
       const { status, headers, body }: WireResponse = await this.call('webhook', wire);
       return new Response(status === 204 ? null : body, { status, headers });
     };
@@ -169,7 +213,14 @@ class ThreadPayments implements Payments {
 /** A line the thread logged, written again by the server's logger at its level. */
 function relog(logger: Logger, line: string): void {
   try {
-    const { level, time: _time, pid: _pid, hostname: _hostname, msg, ...fields } = JSON.parse(line) as Record<string, unknown>;
+    const {
+      level,
+      time: _time,
+      pid: _pid,
+      hostname: _hostname,
+      msg,
+      ...fields
+    } = JSON.parse(line) as Record<string, unknown>;
     const label = logger.levels.labels[Number(level)] as LevelWithSilent | undefined;
     if (label !== undefined && label !== 'silent') logger[label](fields, typeof msg === 'string' ? msg : undefined);
   } catch {
@@ -183,10 +234,15 @@ function relog(logger: Logger, line: string): void {
  * resolves once they are open (or rejects with why they are not).
  */
 export async function openPaymentsThread(
-  config: PaymentsConfig, host: () => PaymentsHost, logger: Logger, count?: NotUnderstoodCount,
+  config: PaymentsConfig,
+  host: () => PaymentsHost,
+  logger: Logger,
+  count?: NotUnderstoodCount,
 ): Promise<ServerPayments> {
   const worker = startWorker({
-    config: { pay: config.pay, database: config.database }, logLevel: logger.level, niceness: config.pay.threadNiceness,
+    config: { pay: config.pay, database: config.database },
+    logLevel: logger.level,
+    niceness: config.pay.threadNiceness,
     telemetry: threadTelemetry(),
   });
   const webhooks = config.pay.webhookSecret !== undefined;
@@ -211,7 +267,8 @@ export async function openPaymentsThread(
     throw error;
   });
   return {
-    payments, databaseKind,
+    payments,
+    databaseKind,
     ping: () => payments.call('ping'),
     close: () => payments.close(),
   };

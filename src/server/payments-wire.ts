@@ -23,18 +23,36 @@ export type WireError =
 
 /** The payments' calls a till's intent (or the server) makes, by name: their arguments are data. */
 export type PaymentsCall =
-  | 'init' | 'start' | 'checkout' | 'get' | 'changeBasket' | 'cancel' | 'retry' | 'rescan' | 'refund' | 'receipt' | 'abandon' | 'list' | 'events'
-  | 'subscribe' | 'webhook' | 'ping' | 'close';
+  | 'init'
+  | 'start'
+  | 'checkout'
+  | 'get'
+  | 'changeBasket'
+  | 'cancel'
+  | 'retry'
+  | 'rescan'
+  | 'refund'
+  | 'receipt'
+  | 'abandon'
+  | 'list'
+  | 'events'
+  | 'subscribe'
+  | 'webhook'
+  | 'ping'
+  | 'close';
 
 /** Main thread to payments thread. */
 export type ToPayments =
   | {
-    type: 'call'; id: number; call: PaymentsCall; args: unknown[];
-    /** The id of the request that made the call. */
-    requestId?: string;
-    /** The W3C traceparent of the span that made the call, when tracing: the thread's spans are its children. */
-    traceparent?: string;
-  }
+      type: 'call';
+      id: number;
+      call: PaymentsCall;
+      args: unknown[];
+      /** The id of the request that made the call. */
+      requestId?: string;
+      /** The W3C traceparent of the span that made the call, when tracing: the thread's spans are its children. */
+      traceparent?: string;
+    }
   | { type: 'unsubscribe'; subscription: number }
   | { type: 'answer'; id: number; ok: true; value: unknown }
   | { type: 'answer'; id: number; ok: false; error: WireError };
@@ -53,8 +71,15 @@ export type FromPayments =
   | { type: 'count'; kind: 'status' | 'code'; operation: PayOperation };
 
 /** A webhook request as it crosses threads, and its answer. */
-export interface WireRequest { headers: Array<[string, string]>; body: Uint8Array<ArrayBuffer> }
-export interface WireResponse { status: number; headers: Array<[string, string]>; body: Uint8Array<ArrayBuffer> }
+export interface WireRequest {
+  headers: Array<[string, string]>;
+  body: Uint8Array<ArrayBuffer>;
+}
+export interface WireResponse {
+  status: number;
+  headers: Array<[string, string]>;
+  body: Uint8Array<ArrayBuffer>;
+}
 
 /** A message's headers as name-value pairs (structured clone does not carry `Headers`). */
 export function headerPairs(headers: Headers): Array<[string, string]> {

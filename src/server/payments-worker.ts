@@ -7,7 +7,16 @@ import type { BarcodeVerification } from '../contracts/barcode.js';
 import { logPolicyOptions, withRequestId } from '../log/index.js';
 import { startThreadTelemetry, withTraceparent } from '../telemetry/index.js';
 import { openServerPayments, type ServerPayments } from './payments.js';
-import { fromWire, headerPairs, toWire, type FromPayments, type PaymentsWorkerData, type ToPayments, type WireRequest, type WireResponse } from './payments-wire.js';
+import {
+  fromWire,
+  headerPairs,
+  toWire,
+  type FromPayments,
+  type PaymentsWorkerData,
+  type ToPayments,
+  type WireRequest,
+  type WireResponse,
+} from './payments-wire.js';
 
 // The payments thread (see payments-thread.ts): the payments service with its
 // database and Pay API client, driven by messages from the server's main
@@ -36,9 +45,12 @@ if (niceness > 0) lowerPriority(niceness);
 const send = (message: FromPayments) => port.postMessage(message);
 
 // Lines go back to the server's logger (under the policy here already: nothing secret crosses).
-const logger = pino({ level: logLevel, ...logPolicyOptions() }, {
-  write: (line: string) => send({ type: 'log', line }),
-});
+const logger = pino(
+  { level: logLevel, ...logPolicyOptions() },
+  {
+    write: (line: string) => send({ type: 'log', line }),
+  },
+);
 
 let nextAsk = 1;
 const asked = new Map<number, { resolve(value: unknown): void; reject(error: unknown): void }>();
@@ -56,18 +68,36 @@ const host = {
 
 const subscriptions = new Map<number, Promise<() => void>>();
 
-async function webhook(handler: (request: Request) => Promise<Response>, { headers, body }: WireRequest): Promise<WireResponse> {
-  const response = await handler(new Request('http://payments.invalid/webhooks/pay', { method: 'POST', headers, body }));
-  return { status: response.status, headers: headerPairs(response.headers), body: new Uint8Array(await response.arrayBuffer()) };
+async function webhook(
+  handler: (request: Request) => Promise<Response>,
+  { headers, body }: WireRequest,
+): Promise<WireResponse> {
+  const response = await handler(
+    new Request('http://payments.invalid/webhooks/pay', { method: 'POST', headers, body }),
+  );
+  return {
+    status: response.status,
+    headers: headerPairs(response.headers),
+    body: new Uint8Array(await response.arrayBuffer()),
+  };
 }
 
-function run(pay: ServerPayments, webhookHandler: ((request: Request) => Promise<Response>) | undefined, call: string, args: unknown[]): Promise<unknown> {
+function run(
+  pay: ServerPayments,
+  webhookHandler: ((request: Request) => Promise<Response>) | undefined,
+  call: string,
+  args: unknown[],
+): Promise<unknown> {
   const p: Payments = pay.payments;
   switch (call) {
-    case 'init': return p.init();
-    case 'ping': return pay.ping();
-    case 'close': return pay.close().finally(stopTelemetry);
-    case 'webhook': return webhook(webhookHandler!, args[0] as WireRequest);
+    case 'init':
+      return p.init();
+    case 'ping':
+      return pay.ping();
+    case 'close':
+      return pay.close().finally(stopTelemetry);
+    case 'webhook':
+      return webhook(webhookHandler!, args[0] as WireRequest);
     case 'subscribe': {
       const [tillId, sub] = args as [string, number];
       const subscribed = p.subscribe(tillId, (update) => send({ type: 'update', subscription: sub, update }));
@@ -82,9 +112,15 @@ function run(pay: ServerPayments, webhookHandler: ((request: Request) => Promise
 }
 
 try {
-  const pay = await openServerPayments(config, () => host, logger, undefined, (kind, operation) => {
-    send({ type: 'count', kind, operation });
-  });
+  const pay = await openServerPayments(
+    config,
+    () => host,
+    logger,
+    undefined,
+    (kind, operation) => {
+      send({ type: 'count', kind, operation });
+    },
+  );
   const webhookHandler = pay.payments.webhookHandler();
   port.on('message', (message: ToPayments) => {
     if (message.type === 'answer') {
@@ -95,7 +131,10 @@ try {
     } else if (message.type === 'unsubscribe') {
       const subscribed = subscriptions.get(message.subscription);
       subscriptions.delete(message.subscription);
-      void subscribed?.then((unsubscribe) => unsubscribe(), () => {});
+      void subscribed?.then(
+        (unsubscribe) => unsubscribe(),
+        () => {},
+      );
     } else {
       const { id, call, args, requestId: rid, traceparent } = message;
       const traced = () => withTraceparent(traceparent, () => run(pay, webhookHandler, call, args));

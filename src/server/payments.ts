@@ -38,26 +38,42 @@ export type PaymentsConfig = Pick<ServeConfig, 'database'> & { pay: NonNullable<
  * `service()` is read lazily: the service is built with these payments.
  */
 export async function openServerPayments(
-  config: PaymentsConfig, service: () => PaymentsHost, logger: Logger, clock?: () => number, count?: NotUnderstoodCount,
+  config: PaymentsConfig,
+  service: () => PaymentsHost,
+  logger: Logger,
+  clock?: () => number,
+  count?: NotUnderstoodCount,
 ): Promise<ServerPayments> {
   const { url, dataDir, schema } = config.database;
   const log = logger.child({ part: 'payments' });
   const db = await openDatabase({
-    ...(url ? { url } : {}), ...(dataDir ? { dataDir } : {}), ...(schema ? { schema } : {}), logger: log.child({ part: 'database' }),
+    ...(url ? { url } : {}),
+    ...(dataDir ? { dataDir } : {}),
+    ...(schema ? { schema } : {}),
+    logger: log.child({ part: 'database' }),
   });
   const words = wordsNotUnderstood(log, count);
   try {
     const client = createPayClient({
-      baseUrl: config.pay.url, token: (text) => service().token(text), timeoutMs: config.pay.timeoutMs,
-      profile: config.pay.profile, tokenHeader: config.pay.tokenHeader, paths: config.pay.paths, dialect: config.pay.dialect,
+      baseUrl: config.pay.url,
+      token: (text) => service().token(text),
+      timeoutMs: config.pay.timeoutMs,
+      profile: config.pay.profile,
+      tokenHeader: config.pay.tokenHeader,
+      paths: config.pay.paths,
+      dialect: config.pay.dialect,
       // Paths and timings only: never bodies or tokens.
       onEvent: (e) => {
         if (e.type === 'request') log.info({ path: e.path, attempt: e.attempt }, 'pay request');
-        else if (e.type === 'failure') log.warn({ path: e.path, attempt: e.attempt, code: e.error.code }, 'pay request failed');
+        else if (e.type === 'failure')
+          log.warn({ path: e.path, attempt: e.attempt, code: e.error.code }, 'pay request failed');
         // Field names only: what the service answered that the client does not read (pay check tells which option
         // fits).
         else if (e.type === 'responseNotUnderstood') {
-          log.warn({ path: e.path, httpStatus: e.httpStatus, unknown: e.unknown, missing: e.missing, invalid: e.invalid }, 'pay response not understood');
+          log.warn(
+            { path: e.path, httpStatus: e.httpStatus, unknown: e.unknown, missing: e.missing, invalid: e.invalid },
+            'pay response not understood',
+          );
         } else {
           words(e);
         }
@@ -66,30 +82,39 @@ export async function openServerPayments(
     const channel = `wpk_pay_${schema ?? 'public'}`;
     let shared: SharedChannel | undefined;
     const payments = new CashDeskPayments({
-      client, db, verify: (fullBarcode, tillId) => service().verifyForPayment(fullBarcode, tillId),
+      client,
+      db,
+      verify: (fullBarcode, tillId) => service().verifyForPayment(fullBarcode, tillId),
       ...(config.pay.webhookSecret ? { webhookSecret: config.pay.webhookSecret } : {}),
       ...(config.pay.pollIntervalMs ? { pollIntervalMs: config.pay.pollIntervalMs } : {}),
       unknownStatusTimeoutMs: config.pay.unknownStatusTimeoutMs,
-      adoptIntervalMs: config.pay.adoptIntervalMs, leaseMs: config.pay.leaseMs,
+      adoptIntervalMs: config.pay.adoptIntervalMs,
+      leaseMs: config.pay.leaseMs,
       // PGlite in memory dies with the process: a write before each step would protect nothing.
       writeBehind: db.kind === 'pglite' && dataDir === undefined,
-      ...(db.kind === 'postgres' && url ? {
-        openChannel: async ({ onMessage, onDown, onReconnect }: ChannelListeners) => {
-          shared = await openChannel({
-            url, channel, notifyWith: db, onMessage, onReconnect,
-            // One line per change of state, never one per attempt.
-            onStateChange: (up, error) => {
-              if (up) {
-                log.info('payment channel listening again: reading what was written meanwhile');
-              } else {
-                onDown();
-                log.warn({ err: error }, 'payment channel lost: reconnecting; instances read the rows meanwhile');
-              }
+      ...(db.kind === 'postgres' && url
+        ? {
+            openChannel: async ({ onMessage, onDown, onReconnect }: ChannelListeners) => {
+              shared = await openChannel({
+                url,
+                channel,
+                notifyWith: db,
+                onMessage,
+                onReconnect,
+                // One line per change of state, never one per attempt.
+                onStateChange: (up, error) => {
+                  if (up) {
+                    log.info('payment channel listening again: reading what was written meanwhile');
+                  } else {
+                    onDown();
+                    log.warn({ err: error }, 'payment channel lost: reconnecting; instances read the rows meanwhile');
+                  }
+                },
+              });
+              return shared;
             },
-          });
-          return shared;
-        },
-      } : {}),
+          }
+        : {}),
       // The pool says once that the database went and once that it came back: no line per failed write or timer.
       onError: (error, what) => {
         if (!isDatabaseUnavailable(error)) log.warn({ err: error }, what);
@@ -97,7 +122,8 @@ export async function openServerPayments(
       ...(clock ? { clock } : {}),
     });
     return {
-      payments, databaseKind: db.kind,
+      payments,
+      databaseKind: db.kind,
       async ping() {
         await db.query('SELECT 1');
         // The instances' hints go over the LISTEN connection: while it is down this one hears none.

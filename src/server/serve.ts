@@ -62,13 +62,20 @@ export const BRIDGE_PATH = '/ws';
  * const server = await startServer(resolveServeConfig(demoConfig, process.env));
  * console.log(server.url); // http://127.0.0.1:8080
  */
-export async function startServer(config: ServeConfig, given: Logger = silentLogger(), options: StartServerOptions = {}): Promise<RunningServer> {
+export async function startServer(
+  config: ServeConfig,
+  given: Logger = silentLogger(),
+  options: StartServerOptions = {},
+): Promise<RunningServer> {
   const logger = withLogPolicy(given);
   const { server: s } = config;
   const limits = defined({
-    headersTimeoutMs: s.headersTimeoutMs, requestTimeoutMs: s.requestTimeoutMs, keepAliveTimeoutMs: s.keepAliveTimeoutMs,
+    headersTimeoutMs: s.headersTimeoutMs,
+    requestTimeoutMs: s.requestTimeoutMs,
+    keepAliveTimeoutMs: s.keepAliveTimeoutMs,
     // Upgraded sockets stay counted by the HTTP server: by default a full bridge still leaves HTTP its own 1024.
-    maxConnections: s.maxConnections ?? DEFAULT_SERVER_LIMITS.maxConnections + (s.maxWsConnections ?? DEFAULT_MAX_CONNECTIONS),
+    maxConnections:
+      s.maxConnections ?? DEFAULT_SERVER_LIMITS.maxConnections + (s.maxWsConnections ?? DEFAULT_MAX_CONNECTIONS),
   });
   const opened: Opened = {};
   // Late, never early: Redis and the payments' database can fail while it builds, and the verify path's raw
@@ -98,11 +105,19 @@ export async function startServer(config: ServeConfig, given: Logger = silentLog
     if (['127.0.0.1', '::1', 'localhost'].includes(config.server.host)) bridge.allowOrigin(`http://localhost:${port}`);
   }
   const payConfig = config.pay;
-  logger.info({
-    url: http.url, backend: verifier.backend, tills: config.tills.length, redis: store !== undefined,
-    pay: payConfig?.url, database: pay?.databaseKind, payThread: pay === undefined ? undefined : payConfig?.thread,
-    webhook: payConfig?.webhookSecret !== undefined,
-  }, 'cash desk server listening');
+  logger.info(
+    {
+      url: http.url,
+      backend: verifier.backend,
+      tills: config.tills.length,
+      redis: store !== undefined,
+      pay: payConfig?.url,
+      database: pay?.databaseKind,
+      payThread: pay === undefined ? undefined : payConfig?.thread,
+      webhook: payConfig?.webhookSecret !== undefined,
+    },
+    'cash desk server listening',
+  );
 
   let closing: Promise<void> | undefined;
   return {
@@ -145,29 +160,44 @@ interface CashDesk {
 }
 
 /** Builds the verifier, the payments, the service, the HTTP app (with `options.mount`) and the bridge. */
-async function buildCashDesk(config: ServeConfig, logger: Logger, options: StartServerOptions, opened: Opened): Promise<CashDesk> {
+async function buildCashDesk(
+  config: ServeConfig,
+  logger: Logger,
+  options: StartServerOptions,
+  opened: Opened,
+): Promise<CashDesk> {
   const { replay, ...verifierConfig } = config.verifier;
   const store = config.redisUrl === undefined ? undefined : new RedisStore({ url: config.redisUrl });
   const metrics = new ServerMetrics();
   const bonusAvailable = config.bonus === undefined ? undefined : httpBonusHook(config.bonus, metrics.bonusChecks);
   const verifier = createVerifier({
-    ...verifierConfig, replay: replay ? store : false, ...(bonusAvailable ? { bonusAvailable } : {}), ...(options.clock ? { clock: options.clock } : {}),
+    ...verifierConfig,
+    replay: replay ? store : false,
+    ...(bonusAvailable ? { bonusAvailable } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   let service: CashDeskService | undefined;
   const { pay: payConfig } = config;
   if (payConfig !== undefined) {
     const paymentsConfig = { database: config.database, pay: payConfig };
-    const count = (kind: 'status' | 'code', operation: string) => metrics.payWordsNotUnderstood.inc({ operation, kind });
-    opened.pay = payConfig.thread === 'worker' && options.clock === undefined
-      ? await openPaymentsThread(paymentsConfig, () => service!, logger, count)
-      : await openServerPayments(paymentsConfig, () => service!, logger, options.clock, count);
+    const count = (kind: 'status' | 'code', operation: string) =>
+      metrics.payWordsNotUnderstood.inc({ operation, kind });
+    opened.pay =
+      payConfig.thread === 'worker' && options.clock === undefined
+        ? await openPaymentsThread(paymentsConfig, () => service!, logger, count)
+        : await openServerPayments(paymentsConfig, () => service!, logger, options.clock, count);
   }
   const { pay } = opened;
   // With Redis, the wrong-key budget per address holds for every instance together, not for each.
   const failureCounts = store === undefined ? undefined : new RedisFailureCounts({ client: store.client, logger });
   opened.failureCounts = failureCounts;
   service = new CashDeskService({
-    verifier, tills: new TillRegistry(config.tills), version: VERSION, metrics, logger, ...(pay ? { payments: pay.payments } : {}),
+    verifier,
+    tills: new TillRegistry(config.tills),
+    version: VERSION,
+    metrics,
+    logger,
+    ...(pay ? { payments: pay.payments } : {}),
     ...(failureCounts === undefined ? {} : { bruteForce: { shared: failureCounts } }),
   });
   await pay?.payments.init();
@@ -180,13 +210,21 @@ async function buildCashDesk(config: ServeConfig, logger: Logger, options: Start
   const app = createHttpApp(service, { bodyLimitBytes: s.bodyLimitBytes, logger, health });
   options.mount?.(app, service);
   const bridge = createBridge(service, {
-    allowedOrigins: s.allowedOrigins, maxPayloadBytes: s.maxPayloadBytes, logger,
-    ...defined({ maxConnections: s.maxWsConnections, maxConnectionsPerTill: s.maxWsConnectionsPerTill, maxBufferedBytesTotal: s.maxWsBufferedBytesTotal }),
+    allowedOrigins: s.allowedOrigins,
+    maxPayloadBytes: s.maxPayloadBytes,
+    logger,
+    ...defined({
+      maxConnections: s.maxWsConnections,
+      maxConnectionsPerTill: s.maxWsConnectionsPerTill,
+      maxBufferedBytesTotal: s.maxWsBufferedBytesTotal,
+    }),
   });
   return { app, service, verifier, bridge, store, pay, failureCounts };
 }
 
 /** `fields` without the ones not set, so the callee's defaults apply. */
 function defined<T extends Record<string, unknown>>(fields: T): Partial<{ [K in keyof T]: Exclude<T[K], undefined> }> {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<{ [K in keyof T]: Exclude<T[K], undefined> }>;
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<{
+    [K in keyof T]: Exclude<T[K], undefined>;
+  }>;
 }

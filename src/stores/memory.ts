@@ -117,7 +117,9 @@ export class MemoryStore implements SyncStore {
     if (mark === undefined && marks.entries.size >= this.#maxMarks) {
       marks.sweep(now);
       if (marks.entries.size >= this.#maxMarks) {
-        throw new StoreError(`replay mark budget full (${this.#maxMarks} live marks): refusing rather than forgetting a used barcode`);
+        throw new StoreError(
+          `replay mark budget full (${this.#maxMarks} live marks): refusing rather than forgetting a used barcode`,
+        );
       }
     }
     marks.write(key, { expiresAt: now + ttlMs, owner }, mark !== undefined);
@@ -130,7 +132,11 @@ export class MemoryStore implements SyncStore {
     const counters = this.#counters;
     const present = counters.entries.get(key);
     const entry = present !== undefined && present.expiresAt > now ? present : undefined;
-    counters.write(key, { count: entry === undefined ? 1 : entry.count + 1, expiresAt: now + ttlMs }, present !== undefined);
+    counters.write(
+      key,
+      { count: entry === undefined ? 1 : entry.count + 1, expiresAt: now + ttlMs },
+      present !== undefined,
+    );
     this.#wrote(now);
     while (counters.entries.size > this.#maxCounters) {
       counters.entries.delete(counters.entries.keys().next().value as string);

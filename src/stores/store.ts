@@ -30,7 +30,8 @@ export interface SyncStore extends StoreOperations<boolean, number, void, true |
 }
 
 /** A store answering with promises; a verifier over it returns promises. */
-export interface AsyncStore extends StoreOperations<Promise<boolean>, Promise<number>, Promise<void>, Promise<true | string>> {
+export interface AsyncStore
+  extends StoreOperations<Promise<boolean>, Promise<number>, Promise<void>, Promise<true | string>> {
   readonly synchronous: false;
 }
 

@@ -9,7 +9,12 @@ export interface WebhookHeaders {
 }
 
 /** The signature of one message: base64 HMAC-SHA256 over `id.timestamp.body`. */
-export function webhookSignature(key: Uint8Array, id: string, timestampSeconds: number, body: string | Uint8Array): Buffer {
+export function webhookSignature(
+  key: Uint8Array,
+  id: string,
+  timestampSeconds: number,
+  body: string | Uint8Array,
+): Buffer {
   return createHmac('sha256', key).update(`${id}.${timestampSeconds}.`).update(body).digest();
 }
 
@@ -20,7 +25,10 @@ export function webhookSignature(key: Uint8Array, id: string, timestampSeconds: 
  * const headers = signWebhook(secret, { id: 'msg_1', timestampSeconds: Math.floor(Date.now() / 1000), body });
  * await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
  */
-export function signWebhook(secret: string | Uint8Array, message: { id: string; timestampSeconds: number; body: string | Uint8Array }): WebhookHeaders {
+export function signWebhook(
+  secret: string | Uint8Array,
+  message: { id: string; timestampSeconds: number; body: string | Uint8Array },
+): WebhookHeaders {
   const key = typeof secret === 'string' ? webhookKey(secret) : secret;
   const signature = webhookSignature(key, message.id, message.timestampSeconds, message.body).toString('base64');
   return {

@@ -51,7 +51,10 @@ function header(headers: WebhookHeaderSource, name: string): string | undefined 
  * const verifier = createWebhookVerifier([process.env.CALLBACK_SECRET!]);
  * const { id } = verifier.verify(request.headers, rawBody);
  */
-export function createWebhookVerifier(secrets: string | readonly string[], { toleranceSeconds = 300, clock = Date.now }: WebhookVerifierOptions = {}): WebhookVerifier {
+export function createWebhookVerifier(
+  secrets: string | readonly string[],
+  { toleranceSeconds = 300, clock = Date.now }: WebhookVerifierOptions = {},
+): WebhookVerifier {
   const list = typeof secrets === 'string' ? [secrets] : [...secrets];
   if (list.length === 0) throw new WebhookError('WEBHOOK_SECRET_INVALID', 'webhook secret: at least one is required');
   const keys = list.map((secret) => webhookKey(secret));
@@ -61,17 +64,25 @@ export function createWebhookVerifier(secrets: string | readonly string[], { tol
       const timestamp = header(headers, 'webhook-timestamp');
       const signatures = header(headers, 'webhook-signature');
       if (!id || !timestamp || !signatures) {
-        throw new WebhookError('WEBHOOK_HEADERS_MISSING', 'webhook-id, webhook-timestamp and webhook-signature are required');
+        throw new WebhookError(
+          'WEBHOOK_HEADERS_MISSING',
+          'webhook-id, webhook-timestamp and webhook-signature are required',
+        );
       }
-      if (!TIMESTAMP.test(timestamp)) throw new WebhookError('WEBHOOK_TIMESTAMP_STALE', 'webhook-timestamp: must be unix seconds');
+      if (!TIMESTAMP.test(timestamp))
+        throw new WebhookError('WEBHOOK_TIMESTAMP_STALE', 'webhook-timestamp: must be unix seconds');
       const timestampSeconds = Number(timestamp);
       if (Math.abs(Math.floor(now / 1000) - timestampSeconds) > toleranceSeconds) {
-        throw new WebhookError('WEBHOOK_TIMESTAMP_STALE', `webhook-timestamp: must be within ${toleranceSeconds} s of now`);
+        throw new WebhookError(
+          'WEBHOOK_TIMESTAMP_STALE',
+          `webhook-timestamp: must be within ${toleranceSeconds} s of now`,
+        );
       }
       // Only canonical v1 values count: a signature padded with characters base64 decoding would skip is not one.
       const presented: Buffer[] = [];
       for (const entry of signatures.split(' ')) {
-        if (entry.length === 47 && entry.startsWith('v1,') && V1_SIGNATURE.test(entry.slice(3))) presented.push(Buffer.from(entry.slice(3), 'base64'));
+        if (entry.length === 47 && entry.startsWith('v1,') && V1_SIGNATURE.test(entry.slice(3)))
+          presented.push(Buffer.from(entry.slice(3), 'base64'));
       }
       let match = false;
       if (presented.length > 0) {

@@ -20,7 +20,11 @@ export interface VerifyWebhookOptions {
  * @example
  * const { id } = verifyWebhook(secret, req.headers, rawBody);
  */
-export function verifyWebhook(secrets: string | readonly string[], headers: WebhookHeaderSource, body: string | Uint8Array,
-  { toleranceSeconds = 300, now = Date.now() }: VerifyWebhookOptions = {}): VerifiedWebhook {
+export function verifyWebhook(
+  secrets: string | readonly string[],
+  headers: WebhookHeaderSource,
+  body: string | Uint8Array,
+  { toleranceSeconds = 300, now = Date.now() }: VerifyWebhookOptions = {},
+): VerifiedWebhook {
   return createWebhookVerifier(secrets, { toleranceSeconds }).verify(headers, body, now);
 }

@@ -27,7 +27,10 @@ describe('public API surface', () => {
   it('exports at run time exactly the names the report calls runtime names', async () => {
     for (const { subpath, source } of entries) {
       const module = (await import(pathToFileURL(join(root, source)).href)) as Record<string, unknown>;
-      const expected = names.get(subpath)!.filter(isRuntime).map((n) => n.name);
+      const expected = names
+        .get(subpath)!
+        .filter(isRuntime)
+        .map((n) => n.name);
       expect({ subpath, names: Object.keys(module).sort() }).toEqual({ subpath, names: expected.sort() });
     }
   });

@@ -16,9 +16,16 @@ export function entryPoints(): EntryPoint[] {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     exports: Record<string, string | { types: string; default: string }>;
   };
-  return Object.entries(pkg.exports).flatMap(([subpath, target]) => typeof target === 'string' ? [] : [{
-    subpath, source: target.types.replace(/^\.\/dist\//, '').replace(/\.d\.ts$/, '.ts'),
-  }]);
+  return Object.entries(pkg.exports).flatMap(([subpath, target]) =>
+    typeof target === 'string'
+      ? []
+      : [
+          {
+            subpath,
+            source: target.types.replace(/^\.\/dist\//, '').replace(/\.d\.ts$/, '.ts'),
+          },
+        ],
+  );
 }
 
 /** An exported name and what it is: a runtime value (function, class, constant) or a type only. */
@@ -29,20 +36,35 @@ export interface ExportedName {
 
 /** What TypeScript sees each entry point export, sorted by name. */
 export function exportedNames(entries: readonly EntryPoint[]): Map<string, ExportedName[]> {
-  const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.build.json'), {}, {
-    ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(String(d.messageText)); },
-  })!;
-  const program = ts.createProgram(entries.map((e) => join(root, e.source)), config.options);
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(root, 'tsconfig.build.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(String(d.messageText));
+      },
+    },
+  )!;
+  const program = ts.createProgram(
+    entries.map((e) => join(root, e.source)),
+    config.options,
+  );
   const checker = program.getTypeChecker();
   const result = new Map<string, ExportedName[]>();
   for (const entry of entries) {
     const file = program.getSourceFile(join(root, entry.source))!;
     const names = checker.getExportsOfModule(checker.getSymbolAtLocation(file)!).map((symbol) => {
-      const typeOnly = symbol.declarations?.some((d) => ts.isExportSpecifier(d) && (d.isTypeOnly || d.parent.parent.isTypeOnly));
+      const typeOnly = symbol.declarations?.some(
+        (d) => ts.isExportSpecifier(d) && (d.isTypeOnly || d.parent.parent.isTypeOnly),
+      );
       const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
       return { name: symbol.name, kind: kindOf(target.flags, typeOnly === true) };
     });
-    result.set(entry.subpath, names.sort((a, b) => a.name.localeCompare(b.name)));
+    result.set(
+      entry.subpath,
+      names.sort((a, b) => a.name.localeCompare(b.name)),
+    );
   }
   return result;
 }

@@ -10,8 +10,8 @@ const root = resolve(import.meta.dirname, '..', '..');
  * A file may import its own layer and the ones below.
  */
 const LAYERS: Readonly<Record<string, readonly [layer: number, name: string]>> = {
-  'assembly': [0, 'core'],
-  'src': [1, 'foundation'],
+  assembly: [0, 'core'],
+  src: [1, 'foundation'],
   'src/contracts': [1, 'foundation'],
   'src/errors': [1, 'foundation'],
   'src/stores': [1, 'foundation'],
@@ -55,11 +55,13 @@ function folderOf(file: string): string {
 }
 
 function sources(dir: string): string[] {
-  return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
-    .map((e) => relative(root, join(e.parentPath, e.name)))
-    // The addon's build output (node-gyp) is not source; src/build/ is.
-    .filter((file) => !file.split('/').includes('node_modules') && !file.startsWith('adapters/native/build/'));
+  return (
+    readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
+      .map((e) => relative(root, join(e.parentPath, e.name)))
+      // The addon's build output (node-gyp) is not source; src/build/ is.
+      .filter((file) => !file.split('/').includes('node_modules') && !file.startsWith('adapters/native/build/'))
+  );
 }
 
 /** Relative imports of a file (static, dynamic and `export ... from`), as repository paths of .ts files. */
@@ -80,8 +82,11 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { ex
  * The package's subpath entry points (package.json `exports`): each re-exports its module's whole surface, server
  * and program included, so it may reach above its folder's layer; nothing they import counts as their folder's.
  */
-const entryPoints = new Set(Object.values(pkg.exports).flatMap((e) =>
-  typeof e === 'object' && e.types ? [e.types.replace(/^\.\/dist\//, '').replace(/\.d\.ts$/, '.ts')] : []));
+const entryPoints = new Set(
+  Object.values(pkg.exports).flatMap((e) =>
+    typeof e === 'object' && e.types ? [e.types.replace(/^\.\/dist\//, '').replace(/\.d\.ts$/, '.ts')] : [],
+  ),
+);
 
 const files = [...sources('assembly'), ...sources('src'), ...sources('adapters')];
 const graph = new Map(files.map((f) => [f, importsOf(f)]));
@@ -147,8 +152,11 @@ describe('layering (docs/architecture.md)', () => {
   });
 
   it('keeps the core apart: assembly imports nothing outside it', () => {
-    const outside = [...graph].filter(([file]) => folderOf(file) === 'assembly').flatMap(([file, imports]) =>
-      imports.filter((target) => folderOf(target) !== 'assembly').map((target) => `${file} -> ${target}`));
+    const outside = [...graph]
+      .filter(([file]) => folderOf(file) === 'assembly')
+      .flatMap(([file, imports]) =>
+        imports.filter((target) => folderOf(target) !== 'assembly').map((target) => `${file} -> ${target}`),
+      );
     expect(outside).toEqual([]);
   });
 
@@ -161,7 +169,11 @@ describe('layering (docs/architecture.md)', () => {
     const folders = folderGraph();
     const cycles = cyclesOf(folders.keys(), (folder) => folders.get(folder)?.keys() ?? []);
     const named = cycles.map((cycle) =>
-      cycle.slice(1).map((to, i) => folders.get(cycle[i]!)!.get(to)!).join(', '));
+      cycle
+        .slice(1)
+        .map((to, i) => folders.get(cycle[i]!)!.get(to)!)
+        .join(', '),
+    );
     expect(named).toEqual([]);
   });
 });

@@ -21,7 +21,9 @@ function password(card: string, session: string, step: number, digits: number): 
   const cardKey = createHmac('sha256', KEY).update(`card:${card}`).digest();
   const counter = Buffer.alloc(8);
   counter.writeBigUInt64BE(BigInt(step));
-  const tag = createHmac('sha256', cardKey).update(Buffer.concat([counter, Buffer.from(session)])).digest();
+  const tag = createHmac('sha256', cardKey)
+    .update(Buffer.concat([counter, Buffer.from(session)]))
+    .digest();
   const value = tag.readUInt32BE(tag[31]! & 15) & 0x7fffffff;
   return String(digits >= 10 ? value : value % 10 ** digits).padStart(digits, '0');
 }
@@ -34,46 +36,75 @@ const card = fc.oneof(
 );
 
 describe('verifyBatch (wasm core, card-bound SHA-256)', () => {
-  it('accepts exactly the passwords node:crypto computes, with the slots scalar verify gives, at every password and ' + 'session length', () => {
-    const layout = fc.record({ passLength: fc.integer({ min: 1, max: 10 }), cardSessionLength: fc.integer({ min: 1, max: 47 }) });
-    fc.assert(fc.property(layout, fc.array(card, { minLength: 1, maxLength: 40 }), fc.gen(), ({ passLength, cardSessionLength }, cards, gen) => {
-      const config = { ...CARD_BOUND_CONFIG, passLength, cardSessionLength, window: 1 } as VerifierConfig;
-      const batchCore = new WasmBackend(resolveConfig(config));
-      const scalarCore = new WasmBackend(resolveConfig(config));
-      const step = Math.floor(NOW / STEP_MS);
-      const session = fc.string({ unit: fc.constantFrom(...ALPHABET), minLength: cardSessionLength, maxLength: cardSessionLength });
-      // Three batches on one core: later ones meet cards the cache holds, some evicted by others in the same
-      // batch.
-      for (let round = 0; round < 3; round++) {
-        const entries = gen(fc.array, fc.record({
-          card: fc.constantFrom(...cards),
-          session: fc.oneof(fc.constant(''), session),
-          delta: fc.constantFrom(0, 0, 0, -1, 1, 2),
-          garble: fc.constantFrom(0, 0, 0, 1, 5),
-        }), { minLength: 1, maxLength: 64 });
-        const sent = entries.map((e) => [...password(e.card, e.session, step + e.delta, passLength)]
-          .map((d) => String((Number(d) + e.garble) % 10)).join(''));
-        const barcodes = entries.map((e, i) => `CM;${e.card};${e.session};${sent[i]}`);
-        batchCore.verifyBatch(barcodes, 0, barcodes.length, NOW);
-        const slots = batchCore.batchResult;
-        entries.forEach((e, i) => {
-          const base = i * BATCH_STRIDE;
-          const code = slots[base + BATCH_CODE];
-          const expected = scalarCore.verify(barcodes[i]!, NOW);
-          expect(code, barcodes[i]).toBe(expected);
-          // The counter slots (6, 7) mean something only on a match: a single call leaves the last match's there.
-          const compared = (view: Int32Array, at: number) => Array.from(view.subarray(at, at + 9)).filter((_, k) => code === VerifyCode.Ok || (k !== 6 && k !== 7));
-          expect(compared(slots, base), barcodes[i]).toEqual(compared(scalarCore.result, 0));
-          // Short passwords may equal another step's code: the window's first match (0, -1, +1) is the answer.
-          const match = [0, -1, 1].find((d) => password(e.card, e.session, step + d, passLength) === sent[i]);
-          expect(code === VerifyCode.Ok, barcodes[i]).toBe(match !== undefined);
-          if (match !== undefined) expect(slots[base + 5], barcodes[i]).toBe(match);
-        });
-      }
-      // No shrinking: a run is three batches with their oracles, and shrinking nested generated batches ran for
-      // minutes (a synchronous loop no test timeout can stop); the failing assertion names its barcode already.
-    }), { numRuns: RUNS, endOnFailure: true });
-  });
+  it(
+    'accepts exactly the passwords node:crypto computes, with the slots scalar verify gives, at every password and ' +
+      'session length',
+    () => {
+      const layout = fc.record({
+        passLength: fc.integer({ min: 1, max: 10 }),
+        cardSessionLength: fc.integer({ min: 1, max: 47 }),
+      });
+      fc.assert(
+        fc.property(
+          layout,
+          fc.array(card, { minLength: 1, maxLength: 40 }),
+          fc.gen(),
+          ({ passLength, cardSessionLength }, cards, gen) => {
+            const config = { ...CARD_BOUND_CONFIG, passLength, cardSessionLength, window: 1 } as VerifierConfig;
+            const batchCore = new WasmBackend(resolveConfig(config));
+            const scalarCore = new WasmBackend(resolveConfig(config));
+            const step = Math.floor(NOW / STEP_MS);
+            const session = fc.string({
+              unit: fc.constantFrom(...ALPHABET),
+              minLength: cardSessionLength,
+              maxLength: cardSessionLength,
+            });
+            // Three batches on one core: later ones meet cards the cache holds, some evicted by others in the same
+            // batch.
+            for (let round = 0; round < 3; round++) {
+              const entries = gen(
+                fc.array,
+                fc.record({
+                  card: fc.constantFrom(...cards),
+                  session: fc.oneof(fc.constant(''), session),
+                  delta: fc.constantFrom(0, 0, 0, -1, 1, 2),
+                  garble: fc.constantFrom(0, 0, 0, 1, 5),
+                }),
+                { minLength: 1, maxLength: 64 },
+              );
+              const sent = entries.map((e) =>
+                [...password(e.card, e.session, step + e.delta, passLength)]
+                  .map((d) => String((Number(d) + e.garble) % 10))
+                  .join(''),
+              );
+              const barcodes = entries.map((e, i) => `CM;${e.card};${e.session};${sent[i]}`);
+              batchCore.verifyBatch(barcodes, 0, barcodes.length, NOW);
+              const slots = batchCore.batchResult;
+              entries.forEach((e, i) => {
+                const base = i * BATCH_STRIDE;
+                const code = slots[base + BATCH_CODE];
+                const expected = scalarCore.verify(barcodes[i]!, NOW);
+                expect(code, barcodes[i]).toBe(expected);
+                // The counter slots (6, 7) mean something only on a match: a single call leaves the last match's there.
+                const compared = (view: Int32Array, at: number) =>
+                  Array.from(view.subarray(at, at + 9)).filter(
+                    (_, k) => code === VerifyCode.Ok || (k !== 6 && k !== 7),
+                  );
+                expect(compared(slots, base), barcodes[i]).toEqual(compared(scalarCore.result, 0));
+                // Short passwords may equal another step's code: the window's first match (0, -1, +1) is the answer.
+                const match = [0, -1, 1].find((d) => password(e.card, e.session, step + d, passLength) === sent[i]);
+                expect(code === VerifyCode.Ok, barcodes[i]).toBe(match !== undefined);
+                if (match !== undefined) expect(slots[base + 5], barcodes[i]).toBe(match);
+              });
+            }
+            // No shrinking: a run is three batches with their oracles, and shrinking nested generated batches ran for
+            // minutes (a synchronous loop no test timeout can stop); the failing assertion names its barcode already.
+          },
+        ),
+        { numRuns: RUNS, endOnFailure: true },
+      );
+    },
+  );
 
   it('gives every batch size from 1 to 64 the answers of single calls (the last pass of four has empty lanes)', () => {
     const config = { ...CARD_BOUND_CONFIG, window: 1 } as VerifierConfig;

@@ -13,7 +13,13 @@ function backend(config: Partial<VerifierConfig> = {}): WasmBackend {
 }
 
 function barcode(cardNumber: string, key = PARTNER_KEY, at = NOW): string {
-  return generateBarcode({ ...CARD_BOUND_CONFIG, cardNumber, cardKey: deriveCardKey(key, cardNumber, 'HMACSHA256'), cardSession: 'AB12CD34', at });
+  return generateBarcode({
+    ...CARD_BOUND_CONFIG,
+    cardNumber,
+    cardKey: deriveCardKey(key, cardNumber, 'HMACSHA256'),
+    cardSession: 'AB12CD34',
+    at,
+  });
 }
 
 describe('card pads cache (wasm core)', () => {
@@ -30,7 +36,8 @@ describe('card pads cache (wasm core)', () => {
 
   it('never holds more than CARD_CACHE_ENTRIES cards when many more are scanned', () => {
     const core = backend();
-    for (let i = 0; i < 3 * CARD_CACHE_ENTRIES; i++) expect(core.verify(barcode(String(1_000_000 + i)), NOW)).toBe(VerifyCode.Ok);
+    for (let i = 0; i < 3 * CARD_CACHE_ENTRIES; i++)
+      expect(core.verify(barcode(String(1_000_000 + i)), NOW)).toBe(VerifyCode.Ok);
     const size = core.core.exports.cardCacheSize();
     expect(size).toBeGreaterThan(CARD_CACHE_ENTRIES / 2);
     expect(size).toBeLessThanOrEqual(CARD_CACHE_ENTRIES);

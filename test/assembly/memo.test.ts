@@ -11,7 +11,9 @@ import { BASE_CONFIG, NOW, PARTNER_KEY } from '../support/fixtures.js';
 const OLD_KEY = 'a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf';
 const STEP = 30_000;
 const native = loadNativeBackend();
-const makers: Array<[string, (config: VerifierConfig) => CoreBackend]> = [['wasm', (c) => new WasmBackend(resolveConfig(c))]];
+const makers: Array<[string, (config: VerifierConfig) => CoreBackend]> = [
+  ['wasm', (c) => new WasmBackend(resolveConfig(c))],
+];
 if (!(native instanceof Error)) makers.push(['native', (c) => native(resolveConfig(c))]);
 
 function barcode(at: number, key = PARTNER_KEY, cardNumber = '77'): string {
@@ -43,7 +45,7 @@ for (const [name, make] of makers) {
       }
     });
 
-    it('keeps each verifier\'s codes to itself when two run with different keys', () => {
+    it("keeps each verifier's codes to itself when two run with different keys", () => {
       const a = make({ ...BASE_CONFIG, scheme: 'rfc6238' } as VerifierConfig);
       const b = make({ ...BASE_CONFIG, scheme: 'rfc6238', key: OLD_KEY } as VerifierConfig);
       expect(a.verify(barcode(NOW), NOW)).toBe(VerifyCode.Ok);

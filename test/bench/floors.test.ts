@@ -8,16 +8,30 @@ import type { GroupResult } from '../../bench/harness.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
-function group(ratios: Array<[label: string, value: number | null, goal: number]>, absolutes: Array<[label: string, rate: number, goal: number]> = []): GroupResult {
+function group(
+  ratios: Array<[label: string, value: number | null, goal: number]>,
+  absolutes: Array<[label: string, rate: number, goal: number]> = [],
+): GroupResult {
   return {
-    title: 'synthetic group', cases: [], notes: [], met: false,
-    ratios: ratios.map(([label, value, goal]) => ({ label, subject: 's', baseline: 'b', value, goal, met: value !== null && value >= goal })),
+    title: 'synthetic group',
+    cases: [],
+    notes: [],
+    met: false,
+    ratios: ratios.map(([label, value, goal]) => ({
+      label,
+      subject: 's',
+      baseline: 'b',
+      value,
+      goal,
+      met: value !== null && value >= goal,
+    })),
     absolutes: absolutes.map(([label, rate, goal]) => ({ label, subject: 's', rate, goal, met: rate >= goal })),
   };
 }
 
 const floors: FloorsFile = {
-  defaultFraction: 0.7, defaultReason: 'default',
+  defaultFraction: 0.7,
+  defaultReason: 'default',
   ratios: { 'pinned ratio': { floor: 0.5, reason: 'pinned' }, 'share ratio': { fraction: 0.5, reason: 'half' } },
   absolutes: {},
 };
@@ -33,7 +47,9 @@ describe('checkFloors', () => {
   it('fails a ratio under 70% of its goal, naming it, its floor and its goal', () => {
     const verdict = checkFloors([group([['kit vs baseline', 1.3, 2]])], floors);
     expect(verdict.passed).toBe(false);
-    expect(verdict.failures).toEqual([expect.stringMatching(/^kit vs baseline: 1\.30x is under its floor 1\.40x \(goal 2\.00x; default\)$/)]);
+    expect(verdict.failures).toEqual([
+      expect.stringMatching(/^kit vs baseline: 1\.30x is under its floor 1\.40x \(goal 2\.00x; default\)$/),
+    ]);
   });
 
   it('takes a floor of floors.json over the default: a value, or a fraction of the goal', () => {
@@ -52,15 +68,22 @@ describe('checkFloors', () => {
 
   it('reports an absolute goal without failing, unless floors.json gives it a floor', () => {
     const missed = group([], [['kit rate', 1000, 1_000_000]]);
-    expect(checkFloors([missed], floors)).toMatchObject({ passed: true, checks: [{ kind: 'absolute', floor: null, pass: true, met: false }] });
-    expect(checkFloors([missed], { ...floors, absolutes: { 'kit rate': { floor: 5000, reason: 'our CI runner' } } }).passed).toBe(false);
+    expect(checkFloors([missed], floors)).toMatchObject({
+      passed: true,
+      checks: [{ kind: 'absolute', floor: null, pass: true, met: false }],
+    });
+    expect(
+      checkFloors([missed], { ...floors, absolutes: { 'kit rate': { floor: 5000, reason: 'our CI runner' } } }).passed,
+    ).toBe(false);
   });
 
   it('warns of a floor that matches no measured ratio', () => {
-    expect(checkFloors([group([])], floors).warnings).toContain("floors.json: no measured ratio is labelled 'pinned ratio'");
+    expect(checkFloors([group([])], floors).warnings).toContain(
+      "floors.json: no measured ratio is labelled 'pinned ratio'",
+    );
   });
 
-  it('reads the repository\'s bench/floors.json', () => {
+  it("reads the repository's bench/floors.json", () => {
     expect(readFloors(join(root, 'bench', 'floors.json')).defaultFraction).toBeGreaterThan(0);
   });
 });
@@ -71,15 +94,35 @@ describe('bench/ci.ts --check', () => {
 
   const check = (value: number) => {
     const results = join(dir, `results-${value}.json`);
-    writeFileSync(results, JSON.stringify({
-      schemaVersion: 1, date: '2026-11-24T00:00:00.000Z', durationSeconds: 1, git: null, settings: {},
-      machine: { cpuModel: 'test', cores: 2, node: process.version, platform: 'test', loadAverageStart: [0, 0, 0], loadAverageEnd: [0, 0, 0] },
-      groups: [group([['kit vs baseline', value, 2]])], checks: [], failures: [], warnings: [], passed: true,
-    }));
+    writeFileSync(
+      results,
+      JSON.stringify({
+        schemaVersion: 1,
+        date: '2026-11-24T00:00:00.000Z',
+        durationSeconds: 1,
+        git: null,
+        settings: {},
+        machine: {
+          cpuModel: 'test',
+          cores: 2,
+          node: process.version,
+          platform: 'test',
+          loadAverageStart: [0, 0, 0],
+          loadAverageEnd: [0, 0, 0],
+        },
+        groups: [group([['kit vs baseline', value, 2]])],
+        checks: [],
+        failures: [],
+        warnings: [],
+        passed: true,
+      }),
+    );
     const floorsFile = join(dir, 'floors.json');
     writeFileSync(floorsFile, JSON.stringify({ defaultFraction: 0.7, defaultReason: 'default', ratios: {} }));
     return spawnSync(process.execPath, ['--import', 'tsx', join(root, 'bench', 'ci.ts'), '--check', results], {
-      cwd: root, env: { ...process.env, BENCH_FLOORS: floorsFile }, encoding: 'utf8',
+      cwd: root,
+      env: { ...process.env, BENCH_FLOORS: floorsFile },
+      encoding: 'utf8',
     });
   };
 

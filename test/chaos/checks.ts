@@ -22,9 +22,10 @@ export async function allHealth(instances: readonly ServeInstance[], status: num
 }
 
 /** The answers a till gets while PostgreSQL is down that are not the clean refusal a till retries. */
-export const notClean = (answers: Record<string, string>): string[] => Object.entries(answers)
-  .filter(([, answer]) => !/^(DATABASE_UNAVAILABLE|upgrade 503|HTTP 503 DATABASE_UNAVAILABLE)$/.test(answer))
-  .map(([what, answer]) => `${what}: ${answer}`);
+export const notClean = (answers: Record<string, string>): string[] =>
+  Object.entries(answers)
+    .filter(([, answer]) => !/^(DATABASE_UNAVAILABLE|upgrade 503|HTTP 503 DATABASE_UNAVAILABLE)$/.test(answer))
+    .map(([what, answer]) => `${what}: ${answer}`);
 
 /**
  * A till connecting to `instance` while PostgreSQL is down: the upgrade, a new payment, reading it over the bridge
@@ -32,16 +33,26 @@ export const notClean = (answers: Record<string, string>): string[] => Object.en
  * `UNANSWERED`; `upgrade <status>` when the bridge refused the connection.
  */
 export async function probeOutage(
-  instance: ServeInstance, key: string, barcode: string,
+  instance: ServeInstance,
+  key: string,
+  barcode: string,
 ): Promise<Record<string, string>> {
   const paymentId = `probe-${instance.name}`;
-  const rpc = await RpcClient.connect(instance.wsUrl, { key })
-    .catch((error: { status?: number; code?: string }) => `upgrade ${error.status ?? error.code}`);
+  const rpc = await RpcClient.connect(instance.wsUrl, { key }).catch(
+    (error: { status?: number; code?: string }) => `upgrade ${error.status ?? error.code}`,
+  );
   const answer = async (method: string, params: unknown): Promise<string> => {
     if (typeof rpc === 'string') return rpc;
     const lost = rpc.closed.then(() => 'DROPPED');
     const late = new Promise<string>((resolve) => setTimeout(resolve, 30_000, 'UNANSWERED').unref());
-    return Promise.race([rpc.call(method, params).then(() => 'answered', (e: RpcError) => e.code), lost, late]);
+    return Promise.race([
+      rpc.call(method, params).then(
+        () => 'answered',
+        (e: RpcError) => e.code,
+      ),
+      lost,
+      late,
+    ]);
   };
   const answers: Record<string, string> = {};
   const start = { fullBarcode: barcode, basket: BASKET, paymentId };
@@ -50,10 +61,13 @@ export async function probeOutage(
   if (typeof rpc !== 'string') rpc.ws.terminate();
   answers[`${instance.name} GET /v1/payments/{id}`] = await fetch(`${instance.url}/v1/payments/${paymentId}`, {
     headers: { authorization: `Bearer ${key}` },
-  }).then(async (res) => {
-    const body = (await res.json().catch(() => ({}))) as { status?: string };
-    return `HTTP ${res.status} ${body.status}`;
-  }, () => 'HTTP none');
+  }).then(
+    async (res) => {
+      const body = (await res.json().catch(() => ({}))) as { status?: string };
+      return `HTTP ${res.status} ${body.status}`;
+    },
+    () => 'HTTP none',
+  );
   return answers;
 }
 
@@ -64,7 +78,8 @@ export async function sandboxRecords(sim: Simulator, outcomes: readonly Outcome[
   let extraTransactions = 0;
   for (const o of outcomes) {
     const { transactions } = await sim.get<{ transactions: Array<{ transactionId: string; status: string }> }>(
-      `/sandbox/app/transactions?cardNumber=${encodeURIComponent(o.cardNumber)}`);
+      `/sandbox/app/transactions?cardNumber=${encodeURIComponent(o.cardNumber)}`,
+    );
     extraTransactions += Math.max(0, transactions.length - 1);
     const succeeded = transactions.filter((t) => t.status === 'succeeded').map((t) => t.transactionId);
     if (succeeded.length > 1) chargedTwice.push(`${o.paymentId}: ${succeeded.join(', ')}`);
@@ -82,12 +97,13 @@ export async function kitLeftovers(url: string, boundMs: number): Promise<{ open
   await db.connect();
   try {
     const read = async () => ({
-      open: (await db.query<{ id: string }>(
-        "SELECT till_id || '/' || payment_id || ' ' || phase AS id FROM cashdesk_payments WHERE open ORDER BY 1",
-      )).rows.map((r) => r.id),
-      locks: (await db.query<{ n: number }>(
-        "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'",
-      )).rows[0]!.n,
+      open: (
+        await db.query<{ id: string }>(
+          "SELECT till_id || '/' || payment_id || ' ' || phase AS id FROM cashdesk_payments WHERE open ORDER BY 1",
+        )
+      ).rows.map((r) => r.id),
+      locks: (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'"))
+        .rows[0]!.n,
     });
     let rest = await read();
     await polled(async () => {

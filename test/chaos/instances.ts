@@ -31,23 +31,42 @@ export class ServeInstance {
   #port = 0;
   #url = '';
 
-  constructor(readonly name: string, readonly configPath: string) {}
+  constructor(
+    readonly name: string,
+    readonly configPath: string,
+  ) {}
 
-  get url(): string { return this.#url; }
-  get wsUrl(): string { return `${this.#url.replace(/^http/, 'ws')}/ws`; }
+  get url(): string {
+    return this.#url;
+  }
+  get wsUrl(): string {
+    return `${this.#url.replace(/^http/, 'ws')}/ws`;
+  }
   get alive(): boolean {
     const child = this.#child;
     return child !== undefined && child.exitCode === null && child.signalCode === null;
   }
   /** The last part of what its processes wrote (stdout and stderr). */
-  get output(): string { return this.#tail; }
+  get output(): string {
+    return this.#tail;
+  }
 
   /** Starts the process (on the port it had, after the first start) and resolves once it listens. */
   async start(): Promise<void> {
-    const child = spawn(process.execPath, [
-      '--import', markUnhandled, join(root, 'dist/src/cli/main.js'),
-      'serve', '--config', this.configPath, '--port', String(this.#port),
-    ], { cwd: root, env: { ...process.env, LOG_LEVEL: 'info', DATABASE_URL: '' } });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        markUnhandled,
+        join(root, 'dist/src/cli/main.js'),
+        'serve',
+        '--config',
+        this.configPath,
+        '--port',
+        String(this.#port),
+      ],
+      { cwd: root, env: { ...process.env, LOG_LEVEL: 'info', DATABASE_URL: '' } },
+    );
     this.#child = child;
     this.starts++;
     let carry = '';

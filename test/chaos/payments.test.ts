@@ -31,8 +31,8 @@ const OUTAGE_COUNT = 1_000;
 /** Checkouts committed whose answer is then lost, as the Pay API comes back. */
 const LOST_ANSWERS = 4;
 
-const ready = havePrivatePostgres('the payments chaos test')
-  && haveService('REDIS_URL', REDIS_URL, 'the payments chaos test');
+const ready =
+  havePrivatePostgres('the payments chaos test') && haveService('REDIS_URL', REDIS_URL, 'the payments chaos test');
 const key = (name: string) => `${name}-key-${randomBytes(12).toString('hex')}`;
 const pad = (i: number) => String(i).padStart(2, '0');
 /** Where each instance's last output is written (git-ignored), to read after a failed run. */
@@ -57,23 +57,29 @@ describe.runIf(ready)('payments across two serve instances under chaos', () => {
     sim = new Simulator(sandbox.url);
     const webhookSecret = generateWebhookSecret();
     const configPath = join(dir, 'serve.json');
-    writeFileSync(configPath, JSON.stringify({
-      ...demoConfig,
-      tills: [...tillKeys, probeTill],
-      server: { port: 0, drainSeconds: 2 },
-      redisUrl: REDIS_URL,
-      database: { url: cluster.url },
-      // Polling as the safety net at 1 s: webhooks to a killed instance are lost until the sandbox's next attempt.
-      // threadNiceness 0: on a machine shared with other busy processes the payments thread must not starve.
-      pay: { url: sandbox.url, webhookSecret, pollIntervalMs: 1_000, adoptIntervalMs: 500, threadNiceness: 0 },
-    }));
+    writeFileSync(
+      configPath,
+      JSON.stringify({
+        ...demoConfig,
+        tills: [...tillKeys, probeTill],
+        server: { port: 0, drainSeconds: 2 },
+        redisUrl: REDIS_URL,
+        database: { url: cluster.url },
+        // Polling as the safety net at 1 s: webhooks to a killed instance are lost until the sandbox's next attempt.
+        // threadNiceness 0: on a machine shared with other busy processes the payments thread must not starve.
+        pay: { url: sandbox.url, webhookSecret, pollIntervalMs: 1_000, adoptIntervalMs: 500, threadNiceness: 0 },
+      }),
+    );
     a = new ServeInstance('A', configPath);
     b = new ServeInstance('B', configPath);
     await a.start();
     await b.start();
     // Webhooks go to A, the instance that is killed: while it is down they fail, and B must still learn each result.
     await sim.partner({
-      partnerId: PARTNER_ID, key: demoConfig.verifier.key, webhookUrl: `${a.url}/webhooks/pay`, webhookSecret,
+      partnerId: PARTNER_ID,
+      key: demoConfig.verifier.key,
+      webhookUrl: `${a.url}/webhooks/pay`,
+      webhookSecret,
     });
   }, 600_000);
 
@@ -90,9 +96,22 @@ describe.runIf(ready)('payments across two serve instances under chaos', () => {
     const total = TILLS * PAYMENTS;
     const at = (share: number) => Math.floor(share * total);
     // A ticket one round of tills past a fault's place waits for the fault to begin: it always lands mid-run.
-    const run = new ChaosRun(total, FAULTS_AT.map((share) => at(share) + TILLS));
+    const run = new ChaosRun(
+      total,
+      FAULTS_AT.map((share) => at(share) + TILLS),
+    );
     const instances = [a, b];
-    const tills = tillKeys.map((t, i) => new ChaosTill(t.id, t.key, instances.map((s) => s.wsUrl), i % 2, sim, run));
+    const tills = tillKeys.map(
+      (t, i) =>
+        new ChaosTill(
+          t.id,
+          t.key,
+          instances.map((s) => s.wsUrl),
+          i % 2,
+          sim,
+          run,
+        ),
+    );
     run.running = tills.length;
     const notes: string[] = [];
     const outage: Record<string, string> = {};
@@ -100,8 +119,12 @@ describe.runIf(ready)('payments across two serve instances under chaos', () => {
     let lossesArmed = 0;
     /** Requests the armed faults have still to hit (a harmless marker on /cancel, which no till uses, reads them). */
     const armed = async () => {
-      const { faults }: { faults: Array<{ path: string; remaining: number }> } =
-        await sim.fault('/cancel', 'delay', 1, 0);
+      const { faults }: { faults: Array<{ path: string; remaining: number }> } = await sim.fault(
+        '/cancel',
+        'delay',
+        1,
+        0,
+      );
       return faults.filter((f) => f.path !== '/cancel').reduce((n, f) => n + f.remaining, 0);
     };
 
@@ -140,7 +163,7 @@ describe.runIf(ready)('payments across two serve instances under chaos', () => {
         for (const path of OUTAGE_PATHS) await sim.fault(path, 'fail-before-commit', OUTAGE_COUNT);
         begun();
         await run.until(() => run.outcomeUnknown.size >= 2 || run.done, 45_000);
-        payRefused = OUTAGE_PATHS.length * OUTAGE_COUNT - await armed();
+        payRefused = OUTAGE_PATHS.length * OUTAGE_COUNT - (await armed());
         await sim.post('/sandbox/faults/clear');
         await sim.fault('/checkout', 'drop-after-commit', LOST_ANSWERS);
         lossesArmed = LOST_ANSWERS;
@@ -165,7 +188,9 @@ describe.runIf(ready)('payments across two serve instances under chaos', () => {
       }
     }
 
-    const conducted = chaos().catch((error: unknown) => { notes.push(`chaos: ${String(error)}`); });
+    const conducted = chaos().catch((error: unknown) => {
+      notes.push(`chaos: ${String(error)}`);
+    });
     await Promise.all(tills.map((till) => till.loop(PAYMENTS)));
     await conducted;
     mark('every till done');
@@ -178,17 +203,19 @@ describe.runIf(ready)('payments across two serve instances under chaos', () => {
     const rest = await kitLeftovers(cluster.url, 30_000);
 
     const count = (what: (o: (typeof outcomes)[number]) => boolean) => outcomes.filter(what).length;
-    console.log([
-      `chaos (${[...FAULTS].join(', ')}): ${count((o) => o.paid)}/${total} payments made`,
-      `${run.retries} intents retried ${JSON.stringify(run.refusals)}`,
-      `${run.reconnects} reconnections, ${count((o) => o.failover)} payments carried on through the other instance`,
-      `${extraTransactions} extra transactions`,
-      `Pay: ${payRefused} requests refused, ${run.outcomeUnknown.size} payments with their outcome unknown, `
-        + `${answersLost} answers lost`,
-      `PostgreSQL outage answers ${JSON.stringify(outage)}`,
-      `timeline: ${timeline.join(', ')}`,
-      ...notes,
-    ].join('; '));
+    console.log(
+      [
+        `chaos (${[...FAULTS].join(', ')}): ${count((o) => o.paid)}/${total} payments made`,
+        `${run.retries} intents retried ${JSON.stringify(run.refusals)}`,
+        `${run.reconnects} reconnections, ${count((o) => o.failover)} payments carried on through the other instance`,
+        `${extraTransactions} extra transactions`,
+        `Pay: ${payRefused} requests refused, ${run.outcomeUnknown.size} payments with their outcome unknown, ` +
+          `${answersLost} answers lost`,
+        `PostgreSQL outage answers ${JSON.stringify(outage)}`,
+        `timeline: ${timeline.join(', ')}`,
+        ...notes,
+      ].join('; '),
+    );
 
     expect({
       chargedTwice,
@@ -201,8 +228,15 @@ describe.runIf(ready)('payments across two serve instances under chaos', () => {
       outageAnswersNotClean: notClean(outage),
       unexpectedRefusals: run.unexpected,
     }).toEqual({
-      chargedTwice: [], paidUntold: [], unpaid: [], leftOpen: [], advisoryLocks: 0,
-      instanceDeaths: [], stillRunning: [true, true], outageAnswersNotClean: [], unexpectedRefusals: [],
+      chargedTwice: [],
+      paidUntold: [],
+      unpaid: [],
+      leftOpen: [],
+      advisoryLocks: 0,
+      instanceDeaths: [],
+      stillRunning: [true, true],
+      outageAnswersNotClean: [],
+      unexpectedRefusals: [],
     });
     expect(outcomes).toHaveLength(total);
   }, 900_000);

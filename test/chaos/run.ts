@@ -24,7 +24,10 @@ export class ChaosRun {
   readonly #waiters = new Set<() => void>();
 
   /** `gates[j]`: the first ticket that waits for fault j to have begun. */
-  constructor(readonly total: number, readonly gates: readonly number[]) {
+  constructor(
+    readonly total: number,
+    readonly gates: readonly number[],
+  ) {
     this.#began = gates.map(() => false);
   }
 
@@ -45,7 +48,9 @@ export class ChaosRun {
         clearTimeout(timer);
         resolve(result);
       };
-      const look = () => { if (holds()) done(true); };
+      const look = () => {
+        if (holds()) done(true);
+      };
       const timer = Number.isFinite(boundMs) ? setTimeout(() => done(holds()), boundMs) : undefined;
       this.#waiters.add(look);
     });

@@ -5,7 +5,11 @@ import { RpcClient, RpcError } from '../support/ws-client.js';
 import type { ChaosRun } from './run.js';
 
 /** A payment's phase and transaction, as a `pay.sessionUpdated` or an answer tells it. */
-interface Seen { phase: string; transactionId?: string; receiptSent?: boolean }
+interface Seen {
+  phase: string;
+  transactionId?: string;
+  receiptSent?: boolean;
+}
 
 /** How one payment of a till ended. */
 export interface Outcome {
@@ -38,14 +42,23 @@ const ENDED = new Set(['unavailable', 'blocked', 'abandoned', 'refunded']);
 const REPEAT = new Set(['DATABASE_UNAVAILABLE', 'PAYMENTS_CLOSED', 'PAYMENT_BUSY', 'PAYMENT_MOVED']);
 /** Refusals a till acts on by reading where the payment stands (its state moved, or the Pay API is down). */
 const REREAD = new Set([
-  'SESSION_STATE', 'SESSION_BUSY', 'NO_RESCAN_PENDING', 'OUTCOME_UNKNOWN', 'PAY_NETWORK', 'PAY_SERVER', 'PAY_TIMEOUT', 'PAY_PROTOCOL',
+  'SESSION_STATE',
+  'SESSION_BUSY',
+  'NO_RESCAN_PENDING',
+  'OUTCOME_UNKNOWN',
+  'PAY_NETWORK',
+  'PAY_SERVER',
+  'PAY_TIMEOUT',
+  'PAY_PROTOCOL',
 ]);
 
 /** Bounded exponential backoff: 50 ms doubling to 1 s. */
 const backoff = (attempt: number) => sleep(Math.min(1_000, 50 * 2 ** Math.min(attempt, 5)));
 
 class Lost extends Error {
-  constructor(readonly code: 'DROPPED' | 'UNANSWERED') { super(code); }
+  constructor(readonly code: 'DROPPED' | 'UNANSWERED') {
+    super(code);
+  }
 }
 class NoInstance extends Error {}
 
@@ -78,8 +91,12 @@ export class ChaosTill {
   #connections = 0;
 
   constructor(
-    readonly id: string, readonly key: string, readonly wsUrls: readonly string[], home: number,
-    readonly sim: Simulator, readonly run: ChaosRun,
+    readonly id: string,
+    readonly key: string,
+    readonly wsUrls: readonly string[],
+    home: number,
+    readonly sim: Simulator,
+    readonly run: ChaosRun,
   ) {
     [this.#on, this.#random] = [home, seeded(1 + Number(id.replace(/\D/g, '')))];
   }
@@ -102,7 +119,9 @@ export class ChaosTill {
   }
 
   /** Cuts the connection, as a network blip would; the till connects again, to the other instance first. */
-  drop(): void { this.#rpc?.ws.terminate(); }
+  drop(): void {
+    this.#rpc?.ws.terminate();
+  }
 
   /** Whether a `pay.sessionUpdated` said `succeeded` for the payment. */
   told(paymentId: string): boolean {
@@ -113,8 +132,13 @@ export class ChaosTill {
     const card = await this.sim.issueCard({ walletPayIsDefault: true });
     const startedOn = this.#on;
     const outcome = (end: string): Outcome => ({
-      tillId: this.id, paymentId, cardNumber: card.cardNumber, paid: end === 'paid', told: this.told(paymentId),
-      failover: this.#on !== startedOn, end,
+      tillId: this.id,
+      paymentId,
+      cardNumber: card.cardNumber,
+      paid: end === 'paid',
+      told: this.told(paymentId),
+      failover: this.#on !== startedOn,
+      end,
     });
     let barcode = card.barcode;
     let seen: Seen | undefined;
@@ -231,7 +255,9 @@ export class ChaosTill {
     const unanswered = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Lost('UNANSWERED')), ANSWER_MS);
     });
-    const dropped = rpc.closed.then((): never => { throw new Lost('DROPPED'); });
+    const dropped = rpc.closed.then((): never => {
+      throw new Lost('DROPPED');
+    });
     try {
       return await Promise.race([rpc.call<Seen>(method, params), dropped, unanswered]);
     } catch (error) {
@@ -244,7 +270,9 @@ export class ChaosTill {
 
   #connection(): Promise<RpcClient> {
     if (this.#rpc !== undefined && this.#rpc.ws.readyState === this.#rpc.ws.OPEN) return Promise.resolve(this.#rpc);
-    this.#connecting ??= this.#connect().finally(() => { this.#connecting = undefined; });
+    this.#connecting ??= this.#connect().finally(() => {
+      this.#connecting = undefined;
+    });
     return this.#connecting;
   }
 
@@ -289,16 +317,18 @@ export class ChaosTill {
     if (transactionId === undefined || this.#confirmed.has(transactionId)) return;
     this.#confirmed.add(transactionId);
     const think = 50 + Math.floor(this.#random() * 250);
-    this.#customers.push((async () => {
-      await sleep(think);
-      // Already confirmed, expired or cancelled: the app refuses, as it would the customer's tap.
-      await this.sim.confirm(transactionId).catch(() => {});
-      const shown = await this.sim.invoices(cardNumber).catch(() => []);
-      for (const invoice of shown) {
-        if (this.#confirmed.has(invoice.transactionId)) continue;
-        this.#confirmed.add(invoice.transactionId);
-        await this.sim.confirm(invoice.transactionId).catch(() => {});
-      }
-    })());
+    this.#customers.push(
+      (async () => {
+        await sleep(think);
+        // Already confirmed, expired or cancelled: the app refuses, as it would the customer's tap.
+        await this.sim.confirm(transactionId).catch(() => {});
+        const shown = await this.sim.invoices(cardNumber).catch(() => []);
+        for (const invoice of shown) {
+          if (this.#confirmed.has(invoice.transactionId)) continue;
+          this.#confirmed.add(invoice.transactionId);
+          await this.sim.confirm(invoice.transactionId).catch(() => {});
+        }
+      })(),
+    );
   }
 }

@@ -23,21 +23,35 @@ function have(commands: string[], args: string[], skipped: string): boolean {
   return false;
 }
 
-const javaReady = have(['javac'], ['-version'],
-  'javac not found: skipping the Java reference till '
-  + '(a JDK 17, e.g. apt-get install -y openjdk-17-jdk-headless, to run it)');
+const javaReady = have(
+  ['javac'],
+  ['-version'],
+  'javac not found: skipping the Java reference till ' +
+    '(a JDK 17, e.g. apt-get install -y openjdk-17-jdk-headless, to run it)',
+);
 // The same Pythons examples/till-python/run tries: Debian's package is in the system Python, which pyenv may shadow.
-const pythonReady = have([process.env.PYTHON ?? 'python3', '/usr/bin/python3'], ['-c', 'import websockets'],
-  "python3's websockets module not found: skipping the Python reference till "
-  + '(apt-get install -y python3-websockets, as .ci/run does, to run it)');
+const pythonReady = have(
+  [process.env.PYTHON ?? 'python3', '/usr/bin/python3'],
+  ['-c', 'import websockets'],
+  "python3's websockets module not found: skipping the Python reference till " +
+    '(apt-get install -y python3-websockets, as .ci/run does, to run it)',
+);
 
 /** The demo system the tills pay against: one child for the file. */
 let demo: ChildProcess | undefined;
 let banner: DemoBanner;
 
-interface Target { cashDeskUrl: string; tillKey: string; sandboxUrl: string }
+interface Target {
+  cashDeskUrl: string;
+  tillKey: string;
+  sandboxUrl: string;
+}
 
-interface TillRun { code: number | null; stdout: string; stderr: string }
+interface TillRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 async function runTill(folder: string, target: Target): Promise<TillRun> {
   const child = spawn(join(root, 'examples', folder, 'run'), [], {
@@ -51,8 +65,12 @@ async function runTill(folder: string, target: Target): Promise<TillRun> {
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   return { code: await exitOf(child), stdout, stderr };
 }
 
@@ -91,13 +109,21 @@ describe.skipIf(!javaReady && !pythonReady)('reference tills against `demo`', ()
     await exited;
   });
 
-  it.skipIf(!javaReady)('examples/till-java pays a sandbox card: exit 0, succeeded, receipt, refund', async () => {
-    expectPaidAfterReconnecting(await runTill('till-java', banner));
-  }, 240_000);
+  it.skipIf(!javaReady)(
+    'examples/till-java pays a sandbox card: exit 0, succeeded, receipt, refund',
+    async () => {
+      expectPaidAfterReconnecting(await runTill('till-java', banner));
+    },
+    240_000,
+  );
 
-  it.skipIf(!pythonReady)('examples/till-python pays a sandbox card: exit 0, succeeded, receipt, refund', async () => {
-    expectPaidAfterReconnecting(await runTill('till-python', banner));
-  }, 120_000);
+  it.skipIf(!pythonReady)(
+    'examples/till-python pays a sandbox card: exit 0, succeeded, receipt, refund',
+    async () => {
+      expectPaidAfterReconnecting(await runTill('till-python', banner));
+    },
+    120_000,
+  );
 });
 
 /**
@@ -105,8 +131,11 @@ describe.skipIf(!javaReady && !pythonReady)('reference tills against `demo`', ()
  * pay.start PAYMENT_BUSY and the first pay.receipt DATABASE_UNAVAILABLE, sends a notification twice, and on
  * reconnection restates the payment three events ahead, sending a newer event before it answers pay.events.
  */
-async function startScriptedCashDesk(): Promise<{ target: Target; calls: Array<{ method: string; params: any }>;
-  close(): Promise<void> }> {
+async function startScriptedCashDesk(): Promise<{
+  target: Target;
+  calls: Array<{ method: string; params: any }>;
+  close(): Promise<void>;
+}> {
   const calls: Array<{ method: string; params: any }> = [];
   let paymentId = '';
   let confirmed = false;
@@ -123,14 +152,19 @@ async function startScriptedCashDesk(): Promise<{ target: Target; calls: Array<{
     });
   });
   const wss = new WebSocketServer({
-    noServer: true, handleProtocols: (offered) => offered.has('wallet-pos.v1') && 'wallet-pos.v1',
+    noServer: true,
+    handleProtocols: (offered) => offered.has('wallet-pos.v1') && 'wallet-pos.v1',
   });
   server.on('upgrade', (req, socket, head) => {
     if (req.headers.authorization !== 'Bearer scripted-key') return socket.end('HTTP/1.1 401 Unauthorized\r\n\r\n');
     wss.handleUpgrade(req, socket, head, (ws) => serve(ws));
   });
-  const update = (seq: number, phase: string, more: object = {}) => JSON.stringify({
-    jsonrpc: '2.0', method: 'pay.sessionUpdated', params: { paymentId, phase, seq, ...more } });
+  const update = (seq: number, phase: string, more: object = {}) =>
+    JSON.stringify({
+      jsonrpc: '2.0',
+      method: 'pay.sessionUpdated',
+      params: { paymentId, phase, seq, ...more },
+    });
   function serve(ws: WebSocket) {
     const send = (text: string) => ws.send(text);
     if (confirmed) {
@@ -142,9 +176,13 @@ async function startScriptedCashDesk(): Promise<{ target: Target; calls: Array<{
       calls.push({ method, params });
       const result = (value: unknown) => send(JSON.stringify({ jsonrpc: '2.0', id, result: value }));
       const refuse = (code: number, dataCode: string, more = {}) =>
-        send(JSON.stringify({
-          jsonrpc: '2.0', id, error: { code, message: dataCode, data: { code: dataCode, ...more } },
-        }));
+        send(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id,
+            error: { code, message: dataCode, data: { code: dataCode, ...more } },
+          }),
+        );
       const first = !tried.has(method);
       tried.add(method);
       if (method === 'barcode.verify') result({ resultCode: 'CARDSESSION_AVAILABLE', reason: 'OK' });
@@ -204,9 +242,15 @@ async function expectRetriedAndCaughtUp(folder: string) {
 }
 
 describe.skipIf(!javaReady && !pythonReady)('reference tills against a scripted cash desk', () => {
-  it.skipIf(!javaReady)('examples/till-java retries, takes each event once and in order, fetches what it missed',
-    () => expectRetriedAndCaughtUp('till-java'), 240_000);
+  it.skipIf(!javaReady)(
+    'examples/till-java retries, takes each event once and in order, fetches what it missed',
+    () => expectRetriedAndCaughtUp('till-java'),
+    240_000,
+  );
 
-  it.skipIf(!pythonReady)('examples/till-python retries, takes each event once and in order, fetches what it missed',
-    () => expectRetriedAndCaughtUp('till-python'), 120_000);
+  it.skipIf(!pythonReady)(
+    'examples/till-python retries, takes each event once and in order, fetches what it missed',
+    () => expectRetriedAndCaughtUp('till-python'),
+    120_000,
+  );
 });

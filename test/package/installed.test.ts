@@ -31,7 +31,10 @@ function npx(args: string[], env: Record<string, string> = {}): ChildProcess {
 
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port }, () => { socket.destroy(); resolve(true); });
+    const socket = connect({ host: '127.0.0.1', port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.on('error', () => resolve(false));
   });
 }
@@ -48,40 +51,54 @@ describe.skipIf(process.env.WPK_SKIP_PACKAGE_TEST === '1')('the installed packag
   it('installs without a prepare, with its licence and PGlite snapshot, saying in one line what became of the native addon', (ctx) => {
     if ('skip' in kit) return ctx.skip();
     const pkg = join(kit.dir, 'node_modules', 'wallet-partner-kit');
-    for (const file of ['LICENSE', 'build/pglite-base.tar', 'build/pglite-base.json', 'build/core.wasm']) expect(existsSync(join(pkg, file)), file).toBe(true);
+    for (const file of ['LICENSE', 'build/pglite-base.tar', 'build/pglite-base.json', 'build/core.wasm'])
+      expect(existsSync(join(pkg, file)), file).toBe(true);
     expect(readFileSync(join(pkg, 'LICENSE'), 'utf8')).toContain('Copyright (c) 2026 wallet-partner-kit contributors');
-    expect((JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.prepare).toBeUndefined();
+    expect(
+      (JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
+        .prepare,
+    ).toBeUndefined();
     expect(kit.installOutput).not.toContain('prepare');
     const addonLines = kit.installOutput.split('\n').filter((line) => line.includes('native addon'));
-    expect(addonLines).toEqual(['wallet-partner-kit: native addon not built (WALLET_PARTNER_KIT_NATIVE=0); the wasm core will be used '
-      + '(`npm rebuild wallet-partner-kit` tries again)']);
+    expect(addonLines).toEqual([
+      'wallet-partner-kit: native addon not built (WALLET_PARTNER_KIT_NATIVE=0); the wasm core will be used ' +
+        '(`npm rebuild wallet-partner-kit` tries again)',
+    ]);
   });
 
-  it('serves --demo from the shipped snapshot (no database build), and stops when npx gets SIGTERM', async (ctx) => {
-    if ('skip' in kit) return ctx.skip();
-    const child = npx(['serve', '--demo', '--port', '0'], { LOG_LEVEL: 'debug' });
-    const output = { text: '' };
-    const port = Number((await waitForOutput(child, output, /HTTP\s+http:\/\/127\.0\.0\.1:(\d+)/))[1]);
-    expect(output.text).toContain('pglite: starting from the snapshot');
-    expect(output.text).not.toContain('running initdb');
-    // The fallback names what a consumer can run.
-    expect(output.text).toContain('run `npm rebuild wallet-partner-kit`');
-    await stopNpx(child);
-    expect(output.text).toContain('"signal":"parent exited"');
-    expect(await accepts(port)).toBe(false);
-  }, CHILD_OUTPUT_TIMEOUT_MS + 60_000);
+  it(
+    'serves --demo from the shipped snapshot (no database build), and stops when npx gets SIGTERM',
+    async (ctx) => {
+      if ('skip' in kit) return ctx.skip();
+      const child = npx(['serve', '--demo', '--port', '0'], { LOG_LEVEL: 'debug' });
+      const output = { text: '' };
+      const port = Number((await waitForOutput(child, output, /HTTP\s+http:\/\/127\.0\.0\.1:(\d+)/))[1]);
+      expect(output.text).toContain('pglite: starting from the snapshot');
+      expect(output.text).not.toContain('running initdb');
+      // The fallback names what a consumer can run.
+      expect(output.text).toContain('run `npm rebuild wallet-partner-kit`');
+      await stopNpx(child);
+      expect(output.text).toContain('"signal":"parent exited"');
+      expect(await accepts(port)).toBe(false);
+    },
+    CHILD_OUTPUT_TIMEOUT_MS + 60_000,
+  );
 
-  it('runs demo, and stops it when npx gets SIGTERM', async (ctx) => {
-    if ('skip' in kit) return ctx.skip();
-    const child = npx(['demo', '--port', '0']);
-    const output = { text: '' };
-    const banner = await waitForDemoBanner(child, output);
-    expect(await (await fetch(`${banner.cashDeskUrl}/healthz`)).json()).toMatchObject({ status: 'ok' });
-    await stopNpx(child);
-    expect(await accepts(Number(new URL(banner.cashDeskUrl).port))).toBe(false);
-  }, CHILD_OUTPUT_TIMEOUT_MS + 60_000);
+  it(
+    'runs demo, and stops it when npx gets SIGTERM',
+    async (ctx) => {
+      if ('skip' in kit) return ctx.skip();
+      const child = npx(['demo', '--port', '0']);
+      const output = { text: '' };
+      const banner = await waitForDemoBanner(child, output);
+      expect(await (await fetch(`${banner.cashDeskUrl}/healthz`)).json()).toMatchObject({ status: 'ok' });
+      await stopNpx(child);
+      expect(await accepts(Number(new URL(banner.cashDeskUrl).port))).toBe(false);
+    },
+    CHILD_OUTPUT_TIMEOUT_MS + 60_000,
+  );
 
-  it('runs the README\'s library example, which then exits by itself', async (ctx) => {
+  it("runs the README's library example, which then exits by itself", async (ctx) => {
     if ('skip' in kit) return ctx.skip();
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
     const example = /## Example\n\n```ts\n([\s\S]*?)\n```/.exec(readme)![1]!;
@@ -94,11 +111,17 @@ describe.skipIf(process.env.WPK_SKIP_PACKAGE_TEST === '1')('the installed packag
     ].join('\n');
     writeFileSync(join(kit.dir, 'example.mjs'), program);
     const child = spawn(process.execPath, ['example.mjs'], {
-      cwd: kit.dir, env: { ...process.env, PARTNER_KEY: '000102030405060708090a0b0c0d0e0f' }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: kit.dir,
+      env: { ...process.env, PARTNER_KEY: '000102030405060708090a0b0c0d0e0f' },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
-    child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(out).toMatch(/\{"resultCode":"[A-Z_]+","token":"string"\}/);
     expect(code).toBe(0);

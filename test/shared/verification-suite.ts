@@ -43,13 +43,24 @@ const SCHEMES: readonly PasswordScheme[] = ['rfc6238', 'card-bound'];
 type BarcodeOverrides = Partial<{ cardNumber: string; cardSession: string | undefined; at: number; key: string }>;
 
 /** A barcode in `scheme` from `key` (default the partner key): plain TOTP of it, or of the card key derived from it. */
-function makeBarcode(scheme: PasswordScheme, overrides: BarcodeOverrides = {}, config: Partial<VerifierConfig> = {}): string {
+function makeBarcode(
+  scheme: PasswordScheme,
+  overrides: BarcodeOverrides = {},
+  config: Partial<VerifierConfig> = {},
+): string {
   const algorythm = (config.algorythm ?? BASE_CONFIG.algorythm) as 'HMACSHA256' | 'HMACSHA1';
   const cardNumber = overrides.cardNumber ?? CARD;
   const key = overrides.key ?? PARTNER_KEY;
-  const keyed = scheme === 'card-bound' ? { scheme, cardKey: deriveCardKey(key, cardNumber, algorythm) } : { scheme, key };
+  const keyed =
+    scheme === 'card-bound' ? { scheme, cardKey: deriveCardKey(key, cardNumber, algorythm) } : { scheme, key };
   return generateBarcode({
-    ...BASE_CONFIG, ...config, cardSession: SESSION, at: NOW, ...overrides, ...keyed, cardNumber,
+    ...BASE_CONFIG,
+    ...config,
+    cardSession: SESSION,
+    at: NOW,
+    ...overrides,
+    ...keyed,
+    cardNumber,
   } as Parameters<typeof generateBarcode>[0]);
 }
 
@@ -59,7 +70,10 @@ function makeBarcode(scheme: PasswordScheme, overrides: BarcodeOverrides = {}, c
  */
 function signatureUnder(partnerKey: string, token: string, body: string): string {
   const tokenKey = createHmac('sha256', Buffer.from(partnerKey, 'hex')).update('token').digest();
-  return createHmac('sha256', tokenKey).update(`${token.split('.')[0]}.`).update(body).digest('base64url');
+  return createHmac('sha256', tokenKey)
+    .update(`${token.split('.')[0]}.`)
+    .update(body)
+    .digest('base64url');
 }
 
 /** Replaces the password (the last part) of a barcode. */
@@ -81,17 +95,23 @@ function otherDigits(password: string): string {
  * HTTP) must show: the rows of section 2.2, the window, replay, lockout and
  * hostile input, all through the target's own interface.
  */
-export function verificationSuite(name: string, makeTarget: TargetFactory, { batch = false }: { batch?: boolean } = {}): void {
+export function verificationSuite(
+  name: string,
+  makeTarget: TargetFactory,
+  { batch = false }: { batch?: boolean } = {},
+): void {
   for (const scheme of SCHEMES) schemeSuite(name, scheme, makeTarget, batch);
 }
 
 function schemeSuite(name: string, scheme: PasswordScheme, makeTarget: TargetFactory, batch: boolean): void {
   describe(`${name}: barcode verification (${scheme})`, () => {
-    const barcode = (overrides: BarcodeOverrides = {}, config: Partial<VerifierConfig> = {}) => makeBarcode(scheme, overrides, config);
+    const barcode = (overrides: BarcodeOverrides = {}, config: Partial<VerifierConfig> = {}) =>
+      makeBarcode(scheme, overrides, config);
     const ok = { keyIndex: 0, driftSteps: 0, bonusAvailable: true };
 
     async function withTarget(
-      config: Partial<AnyVerifierConfig>, run: (t: VerificationTarget) => Promise<void>,
+      config: Partial<AnyVerifierConfig>,
+      run: (t: VerificationTarget) => Promise<void>,
     ): Promise<void> {
       const target = await makeTarget({ ...BASE_CONFIG, scheme, clock: () => NOW, ...config } as VerifierConfig);
       try {
@@ -101,23 +121,36 @@ function schemeSuite(name: string, scheme: PasswordScheme, makeTarget: TargetFac
       }
     }
 
-    it('answers CARDSESSION_AVAILABLE with card and session when the password ' + 'is valid and a session is present', async () => {
-      await withTarget({}, async (t) => {
-        const code = barcode();
-        expect(await t.barcodeVerify(code)).toEqual({
-          resultCode: 'CARDSESSION_AVAILABLE', totpCodeValid: true, cardNumber: CARD, cardSession: SESSION,
-          fullBarcode: code, reason: 'OK', ...ok,
+    it(
+      'answers CARDSESSION_AVAILABLE with card and session when the password ' + 'is valid and a session is present',
+      async () => {
+        await withTarget({}, async (t) => {
+          const code = barcode();
+          expect(await t.barcodeVerify(code)).toEqual({
+            resultCode: 'CARDSESSION_AVAILABLE',
+            totpCodeValid: true,
+            cardNumber: CARD,
+            cardSession: SESSION,
+            fullBarcode: code,
+            reason: 'OK',
+            ...ok,
+          });
         });
-      });
-    });
+      },
+    );
 
     it('answers CARDSESSION_NOT_AVAILABLE with the card and no session when the session part is empty', async () => {
       await withTarget({}, async (t) => {
         const code = barcode({ cardSession: undefined });
         expect(code).toMatch(/^CM;4000123412341234;;\d{8}$/);
         expect(await t.barcodeVerify(code)).toEqual({
-          resultCode: 'CARDSESSION_NOT_AVAILABLE', totpCodeValid: true, cardNumber: CARD, cardSession: null,
-          fullBarcode: code, reason: 'OK', ...ok,
+          resultCode: 'CARDSESSION_NOT_AVAILABLE',
+          totpCodeValid: true,
+          cardNumber: CARD,
+          cardSession: null,
+          fullBarcode: code,
+          reason: 'OK',
+          ...ok,
         });
       });
     });
@@ -134,10 +167,21 @@ function schemeSuite(name: string, scheme: PasswordScheme, makeTarget: TargetFac
     it('answers ANOTHER_INSTANCE with nulls when the prefix differs or is absent', async () => {
       await withTarget({}, async (t) => {
         const valid = barcode();
-        for (const code of ['XX' + valid.slice(2), valid.slice(3), 'CMX' + valid.slice(2), 'C' + valid.slice(2), '', '4000123412341234']) {
+        for (const code of [
+          'XX' + valid.slice(2),
+          valid.slice(3),
+          'CMX' + valid.slice(2),
+          'C' + valid.slice(2),
+          '',
+          '4000123412341234',
+        ]) {
           expect(await t.barcodeVerify(code), code).toEqual({
-            resultCode: 'ANOTHER_INSTANCE', totpCodeValid: false, cardNumber: null, cardSession: null,
-            fullBarcode: code, reason: 'PREFIX_MISMATCH',
+            resultCode: 'ANOTHER_INSTANCE',
+            totpCodeValid: false,
+            cardNumber: null,
+            cardSession: null,
+            fullBarcode: code,
+            reason: 'PREFIX_MISMATCH',
           });
         }
       });
@@ -147,8 +191,12 @@ function schemeSuite(name: string, scheme: PasswordScheme, makeTarget: TargetFac
       await withTarget({}, async (t) => {
         const code = withPassword(barcode(), otherDigits(passwordOf(barcode())));
         expect(await t.barcodeVerify(code)).toEqual({
-          resultCode: 'VALIDATION_FAILED', totpCodeValid: false, cardNumber: CARD, cardSession: null,
-          fullBarcode: code, reason: 'CODE_MISMATCH',
+          resultCode: 'VALIDATION_FAILED',
+          totpCodeValid: false,
+          cardNumber: CARD,
+          cardSession: null,
+          fullBarcode: code,
+          reason: 'CODE_MISMATCH',
         });
       });
     });
@@ -172,26 +220,49 @@ function schemeSuite(name: string, scheme: PasswordScheme, makeTarget: TargetFac
       it('refuses a plain RFC 6238 password of the partner key', async () => {
         await withTarget({}, async (t) => {
           const plain = makeBarcode('rfc6238');
-          expect(await t.barcodeVerify(plain)).toMatchObject({ resultCode: 'VALIDATION_FAILED', reason: 'CODE_MISMATCH', cardNumber: CARD });
+          expect(await t.barcodeVerify(plain)).toMatchObject({
+            resultCode: 'VALIDATION_FAILED',
+            reason: 'CODE_MISMATCH',
+            cardNumber: CARD,
+          });
         });
       });
     } else {
-      it('accepts one password under any session and card number of its step, replay marks per card (the documented ' + 'weakness)', async () => {
-        await withTarget({}, async (t) => {
-          const code = barcode();
-          expect((await t.barcodeVerify(code)).reason).toBe('OK');
-          // Over a transport the same till asking again is a retry: the first answer, repeated.
-          expect(await t.barcodeVerify(code)).toMatchObject(t.sameRequester ? { reason: 'OK', repeated: true } : { reason: 'REPLAYED' });
-          const otherCard = code.replace(CARD, '4000999988887777').replace(SESSION, 'ZZ99YY88');
-          expect(await t.barcodeVerify(otherCard)).toMatchObject({ reason: 'OK', cardNumber: '4000999988887777', cardSession: 'ZZ99YY88' });
-        });
-      });
+      it(
+        'accepts one password under any session and card number of its step, replay marks per card (the documented ' +
+          'weakness)',
+        async () => {
+          await withTarget({}, async (t) => {
+            const code = barcode();
+            expect((await t.barcodeVerify(code)).reason).toBe('OK');
+            // Over a transport the same till asking again is a retry: the first answer, repeated.
+            expect(await t.barcodeVerify(code)).toMatchObject(
+              t.sameRequester ? { reason: 'OK', repeated: true } : { reason: 'REPLAYED' },
+            );
+            const otherCard = code.replace(CARD, '4000999988887777').replace(SESSION, 'ZZ99YY88');
+            expect(await t.barcodeVerify(otherCard)).toMatchObject({
+              reason: 'OK',
+              cardNumber: '4000999988887777',
+              cardSession: 'ZZ99YY88',
+            });
+          });
+        },
+      );
 
       it('accepts a password made by otpauth from the partner key', async () => {
         await withTarget({}, async (t) => {
-          const totp = new OTPAuth.TOTP({ algorithm: 'SHA256', digits: 8, period: 30, secret: OTPAuth.Secret.fromHex(PARTNER_KEY) });
+          const totp = new OTPAuth.TOTP({
+            algorithm: 'SHA256',
+            digits: 8,
+            period: 30,
+            secret: OTPAuth.Secret.fromHex(PARTNER_KEY),
+          });
           const code = `CM;${CARD};${SESSION};${totp.generate({ timestamp: NOW })}`;
-          expect(await t.barcodeVerify(code)).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE', reason: 'OK', ...ok });
+          expect(await t.barcodeVerify(code)).toMatchObject({
+            resultCode: 'CARDSESSION_AVAILABLE',
+            reason: 'OK',
+            ...ok,
+          });
         });
       });
 
@@ -204,7 +275,12 @@ function schemeSuite(name: string, scheme: PasswordScheme, makeTarget: TargetFac
 
     it('accepts the steps T-1 and T+1 and refuses T-2 and T+2 with window 1', async () => {
       await withTarget({ replay: false }, async (t) => {
-        for (const [delta, reason] of [[-STEP, 'OK'], [STEP, 'OK'], [-2 * STEP, 'CODE_MISMATCH'], [2 * STEP, 'CODE_MISMATCH']] as const) {
+        for (const [delta, reason] of [
+          [-STEP, 'OK'],
+          [STEP, 'OK'],
+          [-2 * STEP, 'CODE_MISMATCH'],
+          [2 * STEP, 'CODE_MISMATCH'],
+        ] as const) {
           expect((await t.barcodeVerify(barcode({ at: NOW + delta }))).reason, `step ${delta / STEP}`).toBe(reason);
         }
       });
@@ -213,8 +289,11 @@ function schemeSuite(name: string, scheme: PasswordScheme, makeTarget: TargetFac
     it('says driftSteps -2..2 for a password of that step with window 2', async () => {
       await withTarget({ replay: false, window: 2 }, async (t) => {
         for (const drift of [-2, -1, 0, 1, 2]) {
-          expect(await t.barcodeVerify(barcode({ at: NOW + drift * STEP })), `step ${drift}`)
-            .toMatchObject({ reason: 'OK', driftSteps: drift, keyIndex: 0 });
+          expect(await t.barcodeVerify(barcode({ at: NOW + drift * STEP })), `step ${drift}`).toMatchObject({
+            reason: 'OK',
+            driftSteps: drift,
+            keyIndex: 0,
+          });
         }
       });
     });
@@ -223,7 +302,10 @@ function schemeSuite(name: string, scheme: PasswordScheme, makeTarget: TargetFac
       const far = (2 ** 32 + 5) * STEP + 1_000;
       await withTarget({ clock: () => far, replay: false }, async (t) => {
         for (const drift of [-1, 0, 1]) {
-          expect(await t.barcodeVerify(barcode({ at: far + drift * STEP })), `step ${drift}`).toMatchObject({ reason: 'OK', driftSteps: drift });
+          expect(await t.barcodeVerify(barcode({ at: far + drift * STEP })), `step ${drift}`).toMatchObject({
+            reason: 'OK',
+            driftSteps: drift,
+          });
         }
         expect((await t.barcodeVerify(barcode({ at: far - 2 ** 32 * STEP }))).reason).toBe('CODE_MISMATCH');
       });
@@ -231,9 +313,18 @@ function schemeSuite(name: string, scheme: PasswordScheme, makeTarget: TargetFac
 
     it('accepts a previous key with keyIndex 1 while the current one matches with keyIndex 0', async () => {
       await withTarget({ previousKeys: [OLD_KEY] }, async (t) => {
-        expect(await t.barcodeVerify(barcode({ key: OLD_KEY }))).toMatchObject({ reason: 'OK', keyIndex: 1, driftSteps: 0 });
-        expect(await t.barcodeVerify(barcode({ cardNumber: '4000555566667777' }))).toMatchObject({ reason: 'OK', keyIndex: 0 });
-        expect((await t.barcodeVerify(barcode({ cardNumber: '77', key: 'b0'.repeat(32) }))).reason).toBe('CODE_MISMATCH');
+        expect(await t.barcodeVerify(barcode({ key: OLD_KEY }))).toMatchObject({
+          reason: 'OK',
+          keyIndex: 1,
+          driftSteps: 0,
+        });
+        expect(await t.barcodeVerify(barcode({ cardNumber: '4000555566667777' }))).toMatchObject({
+          reason: 'OK',
+          keyIndex: 0,
+        });
+        expect((await t.barcodeVerify(barcode({ cardNumber: '77', key: 'b0'.repeat(32) }))).reason).toBe(
+          'CODE_MISMATCH',
+        );
       });
     });
 
@@ -256,21 +347,39 @@ function schemeSuite(name: string, scheme: PasswordScheme, makeTarget: TargetFac
     it('says bonusAvailable from the hook, keeping resultCode as the document says', async () => {
       const blocked = '4000000000000666';
       await withTarget({ bonusAvailable: async (card: string) => card !== blocked }, async (t) => {
-        expect(await t.barcodeVerify(barcode())).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE', bonusAvailable: true });
-        expect(await t.barcodeVerify(barcode({ cardNumber: blocked }))).toMatchObject({
-          resultCode: 'CARDSESSION_AVAILABLE', totpCodeValid: true, reason: 'OK', bonusAvailable: false,
+        expect(await t.barcodeVerify(barcode())).toMatchObject({
+          resultCode: 'CARDSESSION_AVAILABLE',
+          bonusAvailable: true,
         });
-        const wrong = withPassword(barcode({ cardNumber: '55' }), otherDigits(passwordOf(barcode({ cardNumber: '55' }))));
+        expect(await t.barcodeVerify(barcode({ cardNumber: blocked }))).toMatchObject({
+          resultCode: 'CARDSESSION_AVAILABLE',
+          totpCodeValid: true,
+          reason: 'OK',
+          bonusAvailable: false,
+        });
+        const wrong = withPassword(
+          barcode({ cardNumber: '55' }),
+          otherDigits(passwordOf(barcode({ cardNumber: '55' }))),
+        );
         expect(await t.barcodeVerify(wrong)).not.toHaveProperty('bonusAvailable');
       });
     });
 
     it('says bonusAvailable false when the hook throws, and the scan stays valid', async () => {
-      await withTarget({ bonusAvailable: () => { throw new Error('loyalty down'); } }, async (t) => {
-        expect(await t.barcodeVerify(barcode({ cardSession: undefined }))).toMatchObject({
-          resultCode: 'CARDSESSION_NOT_AVAILABLE', totpCodeValid: true, bonusAvailable: false,
-        });
-      });
+      await withTarget(
+        {
+          bonusAvailable: () => {
+            throw new Error('loyalty down');
+          },
+        },
+        async (t) => {
+          expect(await t.barcodeVerify(barcode({ cardSession: undefined }))).toMatchObject({
+            resultCode: 'CARDSESSION_NOT_AVAILABLE',
+            totpCodeValid: true,
+            bonusAvailable: false,
+          });
+        },
+      );
     });
 
     it('accepts only the present step with window 0', async () => {
@@ -286,7 +395,13 @@ function schemeSuite(name: string, scheme: PasswordScheme, makeTarget: TargetFac
         const first = await t.barcodeVerify(code);
         expect(first.resultCode).toBe('CARDSESSION_AVAILABLE');
         if (t.sameRequester) expect(await t.barcodeVerify(code)).toEqual({ ...first, repeated: true });
-        else expect(await t.barcodeVerify(code)).toMatchObject({ resultCode: 'VALIDATION_FAILED', reason: 'REPLAYED', cardNumber: CARD, totpCodeValid: false });
+        else
+          expect(await t.barcodeVerify(code)).toMatchObject({
+            resultCode: 'VALIDATION_FAILED',
+            reason: 'REPLAYED',
+            cardNumber: CARD,
+            totpCodeValid: false,
+          });
       });
     });
 
@@ -303,7 +418,11 @@ function schemeSuite(name: string, scheme: PasswordScheme, makeTarget: TargetFac
       await withTarget({ clock: time.now, lockout: { maxFailures: 3, coolDownSeconds: 120 } }, async (t) => {
         const wrong = withPassword(barcode(), otherDigits(passwordOf(barcode())));
         for (let i = 0; i < 3; i++) expect((await t.barcodeVerify(wrong)).reason).toBe('CODE_MISMATCH');
-        expect(await t.barcodeVerify(barcode())).toMatchObject({ resultCode: 'VALIDATION_FAILED', reason: 'LOCKED', cardNumber: CARD });
+        expect(await t.barcodeVerify(barcode())).toMatchObject({
+          resultCode: 'VALIDATION_FAILED',
+          reason: 'LOCKED',
+          cardNumber: CARD,
+        });
         const otherCard = barcode({ cardNumber: '4000999988887777' });
         expect((await t.barcodeVerify(otherCard)).reason).toBe('OK');
         // Lockout is per card in both schemes: under rfc6238 the locked card's password also opens other cards.
@@ -349,17 +468,32 @@ function schemeSuite(name: string, scheme: PasswordScheme, makeTarget: TargetFac
         ];
         for (const [code, resultCode, cardNumber] of cases) {
           const result = await t.barcodeVerify(code);
-          expect(result, code.slice(0, 60)).toMatchObject({ resultCode, cardNumber, cardSession: null, totpCodeValid: false, fullBarcode: code });
+          expect(result, code.slice(0, 60)).toMatchObject({
+            resultCode,
+            cardNumber,
+            cardSession: null,
+            totpCodeValid: false,
+            fullBarcode: code,
+          });
         }
       });
     });
 
     it('verifies HMACSHA1 barcodes, other lengths and a multi-character delimiter', async () => {
-      const config = { algorythm: 'HMACSHA1', passLength: 10, cardSessionLength: 12, delimeter: '||', prefix: 'WALLET' } as const;
+      const config = {
+        algorythm: 'HMACSHA1',
+        passLength: 10,
+        cardSessionLength: 12,
+        delimeter: '||',
+        prefix: 'WALLET',
+      } as const;
       await withTarget(config, async (t) => {
         const code = barcode({ cardSession: 'abcDEF123456' }, config);
         expect(code.startsWith('WALLET||')).toBe(true);
-        expect(await t.barcodeVerify(code)).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE', cardSession: 'abcDEF123456' });
+        expect(await t.barcodeVerify(code)).toMatchObject({
+          resultCode: 'CARDSESSION_AVAILABLE',
+          cardSession: 'abcDEF123456',
+        });
         expect((await t.barcodeVerify(code.replace('WALLET||', 'CM||'))).resultCode).toBe('ANOTHER_INSTANCE');
       });
     });
@@ -367,40 +501,70 @@ function schemeSuite(name: string, scheme: PasswordScheme, makeTarget: TargetFac
     describe.runIf(batch)('in a batch', () => {
       const verifyBatch = (t: VerificationTarget, codes: string[]) => t.barcodeVerifyBatch!(codes);
 
-      it('answers each barcode in order as a single call would: valid, wrong ' + 'password, other prefix, NUL bytes', async () => {
-        await withTarget({}, async (t) => {
-          const valid = barcode();
-          const wrong = withPassword(barcode({ cardNumber: '4000999988887777' }), '00000000');
-          const other = 'XX' + valid.slice(2);
-          const nul = valid.replace(';', '\u0000;');
-          expect(await verifyBatch(t, [valid, wrong, other, nul])).toEqual([
-            { resultCode: 'CARDSESSION_AVAILABLE', totpCodeValid: true, cardNumber: CARD, cardSession: SESSION, fullBarcode: valid, reason: 'OK', ...ok },
-            { resultCode: 'VALIDATION_FAILED', totpCodeValid: false, cardNumber: '4000999988887777', cardSession: null, fullBarcode: wrong, reason: 'CODE_MISMATCH' },
-            { resultCode: 'ANOTHER_INSTANCE', totpCodeValid: false, cardNumber: null, cardSession: null, fullBarcode: other, reason: 'PREFIX_MISMATCH' },
-            // The same answer the single call gives this text.
-            await t.barcodeVerify(nul),
-          ]);
-        });
-      });
+      it(
+        'answers each barcode in order as a single call would: valid, wrong ' + 'password, other prefix, NUL bytes',
+        async () => {
+          await withTarget({}, async (t) => {
+            const valid = barcode();
+            const wrong = withPassword(barcode({ cardNumber: '4000999988887777' }), '00000000');
+            const other = 'XX' + valid.slice(2);
+            const nul = valid.replace(';', '\u0000;');
+            expect(await verifyBatch(t, [valid, wrong, other, nul])).toEqual([
+              {
+                resultCode: 'CARDSESSION_AVAILABLE',
+                totpCodeValid: true,
+                cardNumber: CARD,
+                cardSession: SESSION,
+                fullBarcode: valid,
+                reason: 'OK',
+                ...ok,
+              },
+              {
+                resultCode: 'VALIDATION_FAILED',
+                totpCodeValid: false,
+                cardNumber: '4000999988887777',
+                cardSession: null,
+                fullBarcode: wrong,
+                reason: 'CODE_MISMATCH',
+              },
+              {
+                resultCode: 'ANOTHER_INSTANCE',
+                totpCodeValid: false,
+                cardNumber: null,
+                cardSession: null,
+                fullBarcode: other,
+                reason: 'PREFIX_MISMATCH',
+              },
+              // The same answer the single call gives this text.
+              await t.barcodeVerify(nul),
+            ]);
+          });
+        },
+      );
 
       it('treats a barcode sent twice as a retry or a replay, within one batch and across two', async () => {
         await withTarget({}, async (t) => {
           const code = barcode();
           const [first, second] = await verifyBatch(t, [code, code]);
           expect(first!.reason).toBe('OK');
-          const again = t.sameRequester ? { ...first, repeated: true } : expect.objectContaining({ reason: 'REPLAYED' });
+          const again = t.sameRequester
+            ? { ...first, repeated: true }
+            : expect.objectContaining({ reason: 'REPLAYED' });
           expect(second).toEqual(again);
           expect(await verifyBatch(t, [code])).toEqual([again]);
         });
       });
 
-      it('counts wrong passwords towards the lockout in order, locking the ' + 'card for the rest of the batch', async () => {
-        await withTarget({ lockout: { maxFailures: 3, coolDownSeconds: 120 } }, async (t) => {
-          const wrong = withPassword(barcode(), otherDigits(passwordOf(barcode())));
-          const results = await verifyBatch(t, [wrong, wrong, wrong, barcode()]);
-          expect(results.map((r) => r.reason)).toEqual(['CODE_MISMATCH', 'CODE_MISMATCH', 'CODE_MISMATCH', 'LOCKED']);
-        });
-      });
+      it(
+        'counts wrong passwords towards the lockout in order, locking the ' + 'card for the rest of the batch',
+        async () => {
+          await withTarget({ lockout: { maxFailures: 3, coolDownSeconds: 120 } }, async (t) => {
+            const wrong = withPassword(barcode(), otherDigits(passwordOf(barcode())));
+            const results = await verifyBatch(t, [wrong, wrong, wrong, barcode()]);
+            expect(results.map((r) => r.reason)).toEqual(['CODE_MISMATCH', 'CODE_MISMATCH', 'CODE_MISMATCH', 'LOCKED']);
+          });
+        },
+      );
     });
 
     it('returns a token for JSON request data and refuses text that is not JSON', async () => {

@@ -46,10 +46,15 @@ function livez(url: string): Promise<number> {
 export function attackSuite(start: Listen, route: AttackRoute): void {
   describe('with a connection cap (and long timeouts)', () => {
     let target: AttackTarget;
-    beforeAll(async () => { target = await start({ maxConnections: CAP, headersTimeoutMs: 600_000, requestTimeoutMs: 600_000 }); });
-    afterAll(async () => { await target?.close(); });
+    beforeAll(async () => {
+      target = await start({ maxConnections: CAP, headersTimeoutMs: 600_000, requestTimeoutMs: 600_000 });
+    });
+    afterAll(async () => {
+      await target?.close();
+    });
 
-    it(`keeps only the cap of ${IDLE_SOCKETS} idle sockets, answers the rest 503 and closes them, and answers a ` + `real request after`, async () => {
+    it(`keeps only the cap of ${IDLE_SOCKETS} idle sockets, answers the rest 503 and closes them, and answers a ` +
+      `real request after`, async () => {
       const sockets = await openIdleSockets(target.url, IDLE_SOCKETS);
       const refused = () => sockets.filter((s) => s.closed).length;
       await until(() => refused() >= IDLE_SOCKETS - CAP, 'sockets over the cap closed');
@@ -83,12 +88,20 @@ export function attackSuite(start: Listen, route: AttackRoute): void {
 
   describe('with tiny timeouts', () => {
     let target: AttackTarget;
-    beforeAll(async () => { target = await start({ headersTimeoutMs: 100, requestTimeoutMs: 200, keepAliveTimeoutMs: 50 }); });
-    afterAll(async () => { await target?.close(); });
+    beforeAll(async () => {
+      target = await start({ headersTimeoutMs: 100, requestTimeoutMs: 200, keepAliveTimeoutMs: 50 });
+    });
+    afterAll(async () => {
+      await target?.close();
+    });
 
     it('answers 408 and closes sockets that never send their headers', async () => {
       const sockets = await openIdleSockets(target.url, 20);
-      await Promise.all(sockets.map((s) => new Promise<void>((resolve) => (s.closed ? resolve() : s.socket.once('close', () => resolve())))));
+      await Promise.all(
+        sockets.map(
+          (s) => new Promise<void>((resolve) => (s.closed ? resolve() : s.socket.once('close', () => resolve()))),
+        ),
+      );
       expect(sockets.every((s) => s.received.startsWith('HTTP/1.1 408'))).toBe(true);
       expect(await livez(target.url)).toBe(200);
     });
@@ -99,6 +112,5 @@ export function attackSuite(start: Listen, route: AttackRoute): void {
       expect(outcome.statusLine).toMatch(new RegExp(`^HTTP/1\\.1 ${route.slowStatus ?? 408} `));
       expect(await livez(target.url)).toBe(200);
     });
-
   });
 }

@@ -23,16 +23,29 @@ export async function openIdleSockets(url: string, count: number, wave = 100): P
   const { host, port } = hostPort(url);
   const all: IdleSocket[] = [];
   for (let start = 0; start < count; start += wave) {
-    await Promise.all(Array.from({ length: Math.min(wave, count - start) }, () => new Promise<void>((resolve) => {
-      const socket = connect(port, host);
-      const idle: IdleSocket = { socket, received: '', closed: false };
-      all.push(idle);
-      socket.setEncoding('latin1');
-      socket.on('data', (chunk: string) => { idle.received += chunk; });
-      socket.on('error', () => { /* a refused socket may be reset: seen as 'close' */ });
-      socket.on('close', () => { idle.closed = true; resolve(); });
-      socket.on('connect', () => resolve());
-    })));
+    await Promise.all(
+      Array.from(
+        { length: Math.min(wave, count - start) },
+        () =>
+          new Promise<void>((resolve) => {
+            const socket = connect(port, host);
+            const idle: IdleSocket = { socket, received: '', closed: false };
+            all.push(idle);
+            socket.setEncoding('latin1');
+            socket.on('data', (chunk: string) => {
+              idle.received += chunk;
+            });
+            socket.on('error', () => {
+              /* a refused socket may be reset: seen as 'close' */
+            });
+            socket.on('close', () => {
+              idle.closed = true;
+              resolve();
+            });
+            socket.on('connect', () => resolve());
+          }),
+      ),
+    );
   }
   return all;
 }
@@ -48,10 +61,17 @@ export async function until(condition: () => boolean, what: string, limitMs = 15
 
 /** Destroys the sockets still open and waits for their 'close'. */
 export async function destroyAll(sockets: readonly IdleSocket[]): Promise<void> {
-  await Promise.all(sockets.filter((s) => !s.closed).map((s) => new Promise<void>((resolve) => {
-    s.socket.once('close', () => resolve());
-    s.socket.destroy();
-  })));
+  await Promise.all(
+    sockets
+      .filter((s) => !s.closed)
+      .map(
+        (s) =>
+          new Promise<void>((resolve) => {
+            s.socket.once('close', () => resolve());
+            s.socket.destroy();
+          }),
+      ),
+  );
 }
 
 /** What the server did to a raw request: the status line it answered (if any), once it closed the socket. */
@@ -66,18 +86,31 @@ export interface RawOutcome {
  * nothing: the server must end it (408) once its request timeout passes.
  * Resolves on the socket's 'close'.
  */
-export function slowBody(url: string, path: string, headers: Record<string, string>, declaredLength = 1_000): Promise<RawOutcome> {
+export function slowBody(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  declaredLength = 1_000,
+): Promise<RawOutcome> {
   const { host, port } = hostPort(url);
   return new Promise((resolve) => {
     const socket = connect(port, host);
     let received = '';
     socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => { received += chunk; });
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+    });
     socket.on('error', () => {});
     socket.on('close', () => resolve({ statusLine: received.split('\r\n')[0] || undefined, received }));
     socket.on('connect', () => {
-      const head = Object.entries({ Host: `${host}:${port}`, 'Content-Type': 'application/json', 'Content-Length': String(declaredLength), ...headers })
-        .map(([name, value]) => `${name}: ${value}`).join('\r\n');
+      const head = Object.entries({
+        Host: `${host}:${port}`,
+        'Content-Type': 'application/json',
+        'Content-Length': String(declaredLength),
+        ...headers,
+      })
+        .map(([name, value]) => `${name}: ${value}`)
+        .join('\r\n');
       socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n\r\n{`);
     });
   });
@@ -95,7 +128,13 @@ export interface HugeOutcome extends RawOutcome {
  * stops at its first answer: a server that refuses early answers long before
  * the body could have been sent, having buffered none of it.
  */
-export function hugeBody(url: string, path: string, headers: Record<string, string>, declaredBytes: number, { chunked = false } = {}): Promise<HugeOutcome> {
+export function hugeBody(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  declaredBytes: number,
+  { chunked = false } = {},
+): Promise<HugeOutcome> {
   const { host, port } = hostPort(url);
   const chunk = Buffer.alloc(64 * 1024, 0x20);
   return new Promise((resolve) => {
@@ -113,12 +152,18 @@ export function hugeBody(url: string, path: string, headers: Record<string, stri
         socket.end();
       }
     });
-    socket.on('close', () => resolve({ statusLine: received.split('\r\n')[0] || undefined, received, sentBeforeAnswer: answeredAt ?? sent }));
+    socket.on('close', () =>
+      resolve({ statusLine: received.split('\r\n')[0] || undefined, received, sentBeforeAnswer: answeredAt ?? sent }),
+    );
     const pump = (): void => {
       while (answeredAt === undefined && !socket.destroyed && sent < declaredBytes) {
         const piece = chunk.subarray(0, Math.min(chunk.length, declaredBytes - sent));
         sent += piece.length;
-        const more = socket.write(chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece);
+        const more = socket.write(
+          chunked
+            ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])
+            : piece,
+        );
         if (!more) {
           socket.once('drain', pump);
           return;
@@ -127,8 +172,14 @@ export function hugeBody(url: string, path: string, headers: Record<string, stri
     };
     socket.on('connect', () => {
       const framing = chunked ? { 'Transfer-Encoding': 'chunked' } : { 'Content-Length': String(declaredBytes) };
-      const head = Object.entries({ Host: `${host}:${port}`, 'Content-Type': 'application/json', ...framing, ...headers })
-        .map(([name, value]) => `${name}: ${value}`).join('\r\n');
+      const head = Object.entries({
+        Host: `${host}:${port}`,
+        'Content-Type': 'application/json',
+        ...framing,
+        ...headers,
+      })
+        .map(([name, value]) => `${name}: ${value}`)
+        .join('\r\n');
       socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n\r\n`);
       pump();
     });

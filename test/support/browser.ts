@@ -2,7 +2,14 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { BarcodeFormat, BinaryBitmap, DecodeHintType, HybridBinarizer, MultiFormatReader, RGBLuminanceSource } from '@zxing/library';
+import {
+  BarcodeFormat,
+  BinaryBitmap,
+  DecodeHintType,
+  HybridBinarizer,
+  MultiFormatReader,
+  RGBLuminanceSource,
+} from '@zxing/library';
 import type { Browser, Page } from 'playwright-core';
 
 /** Debian's Chromium (`apt-get install chromium`; .ci/run installs it): no browser is downloaded. */
@@ -28,7 +35,9 @@ export function haveChromium(): boolean {
   if (existsSync(CHROMIUM)) return true;
   if (!said) {
     said = true;
-    console.warn(`${CHROMIUM} not found: skipping the browser tests (apt-get install -y chromium, as .ci/run does, to run them)`);
+    console.warn(
+      `${CHROMIUM} not found: skipping the browser tests (apt-get install -y chromium, as .ci/run does, to run them)`,
+    );
   }
   return false;
 }
@@ -36,7 +45,11 @@ export function haveChromium(): boolean {
 /** Starts headless Chromium for one test file. */
 export async function launchChromium(): Promise<Browser> {
   const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'] });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
+  });
 }
 
 /** Saves `page` as test-output/console/<name>.png. */
@@ -51,14 +64,16 @@ export function watchErrors(page: Page): string[] {
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {
     // A refused request is reported below with its URL; the console's line does not name it.
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) errors.push(`console: ${message.text()}`);
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      errors.push(`console: ${message.text()}`);
   });
   page.on('response', (response) => {
     if (response.status() >= 400) errors.push(`HTTP ${response.status()} ${new URL(response.url()).pathname}`);
   });
   page.on('requestfailed', (request) => {
     // An event stream cut by a page leaving or a server stopping is not a failure of the page.
-    if (!request.url().endsWith('/events')) errors.push(`request failed: ${new URL(request.url()).pathname} ${request.failure()?.errorText ?? ''}`);
+    if (!request.url().endsWith('/events'))
+      errors.push(`request failed: ${new URL(request.url()).pathname} ${request.failure()?.errorText ?? ''}`);
   });
   return errors;
 }
@@ -73,9 +88,11 @@ export async function decodeCanvas(page: Page, selector: string): Promise<{ text
   const image = await page.locator(selector).evaluate((canvas: HTMLCanvasElement) => {
     const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
     const luminance = new Uint8ClampedArray(canvas.width * canvas.height);
-    for (let i = 0; i < luminance.length; i++) luminance[i] = (data[i * 4]! * 299 + data[i * 4 + 1]! * 587 + data[i * 4 + 2]! * 114) / 1000;
+    for (let i = 0; i < luminance.length; i++)
+      luminance[i] = (data[i * 4]! * 299 + data[i * 4 + 1]! * 587 + data[i * 4 + 2]! * 114) / 1000;
     let binary = '';
-    for (let i = 0; i < luminance.length; i += 0x8000) binary += String.fromCharCode(...luminance.subarray(i, i + 0x8000));
+    for (let i = 0; i < luminance.length; i += 0x8000)
+      binary += String.fromCharCode(...luminance.subarray(i, i + 0x8000));
     return { width: canvas.width, height: canvas.height, luminance: btoa(binary) };
   });
   const luminance = new Uint8ClampedArray(Buffer.from(image.luminance, 'base64'));
@@ -84,7 +101,10 @@ export async function decodeCanvas(page: Page, selector: string): Promise<{ text
     [DecodeHintType.POSSIBLE_FORMATS, [BarcodeFormat.CODE_128, BarcodeFormat.QR_CODE]],
     [DecodeHintType.TRY_HARDER, true],
   ]);
-  const result = reader.decode(new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(luminance, image.width, image.height))), hints);
+  const result = reader.decode(
+    new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(luminance, image.width, image.height))),
+    hints,
+  );
   return { text: result.getText(), format: BarcodeFormat[result.getBarcodeFormat()]! };
 }
 

@@ -16,11 +16,18 @@ export const childTestTimeout = (starts = 1): number => starts * CHILD_OUTPUT_TI
  * stderr in the message. `output.text` collects both streams, as the tests assert on it.
  */
 export function waitForOutput(
-  child: ChildProcess, output: { text: string }, pattern: RegExp, what = 'banner', timeoutMs = CHILD_OUTPUT_TIMEOUT_MS,
+  child: ChildProcess,
+  output: { text: string },
+  pattern: RegExp,
+  what = 'banner',
+  timeoutMs = CHILD_OUTPUT_TIMEOUT_MS,
 ): Promise<RegExpExecArray> {
   let stdout = '';
   let stderr = '';
-  const report = (why: string) => new Error(`${why} (waiting for ${what}, ${pattern})\n--- child stderr ---\n${stderr}\n--- child stdout ---\n${stdout}`);
+  const report = (why: string) =>
+    new Error(
+      `${why} (waiting for ${what}, ${pattern})\n--- child stderr ---\n${stderr}\n--- child stdout ---\n${stdout}`,
+    );
   return new Promise((resolve, reject) => {
     const onStdout = (chunk: Buffer) => {
       stdout += chunk.toString();
@@ -32,8 +39,12 @@ export function waitForOutput(
       stderr += chunk.toString();
       output.text += chunk.toString();
     };
-    const onExit = (code: number | null, signal: NodeJS.Signals | null) => finish(() => reject(report(`exited early with ${code ?? signal}`)));
-    const timer = setTimeout(() => finish(() => reject(report(`nothing matched within ${timeoutMs / 1000} s`))), timeoutMs);
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
+      finish(() => reject(report(`exited early with ${code ?? signal}`)));
+    const timer = setTimeout(
+      () => finish(() => reject(report(`nothing matched within ${timeoutMs / 1000} s`))),
+      timeoutMs,
+    );
     function finish(settle: () => void): void {
       clearTimeout(timer);
       child.off('exit', onExit);

@@ -23,7 +23,11 @@ export function testClock(start: number | 'wall' = NOW): TestClock {
   const now = wall ? () => Date.now() + at : () => at;
   return {
     now,
-    advance(ms) { at += ms; },
-    set(ms) { at = wall ? ms - Date.now() : ms; },
+    advance(ms) {
+      at += ms;
+    },
+    set(ms) {
+      at = wall ? ms - Date.now() : ms;
+    },
   };
 }

@@ -32,6 +32,7 @@ async function openOnServer(): Promise<Database> {
  */
 export function databaseCases(what: string): DatabaseCase[] {
   const cases: DatabaseCase[] = [{ name: 'pglite', open: () => openDatabase() }];
-  if (haveService('DATABASE_URL', DATABASE_URL, `${what} on PostgreSQL`)) cases.push({ name: 'postgres', open: openOnServer });
+  if (haveService('DATABASE_URL', DATABASE_URL, `${what} on PostgreSQL`))
+    cases.push({ name: 'postgres', open: openOnServer });
   return cases;
 }

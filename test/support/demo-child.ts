@@ -28,12 +28,27 @@ function parse(text: string): DemoBanner | undefined {
   const wsLine = pick(/^\s*(node -e .*)$/m);
   const wsBarcode = wsLine && /"method":"pay\.start","params":\{"fullBarcode":"([^"]+)"/.exec(wsLine)?.[1];
   const wsCard = pick(/with card (\d+) over the WebSocket/);
-  if (!cashDeskUrl || !wsUrl || !tillKey || !sandboxUrl || !loyaltyUrl || !curlBarcode || !wsLine || !wsBarcode || !wsCard) return undefined;
+  if (
+    !cashDeskUrl ||
+    !wsUrl ||
+    !tillKey ||
+    !sandboxUrl ||
+    !loyaltyUrl ||
+    !curlBarcode ||
+    !wsLine ||
+    !wsBarcode ||
+    !wsCard
+  )
+    return undefined;
   return { cashDeskUrl, wsUrl, tillKey, sandboxUrl, loyaltyUrl, curlBarcode, wsLine, wsBarcode, wsCard };
 }
 
 /** Resolves with the parsed banner once a `demo` child has printed all of it; rejects if it exits first. */
-export function waitForDemoBanner(child: ChildProcess, output: { text: string }, timeoutMs = 420_000): Promise<DemoBanner> {
+export function waitForDemoBanner(
+  child: ChildProcess,
+  output: { text: string },
+  timeoutMs = 420_000,
+): Promise<DemoBanner> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no banner within ${timeoutMs} ms:\n${output.text}`)), timeoutMs);
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -44,7 +59,9 @@ export function waitForDemoBanner(child: ChildProcess, output: { text: string },
         resolve(banner);
       }
     });
-    child.stderr!.on('data', (chunk: Buffer) => { output.text += chunk.toString(); });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      output.text += chunk.toString();
+    });
     child.on('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`exited early with ${code}:\n${output.text}`));

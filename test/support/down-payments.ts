@@ -6,7 +6,12 @@ import { databaseUnavailable } from '../../src/db/unavailable.js';
 /** A payment view for a fake's answers. */
 export function viewOf(paymentId: string): PaymentView {
   return {
-    paymentId, phase: 'offered', walletPayIsDefault: false, providers: [], totalAmount: 100, receiptSent: false,
+    paymentId,
+    phase: 'offered',
+    walletPayIsDefault: false,
+    providers: [],
+    totalAmount: 100,
+    receiptSent: false,
     updatedAt: new Date(0).toISOString(),
   };
 }
@@ -29,17 +34,39 @@ export class SwitchablePayments implements Payments {
   }
 
   async init(): Promise<void> {}
-  start(_tillId: string, input: { paymentId?: string }) { return this.#answer(input.paymentId ?? 'p-new'); }
-  checkout(_t: string, id: string) { return this.#answer(id); }
-  get(_t: string, id: string) { return this.#answer(id); }
-  changeBasket(_t: string, id: string) { return this.#answer(id); }
-  cancel(_t: string, id: string) { return this.#answer(id); }
-  retry(_t: string, id: string) { return this.#answer(id); }
-  rescan(_t: string, id: string) { return this.#answer(id); }
-  refund(_t: string, id: string) { return this.#answer(id); }
-  receipt(_t: string, id: string) { return this.#answer(id); }
-  abandon(_t: string, id: string) { return this.#answer(id); }
-  async list(): Promise<PaymentView[]> { return [await this.#answer(this.open)]; }
+  start(_tillId: string, input: { paymentId?: string }) {
+    return this.#answer(input.paymentId ?? 'p-new');
+  }
+  checkout(_t: string, id: string) {
+    return this.#answer(id);
+  }
+  get(_t: string, id: string) {
+    return this.#answer(id);
+  }
+  changeBasket(_t: string, id: string) {
+    return this.#answer(id);
+  }
+  cancel(_t: string, id: string) {
+    return this.#answer(id);
+  }
+  retry(_t: string, id: string) {
+    return this.#answer(id);
+  }
+  rescan(_t: string, id: string) {
+    return this.#answer(id);
+  }
+  refund(_t: string, id: string) {
+    return this.#answer(id);
+  }
+  receipt(_t: string, id: string) {
+    return this.#answer(id);
+  }
+  abandon(_t: string, id: string) {
+    return this.#answer(id);
+  }
+  async list(): Promise<PaymentView[]> {
+    return [await this.#answer(this.open)];
+  }
   async events(_t: string, id: string): Promise<SessionUpdate[]> {
     const view = await this.#answer(id);
     return [{ paymentId: view.paymentId, phase: view.phase, restated: true }];

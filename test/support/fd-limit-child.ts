@@ -20,11 +20,17 @@ const tills = new TillRegistry([{ id: 'till-1', key: 'till-key-0123456789abcdef'
 const service = new CashDeskService({ verifier, tills });
 const served = await serveHttp(createHttpApp(service), {
   limits: {
-    maxConnections: 100_000, headersTimeoutMs: 600_000, requestTimeoutMs: 600_000, keepAliveTimeoutMs: 600_000,
+    maxConnections: 100_000,
+    headersTimeoutMs: 600_000,
+    requestTimeoutMs: 600_000,
+    keepAliveTimeoutMs: 600_000,
   },
 });
 process.on('SIGTERM', () => {
   served.server.closeAllConnections();
-  void served.close().then(() => verifier.close()).then(() => process.exit(0));
+  void served
+    .close()
+    .then(() => verifier.close())
+    .then(() => process.exit(0));
 });
 process.stdout.write(`READY ${new URL(served.url).port} ${softFdLimit() ?? 0}\n`);

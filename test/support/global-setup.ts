@@ -7,7 +7,12 @@ const root = join(import.meta.dirname, '..', '..');
 function newest(dir: string, suffix: string): number {
   let latest = 0;
   for (const entry of readdirSync(join(root, dir), { recursive: true, withFileTypes: true })) {
-    if (entry.isFile() && entry.name.endsWith(suffix) && !entry.parentPath.includes('node_modules') && !entry.parentPath.includes(`${dir}/build`)) {
+    if (
+      entry.isFile() &&
+      entry.name.endsWith(suffix) &&
+      !entry.parentPath.includes('node_modules') &&
+      !entry.parentPath.includes(`${dir}/build`)
+    ) {
       latest = Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
     }
   }
@@ -23,7 +28,8 @@ function mtime(path: string): number {
  * first when the sources are newer, so no test ever runs stale output.
  */
 export default function setup(): void {
-  if (newest('assembly', '.ts') > mtime('build/core.wasm')) execSync('npm run build:wasm', { cwd: root, stdio: 'inherit' });
+  if (newest('assembly', '.ts') > mtime('build/core.wasm'))
+    execSync('npm run build:wasm', { cwd: root, stdio: 'inherit' });
   const sources = Math.max(newest('src', '.ts'), newest('adapters', '.ts'));
   if (sources > mtime('dist/src/cli/main.js')) {
     try {
@@ -31,11 +37,16 @@ export default function setup(): void {
     } catch {
       // A type error somewhere else in a work tree being edited must not stop unrelated tests;
       // tsc still wrote its output, and the tests that spawn the CLI fail on their own if it is wrong.
-      console.warn('global setup: `npm run build:ts` reported errors; tests that spawn the CLI run on its output as written');
+      console.warn(
+        'global setup: `npm run build:ts` reported errors; tests that spawn the CLI run on its output as written',
+      );
     }
   }
   // The console's pages (web/): the browser tests load the build, so it must not be older than its sources.
-  if (Math.max(newest('web', '.tsx'), newest('web', '.ts'), newest('web', '.css'), newest('web', '.html')) > mtime('dist/web/wallet.html')) {
+  if (
+    Math.max(newest('web', '.tsx'), newest('web', '.ts'), newest('web', '.css'), newest('web', '.html')) >
+    mtime('dist/web/wallet.html')
+  ) {
     try {
       execSync('npm run build:web', { cwd: root, stdio: 'inherit' });
     } catch {

@@ -23,18 +23,26 @@ export async function installPackedKit(): Promise<InstalledKit> {
   const work = mkdtempSync(join(tmpdir(), 'wpk-installed-'));
   let tarball: string;
   try {
-    const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
+      cwd: root,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     tarball = join(work, (JSON.parse(stdout) as Array<{ filename: string }>)[0]!.filename);
   } catch (error) {
     return { skip: `npm pack cannot run here (${(error as Error).message.split('\n')[0]})` };
   }
   const dir = join(work, 'shop');
   mkdirSync(dir);
-  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'shop', version: '1.0.0', private: true, type: 'module' })}\n`);
+  writeFileSync(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name: 'shop', version: '1.0.0', private: true, type: 'module' })}\n`,
+  );
   try {
-    const { stdout, stderr } = await run('npm', [
-      'install', '--offline', '--prefer-offline', '--foreground-scripts', '--no-audit', '--no-fund', tarball,
-    ], { cwd: dir, env: { ...process.env, WALLET_PARTNER_KIT_NATIVE: '0' }, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await run(
+      'npm',
+      ['install', '--offline', '--prefer-offline', '--foreground-scripts', '--no-audit', '--no-fund', tarball],
+      { cwd: dir, env: { ...process.env, WALLET_PARTNER_KIT_NATIVE: '0' }, maxBuffer: 64 * 1024 * 1024 },
+    );
     return { dir, tarball, installOutput: `${stdout}${stderr}` };
   } catch (error) {
     const output = `${(error as { stdout?: string }).stdout ?? ''}${(error as { stderr?: string }).stderr ?? ''}`;

@@ -13,11 +13,23 @@ export interface CapturedLog {
 /** A {@link CapturedLog} at `level` (default debug, so refusals logged at debug are seen too). */
 export function captureLog(level = 'debug'): CapturedLog {
   const chunks: string[] = [];
-  const logger = createLogger({ level, destination: { write: (line: string) => { chunks.push(line); } } });
+  const logger = createLogger({
+    level,
+    destination: {
+      write: (line: string) => {
+        chunks.push(line);
+      },
+    },
+  });
   return {
     logger,
     text: () => chunks.join(''),
-    lines: () => chunks.join('').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>),
+    lines: () =>
+      chunks
+        .join('')
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
   };
 }
 

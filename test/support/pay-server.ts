@@ -48,7 +48,11 @@ export class Till {
       if (found) return found;
       if (Date.now() > deadline) throw new Error(`no matching pay.sessionUpdated; got ${JSON.stringify(this.updates)}`);
       await new Promise<void>((resolve) => {
-        const wake = () => { clearTimeout(timer); this.#waiters.delete(wake); resolve(); };
+        const wake = () => {
+          clearTimeout(timer);
+          this.#waiters.delete(wake);
+          resolve();
+        };
         const timer = setTimeout(wake, Math.max(1, deadline - Date.now()));
         this.#waiters.add(wake);
       });
@@ -105,17 +109,22 @@ export interface PayServer {
 
 /** The serve configuration for payments against `sandbox` (its webhooks pointed at `serverUrl` when given). */
 export function payConfig(sandboxUrl: string, options: PayServerOptions & { webhookSecret?: string }) {
-  return resolveServeConfig({
-    ...demoConfig,
-    server: { port: options.port ?? 0 },
-    ...(options.tills ? { tills: options.tills } : {}),
-    pay: {
-      url: sandboxUrl, ...(options.webhookSecret ? { webhookSecret: options.webhookSecret } : {}),
-      pollIntervalMs: options.pollIntervalMs ?? (options.webhookSecret ? 60_000 : 20), adoptIntervalMs: 50,
-      ...options.pay,
+  return resolveServeConfig(
+    {
+      ...demoConfig,
+      server: { port: options.port ?? 0 },
+      ...(options.tills ? { tills: options.tills } : {}),
+      pay: {
+        url: sandboxUrl,
+        ...(options.webhookSecret ? { webhookSecret: options.webhookSecret } : {}),
+        pollIntervalMs: options.pollIntervalMs ?? (options.webhookSecret ? 60_000 : 20),
+        adoptIntervalMs: 50,
+        ...options.pay,
+      },
+      ...(options.database ? { database: options.database } : {}),
     },
-    ...(options.database ? { database: options.database } : {}),
-  }, {});
+    {},
+  );
 }
 
 /**
@@ -124,15 +133,19 @@ export function payConfig(sandboxUrl: string, options: PayServerOptions & { webh
  */
 export async function startPayServer(sandbox: PaySandbox, options: PayServerOptions = {}): Promise<PayServer> {
   const webhookSecret = options.webhook === false ? undefined : generateWebhookSecret();
-  const server = await startServer(payConfig(sandbox.url, { ...options, webhookSecret }), undefined, { clock: options.clock?.now });
+  const server = await startServer(payConfig(sandbox.url, { ...options, webhookSecret }), undefined, {
+    clock: options.clock?.now,
+  });
   await sandbox.sim.partner({
-    partnerId: PARTNER_ID, key: demoConfig.verifier.key,
+    partnerId: PARTNER_ID,
+    key: demoConfig.verifier.key,
     webhookUrl: webhookSecret ? `${server.url}/webhooks/pay` : null,
     ...(webhookSecret ? { webhookSecret } : {}),
   });
   const tills: Till[] = [];
   return {
-    server, sim: sandbox.sim,
+    server,
+    sim: sandbox.sim,
     async connect(key = TILL_KEY) {
       const till = await Till.connect(server.wsUrl, key);
       tills.push(till);
@@ -144,4 +157,3 @@ export async function startPayServer(sandbox: PaySandbox, options: PayServerOpti
     },
   };
 }
-

@@ -21,7 +21,11 @@ const root = join(import.meta.dirname, '..', '..');
 
 function resolvePrismCli(): string | undefined {
   try {
-    return join(dirname(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json')), 'dist', 'index.js');
+    return join(
+      dirname(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json')),
+      'dist',
+      'index.js',
+    );
   } catch {
     return undefined;
   }
@@ -31,7 +35,9 @@ const said = new Set<string>();
 
 /** Prints `line` once per process: the one line a skipped contract test leaves. */
 export function sayPrismSkip(reason: string): void {
-  const line = `${reason}: skipping the Prism contract tests (npm ci installs @stoplight/prism-cli; npx vitest run ` + `test/src/contracts/prism.test.ts runs them alone)`;
+  const line =
+    `${reason}: skipping the Prism contract tests (npm ci installs @stoplight/prism-cli; npx vitest run ` +
+    `test/src/contracts/prism.test.ts runs them alone)`;
   if (said.has(line)) return;
   said.add(line);
   console.warn(line);
@@ -82,17 +88,32 @@ const stripAnsi = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
  * const client = createLoyaltyClient({ baseUrl: prism.url, ... });
  * expect(prism.takeProblems()).toEqual([]);
  */
-export async function startPrismProxy(document: string, upstream: string, { startBoundMs = PRISM_START_BOUND_MS } = {}): Promise<PrismProxy> {
-  if (!PRISM_CLI || !existsSync(PRISM_CLI)) throw new PrismUnavailableError(`${PRISM_CLI ?? '@stoplight/prism-cli'} not found`);
-  const child = spawn(process.execPath, [PRISM_CLI, 'proxy', document, upstream, '--errors', '--host', '127.0.0.1', '--port', '0'], {
-    cwd: root, env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export async function startPrismProxy(
+  document: string,
+  upstream: string,
+  { startBoundMs = PRISM_START_BOUND_MS } = {},
+): Promise<PrismProxy> {
+  if (!PRISM_CLI || !existsSync(PRISM_CLI))
+    throw new PrismUnavailableError(`${PRISM_CLI ?? '@stoplight/prism-cli'} not found`);
+  const child = spawn(
+    process.execPath,
+    [PRISM_CLI, 'proxy', document, upstream, '--errors', '--host', '127.0.0.1', '--port', '0'],
+    {
+      cwd: root,
+      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const log: string[] = [];
   const prismUrl = await new Promise<URL>((resolve, reject) => {
     const fail = (why: string) => {
       clearTimeout(timer);
       child.kill('SIGKILL');
-      reject(new PrismUnavailableError(`prism proxy ${document} ${why}${log.length ? `; its last lines: ${log.slice(-5).join(' | ')}` : ''}`));
+      reject(
+        new PrismUnavailableError(
+          `prism proxy ${document} ${why}${log.length ? `; its last lines: ${log.slice(-5).join(' | ')}` : ''}`,
+        ),
+      );
     };
     const timer = setTimeout(() => fail(`did not listen within ${startBoundMs / 1000} s`), startBoundMs);
     let listening = false;
@@ -110,37 +131,46 @@ export async function startPrismProxy(document: string, upstream: string, { star
       }
     });
     child.once('error', (error) => fail(`could not start: ${error.message}`));
-    child.once('exit', (code, signal) => { if (!listening) fail(`exited (${signal ?? code}) before listening`); });
+    child.once('exit', (code, signal) => {
+      if (!listening) fail(`exited (${signal ?? code}) before listening`);
+    });
   });
 
   const problems: string[] = [];
   const exchanges: string[] = [];
   const front = createServer((request, response) => {
     const where = `${document}: ${request.method} ${request.url}`;
-    const onward = httpRequest({
-      host: prismUrl.hostname, port: prismUrl.port, method: request.method, path: request.url, headers: endToEnd(request.headers),
-      // A connection per exchange: a kept-alive one can be reused just as Prism closes it for idling (5 s), which
-      // ends the exchange in ECONNRESET, more often the more loaded the machine.
-      agent: false,
-    }, (answer) => {
-      const status = answer.statusCode ?? 0;
-      exchanges.push(`${request.method} ${request.url} -> ${status}`);
-      const violations = answer.headers['sl-violations'];
-      if (violations) problems.push(`${where} -> ${status}: sl-violations ${violations}`);
-      if (!/problem\+json/.test(answer.headers['content-type'] ?? '')) {
-        response.writeHead(status, endToEnd(answer.headers));
-        answer.pipe(response);
-        return;
-      }
-      const chunks: Buffer[] = [];
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-      answer.on('end', () => {
-        const body = Buffer.concat(chunks);
-        const text = body.toString('utf8');
-        if (text.includes(PRISM_ERROR_TYPE)) problems.push(`${where} -> Prism answered ${status} ${text}`);
-        response.writeHead(status, endToEnd(answer.headers)).end(body);
-      });
-    });
+    const onward = httpRequest(
+      {
+        host: prismUrl.hostname,
+        port: prismUrl.port,
+        method: request.method,
+        path: request.url,
+        headers: endToEnd(request.headers),
+        // A connection per exchange: a kept-alive one can be reused just as Prism closes it for idling (5 s), which
+        // ends the exchange in ECONNRESET, more often the more loaded the machine.
+        agent: false,
+      },
+      (answer) => {
+        const status = answer.statusCode ?? 0;
+        exchanges.push(`${request.method} ${request.url} -> ${status}`);
+        const violations = answer.headers['sl-violations'];
+        if (violations) problems.push(`${where} -> ${status}: sl-violations ${violations}`);
+        if (!/problem\+json/.test(answer.headers['content-type'] ?? '')) {
+          response.writeHead(status, endToEnd(answer.headers));
+          answer.pipe(response);
+          return;
+        }
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          const body = Buffer.concat(chunks);
+          const text = body.toString('utf8');
+          if (text.includes(PRISM_ERROR_TYPE)) problems.push(`${where} -> Prism answered ${status} ${text}`);
+          response.writeHead(status, endToEnd(answer.headers)).end(body);
+        });
+      },
+    );
     onward.on('error', (error) => {
       problems.push(`${where} -> no answer from Prism: ${error.message}`);
       if (!response.headersSent) response.writeHead(502, { 'content-type': 'text/plain' });
@@ -153,7 +183,9 @@ export async function startPrismProxy(document: string, upstream: string, { star
 
   let closed: Promise<void> | undefined;
   return {
-    url, document, exchanges,
+    url,
+    document,
+    exchanges,
     takeProblems: () => problems.splice(0),
     close() {
       closed ??= Promise.all([
@@ -164,7 +196,10 @@ export async function startPrismProxy(document: string, upstream: string, { star
         new Promise<void>((resolve) => {
           if (child.exitCode !== null || child.signalCode !== null) return resolve();
           const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
-          child.once('exit', () => { clearTimeout(force); resolve(); });
+          child.once('exit', () => {
+            clearTimeout(force);
+            resolve();
+          });
           child.kill('SIGTERM');
         }),
       ]).then(() => undefined);
@@ -176,7 +211,8 @@ export async function startPrismProxy(document: string, upstream: string, { star
 /** `headers` without the hop-by-hop ones, which belong to one connection and each side sets for its own. */
 function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   const kept = { ...headers };
-  for (const name of ['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade']) delete kept[name];
+  for (const name of ['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade'])
+    delete kept[name];
   return kept;
 }
 

@@ -7,7 +7,10 @@ import { haveService, REDIS_URL } from './services.js';
  * A RedisStore under a key prefix no other run uses, opened before the file's tests and emptied and closed after them;
  * `store()` is undefined when REDIS_URL is unset (then `skip` is true and one line said so).
  */
-export function redisTestStore(name: string, what: string): { skip: boolean; prefix: string; store: () => RedisStore | undefined } {
+export function redisTestStore(
+  name: string,
+  what: string,
+): { skip: boolean; prefix: string; store: () => RedisStore | undefined } {
   const skip = !haveService('REDIS_URL', REDIS_URL, what);
   const prefix = `wpk-test-${name}:${process.pid}:${randomBytes(4).toString('hex')}:`;
   let store: RedisStore | undefined;

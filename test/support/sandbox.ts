@@ -60,18 +60,22 @@ export interface SandboxCase {
 
 /** PGlite always; PostgreSQL when DATABASE_URL is set (one line says so when it is not). */
 export function sandboxCases(what: string): SandboxCase[] {
-  const cases: SandboxCase[] = [{
-    name: 'pglite',
-    start: (options = {}, modules) => startTestSandbox(options, modules),
-    options: () => ({}),
-    cleanup: async () => {},
-  }];
+  const cases: SandboxCase[] = [
+    {
+      name: 'pglite',
+      start: (options = {}, modules) => startTestSandbox(options, modules),
+      options: () => ({}),
+      cleanup: async () => {},
+    },
+  ];
   if (haveService('DATABASE_URL', DATABASE_URL, `${what} on PostgreSQL`)) {
     cases.push({
       name: 'postgres',
       start: (options = {}, modules) => startTestSandbox({ ...options, database: 'postgres' }, modules),
       options: () => ({ databaseUrl: DATABASE_URL!, databaseSchema: uniqueSchema('sandbox') }),
-      cleanup: async ({ databaseSchema }) => { if (databaseSchema) await dropSchema(databaseSchema); },
+      cleanup: async ({ databaseSchema }) => {
+        if (databaseSchema) await dropSchema(databaseSchema);
+      },
     });
   }
   return cases;

@@ -52,8 +52,12 @@ export class RpcClient {
 
   private constructor(ws: WebSocket) {
     this.ws = ws;
-    this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
-    ws.on('error', () => { /* surfaced through `closed` */ });
+    this.closed = new Promise((resolve) =>
+      ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
+    ws.on('error', () => {
+      /* surfaced through `closed` */
+    });
     ws.on('message', (data) => this.#receive(String(data)));
   }
 
@@ -75,7 +79,12 @@ export class RpcClient {
 
   /** Calls a method and resolves to its result; a JSON-RPC error rejects with `RpcError`. */
   async call<R = unknown>(method: string, params?: unknown): Promise<R> {
-    const response = await this.request({ jsonrpc: '2.0', id: this.#nextId++, method, ...(params === undefined ? {} : { params }) });
+    const response = await this.request({
+      jsonrpc: '2.0',
+      id: this.#nextId++,
+      method,
+      ...(params === undefined ? {} : { params }),
+    });
     if ('error' in response) throw new RpcError(response.error as ConstructorParameters<typeof RpcError>[0]);
     return response.result as R;
   }
@@ -132,7 +141,10 @@ export class RpcClient {
 
   #receive(text: string): void {
     const message: unknown = JSON.parse(text);
-    const id = !Array.isArray(message) && typeof message === 'object' && message !== null ? (message as { id?: unknown }).id : undefined;
+    const id =
+      !Array.isArray(message) && typeof message === 'object' && message !== null
+        ? (message as { id?: unknown }).id
+        : undefined;
     const pending = typeof id === 'string' || typeof id === 'number' ? this.#pending.get(id) : undefined;
     if (pending) {
       this.#pending.delete(id as string | number);
@@ -160,8 +172,11 @@ export function rawUpgrade(url: string, headers: Record<string, string> = {}): P
   return new Promise((resolve, reject) => {
     const req = httpRequest(url.replace(/^ws/, 'http'), {
       headers: {
-        Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13',
-        'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', ...headers,
+        Connection: 'Upgrade',
+        Upgrade: 'websocket',
+        'Sec-WebSocket-Version': '13',
+        'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        ...headers,
       },
     });
     req.on('upgrade', (res, socket) => {
@@ -171,7 +186,9 @@ export function rawUpgrade(url: string, headers: Record<string, string> = {}): P
     req.on('response', (res) => {
       let body = '';
       res.setEncoding('utf8');
-      res.on('data', (chunk: string) => { body += chunk; });
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
     });
     req.on('error', reject);

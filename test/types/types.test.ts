@@ -74,41 +74,55 @@ declare global {
 const TSC_TIMEOUT_MS = 240_000;
 
 describe('types', () => {
-  it('compiles the type fixtures under strict: results narrow; barcodeVerify is sync as its config', async () => {
-    const { code, output } = await typecheck(join('test', 'types', 'tsconfig.json'));
-    expect(output).toBe('');
-    expect(code).toBe(0);
-  }, TSC_TIMEOUT_MS);
+  it(
+    'compiles the type fixtures under strict: results narrow; barcodeVerify is sync as its config',
+    async () => {
+      const { code, output } = await typecheck(join('test', 'types', 'tsconfig.json'));
+      expect(output).toBe('');
+      expect(code).toBe(0);
+    },
+    TSC_TIMEOUT_MS,
+  );
 
   // Git-ignored, and one folder per process so parallel runs do not share files.
   const dir = join(root, 'test-output', `readme-examples-${process.pid}`);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('compiles every TypeScript example of the README under strict, imports mapped to the sources', async () => {
-    const examples = tsBlocks(readFileSync(join(root, 'README.md'), 'utf8'));
-    // The README holds ten today; a parser finding none would make this test prove nothing.
-    expect(examples.length).toBeGreaterThanOrEqual(10);
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'reader-names.ts'), READER_NAMES);
-    const files = examples.map(({ line, code }) => {
-      const file = `readme-line-${line}.ts`;
-      // Each example a module of its own (top-level await, its own names), as in a project of the reader's.
-      writeFileSync(join(dir, file), `${code}\nexport {};\n`);
-      return file;
-    });
-    const base = relative(dir, join(root, 'test', 'types', 'tsconfig.json'));
-    // The package's names mapped to the sources of its `exports` only, so an example importing a subpath the
-    // package does not export fails to compile, as it would for a reader.
-    const paths = Object.fromEntries(entryPoints().map(({ subpath, source }) => [
-      subpath === '.' ? 'wallet-partner-kit' : `wallet-partner-kit/${subpath.slice(2)}`, [relative(dir, join(root, source))],
-    ]));
-    const compilerOptions = { paths };
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: base, compilerOptions, include: ['*.ts'] }, null, 2));
-    const { code, output } = await typecheck(relative(root, join(dir, 'tsconfig.json')));
-    // A diagnostic names its example by the README line it starts on (readme-line-98.ts: the block at line 98).
-    expect(output).toBe('');
-    expect(code).toBe(0);
-    expect(files).toHaveLength(examples.length);
-  }, TSC_TIMEOUT_MS);
+  it(
+    'compiles every TypeScript example of the README under strict, imports mapped to the sources',
+    async () => {
+      const examples = tsBlocks(readFileSync(join(root, 'README.md'), 'utf8'));
+      // The README holds ten today; a parser finding none would make this test prove nothing.
+      expect(examples.length).toBeGreaterThanOrEqual(10);
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'reader-names.ts'), READER_NAMES);
+      const files = examples.map(({ line, code }) => {
+        const file = `readme-line-${line}.ts`;
+        // Each example a module of its own (top-level await, its own names), as in a project of the reader's.
+        writeFileSync(join(dir, file), `${code}\nexport {};\n`);
+        return file;
+      });
+      const base = relative(dir, join(root, 'test', 'types', 'tsconfig.json'));
+      // The package's names mapped to the sources of its `exports` only, so an example importing a subpath the
+      // package does not export fails to compile, as it would for a reader.
+      const paths = Object.fromEntries(
+        entryPoints().map(({ subpath, source }) => [
+          subpath === '.' ? 'wallet-partner-kit' : `wallet-partner-kit/${subpath.slice(2)}`,
+          [relative(dir, join(root, source))],
+        ]),
+      );
+      const compilerOptions = { paths };
+      writeFileSync(
+        join(dir, 'tsconfig.json'),
+        JSON.stringify({ extends: base, compilerOptions, include: ['*.ts'] }, null, 2),
+      );
+      const { code, output } = await typecheck(relative(root, join(dir, 'tsconfig.json')));
+      // A diagnostic names its example by the README line it starts on (readme-line-98.ts: the block at line 98).
+      expect(output).toBe('');
+      expect(code).toBe(0);
+      expect(files).toHaveLength(examples.length);
+    },
+    TSC_TIMEOUT_MS,
+  );
 });

@@ -1,4 +1,10 @@
-import type { PaymentBasket, PaymentView, RefundIntent, SessionUpdate, StartPayment } from '../../contracts/cashdesk-payments.js';
+import type {
+  PaymentBasket,
+  PaymentView,
+  RefundIntent,
+  SessionUpdate,
+  StartPayment,
+} from '../../contracts/cashdesk-payments.js';
 import type { UpdateListener } from './feed.js';
 
 /**

@@ -12,8 +12,10 @@ const UNSENT_KEPT = 10_000;
 /** Hints that replace each other: a payment's newer events hint covers its older one. */
 function hintKey(hint: HintBody): string {
   switch (hint.kind) {
-    case 'state': return `state/${hint.transactionId}`;
-    default: return `${hint.kind}/${hint.tillId}/${hint.paymentId}`;
+    case 'state':
+      return `state/${hint.transactionId}`;
+    default:
+      return `${hint.kind}/${hint.tillId}/${hint.paymentId}`;
   }
 }
 
@@ -68,7 +70,9 @@ export class Coordination {
     const { openChannel, tills } = this.#deps;
     if (openChannel !== undefined) {
       this.#channel = await openChannel({
-        onMessage: (payload) => this.#hinted(payload), onDown: () => tills.down(), onReconnect: () => this.#resync(),
+        onMessage: (payload) => this.#hinted(payload),
+        onDown: () => tills.down(),
+        onReconnect: () => this.#resync(),
       });
     }
     this.#every(this.#deps.adoptIntervalMs, () => void this.adopt());
@@ -97,10 +101,15 @@ export class Coordination {
   /** Adopts the payments whose lease expired, and carries each on where it stands. */
   adopt(): Promise<void> {
     if (this.#closed) return Promise.resolve();
-    this.#adopting ??= this.#deps.driven.adopt()
-      .then((adopted) => { for (const payment of adopted) this.#resume(payment); })
+    this.#adopting ??= this.#deps.driven
+      .adopt()
+      .then((adopted) => {
+        for (const payment of adopted) this.#resume(payment);
+      })
       .catch((error: unknown) => this.#deps.onError(error, 'payment adoption failed'))
-      .finally(() => { this.#adopting = undefined; });
+      .finally(() => {
+        this.#adopting = undefined;
+      });
     return this.#adopting;
   }
 
@@ -133,9 +142,12 @@ export class Coordination {
 
   #renew(): void {
     if (this.#closed || this.#renewing !== undefined) return;
-    this.#renewing = this.#deps.driven.renew()
+    this.#renewing = this.#deps.driven
+      .renew()
       .catch((error: unknown) => this.#deps.onError(error, 'payment lease renewal failed'))
-      .finally(() => { this.#renewing = undefined; });
+      .finally(() => {
+        this.#renewing = undefined;
+      });
   }
 
   #hinted(payload: string): void {
@@ -160,7 +172,9 @@ export class Coordination {
   /** The channel is back: hints sent meanwhile were lost, so the rows they pointed at are read now. */
   #resync(): void {
     this.#deps.tills.resync();
-    const ids = this.#deps.driven.all().flatMap((p) => (p.session.transactionId === undefined ? [] : [String(p.session.transactionId)]));
+    const ids = this.#deps.driven
+      .all()
+      .flatMap((p) => (p.session.transactionId === undefined ? [] : [String(p.session.transactionId)]));
     void this.#readStates(ids);
   }
 
@@ -175,18 +189,24 @@ export class Coordination {
   /** Carries on where an adopted payment stands: the provider list again, the same /checkout, or /status now. */
   #resume(payment: TillPayment): void {
     const { session } = payment;
-    const work = session.phase === 'new' ? payment.run(() => session.start())
-      : session.phase === 'unknown' ? payment.run(() => session.recover())
-        : session.phase === 'pending' ? session.refresh()
-          : undefined;
+    const work =
+      session.phase === 'new'
+        ? payment.run(() => session.start())
+        : session.phase === 'unknown'
+          ? payment.run(() => session.recover())
+          : session.phase === 'pending'
+            ? session.refresh()
+            : undefined;
     if (work === undefined) {
       this.#deps.driven.settled(payment);
       return;
     }
-    const tracked = work.catch(() => {}).finally(() => {
-      this.#background.delete(tracked);
-      this.#deps.driven.settled(payment);
-    });
+    const tracked = work
+      .catch(() => {})
+      .finally(() => {
+        this.#background.delete(tracked);
+        this.#deps.driven.settled(payment);
+      });
     this.#background.add(tracked);
   }
 }

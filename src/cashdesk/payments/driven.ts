@@ -121,7 +121,9 @@ export class DrivenPayments {
         strays.add(k);
         continue;
       }
-      this.#deps.leases.release(lease, lease.epoch).catch((error: unknown) => this.#deps.onError(error, 'payment lease release failed'));
+      this.#deps.leases
+        .release(lease, lease.epoch)
+        .catch((error: unknown) => this.#deps.onError(error, 'payment lease release failed'));
     }
     this.#strays = strays;
     for (const [k, payment] of this.#driven) {
@@ -165,9 +167,15 @@ export class DrivenPayments {
     this.#forget(k);
     this.#wanted.delete(k);
     payment.close();
-    const releasing = this.#deps.leases.release(payment, payment.epoch, payment.needsDriver).then((released) => {
-      if (released && wanted) this.#deps.hint({ kind: 'released', tillId: payment.tillId, paymentId: payment.paymentId });
-    }, (error: unknown) => this.#deps.onError(error, 'payment lease release failed'))
+    const releasing = this.#deps.leases
+      .release(payment, payment.epoch, payment.needsDriver)
+      .then(
+        (released) => {
+          if (released && wanted)
+            this.#deps.hint({ kind: 'released', tillId: payment.tillId, paymentId: payment.paymentId });
+        },
+        (error: unknown) => this.#deps.onError(error, 'payment lease release failed'),
+      )
       .finally(() => this.#releasing.delete(k));
     this.#releasing.set(k, releasing);
   }
@@ -181,7 +189,9 @@ export class DrivenPayments {
     await Promise.allSettled([...payments.map((p) => p.idle()), ...this.#releasing.values()]);
     this.#driven.clear();
     this.#claimedAt.clear();
-    await this.#deps.leases.releaseAll().catch((error: unknown) => this.#deps.onError(error, 'payment leases release failed'));
+    await this.#deps.leases
+      .releaseAll()
+      .catch((error: unknown) => this.#deps.onError(error, 'payment leases release failed'));
   }
 
   #hold(payment: TillPayment): void {
@@ -206,7 +216,8 @@ export class DrivenPayments {
   }
 
   async #claim(key: PaymentKey): Promise<TillPayment> {
-    if (this.#closed) throw new PaymentsError('PAYMENTS_CLOSED', 'the server is stopping: retry on another instance or later');
+    if (this.#closed)
+      throw new PaymentsError('PAYMENTS_CLOSED', 'the server is stopping: retry on another instance or later');
     await this.#releasing.get(keyOf(key));
     const claimed = await this.#deps.leases.claim(key);
     if (claimed !== undefined) return this.#take(claimed);
@@ -258,7 +269,10 @@ export class DrivenPayments {
     const payment = this.#deps.restore(stored);
     this.#hold(payment);
     const snapshot = stored.record.snapshot;
-    const ids = [...(snapshot.transaction ? [String(snapshot.transaction.transactionId)] : []), ...snapshot.left.map(String)];
+    const ids = [
+      ...(snapshot.transaction ? [String(snapshot.transaction.transactionId)] : []),
+      ...snapshot.left.map(String),
+    ];
     try {
       for (const state of await this.#deps.store.statesOf(ids)) this.#deps.updates.publish(state);
     } catch (error) {
@@ -270,5 +284,7 @@ export class DrivenPayments {
 
 /** No such payment for this till. */
 export function notFound(paymentId: string): PaymentsError {
-  return new PaymentsError('PAYMENT_NOT_FOUND', `this till has no payment ${paymentId}`, ['paymentId: no such payment for this till']);
+  return new PaymentsError('PAYMENT_NOT_FOUND', `this till has no payment ${paymentId}`, [
+    'paymentId: no such payment for this till',
+  ]);
 }

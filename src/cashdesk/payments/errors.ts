@@ -64,8 +64,14 @@ export class RelayedRefusal extends KitError {
  */
 export function paymentRefusal(error: unknown): PaymentRefusal | undefined {
   if (error instanceof RelayedRefusal) return error.refusal;
-  const source = error instanceof PayError ? 'pay'
-    : error instanceof PaymentSessionError ? 'session' : error instanceof PaymentsError ? 'payments' : undefined;
+  const source =
+    error instanceof PayError
+      ? 'pay'
+      : error instanceof PaymentSessionError
+        ? 'session'
+        : error instanceof PaymentsError
+          ? 'payments'
+          : undefined;
   if (source === undefined) return undefined;
   const { code, message } = error as PayError | PaymentSessionError | PaymentsError;
   const errors = error instanceof PayError || error instanceof PaymentsError ? error.errors : [];

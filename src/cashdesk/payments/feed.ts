@@ -80,14 +80,22 @@ function tell(subscription: Subscription, listener: UpdateListener, update: Sess
  * A stored view as the update that states it (sent again to a till that reconnects), as of event `seq`; a late
  * success not yet refunded is stated as its `lateResult` again, so a till that missed it still refunds it.
  */
-export function updateOf(view: {
-  paymentId: string; phase: SessionUpdate['phase']; status?: SessionUpdate['status'];
-  statusClass?: SessionUpdate['statusClass']; reason?: string; transactionId?: SessionUpdate['transactionId'];
-  transactions?: PaymentView['transactions'];
-}, seq?: number): SessionUpdate {
+export function updateOf(
+  view: {
+    paymentId: string;
+    phase: SessionUpdate['phase'];
+    status?: SessionUpdate['status'];
+    statusClass?: SessionUpdate['statusClass'];
+    reason?: string;
+    transactionId?: SessionUpdate['transactionId'];
+    transactions?: PaymentView['transactions'];
+  },
+  seq?: number,
+): SessionUpdate {
   const late = unrefundedLate(view);
   return {
-    paymentId: view.paymentId, phase: view.phase,
+    paymentId: view.paymentId,
+    phase: view.phase,
     ...(view.status ? { status: view.status, statusClass: view.statusClass } : {}),
     ...(view.reason ? { reason: view.reason } : {}),
     ...(view.transactionId ? { transactionId: view.transactionId } : {}),

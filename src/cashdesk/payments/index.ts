@@ -3,6 +3,12 @@
 export { CashDeskPayments } from './service.js';
 export type { CashDeskPaymentsOptions } from './options.js';
 export type { Payments } from './api.js';
-export { PaymentsError, paymentRefusal, RelayedRefusal, type PaymentRefusal, type PaymentsErrorCode } from './errors.js';
+export {
+  PaymentsError,
+  paymentRefusal,
+  RelayedRefusal,
+  type PaymentRefusal,
+  type PaymentsErrorCode,
+} from './errors.js';
 export type { UpdateListener } from './feed.js';
 export { paymentMigrations } from './migrations.js';

@@ -20,7 +20,7 @@ export interface HeldLease extends PaymentKey {
   wanted: boolean;
 }
 
-const TTL = '$2::bigint * interval \'1 millisecond\'';
+const TTL = "$2::bigint * interval '1 millisecond'";
 
 /**
  * Ownership of payments by lease with fencing. A payment is driven by the

@@ -123,10 +123,13 @@ export class RecordWrites {
 
   #track(write: Promise<void>): void {
     this.#pending++;
-    this.#chain = write.then(() => this.#settle(), (error: unknown) => {
-      if (!(error instanceof LeaseLostError)) this.#deps.onError(error, 'payment write failed');
-      this.#settle();
-    });
+    this.#chain = write.then(
+      () => this.#settle(),
+      (error: unknown) => {
+        if (!(error instanceof LeaseLostError)) this.#deps.onError(error, 'payment write failed');
+        this.#settle();
+      },
+    );
   }
 
   #settle(): void {
@@ -136,10 +139,13 @@ export class RecordWrites {
 
   #later(): void {
     if (this.#retry !== undefined || this.#closed) return;
-    this.#retry = setTimeout(() => {
-      this.#retry = undefined;
-      if (!this.#closed) this.flush().catch(() => {});
-    }, backoffDelay(++this.#failures, RETRY, Math.random));
+    this.#retry = setTimeout(
+      () => {
+        this.#retry = undefined;
+        if (!this.#closed) this.flush().catch(() => {});
+      },
+      backoffDelay(++this.#failures, RETRY, Math.random),
+    );
     this.#retry.unref();
   }
 }

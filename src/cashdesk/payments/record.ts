@@ -25,8 +25,12 @@ type Late = Pick<PaymentView, 'phase' | 'transactions'>;
  * full: money the till must give back (the document's section 7, last line).
  */
 export function unrefundedLate(view: Late): NonNullable<PaymentView['transactions']>[number] | undefined {
-  return view.transactions?.find((t) => (!t.current || ENDED.has(view.phase)) && t.statusClass === 'successful'
-    && t.refundedAmount < (t.totalAmount ?? 1));
+  return view.transactions?.find(
+    (t) =>
+      (!t.current || ENDED.has(view.phase)) &&
+      t.statusClass === 'successful' &&
+      t.refundedAmount < (t.totalAmount ?? 1),
+  );
 }
 
 /**

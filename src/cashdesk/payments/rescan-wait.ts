@@ -23,7 +23,9 @@ export class RescanWait {
   /** Resolves once the session asks (for an intent that answers its till then); `stop` ends the listening. */
   asked(): { promise: Promise<'rescan'>; stop(): void } {
     let asked!: () => void;
-    const promise = new Promise<'rescan'>((resolve) => { asked = () => resolve('rescan'); });
+    const promise = new Promise<'rescan'>((resolve) => {
+      asked = () => resolve('rescan');
+    });
     this.#askedListeners.add(asked);
     return { promise, stop: () => this.#askedListeners.delete(asked) };
   }

@@ -29,10 +29,13 @@ export const keyOf = (key: PaymentKey): string => `${key.tillId}/${key.paymentId
 export function fromRow(row: Record<string, unknown>): StoredPayment {
   return {
     record: {
-      tillId: String(row.till_id), paymentId: String(row.payment_id),
+      tillId: String(row.till_id),
+      paymentId: String(row.payment_id),
       ...(row.card_number === null || row.card_number === undefined ? {} : { cardNumber: String(row.card_number) }),
       receiptSent: Boolean(row.receipt_sent),
-      snapshot: row.snapshot as PaymentSessionSnapshot, view: row.view as PaymentView, createdAt: row.created_at as Date,
+      snapshot: row.snapshot as PaymentSessionSnapshot,
+      view: row.view as PaymentView,
+      createdAt: row.created_at as Date,
     },
     owner: row.owner === null || row.owner === undefined ? null : String(row.owner),
     epoch: Number(row.epoch ?? 0),

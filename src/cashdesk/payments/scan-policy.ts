@@ -9,15 +9,22 @@ import { PaymentsError } from './errors.js';
  */
 export async function scanForPayment(
   verify: (fullBarcode: string, tillId: string) => Promise<BarcodeVerification>,
-  tillId: string, fullBarcode: string, cardNumber: string | undefined,
+  tillId: string,
+  fullBarcode: string,
+  cardNumber: string | undefined,
 ): Promise<{ cardSession: string; cardNumber: string | undefined }> {
   const result = await verify(fullBarcode, tillId);
   if (result.resultCode !== 'CARDSESSION_AVAILABLE' || result.cardSession === null) {
-    throw new PaymentsError('BARCODE_REFUSED', `the barcode allows no wallet payment: ${result.resultCode} (${result.reason})`,
-      [`fullBarcode: ${result.resultCode} (${result.reason})`]);
+    throw new PaymentsError(
+      'BARCODE_REFUSED',
+      `the barcode allows no wallet payment: ${result.resultCode} (${result.reason})`,
+      [`fullBarcode: ${result.resultCode} (${result.reason})`],
+    );
   }
   if (cardNumber !== undefined && result.cardNumber !== cardNumber) {
-    throw new PaymentsError('BARCODE_REFUSED', "the barcode is another card's", ["fullBarcode: must be the payment's card"]);
+    throw new PaymentsError('BARCODE_REFUSED', "the barcode is another card's", [
+      "fullBarcode: must be the payment's card",
+    ]);
   }
   return { cardSession: result.cardSession, cardNumber: result.cardNumber ?? undefined };
 }

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { PaymentBasket, PaymentView, RefundIntent, SessionUpdate, StartPayment } from '../../contracts/cashdesk-payments.js';
+import type {
+  PaymentBasket,
+  PaymentView,
+  RefundIntent,
+  SessionUpdate,
+  StartPayment,
+} from '../../contracts/cashdesk-payments.js';
 import { migrate } from '../../db/index.js';
 import { createTransactionUpdates, type TransactionUpdates } from '../../pay/updates.js';
 import { createPayWebhookHandler } from '../../pay/webhook.js';
@@ -49,15 +55,26 @@ export class CashDeskPayments implements Payments {
     this.#clock = options.clock ?? Date.now;
     this.#newId = options.newId ?? randomUUID;
     this.#driven = new DrivenPayments({
-      store: this.#store, leases: this.#leases, updates: this.#updates,
-      restore: (stored) => this.#restore(stored), hint: (hint) => this.#coordination.hint(hint),
-      handoffTimeoutMs: options.handoffTimeoutMs ?? 15_000, alone: options.openChannel === undefined, onError: (error, what) => this.#error(error, what),
+      store: this.#store,
+      leases: this.#leases,
+      updates: this.#updates,
+      restore: (stored) => this.#restore(stored),
+      hint: (hint) => this.#coordination.hint(hint),
+      handoffTimeoutMs: options.handoffTimeoutMs ?? 15_000,
+      alone: options.openChannel === undefined,
+      onError: (error, what) => this.#error(error, what),
     });
     this.#tills = new TillFeedRelay({ store: this.#store, onError: (error, what) => this.#error(error, what) });
     this.#coordination = new Coordination({
-      instance: this.#instance, store: this.#store, driven: this.#driven, tills: this.#tills, updates: this.#updates,
-      openChannel: options.openChannel, adoptIntervalMs: options.adoptIntervalMs ?? 2_000,
-      renewIntervalMs: Math.max(50, Math.floor(this.#leases.ttlMs / 3)), onError: (error, what) => this.#error(error, what),
+      instance: this.#instance,
+      store: this.#store,
+      driven: this.#driven,
+      tills: this.#tills,
+      updates: this.#updates,
+      openChannel: options.openChannel,
+      adoptIntervalMs: options.adoptIntervalMs ?? 2_000,
+      renewIntervalMs: Math.max(50, Math.floor(this.#leases.ttlMs / 3)),
+      onError: (error, what) => this.#error(error, what),
     });
   }
 
@@ -84,7 +101,10 @@ export class CashDeskPayments implements Payments {
     const k = keyOf({ tillId, paymentId });
     const starting = this.#starting.get(k);
     if (starting !== undefined) {
-      return starting.then(() => this.get(tillId, paymentId), () => this.start(tillId, { ...input, paymentId }));
+      return starting.then(
+        () => this.get(tillId, paymentId),
+        () => this.start(tillId, { ...input, paymentId }),
+      );
     }
     const started = this.#start(tillId, paymentId, input).finally(() => this.#starting.delete(k));
     this.#starting.set(k, started);
@@ -96,10 +116,18 @@ export class CashDeskPayments implements Payments {
     if (known !== undefined) return known;
     let cardSession = input.cardSession;
     let cardNumber: string | undefined;
-    if (input.fullBarcode !== undefined) ({ cardSession, cardNumber } = await scanForPayment(this.#options.verify, tillId, input.fullBarcode, undefined));
+    if (input.fullBarcode !== undefined)
+      ({ cardSession, cardNumber } = await scanForPayment(this.#options.verify, tillId, input.fullBarcode, undefined));
     const payment = this.#payment({
-      tillId, paymentId, ...(cardNumber === undefined ? {} : { cardNumber }), receiptSent: false,
-      createdAt: new Date(this.#clock()), cardSession: cardSession!, basket: input.basket, epoch: 1, seq: 0,
+      tillId,
+      paymentId,
+      ...(cardNumber === undefined ? {} : { cardNumber }),
+      receiptSent: false,
+      createdAt: new Date(this.#clock()),
+      cardSession: cardSession!,
+      basket: input.basket,
+      epoch: 1,
+      seq: 0,
     });
     if (this.#options.writeBehind === true) {
       // Alone on a database that dies with the process: this instance's #known and #starting decide, the row follows.
@@ -152,7 +180,10 @@ export class CashDeskPayments implements Payments {
     this.#open();
     const payment = await this.#driven.drive({ tillId, paymentId });
     if (!payment.awaitingRescan) {
-      throw new PaymentsError('NO_RESCAN_PENDING', `payment ${paymentId} is not waiting for a rescan (phase ${payment.session.phase})`);
+      throw new PaymentsError(
+        'NO_RESCAN_PENDING',
+        `payment ${paymentId} is not waiting for a rescan (phase ${payment.session.phase})`,
+      );
     }
     const { cardSession } = await scanForPayment(this.#options.verify, tillId, fullBarcode, payment.cardNumber);
     return payment.run(() => payment.rescanned(cardSession));
@@ -216,7 +247,10 @@ export class CashDeskPayments implements Payments {
     const secret = this.#options.webhookSecret;
     if (secret === undefined) return undefined;
     return createPayWebhookHandler({
-      secrets: secret, updates: this.#updates, clock: this.#clock, dialect: this.#options.client.dialect,
+      secrets: secret,
+      updates: this.#updates,
+      clock: this.#clock,
+      dialect: this.#options.client.dialect,
       onEvent: async (event) => {
         // In memory (writes behind) nothing outlives the process and no other instance reads: nothing to keep.
         if (this.#options.writeBehind === true) return;
@@ -238,7 +272,8 @@ export class CashDeskPayments implements Payments {
   // ---- internals -------------------------------------------------------
 
   #open(): void {
-    if (this.#closed) throw new PaymentsError('PAYMENTS_CLOSED', 'the server is stopping: retry on another instance or later');
+    if (this.#closed)
+      throw new PaymentsError('PAYMENTS_CLOSED', 'the server is stopping: retry on another instance or later');
   }
 
   async #intent(key: PaymentKey, op: (payment: TillPayment) => Promise<unknown>): Promise<PaymentView> {
@@ -253,7 +288,12 @@ export class CashDeskPayments implements Payments {
   /** With writes behind: waits until the rows of the till's payments hold what the till has been told. */
   async #caughtUp(tillId: string): Promise<void> {
     if (this.#options.writeBehind !== true) return;
-    await Promise.all(this.#driven.all().filter((p) => p.tillId === tillId).map((p) => p.writesDone()));
+    await Promise.all(
+      this.#driven
+        .all()
+        .filter((p) => p.tillId === tillId)
+        .map((p) => p.writesDone()),
+    );
   }
 
   async #known(key: PaymentKey): Promise<PaymentView | undefined> {
@@ -265,26 +305,41 @@ export class CashDeskPayments implements Payments {
 
   #restore({ record, epoch, seq }: StoredPayment): TillPayment {
     return this.#payment({
-      tillId: record.tillId, paymentId: record.paymentId, ...(record.cardNumber === undefined ? {} : { cardNumber: record.cardNumber }),
-      receiptSent: record.receiptSent, createdAt: record.createdAt, cardSession: record.snapshot.cardSession,
-      basket: record.snapshot.basket, restore: record.snapshot, epoch, seq,
+      tillId: record.tillId,
+      paymentId: record.paymentId,
+      ...(record.cardNumber === undefined ? {} : { cardNumber: record.cardNumber }),
+      receiptSent: record.receiptSent,
+      createdAt: record.createdAt,
+      cardSession: record.snapshot.cardSession,
+      basket: record.snapshot.basket,
+      restore: record.snapshot,
+      epoch,
+      seq,
     });
   }
 
   #payment(init: ConstructorParameters<typeof TillPayment>[1]): TillPayment {
-    return new TillPayment({
-      client: this.#options.client, updates: this.#updates, pollIntervalMs: this.#options.pollIntervalMs, clock: this.#clock,
-      unknownStatusTimeoutMs: this.#options.unknownStatusTimeoutMs,
-      newId: this.#options.newId, sleep: this.#options.sleep, writeBehind: this.#options.writeBehind === true,
-      save: (write) => this.#store.save(write),
-      publish: (tillId, update) => {
-        this.#tills.deliver(tillId, update);
-        this.#coordination.hint({ kind: 'events', tillId, paymentId: update.paymentId, seq: update.seq ?? 0 });
+    return new TillPayment(
+      {
+        client: this.#options.client,
+        updates: this.#updates,
+        pollIntervalMs: this.#options.pollIntervalMs,
+        clock: this.#clock,
+        unknownStatusTimeoutMs: this.#options.unknownStatusTimeoutMs,
+        newId: this.#options.newId,
+        sleep: this.#options.sleep,
+        writeBehind: this.#options.writeBehind === true,
+        save: (write) => this.#store.save(write),
+        publish: (tillId, update) => {
+          this.#tills.deliver(tillId, update);
+          this.#coordination.hint({ kind: 'events', tillId, paymentId: update.paymentId, seq: update.seq ?? 0 });
+        },
+        lost: (payment) => this.#driven.lost(payment),
+        settled: (payment) => this.#driven.settled(payment),
+        onError: (error, what) => this.#error(error, what),
       },
-      lost: (payment) => this.#driven.lost(payment),
-      settled: (payment) => this.#driven.settled(payment),
-      onError: (error, what) => this.#error(error, what),
-    }, init);
+      init,
+    );
   }
 
   #error(error: unknown, what: string): void {

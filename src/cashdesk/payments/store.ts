@@ -67,11 +67,24 @@ export class PaymentStore {
        FROM jsonb_to_recordset($1::jsonb) AS r(till_id text, payment_id text, phase text, open boolean, active boolean,
          card_number text, receipt_sent boolean, snapshot jsonb, view jsonb, created_at timestamptz)
        ON CONFLICT (till_id, payment_id) DO NOTHING RETURNING till_id, payment_id`,
-      [JSON.stringify([...first.values()].map(({ record: r, active }) => ({
-        till_id: r.tillId, payment_id: r.paymentId, phase: r.view.phase, open: isOpen(r), active,
-        card_number: r.cardNumber ?? null, receipt_sent: r.receiptSent, snapshot: r.snapshot, view: r.view,
-        created_at: r.createdAt.toISOString(),
-      }))), this.#owner, this.#ttlMs],
+      [
+        JSON.stringify(
+          [...first.values()].map(({ record: r, active }) => ({
+            till_id: r.tillId,
+            payment_id: r.paymentId,
+            phase: r.view.phase,
+            open: isOpen(r),
+            active,
+            card_number: r.cardNumber ?? null,
+            receipt_sent: r.receiptSent,
+            snapshot: r.snapshot,
+            view: r.view,
+            created_at: r.createdAt.toISOString(),
+          })),
+        ),
+        this.#owner,
+        this.#ttlMs,
+      ],
     );
     const inserted = new Set(rows.map((row) => keyOf({ tillId: row.till_id, paymentId: row.payment_id })));
     return writes.map((w) => first.get(keyOf(w.record)) === w && inserted.has(keyOf(w.record)));
@@ -106,20 +119,39 @@ export class PaymentStore {
            AND ev.seq <= u.seq - ${EVENTS_KEPT}
        )
        SELECT till_id, payment_id, epoch FROM u`,
-      [JSON.stringify([...last.values()].map(({ record: r, epoch, active, events }) => ({
-        till_id: r.tillId, payment_id: r.paymentId, epoch, phase: r.view.phase, open: isOpen(r), active,
-        receipt_sent: r.receiptSent, snapshot: r.snapshot, view: r.view, updated_at: r.view.updatedAt,
-        seq: events.reduce((max, e) => Math.max(max, e.seq), 0), events,
-      }))), this.#owner, this.#ttlMs],
+      [
+        JSON.stringify(
+          [...last.values()].map(({ record: r, epoch, active, events }) => ({
+            till_id: r.tillId,
+            payment_id: r.paymentId,
+            epoch,
+            phase: r.view.phase,
+            open: isOpen(r),
+            active,
+            receipt_sent: r.receiptSent,
+            snapshot: r.snapshot,
+            view: r.view,
+            updated_at: r.view.updatedAt,
+            seq: events.reduce((max, e) => Math.max(max, e.seq), 0),
+            events,
+          })),
+        ),
+        this.#owner,
+        this.#ttlMs,
+      ],
     );
-    const written = new Map(rows.map((row) => [keyOf({ tillId: row.till_id, paymentId: row.payment_id }), Number(row.epoch)]));
+    const written = new Map(
+      rows.map((row) => [keyOf({ tillId: row.till_id, paymentId: row.payment_id }), Number(row.epoch)]),
+    );
     return writes.map((w) => written.get(keyOf(w.record)) === w.epoch);
   }
 
   /** One payment of a till, with its lease. */
   async find(key: PaymentKey): Promise<StoredPayment | undefined> {
     const { rows } = await this.#db.query<Record<string, unknown>>(
-      'SELECT * FROM cashdesk_payments WHERE till_id = $1 AND payment_id = $2', [key.tillId, key.paymentId]);
+      'SELECT * FROM cashdesk_payments WHERE till_id = $1 AND payment_id = $2',
+      [key.tillId, key.paymentId],
+    );
     return rows[0] === undefined ? undefined : fromRow(rows[0]);
   }
 
@@ -127,14 +159,18 @@ export class PaymentStore {
   async list(tillId: string, phase?: string): Promise<PaymentRecord[]> {
     const { rows } = await this.#db.query<Record<string, unknown>>(
       `SELECT * FROM cashdesk_payments WHERE till_id = $1 AND ($2::text IS NULL OR phase = $2)
-       ORDER BY created_at DESC, payment_id LIMIT ${LIST_LIMIT}`, [tillId, phase ?? null]);
+       ORDER BY created_at DESC, payment_id LIMIT ${LIST_LIMIT}`,
+      [tillId, phase ?? null],
+    );
     return rows.map((row) => fromRow(row).record);
   }
 
   /** A till's open payments, oldest first. */
   async openOf(tillId: string): Promise<StoredPayment[]> {
     const { rows } = await this.#db.query<Record<string, unknown>>(
-      'SELECT * FROM cashdesk_payments WHERE till_id = $1 AND open ORDER BY created_at, payment_id', [tillId]);
+      'SELECT * FROM cashdesk_payments WHERE till_id = $1 AND open ORDER BY created_at, payment_id',
+      [tillId],
+    );
     return rows.map(fromRow);
   }
 
@@ -142,7 +178,9 @@ export class PaymentStore {
   async eventsOf(key: PaymentKey, afterSeq: number): Promise<StoredEvent[]> {
     const { rows } = await this.#db.query<{ seq: number; body: SessionUpdate }>(
       `SELECT seq, body FROM cashdesk_payment_events WHERE till_id = $1 AND payment_id = $2 AND seq > $3
-       ORDER BY seq`, [key.tillId, key.paymentId, afterSeq]);
+       ORDER BY seq`,
+      [key.tillId, key.paymentId, afterSeq],
+    );
     return rows.map((row) => ({ ...key, seq: Number(row.seq), update: row.body }));
   }
 
@@ -150,7 +188,9 @@ export class PaymentStore {
   async eventsOfTill(tillId: string, since: Date): Promise<StoredEvent[]> {
     const { rows } = await this.#db.query<{ payment_id: string; seq: number; body: SessionUpdate }>(
       `SELECT payment_id, seq, body FROM cashdesk_payment_events WHERE till_id = $1 AND at >= $2
-       ORDER BY payment_id, seq`, [tillId, since.toISOString()]);
+       ORDER BY payment_id, seq`,
+      [tillId, since.toISOString()],
+    );
     return rows.map((row) => ({ tillId, paymentId: row.payment_id, seq: Number(row.seq), update: row.body }));
   }
 
@@ -165,7 +205,8 @@ export class PaymentStore {
     await this.#db.query(
       `INSERT INTO cashdesk_pay_states (transaction_id, status, state) VALUES ($1, $2, $3::jsonb)
        ON CONFLICT (transaction_id, status) DO UPDATE SET state = EXCLUDED.state`,
-      [String(state.transactionId), String(state.status), JSON.stringify(state)]);
+      [String(state.transactionId), String(state.status), JSON.stringify(state)],
+    );
   }
 
   /** The webhook states kept for these transactions, oldest first. */
@@ -173,7 +214,8 @@ export class PaymentStore {
     if (transactionIds.length === 0) return [];
     const { rows } = await this.#db.query<{ state: TransactionState }>(
       'SELECT state FROM cashdesk_pay_states WHERE transaction_id = ANY($1::text[]) ORDER BY received_at',
-      [transactionIds.map(String)]);
+      [transactionIds.map(String)],
+    );
     return rows.map((row) => row.state);
   }
 }

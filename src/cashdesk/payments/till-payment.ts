@@ -53,7 +53,9 @@ export class TillPayment {
     this.epoch = init.epoch;
     this.#seq = init.seq;
     this.#writes = new RecordWrites({
-      paymentId: init.paymentId, save: (write) => deps.save(write), onError: deps.onError,
+      paymentId: init.paymentId,
+      save: (write) => deps.save(write),
+      onError: deps.onError,
       current: () => ({ record: this.record(), epoch: this.epoch, active: this.needsDriver }),
       written: () => deps.settled(this),
       // Each event is published once its write stored it, a retried write's too (the hint was not sent before).
@@ -66,7 +68,10 @@ export class TillPayment {
       },
     });
     this.session = createPaymentSession({
-      client: deps.client, cardSession: init.cardSession, basket: init.basket, updates: deps.updates,
+      client: deps.client,
+      cardSession: init.cardSession,
+      basket: init.basket,
+      updates: deps.updates,
       ...(deps.pollIntervalMs === undefined ? {} : { pollIntervalMs: deps.pollIntervalMs }),
       ...(deps.unknownStatusTimeoutMs === undefined ? {} : { unknownStatusTimeoutMs: deps.unknownStatusTimeoutMs }),
       clock: deps.clock,
@@ -89,24 +94,35 @@ export class TillPayment {
     const state = s.transaction;
     // The status as the service wrote it; its class from the dialect (none for a word it does not know).
     const cls = t ? s.dialect.classOf(t.status) : undefined;
-    const reason = state?.reason ?? (s.phase === 'unknown' && s.unknownReason === 'UNRECOGNIZED_STATUS' ? s.unknownReason : undefined);
+    const reason =
+      state?.reason ??
+      (s.phase === 'unknown' && s.unknownReason === 'UNRECOGNIZED_STATUS' ? s.unknownReason : undefined);
     return {
-      paymentId: this.paymentId, phase: s.phase, walletPayIsDefault: s.walletPayIsDefault, providers: [...s.providers],
+      paymentId: this.paymentId,
+      phase: s.phase,
+      walletPayIsDefault: s.walletPayIsDefault,
+      providers: [...s.providers],
       ...(t ? { transactionId: t.transactionId, status: t.status, ...(cls ? { statusClass: cls } : {}) } : {}),
       ...(reason ? { reason } : {}),
       totalAmount: s.totalAmount,
       ...(state ? { refundedAmount: state.refundedAmount } : {}),
       transactions: s.transactions.map((x) => ({ ...x, transactionId: String(x.transactionId) })),
       refunds: s.refunds.map(refundOf),
-      receiptSent: this.receiptSent, updatedAt: new Date(this.#updatedAt).toISOString(),
+      receiptSent: this.receiptSent,
+      updatedAt: new Date(this.#updatedAt).toISOString(),
     };
   }
 
   /** The record to store. */
   record(): PaymentRecord {
     return {
-      tillId: this.tillId, paymentId: this.paymentId, ...(this.cardNumber === undefined ? {} : { cardNumber: this.cardNumber }),
-      receiptSent: this.receiptSent, snapshot: this.session.snapshot(), view: this.view(), createdAt: this.#createdAt,
+      tillId: this.tillId,
+      paymentId: this.paymentId,
+      ...(this.cardNumber === undefined ? {} : { cardNumber: this.cardNumber }),
+      receiptSent: this.receiptSent,
+      snapshot: this.session.snapshot(),
+      view: this.view(),
+      createdAt: this.#createdAt,
     };
   }
 
@@ -174,7 +190,10 @@ export class TillPayment {
   /** The till scanned again: the session carries on with the new card session, as the intent that asked for it. */
   rescanned(cardSession: string): Promise<unknown> {
     if (!this.#rescan.give(cardSession)) {
-      throw new PaymentsError('NO_RESCAN_PENDING', `payment ${this.paymentId} is not waiting for a rescan (phase ${this.session.phase})`);
+      throw new PaymentsError(
+        'NO_RESCAN_PENDING',
+        `payment ${this.paymentId} is not waiting for a rescan (phase ${this.session.phase})`,
+      );
     }
     return this.#op ?? Promise.resolve();
   }

@@ -41,10 +41,13 @@ export class TillFeedRelay {
     // Events that come while the stored state is read are held until it is told: the read may have begun before
     // their write committed (another pool connection, another instance), and a stale phase must never come last.
     let held: SessionUpdate[] | undefined = [];
-    const subscription = this.#feed.subscribe(tillId, (update) => (held === undefined ? safe(update) : held.push(update)));
+    const subscription = this.#feed.subscribe(tillId, (update) =>
+      held === undefined ? safe(update) : held.push(update),
+    );
     const now: SessionUpdate[] = [];
     try {
-      for (const stored of closed ? [] : await this.#deps.store.openOf(tillId)) now.push(updateOf(stored.record.view, stored.seq));
+      for (const stored of closed ? [] : await this.#deps.store.openOf(tillId))
+        now.push(updateOf(stored.record.view, stored.seq));
     } catch (error) {
       subscription.unsubscribe(); // the caller gets no unsubscribe to call
       throw error;
@@ -54,7 +57,8 @@ export class TillFeedRelay {
     const readSeq = new Map(now.map((u) => [u.paymentId, u.seq ?? 0]));
     for (const update of now) subscription.restate(update);
     // What came meanwhile and is newer than the state read (the feed's record of what was told holds these already).
-    for (const update of newer) if (update.seq === undefined || update.seq > (readSeq.get(update.paymentId) ?? 0)) safe(update);
+    for (const update of newer)
+      if (update.seq === undefined || update.seq > (readSeq.get(update.paymentId) ?? 0)) safe(update);
     return () => subscription.unsubscribe();
   }
 
@@ -67,7 +71,9 @@ export class TillFeedRelay {
     if (stored === undefined) return undefined;
     const kept = afterSeq > 0 ? await this.#deps.store.eventsOf(key, afterSeq) : [];
     const reaches = afterSeq > 0 && (afterSeq >= stored.seq || kept[0]?.seq === afterSeq + 1);
-    return reaches ? kept.map((event) => ({ ...event.update, seq: event.seq })) : [updateOf(stored.record.view, stored.seq)];
+    return reaches
+      ? kept.map((event) => ({ ...event.update, seq: event.seq }))
+      : [updateOf(stored.record.view, stored.seq)];
   }
 
   /** An event of a payment driven here: told at once. */
@@ -82,14 +88,18 @@ export class TillFeedRelay {
     const k = keyOf(key);
     // One read at a time per payment; a hint during a read is covered by reading again after it.
     const before = this.#reading.get(k) ?? Promise.resolve();
-    const read = before.then(async () => {
-      const after = this.#feed.toldOf(key.tillId, key.paymentId);
-      if (after < 0 || after >= seq) return;
-      for (const event of await this.#deps.store.eventsOf(key, after)) {
-        this.#feed.deliver(key.tillId, { ...event.update, seq: event.seq });
-      }
-    }).catch((error: unknown) => this.#deps.onError(error, 'payment events not read: read again on the next hint'))
-      .finally(() => { if (this.#reading.get(k) === read) this.#reading.delete(k); });
+    const read = before
+      .then(async () => {
+        const after = this.#feed.toldOf(key.tillId, key.paymentId);
+        if (after < 0 || after >= seq) return;
+        for (const event of await this.#deps.store.eventsOf(key, after)) {
+          this.#feed.deliver(key.tillId, { ...event.update, seq: event.seq });
+        }
+      })
+      .catch((error: unknown) => this.#deps.onError(error, 'payment events not read: read again on the next hint'))
+      .finally(() => {
+        if (this.#reading.get(k) === read) this.#reading.delete(k);
+      });
     this.#reading.set(k, read);
   }
 
@@ -102,9 +112,12 @@ export class TillFeedRelay {
   resync(): void {
     const since = new Date(this.#downSince - RESYNC_MARGIN_MS);
     for (const tillId of this.#feed.tills()) {
-      this.#deps.store.eventsOfTill(tillId, since).then((events) => {
-        for (const event of events) this.#feed.deliver(tillId, { ...event.update, seq: event.seq });
-      }, (error: unknown) => this.#deps.onError(error, 'payment events not read after the channel came back'));
+      this.#deps.store.eventsOfTill(tillId, since).then(
+        (events) => {
+          for (const event of events) this.#feed.deliver(tillId, { ...event.update, seq: event.seq });
+        },
+        (error: unknown) => this.#deps.onError(error, 'payment events not read after the channel came back'),
+      );
     }
   }
 }

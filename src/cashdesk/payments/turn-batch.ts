@@ -43,7 +43,10 @@ export class TurnBatch<T, R> {
         });
       } catch (error) {
         if (batch.length === 1) batch[0]!.reject(error);
-        else await Promise.all(batch.map(({ item, resolve, reject }) => this.#run([item]).then((r) => resolve(r[0]!), reject)));
+        else
+          await Promise.all(
+            batch.map(({ item, resolve, reject }) => this.#run([item]).then((r) => resolve(r[0]!), reject)),
+          );
       }
     }
     this.#busy = false;

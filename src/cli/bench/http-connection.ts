@@ -49,7 +49,10 @@ export class KeepAliveConnection {
   #connect(): net.Socket {
     const port = Number(this.#url.port || (this.#url.protocol === 'https:' ? 443 : 80));
     const host = this.#url.hostname.replace(/^\[|\]$/g, '');
-    const socket = this.#url.protocol === 'https:' ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host }) : net.connect({ host, port });
+    const socket =
+      this.#url.protocol === 'https:'
+        ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host })
+        : net.connect({ host, port });
     socket.setNoDelay(true);
     this.#buffer = Buffer.alloc(0);
     socket.on('data', (chunk: Buffer) => {
@@ -65,7 +68,9 @@ export class KeepAliveConnection {
       pending?.reject(error);
     };
     socket.on('error', fail);
-    socket.on('close', () => fail(Object.assign(new Error('the server closed the connection'), { code: 'ECONNRESET' })));
+    socket.on('close', () =>
+      fail(Object.assign(new Error('the server closed the connection'), { code: 'ECONNRESET' })),
+    );
     this.#socket = socket;
     return socket;
   }

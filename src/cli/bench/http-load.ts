@@ -39,7 +39,11 @@ export async function httpLoad(o: HttpLoadOptions): Promise<TransportResult> {
     closeAll();
     if (error instanceof KitError) throw error;
     const e = error as NodeJS.ErrnoException;
-    throw new KitError('BACKEND_UNAVAILABLE', `no cash desk server answers at ${o.baseUrl.origin} (${e.code ?? e.message}); check --url`, { cause: error });
+    throw new KitError(
+      'BACKEND_UNAVAILABLE',
+      `no cash desk server answers at ${o.baseUrl.origin} (${e.code ?? e.message}); check --url`,
+      { cause: error },
+    );
   }
 
   const window = new MeasureWindow(o.warmupMs, o.durationMs);
@@ -72,9 +76,18 @@ export async function httpLoad(o: HttpLoadOptions): Promise<TransportResult> {
 
 /** Throws for the answers that mean the run cannot measure anything: a key the server does not know. */
 function refuse(answer: Answer, baseUrl: URL): void {
-  if (answer.status === 401) throw new ConfigError([`--till-key: ${baseUrl.origin} answered 401 (no till has this key)`], 'arguments');
-  if (answer.status === 429) throw new KitError('TOO_MANY_REQUESTS', `${baseUrl.origin} answered 429: locked out after wrong till keys; wait, then check --till-key`);
-  if (answer.status === 404) throw new ConfigError([`--url: ${baseUrl.origin} has no POST /v1/barcode/verify (404); is it a cash desk server?`], 'arguments');
+  if (answer.status === 401)
+    throw new ConfigError([`--till-key: ${baseUrl.origin} answered 401 (no till has this key)`], 'arguments');
+  if (answer.status === 429)
+    throw new KitError(
+      'TOO_MANY_REQUESTS',
+      `${baseUrl.origin} answered 429: locked out after wrong till keys; wait, then check --till-key`,
+    );
+  if (answer.status === 404)
+    throw new ConfigError(
+      [`--url: ${baseUrl.origin} has no POST /v1/barcode/verify (404); is it a cash desk server?`],
+      'arguments',
+    );
 }
 
 function problemCode(body: string): string {

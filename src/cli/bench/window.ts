@@ -73,13 +73,25 @@ export class MeasureWindow {
   /** The figures of a closed window. */
   result(transport: TransportResult['transport']): TransportResult {
     const sorted = this.#latencies.slice(0, this.#calls).sort();
-    const at = (q: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
+    const at = (q: number) =>
+      sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
     const seconds = (this.#end - this.#start) / 1000;
     const sum = sorted.reduce((a, b) => a + b, 0);
     const ms = (v: number) => Math.round(v * 1000) / 1000;
     return {
-      transport, rate: Math.round(this.#calls / seconds), calls: this.#calls, accepted: this.#accepted, errors: this.#errors, firstError: this.#firstError,
-      latencyMs: { p50: ms(at(0.5)), p90: ms(at(0.9)), p99: ms(at(0.99)), max: ms(sorted.length === 0 ? 0 : sorted[sorted.length - 1]!), mean: ms(sorted.length === 0 ? 0 : sum / sorted.length) },
+      transport,
+      rate: Math.round(this.#calls / seconds),
+      calls: this.#calls,
+      accepted: this.#accepted,
+      errors: this.#errors,
+      firstError: this.#firstError,
+      latencyMs: {
+        p50: ms(at(0.5)),
+        p90: ms(at(0.9)),
+        p99: ms(at(0.99)),
+        max: ms(sorted.length === 0 ? 0 : sorted[sorted.length - 1]!),
+        mean: ms(sorted.length === 0 ? 0 : sum / sorted.length),
+      },
       seconds: ms(seconds),
     };
   }

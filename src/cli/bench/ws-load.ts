@@ -30,19 +30,33 @@ export function bridgeUrl(baseUrl: URL): string {
  */
 export async function bridgeLoad(o: BridgeLoadOptions): Promise<TransportResult> {
   const url = bridgeUrl(o.baseUrl);
-  const socket = new WebSocket(url, 'wallet-pos.v1', { headers: { authorization: `Bearer ${o.tillKey}` }, perMessageDeflate: false });
+  const socket = new WebSocket(url, 'wallet-pos.v1', {
+    headers: { authorization: `Bearer ${o.tillKey}` },
+    perMessageDeflate: false,
+  });
   await new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve());
     socket.once('unexpected-response', (_request, response) => {
       const status = response.statusCode ?? 0;
       response.resume();
       socket.terminate();
-      reject(status === 401
-        ? new ConfigError([`--till-key: ${url} answered 401 (no till has this key)`], 'arguments')
-        : new KitError('BACKEND_UNAVAILABLE', `${url} refused the WebSocket upgrade (HTTP ${status}); is it a cash desk server's bridge?`));
+      reject(
+        status === 401
+          ? new ConfigError([`--till-key: ${url} answered 401 (no till has this key)`], 'arguments')
+          : new KitError(
+              'BACKEND_UNAVAILABLE',
+              `${url} refused the WebSocket upgrade (HTTP ${status}); is it a cash desk server's bridge?`,
+            ),
+      );
     });
     socket.once('error', (error: NodeJS.ErrnoException) => {
-      reject(new KitError('BACKEND_UNAVAILABLE', `no cash desk bridge answers at ${url} (${error.code ?? error.message}); check --url`, { cause: error }));
+      reject(
+        new KitError(
+          'BACKEND_UNAVAILABLE',
+          `no cash desk bridge answers at ${url} (${error.code ?? error.message}); check --url`,
+          { cause: error },
+        ),
+      );
     });
   });
 
@@ -76,7 +90,8 @@ export async function bridgeLoad(o: BridgeLoadOptions): Promise<TransportResult>
       const started = typeof reply.id === 'number' ? sentAt.get(reply.id) : undefined;
       if (started === undefined) return; // a notification, or an answer to nothing we sent
       sentAt.delete(reply.id as number);
-      if (reply.error !== undefined) window.failed(`JSON-RPC error ${String(reply.error.code)} ${String(reply.error.message ?? '')}`.trim());
+      if (reply.error !== undefined)
+        window.failed(`JSON-RPC error ${String(reply.error.code)} ${String(reply.error.message ?? '')}`.trim());
       else window.answered(started, reply.result?.totpCodeValid === true);
       if (!window.over) send();
       else if (sentAt.size === 0) finish();

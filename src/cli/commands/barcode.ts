@@ -14,8 +14,15 @@ the configuration (the demo one with --demo). For testing tills and servers.
 /** Prints a fresh barcode for a card. */
 export function barcode(argv: string[]): void {
   const { values } = parseCliArgs({
-    args: argv, strict: true,
-    options: { demo: { type: 'boolean' }, config: { type: 'string' }, card: { type: 'string' }, session: { type: 'string' }, help: { type: 'boolean' } },
+    args: argv,
+    strict: true,
+    options: {
+      demo: { type: 'boolean' },
+      config: { type: 'string' },
+      card: { type: 'string' },
+      session: { type: 'string' },
+      help: { type: 'boolean' },
+    },
   });
   if (values.help) {
     console.log(BARCODE_USAGE);
@@ -27,7 +34,12 @@ export function barcode(argv: string[]): void {
   const session = values.session;
   // A verifier refuses (MALFORMED) a session of another length: say so here instead of printing such a barcode.
   if (session !== undefined && !new RegExp(`^[0-9A-Za-z]{${v.cardSessionLength}}$`).test(session)) {
-    throw new ConfigError([`--session: must be ${v.cardSessionLength} of [0-9A-Za-z] (the configuration's cardSessionLength), e.g. ${'AB12CD34XY'.repeat(7).slice(0, v.cardSessionLength)}`], 'arguments');
+    throw new ConfigError(
+      [
+        `--session: must be ${v.cardSessionLength} of [0-9A-Za-z] (the configuration's cardSessionLength), e.g. ${'AB12CD34XY'.repeat(7).slice(0, v.cardSessionLength)}`,
+      ],
+      'arguments',
+    );
   }
   console.log(drawBarcode({ ...v, cardNumber, cardSession: session }));
 }

@@ -62,11 +62,20 @@ function positive(name: string, value: string | undefined, fallback: number, int
 /** Runs `bench`: measures a cash desk server, prints the figures, sets exit code 1 under --min-rate. */
 export async function bench(argv: string[]): Promise<void> {
   const { values } = parseCliArgs({
-    args: argv, strict: true,
+    args: argv,
+    strict: true,
     options: {
-      url: { type: 'string' }, 'till-key': { type: 'string' }, config: { type: 'string' }, demo: { type: 'boolean' },
-      seconds: { type: 'string' }, connections: { type: 'string' }, 'in-flight': { type: 'string' }, transport: { type: 'string' },
-      'min-rate': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' },
+      url: { type: 'string' },
+      'till-key': { type: 'string' },
+      config: { type: 'string' },
+      demo: { type: 'boolean' },
+      seconds: { type: 'string' },
+      connections: { type: 'string' },
+      'in-flight': { type: 'string' },
+      transport: { type: 'string' },
+      'min-rate': { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -78,7 +87,8 @@ export async function bench(argv: string[]): Promise<void> {
   const inFlight = positive('in-flight', values['in-flight'], 32, true);
   const minRate = values['min-rate'] === undefined ? null : positive('min-rate', values['min-rate'], 0, false);
   const transport = values.transport ?? 'both';
-  if (!['http', 'bridge', 'both'].includes(transport)) throw new ConfigError(['--transport: must be http, bridge or both'], 'arguments');
+  if (!['http', 'bridge', 'both'].includes(transport))
+    throw new ConfigError(['--transport: must be http, bridge or both'], 'arguments');
   if (values.config !== undefined && values.demo) throw new ConfigError(['--config and --demo: give one'], 'arguments');
   let baseUrl: URL | undefined;
   if (values.url !== undefined) {
@@ -87,26 +97,46 @@ export async function bench(argv: string[]): Promise<void> {
     } catch {
       throw new ConfigError(['--url: must be a URL such as http://cashdesk:8080'], 'arguments');
     }
-    if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:') throw new ConfigError(['--url: must be an http(s) URL'], 'arguments');
+    if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:')
+      throw new ConfigError(['--url: must be an http(s) URL'], 'arguments');
   }
 
   // The verifier section decides the barcodes: the given configuration's, else the demo's.
   // A configuration file is read as serve reads it (WPK_* variables apply); the demo one as it stands.
   const fromFile = values.config !== undefined;
-  const config = resolveServeConfig(fromFile ? readConfigFile(values.config!) : demoConfig, fromFile ? process.env : {}, { port: 0, host: '127.0.0.1' });
+  const config = resolveServeConfig(
+    fromFile ? readConfigFile(values.config!) : demoConfig,
+    fromFile ? process.env : {},
+    { port: 0, host: '127.0.0.1' },
+  );
   const inProcess = baseUrl === undefined;
   const valid = inProcess || values.config !== undefined || values.demo === true;
-  const note = values.config !== undefined ? `valid: drawn with the partner key of ${values.config}`
-    : valid ? 'valid: drawn with the demo partner key'
-      : 'invalid: the demo layout with a random key (no --config given), each refused after a full verification';
+  const note =
+    values.config !== undefined
+      ? `valid: drawn with the partner key of ${values.config}`
+      : valid
+        ? 'valid: drawn with the demo partner key'
+        : 'invalid: the demo layout with a random key (no --config given), each refused after a full verification';
   const barcodes = barcodeSource(config.verifier, valid, note);
-  const tillKey = values['till-key'] ?? process.env.WPK_TILL_KEY ?? (inProcess || values.demo ? config.tills[0]!.key : undefined);
-  if (tillKey === undefined) throw new ConfigError(['--till-key: required with --url (or WPK_TILL_KEY); the server refuses calls without a till key'], 'arguments');
+  const tillKey =
+    values['till-key'] ?? process.env.WPK_TILL_KEY ?? (inProcess || values.demo ? config.tills[0]!.key : undefined);
+  if (tillKey === undefined)
+    throw new ConfigError(
+      ['--till-key: required with --url (or WPK_TILL_KEY); the server refuses calls without a till key'],
+      'arguments',
+    );
 
   // In process: the verifier and tills alone (no payments, Redis, bonus hook or database), on a free loopback port.
   // Imported only here: measuring a server elsewhere loads none of the server's code.
   const server = inProcess
-    ? await (await import('../../server/serve.js')).startServer({ ...config, pay: undefined, redisUrl: undefined, bonus: undefined, database: {}, server: { ...config.server, host: '127.0.0.1', port: 0, drainSeconds: 1 } })
+    ? await (await import('../../server/serve.js')).startServer({
+        ...config,
+        pay: undefined,
+        redisUrl: undefined,
+        bonus: undefined,
+        database: {},
+        server: { ...config.server, host: '127.0.0.1', port: 0, drainSeconds: 1 },
+      })
     : undefined;
   const target = baseUrl ?? new URL(server!.url);
   const warmupMs = seconds * 200;
@@ -114,22 +144,46 @@ export async function bench(argv: string[]): Promise<void> {
   const transports: TransportResult[] = [];
   try {
     if (transport !== 'bridge') {
-      transports.push(await withProgress('HTTP  ', (onStart) => httpLoad({ baseUrl: target, tillKey, barcodes, connections, warmupMs, durationMs, onStart })));
+      transports.push(
+        await withProgress('HTTP  ', (onStart) =>
+          httpLoad({ baseUrl: target, tillKey, barcodes, connections, warmupMs, durationMs, onStart }),
+        ),
+      );
     }
     if (transport !== 'http') {
-      transports.push(await withProgress('bridge', (onStart) => bridgeLoad({ baseUrl: target, tillKey, barcodes, inFlight, warmupMs, durationMs, onStart })));
+      transports.push(
+        await withProgress('bridge', (onStart) =>
+          bridgeLoad({ baseUrl: target, tillKey, barcodes, inFlight, warmupMs, durationMs, onStart }),
+        ),
+      );
     }
   } finally {
     await server?.close();
   }
 
-  const failures = minRate === null ? [] : transports.filter((t) => t.rate < minRate).map((t) => `${name(t)} ${t.rate.toLocaleString('en-US')}/s is under --min-rate ${minRate.toLocaleString('en-US')}`);
+  const failures =
+    minRate === null
+      ? []
+      : transports
+          .filter((t) => t.rate < minRate)
+          .map(
+            (t) =>
+              `${name(t)} ${t.rate.toLocaleString('en-US')}/s is under --min-rate ${minRate.toLocaleString('en-US')}`,
+          );
   const report: BenchReport = {
     target: { url: target.origin, wsUrl: bridgeUrl(target), inProcess },
     barcodes: { kind: barcodes.kind, note: barcodes.note },
     settings: { seconds, warmupSeconds: warmupMs / 1000, connections, inFlight },
-    transports, minRate, failures, passed: failures.length === 0,
-    machine: { cpuModel: cpus()[0]?.model.trim() ?? 'unknown', cores: cpus().length, node: process.version, loadAverage: loadavg().map((l) => Math.round(l * 100) / 100) },
+    transports,
+    minRate,
+    failures,
+    passed: failures.length === 0,
+    machine: {
+      cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
+      cores: cpus().length,
+      node: process.version,
+      loadAverage: loadavg().map((l) => Math.round(l * 100) / 100),
+    },
     date: new Date().toISOString(),
   };
   if (values.json) console.log(JSON.stringify(report, null, 2));
@@ -147,27 +201,48 @@ function name(t: TransportResult): string {
 /** The text report: one line per transport, then what the figures mean. */
 export function formatReport(r: BenchReport): string[] {
   const lines = [
-    `cash desk server ` + `${r.target.url}${r.target.inProcess ? ' (demo, started in this process: the load shares its CPU)' : ''}`,
+    `cash desk server ` +
+      `${r.target.url}${r.target.inProcess ? ' (demo, started in this process: the load shares its CPU)' : ''}`,
     `barcodes: ${r.barcodes.note}`,
-    `${r.settings.seconds} s per transport after ${r.settings.warmupSeconds} s of warm-up; HTTP ` + `${r.settings.connections} connections, bridge ${r.settings.inFlight} calls in flight on one connection`,
+    `${r.settings.seconds} s per transport after ${r.settings.warmupSeconds} s of warm-up; HTTP ` +
+      `${r.settings.connections} connections, bridge ${r.settings.inFlight} calls in flight on one connection`,
     '',
   ];
   for (const t of r.transports) {
     const what = t.transport === 'http' ? 'HTTP   POST /v1/barcode/verify' : 'bridge barcode.verify         ';
-    lines.push(`${what}  ${t.rate.toLocaleString('en-US').padStart(9)}/s   p50 ${t.latencyMs.p50.toFixed(2)} ms   p99 ` + `${t.latencyMs.p99.toFixed(2)} ms   `
-      + `accepted ${t.accepted}/${t.calls}   errors ${t.errors}${t.firstError ? ` (first: ${t.firstError})` : ''}`);
+    lines.push(
+      `${what}  ${t.rate.toLocaleString('en-US').padStart(9)}/s   p50 ${t.latencyMs.p50.toFixed(2)} ms   p99 ` +
+        `${t.latencyMs.p99.toFixed(2)} ms   ` +
+        `accepted ${t.accepted}/${t.calls}   errors ${t.errors}${t.firstError ? ` (first: ${t.firstError})` : ''}`,
+    );
   }
   if (r.barcodes.kind === 'valid' && r.transports.some((t) => t.calls > 0 && t.accepted < t.calls)) {
-    lines.push('', 'Some drawn barcodes were refused: does the configuration match the server\'s (key, scheme, layout), and ' + 'do the clocks agree?');
+    lines.push(
+      '',
+      "Some drawn barcodes were refused: does the configuration match the server's (key, scheme, layout), and " +
+        'do the clocks agree?',
+    );
   }
-  if (r.minRate !== null) lines.push('', r.passed ? `every transport reached --min-rate ${r.minRate.toLocaleString('en-US')}/s` : `UNDER --min-rate: ${r.failures.join('; ')}`);
+  if (r.minRate !== null)
+    lines.push(
+      '',
+      r.passed
+        ? `every transport reached --min-rate ${r.minRate.toLocaleString('en-US')}/s`
+        : `UNDER --min-rate: ${r.failures.join('; ')}`,
+    );
   return lines;
 }
 
 /** A progress bar on stderr while a transport runs, when stderr is a terminal. */
-async function withProgress(label: string, run: (onStart: (window: MeasureWindow) => void) => Promise<TransportResult>): Promise<TransportResult> {
+async function withProgress(
+  label: string,
+  run: (onStart: (window: MeasureWindow) => void) => Promise<TransportResult>,
+): Promise<TransportResult> {
   if (process.stderr.isTTY !== true) return run(() => {});
-  const bar = new cliProgress.SingleBar({ format: `${label} {bar} {percentage}% | {calls} answered`, hideCursor: true, stream: process.stderr }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar(
+    { format: `${label} {bar} {percentage}% | {calls} answered`, hideCursor: true, stream: process.stderr },
+    cliProgress.Presets.shades_classic,
+  );
   let timer: NodeJS.Timeout | undefined;
   bar.start(100, 0, { calls: 0 });
   try {

@@ -1,7 +1,13 @@
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { demoConfig } from '../../demo.js';
-import { DEMO_PAGES, MAX_BASE_PORT, startDemoSystem, type DemoCard, type RunningDemoSystem } from '../../server/demo-system.js';
+import {
+  DEMO_PAGES,
+  MAX_BASE_PORT,
+  startDemoSystem,
+  type DemoCard,
+  type RunningDemoSystem,
+} from '../../server/demo-system.js';
 import { parsePortOption } from '../args.js';
 import { bannerWriter } from '../banner.js';
 import { exitOnSignals } from '../shutdown.js';
@@ -20,15 +26,24 @@ LOG_LEVEL sets the log level (default info).`;
 
 /** A basket of two lines, 250.00 in all, as the WebSocket line sends it. */
 const BASKET = {
-  items: [{ name: 'Coffee beans 1 kg', article: 'DEMO-1', quantity: 1, price: 20_000 }, { name: 'Croissant', article: 'DEMO-2', quantity: 2, price: 2_500 }],
+  items: [
+    { name: 'Coffee beans 1 kg', article: 'DEMO-1', quantity: 1, price: 20_000 },
+    { name: 'Croissant', article: 'DEMO-2', quantity: 2, price: 2_500 },
+  ],
   discountAmount: 0,
 };
 
 /** Runs `demo` until SIGTERM or SIGINT, then stops all three servers and exits 0. */
 export async function demo(argv: string[]): Promise<void> {
   const { values } = parseArgs({
-    args: argv, strict: true,
-    options: { port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' }, help: { type: 'boolean' } },
+    args: argv,
+    strict: true,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      data: { type: 'string' },
+      help: { type: 'boolean' },
+    },
   });
   if (values.help) {
     console.log(DEMO_USAGE);
@@ -36,7 +51,12 @@ export async function demo(argv: string[]): Promise<void> {
   }
   process.stdout.on('error', () => {});
   const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
-  const system = await startDemoSystem({ port: parsePortOption(values.port, MAX_BASE_PORT), host: values.host, dataDir: values.data, logger });
+  const system = await startDemoSystem({
+    port: parsePortOption(values.port, MAX_BASE_PORT),
+    host: values.host,
+    dataDir: values.data,
+    logger,
+  });
   try {
     // Two cards, so the curl line and the WebSocket line each have a barcode never seen (a second use answers
     // REPLAYED).
@@ -51,15 +71,27 @@ export async function demo(argv: string[]): Promise<void> {
 }
 
 /** What `demo` prints: each URL, two fresh barcodes, a curl line and a WebSocket session that pays. */
-export function demoSystemBanner(system: RunningDemoSystem, verifyCard: DemoCard, payCard: DemoCard, dataDir?: string): string {
+export function demoSystemBanner(
+  system: RunningDemoSystem,
+  verifyCard: DemoCard,
+  payCard: DemoCard,
+  dataDir?: string,
+): string {
   const { cashDesk, sandbox, loyalty } = system;
   const till = demoConfig.tills[0];
-  const pay = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'pay.start', params: { fullBarcode: payCard.barcode, basket: BASKET, paymentId: `demo-${payCard.cardNumber}` } });
+  const pay = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'pay.start',
+    params: { fullBarcode: payCard.barcode, basket: BASKET, paymentId: `demo-${payCard.cardNumber}` },
+  });
   // Prints every frame; ends on an error or once the payment has an outcome. Needs the ws package: run it in the kit's
   // folder.
-  const script = `const W=require('ws');const s=new W('${cashDesk.wsUrl}','wallet-pos.v1',{headers:{Authorization:'Bearer ` + `${till.key}'}});`
-    + `s.on('open',()=>s.send(process.argv[1]));s.on('message',m=>{console.log(String(m));const r=JSON.parse(m);`
-    + `if(r.error||/^(succeeded|unsuccessful|unavailable|blocked)$/.test((r.params||{}).phase))s.close()})`;
+  const script =
+    `const W=require('ws');const s=new W('${cashDesk.wsUrl}','wallet-pos.v1',{headers:{Authorization:'Bearer ` +
+    `${till.key}'}});` +
+    `s.on('open',()=>s.send(process.argv[1]));s.on('message',m=>{console.log(String(m));const r=JSON.parse(m);` +
+    `if(r.error||/^(succeeded|unsuccessful|unavailable|blocked)$/.test((r.params||{}).phase))s.close()})`;
   const kept = dataDir === undefined ? 'in memory (--data DIR keeps it)' : `${dataDir} (cashdesk/, sandbox/, loyalty/)`;
   // Said where the data is told: a DATABASE_URL in the environment is not what the demo runs on.
   const data = process.env.DATABASE_URL ? `${kept}; DATABASE_URL is not used (the demo runs on PGlite)` : kept;

@@ -28,8 +28,15 @@ export async function loyalty(argv: string[]): Promise<void> {
     return;
   }
   const { values } = parseCliArgs({
-    args: argv, strict: true,
-    options: { port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' }, demo: { type: 'boolean' }, help: { type: 'boolean' } },
+    args: argv,
+    strict: true,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      data: { type: 'string' },
+      demo: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
   });
   if (values.help) {
     console.log(LOYALTY_USAGE);
@@ -39,9 +46,14 @@ export async function loyalty(argv: string[]): Promise<void> {
   const fromEnv: Partial<StartLoyaltyProgramOptions> = {};
   if (!values.demo) {
     const missing = ['WPK_KEY', 'WPK_LOYALTY_LOGIN', 'WPK_LOYALTY_PASSWORD'].filter((name) => !env[name]);
-    if (missing.length > 0) throw new ConfigError(missing.map((name) => `${name}: must be set (or use --demo)`), 'loyalty configuration');
+    if (missing.length > 0)
+      throw new ConfigError(
+        missing.map((name) => `${name}: must be set (or use --demo)`),
+        'loyalty configuration',
+      );
     Object.assign(fromEnv, {
-      partnerKey: env.WPK_KEY, credentials: { login: env.WPK_LOYALTY_LOGIN!, password: env.WPK_LOYALTY_PASSWORD! },
+      partnerKey: env.WPK_KEY,
+      credentials: { login: env.WPK_LOYALTY_LOGIN!, password: env.WPK_LOYALTY_PASSWORD! },
       ...(env.WPK_ALGORYTHM ? { algorythm: env.WPK_ALGORYTHM } : {}),
       ...(env.WPK_SCHEME ? { scheme: env.WPK_SCHEME } : {}),
     });
@@ -56,7 +68,13 @@ export async function loyalty(argv: string[]): Promise<void> {
   const database = `${databaseUrl ? 'postgres' : 'pglite'}${storage}`;
   // The banner as soon as the port is bound (in memory: before the database is ready; requests wait for it).
   const starting = startLoyaltyProgram({
-    ...fromEnv, host: values.host, port: parsePortOption(values.port), dataDir: values.data, databaseUrl, demo, logger,
+    ...fromEnv,
+    host: values.host,
+    port: parsePortOption(values.port),
+    dataDir: values.data,
+    databaseUrl,
+    demo,
+    logger,
     onListening: (url) => writeBanner(banner(url, database, demo)),
   });
   exitOnSignals(logger, async () => {
@@ -70,7 +88,8 @@ export async function loyalty(argv: string[]): Promise<void> {
 function banner(url: string, database: string, demo: boolean): string {
   const lines = [
     '',
-    `  wallet-partner-kit Loyalty API ` + `server${demo ? ' (DEMO: public partner key and credentials, never use in production)' : ''}`,
+    `  wallet-partner-kit Loyalty API ` +
+      `server${demo ? ' (DEMO: public partner key and credentials, never use in production)' : ''}`,
     `  URL        ${url}   (API under /v1; GET /healthz, /openapi.json)`,
     `  Database   ${database}`,
   ];
@@ -82,7 +101,8 @@ function banner(url: string, database: string, demo: boolean): string {
       '  Promo      WELCOME100, ONCE500 (single use), WEEK50, EXPIRED2024 (expired)',
       '',
       '  Try it:',
-      `    curl -s -u '${login}:${password}' -H 'Content-Type: application/json' -d '{"requestId":"try-1"}' ` + `${url}/v1/card/anonymous`,
+      `    curl -s -u '${login}:${password}' -H 'Content-Type: application/json' -d '{"requestId":"try-1"}' ` +
+        `${url}/v1/card/anonymous`,
       `    npx wallet-partner-kit loyalty check --url ${url} --login ${login} --password ${password}`,
     );
   }
@@ -91,8 +111,15 @@ function banner(url: string, database: string, demo: boolean): string {
 
 async function check(argv: string[]): Promise<void> {
   const { values } = parseCliArgs({
-    args: argv, strict: true,
-    options: { url: { type: 'string' }, login: { type: 'string' }, password: { type: 'string' }, 'timeout-ms': { type: 'string' }, help: { type: 'boolean' } },
+    args: argv,
+    strict: true,
+    options: {
+      url: { type: 'string' },
+      login: { type: 'string' },
+      password: { type: 'string' },
+      'timeout-ms': { type: 'string' },
+      help: { type: 'boolean' },
+    },
   });
   if (values.help) {
     console.log(LOYALTY_USAGE);
@@ -101,16 +128,20 @@ async function check(argv: string[]): Promise<void> {
   const login = values.login ?? process.env.WPK_LOYALTY_LOGIN;
   const password = values.password ?? process.env.WPK_LOYALTY_PASSWORD;
   const issues: string[] = [];
-  if (values.url === undefined || !/^https?:\/\/[^\s]+$/.test(values.url)) issues.push('--url: must be the server\'s http(s):// URL');
+  if (values.url === undefined || !/^https?:\/\/[^\s]+$/.test(values.url))
+    issues.push("--url: must be the server's http(s):// URL");
   if (!login) issues.push('--login: must be given (or WPK_LOYALTY_LOGIN)');
   if (password === undefined) issues.push('--password: must be given (or WPK_LOYALTY_PASSWORD)');
   const timeoutMs = values['timeout-ms'] === undefined ? undefined : Number(values['timeout-ms']);
-  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) issues.push('--timeout-ms: must be a positive integer');
+  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0))
+    issues.push('--timeout-ms: must be a positive integer');
   if (issues.length > 0) throw new ConfigError(issues, 'arguments');
   const { runConformanceCheck } = await import('../../loyalty/check/check.js');
   const { formatConformanceReport } = await import('../../loyalty/check/format.js');
   const report = await runConformanceCheck({ baseUrl: values.url!, login: login!, password: password!, timeoutMs });
   for (const line of formatConformanceReport(report)) console.log(line);
-  console.log(report.ok ? 'conformance: all passed' : `conformance: ${report.results.filter((r) => !r.ok).length} failed`);
+  console.log(
+    report.ok ? 'conformance: all passed' : `conformance: ${report.results.filter((r) => !r.ok).length} failed`,
+  );
   if (!report.ok) process.exitCode = 1;
 }

@@ -8,7 +8,12 @@ import { ConfigError } from '../../errors.js';
 import { checkPayApi, type PayCheckProgress, type PayOperation, type PayProfile } from '../../pay/index.js';
 import { cardSessionOfBarcode, sandboxCardSession } from '../../pay/check/card.js';
 import { DEFAULT_TOKEN_HEADER } from '../../pay/options.js';
-import { formatPayCheckHeading, formatPayCheckResult, formatPayCheckSummary, type PayCheckFormat } from '../../pay/check/format.js';
+import {
+  formatPayCheckHeading,
+  formatPayCheckResult,
+  formatPayCheckSummary,
+  type PayCheckFormat,
+} from '../../pay/check/format.js';
 import { ENVIRONMENT } from '../../server/config.js';
 
 export const PAY_USAGE = `wallet-partner-kit pay check --url URL --key HEX [--partner-id ID] [--card-session S | \
@@ -39,7 +44,15 @@ and the token are never shown.
   --verbose          the exchanges of every operation, also those that passed`;
 
 const LAYOUT = new Set(['algorythm', 'passLength', 'prefix', 'interval', 'cardSessionLength', 'delimeter', 'scheme']);
-const OPERATIONS = new Set<PayOperation>(['availability', 'availabilityTask', 'checkout', 'status', 'cancel', 'refund', 'receipt']);
+const OPERATIONS = new Set<PayOperation>([
+  'availability',
+  'availabilityTask',
+  'checkout',
+  'status',
+  'cancel',
+  'refund',
+  'receipt',
+]);
 
 /** The demo layout, overridden by the WPK_* variables `serve` reads for it. */
 function layoutFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
@@ -58,7 +71,10 @@ function parsePaths(values: string[] | undefined, issues: string[]): Partial<Rec
   for (const value of values ?? []) {
     const at = value.indexOf('=');
     const operation = value.slice(0, at) as PayOperation;
-    if (at < 1 || !OPERATIONS.has(operation)) issues.push(`--path: '${value.slice(0, 40)}' must be OPERATION=/PATH with an operation of ${[...OPERATIONS].join(', ')}`);
+    if (at < 1 || !OPERATIONS.has(operation))
+      issues.push(
+        `--path: '${value.slice(0, 40)}' must be OPERATION=/PATH with an operation of ${[...OPERATIONS].join(', ')}`,
+      );
     else paths[operation] = value.slice(at + 1);
   }
   return paths;
@@ -71,11 +87,22 @@ export async function pay(argv: string[]): Promise<void> {
     throw new ConfigError([`'${argv[0].slice(0, 40)}': unknown; the pay command has 'check'`], 'arguments');
   }
   const { values } = parseCliArgs({
-    args: argv.slice(1), strict: true,
+    args: argv.slice(1),
+    strict: true,
     options: {
-      url: { type: 'string' }, key: { type: 'string' }, 'partner-id': { type: 'string' }, 'card-session': { type: 'string' },
-      barcode: { type: 'string' }, profile: { type: 'string' }, dialect: { type: 'string' }, 'token-header': { type: 'string' }, path: { type: 'string', multiple: true },
-      'timeout-ms': { type: 'string' }, json: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean' },
+      url: { type: 'string' },
+      key: { type: 'string' },
+      'partner-id': { type: 'string' },
+      'card-session': { type: 'string' },
+      barcode: { type: 'string' },
+      profile: { type: 'string' },
+      dialect: { type: 'string' },
+      'token-header': { type: 'string' },
+      path: { type: 'string', multiple: true },
+      'timeout-ms': { type: 'string' },
+      json: { type: 'boolean' },
+      verbose: { type: 'boolean' },
+      help: { type: 'boolean' },
     },
   });
   if (values.help) return void console.log(PAY_USAGE);
@@ -84,36 +111,65 @@ export async function pay(argv: string[]): Promise<void> {
   const key = values.key ?? env.WPK_KEY;
   const partnerId = values['partner-id'] ?? (env.WPK_PARTNER_ID || undefined);
   const issues: string[] = [];
-  if (url === undefined || !/^https?:\/\/\S+$/.test(url)) issues.push('--url: must be the Pay API\'s http(s):// URL (or WPK_PAY_URL)');
-  if (key === undefined || !/^(?:[0-9a-fA-F]{2}){16,1024}$/.test(key)) issues.push('--key: must be the partner key, hex of 16 to 1024 bytes (or WPK_KEY)');
-  if (values['card-session'] !== undefined && values.barcode !== undefined) issues.push('--card-session, --barcode: give one, not both');
-  if (values['card-session'] !== undefined && !CardSession.safeParse(values['card-session']).success) issues.push('--card-session: must be 1 to 64 of [0-9A-Za-z]');
+  if (url === undefined || !/^https?:\/\/\S+$/.test(url))
+    issues.push("--url: must be the Pay API's http(s):// URL (or WPK_PAY_URL)");
+  if (key === undefined || !/^(?:[0-9a-fA-F]{2}){16,1024}$/.test(key))
+    issues.push('--key: must be the partner key, hex of 16 to 1024 bytes (or WPK_KEY)');
+  if (values['card-session'] !== undefined && values.barcode !== undefined)
+    issues.push('--card-session, --barcode: give one, not both');
+  if (values['card-session'] !== undefined && !CardSession.safeParse(values['card-session']).success)
+    issues.push('--card-session: must be 1 to 64 of [0-9A-Za-z]');
   const timeoutMs = values['timeout-ms'] === undefined ? undefined : Number(values['timeout-ms']);
-  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0 && timeoutMs <= 600_000)) issues.push('--timeout-ms: must be an integer from 1 to 600000');
+  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0 && timeoutMs <= 600_000))
+    issues.push('--timeout-ms: must be an integer from 1 to 600000');
   const paths = parsePaths(values.path, issues);
   if (issues.length > 0) throw new ConfigError(issues, 'arguments');
 
-  const verifier = createVerifier({ ...layoutFromEnv(env), key: key!, ...(partnerId ? { partnerId } : {}), replay: false, lockout: false } as never);
+  const verifier = createVerifier({
+    ...layoutFromEnv(env),
+    key: key!,
+    ...(partnerId ? { partnerId } : {}),
+    replay: false,
+    lockout: false,
+  } as never);
   try {
     let cardSession = values['card-session'];
     let from = cardSession === undefined ? undefined : 'argument';
-    if (values.barcode !== undefined) [cardSession, from] = [await cardSessionOfBarcode(verifier, values.barcode), 'barcode'];
+    if (values.barcode !== undefined)
+      [cardSession, from] = [await cardSessionOfBarcode(verifier, values.barcode), 'barcode'];
     if (cardSession === undefined) {
       const card = await sandboxCardSession(url!, { partnerId, timeoutMs });
       if (card === undefined) {
-        throw new ConfigError(['--card-session or --barcode: give one. The card session is in the barcode the wallet app shows for ' + 'a card: '
-          + "pass the scanned text as --barcode '...' (split with --key and the WPK_* layout) or its " + "card-session part as --card-session. "
-          + "Against the kit's sandbox none is needed: a card is issued through its POST /sandbox/cards."], 'arguments');
+        throw new ConfigError(
+          [
+            '--card-session or --barcode: give one. The card session is in the barcode the wallet app shows for ' +
+              'a card: ' +
+              "pass the scanned text as --barcode '...' (split with --key and the WPK_* layout) or its " +
+              'card-session part as --card-session. ' +
+              "Against the kit's sandbox none is needed: a card is issued through its POST /sandbox/cards.",
+          ],
+          'arguments',
+        );
       }
       [cardSession, from] = [card.cardSession, 'sandbox'];
-      if (!values.json) console.log(`card ${card.cardNumber} issued by the sandbox (POST /sandbox/cards), card session ${card.cardSession}`);
+      if (!values.json)
+        console.log(
+          `card ${card.cardNumber} issued by the sandbox (POST /sandbox/cards), card session ${card.cardSession}`,
+        );
     }
     const profile = (values.profile ?? (env.WPK_PAY_PROFILE || 'kit')) as PayProfile;
     const tokenHeader = values['token-header'] ?? (env.WPK_PAY_TOKEN_HEADER || DEFAULT_TOKEN_HEADER);
     const heading = formatPayCheckHeading({ baseUrl: url!, profile, tokenHeader, cardSession });
     const dialect = readDialect(values.dialect, env.WPK_PAY_DIALECT);
     const report = await checkPayApi({
-      baseUrl: url!, verifier, cardSession, secrets: [key!], paths, profile, tokenHeader, ...(timeoutMs ? { timeoutMs } : {}),
+      baseUrl: url!,
+      verifier,
+      cardSession,
+      secrets: [key!],
+      paths,
+      profile,
+      tokenHeader,
+      ...(timeoutMs ? { timeoutMs } : {}),
       ...(dialect === undefined ? {} : { dialect }),
       onProgress: progressPrinter(heading, values.json ?? false, { verbose: values.verbose ?? false, profile }),
     });

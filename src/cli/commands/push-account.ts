@@ -19,15 +19,28 @@ PostgreSQL server instead
   --json           print the answer as JSON`;
 
 const OPTIONS = {
-  login: { type: 'string' }, partner: { type: 'string' }, 'callback-url': { type: 'string' }, password: { type: 'string' },
-  'callback-secret': { type: 'string' }, 'single-interval-ms': { type: 'string' }, 'batch-interval-ms': { type: 'string' },
-  'no-simulate-delivery': { type: 'boolean' }, url: { type: 'string' }, data: { type: 'string' }, json: { type: 'boolean' },
+  login: { type: 'string' },
+  partner: { type: 'string' },
+  'callback-url': { type: 'string' },
+  password: { type: 'string' },
+  'callback-secret': { type: 'string' },
+  'single-interval-ms': { type: 'string' },
+  'batch-interval-ms': { type: 'string' },
+  'no-simulate-delivery': { type: 'boolean' },
+  url: { type: 'string' },
+  data: { type: 'string' },
+  json: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
 
 const FLAG: Record<string, string> = {
-  login: '--login', partner: '--partner', callbackUrl: '--callback-url', password: '--password', callbackSecret: '--callback-secret',
-  singleIntervalMs: '--single-interval-ms', batchIntervalMs: '--batch-interval-ms',
+  login: '--login',
+  partner: '--partner',
+  callbackUrl: '--callback-url',
+  password: '--password',
+  callbackSecret: '--callback-secret',
+  singleIntervalMs: '--single-interval-ms',
+  batchIntervalMs: '--batch-interval-ms',
 };
 
 function integer(value: string | undefined): number | undefined {
@@ -47,12 +60,15 @@ async function overHttp(base: string, input: CreateAccountRequest): Promise<Crea
   let response: Response;
   try {
     response = await fetch(new URL('/sandbox/push/accounts', base), {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(input), signal: AbortSignal.timeout(10_000),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(input),
+      signal: AbortSignal.timeout(10_000),
     });
   } catch (cause) {
     throw new KitError('BACKEND_UNAVAILABLE', `no sandbox answers at ${base} (${(cause as Error).message})`, { cause });
   }
-  const body = await response.json().catch(() => null) as { errors?: string[] } & Created | null;
+  const body = (await response.json().catch(() => null)) as ({ errors?: string[] } & Created) | null;
   if (response.status === 200 && body) return body;
   throw new ArgumentError(body?.errors ?? [`the sandbox answered HTTP ${response.status}`], 'push account');
 }
@@ -83,43 +99,60 @@ export async function pushAccount(argv: string[], env: NodeJS.ProcessEnv = proce
     console.log(PUSH_ACCOUNT_USAGE);
     return;
   }
-  if (action !== 'create') throw new ArgumentError([`${action}: unknown action (create is the one there is)`], 'push-account command');
+  if (action !== 'create')
+    throw new ArgumentError([`${action}: unknown action (create is the one there is)`], 'push-account command');
   const { values } = parseCliArgs({ args: rest, options: OPTIONS, strict: true });
   if (values.help) {
     console.log(PUSH_ACCOUNT_USAGE);
     return;
   }
   const parsed = CreateAccountRequest.safeParse({
-    login: values.login, partner: values.partner, callbackUrl: values['callback-url'], password: values.password,
-    callbackSecret: values['callback-secret'], singleIntervalMs: integer(values['single-interval-ms']),
-    batchIntervalMs: integer(values['batch-interval-ms']), simulateDelivery: values['no-simulate-delivery'] ? false : undefined,
+    login: values.login,
+    partner: values.partner,
+    callbackUrl: values['callback-url'],
+    password: values.password,
+    callbackSecret: values['callback-secret'],
+    singleIntervalMs: integer(values['single-interval-ms']),
+    batchIntervalMs: integer(values['batch-interval-ms']),
+    simulateDelivery: values['no-simulate-delivery'] ? false : undefined,
   });
-  const issues = parsed.success ? [] : parsed.error.issues.map((i) => {
-    const key = String(i.path[0] ?? '');
-    return `${FLAG[key] ?? key}: ` + `${i.input === undefined && (key === 'login' || key === 'partner') ? 'is required' : i.message}`;
-  });
+  const issues = parsed.success
+    ? []
+    : parsed.error.issues.map((i) => {
+        const key = String(i.path[0] ?? '');
+        return (
+          `${FLAG[key] ?? key}: ` +
+          `${i.input === undefined && (key === 'login' || key === 'partner') ? 'is required' : i.message}`
+        );
+      });
   const databaseUrl = env.DATABASE_URL || undefined;
   if (values.url !== undefined && values.data !== undefined) issues.push('--url, --data: give one');
   if (values.url === undefined && values.data === undefined && databaseUrl === undefined) {
-    issues.push('--url or --data: needed (or DATABASE_URL); a sandbox that keeps its data in memory can only be reached ' + 'with --url');
+    issues.push(
+      '--url or --data: needed (or DATABASE_URL); a sandbox that keeps its data in memory can only be reached ' +
+        'with --url',
+    );
   }
   if (values.url !== undefined && !/^https?:\/\/[^\s]+$/.test(values.url)) issues.push('--url: must be an http(s) URL');
   if (!parsed.success || issues.length > 0) throw new ConfigError(issues, 'push-account options');
 
   const input = parsed.data;
-  const created = values.url !== undefined
-    ? await overHttp(values.url, input)
-    : await inDatabase(values.data !== undefined ? { dataDir: values.data } : { url: databaseUrl! }, input);
+  const created =
+    values.url !== undefined
+      ? await overHttp(values.url, input)
+      : await inDatabase(values.data !== undefined ? { dataDir: values.data } : { url: databaseUrl! }, input);
   if (values.json) {
     console.log(JSON.stringify(created, null, 2));
     return;
   }
-  console.log([
-    'Push account created (the password and the secret are shown this once):',
-    `  login            ${created.login}`,
-    `  partner          ${created.partner}`,
-    `  password         ${created.password}   (initial: reset it with PUT /public/user/reset-password)`,
-    `  callback secret  ${created.callbackSecret}`,
-    `  callback URL     ${created.callbackUrl ?? '(none: no callbacks until one is set)'}`,
-  ].join('\n'));
+  console.log(
+    [
+      'Push account created (the password and the secret are shown this once):',
+      `  login            ${created.login}`,
+      `  partner          ${created.partner}`,
+      `  password         ${created.password}   (initial: reset it with PUT /public/user/reset-password)`,
+      `  callback secret  ${created.callbackSecret}`,
+      `  callback URL     ${created.callbackUrl ?? '(none: no callbacks until one is set)'}`,
+    ].join('\n'),
+  );
 }

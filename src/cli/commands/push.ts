@@ -1,6 +1,12 @@
 import { parseCliArgs } from '../args.js';
 import cliProgress from 'cli-progress';
-import { createPushClient, PushError, readMsisdnFile, sendCampaign, type CampaignProgressEvent } from '../../push/index.js';
+import {
+  createPushClient,
+  PushError,
+  readMsisdnFile,
+  sendCampaign,
+  type CampaignProgressEvent,
+} from '../../push/index.js';
 
 export const PUSH_USAGE = `wallet-partner-kit push send --url URL --login L --file numbers.csv|.ndjson --sub-id X \
 --title T --text T
@@ -48,7 +54,11 @@ async function countNumbers(file: string, column: string | number | undefined): 
 function duration(seconds: number): string {
   if (!Number.isFinite(seconds)) return '?';
   const s = Math.round(seconds);
-  return s >= 3600 ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m` : s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+  return s >= 3600
+    ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`
+    : s >= 60
+      ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`
+      : `${s}s`;
 }
 
 /** Draws progress: a cli-progress bar on a terminal, plain lines otherwise (logs, CI, pipes). */
@@ -56,13 +66,25 @@ function progressView(total: number): { update(p: CampaignProgressEvent): void; 
   const started = Date.now();
   const rate = (done: number) => done / Math.max(0.001, (Date.now() - started) / 1000);
   if (process.stdout.isTTY) {
-    const bar = new cliProgress.SingleBar({
-      format: 'sent {bar} {value}/{total} | {rate}/s | ETA {eta_formatted} | accepted {accepted} rejected ' + '{rejected}{waiting}',
-      hideCursor: true, etaBuffer: 50,
-    }, cliProgress.Presets.shades_classic);
+    const bar = new cliProgress.SingleBar(
+      {
+        format:
+          'sent {bar} {value}/{total} | {rate}/s | ETA {eta_formatted} | accepted {accepted} rejected ' +
+          '{rejected}{waiting}',
+        hideCursor: true,
+        etaBuffer: 50,
+      },
+      cliProgress.Presets.shades_classic,
+    );
     bar.start(total, 0, { rate: '0', accepted: 0, rejected: 0, waiting: '' });
     return {
-      update: (p) => bar.update(p.done, { rate: rate(p.done).toFixed(0), accepted: p.accepted, rejected: p.rejected, waiting: p.waiting ? ' (waiting: 304)' : '' }),
+      update: (p) =>
+        bar.update(p.done, {
+          rate: rate(p.done).toFixed(0),
+          accepted: p.accepted,
+          rejected: p.rejected,
+          waiting: p.waiting ? ' (waiting: 304)' : '',
+        }),
       stop: () => bar.stop(),
     };
   }
@@ -71,7 +93,10 @@ function progressView(total: number): { update(p: CampaignProgressEvent): void; 
       if (p.waiting) return;
       const r = rate(p.done);
       const eta = r > 0 ? (total - p.done) / r : Infinity;
-      console.log(`sent ${p.done}/${total} (${total > 0 ? ((p.done / total) * 100).toFixed(1) : '100.0'}%) | ` + `${r.toFixed(0)}/s | ETA ${duration(eta)} | accepted ${p.accepted} rejected ${p.rejected}`);
+      console.log(
+        `sent ${p.done}/${total} (${total > 0 ? ((p.done / total) * 100).toFixed(1) : '100.0'}%) | ` +
+          `${r.toFixed(0)}/s | ETA ${duration(eta)} | accepted ${p.accepted} rejected ${p.rejected}`,
+      );
     },
     stop() {},
   };
@@ -79,11 +104,22 @@ function progressView(total: number): { update(p: CampaignProgressEvent): void; 
 
 async function send(argv: string[]): Promise<void> {
   const { values } = parseCliArgs({
-    args: argv, strict: true,
+    args: argv,
+    strict: true,
     options: {
-      url: { type: 'string' }, login: { type: 'string' }, password: { type: 'string' }, file: { type: 'string' }, 'sub-id': { type: 'string' },
-      title: { type: 'string' }, text: { type: 'string' }, deeplink: { type: 'string' }, progress: { type: 'string' }, results: { type: 'string' },
-      'batch-size': { type: 'string' }, column: { type: 'string' }, help: { type: 'boolean' },
+      url: { type: 'string' },
+      login: { type: 'string' },
+      password: { type: 'string' },
+      file: { type: 'string' },
+      'sub-id': { type: 'string' },
+      title: { type: 'string' },
+      text: { type: 'string' },
+      deeplink: { type: 'string' },
+      progress: { type: 'string' },
+      results: { type: 'string' },
+      'batch-size': { type: 'string' },
+      column: { type: 'string' },
+      help: { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -91,36 +127,59 @@ async function send(argv: string[]): Promise<void> {
     return;
   }
   const file = required(values, 'file');
-  const column = values.column === undefined ? undefined : /^\d+$/.test(values.column) ? Number(values.column) : values.column;
+  const column =
+    values.column === undefined ? undefined : /^\d+$/.test(values.column) ? Number(values.column) : values.column;
   const client = createPushClient({
-    url: values.url ?? (process.env.PUSH_URL || 'http://127.0.0.1:8090'), login: required(values, 'login', 'PUSH_LOGIN'),
+    url: values.url ?? (process.env.PUSH_URL || 'http://127.0.0.1:8090'),
+    login: required(values, 'login', 'PUSH_LOGIN'),
     password: required(values, 'password', 'PUSH_PASSWORD'),
   });
   const subId = required(values, 'sub-id');
-  const message = { title: required(values, 'title'), text: required(values, 'text'), ...(values.deeplink ? { deeplink: values.deeplink } : {}) };
+  const message = {
+    title: required(values, 'title'),
+    text: required(values, 'text'),
+    ...(values.deeplink ? { deeplink: values.deeplink } : {}),
+  };
   const total = await countNumbers(file, column);
   const progressFile = values.progress ?? `${file}.progress.json`;
   const resultsFile = values.results ?? `${file}.results.ndjson`;
   const view = progressView(total);
   const controller = new AbortController();
-  const stop = () => controller.abort(new PushError('PUSH_NETWORK', 'interrupted; run the same command again to resume'));
+  const stop = () =>
+    controller.abort(new PushError('PUSH_NETWORK', 'interrupted; run the same command again to resume'));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   try {
     const report = await sendCampaign({
-      client, numbers: readMsisdnFile(file, { column }), subId, message, total, progressFile, resultsFile,
-      batchSize: integer(values['batch-size'], '--batch-size'), onProgress: (p) => view.update(p), signal: controller.signal,
+      client,
+      numbers: readMsisdnFile(file, { column }),
+      subId,
+      message,
+      total,
+      progressFile,
+      resultsFile,
+      batchSize: integer(values['batch-size'], '--batch-size'),
+      onProgress: (p) => view.update(p),
+      signal: controller.signal,
     });
     view.stop();
     const resumed = report.skippedBatches > 0 ? `, ${report.skippedBatches} of them sent by an earlier run` : '';
-    console.log(`campaign ${report.campaignId}: ${report.read} read, ${report.accepted} accepted, ${report.rejectedCount} ` + `rejected; ${report.batches} batches${resumed}; ${(report.durationMs / 1000).toFixed(1)} s`);
+    console.log(
+      `campaign ${report.campaignId}: ${report.read} read, ${report.accepted} accepted, ${report.rejectedCount} ` +
+        `rejected; ${report.batches} batches${resumed}; ${(report.durationMs / 1000).toFixed(1)} s`,
+    );
     console.log(`per-number results: ${resultsFile}`);
   } catch (error) {
     if (!(error instanceof PushError && error.code === 'PROGRESS_MISMATCH')) throw error;
     // The files default to names made from the numbers file, so a second campaign from it meets the first's.
-    throw new PushError('PROGRESS_MISMATCH', `${error.message}. To resume that campaign, run it with its own --sub-id, `
-      + `--title, --text and --batch-size; to send this one as a new campaign, give it files of its own `
-      + `(--progress FILE --results FILE) or delete ${progressFile} and ${resultsFile}`, { path: error.path }, { cause: error });
+    throw new PushError(
+      'PROGRESS_MISMATCH',
+      `${error.message}. To resume that campaign, run it with its own --sub-id, ` +
+        `--title, --text and --batch-size; to send this one as a new campaign, give it files of its own ` +
+        `(--progress FILE --results FILE) or delete ${progressFile} and ${resultsFile}`,
+      { path: error.path },
+      { cause: error },
+    );
   } finally {
     view.stop();
     process.off('SIGINT', stop);
@@ -130,11 +189,18 @@ async function send(argv: string[]): Promise<void> {
 
 async function resetPassword(argv: string[]): Promise<void> {
   const { values } = parseCliArgs({
-    args: argv, strict: true,
-    options: { url: { type: 'string' }, login: { type: 'string' }, password: { type: 'string' }, 'new-password': { type: 'string' } },
+    args: argv,
+    strict: true,
+    options: {
+      url: { type: 'string' },
+      login: { type: 'string' },
+      password: { type: 'string' },
+      'new-password': { type: 'string' },
+    },
   });
   const client = createPushClient({
-    url: values.url ?? (process.env.PUSH_URL || 'http://127.0.0.1:8090'), login: required(values, 'login', 'PUSH_LOGIN'),
+    url: values.url ?? (process.env.PUSH_URL || 'http://127.0.0.1:8090'),
+    login: required(values, 'login', 'PUSH_LOGIN'),
     password: required(values, 'password', 'PUSH_PASSWORD'),
   });
   await client.resetPassword(required(values, 'new-password'));
@@ -146,10 +212,19 @@ export async function push(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
   try {
     switch (sub) {
-      case 'send': await send(rest); break;
-      case 'reset-password': await resetPassword(rest); break;
-      case undefined: case 'help': case '--help': console.log(PUSH_USAGE); break;
-      default: throw usageError(`unknown push command '${sub}' (send, reset-password)`);
+      case 'send':
+        await send(rest);
+        break;
+      case 'reset-password':
+        await resetPassword(rest);
+        break;
+      case undefined:
+      case 'help':
+      case '--help':
+        console.log(PUSH_USAGE);
+        break;
+      default:
+        throw usageError(`unknown push command '${sub}' (send, reset-password)`);
     }
   } catch (error) {
     if (!(error instanceof PushError)) throw error;

@@ -25,7 +25,8 @@ ${PUSH_ACCOUNT_USAGE}`;
 
 function number(value: string | undefined, what: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+(\.\d+)?$/.test(value)) throw Object.assign(new Error(`${what}: must be a number`), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' });
+  if (!/^\d+(\.\d+)?$/.test(value))
+    throw Object.assign(new Error(`${what}: must be a number`), { code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' });
   return Number(value);
 }
 
@@ -41,10 +42,16 @@ export async function sandbox(argv: string[]): Promise<void> {
     return;
   }
   const { values } = parseCliArgs({
-    args: argv, strict: true,
+    args: argv,
+    strict: true,
     options: {
-      port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' }, demo: { type: 'boolean' },
-      'time-scale': { type: 'string' }, dialect: { type: 'string' }, strict: { type: 'boolean' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      data: { type: 'string' },
+      demo: { type: 'boolean' },
+      'time-scale': { type: 'string' },
+      dialect: { type: 'string' },
+      strict: { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -64,13 +71,20 @@ export async function sandbox(argv: string[]): Promise<void> {
   // the modules' lines once their demo records exist.
   // Said only when not the default, so the default banner stays as it was.
   const strictly = values.strict ? ', strict checkout (409 while an invoice is open)' : '';
-  const words = values.dialect === 'foreign' || values.strict
-    ? `  Pay API    ${values.dialect ?? 'kit'} dialect${strictly}\n` : '';
+  const words =
+    values.dialect === 'foreign' || values.strict ? `  Pay API    ${values.dialect ?? 'kit'} dialect${strictly}\n` : '';
   const starting = startSandbox({
-    host: values.host, port: parsePortOption(values.port), dataDir: values.data, databaseUrl,
-    demo, timeScale: number(values['time-scale'], '--time-scale'), logger,
-    dialect: dialect(values.dialect), strict: values.strict ?? false,
-    onListening: (url) => writeBanner(`
+    host: values.host,
+    port: parsePortOption(values.port),
+    dataDir: values.data,
+    databaseUrl,
+    demo,
+    timeScale: number(values['time-scale'], '--time-scale'),
+    logger,
+    dialect: dialect(values.dialect),
+    strict: values.strict ?? false,
+    onListening: (url) =>
+      writeBanner(`
   wallet-partner-kit sandbox ${demo ? '(DEMO records: public keys, never use in production)' : ''}
   URL        ${url}   (GET /healthz, /openapi.json)
   Database   ${database}

@@ -32,9 +32,14 @@ LOG_LEVEL sets the log level (default info).`;
 /** Runs `serve` until SIGTERM or SIGINT, then drains and exits. */
 export async function serve(argv: string[]): Promise<void> {
   const { values } = parseCliArgs({
-    args: argv, strict: true,
+    args: argv,
+    strict: true,
     options: {
-      config: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' }, data: { type: 'string' }, demo: { type: 'boolean' },
+      config: { type: 'string' },
+      host: { type: 'string' },
+      port: { type: 'string' },
+      data: { type: 'string' },
+      demo: { type: 'boolean' },
       'require-dependencies': { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -47,10 +52,16 @@ export async function serve(argv: string[]): Promise<void> {
   // The demo pays against the sandbox's default URL (demoConfig.pay).
   const file = values.demo ? demoConfig : configPath ? readConfigFile(configPath) : undefined;
   if (file === undefined && !Object.keys(process.env).some((name) => name.startsWith('WPK_'))) {
-    throw new ConfigError(['none given; try it with --demo, or give --config FILE (JSON; or WPK_CONFIG) or WPK_* variables'], 'server configuration');
+    throw new ConfigError(
+      ['none given; try it with --demo, or give --config FILE (JSON; or WPK_CONFIG) or WPK_* variables'],
+      'server configuration',
+    );
   }
   const config = resolveServeConfig(file, process.env, {
-    host: values.host, port: parsePortOption(values.port), dataDir: values.data, requireDependencies: values['require-dependencies'],
+    host: values.host,
+    port: parsePortOption(values.port),
+    dataDir: values.data,
+    requireDependencies: values['require-dependencies'],
   });
   // If whoever reads our stdout goes away (a closed pipe), keep serving and
   // shutting down properly: losing log lines must not cost a till its answers.
@@ -72,7 +83,12 @@ function demoBanner(config: ServeConfig, url: string, wsUrl: string): string {
   // Two cards: a barcode is good once, so the curl line and the WebSocket line each get their own.
   const draw = (cardNumber: string) => drawBarcode({ ...v, cardNumber, cardSession: 'AB12CD34' });
   const barcode = draw('4000123412341234');
-  const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'barcode.verify', params: { fullBarcode: draw('4000567856785678') } });
+  const call = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'barcode.verify',
+    params: { fullBarcode: draw('4000567856785678') },
+  });
   return `
   wallet-partner-kit cash desk server (DEMO configuration: public keys, never use in production)
   HTTP       ${url}   (GET /healthz, /metrics, /openapi.json)

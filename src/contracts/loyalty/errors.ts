@@ -33,8 +33,9 @@ const LOYALTY_ERROR_CODES = [
 export type LoyaltyErrorCode = (typeof LOYALTY_ERROR_CODES)[number];
 
 /** The HTTP status of each Loyalty API error code, in the order the contract lists them. */
-export const LOYALTY_ERROR_STATUS: Readonly<Record<LoyaltyErrorCode, number>> =
-  Object.fromEntries(LOYALTY_ERROR_CODES.map((code) => [code, httpStatusOf(code)])) as Record<LoyaltyErrorCode, number>;
+export const LOYALTY_ERROR_STATUS: Readonly<Record<LoyaltyErrorCode, number>> = Object.fromEntries(
+  LOYALTY_ERROR_CODES.map((code) => [code, httpStatusOf(code)]),
+) as Record<LoyaltyErrorCode, number>;
 
 /** True when `value` is one of the documented codes. */
 export function isLoyaltyErrorCode(value: unknown): value is LoyaltyErrorCode {

@@ -49,8 +49,15 @@ function parseTime(value: string): string | undefined {
   const [y, mo, d, h, mi, s = '00'] = m.slice(1) as [string, string, string, string, string, string | undefined];
   const date = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)));
   // Date.UTC rolls 31 February over into March; a real calendar time survives the round trip.
-  if (Number(y) < 2000 || date.getUTCMonth() !== Number(mo) - 1 || date.getUTCDate() !== Number(d)
-    || date.getUTCHours() !== Number(h) || date.getUTCMinutes() !== Number(mi) || date.getUTCSeconds() !== Number(s)) return undefined;
+  if (
+    Number(y) < 2000 ||
+    date.getUTCMonth() !== Number(mo) - 1 ||
+    date.getUTCDate() !== Number(d) ||
+    date.getUTCHours() !== Number(h) ||
+    date.getUTCMinutes() !== Number(mi) ||
+    date.getUTCSeconds() !== Number(s)
+  )
+    return undefined;
   return `${y}-${mo}-${d}T${h}:${mi}:${s}`;
 }
 
@@ -63,7 +70,8 @@ function parseTime(value: string): string | undefined {
  */
 export function parseReceiptQr(text: string): ReceiptQrParse {
   if (text.length === 0) return { ok: false, problems: ['must not be empty'] };
-  if (text.length > MAX_RECEIPT_QR_LENGTH) return { ok: false, problems: [`must be at most ${MAX_RECEIPT_QR_LENGTH} characters`] };
+  if (text.length > MAX_RECEIPT_QR_LENGTH)
+    return { ok: false, problems: [`must be at most ${MAX_RECEIPT_QR_LENGTH} characters`] };
   const values = new Map<Part, string>();
   const problems: string[] = [];
   for (const piece of text.split('&')) {
@@ -77,7 +85,8 @@ export function parseReceiptQr(text: string): ReceiptQrParse {
     if (values.has(key as Part)) problems.push(`${key} must appear once`);
     else values.set(key as Part, piece.slice(eq + 1));
   }
-  for (const part of PARTS) if (!values.has(part) && !problems.includes(`${part} must appear once`)) problems.push(`${part} is missing`);
+  for (const part of PARTS)
+    if (!values.has(part) && !problems.includes(`${part} must appear once`)) problems.push(`${part} is missing`);
 
   const raw = (part: Part) => values.get(part);
   const bad = (part: Part) => problems.push(MESSAGES[part]);
@@ -114,8 +123,12 @@ export function parseReceiptQr(text: string): ReceiptQrParse {
   return {
     ok: true,
     receipt: {
-      time: time!, sum: sum!, fiscalDriveNumber: fn!, documentNumber: documentNumber!,
-      fiscalSign: String(Number(fp)), operationType: operationType!,
+      time: time!,
+      sum: sum!,
+      fiscalDriveNumber: fn!,
+      documentNumber: documentNumber!,
+      fiscalSign: String(Number(fp)),
+      operationType: operationType!,
     },
   };
 }

@@ -37,11 +37,15 @@ export function purchaseAmount(items: readonly PricedLine[]): number {
 function integerProblems(items: readonly PricedLine[], discountAmount: number, totalAmount: number): string[] {
   const problems: string[] = [];
   items.forEach((item, i) => {
-    if (!Number.isSafeInteger(item.quantity) || item.quantity < 1) problems.push(`items.${i}.quantity: must be a positive integer`);
-    if (!Number.isSafeInteger(item.price) || item.price < 0) problems.push(`items.${i}.price: must be an integer number of kopecks`);
+    if (!Number.isSafeInteger(item.quantity) || item.quantity < 1)
+      problems.push(`items.${i}.quantity: must be a positive integer`);
+    if (!Number.isSafeInteger(item.price) || item.price < 0)
+      problems.push(`items.${i}.price: must be an integer number of kopecks`);
   });
-  if (!Number.isSafeInteger(discountAmount) || discountAmount < 0) problems.push('discountAmount: must be an integer number of kopecks');
-  if (!Number.isSafeInteger(totalAmount) || totalAmount < 0) problems.push('totalAmount: must be an integer number of kopecks');
+  if (!Number.isSafeInteger(discountAmount) || discountAmount < 0)
+    problems.push('discountAmount: must be an integer number of kopecks');
+  if (!Number.isSafeInteger(totalAmount) || totalAmount < 0)
+    problems.push('totalAmount: must be an integer number of kopecks');
   return problems;
 }
 
@@ -60,14 +64,21 @@ function integerProblems(items: readonly PricedLine[], discountAmount: number, t
  * amountMismatch(items, 1000, 21181)
  * // 'totalAmount: must equal the purchase amount 22180 minus discountAmount 1000 (21180)'
  */
-export function amountMismatch(items: readonly PricedLine[], discountAmount: number, totalAmount: number): string | undefined {
+export function amountMismatch(
+  items: readonly PricedLine[],
+  discountAmount: number,
+  totalAmount: number,
+): string | undefined {
   const [problem] = integerProblems(items, discountAmount, totalAmount);
   if (problem !== undefined) return problem;
   const purchase = purchaseAmountExact(items);
   const discount = BigInt(discountAmount);
   if (discount > purchase) return `discountAmount: must not exceed the purchase amount ${purchase}`;
   if (BigInt(totalAmount) !== purchase - discount) {
-    return `totalAmount: must equal the purchase amount ${purchase} minus discountAmount ${discountAmount} ` + `(${purchase - discount})`;
+    return (
+      `totalAmount: must equal the purchase amount ${purchase} minus discountAmount ${discountAmount} ` +
+      `(${purchase - discount})`
+    );
   }
   return undefined;
 }

@@ -122,7 +122,10 @@ export interface ReceiptAnswer {
 /** An answer reader: the parsed JSON of a 2xx and the body that was sent. */
 export type AnswerReader<T> = (json: unknown, sent: Sent) => Reading<T>;
 
-const reader = <T>(fields: Record<string, Field<Sent>>): AnswerReader<T> => (json, sent) => readAnswer<T, Sent>(json, fields, sent);
+const reader =
+  <T>(fields: Record<string, Field<Sent>>): AnswerReader<T> =>
+  (json, sent) =>
+    readAnswer<T, Sent>(json, fields, sent);
 
 /** The readers, one per operation. */
 export const ANSWER_READERS = {

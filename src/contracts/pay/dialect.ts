@@ -27,26 +27,37 @@ export const DIALECT_ERROR_KEYS = {
 export type DialectErrorKey = keyof typeof DIALECT_ERROR_KEYS;
 
 const KEYS = Object.keys(DIALECT_ERROR_KEYS) as [DialectErrorKey, ...DialectErrorKey[]];
-const word = singleLine(z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' })
-  .max(64, { error: 'must be at most 64 characters' }));
+const word = singleLine(
+  z
+    .string({ error: 'must be a string' })
+    .min(1, { error: 'must not be empty' })
+    .max(64, { error: 'must be at most 64 characters' }),
+);
 
 /** `pay.dialect`'s rule: `statuses` (word to class) and `errorCodes` (refusal to the service's codes). */
-export const payDialectSchema = z.object({
-  statuses: z.record(word, z.enum(StatusClass.options, { error: `must be one of ${StatusClass.options.join(', ')}` }))
-    .refine((s) => Object.keys(s).length <= 256, { error: 'must name at most 256 statuses' }).default({}),
-  errorCodes: z.partialRecord(z.enum(KEYS, { error: `must be one of ${KEYS.join(', ')}` }), z.array(word).max(64)).default({}),
-}).strict().superRefine((d, ctx) => {
-  const owner = new Map<string, string>();
-  for (const [key, codes] of Object.entries(d.errorCodes)) {
-    for (const code of codes ?? []) {
-      const first = owner.get(code);
-      if (first !== undefined && first !== key) {
-        ctx.addIssue({ code: 'custom', path: ['errorCodes', key], message: `${code} is already a code of ${first}` });
+export const payDialectSchema = z
+  .object({
+    statuses: z
+      .record(word, z.enum(StatusClass.options, { error: `must be one of ${StatusClass.options.join(', ')}` }))
+      .refine((s) => Object.keys(s).length <= 256, { error: 'must name at most 256 statuses' })
+      .default({}),
+    errorCodes: z
+      .partialRecord(z.enum(KEYS, { error: `must be one of ${KEYS.join(', ')}` }), z.array(word).max(64))
+      .default({}),
+  })
+  .strict()
+  .superRefine((d, ctx) => {
+    const owner = new Map<string, string>();
+    for (const [key, codes] of Object.entries(d.errorCodes)) {
+      for (const code of codes ?? []) {
+        const first = owner.get(code);
+        if (first !== undefined && first !== key) {
+          ctx.addIssue({ code: 'custom', path: ['errorCodes', key], message: `${code} is already a code of ${first}` });
+        }
+        owner.set(code, key);
       }
-      owner.set(code, key);
     }
-  }
-});
+  });
 
 /** A dialect as configured (`pay.dialect`). */
 export type PayDialectConfig = z.input<typeof payDialectSchema>;
@@ -86,7 +97,8 @@ export function resolvePayDialect(config: PayDialectConfig = {}): PayDialect {
   return {
     classOf: (status) => statuses.get(status),
     codeOf: (serverCode) => codes.get(serverCode),
-    isKitStatus: (status): status is TransactionStatus => kit.has(status) && !Object.hasOwn(config.statuses ?? {}, status),
+    isKitStatus: (status): status is TransactionStatus =>
+      kit.has(status) && !Object.hasOwn(config.statuses ?? {}, status),
   };
 }
 

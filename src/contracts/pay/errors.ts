@@ -35,11 +35,14 @@ const CODES = [...Object.keys(PAY_ERROR_STATUS), ...Object.keys(SANDBOX_ERROR_ST
  * @example
  * PayErrorEnvelope.parse({ status: 'AMOUNT_MISMATCH', errors: ['totalAmount: must equal ...'] })
  */
-export const PayErrorEnvelope = z.object({
-  status: z.enum(CODES)
-    .meta({ example: 'AMOUNT_MISMATCH' }),
-  errors: z.array(z.string()).meta({ example: ['totalAmount: must equal the purchase amount 27980 minus discountAmount 5000 (22980)'] }),
-}).meta({ id: 'PayError' });
+export const PayErrorEnvelope = z
+  .object({
+    status: z.enum(CODES).meta({ example: 'AMOUNT_MISMATCH' }),
+    errors: z
+      .array(z.string())
+      .meta({ example: ['totalAmount: must equal the purchase amount 27980 minus discountAmount 5000 (22980)'] }),
+  })
+  .meta({ id: 'PayError' });
 
 /** A Pay API error answer. */
 export type PayErrorEnvelope = z.infer<typeof PayErrorEnvelope>;

@@ -8,8 +8,11 @@ export const MAX_AMOUNT = 1_000_000_000_000;
 export const MAX_QUANTITY = 1_000_000;
 
 const kopecks = (what: string) =>
-  z.number({ error: `must be an integer number of kopecks` }).int({ error: 'must be an integer number of kopecks' })
-    .min(0, { error: 'must not be negative' }).max(MAX_AMOUNT, { error: `must be at most ${MAX_AMOUNT}` })
+  z
+    .number({ error: `must be an integer number of kopecks` })
+    .int({ error: 'must be an integer number of kopecks' })
+    .min(0, { error: 'must not be negative' })
+    .max(MAX_AMOUNT, { error: `must be at most ${MAX_AMOUNT}` })
     .meta({ description: what });
 
 /**
@@ -17,16 +20,24 @@ const kopecks = (what: string) =>
  * goods in KILOGRAM and GRAM are the same amount: quantity and price scale
  * inversely by 1000.
  */
-export const Measure = z.enum(['PIECE', 'GRAM', 'KILOGRAM'], { error: 'must be PIECE, GRAM or KILOGRAM' }).meta({ id: 'Measure' });
+export const Measure = z
+  .enum(['PIECE', 'GRAM', 'KILOGRAM'], { error: 'must be PIECE, GRAM or KILOGRAM' })
+  .meta({ id: 'Measure' });
 
 const name = singleLine(z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(256));
 const article = singleLine(z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(64));
-const quantity = z.number({ error: 'must be a positive integer' }).int({ error: 'must be a positive integer' })
-  .min(1, { error: 'must be a positive integer' }).max(MAX_QUANTITY, { error: `must be at most ${MAX_QUANTITY}` });
+const quantity = z
+  .number({ error: 'must be a positive integer' })
+  .int({ error: 'must be a positive integer' })
+  .min(1, { error: 'must be a positive integer' })
+  .max(MAX_QUANTITY, { error: `must be at most ${MAX_QUANTITY}` });
 const price = kopecks('Price of one unit of measure, in kopecks.');
 
 /** One line of a basket. Several identical pieces: one item with quantity n, or n items of the same article. */
-export const Item = z.object({ name, article, measure: Measure.default('PIECE'), quantity, price }).strict().meta({ id: 'Item' });
+export const Item = z
+  .object({ name, article, measure: Measure.default('PIECE'), quantity, price })
+  .strict()
+  .meta({ id: 'Item' });
 
 /**
  * A basket line as a till gives it: the same rules as {@link Item}, but
@@ -35,7 +46,10 @@ export const Item = z.object({ name, article, measure: Measure.default('PIECE'),
  * one the document does not name for pieces); the Pay API's own reading
  * still takes a line without it as pieces.
  */
-export const GivenItem = z.object({ name, article, measure: Measure.optional(), quantity, price }).strict().meta({ id: 'GivenItem' });
+export const GivenItem = z
+  .object({ name, article, measure: Measure.optional(), quantity, price })
+  .strict()
+  .meta({ id: 'GivenItem' });
 
 export type Item = z.output<typeof Item>;
 export type GivenItem = z.output<typeof GivenItem>;

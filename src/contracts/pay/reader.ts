@@ -24,7 +24,12 @@ export function isUnderstood(n: NotUnderstood): boolean {
 }
 
 type Report = NotUnderstood & { errors: string[] };
-type Read = (value: unknown, path: string, r: Report, request: unknown) => { ok: true; value: unknown } | { ok: false; message: string };
+type Read = (
+  value: unknown,
+  path: string,
+  r: Report,
+  request: unknown,
+) => { ok: true; value: unknown } | { ok: false; message: string };
 
 /**
  * One field of an answer. `document`: named by the interface document and
@@ -45,7 +50,9 @@ export function by<C>(kind: Field<C>['kind'], schema: z.ZodType, fill?: Field<C>
     kind,
     read: (value) => {
       const parsed = schema.safeParse(value);
-      return parsed.success ? { ok: true, value: parsed.data } : { ok: false, message: parsed.error.issues[0]?.message ?? 'invalid' };
+      return parsed.success
+        ? { ok: true, value: parsed.data }
+        : { ok: false, message: parsed.error.issues[0]?.message ?? 'invalid' };
     },
     ...(fill ? { fill } : {}),
   };
@@ -74,7 +81,13 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function readObject<C>(value: unknown, fields: Record<string, Field<C>>, request: C, path: string, r: Report): Record<string, unknown> | undefined {
+function readObject<C>(
+  value: unknown,
+  fields: Record<string, Field<C>>,
+  request: C,
+  path: string,
+  r: Report,
+): Record<string, unknown> | undefined {
   if (!isObject(value)) {
     if (path === '') r.errors.push('body: must be a JSON object');
     else r.invalid.push(`${path}: must be a JSON object`);

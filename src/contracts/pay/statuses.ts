@@ -5,7 +5,8 @@ import { z } from 'zod';
  * only `rejected`), lower case as the document writes `rejected`, in the
  * document's three classes.
  */
-export const TransactionStatus = z.enum(['created', 'processing', 'succeeded', 'rejected', 'cancelled', 'expired'])
+export const TransactionStatus = z
+  .enum(['created', 'processing', 'succeeded', 'rejected', 'cancelled', 'expired'])
   .meta({ id: 'TransactionStatus' });
 export type TransactionStatus = z.infer<typeof TransactionStatus>;
 

@@ -15,8 +15,16 @@ function requireWhole(value: number, field: string, min: number, issues: string[
 }
 
 function bounded(quantity: number, price: number, what: string): void {
-  if (quantity > MAX_QUANTITY) throw new MeasureError('MEASURE_OUT_OF_RANGE', `${what}: quantity ${quantity} is over the contract's ${MAX_QUANTITY}`);
-  if (price > MAX_AMOUNT) throw new MeasureError('MEASURE_OUT_OF_RANGE', `${what}: price ${price} is over the contract's ${MAX_AMOUNT} kopecks`);
+  if (quantity > MAX_QUANTITY)
+    throw new MeasureError(
+      'MEASURE_OUT_OF_RANGE',
+      `${what}: quantity ${quantity} is over the contract's ${MAX_QUANTITY}`,
+    );
+  if (price > MAX_AMOUNT)
+    throw new MeasureError(
+      'MEASURE_OUT_OF_RANGE',
+      `${what}: price ${price} is over the contract's ${MAX_AMOUNT} kopecks`,
+    );
 }
 
 /**
@@ -39,7 +47,8 @@ function bounded(quantity: number, price: number, what: string): void {
 export function convertMeasure<T extends WeighedLine>(item: T, to: WeightMeasure): T & { measure: WeightMeasure } {
   const from = item.measure ?? 'PIECE';
   const issues: string[] = [];
-  if (from !== 'GRAM' && from !== 'KILOGRAM') issues.push(`measure: must be GRAM or KILOGRAM to convert (is ${String(from)})`);
+  if (from !== 'GRAM' && from !== 'KILOGRAM')
+    issues.push(`measure: must be GRAM or KILOGRAM to convert (is ${String(from)})`);
   if (to !== 'GRAM' && to !== 'KILOGRAM') issues.push(`to: must be GRAM or KILOGRAM (is ${String(to)})`);
   requireWhole(item.quantity, 'quantity', 1, issues);
   requireWhole(item.price, 'price', 0, issues);
@@ -49,7 +58,10 @@ export function convertMeasure<T extends WeighedLine>(item: T, to: WeightMeasure
   let price: number;
   if (to === 'GRAM') {
     if (item.price % GRAMS_PER_KILOGRAM !== 0) {
-      throw new MeasureError('MEASURE_INEXACT', `price ${item.price} kopecks per kilogram is not a whole number of kopecks per gram`);
+      throw new MeasureError(
+        'MEASURE_INEXACT',
+        `price ${item.price} kopecks per kilogram is not a whole number of kopecks per gram`,
+      );
     }
     quantity = item.quantity * GRAMS_PER_KILOGRAM;
     price = item.price / GRAMS_PER_KILOGRAM;
@@ -103,6 +115,8 @@ export function weighedItem({ name, article, grams, pricePerKilogram }: Weighing
     bounded(grams, price, 'GRAM');
     return { name, article, measure: 'GRAM', quantity: grams, price };
   }
-  throw new MeasureError('MEASURE_INEXACT',
-    `${grams} g at ${pricePerKilogram} kopecks per kilogram: neither whole kilograms nor whole kopecks per gram`);
+  throw new MeasureError(
+    'MEASURE_INEXACT',
+    `${grams} g at ${pricePerKilogram} kopecks per kilogram: neither whole kilograms nor whole kopecks per gram`,
+  );
 }

@@ -1,7 +1,12 @@
 import type { LoyaltyTransportOptions } from '../client/transport.js';
 import { CheckFailure, check } from './expect.js';
 import {
-  startCheckRun, SUBJECTS, type CheckRun, type ConformanceSubject, type SubjectCheck, type SubjectNeeds,
+  startCheckRun,
+  SUBJECTS,
+  type CheckRun,
+  type ConformanceSubject,
+  type SubjectCheck,
+  type SubjectNeeds,
 } from './subjects.js';
 import type { ConformanceReport, ConformanceResult } from './types.js';
 
@@ -36,7 +41,10 @@ export async function runConformanceCheck(options: ConformanceOptions): Promise<
 
 /** Runs one subject's checks into its verdict: a failure (or any error) fails that subject only. */
 async function checkSubject(
-  run: CheckRun, name: ConformanceSubject, needs: SubjectNeeds, body: SubjectCheck,
+  run: CheckRun,
+  name: ConformanceSubject,
+  needs: SubjectNeeds,
+  body: SubjectCheck,
 ): Promise<ConformanceResult> {
   const notes: string[] = [];
   try {
@@ -45,9 +53,8 @@ async function checkSubject(
     await body(run, notes);
     return { subject: name, ok: true, notes };
   } catch (error) {
-    const reason = error instanceof CheckFailure
-      ? error.message
-      : `${(error as Error).name}: ${(error as Error).message}`;
+    const reason =
+      error instanceof CheckFailure ? error.message : `${(error as Error).name}: ${(error as Error).message}`;
     return { subject: name, ok: false, reason, notes };
   }
 }

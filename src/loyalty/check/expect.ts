@@ -28,16 +28,26 @@ function describe(answer: RawAnswer): string {
 export function expectOk<T extends z.ZodType>(answer: RawAnswer, schema: T, what: string): z.infer<T> {
   check(answer.httpStatus === 200, `${what}: expected 200, got ${describe(answer)}`);
   const parsed = schema.safeParse(answer.body);
-  check(parsed.success, `${what}: the 200 body is off-contract (${(parsed.error === undefined ? [] : validationErrors(parsed.error)).join('; ')})`);
+  check(
+    parsed.success,
+    `${what}: the 200 body is off-contract (${(parsed.error === undefined ? [] : validationErrors(parsed.error)).join('; ')})`,
+  );
   return parsed.data;
 }
 
 /** An error envelope with one of `codes`, answered with the code's documented HTTP status. */
-export function expectError(answer: RawAnswer, codes: readonly LoyaltyErrorCode[], what: string): { status: string; errors: string[] } {
+export function expectError(
+  answer: RawAnswer,
+  codes: readonly LoyaltyErrorCode[],
+  what: string,
+): { status: string; errors: string[] } {
   const wanted = codes.map((c) => `${LOYALTY_ERROR_STATUS[c]} ${c}`).join(' or ');
   const envelope = ErrorEnvelope.safeParse(answer.body);
   check(envelope.success, `${what}: expected ${wanted}, got ${describe(answer)}`);
   const code = envelope.data.status as LoyaltyErrorCode;
-  check(codes.includes(code) && LOYALTY_ERROR_STATUS[code] === answer.httpStatus, `${what}: expected ${wanted}, got ${describe(answer)}`);
+  check(
+    codes.includes(code) && LOYALTY_ERROR_STATUS[code] === answer.httpStatus,
+    `${what}: expected ${wanted}, got ${describe(answer)}`,
+  );
   return envelope.data;
 }

@@ -5,7 +5,9 @@ import type { ConformanceReport } from './types.js';
  * `FAIL <subject>: <reason>`.
  */
 export function formatConformanceReport(report: ConformanceReport): string[] {
-  return report.results.map((r) => (r.ok
-    ? `PASS ${r.subject}${r.notes.length > 0 ? ` (${r.notes.join('; ')})` : ''}`
-    : `FAIL ${r.subject}: ${r.reason}`));
+  return report.results.map((r) =>
+    r.ok
+      ? `PASS ${r.subject}${r.notes.length > 0 ? ` (${r.notes.join('; ')})` : ''}`
+      : `FAIL ${r.subject}: ${r.reason}`,
+  );
 }

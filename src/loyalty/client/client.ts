@@ -1,7 +1,13 @@
 import type { z } from 'zod';
 import {
-  AnonymousCardResponse, CategoriesResponse, FavoritesResponse, PromoCodeResponse, ReceiptQrResponse, isLoyaltyErrorCode,
-  type FavoriteSelection, type LoyaltyOperation,
+  AnonymousCardResponse,
+  CategoriesResponse,
+  FavoritesResponse,
+  PromoCodeResponse,
+  ReceiptQrResponse,
+  isLoyaltyErrorCode,
+  type FavoriteSelection,
+  type LoyaltyOperation,
 } from '../../contracts/loyalty/index.js';
 import { ErrorEnvelope } from '../../contracts/errors.js';
 import { LoyaltyClientError, LoyaltyError } from '../errors.js';
@@ -50,14 +56,21 @@ export function createLoyaltyClient(options: LoyaltyClientOptions): LoyaltyClien
     if (answer.httpStatus === 200) {
       const parsed = RESPONSES[operation].safeParse(answer.body);
       if (parsed.success) return parsed.data as Output<O>;
-      throw new LoyaltyClientError('LOYALTY_PROTOCOL', `${operation}: the answer is off-contract: ${validationErrors(parsed.error).join('; ')}`,
-        { httpStatus: 200 });
+      throw new LoyaltyClientError(
+        'LOYALTY_PROTOCOL',
+        `${operation}: the answer is off-contract: ${validationErrors(parsed.error).join('; ')}`,
+        { httpStatus: 200 },
+      );
     }
     const envelope = ErrorEnvelope.safeParse(answer.body);
     if (envelope.success && isLoyaltyErrorCode(envelope.data.status)) {
       throw new LoyaltyError(envelope.data.status, envelope.data.errors, { httpStatus: answer.httpStatus });
     }
-    throw new LoyaltyClientError('LOYALTY_PROTOCOL', `${operation}: HTTP ${answer.httpStatus} without a documented error envelope`, { httpStatus: answer.httpStatus });
+    throw new LoyaltyClientError(
+      'LOYALTY_PROTOCOL',
+      `${operation}: HTTP ${answer.httpStatus} without a documented error envelope`,
+      { httpStatus: answer.httpStatus },
+    );
   }
   return {
     issueAnonymousCard: (requestId) => call('issueAnonymousCard', { requestId }),

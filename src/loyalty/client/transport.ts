@@ -38,19 +38,28 @@ export interface RawAnswer {
  * Method, path and body of an operation (exported for tools that probe a server off-contract, like the conformance
  * check).
  */
-export function requestOf<O extends LoyaltyOperation>(operation: O, input: LoyaltyInputs[O]): { method: 'GET' | 'POST'; path: string; body?: unknown } {
+export function requestOf<O extends LoyaltyOperation>(
+  operation: O,
+  input: LoyaltyInputs[O],
+): { method: 'GET' | 'POST'; path: string; body?: unknown } {
   const card = (i: { cardNumber: string }) => `/v1/card/${encodeURIComponent(i.cardNumber)}`;
   switch (operation) {
-    case 'issueAnonymousCard': return { method: 'POST', path: '/v1/card/anonymous', body: input };
-    case 'listCategories': return { method: 'GET', path: `${card(input as LoyaltyInputs['listCategories'])}/categories` };
-    case 'getFavoriteCategories': return { method: 'GET', path: `${card(input as LoyaltyInputs['getFavoriteCategories'])}/categories/favorite` };
+    case 'issueAnonymousCard':
+      return { method: 'POST', path: '/v1/card/anonymous', body: input };
+    case 'listCategories':
+      return { method: 'GET', path: `${card(input as LoyaltyInputs['listCategories'])}/categories` };
+    case 'getFavoriteCategories':
+      return { method: 'GET', path: `${card(input as LoyaltyInputs['getFavoriteCategories'])}/categories/favorite` };
     case 'setFavoriteCategories': {
       const i = input as LoyaltyInputs['setFavoriteCategories'];
       return { method: 'POST', path: `${card(i)}/categories/favorite`, body: { favorites: i.favorites } };
     }
-    case 'sendPromoCode': return { method: 'POST', path: '/v1/promo/code', body: input };
-    case 'sendReceiptQr': return { method: 'POST', path: '/v1/promo/qrCode', body: input };
-    default: throw new TypeError(`unknown operation ${String(operation)}`);
+    case 'sendPromoCode':
+      return { method: 'POST', path: '/v1/promo/code', body: input };
+    case 'sendReceiptQr':
+      return { method: 'POST', path: '/v1/promo/qrCode', body: input };
+    default:
+      throw new TypeError(`unknown operation ${String(operation)}`);
   }
 }
 
@@ -75,14 +84,19 @@ export async function sendRaw(
   let text: string;
   try {
     const name = `${request.method} ${routeOf(request.path)}`;
-    response = await clientSpan({ name, method: request.method, url, headers },
-      () => doFetch(url, { method: request.method, headers, body: payload, signal: AbortSignal.timeout(timeoutMs) }));
+    response = await clientSpan({ name, method: request.method, url, headers }, () =>
+      doFetch(url, { method: request.method, headers, body: payload, signal: AbortSignal.timeout(timeoutMs) }),
+    );
     text = await response.text();
   } catch (error) {
     const timedOut = (error as { name?: string }).name === 'TimeoutError';
-    throw new LoyaltyClientError(timedOut ? 'LOYALTY_TIMEOUT' : 'LOYALTY_NETWORK',
-      timedOut ? `${request.method} ${request.path}: no answer within ${timeoutMs} ms` : `${request.method} ${request.path}: ${(error as Error).message}`,
-      { cause: error });
+    throw new LoyaltyClientError(
+      timedOut ? 'LOYALTY_TIMEOUT' : 'LOYALTY_NETWORK',
+      timedOut
+        ? `${request.method} ${request.path}: no answer within ${timeoutMs} ms`
+        : `${request.method} ${request.path}: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   let body: unknown;
   try {

@@ -9,7 +9,8 @@ export interface BarcodeSplitter {
 const WHY: Record<string, string> = {
   PREFIX_MISMATCH: 'its prefix is not the configured one',
   MALFORMED: 'it does not have the configured layout (prefix, delimiter, lengths)',
-  CODE_MISMATCH: 'its password does not match the key now: another key or scheme, or drawn too long ago (scan a fresh one)',
+  CODE_MISMATCH:
+    'its password does not match the key now: another key or scheme, or drawn too long ago (scan a fresh one)',
   REPLAYED: 'it was used before',
   LOCKED: 'the card is locked after too many wrong passwords',
 };
@@ -22,9 +23,10 @@ const WHY: Record<string, string> = {
 export async function cardSessionOfBarcode(verifier: BarcodeSplitter, barcode: string): Promise<string> {
   const result = await verifier.barcodeVerify(barcode);
   if (result.cardSession !== null) return result.cardSession;
-  const why = result.resultCode === 'CARDSESSION_NOT_AVAILABLE'
-    ? 'it carries no card session (wallet payment is off for this card)'
-    : WHY[result.reason] ?? result.reason;
+  const why =
+    result.resultCode === 'CARDSESSION_NOT_AVAILABLE'
+      ? 'it carries no card session (wallet payment is off for this card)'
+      : (WHY[result.reason] ?? result.reason);
   throw new ConfigError([`barcode: no card session: ${why}`], 'pay check arguments');
 }
 
@@ -44,7 +46,10 @@ export interface SandboxCardOptions {
  * is not a kit sandbox; nothing is sent to it but that GET. Throws ConfigError
  * when the sandbox refuses to issue one.
  */
-export async function sandboxCardSession(baseUrl: string, options: SandboxCardOptions = {}): Promise<{ cardNumber: string; cardSession: string } | undefined> {
+export async function sandboxCardSession(
+  baseUrl: string,
+  options: SandboxCardOptions = {},
+): Promise<{ cardNumber: string; cardSession: string } | undefined> {
   const doFetch = options.fetch ?? globalThis.fetch;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const root = baseUrl.replace(/\/+$/, '');
@@ -57,7 +62,9 @@ export async function sandboxCardSession(baseUrl: string, options: SandboxCardOp
   }
   if (typeof paths !== 'object' || paths === null || !Object.hasOwn(paths, '/sandbox/cards')) return undefined;
   const res = await doFetch(`${root}/sandbox/cards`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(timeoutMs),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    signal: AbortSignal.timeout(timeoutMs),
     body: JSON.stringify(options.partnerId === undefined ? {} : { partnerId: options.partnerId }),
   });
   const text = await res.text();
@@ -70,6 +77,11 @@ export async function sandboxCardSession(baseUrl: string, options: SandboxCardOp
   if (res.ok && typeof card?.cardSession === 'string' && typeof card.cardNumber === 'string') {
     return { cardNumber: card.cardNumber, cardSession: card.cardSession };
   }
-  const errors = Array.isArray(card?.errors) ? card.errors.filter((e): e is string => typeof e === 'string').join('; ') : text.slice(0, 200);
-  throw new ConfigError([`card session: the sandbox issued no card (POST /sandbox/cards: ${res.status}${errors ? ` ${errors}` : ''})`], 'pay check arguments');
+  const errors = Array.isArray(card?.errors)
+    ? card.errors.filter((e): e is string => typeof e === 'string').join('; ')
+    : text.slice(0, 200);
+  throw new ConfigError(
+    [`card session: the sandbox issued no card (POST /sandbox/cards: ${res.status}${errors ? ` ${errors}` : ''})`],
+    'pay check arguments',
+  );
 }

@@ -15,8 +15,10 @@ import { validationErrors } from '../../contracts/validation-errors.js';
 /**
  * Options of {@link checkPayApi}: the Pay client's (retries are always off: every answer is seen) and the probe's own.
  */
-export type PayCheckOptions = Pick<PayClientOptions,
-  'baseUrl' | 'verifier' | 'sign' | 'tokenHeader' | 'profile' | 'paths' | 'timeoutMs' | 'fetch' | 'dialect'> & {
+export type PayCheckOptions = Pick<
+  PayClientOptions,
+  'baseUrl' | 'verifier' | 'sign' | 'tokenHeader' | 'profile' | 'paths' | 'timeoutMs' | 'fetch' | 'dialect'
+> & {
   /** The card session to pay against (from a barcode the wallet app shows). */
   cardSession: string;
   /**
@@ -38,14 +40,28 @@ export const CHECK_BASKET = {
 
 const BODY_SHOWN = 4096;
 
-export type { PayCheckFailure, PayCheckField, PayCheckProgress, PayCheckReport, PayCheckResult, PayCheckVerdict } from './types.js';
+export type {
+  PayCheckFailure,
+  PayCheckField,
+  PayCheckProgress,
+  PayCheckReport,
+  PayCheckResult,
+  PayCheckVerdict,
+} from './types.js';
 
-const own = z.object({
-  cardSession: CardSession,
-  secrets: z.array(z.string({ error: 'must be a list of strings' })).max(16).optional(),
-  newId: z.custom<() => string>((v) => typeof v === 'function', { error: 'must be a function' }).optional(),
-  onProgress: z.custom<(p: PayCheckProgress) => void>((v) => typeof v === 'function', { error: 'must be a function' }).optional(),
-}).strip();
+const own = z
+  .object({
+    cardSession: CardSession,
+    secrets: z
+      .array(z.string({ error: 'must be a list of strings' }))
+      .max(16)
+      .optional(),
+    newId: z.custom<() => string>((v) => typeof v === 'function', { error: 'must be a function' }).optional(),
+    onProgress: z
+      .custom<(p: PayCheckProgress) => void>((v) => typeof v === 'function', { error: 'must be a function' })
+      .optional(),
+  })
+  .strip();
 
 type NotUnderstoodEvent = Extract<PayClientEvent, { type: 'responseNotUnderstood' }>;
 
@@ -71,8 +87,16 @@ export async function checkPayApi(options: PayCheckOptions): Promise<PayCheckRep
   // Words the dialect does not map, as the service wrote them, in the order first seen.
   const unmapped = { statuses: new Set<string>(), codes: new Set<string>() };
   const client = createPayClient({
-    baseUrl: options.baseUrl, verifier: options.verifier, sign: options.sign, tokenHeader, profile: options.profile, paths: options.paths,
-    timeoutMs: options.timeoutMs, fetch: recorder.fetch, retries: false, dialect: options.dialect,
+    baseUrl: options.baseUrl,
+    verifier: options.verifier,
+    sign: options.sign,
+    tokenHeader,
+    profile: options.profile,
+    paths: options.paths,
+    timeoutMs: options.timeoutMs,
+    fetch: recorder.fetch,
+    retries: false,
+    dialect: options.dialect,
     onEvent: (e) => {
       if (e.type === 'responseNotUnderstood') events.push(e);
       else if (e.type === 'statusNotUnderstood') unmapped.statuses.add(e.status);
@@ -92,7 +116,9 @@ export async function checkPayApi(options: PayCheckOptions): Promise<PayCheckRep
 
   /** Calls one operation (or skips it with the reason given as `call`), judges it, and reports it. */
   async function probe<T>(
-    operation: PayOperation, call: ((c: PayClient) => Promise<T>) | string, after?: (result: PayCheckResult, value: T) => void,
+    operation: PayOperation,
+    call: ((c: PayClient) => Promise<T>) | string,
+    after?: (result: PayCheckResult, value: T) => void,
   ): Promise<T | undefined> {
     const path = options.paths?.[operation] ?? ENDPOINTS[operation].path;
     progress({ type: 'start', operation, path });
@@ -112,7 +138,9 @@ export async function checkPayApi(options: PayCheckOptions): Promise<PayCheckRep
     const ok = result.verdict === 'PASS' || result.verdict === 'DIFFERS';
     if (ok) after?.(result, value as T);
     if (!ok && operation === 'cancel' && transactionId) {
-      result.notes.push(`the probe's invoice ${transactionId} (1.00) may still wait in the app until it expires: do not confirm it`);
+      result.notes.push(
+        `the probe's invoice ${transactionId} (1.00) may still wait in the app until it expires: do not confirm it`,
+      );
     }
     results.push(result);
     progress({ type: 'done', result });
@@ -126,23 +154,40 @@ export async function checkPayApi(options: PayCheckOptions): Promise<PayCheckRep
   await probe('availabilityTask', (c) => c.availabilityTask({ requestId, cardSession, ...basket }));
   transactionId = (await probe('checkout', (c) => c.checkout({ requestId, cardSession, ...basket })))?.transactionId;
   const noTransaction = 'not run: /checkout gave no transactionId';
-  await probe('status', transactionId ? (c) => c.status({ transactionId: transactionId! }) : noTransaction, (result, status) => {
-    if (status.statusClass === 'successful' || status.statusClass === 'unsuccessful') {
-      result.notes.push(`status '${status.status}' right after /checkout (expected a status in transit)`);
-    }
-  });
-  await probe('cancel', transactionId ? (c) => c.cancel({ transactionId: transactionId! }) : noTransaction, (result, cancelled) => {
-    // The class decides (a service's own word for cancelled is fine); a word the dialect does not know is listed
-    // below.
-    if (cancelled.statusClass === 'unsuccessful' || cancelled.statusClass === undefined) return;
-    result.invalid.push({ field: 'status', value: showValue(cancelled.status), message: 'expected an unsuccessful status after /cancel' });
-    result.verdict = 'DIFFERS';
-  });
+  await probe(
+    'status',
+    transactionId ? (c) => c.status({ transactionId: transactionId! }) : noTransaction,
+    (result, status) => {
+      if (status.statusClass === 'successful' || status.statusClass === 'unsuccessful') {
+        result.notes.push(`status '${status.status}' right after /checkout (expected a status in transit)`);
+      }
+    },
+  );
+  await probe(
+    'cancel',
+    transactionId ? (c) => c.cancel({ transactionId: transactionId! }) : noTransaction,
+    (result, cancelled) => {
+      // The class decides (a service's own word for cancelled is fine); a word the dialect does not know is listed
+      // below.
+      if (cancelled.statusClass === 'unsuccessful' || cancelled.statusClass === undefined) return;
+      result.invalid.push({
+        field: 'status',
+        value: showValue(cancelled.status),
+        message: 'expected an unsuccessful status after /cancel',
+      });
+      result.verdict = 'DIFFERS';
+    },
+  );
   const report: PayCheckReport = {
     ok: results.every((r) => r.verdict !== 'FAIL'),
-    baseUrl: options.baseUrl, profile: client.profile, tokenHeader, cardSession, requestId,
+    baseUrl: options.baseUrl,
+    profile: client.profile,
+    tokenHeader,
+    cardSession,
+    requestId,
     ...(transactionId ? { transactionId } : {}),
-    results, advice: [],
+    results,
+    advice: [],
     unmapped: { statuses: [...unmapped.statuses], codes: [...unmapped.codes] },
   };
   report.advice = adviseOn(report);
@@ -156,11 +201,23 @@ const split = (line: string): [string, string] => {
 };
 
 function judge(
-  operation: PayOperation, path: string, exchanges: PayCheckExchange[], events: NotUnderstoodEvent[], error: unknown, secrets: readonly string[],
+  operation: PayOperation,
+  path: string,
+  exchanges: PayCheckExchange[],
+  events: NotUnderstoodEvent[],
+  error: unknown,
+  secrets: readonly string[],
 ): PayCheckResult {
   const last = exchanges.at(-1);
   const result: PayCheckResult = {
-    operation, path, verdict: 'PASS', unknown: [], invalid: [], missing: [], notes: [], exchanges,
+    operation,
+    path,
+    verdict: 'PASS',
+    unknown: [],
+    invalid: [],
+    missing: [],
+    notes: [],
+    exchanges,
     ...(last?.response ? { httpStatus: last.response.status } : {}),
     ...(exchanges.length > 0 ? { durationMs: Math.round(exchanges.reduce((sum, e) => sum + e.durationMs, 0)) } : {}),
   };
@@ -168,10 +225,12 @@ function judge(
   const seen = (field: string) => maskSecrets(showValue(valueAt(json, field)), secrets);
   for (const event of events) {
     result.unknown.push(...event.unknown.map((field) => ({ field, value: seen(field) })));
-    result.invalid.push(...event.invalid.map((line) => {
-      const [field, message] = split(line);
-      return { field, value: seen(field), message };
-    }));
+    result.invalid.push(
+      ...event.invalid.map((line) => {
+        const [field, message] = split(line);
+        return { field, value: seen(field), message };
+      }),
+    );
     result.missing.push(...event.missing);
   }
   if (typeof error === 'string') {
@@ -179,11 +238,19 @@ function judge(
     result.notes.push(error);
   } else if (error instanceof PayError && error.code === 'PAY_UNSUPPORTED') {
     result.verdict = 'SKIPPED';
-    result.notes.push(`not run: the interface document shows no path for ${operation}; give the service's (paths.${operation}, ` + `--path ${operation}=/...)`);
+    result.notes.push(
+      `not run: the interface document shows no path for ${operation}; give the service's (paths.${operation}, ` +
+        `--path ${operation}=/...)`,
+    );
   } else if (error !== undefined) {
     result.verdict = 'FAIL';
     result.failure = failureOf(error, last, secrets);
-    if (error instanceof PayError && error.httpStatus !== undefined && error.httpStatus >= 200 && error.httpStatus < 300) {
+    if (
+      error instanceof PayError &&
+      error.httpStatus !== undefined &&
+      error.httpStatus >= 200 &&
+      error.httpStatus < 300
+    ) {
       for (const line of error.errors) {
         const [field, message] = split(line);
         if (message !== 'missing') result.invalid.push({ field, value: seen(field), message });
@@ -201,8 +268,11 @@ function failureOf(error: unknown, last: PayCheckExchange | undefined, secrets: 
   const shown = body === undefined ? {} : { body: body.length > BODY_SHOWN ? `${body.slice(0, BODY_SHOWN)}…` : body };
   if (error instanceof PayError) {
     return {
-      code: error.code, message: maskSecrets(error.message, secrets), errors: error.errors.map((e) => maskSecrets(e, secrets)),
-      ...(error.serverCode === undefined ? {} : { serverCode: error.serverCode }), ...shown,
+      code: error.code,
+      message: maskSecrets(error.message, secrets),
+      errors: error.errors.map((e) => maskSecrets(e, secrets)),
+      ...(error.serverCode === undefined ? {} : { serverCode: error.serverCode }),
+      ...shown,
     };
   }
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -6,15 +6,25 @@ const INDENT = ' '.repeat(9);
 const VERDICTS: readonly PayCheckVerdict[] = ['PASS', 'DIFFERS', 'FAIL', 'SKIPPED'];
 
 /** The first line of a report: what was probed, how. */
-export function formatPayCheckHeading(report: Pick<PayCheckReport, 'baseUrl' | 'profile' | 'tokenHeader' | 'cardSession'>): string {
-  return `pay check ${report.baseUrl} (profile ${report.profile}, token header ${report.tokenHeader}, card session ` + `${report.cardSession})`;
+export function formatPayCheckHeading(
+  report: Pick<PayCheckReport, 'baseUrl' | 'profile' | 'tokenHeader' | 'cardSession'>,
+): string {
+  return (
+    `pay check ${report.baseUrl} (profile ${report.profile}, token header ${report.tokenHeader}, card session ` +
+    `${report.cardSession})`
+  );
 }
 
 function exchangeLines(exchange: PayCheckExchange): string[] {
   const { request, response, error } = exchange;
-  const token = Object.entries(request.headers).filter(([, v]) => v === '<masked>').map(([k, v]) => `  ${k}: ${v}`).join('');
+  const token = Object.entries(request.headers)
+    .filter(([, v]) => v === '<masked>')
+    .map(([k, v]) => `  ${k}: ${v}`)
+    .join('');
   const lines = [`${INDENT}> ${request.method} ${request.url}${token}  ${request.body}`];
-  lines.push(response ? `${INDENT}< ${response.status}  ${response.body}` : `${INDENT}< no answer: ${error ?? 'unknown'}`);
+  lines.push(
+    response ? `${INDENT}< ${response.status}  ${response.body}` : `${INDENT}< no answer: ${error ?? 'unknown'}`,
+  );
   return lines;
 }
 
@@ -41,7 +51,8 @@ export function formatPayCheckResult(result: PayCheckResult, format: PayCheckFor
   const add = (label: string, text: string) => lines.push(`${INDENT}${label.padEnd(8)} ${text}`);
   for (const f of result.unknown) add('unknown', `${f.field} = ${f.value}`);
   for (const f of result.invalid) add('invalid', `${f.field} = ${f.value}${f.message ? `  (${f.message})` : ''}`);
-  if (result.missing.length > 0 && (verbose || format.profile !== 'document')) add('missing', `${result.missing.join(', ')}  (the kit's own)`);
+  if (result.missing.length > 0 && (verbose || format.profile !== 'document'))
+    add('missing', `${result.missing.join(', ')}  (the kit's own)`);
   if (result.failure) {
     // A line already shown as an invalid field with its value is not repeated.
     const errors = result.failure.errors.filter((line) => !result.invalid.some((f) => line.startsWith(`${f.field}: `)));
@@ -50,7 +61,8 @@ export function formatPayCheckResult(result: PayCheckResult, format: PayCheckFor
   }
   for (const note of result.notes) add('note', note);
   // A FAIL's body is in its exchange, shown here.
-  if (verbose || result.verdict !== 'PASS') for (const exchange of result.exchanges) lines.push(...exchangeLines(exchange));
+  if (verbose || result.verdict !== 'PASS')
+    for (const exchange of result.exchanges) lines.push(...exchangeLines(exchange));
   return lines;
 }
 
@@ -59,11 +71,19 @@ export function formatPayCheckSummary(report: PayCheckReport): string[] {
   const counts = VERDICTS.map((v) => `${report.results.filter((r) => r.verdict === v).length} ${v}`).join(', ');
   const { statuses, codes } = report.unmapped;
   const unmapped = [
-    ...(statuses.length > 0 ? [`not in the dialect: status ${statuses.join(', ')} (add to pay.dialect.statuses with its class)`] : []),
-    ...(codes.length > 0 ? [`not in the dialect: error code ${codes.join(', ')} (add to pay.dialect.errorCodes if the session ` + `should act on it)`] : []),
+    ...(statuses.length > 0
+      ? [`not in the dialect: status ${statuses.join(', ')} (add to pay.dialect.statuses with its class)`]
+      : []),
+    ...(codes.length > 0
+      ? [
+          `not in the dialect: error code ${codes.join(', ')} (add to pay.dialect.errorCodes if the session ` +
+            `should act on it)`,
+        ]
+      : []),
   ];
   return [
-    `pay check: ${counts}${report.transactionId ? ` (transaction ${report.transactionId})` : ''}`, ...unmapped,
+    `pay check: ${counts}${report.transactionId ? ` (transaction ${report.transactionId})` : ''}`,
+    ...unmapped,
     ...report.advice.map((a) => `advice: ${a}`),
   ];
 }
@@ -72,7 +92,9 @@ export function formatPayCheckSummary(report: PayCheckReport): string[] {
 export function formatPayCheckReport(report: PayCheckReport, options: { verbose?: boolean } = {}): string[] {
   return [
     formatPayCheckHeading(report),
-    ...report.results.flatMap((r) => formatPayCheckResult(r, { verbose: options.verbose ?? false, profile: report.profile })),
+    ...report.results.flatMap((r) =>
+      formatPayCheckResult(r, { verbose: options.verbose ?? false, profile: report.profile }),
+    ),
     ...formatPayCheckSummary(report),
   ];
 }

@@ -36,14 +36,21 @@ export function createRecorder(inner: typeof fetch, tokenHeader: string, secrets
   const hide = (text: string) => maskSecrets(text, secrets);
   const headersOf = (headers: Headers) => {
     const out: Record<string, string> = {};
-    headers.forEach((value, name) => { out[name] = masked.has(name) ? MASK : hide(value); });
+    headers.forEach((value, name) => {
+      out[name] = masked.has(name) ? MASK : hide(value);
+    });
     return out;
   };
   const recorded: typeof fetch = async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const body = typeof init?.body === 'string' ? init.body : '';
     const exchange: PayCheckExchange = {
-      request: { method: init?.method ?? 'GET', url: hide(url), headers: headersOf(new Headers(init?.headers)), body: hide(body) },
+      request: {
+        method: init?.method ?? 'GET',
+        url: hide(url),
+        headers: headersOf(new Headers(init?.headers)),
+        body: hide(body),
+      },
       durationMs: 0,
     };
     exchanges.push(exchange);
@@ -53,7 +60,11 @@ export function createRecorder(inner: typeof fetch, tokenHeader: string, secrets
       const text = await response.text();
       exchange.durationMs = performance.now() - started;
       exchange.response = { status: response.status, headers: headersOf(response.headers), body: hide(text) };
-      return new Response(NULL_BODY.has(response.status) ? null : text, { status: response.status, statusText: response.statusText, headers: response.headers });
+      return new Response(NULL_BODY.has(response.status) ? null : text, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
     } catch (error) {
       exchange.durationMs = performance.now() - started;
       exchange.error = hide(describe(error));
@@ -97,7 +108,8 @@ export function valueAt(root: unknown, path: string): unknown {
       if (!Array.isArray(node)) return undefined;
       node = node[Number(index)];
     } else {
-      if (typeof node !== 'object' || node === null || Array.isArray(node) || !Object.hasOwn(node, key!)) return undefined;
+      if (typeof node !== 'object' || node === null || Array.isArray(node) || !Object.hasOwn(node, key!))
+        return undefined;
       node = (node as Record<string, unknown>)[key!];
     }
   }

@@ -30,8 +30,9 @@ export const DEMO_BARCODE_LAYOUT: DriverTarget['barcode'] = {
   key: demoConfig.verifier.key,
 };
 
-const UPDATE_TARGET = 'UPDATE SET url = EXCLUDED.url, login = EXCLUDED.login, password = EXCLUDED.password, '
-  + 'barcode = EXCLUDED.barcode, updated_at = EXCLUDED.updated_at';
+const UPDATE_TARGET =
+  'UPDATE SET url = EXCLUDED.url, login = EXCLUDED.login, password = EXCLUDED.password, ' +
+  'barcode = EXCLUDED.barcode, updated_at = EXCLUDED.updated_at';
 
 /** The driver's rows: its one target and the cards it holds, as the wallet app would. */
 export class DriverStore {
@@ -40,7 +41,8 @@ export class DriverStore {
   async target(): Promise<DriverTarget | undefined> {
     type Row = { url: string; login: string; password: string; barcode: DriverTarget['barcode'] };
     const { rows } = await this.db.query<Row>(
-      'SELECT url, login, password, barcode FROM loyalty_driver_target WHERE id = 1');
+      'SELECT url, login, password, barcode FROM loyalty_driver_target WHERE id = 1',
+    );
     return rows[0] && { url: rows[0].url, login: rows[0].login, password: rows[0].password, barcode: rows[0].barcode };
   }
 
@@ -50,7 +52,8 @@ export class DriverStore {
       `INSERT INTO loyalty_driver_target (id, url, login, password, barcode, updated_at)
        VALUES (1, $1, $2, $3, $4::jsonb, $5)
        ON CONFLICT (id) DO ${onlyIfMissing ? 'NOTHING' : UPDATE_TARGET}`,
-      [target.url, target.login, target.password, JSON.stringify(target.barcode), now]);
+      [target.url, target.login, target.password, JSON.stringify(target.barcode), now],
+    );
   }
 
   async addCard(card: Omit<DriverCard, 'issuedAt'>, targetUrl: string, now: Date): Promise<DriverCard> {
@@ -59,8 +62,12 @@ export class DriverStore {
        VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (card_number) DO UPDATE SET card_key = EXCLUDED.card_key, request_id = EXCLUDED.request_id,
          target_url = EXCLUDED.target_url`,
-      [card.cardNumber, card.cardKey ?? null, card.requestId, targetUrl, now]);
-    const { rows } = await this.db.query<{ issued_at: Date }>('SELECT issued_at FROM loyalty_driver_cards WHERE card_number = $1', [card.cardNumber]);
+      [card.cardNumber, card.cardKey ?? null, card.requestId, targetUrl, now],
+    );
+    const { rows } = await this.db.query<{ issued_at: Date }>(
+      'SELECT issued_at FROM loyalty_driver_cards WHERE card_number = $1',
+      [card.cardNumber],
+    );
     return { ...card, issuedAt: (rows[0]?.issued_at ?? now).toISOString() };
   }
 
@@ -73,7 +80,8 @@ export class DriverStore {
     const { rows } = await this.db.query<Row>(
       `SELECT card_number, card_key, request_id, issued_at FROM loyalty_driver_cards
        ${cardNumber === undefined ? '' : 'WHERE card_number = $1'} ORDER BY issued_at DESC, card_number LIMIT 1000`,
-      cardNumber === undefined ? [] : [cardNumber]);
+      cardNumber === undefined ? [] : [cardNumber],
+    );
     return rows.map((r) => ({
       cardNumber: r.card_number,
       ...(r.card_key === null ? {} : { cardKey: r.card_key }),

@@ -26,7 +26,9 @@ async function relay<T>(call: () => Promise<T>): Promise<T> {
       throw problem(502, 'MERCHANT_ERROR', [`merchant answered ${error.httpStatus} ${error.code}`, ...error.errors]);
     }
     if (error instanceof LoyaltyClientError) {
-      throw problem(502, error.code === 'LOYALTY_PROTOCOL' ? 'MERCHANT_OFF_CONTRACT' : 'MERCHANT_UNREACHABLE', [error.message]);
+      throw problem(502, error.code === 'LOYALTY_PROTOCOL' ? 'MERCHANT_OFF_CONTRACT' : 'MERCHANT_UNREACHABLE', [
+        error.message,
+      ]);
     }
     throw error;
   }
@@ -35,8 +37,12 @@ async function relay<T>(call: () => Promise<T>): Promise<T> {
 function freshReceipt(now: number, sum: number): string {
   const digits = (n: number) => Array.from({ length: n }, () => String(randomInt(10))).join('');
   return formatReceiptQr({
-    time: receiptTimeOf(now), sum, fiscalDriveNumber: `92${digits(14)}`, documentNumber: randomInt(1, 1_000_000_000),
-    fiscalSign: String(randomInt(1, 2 ** 32)), operationType: 1,
+    time: receiptTimeOf(now),
+    sum,
+    fiscalDriveNumber: `92${digits(14)}`,
+    documentNumber: randomInt(1, 1_000_000_000),
+    fiscalSign: String(randomInt(1, 2 ** 32)),
+    operationType: 1,
   });
 }
 
@@ -44,7 +50,10 @@ function mount(app: OpenAPIHono<Env>, ctx: SandboxContext): void {
   const store = new DriverStore(ctx.db);
   const target = async (): Promise<DriverTarget> => {
     const found = await store.target();
-    if (!found) throw problem(409, 'TARGET_NOT_CONFIGURED', ['target: none yet; PUT /sandbox/loyalty/target {url, login, password} first']);
+    if (!found)
+      throw problem(409, 'TARGET_NOT_CONFIGURED', [
+        'target: none yet; PUT /sandbox/loyalty/target {url, login, password} first',
+      ]);
     return found;
   };
   const client = async (): Promise<{ client: LoyaltyClient; target: DriverTarget }> => {
@@ -66,7 +75,12 @@ function mount(app: OpenAPIHono<Env>, ctx: SandboxContext): void {
 
   app.openapi(routes.putTarget, async (c) => {
     const body = c.req.valid('json');
-    const t = { url: body.url, login: body.login, password: body.password, barcode: body.barcode ?? DEMO_BARCODE_LAYOUT };
+    const t = {
+      url: body.url,
+      login: body.login,
+      password: body.password,
+      barcode: body.barcode ?? DEMO_BARCODE_LAYOUT,
+    };
     await store.setTarget(t, new Date(ctx.clock()));
     return c.json(publicTarget(t), 200);
   });
@@ -85,13 +99,21 @@ function mount(app: OpenAPIHono<Env>, ctx: SandboxContext): void {
     const { cardSession } = c.req.valid('query');
     const card = await store.card(cardNumber);
     if (!card) throw problem(404, 'NOT_FOUND', ['cardNumber: not a card the sandbox was issued']);
-    const { barcode: { key, ...layout } } = await target();
+    const {
+      barcode: { key, ...layout },
+    } = await target();
     // card-bound merchants gave the card its key; rfc6238 ones did not, and the app draws with the partner key.
     if (card.cardKey === undefined && key === undefined) {
-      throw problem(409, 'PARTNER_KEY_UNKNOWN', ['barcode.key: the card has no cardKey (an rfc6238 merchant); PUT /sandbox/loyalty/target with ' + 'barcode.key, the partner key']);
+      throw problem(409, 'PARTNER_KEY_UNKNOWN', [
+        'barcode.key: the card has no cardKey (an rfc6238 merchant); PUT /sandbox/loyalty/target with ' +
+          'barcode.key, the partner key',
+      ]);
     }
     const keyed = card.cardKey !== undefined ? { scheme: 'card-bound' as const, cardKey: card.cardKey } : { key: key! };
-    return c.json({ fullBarcode: generateBarcode({ ...layout, ...keyed, cardNumber, cardSession, at: ctx.clock() }) }, 200);
+    return c.json(
+      { fullBarcode: generateBarcode({ ...layout, ...keyed, cardNumber, cardSession, at: ctx.clock() }) },
+      200,
+    );
   });
 
   app.openapi(routes.categories, async (c) => {
@@ -104,24 +126,37 @@ function mount(app: OpenAPIHono<Env>, ctx: SandboxContext): void {
   });
   app.openapi(routes.setFavorites, async (c) => {
     const { client: loyalty } = await client();
-    return c.json(await relay(() => loyalty.setFavoriteCategories(c.req.valid('param').cardNumber, c.req.valid('json').favorites)), 200);
+    return c.json(
+      await relay(() => loyalty.setFavoriteCategories(c.req.valid('param').cardNumber, c.req.valid('json').favorites)),
+      200,
+    );
   });
   app.openapi(routes.promo, async (c) => {
     const { client: loyalty } = await client();
-    return c.json(await relay(() => loyalty.sendPromoCode(c.req.valid('param').cardNumber, c.req.valid('json').code)), 200);
+    return c.json(
+      await relay(() => loyalty.sendPromoCode(c.req.valid('param').cardNumber, c.req.valid('json').code)),
+      200,
+    );
   });
   app.openapi(routes.receipt, async (c) => {
     const body = c.req.valid('json');
     const qrCode = body.qrCode ?? freshReceipt(ctx.clock(), body.sum ?? 100_000);
     const { client: loyalty } = await client();
-    return c.json({ ...(await relay(() => loyalty.sendReceiptQr(c.req.valid('param').cardNumber, qrCode))), qrCode }, 200);
+    return c.json(
+      { ...(await relay(() => loyalty.sendReceiptQr(c.req.valid('param').cardNumber, qrCode))), qrCode },
+      200,
+    );
   });
 
   app.openapi(routes.check, async (c) => {
     const body = c.req.valid('json');
-    const configured = body.url === undefined || body.login === undefined || body.password === undefined ? await target() : undefined;
+    const configured =
+      body.url === undefined || body.login === undefined || body.password === undefined ? await target() : undefined;
     const report = await runConformanceCheck({
-      baseUrl: body.url ?? configured!.url, login: body.login ?? configured!.login, password: body.password ?? configured!.password, clock: ctx.clock,
+      baseUrl: body.url ?? configured!.url,
+      login: body.login ?? configured!.login,
+      password: body.password ?? configured!.password,
+      clock: ctx.clock,
     });
     return c.json({ ...report, lines: formatConformanceReport(report) }, 200);
   });
@@ -141,12 +176,18 @@ export const loyaltyDriverModule: SandboxModule = {
   mount,
   async seedDemo(ctx) {
     const store = new DriverStore(ctx.db);
-    await store.setTarget({ url: DEMO_LOYALTY_URL, ...demoConfig.loyalty, barcode: DEMO_BARCODE_LAYOUT }, new Date(ctx.clock()), true);
+    await store.setTarget(
+      { url: DEMO_LOYALTY_URL, ...demoConfig.loyalty, barcode: DEMO_BARCODE_LAYOUT },
+      new Date(ctx.clock()),
+      true,
+    );
     const t = await store.target();
     return [
-      `Loyalty    the driver calls ${t?.url ?? DEMO_LOYALTY_URL} (run \`wallet-partner-kit loyalty --demo\`); ` + `change it with PUT {url}/sandbox/loyalty/target`,
-      `           issue a card: curl -s -X POST -H 'Content-Type: application/json' -d '{}' ` + `{url}/sandbox/loyalty/cards`,
-      '           check it: curl -s -X POST -H \'Content-Type: application/json\' -d \'{}\' {url}/sandbox/loyalty/check',
+      `Loyalty    the driver calls ${t?.url ?? DEMO_LOYALTY_URL} (run \`wallet-partner-kit loyalty --demo\`); ` +
+        `change it with PUT {url}/sandbox/loyalty/target`,
+      `           issue a card: curl -s -X POST -H 'Content-Type: application/json' -d '{}' ` +
+        `{url}/sandbox/loyalty/cards`,
+      "           check it: curl -s -X POST -H 'Content-Type: application/json' -d '{}' {url}/sandbox/loyalty/check",
     ];
   },
 };

@@ -1,9 +1,10 @@
 import type { Migration } from '../../db/index.js';
 
 /** The outbox's tables: one row per webhook to deliver, one per attempt. */
-export const outboxMigrations: readonly Migration[] = [{
-  id: '001-webhook-deliveries',
-  sql: `
+export const outboxMigrations: readonly Migration[] = [
+  {
+    id: '001-webhook-deliveries',
+    sql: `
 CREATE TABLE webhook_deliveries (
   id TEXT PRIMARY KEY,
   topic TEXT NOT NULL,
@@ -30,8 +31,10 @@ CREATE TABLE webhook_attempts (
   duration_ms INTEGER NOT NULL,
   PRIMARY KEY (delivery_id, attempt)
 )`,
-}, {
-  // Sent as X-Request-Id (a Pay event: the id of the request that created the transaction).
-  id: '002-delivery-request-id',
-  sql: 'ALTER TABLE webhook_deliveries ADD COLUMN request_id TEXT',
-}];
+  },
+  {
+    // Sent as X-Request-Id (a Pay event: the id of the request that created the transaction).
+    id: '002-delivery-request-id',
+    sql: 'ALTER TABLE webhook_deliveries ADD COLUMN request_id TEXT',
+  },
+];

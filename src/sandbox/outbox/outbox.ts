@@ -65,7 +65,8 @@ export interface OutboxOptions {
 /** Lets pending I/O (requests to the sandbox) run before the next round of work. */
 export const yieldToIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-const toIso = (value: unknown): string | null => (value instanceof Date ? value.toISOString() : value == null ? null : String(value));
+const toIso = (value: unknown): string | null =>
+  value instanceof Date ? value.toISOString() : value == null ? null : String(value);
 
 /**
  * The sandbox's durable webhook sender. A message is inserted in the same
@@ -87,7 +88,16 @@ export class Outbox {
   readonly #closeHooks: (() => Promise<void>)[] = [];
   readonly #onAttempt: ((topic: string) => void) | undefined;
 
-  constructor({ db, clock = Date.now, logger = pino({ level: 'silent' }), timeScale = 1, pollMs = 250, timeoutMs = 10_000, concurrency = 8, onAttempt }: OutboxOptions) {
+  constructor({
+    db,
+    clock = Date.now,
+    logger = pino({ level: 'silent' }),
+    timeScale = 1,
+    pollMs = 250,
+    timeoutMs = 10_000,
+    concurrency = 8,
+    onAttempt,
+  }: OutboxOptions) {
     this.#onAttempt = onAttempt;
     this.#db = db;
     this.#clock = clock;
@@ -96,7 +106,11 @@ export class Outbox {
     this.#pollMs = pollMs;
     this.#timeoutMs = timeoutMs;
     this.#concurrency = concurrency;
-    this.#poller = new Poller(() => this.#drainDue(), pollMs, (error) => this.#logger.warn({ err: error }, 'outbox run failed'));
+    this.#poller = new Poller(
+      () => this.#drainDue(),
+      pollMs,
+      (error) => this.#logger.warn({ err: error }, 'outbox run failed'),
+    );
   }
 
   /**
@@ -110,7 +124,17 @@ export class Outbox {
       `INSERT INTO webhook_deliveries (id, topic, owner, event_type, url, secret, body, next_attempt_at,
         created_at, request_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9) ON CONFLICT (id) DO NOTHING`,
-      [id, message.topic, message.owner, message.eventType, message.url, message.secret, JSON.stringify(message.payload), now, message.requestId ?? null],
+      [
+        id,
+        message.topic,
+        message.owner,
+        message.eventType,
+        message.url,
+        message.secret,
+        JSON.stringify(message.payload),
+        now,
+        message.requestId ?? null,
+      ],
     );
     return id;
   }
@@ -128,8 +152,16 @@ export class Outbox {
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS t(id,
          topic, owner, event_type, url, secret, body)
        ON CONFLICT (id) DO NOTHING`,
-      [ids, messages.map((m) => m.topic), messages.map((m) => m.owner), messages.map((m) => m.eventType), messages.map((m) => m.url),
-        messages.map((m) => m.secret), messages.map((m) => JSON.stringify(m.payload)), new Date(this.#clock())],
+      [
+        ids,
+        messages.map((m) => m.topic),
+        messages.map((m) => m.owner),
+        messages.map((m) => m.eventType),
+        messages.map((m) => m.url),
+        messages.map((m) => m.secret),
+        messages.map((m) => JSON.stringify(m.payload)),
+        new Date(this.#clock()),
+      ],
     );
     return ids;
   }
@@ -173,17 +205,31 @@ export class Outbox {
     );
     if (rows.length === 0) return [];
     const attempts = await this.#db.query<Record<string, unknown>>(
-      'SELECT * FROM webhook_attempts WHERE delivery_id = ANY($1::text[]) ORDER BY delivery_id, attempt', [rows.map((r) => r.id)],
+      'SELECT * FROM webhook_attempts WHERE delivery_id = ANY($1::text[]) ORDER BY delivery_id, attempt',
+      [rows.map((r) => r.id)],
     );
     return rows.map((r) => ({
-      id: String(r.id), topic: String(r.topic), owner: String(r.owner), eventType: String(r.event_type), url: String(r.url),
-      status: r.status as Delivery['status'], attempts: Number(r.attempts),
-      nextAttemptAt: r.status === 'pending' ? toIso(r.next_attempt_at) : null, lastError: (r.last_error as string | null) ?? null,
-      createdAt: toIso(r.created_at)!, deliveredAt: toIso(r.delivered_at), body: String(r.body),
-      history: attempts.rows.filter((a) => a.delivery_id === r.id).map((a) => ({
-        attempt: Number(a.attempt), at: toIso(a.at)!, httpStatus: (a.http_status as number | null) ?? null,
-        error: (a.error as string | null) ?? null, durationMs: Number(a.duration_ms),
-      })),
+      id: String(r.id),
+      topic: String(r.topic),
+      owner: String(r.owner),
+      eventType: String(r.event_type),
+      url: String(r.url),
+      status: r.status as Delivery['status'],
+      attempts: Number(r.attempts),
+      nextAttemptAt: r.status === 'pending' ? toIso(r.next_attempt_at) : null,
+      lastError: (r.last_error as string | null) ?? null,
+      createdAt: toIso(r.created_at)!,
+      deliveredAt: toIso(r.delivered_at),
+      body: String(r.body),
+      history: attempts.rows
+        .filter((a) => a.delivery_id === r.id)
+        .map((a) => ({
+          attempt: Number(a.attempt),
+          at: toIso(a.at)!,
+          httpStatus: (a.http_status as number | null) ?? null,
+          error: (a.error as string | null) ?? null,
+          durationMs: Number(a.duration_ms),
+        })),
     }));
   }
 
@@ -228,33 +274,59 @@ export class Outbox {
     const t0 = performance.now();
     try {
       const sent: Record<string, string> = {
-        ...headers, 'content-type': 'application/json', 'user-agent': 'wallet-partner-kit-sandbox',
+        ...headers,
+        'content-type': 'application/json',
+        'user-agent': 'wallet-partner-kit-sandbox',
         ...(row.request_id == null ? {} : { [REQUEST_ID_HEADER]: String(row.request_id) }),
       };
       // A delivery is a trace of its own (the poll loop is no request's child); the receiver's span joins it.
-      const response = await clientSpan({
-        name: `webhook ${String(row.topic)}`, method: 'POST', url: String(row.url), headers: sent, parent: ROOT_CONTEXT,
-        attributes: { 'wpk.webhook.id': id, 'wpk.webhook.attempt': attempt },
-      }, () => fetch(String(row.url), {
-        method: 'POST', body, headers: sent, signal: AbortSignal.timeout(this.#timeoutMs), redirect: 'manual',
-      }));
+      const response = await clientSpan(
+        {
+          name: `webhook ${String(row.topic)}`,
+          method: 'POST',
+          url: String(row.url),
+          headers: sent,
+          parent: ROOT_CONTEXT,
+          attributes: { 'wpk.webhook.id': id, 'wpk.webhook.attempt': attempt },
+        },
+        () =>
+          fetch(String(row.url), {
+            method: 'POST',
+            body,
+            headers: sent,
+            signal: AbortSignal.timeout(this.#timeoutMs),
+            redirect: 'manual',
+          }),
+      );
       httpStatus = response.status;
       await response.body?.cancel();
       if (httpStatus < 200 || httpStatus > 299) error = `HTTP ${httpStatus}`;
     } catch (cause) {
-      error = (cause as Error).name === 'TimeoutError' ? `timeout after ${this.#timeoutMs} ms` : `network error: ${(cause as Error).message}`;
+      error =
+        (cause as Error).name === 'TimeoutError'
+          ? `timeout after ${this.#timeoutMs} ms`
+          : `network error: ${(cause as Error).message}`;
     }
     const durationMs = Math.round(performance.now() - t0);
     const delay = error === null ? undefined : nextDelayMs(attempt, this.#timeScale);
     const status = error === null ? 'delivered' : delay === undefined ? 'failed' : 'pending';
     await this.#db.transaction(async (tx) => {
       await tx.query(
-        'INSERT INTO webhook_attempts (delivery_id, attempt, at, http_status, error, duration_ms) VALUES ($1, ' + '$2, $3, $4, $5, $6) ON CONFLICT DO NOTHING',
+        'INSERT INTO webhook_attempts (delivery_id, attempt, at, http_status, error, duration_ms) VALUES ($1, ' +
+          '$2, $3, $4, $5, $6) ON CONFLICT DO NOTHING',
         [id, attempt, new Date(started), httpStatus, error, durationMs],
       );
       await tx.query(
-        `UPDATE webhook_deliveries SET attempts = $2, status = $3, last_error = $4, next_attempt_at = $5, ` + `delivered_at = $6 WHERE id = $1`,
-        [id, attempt, status, error, new Date(this.#clock() + (delay ?? 0)), error === null ? new Date(this.#clock()) : null],
+        `UPDATE webhook_deliveries SET attempts = $2, status = $3, last_error = $4, next_attempt_at = $5, ` +
+          `delivered_at = $6 WHERE id = $1`,
+        [
+          id,
+          attempt,
+          status,
+          error,
+          new Date(this.#clock() + (delay ?? 0)),
+          error === null ? new Date(this.#clock()) : null,
+        ],
       );
     });
     this.#onAttempt?.(String(row.topic));

@@ -47,7 +47,11 @@ export function walletToken(rt: PayRuntime, { required }: { required: boolean })
       // Checked before the body is read: a locked-out caller costs no body. Counted per partner (the token's kid) and
       // per address.
       const partner = await guardedCheck(guard, c, kid === undefined ? undefined : `pay:${kid}`, async () => {
-        const found = !pre.ok ? undefined : kid === undefined ? await resolvePartner(rt.ctx.db, undefined) : await rt.partners.get(rt.ctx.db, kid);
+        const found = !pre.ok
+          ? undefined
+          : kid === undefined
+            ? await resolvePartner(rt.ctx.db, undefined)
+            : await rt.partners.get(rt.ctx.db, kid);
         if (found === undefined) {
           rt.ctx.logger.debug({ path: c.req.path, refusal: pre.ok ? 'PARTNER' : pre.refusal }, 'wallet token refused');
           return undefined;
@@ -56,13 +60,20 @@ export function walletToken(rt: PayRuntime, { required }: { required: boolean })
         const result = await verifyWalletToken(token, body, {
           tokenKey: found.tokenKey,
           nowSeconds: Math.floor(rt.ctx.clock() / 1000),
-          claimJti: async (jti, ttlSeconds) => (await rt.ctx.db.query(
-            'INSERT INTO pay_token_ids (jti, partner_id, expires_at) VALUES ($1, $2, $3) ON CONFLICT (jti) ' + 'DO NOTHING',
-            [jti, found.partnerId, new Date(rt.ctx.clock() + ttlSeconds * 1000)],
-          )).rowCount === 1,
+          claimJti: async (jti, ttlSeconds) =>
+            (
+              await rt.ctx.db.query(
+                'INSERT INTO pay_token_ids (jti, partner_id, expires_at) VALUES ($1, $2, $3) ON CONFLICT (jti) ' +
+                  'DO NOTHING',
+                [jti, found.partnerId, new Date(rt.ctx.clock() + ttlSeconds * 1000)],
+              )
+            ).rowCount === 1,
         });
         if (!result.ok) {
-          rt.ctx.logger.debug({ path: c.req.path, partnerId: found.partnerId, refusal: result.refusal }, 'wallet token refused');
+          rt.ctx.logger.debug(
+            { path: c.req.path, partnerId: found.partnerId, refusal: result.refusal },
+            'wallet token refused',
+          );
           if (result.refusal === 'SIGNATURE') await blockAfterRefusedToken(rt, found, body, c.req.path);
           return undefined;
         }

@@ -23,12 +23,17 @@ export interface BankSettings {
 }
 
 const OUTCOME: Record<BankMode, TransactionRow['bank']['outcome']> = {
-  approve: 'succeeded', decline: 'DECLINED', insufficient: 'INSUFFICIENT_FUNDS', technical: 'TECHNICAL',
+  approve: 'succeeded',
+  decline: 'DECLINED',
+  insufficient: 'INSUFFICIENT_FUNDS',
+  technical: 'TECHNICAL',
 };
 
 /** The bank's current settings (approve at once when never set). */
 export async function bankSettings(db: Queryable): Promise<BankSettings> {
-  const { rows } = await db.query<Record<string, unknown>>('SELECT mode, delay_ms, receive_ms FROM pay_bank WHERE id = 1');
+  const { rows } = await db.query<Record<string, unknown>>(
+    'SELECT mode, delay_ms, receive_ms FROM pay_bank WHERE id = 1',
+  );
   const row = rows[0];
   return row === undefined
     ? { mode: 'approve', delayMs: 0, receiveMs: 0 }
@@ -51,14 +56,24 @@ export async function setBankSettings(db: Queryable, settings: BankSettings): Pr
  * the payment is handed to the bank with the answer it will give (decided now
  * and stored, so a restart re-drives the same answer).
  */
-export async function confirmInvoice(tx: Queryable, rt: PayRuntime, transactionId: string, effects: Effects): Promise<TransactionRow> {
+export async function confirmInvoice(
+  tx: Queryable,
+  rt: PayRuntime,
+  transactionId: string,
+  effects: Effects,
+): Promise<TransactionRow> {
   const t = await expireIfDue(tx, rt, await requireTransaction(tx, { transactionId }, true), effects);
   const bank = await bankSettings(tx);
   const now = new Date(rt.ctx.clock());
-  const moved = effects.moved(await move(tx, rt, t, 'processing', 'confirmed', {
-    confirmed_at: now, bank_outcome: OUTCOME[bank.mode], bank_delay_ms: bank.delayMs, bank_receive_ms: bank.receiveMs,
-    bank_received_at: bank.receiveMs === 0 ? now : null,
-  }));
+  const moved = effects.moved(
+    await move(tx, rt, t, 'processing', 'confirmed', {
+      confirmed_at: now,
+      bank_outcome: OUTCOME[bank.mode],
+      bank_delay_ms: bank.delayMs,
+      bank_receive_ms: bank.receiveMs,
+      bank_received_at: bank.receiveMs === 0 ? now : null,
+    }),
+  );
   effects.toBank.push(t.transactionId);
   return moved.transaction;
 }
@@ -88,7 +103,8 @@ export class BankSimulator implements BankScheduler {
     const t = await findTransaction(rt.ctx.db, { transactionId });
     if (t === undefined || t.bank.outcome === null || t.bank.answeredAt !== null) return;
     const scale = rt.ctx.timeScale;
-    if (t.bank.receivedAt === null) this.#after((t.bank.receiveMs ?? 0) / scale, () => this.#receive(rt.ctx, transactionId));
+    if (t.bank.receivedAt === null)
+      this.#after((t.bank.receiveMs ?? 0) / scale, () => this.#receive(rt.ctx, transactionId));
     this.#after(Math.max(t.bank.delayMs ?? 0, t.bank.receiveMs ?? 0) / scale, () => this.#answer(rt, transactionId));
   }
 
@@ -116,7 +132,8 @@ export class BankSimulator implements BankScheduler {
     const timer = setTimeout(() => {
       this.#timers.delete(timer);
       if (this.#closed) return;
-      const running = step().catch((error: unknown) => this.#rt?.ctx.logger.warn({ err: error }, 'simulated bank step failed'))
+      const running = step()
+        .catch((error: unknown) => this.#rt?.ctx.logger.warn({ err: error }, 'simulated bank step failed'))
         .finally(() => this.#inFlight.delete(running));
       this.#inFlight.add(running);
     }, ms);
@@ -141,9 +158,11 @@ export class BankSimulator implements BankScheduler {
       if (t.status === 'cancelled' && t.bank.receivedAt === null) return;
       const now = new Date(rt.ctx.clock());
       const fields = { bank_answered_at: now, bank_received_at: t.bank.receivedAt ?? now };
-      effects.moved(t.bank.outcome === 'succeeded'
-        ? await move(tx, rt, t, 'succeeded', 'paid', fields)
-        : await move(tx, rt, t, 'rejected', 'rejected', { ...fields, reason: t.bank.outcome }));
+      effects.moved(
+        t.bank.outcome === 'succeeded'
+          ? await move(tx, rt, t, 'succeeded', 'paid', fields)
+          : await move(tx, rt, t, 'rejected', 'rejected', { ...fields, reason: t.bank.outcome }),
+      );
     });
   }
 }

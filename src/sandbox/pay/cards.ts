@@ -65,9 +65,16 @@ function newCardNumber(): string {
  * key diversified from it); a new card session is opened unless `withSession`
  * is false. Runs in the caller's transaction.
  */
-export async function issueCard(tx: Queryable, partner: Partner, input: IssueCardInput, now: number, ttlSeconds: number): Promise<IssuedCard> {
+export async function issueCard(
+  tx: Queryable,
+  partner: Partner,
+  input: IssueCardInput,
+  now: number,
+  ttlSeconds: number,
+): Promise<IssuedCard> {
   const cardNumber = input.cardNumber ?? newCardNumber();
-  const cardKey = partner.scheme === 'card-bound' ? deriveCardKey(partner.keyHex, cardNumber, partner.layout.algorythm) : null;
+  const cardKey =
+    partner.scheme === 'card-bound' ? deriveCardKey(partner.keyHex, cardNumber, partner.layout.algorythm) : null;
   await tx.query(
     `INSERT INTO pay_cards AS c (partner_id, card_number, card_key, wallet_pay_is_default, pay_enabled, providers,
       created_at)
@@ -75,8 +82,15 @@ export async function issueCard(tx: Queryable, partner: Partner, input: IssueCar
      ON CONFLICT (partner_id, card_number) DO UPDATE SET card_key = EXCLUDED.card_key,
        wallet_pay_is_default = COALESCE($4, c.wallet_pay_is_default), pay_enabled = COALESCE($5, c.pay_enabled),
        providers = COALESCE($7::jsonb, c.providers)`,
-    [partner.partnerId, cardNumber, cardKey, input.walletPayIsDefault ?? null, input.payEnabled ?? null, new Date(now),
-      input.providers === undefined ? null : JSON.stringify(input.providers)],
+    [
+      partner.partnerId,
+      cardNumber,
+      cardKey,
+      input.walletPayIsDefault ?? null,
+      input.payEnabled ?? null,
+      new Date(now),
+      input.providers === undefined ? null : JSON.stringify(input.providers),
+    ],
   );
   let cardSession: string | null = null;
   let expiresAt: Date | null = null;
@@ -96,15 +110,28 @@ export async function issueCard(tx: Queryable, partner: Partner, input: IssueCar
     cardSession = newCardSession(partner.layout.cardSessionLength);
     expiresAt = new Date(now + ttlSeconds * 1000);
     await tx.query(
-      `INSERT INTO pay_card_sessions (partner_id, card_session, card_number, issued_at, expires_at) VALUES ($1, ` + `$2, $3, $4, $5)`,
+      `INSERT INTO pay_card_sessions (partner_id, card_session, card_number, issued_at, expires_at) VALUES ($1, ` +
+        `$2, $3, $4, $5)`,
       [partner.partnerId, cardSession, cardNumber, new Date(now), expiresAt],
     );
   }
   const keyed = cardKey === null ? { key: partner.keyHex } : { scheme: 'card-bound' as const, cardKey };
-  const barcode = generateBarcode({ ...partner.layout, ...keyed, cardNumber, cardSession: cardSession ?? undefined, at: now });
+  const barcode = generateBarcode({
+    ...partner.layout,
+    ...keyed,
+    cardNumber,
+    cardSession: cardSession ?? undefined,
+    at: now,
+  });
   return {
-    partnerId: partner.partnerId, cardNumber, cardKey, cardSession, barcode, sessionExpiresAt: expiresAt?.toISOString() ?? null,
-    interval: partner.layout.interval, drawnAt: new Date(now).toISOString(),
+    partnerId: partner.partnerId,
+    cardNumber,
+    cardKey,
+    cardSession,
+    barcode,
+    sessionExpiresAt: expiresAt?.toISOString() ?? null,
+    interval: partner.layout.interval,
+    drawnAt: new Date(now).toISOString(),
   };
 }
 
@@ -149,7 +176,12 @@ export function sessionProblem(session: CardSessionRecord | undefined, now: numb
 }
 
 /** Reads a card session (with its card's settings), locking it when `lock` is set. */
-export async function findSession(tx: Queryable, partnerId: string, cardSession: string, lock = false): Promise<CardSessionRecord | undefined> {
+export async function findSession(
+  tx: Queryable,
+  partnerId: string,
+  cardSession: string,
+  lock = false,
+): Promise<CardSessionRecord | undefined> {
   const { rows } = await tx.query<Record<string, unknown>>(
     `SELECT s.card_session, s.card_number, s.issued_at, s.expires_at, s.closed_at, s.blocked_at,
       c.wallet_pay_is_default, c.pay_enabled, c.providers
@@ -160,16 +192,26 @@ export async function findSession(tx: Queryable, partnerId: string, cardSession:
   const row = rows[0];
   if (row === undefined) return undefined;
   return {
-    cardSession: String(row.card_session), cardNumber: String(row.card_number), issuedAt: row.issued_at as Date,
-    expiresAt: row.expires_at as Date, closedAt: (row.closed_at as Date | null) ?? null,
+    cardSession: String(row.card_session),
+    cardNumber: String(row.card_number),
+    issuedAt: row.issued_at as Date,
+    expiresAt: row.expires_at as Date,
+    closedAt: (row.closed_at as Date | null) ?? null,
     blockedAt: (row.blocked_at as Date | null) ?? null,
-    walletPayIsDefault: Boolean(row.wallet_pay_is_default), payEnabled: Boolean(row.pay_enabled),
+    walletPayIsDefault: Boolean(row.wallet_pay_is_default),
+    payEnabled: Boolean(row.pay_enabled),
     providers: (row.providers as CardProvider[] | null) ?? null,
   };
 }
 
 /** A usable card session, or 409 CARD_SESSION_INVALID (document section 7: scan again, new requestId). */
-export async function requireSession(tx: Queryable, partnerId: string, cardSession: string, now: number, lock = false): Promise<CardSessionRecord> {
+export async function requireSession(
+  tx: Queryable,
+  partnerId: string,
+  cardSession: string,
+  now: number,
+  lock = false,
+): Promise<CardSessionRecord> {
   const session = await findSession(tx, partnerId, cardSession, lock);
   const why = sessionProblem(session, now);
   if (why !== undefined) throw problem(409, 'CARD_SESSION_INVALID', [why]);
@@ -180,8 +222,10 @@ export async function requireSession(tx: Queryable, partnerId: string, cardSessi
  * Closes a card session (after a refund): the customer scans again for a new transaction (document section 3, rule 2).
  */
 export async function closeSession(tx: Queryable, partnerId: string, cardSession: string, now: number): Promise<void> {
-  await tx.query('UPDATE pay_card_sessions SET closed_at = $3 WHERE partner_id = $1 AND card_session = $2 AND closed_at IS NULL',
-    [partnerId, cardSession, new Date(now)]);
+  await tx.query(
+    'UPDATE pay_card_sessions SET closed_at = $3 WHERE partner_id = $1 AND card_session = $2 AND closed_at IS NULL',
+    [partnerId, cardSession, new Date(now)],
+  );
 }
 
 /**
@@ -189,9 +233,16 @@ export async function closeSession(tx: Queryable, partnerId: string, cardSession
  * CARD_SESSION_INVALID until the app draws a new barcode (a new session).
  * Answers whether it was open (a second refusal blocks nothing new).
  */
-export async function blockSession(tx: Queryable, partnerId: string, cardSession: string, now: number): Promise<boolean> {
-  const { rowCount } = await tx.query('UPDATE pay_card_sessions SET blocked_at = $3 WHERE partner_id = $1 AND card_session = $2 AND blocked_at IS NULL',
-    [partnerId, cardSession, new Date(now)]);
+export async function blockSession(
+  tx: Queryable,
+  partnerId: string,
+  cardSession: string,
+  now: number,
+): Promise<boolean> {
+  const { rowCount } = await tx.query(
+    'UPDATE pay_card_sessions SET blocked_at = $3 WHERE partner_id = $1 AND card_session = $2 AND blocked_at IS NULL',
+    [partnerId, cardSession, new Date(now)],
+  );
   return rowCount === 1;
 }
 
@@ -199,12 +250,18 @@ export async function blockSession(tx: Queryable, partnerId: string, cardSession
  * Like {@link blockSession}, for the card session of one of the partner's transactions (a refused /refund, /cancel or
  * /receipt).
  */
-export async function blockSessionOf(tx: Queryable, partnerId: string, transactionId: string, now: number): Promise<boolean> {
+export async function blockSessionOf(
+  tx: Queryable,
+  partnerId: string,
+  transactionId: string,
+  now: number,
+): Promise<boolean> {
   const { rowCount } = await tx.query(
     `UPDATE pay_card_sessions s SET blocked_at = $3 FROM pay_transactions t
      WHERE t.transaction_id = $2 AND t.partner_id = $1 AND s.partner_id = t.partner_id AND s.card_session =
        t.card_session AND s.blocked_at IS NULL`,
-    [partnerId, transactionId, new Date(now)]);
+    [partnerId, transactionId, new Date(now)],
+  );
   return rowCount === 1;
 }
 
@@ -215,7 +272,9 @@ export async function blockSessionOf(tx: Queryable, partnerId: string, transacti
  */
 export async function isBlocked(tx: Queryable, cardSession: string, partnerId: string | undefined): Promise<boolean> {
   const { rows } = await tx.query(
-    'SELECT 1 FROM pay_card_sessions WHERE card_session = $1 AND ($2::text IS NULL OR partner_id = $2) AND ' + 'blocked_at IS NOT NULL LIMIT 1',
-    [cardSession, partnerId ?? null]);
+    'SELECT 1 FROM pay_card_sessions WHERE card_session = $1 AND ($2::text IS NULL OR partner_id = $2) AND ' +
+      'blocked_at IS NOT NULL LIMIT 1',
+    [cardSession, partnerId ?? null],
+  );
   return rows.length > 0;
 }

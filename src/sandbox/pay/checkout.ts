@@ -38,9 +38,18 @@ export function checkAmounts(items: readonly Item[], discountAmount: number, tot
 
 function canonical(body: CheckoutBody): CheckoutBody {
   return {
-    requestId: body.requestId, cardSession: body.cardSession, ...(body.providerId === undefined ? {} : { providerId: body.providerId }),
-    items: body.items.map((i) => ({ name: i.name, article: i.article, measure: i.measure, quantity: i.quantity, price: i.price })),
-    discountAmount: body.discountAmount, totalAmount: body.totalAmount,
+    requestId: body.requestId,
+    cardSession: body.cardSession,
+    ...(body.providerId === undefined ? {} : { providerId: body.providerId }),
+    items: body.items.map((i) => ({
+      name: i.name,
+      article: i.article,
+      measure: i.measure,
+      quantity: i.quantity,
+      price: i.price,
+    })),
+    discountAmount: body.discountAmount,
+    totalAmount: body.totalAmount,
   };
 }
 
@@ -50,7 +59,11 @@ function canonical(body: CheckoutBody): CheckoutBody {
  * any open one (waiting, or confirmed and with the bank) refuses it instead.
  */
 async function openInvoices(
-  tx: Queryable, rt: PayRuntime, partnerId: string, cardSession: string, effects: Effects,
+  tx: Queryable,
+  rt: PayRuntime,
+  partnerId: string,
+  cardSession: string,
+  effects: Effects,
 ): Promise<TransactionRow[]> {
   const statuses: readonly string[] = rt.strict ? ['created', 'processing'] : ['created'];
   const { rows } = await tx.query<Record<string, unknown>>(
@@ -76,12 +89,15 @@ async function openInvoices(
 
 async function stored(tx: Queryable, partnerId: string, requestId: string, hash: string): Promise<string | undefined> {
   const { rows } = await tx.query<{ response: string; body_hash: string }>(
-    'SELECT response, body_hash FROM pay_transactions WHERE partner_id = $1 AND request_id = $2', [partnerId, requestId],
+    'SELECT response, body_hash FROM pay_transactions WHERE partner_id = $1 AND request_id = $2',
+    [partnerId, requestId],
   );
   const row = rows[0];
   if (row === undefined) return undefined;
   if (row.body_hash !== hash) {
-    throw problem(409, 'IDEMPOTENCY_CONFLICT', ['requestId: already used for another checkout (other body or cardSession); use a new requestId']);
+    throw problem(409, 'IDEMPOTENCY_CONFLICT', [
+      'requestId: already used for another checkout (other body or cardSession); use a new requestId',
+    ]);
   }
   return row.response;
 }
@@ -127,9 +143,22 @@ export async function checkout(rt: PayRuntime, partner: Partner, body: CheckoutB
          items, discount_amount, total_amount, status, invoice_expires_at, created_at, updated_at, http_request_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, 'created', $12, $13, $13, $14)
        ON CONFLICT (partner_id, request_id) DO NOTHING RETURNING *`,
-      [transactionId, partner.partnerId, body.requestId, body.cardSession, session!.cardNumber, hash, text, body.providerId ?? null,
-        JSON.stringify(value.items), body.discountAmount, body.totalAmount, new Date(now + rt.options.invoiceTtlSeconds * 1000), new Date(now),
-        httpRequestId],
+      [
+        transactionId,
+        partner.partnerId,
+        body.requestId,
+        body.cardSession,
+        session!.cardNumber,
+        hash,
+        text,
+        body.providerId ?? null,
+        JSON.stringify(value.items),
+        body.discountAmount,
+        body.totalAmount,
+        new Date(now + rt.options.invoiceTtlSeconds * 1000),
+        new Date(now),
+        httpRequestId,
+      ],
     );
     if (rows[0] === undefined) {
       const raced = await stored(tx, partner.partnerId, body.requestId, hash);

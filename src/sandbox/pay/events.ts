@@ -22,11 +22,19 @@ export async function enqueueTransactionUpdated(tx: Queryable, rt: PayRuntime, t
   if (target?.webhookUrl == null) return false;
   // In the words of the Pay API's answers: a client reads its webhooks and /status alike.
   const payload = {
-    type: 'transaction.updated', timestamp: new Date(ctx.clock()).toISOString(), data: rt.dialect.transaction(t),
+    type: 'transaction.updated',
+    timestamp: new Date(ctx.clock()).toISOString(),
+    data: rt.dialect.transaction(t),
   };
   await ctx.outbox.enqueue(tx, {
-    topic: PAY_TOPIC, owner: t.partnerId, eventType: 'transaction.updated', url: target.webhookUrl,
-    secret: target.webhookSecret, payload, id: eventId(t), ...(t.httpRequestId === null ? {} : { requestId: t.httpRequestId }),
+    topic: PAY_TOPIC,
+    owner: t.partnerId,
+    eventType: 'transaction.updated',
+    url: target.webhookUrl,
+    secret: target.webhookSecret,
+    payload,
+    id: eventId(t),
+    ...(t.httpRequestId === null ? {} : { requestId: t.httpRequestId }),
   });
   return true;
 }

@@ -13,7 +13,12 @@ export function invoiceDue(t: TransactionRow, now: number): boolean {
  * Applies an invoice's expiry when it is due, in `tx` (the row must be locked):
  * every read and action sees the same status the sweeper would set.
  */
-export async function expireIfDue(tx: Queryable, rt: PayRuntime, t: TransactionRow, effects: Effects): Promise<TransactionRow> {
+export async function expireIfDue(
+  tx: Queryable,
+  rt: PayRuntime,
+  t: TransactionRow,
+  effects: Effects,
+): Promise<TransactionRow> {
   if (!invoiceDue(t, rt.ctx.clock())) return t;
   return effects.moved(await move(tx, rt, t, 'expired', 'expired')).transaction;
 }
@@ -27,7 +32,8 @@ export async function sweep(rt: PayRuntime, limit = 100): Promise<number> {
   const now = new Date(rt.ctx.clock());
   await rt.ctx.db.query('DELETE FROM pay_token_ids WHERE expires_at < $1', [now]);
   const { rows } = await rt.ctx.db.query<{ transaction_id: string }>(
-    `SELECT transaction_id FROM pay_transactions WHERE status = 'created' AND invoice_expires_at <= $1 ORDER BY ` + `invoice_expires_at LIMIT $2`,
+    `SELECT transaction_id FROM pay_transactions WHERE status = 'created' AND invoice_expires_at <= $1 ORDER BY ` +
+      `invoice_expires_at LIMIT $2`,
     [now, limit],
   );
   let expired = 0;

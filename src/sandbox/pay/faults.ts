@@ -61,7 +61,9 @@ export class Faults {
       const fault = this.take(path);
       if (fault === undefined) return next();
       if (fault.action === 'fail-before-commit') {
-        throw problem(503, 'UNAVAILABLE', ['The Pay service is unavailable (injected fault); nothing was stored, retry']);
+        throw problem(503, 'UNAVAILABLE', [
+          'The Pay service is unavailable (injected fault); nothing was stored, retry',
+        ]);
       }
       if (fault.action === 'delay') {
         await new Promise((resolve) => setTimeout(resolve, fault.delayMs));

@@ -5,9 +5,10 @@ import type { Migration } from '../../db/index.js';
  * restart must keep (transactions, the bank's pending answers, refunds, seen
  * token ids) is here, never only in memory.
  */
-export const payMigrations: readonly Migration[] = [{
-  id: '001-pay',
-  sql: `
+export const payMigrations: readonly Migration[] = [
+  {
+    id: '001-pay',
+    sql: `
 CREATE TABLE pay_partners (
   partner_id TEXT PRIMARY KEY,
   key_hex TEXT NOT NULL,
@@ -109,34 +110,40 @@ CREATE TABLE pay_bank (
   delay_ms BIGINT NOT NULL,
   receive_ms BIGINT NOT NULL
 )`,
-}, {
-  id: '002-card-providers',
-  sql: 'ALTER TABLE pay_cards ADD COLUMN providers JSONB',
-}, {
-  // Partners stored before schemes existed keep the one they had (card-bound); new ones get the default.
-  // A card of an rfc6238 partner has no card key of its own.
-  id: '003-partner-scheme',
-  sql: `ALTER TABLE pay_partners ADD COLUMN scheme TEXT NOT NULL DEFAULT 'card-bound';
+  },
+  {
+    id: '002-card-providers',
+    sql: 'ALTER TABLE pay_cards ADD COLUMN providers JSONB',
+  },
+  {
+    // Partners stored before schemes existed keep the one they had (card-bound); new ones get the default.
+    // A card of an rfc6238 partner has no card key of its own.
+    id: '003-partner-scheme',
+    sql: `ALTER TABLE pay_partners ADD COLUMN scheme TEXT NOT NULL DEFAULT 'card-bound';
 ALTER TABLE pay_partners ALTER COLUMN scheme SET DEFAULT 'rfc6238';
 ALTER TABLE pay_cards ALTER COLUMN card_key DROP NOT NULL`,
-}, {
-  // Document section 5: after an invalid token "no further action with the card is possible"; kept like any other
-  // state, so a restart (or another sandbox on the same PostgreSQL) keeps refusing the card session.
-  id: '004-card-session-blocked',
-  sql: 'ALTER TABLE pay_card_sessions ADD COLUMN blocked_at TIMESTAMPTZ',
-}, {
-  // The X-Request-Id of the /checkout that created the transaction, sent with its webhooks, so one id
-  // follows a payment through the partner's logs and the sandbox's.
-  id: '005-transaction-request-id',
-  sql: 'ALTER TABLE pay_transactions ADD COLUMN http_request_id TEXT',
-}, {
-  // Refunds that settle later (the foreign dialect): a refund is pending until settles_at, then takes its outcome.
-  // Refunds made before settled at once, as they always did. How the next ones settle is sandbox-wide, like the bank.
-  id: '006-deferred-refunds',
-  sql: `ALTER TABLE pay_refunds ADD COLUMN state TEXT NOT NULL DEFAULT 'succeeded';
+  },
+  {
+    // Document section 5: after an invalid token "no further action with the card is possible"; kept like any other
+    // state, so a restart (or another sandbox on the same PostgreSQL) keeps refusing the card session.
+    id: '004-card-session-blocked',
+    sql: 'ALTER TABLE pay_card_sessions ADD COLUMN blocked_at TIMESTAMPTZ',
+  },
+  {
+    // The X-Request-Id of the /checkout that created the transaction, sent with its webhooks, so one id
+    // follows a payment through the partner's logs and the sandbox's.
+    id: '005-transaction-request-id',
+    sql: 'ALTER TABLE pay_transactions ADD COLUMN http_request_id TEXT',
+  },
+  {
+    // Refunds that settle later (the foreign dialect): a refund is pending until settles_at, then takes its outcome.
+    // Refunds made before settled at once, as they always did. How the next ones settle is sandbox-wide, like the bank.
+    id: '006-deferred-refunds',
+    sql: `ALTER TABLE pay_refunds ADD COLUMN state TEXT NOT NULL DEFAULT 'succeeded';
 ALTER TABLE pay_refunds ADD COLUMN outcome TEXT;
 ALTER TABLE pay_refunds ADD COLUMN settles_at TIMESTAMPTZ;
 CREATE INDEX pay_refunds_due ON pay_refunds (state, settles_at);
 ALTER TABLE pay_bank ADD COLUMN refund_mode TEXT NOT NULL DEFAULT 'approve';
 ALTER TABLE pay_bank ADD COLUMN refund_delay_ms BIGINT NOT NULL DEFAULT 0`,
-}];
+  },
+];

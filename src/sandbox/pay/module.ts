@@ -54,8 +54,12 @@ export function createPayModule(options: PayModuleOptions = {}): SandboxModule {
     mount(app, ctx) {
       const bank = new BankSimulator();
       const rt: PayRuntime = {
-        ctx, options: resolved, bank, partners: new PartnerCache(),
-        dialect: payDialect(resolved.dialect ?? ctx.dialect), strict: resolved.strict ?? ctx.strict,
+        ctx,
+        options: resolved,
+        bank,
+        partners: new PartnerCache(),
+        dialect: payDialect(resolved.dialect ?? ctx.dialect),
+        strict: resolved.strict ?? ctx.strict,
       };
       bank.bind(rt);
       const faults = new Faults();
@@ -64,14 +68,28 @@ export function createPayModule(options: PayModuleOptions = {}): SandboxModule {
     },
     async seedDemo(ctx) {
       const v = demoConfig.verifier;
-      await upsertPartner(ctx.db, {
-        partnerId: v.partnerId, key: v.key, scheme: v.scheme,
-        layout: { algorythm: v.algorythm, passLength: v.passLength, prefix: v.prefix, interval: v.interval, cardSessionLength: v.cardSessionLength, delimeter: v.delimeter },
-      }, new Date(ctx.clock()));
+      await upsertPartner(
+        ctx.db,
+        {
+          partnerId: v.partnerId,
+          key: v.key,
+          scheme: v.scheme,
+          layout: {
+            algorythm: v.algorythm,
+            passLength: v.passLength,
+            prefix: v.prefix,
+            interval: v.interval,
+            cardSessionLength: v.cardSessionLength,
+            delimeter: v.delimeter,
+          },
+        },
+        new Date(ctx.clock()),
+      );
       return [
         `Pay API    {url}/checkout ... (partner ${v.partnerId}: tokens of the demo verifier are valid)`,
         'Simulator  {url}/sandbox/app',
-        "Demo card  curl -s -X POST -H 'Content-Type: application/json' -d '{}' {url}/sandbox/cards   (a card, " + "its key, a barcode with a card session)",
+        "Demo card  curl -s -X POST -H 'Content-Type: application/json' -d '{}' {url}/sandbox/cards   (a card, " +
+          'its key, a barcode with a card session)',
       ];
     },
     start(ctx) {
@@ -80,14 +98,21 @@ export function createPayModule(options: PayModuleOptions = {}): SandboxModule {
       const { rt, bank } = instance;
       const background = (what: string, work: () => Promise<unknown>) => {
         if (instance.sweeping !== undefined) return;
-        instance.sweeping = work().catch((error: unknown) => ctx.logger.warn({ err: error }, `pay ${what} failed`))
-          .finally(() => { instance.sweeping = undefined; });
+        instance.sweeping = work()
+          .catch((error: unknown) => ctx.logger.warn({ err: error }, `pay ${what} failed`))
+          .finally(() => {
+            instance.sweeping = undefined;
+          });
       };
       // After a restart, the bank's unanswered payments are re-driven once; then expiries are swept.
       background('bank re-drive', () => bank.redrive());
-      const sweepAll = rt.dialect.refunds === 'deferred'
-        ? async () => { await sweep(rt); await settleDueRefunds(rt); }
-        : () => sweep(rt);
+      const sweepAll =
+        rt.dialect.refunds === 'deferred'
+          ? async () => {
+              await sweep(rt);
+              await settleDueRefunds(rt);
+            }
+          : () => sweep(rt);
       instance.sweeper = setInterval(() => background('sweep', sweepAll), resolved.sweepIntervalMs);
       instance.sweeper.unref();
     },

@@ -2,21 +2,34 @@ import { z } from 'zod';
 import { ConfigError } from '../../errors.js';
 import { validationErrors } from '../../contracts/validation-errors.js';
 
-const provider = z.object({
-  providerId: z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/, { error: 'must be 1 to 64 of [A-Za-z0-9._:-]' }),
-  name: z.string().min(1).max(200),
-}).strict();
+const provider = z
+  .object({
+    providerId: z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/, { error: 'must be 1 to 64 of [A-Za-z0-9._:-]' }),
+    name: z.string().min(1).max(200),
+  })
+  .strict();
 
-const schema = z.object({
-  cardSessionTtlSeconds: z.number().int().min(1).max(86_400 * 30).default(900),
-  invoiceTtlSeconds: z.number().int().min(1).max(86_400).default(300),
-  sweepIntervalMs: z.number().int().min(10).max(60_000).default(1000),
-  providers: z.array(provider).min(1).max(20).default([{ providerId: 'wallet', name: 'Wallet Pay' }]),
-  /** The Pay API's words; default: the sandbox's (`SandboxOptions.dialect`, itself `kit` by default). */
-  dialect: z.enum(['kit', 'foreign'], { error: 'must be kit or foreign' }).optional(),
-  /** Refuse (409) a /checkout for a card session whose invoice is still open; default: the sandbox's `strict`. */
-  strict: z.boolean().optional(),
-}).strict();
+const schema = z
+  .object({
+    cardSessionTtlSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(86_400 * 30)
+      .default(900),
+    invoiceTtlSeconds: z.number().int().min(1).max(86_400).default(300),
+    sweepIntervalMs: z.number().int().min(10).max(60_000).default(1000),
+    providers: z
+      .array(provider)
+      .min(1)
+      .max(20)
+      .default([{ providerId: 'wallet', name: 'Wallet Pay' }]),
+    /** The Pay API's words; default: the sandbox's (`SandboxOptions.dialect`, itself `kit` by default). */
+    dialect: z.enum(['kit', 'foreign'], { error: 'must be kit or foreign' }).optional(),
+    /** Refuse (409) a /checkout for a card session whose invoice is still open; default: the sandbox's `strict`. */
+    strict: z.boolean().optional(),
+  })
+  .strict();
 
 /** Options of {@link createPayModule}. */
 export type PayModuleOptions = z.input<typeof schema>;

@@ -16,7 +16,12 @@ export interface BarcodeLayout {
 
 /** The demo layout; a partner created without `layout` gets it. */
 export const DEFAULT_LAYOUT: BarcodeLayout = {
-  algorythm: 'HMACSHA256', passLength: 8, prefix: 'CM', interval: 30, cardSessionLength: 8, delimeter: ';',
+  algorythm: 'HMACSHA256',
+  passLength: 8,
+  prefix: 'CM',
+  interval: 30,
+  cardSessionLength: 8,
+  delimeter: ';',
 };
 
 /** A merchant known to the sandbox: its key (to check tokens, draw barcodes), its scheme and webhook target. */
@@ -45,9 +50,13 @@ export interface PartnerInput {
 function fromRow(row: Record<string, unknown>): Partner {
   const keyHex = String(row.key_hex);
   return {
-    partnerId: String(row.partner_id), keyHex, tokenKey: tokenKeyOf(keyHex),
-    webhookUrl: (row.webhook_url as string | null) ?? null, webhookSecret: String(row.webhook_secret),
-    layout: row.layout as BarcodeLayout, scheme: row.scheme as PasswordScheme,
+    partnerId: String(row.partner_id),
+    keyHex,
+    tokenKey: tokenKeyOf(keyHex),
+    webhookUrl: (row.webhook_url as string | null) ?? null,
+    webhookSecret: String(row.webhook_secret),
+    layout: row.layout as BarcodeLayout,
+    scheme: row.scheme as PasswordScheme,
   };
 }
 
@@ -66,16 +75,27 @@ export async function upsertPartner(db: Queryable, input: PartnerInput, now: Dat
        layout = CASE WHEN $9 THEN EXCLUDED.layout ELSE p.layout END,
        updated_at = EXCLUDED.updated_at
      RETURNING *`,
-    [input.partnerId, input.key.toLowerCase(), input.webhookUrl ?? null, input.webhookSecret ?? generateWebhookSecret(),
-      JSON.stringify(input.layout ?? DEFAULT_LAYOUT), now,
-      input.webhookUrl !== undefined, input.webhookSecret !== undefined, input.layout !== undefined, input.scheme ?? null],
+    [
+      input.partnerId,
+      input.key.toLowerCase(),
+      input.webhookUrl ?? null,
+      input.webhookSecret ?? generateWebhookSecret(),
+      JSON.stringify(input.layout ?? DEFAULT_LAYOUT),
+      now,
+      input.webhookUrl !== undefined,
+      input.webhookSecret !== undefined,
+      input.layout !== undefined,
+      input.scheme ?? null,
+    ],
   );
   return fromRow(rows[0]!);
 }
 
 /** The partner with this id, if any. */
 export async function findPartner(db: Queryable, partnerId: string): Promise<Partner | undefined> {
-  const { rows } = await db.query<Record<string, unknown>>('SELECT * FROM pay_partners WHERE partner_id = $1', [partnerId]);
+  const { rows } = await db.query<Record<string, unknown>>('SELECT * FROM pay_partners WHERE partner_id = $1', [
+    partnerId,
+  ]);
   return rows[0] === undefined ? undefined : fromRow(rows[0]);
 }
 
@@ -93,9 +113,11 @@ export async function resolvePartner(db: Queryable, partnerId: string | undefine
 export async function requirePartner(db: Queryable, partnerId: string | undefined): Promise<Partner> {
   const partner = await resolvePartner(db, partnerId);
   if (partner !== undefined) return partner;
-  throw problem(404, 'NOT_FOUND', [partnerId === undefined
-    ? 'partnerId: required when the sandbox knows no partner or several (create one with POST /sandbox/partners)'
-    : 'partnerId: no such partner']);
+  throw problem(404, 'NOT_FOUND', [
+    partnerId === undefined
+      ? 'partnerId: required when the sandbox knows no partner or several (create one with POST /sandbox/partners)'
+      : 'partnerId: no such partner',
+  ]);
 }
 
 /**

@@ -11,10 +11,18 @@ const DISABLED = 'Wallet payment is not enabled for this customer';
  * for the customer.
  */
 export function providersFor(rt: PayRuntime, session: CardSessionRecord): CardProvider[] {
-  const list: CardProvider[] = session.providers ?? rt.options.providers.map((p) => ({ providerId: p.providerId, name: p.name, available: true }));
-  return list.map((p) => (session.payEnabled
-    ? { providerId: p.providerId, name: p.name, available: p.available, ...(p.message === undefined ? {} : { message: p.message }) }
-    : { providerId: p.providerId, name: p.name, available: false, message: p.message ?? DISABLED }));
+  const list: CardProvider[] =
+    session.providers ?? rt.options.providers.map((p) => ({ providerId: p.providerId, name: p.name, available: true }));
+  return list.map((p) =>
+    session.payEnabled
+      ? {
+          providerId: p.providerId,
+          name: p.name,
+          available: p.available,
+          ...(p.message === undefined ? {} : { message: p.message }),
+        }
+      : { providerId: p.providerId, name: p.name, available: false, message: p.message ?? DISABLED },
+  );
 }
 
 /** `walletPayIsDefault` for the customer: the card's setting, and only while some provider is available. */
@@ -23,7 +31,11 @@ export function walletPayIsDefault(session: CardSessionRecord, providers: readon
 }
 
 /** 400 when a providerId is not one this customer is offered. */
-export function requireOffered(providers: readonly CardProvider[], providerId: string | undefined, field: string): void {
+export function requireOffered(
+  providers: readonly CardProvider[],
+  providerId: string | undefined,
+  field: string,
+): void {
   if (providerId !== undefined && !providers.some((p) => p.providerId === providerId)) {
     throw problem(400, 'BAD_REQUEST', [`${field}: not a provider offered to this customer`]);
   }

@@ -12,14 +12,18 @@ import { requireTransaction, transactionFromRow, type TransactionRow } from './t
 
 function viewOf(row: Record<string, unknown>, t: TransactionRow): RefundView {
   return {
-    refundId: String(row.refund_id), transactionId: t.transactionId, amount: Number(row.amount),
-    refundedAmount: t.refundedAmount, state: row.state as RefundView['state'],
+    refundId: String(row.refund_id),
+    transactionId: t.transactionId,
+    amount: Number(row.amount),
+    refundedAmount: t.refundedAmount,
+    state: row.state as RefundView['state'],
   };
 }
 
 async function reservedBy(tx: Queryable, transactionId: string): Promise<number> {
   const { rows } = await tx.query<{ reserved: string | number | null }>(
-    "SELECT SUM(amount) AS reserved FROM pay_refunds WHERE transaction_id = $1 AND state = 'pending'", [transactionId],
+    "SELECT SUM(amount) AS reserved FROM pay_refunds WHERE transaction_id = $1 AND state = 'pending'",
+    [transactionId],
   );
   return Number(rows[0]?.reserved ?? 0);
 }
@@ -40,7 +44,8 @@ export async function deferredRefund(rt: PayRuntime, partner: Partner, body: Ref
   return write(rt, async (tx) => {
     const t = await requireTransaction(tx, { transactionId: body.transactionId, partnerId: partner.partnerId }, true);
     const previous = await tx.query<Record<string, unknown>>(
-      'SELECT * FROM pay_refunds WHERE transaction_id = $1 AND refund_id = $2', [t.transactionId, body.refundId],
+      'SELECT * FROM pay_refunds WHERE transaction_id = $1 AND refund_id = $2',
+      [t.transactionId, body.refundId],
     );
     if (previous.rows[0] !== undefined) {
       if (previous.rows[0].body_hash !== hash) {
@@ -53,14 +58,27 @@ export async function deferredRefund(rt: PayRuntime, partner: Partner, body: Ref
     const settings = await refundSettings(tx);
     const now = rt.ctx.clock();
     const view: RefundView = {
-      refundId: body.refundId, transactionId: t.transactionId, amount, refundedAmount: t.refundedAmount, state: 'pending',
+      refundId: body.refundId,
+      transactionId: t.transactionId,
+      amount,
+      refundedAmount: t.refundedAmount,
+      state: 'pending',
     };
     await tx.query(
       `INSERT INTO pay_refunds
          (transaction_id, refund_id, body_hash, amount, items, response, created_at, state, outcome, settles_at)
        VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, 'pending', $8, $9)`,
-      [t.transactionId, body.refundId, hash, amount, refundItemsJson(request), JSON.stringify(view), new Date(now),
-        settings.mode === 'approve' ? 'succeeded' : 'failed', new Date(now + settings.delayMs)],
+      [
+        t.transactionId,
+        body.refundId,
+        hash,
+        amount,
+        refundItemsJson(request),
+        JSON.stringify(view),
+        new Date(now),
+        settings.mode === 'approve' ? 'succeeded' : 'failed',
+        new Date(now + settings.delayMs),
+      ],
     );
     return view;
   });

@@ -30,7 +30,11 @@ export function unitsByArticle(items: readonly Pick<Item, 'article' | 'quantity'
  * before), with the transaction's discount spread pro rata; the refund that
  * returns the last unit returns exactly what remains.
  */
-export function itemsRefundAmount(t: TransactionRow, refundedUnits: Map<string, number>, request: Map<string, number>): number {
+export function itemsRefundAmount(
+  t: TransactionRow,
+  refundedUnits: Map<string, number>,
+  request: Map<string, number>,
+): number {
   let value = 0n;
   for (const [article, wanted] of request) {
     let skip = refundedUnits.get(article) ?? 0;
@@ -45,7 +49,9 @@ export function itemsRefundAmount(t: TransactionRow, refundedUnits: Map<string, 
     }
   }
   const bought = unitsByArticle(t.items);
-  const allReturned = [...bought].every(([article, units]) => (refundedUnits.get(article) ?? 0) + (request.get(article) ?? 0) === units);
+  const allReturned = [...bought].every(
+    ([article, units]) => (refundedUnits.get(article) ?? 0) + (request.get(article) ?? 0) === units,
+  );
   if (allReturned) return t.totalAmount - t.refundedAmount;
   const purchase = purchaseAmountExact(t.items);
   return purchase === 0n ? 0 : Number((value * BigInt(t.totalAmount)) / purchase);
@@ -54,10 +60,12 @@ export function itemsRefundAmount(t: TransactionRow, refundedUnits: Map<string, 
 async function refundedUnitsOf(tx: Queryable, transactionId: string): Promise<Map<string, number>> {
   // A refund that failed gave nothing back: its units are still the customer's to return.
   const { rows } = await tx.query<{ items: Array<{ article: string; quantity: number }> | null }>(
-    "SELECT items FROM pay_refunds WHERE transaction_id = $1 AND state <> 'failed'", [transactionId],
+    "SELECT items FROM pay_refunds WHERE transaction_id = $1 AND state <> 'failed'",
+    [transactionId],
   );
   const units = new Map<string, number>();
-  for (const row of rows) for (const i of row.items ?? []) units.set(i.article, (units.get(i.article) ?? 0) + i.quantity);
+  for (const row of rows)
+    for (const i of row.items ?? []) units.set(i.article, (units.get(i.article) ?? 0) + i.quantity);
   return units;
 }
 
@@ -84,7 +92,11 @@ export function refundItemsJson(request: Map<string, number> | undefined): strin
  * remains is 422. `reserved`: refunds still pending, which what remains excludes.
  */
 export async function amountToRefund(
-  tx: Queryable, t: TransactionRow, body: RefundBody, request: Map<string, number> | undefined, reserved = 0,
+  tx: Queryable,
+  t: TransactionRow,
+  body: RefundBody,
+  request: Map<string, number> | undefined,
+  reserved = 0,
 ): Promise<number> {
   const remaining = t.totalAmount - t.refundedAmount - reserved;
   let amount: number;
@@ -124,10 +136,12 @@ export async function refund(rt: PayRuntime, partner: Partner, body: RefundBody)
   return write(rt, async (tx, effects) => {
     const t = await requireTransaction(tx, { transactionId: body.transactionId, partnerId: partner.partnerId }, true);
     const previous = await tx.query<{ body_hash: string; response: string }>(
-      'SELECT body_hash, response FROM pay_refunds WHERE transaction_id = $1 AND refund_id = $2', [t.transactionId, body.refundId],
+      'SELECT body_hash, response FROM pay_refunds WHERE transaction_id = $1 AND refund_id = $2',
+      [t.transactionId, body.refundId],
     );
     if (previous.rows[0] !== undefined) {
-      if (previous.rows[0].body_hash !== hash) throw problem(409, 'IDEMPOTENCY_CONFLICT', ['refundId: already used for another refund of this transaction']);
+      if (previous.rows[0].body_hash !== hash)
+        throw problem(409, 'IDEMPOTENCY_CONFLICT', ['refundId: already used for another refund of this transaction']);
       return previous.rows[0].response;
     }
     if (t.status !== 'succeeded') throw invalidState(t, 'refunded (only a succeeded transaction can be)');
@@ -140,11 +154,16 @@ export async function refund(rt: PayRuntime, partner: Partner, body: RefundBody)
     );
     const updated = transactionFromRow(rows[0]!);
     const response: RefundResponse = {
-      refundId: body.refundId, transactionId: t.transactionId, amount, refundedAmount: updated.refundedAmount, status: 'succeeded',
+      refundId: body.refundId,
+      transactionId: t.transactionId,
+      amount,
+      refundedAmount: updated.refundedAmount,
+      status: 'succeeded',
     };
     const text = JSON.stringify(response);
     await tx.query(
-      `INSERT INTO pay_refunds (transaction_id, refund_id, body_hash, amount, items, response, created_at) ` + `VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)`,
+      `INSERT INTO pay_refunds (transaction_id, refund_id, body_hash, amount, items, response, created_at) ` +
+        `VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)`,
       [t.transactionId, body.refundId, hash, amount, refundItemsJson(request), text, now],
     );
     await closeSession(tx, t.partnerId, t.cardSession, now.getTime());

@@ -40,12 +40,19 @@ function subjectOf(body: Uint8Array, idIn: (value: unknown) => string | undefine
  * did sign: the same /checkout with a fresh token is the document's recovery
  * for a lost answer, which a block would turn into a rescan.
  */
-export async function blockAfterRefusedToken(rt: PayRuntime, partner: Partner, body: Uint8Array, path: string): Promise<void> {
+export async function blockAfterRefusedToken(
+  rt: PayRuntime,
+  partner: Partner,
+  body: Uint8Array,
+  path: string,
+): Promise<void> {
   const subject = subjectOf(body, (value) => rt.dialect.transactionIdIn(value));
   if (subject === undefined) return;
   const now = rt.ctx.clock();
-  const blocked = 'cardSession' in subject
-    ? await blockSession(rt.ctx.db, partner.partnerId, subject.cardSession, now)
-    : await blockSessionOf(rt.ctx.db, partner.partnerId, subject.transactionId, now);
-  if (blocked) rt.ctx.logger.info({ path, partnerId: partner.partnerId }, 'card session blocked after a refused wallet token');
+  const blocked =
+    'cardSession' in subject
+      ? await blockSession(rt.ctx.db, partner.partnerId, subject.cardSession, now)
+      : await blockSessionOf(rt.ctx.db, partner.partnerId, subject.transactionId, now);
+  if (blocked)
+    rt.ctx.logger.info({ path, partnerId: partner.partnerId }, 'card session blocked after a refused wallet token');
 }

@@ -31,19 +31,27 @@ function jsonText(c: Context, text: string): Response {
 export function mountPayApi(app: OpenAPIHono<Env>, rt: PayRuntime, faults: Faults): void {
   registerPayOpenApi(app);
   const { dialect } = rt;
-  const guarded = (path: string, required: boolean) =>
-    [...dialect.outside, faults.middleware(path), walletToken(rt, { required }), ...dialect.inside];
+  const guarded = (path: string, required: boolean) => [
+    ...dialect.outside,
+    faults.middleware(path),
+    walletToken(rt, { required }),
+    ...dialect.inside,
+  ];
   const signed = (path: string) => guarded(path, true);
-  const handle = (route: object, handler: (c: Context) => Promise<Response>) => app.openapi(route as never, handler as never);
+  const handle = (route: object, handler: (c: Context) => Promise<Response>) =>
+    app.openapi(route as never, handler as never);
 
   handle({ ...PAY_ROUTES.availability, middleware: signed(PAY_PATHS.availability) }, async (c) =>
-    c.json(await availability(rt, signedPartner(c), jsonBody<{ cardSession: string }>(c).cardSession)));
+    c.json(await availability(rt, signedPartner(c), jsonBody<{ cardSession: string }>(c).cardSession)),
+  );
 
   handle({ ...PAY_ROUTES.availabilityTask, middleware: signed(PAY_PATHS.availabilityTask) }, async (c) =>
-    jsonText(c, await availabilityTask(rt, signedPartner(c), jsonBody<TaskBody>(c))));
+    jsonText(c, await availabilityTask(rt, signedPartner(c), jsonBody<TaskBody>(c))),
+  );
 
   handle({ ...PAY_ROUTES.checkout, middleware: signed(PAY_PATHS.checkout) }, async (c) =>
-    jsonText(c, dialect.checkout(await checkout(rt, signedPartner(c), jsonBody<CheckoutBody>(c)))));
+    jsonText(c, dialect.checkout(await checkout(rt, signedPartner(c), jsonBody<CheckoutBody>(c)))),
+  );
 
   handle({ ...PAY_ROUTES.status, middleware: guarded(PAY_PATHS.status, false) }, async (c) => {
     const partnerId = partnerOf(c)?.partnerId;
@@ -56,9 +64,11 @@ export function mountPayApi(app: OpenAPIHono<Env>, rt: PayRuntime, faults: Fault
     return c.json(dialect.transaction(await cancel(rt, signedPartner(c), transactionId)));
   });
 
-  handle({ ...PAY_ROUTES.refund, middleware: signed(PAY_PATHS.refund) }, async (c) => (dialect.refunds === 'deferred'
-    ? c.json(dialect.refund(await deferredRefund(rt, signedPartner(c), jsonBody<RefundBody>(c))))
-    : jsonText(c, await refund(rt, signedPartner(c), jsonBody<RefundBody>(c)))));
+  handle({ ...PAY_ROUTES.refund, middleware: signed(PAY_PATHS.refund) }, async (c) =>
+    dialect.refunds === 'deferred'
+      ? c.json(dialect.refund(await deferredRefund(rt, signedPartner(c), jsonBody<RefundBody>(c))))
+      : jsonText(c, await refund(rt, signedPartner(c), jsonBody<RefundBody>(c))),
+  );
 
   handle({ ...PAY_ROUTES.receipt, middleware: signed(PAY_PATHS.receipt) }, async (c) => {
     const body = jsonBody<{ transactionId: string; receipt: Record<string, unknown> }>(c);

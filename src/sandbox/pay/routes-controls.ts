@@ -8,7 +8,13 @@ import { jsonBody } from './routes-api.js';
 import type { PayRuntime } from './runtime.js';
 import { setRefundSettings, type RefundSettings } from './refund-settings.js';
 import {
-  bankRoute, clearFaultsRoute, faultRoute, redeliverRoute, refundSettingsRoute, transactionRoute, webhooksRoute,
+  bankRoute,
+  clearFaultsRoute,
+  faultRoute,
+  redeliverRoute,
+  refundSettingsRoute,
+  transactionRoute,
+  webhooksRoute,
 } from './simulator-spec.js';
 import { requireTransaction } from './transactions.js';
 
@@ -20,7 +26,8 @@ const param = (c: Context, name: string) => (c.req.valid as (t: 'param') => Reco
  * full record.
  */
 export function mountControls(app: OpenAPIHono<Env>, rt: PayRuntime, faults: Faults): void {
-  const handle = (route: object, handler: (c: Context) => Promise<Response> | Response) => app.openapi(route as never, handler as never);
+  const handle = (route: object, handler: (c: Context) => Promise<Response> | Response) =>
+    app.openapi(route as never, handler as never);
 
   handle(bankRoute, async (c) => c.json(await setBankSettings(rt.ctx.db, jsonBody<BankSettings>(c))));
 
@@ -44,7 +51,8 @@ export function mountControls(app: OpenAPIHono<Env>, rt: PayRuntime, faults: Fau
 
   handle(redeliverRoute, async (c) => {
     const id = param(c, 'id');
-    if (!(await rt.ctx.outbox.redeliver(id))) throw problem(404, 'NOT_FOUND', ['id: no such pending or failed delivery']);
+    if (!(await rt.ctx.outbox.redeliver(id)))
+      throw problem(404, 'NOT_FOUND', ['id: no such pending or failed delivery']);
     return c.json({ id, redelivered: true as const });
   });
 

@@ -12,7 +12,15 @@ import { jsonBody } from './routes-api.js';
 import { write, type PayRuntime } from './runtime.js';
 import type { CardRequest, PartnerRequest } from './simulator-schemas.js';
 import {
-  appPageRoute, barcodeRoute, cardRoute, cardTransactionsRoute, confirmRoute, customerCancelRoute, declineRoute, invoicesRoute, partnerRoute,
+  appPageRoute,
+  barcodeRoute,
+  cardRoute,
+  cardTransactionsRoute,
+  confirmRoute,
+  customerCancelRoute,
+  declineRoute,
+  invoicesRoute,
+  partnerRoute,
 } from './simulator-spec.js';
 import { transactionState } from './transactions.js';
 
@@ -25,14 +33,21 @@ const query = <T>(c: Context) => (c.req.valid as (t: 'query') => T)('query');
  * them (confirm, decline, cancel), the card's history, and the wallet app's page at /sandbox/app.
  */
 export function mountSimulator(app: OpenAPIHono<Env>, rt: PayRuntime): void {
-  const handle = (route: object, handler: (c: Context) => Promise<Response> | Response) => app.openapi(route as never, handler as never);
+  const handle = (route: object, handler: (c: Context) => Promise<Response> | Response) =>
+    app.openapi(route as never, handler as never);
   const ttl = rt.options.cardSessionTtlSeconds;
 
   handle(partnerRoute, async (c) => {
     const body = jsonBody<PartnerRequest>(c);
     const partner = await upsertPartner(rt.ctx.db, { ...body, webhookUrl: body.webhookUrl }, new Date(rt.ctx.clock()));
     rt.partners.forget(partner.partnerId);
-    return c.json({ partnerId: partner.partnerId, webhookUrl: partner.webhookUrl, webhookSecret: partner.webhookSecret, layout: partner.layout, scheme: partner.scheme });
+    return c.json({
+      partnerId: partner.partnerId,
+      webhookUrl: partner.webhookUrl,
+      webhookSecret: partner.webhookSecret,
+      layout: partner.layout,
+      scheme: partner.scheme,
+    });
   });
 
   handle(cardRoute, async (c) => {
@@ -45,8 +60,12 @@ export function mountSimulator(app: OpenAPIHono<Env>, rt: PayRuntime): void {
     const { partnerId, ...input } = jsonBody<Omit<CardRequest, 'cardNumber'>>(c);
     const partner = await requirePartner(rt.ctx.db, partnerId);
     const cardNumber = param(c, 'cardNumber');
-    const known = await rt.ctx.db.query('SELECT 1 FROM pay_cards WHERE partner_id = $1 AND card_number = $2', [partner.partnerId, cardNumber]);
-    if (known.rows.length === 0) throw problem(404, 'NOT_FOUND', ['cardNumber: no such card; issue it with POST /sandbox/cards']);
+    const known = await rt.ctx.db.query('SELECT 1 FROM pay_cards WHERE partner_id = $1 AND card_number = $2', [
+      partner.partnerId,
+      cardNumber,
+    ]);
+    if (known.rows.length === 0)
+      throw problem(404, 'NOT_FOUND', ['cardNumber: no such card; issue it with POST /sandbox/cards']);
     return c.json(await write(rt, (tx) => issueCard(tx, partner, { ...input, cardNumber }, rt.ctx.clock(), ttl)));
   });
 
@@ -73,7 +92,9 @@ export function mountSimulator(app: OpenAPIHono<Env>, rt: PayRuntime): void {
     return c.json(await customerAct(rt, param(c, 'transactionId'), { kind: 'decline', reason }));
   });
 
-  handle(customerCancelRoute, async (c) => c.json(await customerAct(rt, param(c, 'transactionId'), { kind: 'cancel' })));
+  handle(customerCancelRoute, async (c) =>
+    c.json(await customerAct(rt, param(c, 'transactionId'), { kind: 'cancel' })),
+  );
 
   // The page is the build's (web/), served with its assets: documented here, routed by mountWebPage.
   app.openAPIRegistry.registerPath(appPageRoute);

@@ -24,7 +24,16 @@ export function invalidState(t: Pick<TransactionRow, 'status'>, action: string) 
   return problem(409, 'INVALID_STATE', [`status: the transaction is ${t.status}; it cannot be ${action}`]);
 }
 
-const ALLOWED_COLUMNS = new Set(['reason', 'confirmed_at', 'cancelled_by', 'bank_outcome', 'bank_delay_ms', 'bank_receive_ms', 'bank_received_at', 'bank_answered_at']);
+const ALLOWED_COLUMNS = new Set([
+  'reason',
+  'confirmed_at',
+  'cancelled_by',
+  'bank_outcome',
+  'bank_delay_ms',
+  'bank_receive_ms',
+  'bank_received_at',
+  'bank_answered_at',
+]);
 
 /**
  * Moves a transaction from its current status to `to` (the kit's statuses,
@@ -33,12 +42,17 @@ const ALLOWED_COLUMNS = new Set(['reason', 'confirmed_at', 'cancelled_by', 'bank
  * concurrent move can never be overwritten; an illegal move throws 409 INVALID_STATE.
  */
 export async function move(
-  tx: Queryable, rt: PayRuntime, t: TransactionRow, to: TransactionStatus, action: string, fields: MoveFields = {},
+  tx: Queryable,
+  rt: PayRuntime,
+  t: TransactionRow,
+  to: TransactionStatus,
+  action: string,
+  fields: MoveFields = {},
 ): Promise<Moved> {
   if (!canMove(t.status, to)) throw invalidState(t, action);
   const sets = ['status = $3', 'version = version + 1', 'updated_at = $4'];
   const params: unknown[] = [t.transactionId, t.status, to, new Date(rt.ctx.clock())];
-  const withReason: MoveFields = { reason: to === 'rejected' ? fields.reason ?? 'DECLINED' : null, ...fields };
+  const withReason: MoveFields = { reason: to === 'rejected' ? (fields.reason ?? 'DECLINED') : null, ...fields };
   if (to !== 'rejected') withReason.reason = null;
   for (const [column, value] of Object.entries(withReason)) {
     if (!ALLOWED_COLUMNS.has(column) || value === undefined) continue;
@@ -46,7 +60,8 @@ export async function move(
     sets.push(`${column} = $${params.length}`);
   }
   const { rows } = await tx.query<Record<string, unknown>>(
-    `UPDATE pay_transactions SET ${sets.join(', ')} WHERE transaction_id = $1 AND status = $2 RETURNING *`, params,
+    `UPDATE pay_transactions SET ${sets.join(', ')} WHERE transaction_id = $1 AND status = $2 RETURNING *`,
+    params,
   );
   if (rows[0] === undefined) throw invalidState(t, action);
   const transaction = transactionFromRow(rows[0]);

@@ -59,10 +59,17 @@ export function tokenKeyOf(partnerKeyHex: string): Buffer {
 function parseHeader(encoded: string): WalletTokenHeader | undefined {
   try {
     const header = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as Partial<WalletTokenHeader>;
-    const ok = header.alg === 'HS256' && header.b64 === false && Array.isArray(header.crit) && header.crit.length === 1 &&
-      header.crit[0] === 'b64' && Number.isSafeInteger(header.iat) && typeof header.jti === 'string' &&
-      /^[A-Za-z0-9_-]{16,64}$/.test(header.jti) && (header.kid === undefined || (typeof header.kid === 'string' && KID.test(header.kid)));
-    return ok ? header as WalletTokenHeader : undefined;
+    const ok =
+      header.alg === 'HS256' &&
+      header.b64 === false &&
+      Array.isArray(header.crit) &&
+      header.crit.length === 1 &&
+      header.crit[0] === 'b64' &&
+      Number.isSafeInteger(header.iat) &&
+      typeof header.jti === 'string' &&
+      /^[A-Za-z0-9_-]{16,64}$/.test(header.jti) &&
+      (header.kid === undefined || (typeof header.kid === 'string' && KID.test(header.kid)));
+    return ok ? (header as WalletTokenHeader) : undefined;
   } catch {
     return undefined;
   }
@@ -76,8 +83,11 @@ const MAX_SKEW_SECONDS = 300;
  * protected header (alg, b64, crit, iat, jti, kid) and its age. Run before the
  * body is read, so a request without a plausible token costs no body buffering.
  */
-export function precheckWalletToken(token: string | undefined, nowSeconds: number, maxSkewSeconds = MAX_SKEW_SECONDS):
-  { ok: true; header: WalletTokenHeader } | { ok: false; refusal: TokenRefusal } {
+export function precheckWalletToken(
+  token: string | undefined,
+  nowSeconds: number,
+  maxSkewSeconds = MAX_SKEW_SECONDS,
+): { ok: true; header: WalletTokenHeader } | { ok: false; refusal: TokenRefusal } {
   if (typeof token !== 'string' || token.length > 4096) return { ok: false, refusal: 'MALFORMED' };
   const parts = token.split('.');
   if (parts.length !== 3 || parts[1] !== '' || !B64URL.test(parts[0]!) || !B64URL.test(parts[2]!)) {
@@ -95,8 +105,11 @@ export function precheckWalletToken(token: string | undefined, nowSeconds: numbe
  * header and age ({@link precheckWalletToken}), signature (constant time),
  * then the jti is claimed, so a forged token can never burn a real one's jti.
  */
-export async function verifyWalletToken(token: string | undefined, body: Uint8Array, check: TokenCheck):
-  Promise<{ ok: true; header: WalletTokenHeader } | { ok: false; refusal: TokenRefusal }> {
+export async function verifyWalletToken(
+  token: string | undefined,
+  body: Uint8Array,
+  check: TokenCheck,
+): Promise<{ ok: true; header: WalletTokenHeader } | { ok: false; refusal: TokenRefusal }> {
   const maxSkew = check.maxSkewSeconds ?? MAX_SKEW_SECONDS;
   const pre = precheckWalletToken(token, check.nowSeconds, maxSkew);
   if (!pre.ok) return pre;
@@ -104,7 +117,8 @@ export async function verifyWalletToken(token: string | undefined, body: Uint8Ar
   const [encodedHeader, , encodedSignature] = (token as string).split('.') as [string, string, string];
   const expected = createHmac('sha256', check.tokenKey).update(`${encodedHeader}.`).update(body).digest();
   const presented = Buffer.from(encodedSignature, 'base64url');
-  if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return { ok: false, refusal: 'SIGNATURE' };
+  if (presented.length !== expected.length || !timingSafeEqual(presented, expected))
+    return { ok: false, refusal: 'SIGNATURE' };
   // A jti must stay remembered as long as its token could still pass the age check.
   if (!(await check.claimJti(header.jti, maxSkew * 2 + 1))) return { ok: false, refusal: 'REPLAYED' };
   return { ok: true, header };

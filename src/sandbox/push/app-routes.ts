@@ -9,14 +9,23 @@ const tags = ['Sandbox: wallet-app simulator'];
 const json = <T>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
 
 const inboxRoute = createRoute({
-  operationId: 'sandboxInbox', method: 'get', path: '/sandbox/app/inbox/{msisdn}', tags,
+  operationId: 'sandboxInbox',
+  method: 'get',
+  path: '/sandbox/app/inbox/{msisdn}',
+  tags,
   summary: 'The push messages a simulated phone got, newest first (100 at most)',
   request: { params: MsisdnPath },
-  responses: { 200: json(InboxResponse, 'The inbox.'), 400: json(ErrorEnvelope, 'Not a valid number (`BAD_REQUEST`).') },
+  responses: {
+    200: json(InboxResponse, 'The inbox.'),
+    400: json(ErrorEnvelope, 'Not a valid number (`BAD_REQUEST`).'),
+  },
 });
 const InboxMessage = InboxResponse.shape.messages.element;
 const readRoute = createRoute({
-  operationId: 'sandboxReadMessage', method: 'post', path: '/sandbox/app/inbox/{msisdn}/messages/{messageId}/read', tags,
+  operationId: 'sandboxReadMessage',
+  method: 'post',
+  path: '/sandbox/app/inbox/{msisdn}/messages/{messageId}/read',
+  tags,
   summary: 'The customer opens a message: READ (delivered first if it was not yet), with its callbacks',
   request: { params: InboxMessagePath },
   responses: {

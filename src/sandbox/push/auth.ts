@@ -47,7 +47,11 @@ export class VerifiedPasswords {
  * The account whose Basic credentials are right, else undefined. Unknown logins
  * cost a scrypt run too, so timing does not tell which logins exist.
  */
-export async function authenticate(db: Queryable, cache: VerifiedPasswords, header: string | undefined): Promise<PushAccount | undefined> {
+export async function authenticate(
+  db: Queryable,
+  cache: VerifiedPasswords,
+  header: string | undefined,
+): Promise<PushAccount | undefined> {
   const credentials = parseBasicAuth(header);
   if (credentials === undefined) return undefined;
   const account = await findAccount(db, credentials.login);
@@ -70,11 +74,18 @@ const ACCOUNT = 'pushAccount';
  * Under `guard`, 429 with `Retry-After` once the caller's address, or the
  * login from a new address, has failed too often.
  */
-export function pushAuth(db: Queryable, cache: VerifiedPasswords, resetPath: string, guard?: AuthGuard): MiddlewareHandler {
+export function pushAuth(
+  db: Queryable,
+  cache: VerifiedPasswords,
+  resetPath: string,
+  guard?: AuthGuard,
+): MiddlewareHandler {
   return async (c, next) => {
     const header = c.req.header('authorization');
     const login = parseBasicAuth(header)?.login;
-    const account = await guardedCheck(guard, c, login === undefined ? undefined : `push:${login}`, () => authenticate(db, cache, header));
+    const account = await guardedCheck(guard, c, login === undefined ? undefined : `push:${login}`, () =>
+      authenticate(db, cache, header),
+    );
     if (account === undefined) throw pushUnauthorized();
     if (!account.passwordReset && !(c.req.method === 'PUT' && c.req.path === resetPath)) throw pushUnauthorized();
     c.set(ACCOUNT as never, account as never);

@@ -25,8 +25,12 @@ export interface CallbackTarget {
 /** The Callback API body (src/contracts/callback/events.ts); its eventId is also the webhook-id. */
 export function callbackEvent(change: StatusChange): CallbackEvent {
   return {
-    eventId: `evt_${randomBytes(12).toString('hex')}`, type: change.type, messageId: change.messageId, subId: change.subId,
-    msisdn: change.msisdn, occurredAt: change.occurredAt.toISOString(),
+    eventId: `evt_${randomBytes(12).toString('hex')}`,
+    type: change.type,
+    messageId: change.messageId,
+    subId: change.subId,
+    msisdn: change.msisdn,
+    occurredAt: change.occurredAt.toISOString(),
   };
 }
 
@@ -35,12 +39,25 @@ export function callbackEvent(change: StatusChange): CallbackEvent {
  * changes, so an event exists exactly when its change was committed.
  * Call `outbox.kick()` after the commit.
  */
-export async function enqueueCallbacks(outbox: Outbox, tx: Queryable, target: CallbackTarget, changes: readonly StatusChange[]): Promise<number> {
+export async function enqueueCallbacks(
+  outbox: Outbox,
+  tx: Queryable,
+  target: CallbackTarget,
+  changes: readonly StatusChange[],
+): Promise<number> {
   if (target.callbackUrl === null || changes.length === 0) return 0;
   const url = target.callbackUrl;
   const messages: OutboxMessage[] = changes.map((change) => {
     const event = callbackEvent(change);
-    return { id: event.eventId, topic: PUSH_TOPIC, owner: target.login, eventType: event.type, url, secret: target.callbackSecret, payload: event };
+    return {
+      id: event.eventId,
+      topic: PUSH_TOPIC,
+      owner: target.login,
+      eventType: event.type,
+      url,
+      secret: target.callbackSecret,
+      payload: event,
+    };
   });
   await outbox.enqueueMany(tx, messages);
   return messages.length;

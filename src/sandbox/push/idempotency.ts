@@ -19,7 +19,13 @@ export function requestHash(path: string, body: unknown): string {
  * waits on the reservation's row until the first commits, then replays it.
  * @throws HttpProblem 409 IDEMPOTENCY_CONFLICT when the key came with another body.
  */
-export async function recallOrReserve(tx: Queryable, login: string, key: string, hash: string, now: number): Promise<Recalled> {
+export async function recallOrReserve(
+  tx: Queryable,
+  login: string,
+  key: string,
+  hash: string,
+  now: number,
+): Promise<Recalled> {
   const inserted = await tx.query(
     `INSERT INTO push_idempotency (login, idempotency_key, request_hash, response, created_at) VALUES ($1, $2, $3,
       '', $4)
@@ -28,12 +34,15 @@ export async function recallOrReserve(tx: Queryable, login: string, key: string,
   );
   if (inserted.rows.length > 0) return { kind: 'new' };
   const { rows } = await tx.query<{ request_hash: string; response: string; created_at: Date }>(
-    'SELECT request_hash, response, created_at FROM push_idempotency WHERE login = $1 AND idempotency_key = $2 ' + 'FOR UPDATE', [login, key],
+    'SELECT request_hash, response, created_at FROM push_idempotency WHERE login = $1 AND idempotency_key = $2 ' +
+      'FOR UPDATE',
+    [login, key],
   );
   const row = rows[0]!;
   if (row.created_at.getTime() <= now - IDEMPOTENCY_TTL_MS || row.response === '') {
     await tx.query(
-      `UPDATE push_idempotency SET request_hash = $3, response = '', created_at = $4 WHERE login = $1 AND ` + `idempotency_key = $2`,
+      `UPDATE push_idempotency SET request_hash = $3, response = '', created_at = $4 WHERE login = $1 AND ` +
+        `idempotency_key = $2`,
       [login, key, hash, new Date(now)],
     );
     return { kind: 'new' };
@@ -46,5 +55,9 @@ export async function recallOrReserve(tx: Queryable, login: string, key: string,
 
 /** Stores the answer of a reserved key (same transaction). */
 export async function storeResponse(tx: Queryable, login: string, key: string, response: unknown): Promise<void> {
-  await tx.query('UPDATE push_idempotency SET response = $3 WHERE login = $1 AND idempotency_key = $2', [login, key, JSON.stringify(response)]);
+  await tx.query('UPDATE push_idempotency SET response = $3 WHERE login = $1 AND idempotency_key = $2', [
+    login,
+    key,
+    JSON.stringify(response),
+  ]);
 }

@@ -6,9 +6,10 @@ import type { Migration } from '../../db/index.js';
  * row plus 10,000 narrow ones. `next_at` is when the simulated phones move a
  * message on next (NULL once it has nowhere to go on its own).
  */
-export const pushMigrations: readonly Migration[] = [{
-  id: '001-push',
-  sql: `
+export const pushMigrations: readonly Migration[] = [
+  {
+    id: '001-push',
+    sql: `
 CREATE TABLE push_accounts (
   login TEXT PRIMARY KEY,
   partner TEXT NOT NULL,
@@ -68,4 +69,5 @@ CREATE TABLE push_phones (
   state TEXT NOT NULL,
   updated_at TIMESTAMPTZ NOT NULL
 )`,
-}];
+  },
+];

@@ -37,7 +37,14 @@ export const pushModule: SandboxModule = {
   start(ctx) {
     // One simulator per sandbox: this module object is shared by every sandbox of the process, so the
     // simulator is tied to the sandbox's own outbox, which closes it before the database closes.
-    const simulator = new PhoneSimulator({ db: ctx.db, outbox: ctx.outbox, clock: ctx.clock, logger: ctx.logger, timeScale: ctx.timeScale, onMoved: () => ctx.changes.publish('push') });
+    const simulator = new PhoneSimulator({
+      db: ctx.db,
+      outbox: ctx.outbox,
+      clock: ctx.clock,
+      logger: ctx.logger,
+      timeScale: ctx.timeScale,
+      onMoved: () => ctx.changes.publish('push'),
+    });
     ctx.outbox.onClose(() => simulator.close());
     simulator.start();
   },

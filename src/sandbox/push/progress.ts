@@ -25,7 +25,8 @@ export interface PhoneSimulatorOptions {
 /** Loads the callback target inside the transaction, so a PATCHed URL applies from the next change on. */
 export async function callbackTarget(tx: Queryable, login: string): Promise<CallbackTarget | undefined> {
   const { rows } = await tx.query<{ callback_url: string | null; callback_secret: string }>(
-    'SELECT callback_url, callback_secret FROM push_accounts WHERE login = $1', [login],
+    'SELECT callback_url, callback_secret FROM push_accounts WHERE login = $1',
+    [login],
   );
   const row = rows[0];
   return row && { login, callbackUrl: row.callback_url, callbackSecret: row.callback_secret };
@@ -67,11 +68,16 @@ export class PhoneSimulator {
 
   #tick(): void {
     if (this.#running || this.#stopped) return;
-    this.#running = this.runDue().then(() => undefined, (error: unknown) => {
-      if (!this.#stopped) this.#logger.warn({ err: error }, 'push simulator run failed');
-    }).finally(() => {
-      this.#running = undefined;
-    });
+    this.#running = this.runDue()
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          if (!this.#stopped) this.#logger.warn({ err: error }, 'push simulator run failed');
+        },
+      )
+      .finally(() => {
+        this.#running = undefined;
+      });
   }
 
   get #logger(): Logger {
@@ -80,7 +86,9 @@ export class PhoneSimulator {
 
   /** Moves every message due now, account by account, chunk by chunk; returns how many moved. */
   async runDue(): Promise<number> {
-    const { rows } = await this.#options.db.query<{ login: string }>('SELECT login FROM push_accounts WHERE simulate_delivery ORDER BY login');
+    const { rows } = await this.#options.db.query<{ login: string }>(
+      'SELECT login FROM push_accounts WHERE simulate_delivery ORDER BY login',
+    );
     let moved = 0;
     for (const { login } of rows) {
       for (;;) {
@@ -117,7 +125,13 @@ export class PhoneSimulator {
       const events: StatusChange[] = [];
       for (const r of rows) {
         if (r.status === 'DELIVERED' || r.status === 'FAILED') {
-          events.push({ messageId: r.message_id, subId: r.sub_id, msisdn: r.msisdn, type: r.status === 'DELIVERED' ? 'push.delivered' : 'push.failed', occurredAt: at });
+          events.push({
+            messageId: r.message_id,
+            subId: r.sub_id,
+            msisdn: r.msisdn,
+            type: r.status === 'DELIVERED' ? 'push.delivered' : 'push.failed',
+            occurredAt: at,
+          });
         }
       }
       if (events.length > 0) {

@@ -19,7 +19,10 @@ function notModified(waitMs: number): Response {
 async function answer<T>(run: () => Promise<SendResult<T>>): Promise<Response> {
   try {
     const { response, replayed } = await run();
-    return Response.json(response, { status: 200, headers: replayed ? { [PUSH_HEADERS.idempotentReplayed]: 'true' } : {} });
+    return Response.json(response, {
+      status: 200,
+      headers: replayed ? { [PUSH_HEADERS.idempotentReplayed]: 'true' } : {},
+    });
   } catch (error) {
     if (error instanceof TooEarly) return notModified(error.waitMs);
     throw error;
@@ -48,29 +51,71 @@ export function mountPublicRoutes(app: OpenAPIHono<Env>, ctx: SandboxContext): v
   });
 
   // A send puts messages in phones' inboxes: the wallet app's page reads its inbox again.
-  app.use(PUSH_PATHS.single, async (_c, next) => { await next(); ctx.changes.publish('push'); });
-  app.use(PUSH_PATHS.batch, async (_c, next) => { await next(); ctx.changes.publish('push'); });
+  app.use(PUSH_PATHS.single, async (_c, next) => {
+    await next();
+    ctx.changes.publish('push');
+  });
+  app.use(PUSH_PATHS.batch, async (_c, next) => {
+    await next();
+    ctx.changes.publish('push');
+  });
 
-  app.openapi(PUSH_ROUTES.sendSingle, async (c) => answer(() => sendSingle({
-    db: ctx.db, account: currentAccount(c), now: ctx.clock(), timeScale: ctx.timeScale,
-    idempotencyKey: c.req.valid('header')['idempotency-key'], path: PUSH_PATHS.single,
-  }, c.req.valid('json'))) as never);
+  app.openapi(
+    PUSH_ROUTES.sendSingle,
+    async (c) =>
+      answer(() =>
+        sendSingle(
+          {
+            db: ctx.db,
+            account: currentAccount(c),
+            now: ctx.clock(),
+            timeScale: ctx.timeScale,
+            idempotencyKey: c.req.valid('header')['idempotency-key'],
+            path: PUSH_PATHS.single,
+          },
+          c.req.valid('json'),
+        ),
+      ) as never,
+  );
 
-  app.openapi(PUSH_ROUTES.sendBatch, async (c) => answer(() => sendBatch({
-    db: ctx.db, account: currentAccount(c), now: ctx.clock(), timeScale: ctx.timeScale,
-    idempotencyKey: c.req.valid('header')['idempotency-key'], path: PUSH_PATHS.batch,
-  }, c.req.valid('json'))) as never);
+  app.openapi(
+    PUSH_ROUTES.sendBatch,
+    async (c) =>
+      answer(() =>
+        sendBatch(
+          {
+            db: ctx.db,
+            account: currentAccount(c),
+            now: ctx.clock(),
+            timeScale: ctx.timeScale,
+            idempotencyKey: c.req.valid('header')['idempotency-key'],
+            path: PUSH_PATHS.batch,
+          },
+          c.req.valid('json'),
+        ),
+      ) as never,
+  );
 
   app.openapi(PUSH_ROUTES.getMessage, async (c) => {
     const { messageId } = c.req.valid('param');
-    const { rows } = await ctx.db.query<{ message_id: string; sub_id: string; msisdn: string; status: PushStatus; updated_at: Date }>(
+    const { rows } = await ctx.db.query<{
+      message_id: string;
+      sub_id: string;
+      msisdn: string;
+      status: PushStatus;
+      updated_at: Date;
+    }>(
       'SELECT message_id, sub_id, msisdn, status, updated_at FROM push_messages WHERE message_id = $1 AND login = $2',
       [messageId, currentAccount(c).login],
     );
     const row = rows[0];
     if (row === undefined) throw problem(404, 'NOT_FOUND', ['messageId: no such message']);
     const state: PushMessageState = {
-      messageId: row.message_id, subId: row.sub_id, msisdn: row.msisdn, status: row.status, updatedAt: row.updated_at.toISOString(),
+      messageId: row.message_id,
+      subId: row.sub_id,
+      msisdn: row.msisdn,
+      status: row.status,
+      updatedAt: row.updated_at.toISOString(),
     };
     return c.json(state, 200);
   });

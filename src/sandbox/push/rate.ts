@@ -26,7 +26,12 @@ export function retryHeaders(waitMs: number): Record<string, string> {
  * concurrent calls cannot both pass.
  * @throws TooEarly
  */
-export async function claimSingle(tx: Queryable, key: { login: string; subId: string; msisdn: string }, now: number, intervalMs: number): Promise<void> {
+export async function claimSingle(
+  tx: Queryable,
+  key: { login: string; subId: string; msisdn: string },
+  now: number,
+  intervalMs: number,
+): Promise<void> {
   const { rows } = await tx.query(
     `INSERT INTO push_single_last (login, sub_id, msisdn, sent_at) VALUES ($1, $2, $3, $4)
      ON CONFLICT (login, sub_id, msisdn) DO UPDATE SET sent_at = EXCLUDED.sent_at WHERE push_single_last.sent_at <= $5
@@ -35,7 +40,8 @@ export async function claimSingle(tx: Queryable, key: { login: string; subId: st
   );
   if (rows.length > 0) return;
   const last = await tx.query<{ sent_at: Date }>(
-    'SELECT sent_at FROM push_single_last WHERE login = $1 AND sub_id = $2 AND msisdn = $3', [key.login, key.subId, key.msisdn],
+    'SELECT sent_at FROM push_single_last WHERE login = $1 AND sub_id = $2 AND msisdn = $3',
+    [key.login, key.subId, key.msisdn],
   );
   throw new TooEarly(last.rows[0]!.sent_at.getTime() + intervalMs - now);
 }
@@ -47,10 +53,13 @@ export async function claimSingle(tx: Queryable, key: { login: string; subId: st
  */
 export async function claimBatch(tx: Queryable, login: string, now: number, intervalMs: number): Promise<void> {
   const { rows } = await tx.query(
-    'UPDATE push_accounts SET last_batch_at = $2 WHERE login = $1 AND (last_batch_at IS NULL OR last_batch_at <= ' + '$3) RETURNING login',
+    'UPDATE push_accounts SET last_batch_at = $2 WHERE login = $1 AND (last_batch_at IS NULL OR last_batch_at <= ' +
+      '$3) RETURNING login',
     [login, new Date(now), new Date(now - intervalMs)],
   );
   if (rows.length > 0) return;
-  const last = await tx.query<{ last_batch_at: Date }>('SELECT last_batch_at FROM push_accounts WHERE login = $1', [login]);
+  const last = await tx.query<{ last_batch_at: Date }>('SELECT last_batch_at FROM push_accounts WHERE login = $1', [
+    login,
+  ]);
   throw new TooEarly(last.rows[0]!.last_batch_at.getTime() + intervalMs - now);
 }

@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import {
-  MSISDN, type BatchPushRequest, type BatchPushResponse, type RejectedNumber, type SinglePushRequest, type SinglePushResponse,
+  MSISDN,
+  type BatchPushRequest,
+  type BatchPushResponse,
+  type RejectedNumber,
+  type SinglePushRequest,
+  type SinglePushResponse,
 } from '../../contracts/push/index.js';
 import type { Database, Queryable } from '../../db/index.js';
 import type { PushAccount } from './accounts.js';
@@ -38,7 +43,11 @@ function messageIds(count: number): string[] {
 }
 
 /** Runs a send in one transaction with its Idempotency-Key (if any): replays, or does `work` and stores its answer. */
-async function idempotent<T>(ctx: SendContext, body: unknown, work: (tx: Queryable) => Promise<T>): Promise<SendResult<T>> {
+async function idempotent<T>(
+  ctx: SendContext,
+  body: unknown,
+  work: (tx: Queryable) => Promise<T>,
+): Promise<SendResult<T>> {
   return ctx.db.transaction(async (tx) => {
     const key = ctx.idempotencyKey;
     if (key !== undefined) {
@@ -51,10 +60,28 @@ async function idempotent<T>(ctx: SendContext, body: unknown, work: (tx: Queryab
   });
 }
 
-async function insertSend(tx: Queryable, ctx: SendContext, id: string, kind: 'single' | 'batch', body: SinglePushRequest | BatchPushRequest, accepted: number): Promise<void> {
+async function insertSend(
+  tx: Queryable,
+  ctx: SendContext,
+  id: string,
+  kind: 'single' | 'batch',
+  body: SinglePushRequest | BatchPushRequest,
+  accepted: number,
+): Promise<void> {
   await tx.query(
-    `INSERT INTO push_sends (send_id, login, kind, sub_id, title, text, deeplink, accepted, created_at) VALUES ` + `($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [id, ctx.account.login, kind, body.subId, body.message.title, body.message.text, body.message.deeplink ?? null, accepted, new Date(ctx.now)],
+    `INSERT INTO push_sends (send_id, login, kind, sub_id, title, text, deeplink, accepted, created_at) VALUES ` +
+      `($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [
+      id,
+      ctx.account.login,
+      kind,
+      body.subId,
+      body.message.title,
+      body.message.text,
+      body.message.deeplink ?? null,
+      accepted,
+      new Date(ctx.now),
+    ],
   );
 }
 
@@ -69,7 +96,12 @@ function firstStep(ctx: SendContext): Date | null {
  */
 export async function sendSingle(ctx: SendContext, body: SinglePushRequest): Promise<SendResult<SinglePushResponse>> {
   return idempotent(ctx, body, async (tx) => {
-    await claimSingle(tx, { login: ctx.account.login, subId: body.subId, msisdn: body.msisdn }, ctx.now, ctx.account.singleIntervalMs / ctx.timeScale);
+    await claimSingle(
+      tx,
+      { login: ctx.account.login, subId: body.subId, msisdn: body.msisdn },
+      ctx.now,
+      ctx.account.singleIntervalMs / ctx.timeScale,
+    );
     const sendId = newId('ps');
     const [messageId] = messageIds(1) as [string];
     await insertSend(tx, ctx, sendId, 'single', body, 1);
@@ -118,7 +150,10 @@ export async function sendBatch(ctx: SendContext, body: BatchPushRequest): Promi
       );
     }
     return {
-      batchId, subId: body.subId, accepted: accepted.length, rejected,
+      batchId,
+      subId: body.subId,
+      accepted: accepted.length,
+      rejected,
       messages: accepted.map((msisdn, i) => ({ msisdn, messageId: ids[i]! })),
     };
   });

@@ -26,8 +26,14 @@ export async function inbox(db: Database, msisdn: string, limit = 100, messageId
     [msisdn, limit, messageId ?? null],
   );
   return rows.map((r) => ({
-    messageId: String(r.message_id), subId: String(r.sub_id), login: String(r.login), title: String(r.title), text: String(r.text),
-    deeplink: (r.deeplink as string | null) ?? null, status: r.status as PushStatus, receivedAt: (r.created_at as Date).toISOString(),
+    messageId: String(r.message_id),
+    subId: String(r.sub_id),
+    login: String(r.login),
+    title: String(r.title),
+    text: String(r.text),
+    deeplink: (r.deeplink as string | null) ?? null,
+    status: r.status as PushStatus,
+    receivedAt: (r.created_at as Date).toISOString(),
   }));
 }
 
@@ -37,7 +43,13 @@ export async function inbox(db: Database, msisdn: string, limit = 100, messageId
  * callbacks are sent; reading a READ message again changes nothing.
  * @throws HttpProblem 404 (no such message on this phone), 409 INVALID_STATE (FAILED, or the phone is unreachable).
  */
-export async function markRead(db: Database, outbox: Outbox, now: number, msisdn: string, messageId: string): Promise<InboxMessage> {
+export async function markRead(
+  db: Database,
+  outbox: Outbox,
+  now: number,
+  msisdn: string,
+  messageId: string,
+): Promise<InboxMessage> {
   const events = await db.transaction(async (tx) => {
     const { rows } = await tx.query<{ login: string; sub_id: string; status: PushStatus; state: string | null }>(
       `SELECT m.login, m.sub_id, m.status, p.state FROM push_messages m LEFT JOIN push_phones p ON p.msisdn = m.msisdn
@@ -47,14 +59,22 @@ export async function markRead(db: Database, outbox: Outbox, now: number, msisdn
     const row = rows[0];
     if (row === undefined) throw problem(404, 'NOT_FOUND', ['messageId: no such message on this phone']);
     if (row.status === 'READ') return 0;
-    if (row.status === 'FAILED') throw problem(409, 'INVALID_STATE', ['messageId: the message failed and cannot be read']);
+    if (row.status === 'FAILED')
+      throw problem(409, 'INVALID_STATE', ['messageId: the message failed and cannot be read']);
     if (row.state === 'unreachable') throw problem(409, 'INVALID_STATE', ['msisdn: the phone is unreachable']);
-    await tx.query("UPDATE push_messages SET status = 'READ', updated_at = $2, next_at = NULL WHERE message_id = $1", [messageId, new Date(now)]);
+    await tx.query("UPDATE push_messages SET status = 'READ', updated_at = $2, next_at = NULL WHERE message_id = $1", [
+      messageId,
+      new Date(now),
+    ]);
     const at = new Date(now);
     const base = { messageId, subId: row.sub_id, msisdn, occurredAt: at };
-    const changes: StatusChange[] = row.status === 'DELIVERED'
-      ? [{ ...base, type: 'push.read' }]
-      : [{ ...base, type: 'push.delivered' }, { ...base, type: 'push.read' }];
+    const changes: StatusChange[] =
+      row.status === 'DELIVERED'
+        ? [{ ...base, type: 'push.read' }]
+        : [
+            { ...base, type: 'push.delivered' },
+            { ...base, type: 'push.read' },
+          ];
     const target = await callbackTarget(tx, row.login);
     return target ? enqueueCallbacks(outbox, tx, target, changes) : 0;
   });
@@ -64,7 +84,12 @@ export async function markRead(db: Database, outbox: Outbox, now: number, msisdn
 }
 
 /** Marks a phone online or unreachable; messages to an unreachable phone fail when the simulation next reaches them. */
-export async function setPhoneState(db: Database, now: number, msisdn: string, state: 'online' | 'unreachable'): Promise<void> {
+export async function setPhoneState(
+  db: Database,
+  now: number,
+  msisdn: string,
+  state: 'online' | 'unreachable',
+): Promise<void> {
   await db.query(
     `INSERT INTO push_phones (msisdn, state, updated_at) VALUES ($1, $2, $3)
      ON CONFLICT (msisdn) DO UPDATE SET state = EXCLUDED.state, updated_at = EXCLUDED.updated_at`,

@@ -17,14 +17,18 @@ export async function pushStats(db: Database, login: string, subId?: string): Pr
   const sub = subId ?? null;
   const [counts, statuses, sends] = await Promise.all([
     db.query<{ messages: number; distinct_msisdn: number }>(
-      'SELECT count(*) AS messages, count(DISTINCT msisdn) AS distinct_msisdn FROM push_messages WHERE login = ' + '$1 AND ($2::text IS NULL OR sub_id = $2)',
+      'SELECT count(*) AS messages, count(DISTINCT msisdn) AS distinct_msisdn FROM push_messages WHERE login = ' +
+        '$1 AND ($2::text IS NULL OR sub_id = $2)',
       [login, sub],
     ),
     db.query<{ status: string; n: number }>(
-      'SELECT status, count(*) AS n FROM push_messages WHERE login = $1 AND ($2::text IS NULL OR sub_id = $2) ' + 'GROUP BY status', [login, sub],
+      'SELECT status, count(*) AS n FROM push_messages WHERE login = $1 AND ($2::text IS NULL OR sub_id = $2) ' +
+        'GROUP BY status',
+      [login, sub],
     ),
     db.query<{ kind: string; n: number }>(
-      'SELECT kind, count(*) AS n FROM push_sends WHERE login = $1 AND ($2::text IS NULL OR sub_id = $2) GROUP BY kind', [login, sub],
+      'SELECT kind, count(*) AS n FROM push_sends WHERE login = $1 AND ($2::text IS NULL OR sub_id = $2) GROUP BY kind',
+      [login, sub],
     ),
   ]);
   const messages = Number(counts.rows[0]?.messages ?? 0);
@@ -33,6 +37,11 @@ export async function pushStats(db: Database, login: string, subId?: string): Pr
   for (const r of statuses.rows) byStatus[r.status] = Number(r.n);
   const kinds = new Map(sends.rows.map((r) => [r.kind, Number(r.n)]));
   return {
-    messages, distinctMsisdn, duplicateMsisdn: messages - distinctMsisdn, batches: kinds.get('batch') ?? 0, singles: kinds.get('single') ?? 0, byStatus,
+    messages,
+    distinctMsisdn,
+    duplicateMsisdn: messages - distinctMsisdn,
+    batches: kinds.get('batch') ?? 0,
+    singles: kinds.get('single') ?? 0,
+    byStatus,
   };
 }

@@ -21,12 +21,20 @@ export class CallbackLog {
   readonly #counts = new Map<string, number>();
   readonly #states = new Map<string, { state: string; at: string }>();
 
-  constructor(private readonly maxRecent = 200, private readonly maxMessages = 200_000) {}
+  constructor(
+    private readonly maxRecent = 200,
+    private readonly maxMessages = 200_000,
+  ) {}
 
   add(event: CallbackEvent, receivedAt: Date): void {
     const entry: ReceivedCallback = {
-      eventId: event.eventId, type: event.type, messageId: event.messageId, subId: event.subId, msisdn: event.msisdn,
-      occurredAt: String(event.occurredAt), receivedAt: receivedAt.toISOString(),
+      eventId: event.eventId,
+      type: event.type,
+      messageId: event.messageId,
+      subId: event.subId,
+      msisdn: event.msisdn,
+      occurredAt: String(event.occurredAt),
+      receivedAt: receivedAt.toISOString(),
     };
     // Kept per type: a thousand deliveries must not push the one read callback out of sight.
     const recent = this.#recent.get(event.type) ?? [];
@@ -44,7 +52,10 @@ export class CallbackLog {
   /** The latest callbacks of a type (or of every type), newest first. */
   recent(type?: string): ReceivedCallback[] {
     if (type !== undefined) return [...(this.#recent.get(type) ?? [])];
-    return [...this.#recent.values()].flat().sort((a, b) => b.receivedAt.localeCompare(a.receivedAt)).slice(0, this.maxRecent);
+    return [...this.#recent.values()]
+      .flat()
+      .sort((a, b) => b.receivedAt.localeCompare(a.receivedAt))
+      .slice(0, this.maxRecent);
   }
 
   /** How many callbacks of each type arrived. */

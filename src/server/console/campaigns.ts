@@ -26,10 +26,20 @@ export interface CampaignView {
 }
 
 /** One number's outcome: its message id, or why it was not sent. */
-export interface NumberOutcome { msisdn: string; messageId?: string; reason?: string }
+export interface NumberOutcome {
+  msisdn: string;
+  messageId?: string;
+  reason?: string;
+}
 
 /** What a person asks for: the numbers as CSV (or NDJSON) text, the subId and the message. */
-export interface CampaignRequest { csv: string; subId: string; title: string; text: string; format?: 'csv' | 'ndjson' }
+export interface CampaignRequest {
+  csv: string;
+  subId: string;
+  title: string;
+  text: string;
+  format?: 'csv' | 'ndjson';
+}
 
 /** Numbers per batch: small enough that a campaign of a thousand shows its progress move. */
 const CONSOLE_BATCH = 250;
@@ -46,7 +56,12 @@ export class CampaignRunner {
   readonly #campaigns = new Map<string, { view: CampaignView; results: NumberOutcome[]; run: Promise<void> }>();
   readonly #stop = new AbortController();
 
-  constructor(private readonly client: PushClient, private readonly changed: () => void, private readonly logger: Logger, private readonly clock: () => number = Date.now) {}
+  constructor(
+    private readonly client: PushClient,
+    private readonly changed: () => void,
+    private readonly logger: Logger,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   /**
    * Reads the numbers and starts sending in the background.
@@ -56,38 +71,73 @@ export class CampaignRunner {
     const numbers: string[] = [];
     for await (const n of readMsisdnText(request.csv, { format: request.format ?? 'csv' })) {
       numbers.push(n);
-      if (numbers.length > MAX_CAMPAIGN_NUMBERS) throw new PushError('SOURCE_INVALID', `csv: more than ${MAX_CAMPAIGN_NUMBERS} numbers; send it with sendCampaign or the push send command`);
+      if (numbers.length > MAX_CAMPAIGN_NUMBERS)
+        throw new PushError(
+          'SOURCE_INVALID',
+          `csv: more than ${MAX_CAMPAIGN_NUMBERS} numbers; send it with sendCampaign or the push send command`,
+        );
     }
     if (numbers.length === 0) throw new PushError('SOURCE_INVALID', 'csv: no numbers in the upload');
     const campaignId = `console-${randomUUID()}`;
     const view: CampaignView = {
-      campaignId, subId: request.subId, title: request.title, text: request.text, startedAt: new Date(this.clock()).toISOString(),
-      total: numbers.length, done: 0, accepted: 0, rejected: 0, batches: 0, waiting: false, state: 'running',
+      campaignId,
+      subId: request.subId,
+      title: request.title,
+      text: request.text,
+      startedAt: new Date(this.clock()).toISOString(),
+      total: numbers.length,
+      done: 0,
+      accepted: 0,
+      rejected: 0,
+      batches: 0,
+      waiting: false,
+      state: 'running',
     };
     const results: NumberOutcome[] = [];
     const run = sendCampaign({
-      client: this.client, numbers, total: numbers.length, subId: request.subId, message: { title: request.title, text: request.text },
-      campaignId, batchSize: CONSOLE_BATCH, signal: this.#stop.signal,
+      client: this.client,
+      numbers,
+      total: numbers.length,
+      subId: request.subId,
+      message: { title: request.title, text: request.text },
+      campaignId,
+      batchSize: CONSOLE_BATCH,
+      signal: this.#stop.signal,
       onBatch: (batch) => {
         for (const m of batch.messages) results.push({ msisdn: m.msisdn, messageId: m.messageId });
         for (const r of batch.rejected) results.push({ msisdn: r.msisdn, reason: r.reason });
       },
       onProgress: (p) => {
-        Object.assign(view, { done: p.done, accepted: p.accepted, rejected: p.rejected, batches: p.batches, waiting: p.waiting });
+        Object.assign(view, {
+          done: p.done,
+          accepted: p.accepted,
+          rejected: p.rejected,
+          batches: p.batches,
+          waiting: p.waiting,
+        });
         this.changed();
       },
-    }).then((report) => {
-      Object.assign(view, { done: report.read, accepted: report.accepted, rejected: report.rejectedCount, state: 'finished', waiting: false });
-      // Numbers refused before sending (invalid, duplicates) are only in the report.
-      const seen = new Set(results.map((r) => r.msisdn));
-      for (const r of report.rejected) if (!seen.has(r.msisdn)) results.push({ msisdn: r.msisdn, reason: r.reason });
-      this.changed();
-    }, (error: unknown) => {
-      view.state = 'failed';
-      view.error = error instanceof Error ? error.message : String(error);
-      this.logger.warn({ err: error, campaignId }, 'console campaign failed');
-      this.changed();
-    });
+    }).then(
+      (report) => {
+        Object.assign(view, {
+          done: report.read,
+          accepted: report.accepted,
+          rejected: report.rejectedCount,
+          state: 'finished',
+          waiting: false,
+        });
+        // Numbers refused before sending (invalid, duplicates) are only in the report.
+        const seen = new Set(results.map((r) => r.msisdn));
+        for (const r of report.rejected) if (!seen.has(r.msisdn)) results.push({ msisdn: r.msisdn, reason: r.reason });
+        this.changed();
+      },
+      (error: unknown) => {
+        view.state = 'failed';
+        view.error = error instanceof Error ? error.message : String(error);
+        this.logger.warn({ err: error, campaignId }, 'console campaign failed');
+        this.changed();
+      },
+    );
     this.#campaigns.set(campaignId, { view, results, run });
     this.changed();
     return view;

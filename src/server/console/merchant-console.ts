@@ -36,13 +36,15 @@ export interface MerchantConsoleOptions {
   metricsSampleMs?: number;
 }
 
-const CampaignBody = z.object({
-  csv: z.string({ error: 'must be the CSV text' }).min(1, { error: 'must not be empty' }),
-  format: z.enum(['csv', 'ndjson']).optional(),
-  subId: SubId,
-  title: PushMessage.shape.title,
-  text: PushMessage.shape.text,
-}).strict();
+const CampaignBody = z
+  .object({
+    csv: z.string({ error: 'must be the CSV text' }).min(1, { error: 'must not be empty' }),
+    format: z.enum(['csv', 'ndjson']).optional(),
+    subId: SubId,
+    title: PushMessage.shape.title,
+    text: PushMessage.shape.text,
+  })
+  .strict();
 
 const HISTORY_SAMPLES = 120;
 
@@ -65,10 +67,12 @@ export class MerchantConsole {
   constructor(options: MerchantConsoleOptions) {
     this.#options = options;
     const topics = { pay: 'payments', webhooks: 'webhooks', loyalty: 'loyalty', push: 'campaigns' } as const;
-    this.#unsubscribe.push(options.sandbox.sandbox.context.changes.subscribe({
-      change: (topic) => this.feed.publish(topics[topic]),
-      closed: () => {},
-    }));
+    this.#unsubscribe.push(
+      options.sandbox.sandbox.context.changes.subscribe({
+        change: (topic) => this.feed.publish(topics[topic]),
+        closed: () => {},
+      }),
+    );
   }
 
   /** Mounts the page and its routes on the cash desk server's app (`startServer`'s `mount`). */
@@ -78,7 +82,12 @@ export class MerchantConsole {
     const payments = service.payments;
     if (payments !== undefined) {
       for (const till of this.#options.tills) {
-        void payments.subscribe(till, () => this.feed.publish('payments')).then((off) => this.#unsubscribe.push(off), () => {});
+        void payments
+          .subscribe(till, () => this.feed.publish('payments'))
+          .then(
+            (off) => this.#unsubscribe.push(off),
+            () => {},
+          );
       }
     }
     this.#sampler = setInterval(() => void this.#sample(service), this.#options.metricsSampleMs ?? 1000);
@@ -86,15 +95,19 @@ export class MerchantConsole {
 
     // Coalesced over 250 ms: a campaign's thousand callbacks become a few reads of its results, not a thousand.
     app.get(`${api}/events`, (c) => streamChanges(c, (listener) => this.feed.subscribe(listener), { coalesceMs: 250 }));
-    app.get(`${api}/transactions`, async (c) => c.json({
-      transactions: payments === undefined
-        ? []
-        : await transactionViews(payments, this.#options.tills, this.#options.sandbox),
-    }));
+    app.get(`${api}/transactions`, async (c) =>
+      c.json({
+        transactions:
+          payments === undefined ? [] : await transactionViews(payments, this.#options.tills, this.#options.sandbox),
+      }),
+    );
     app.get(`${api}/metrics`, async (c) => c.json(await metricsView(service.metrics.registry, this.#history)));
     app.get(`${api}/callbacks`, (c) => {
       const type = c.req.query('type');
-      return c.json({ counts: this.#options.callbacks.counts(), callbacks: this.#options.callbacks.recent(type === '' ? undefined : type) });
+      return c.json({
+        counts: this.#options.callbacks.counts(),
+        callbacks: this.#options.callbacks.recent(type === '' ? undefined : type),
+      });
     });
     app.get(`${api}/loyalty`, async (c) => {
       const { store } = this.#options.loyalty;
@@ -118,7 +131,8 @@ export class MerchantConsole {
       try {
         return c.json(await this.#options.campaigns.start(parsed.data));
       } catch (error) {
-        if (error instanceof PushError && error.code === 'SOURCE_INVALID') throw new HttpProblem(400, 'BAD_REQUEST', [error.message]);
+        if (error instanceof PushError && error.code === 'SOURCE_INVALID')
+          throw new HttpProblem(400, 'BAD_REQUEST', [error.message]);
         throw error;
       }
     });
@@ -126,7 +140,10 @@ export class MerchantConsole {
       const results = this.#options.campaigns.results(c.req.param('campaignId'));
       if (results === undefined) throw new HttpProblem(404, 'NOT_FOUND', ['campaignId: no such campaign']);
       return c.json({
-        results: results.map((r) => ({ ...r, ...(r.messageId ? { callback: this.#options.callbacks.stateOf(r.messageId) ?? null } : {}) })),
+        results: results.map((r) => ({
+          ...r,
+          ...(r.messageId ? { callback: this.#options.callbacks.stateOf(r.messageId) ?? null } : {}),
+        })),
       });
     });
   }

@@ -1,7 +1,11 @@
 import type { MetricValue, Registry } from 'prom-client';
 
 /** One Prometheus sample: name, labels, value. */
-interface Sample { name: string; labels: Record<string, string>; value: number }
+interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
 
 /** The cash desk metrics the merchant console draws (small charts), read from the server's prom-client registry. */
 export interface MetricsView {
@@ -33,7 +37,9 @@ async function samplesOf(registry: Registry): Promise<Sample[]> {
 
 /** Cumulative `_bucket` series as per-bucket counts. */
 function perBucket(samples: Sample[], name: string): Array<{ le: string; count: number }> {
-  const cumulative = samples.filter((s) => s.name === `${name}_bucket`).map((s) => ({ le: s.labels.le ?? '', value: s.value }));
+  const cumulative = samples
+    .filter((s) => s.name === `${name}_bucket`)
+    .map((s) => ({ le: s.labels.le ?? '', value: s.value }));
   return cumulative.map((b, i) => ({ le: b.le, count: b.value - (i === 0 ? 0 : cumulative[i - 1]!.value) }));
 }
 
@@ -42,11 +48,13 @@ export async function metricsView(registry: Registry, history: MetricsView['hist
   const samples = await samplesOf(registry);
   const value = (name: string) => samples.find((s) => s.name === name)?.value ?? 0;
   return {
-    verifications: samples.filter((s) => s.name === 'wpk_barcode_verifications_total' && s.value > 0)
+    verifications: samples
+      .filter((s) => s.name === 'wpk_barcode_verifications_total' && s.value > 0)
       .map((s) => ({ resultCode: s.labels.result_code ?? '', reason: s.labels.reason ?? '', count: s.value })),
     latency: {
       buckets: perBucket(samples, 'wpk_barcode_verify_duration_seconds'),
-      count: value('wpk_barcode_verify_duration_seconds_count'), sumSeconds: value('wpk_barcode_verify_duration_seconds_sum'),
+      count: value('wpk_barcode_verify_duration_seconds_count'),
+      sumSeconds: value('wpk_barcode_verify_duration_seconds_sum'),
     },
     drift: perBucket(samples, 'wpk_barcode_drift_steps'),
     history,

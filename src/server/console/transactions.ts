@@ -25,7 +25,11 @@ export interface TransactionView {
   refunds: Array<{ refundId: string; amount: number; createdAt: string }>;
 }
 
-interface Announced { type: string; timestamp: string; data: { transactionId: string; status: string; reason?: string; refundedAmount?: number } }
+interface Announced {
+  type: string;
+  timestamp: string;
+  data: { transactionId: string; status: string; reason?: string; refundedAmount?: number };
+}
 
 const signatureOf = (status: number | null): AttemptView['signature'] =>
   status === null ? 'unknown' : status >= 200 && status < 300 ? 'verified' : status === 401 ? 'refused' : 'unknown';
@@ -35,9 +39,20 @@ const signatureOf = (status: number | null): AttemptView['signature'] =>
  * deliveries (from the wallet service's outbox: every attempt, and the cash desk's verdict on its signature) and its
  * refunds. In-process reads: the demo system runs both servers in one process.
  */
-export async function transactionViews(payments: Payments, tills: readonly string[], sandbox: RunningSandbox, limit = 30): Promise<TransactionView[]> {
-  const all = (await Promise.all(tills.map(async (tillId) => (await payments.list(tillId)).map((payment) => ({ tillId, payment })))))
-    .flat().sort((a, b) => b.payment.updatedAt.localeCompare(a.payment.updatedAt)).slice(0, limit);
+export async function transactionViews(
+  payments: Payments,
+  tills: readonly string[],
+  sandbox: RunningSandbox,
+  limit = 30,
+): Promise<TransactionView[]> {
+  const all = (
+    await Promise.all(
+      tills.map(async (tillId) => (await payments.list(tillId)).map((payment) => ({ tillId, payment }))),
+    )
+  )
+    .flat()
+    .sort((a, b) => b.payment.updatedAt.localeCompare(a.payment.updatedAt))
+    .slice(0, limit);
   const deliveries = await sandbox.sandbox.context.outbox.list({ topic: 'pay', limit: 1000 });
   const byTransaction = new Map<string, typeof deliveries>();
   for (const d of deliveries) {
@@ -51,24 +66,36 @@ export async function transactionViews(payments: Payments, tills: readonly strin
     list.push(d);
     byTransaction.set(body.data.transactionId, list);
   }
-  return Promise.all(all.map(async ({ tillId, payment }) => {
-    const own = [...(byTransaction.get(String(payment.transactionId ?? '')) ?? [])].reverse();
-    let refunds: TransactionView['refunds'] = [];
-    if (payment.transactionId !== undefined && (payment.refundedAmount ?? 0) > 0) {
-      const res = await sandbox.sandbox.app.request(`/sandbox/transactions/${encodeURIComponent(String(payment.transactionId))}`);
-      if (res.ok) refunds = ((await res.json()) as { refunds: TransactionView['refunds'] }).refunds;
-    }
-    return {
-      tillId, payment, refunds,
-      history: own.map((d) => {
-        const body = JSON.parse(d.body) as Announced;
-        const { status, reason, refundedAmount } = body.data;
-        return { status, ...(reason ? { reason } : {}), ...(refundedAmount ? { refundedAmount } : {}), at: body.timestamp };
-      }),
-      deliveries: own.map((d) => ({
-        id: d.id, status: d.status,
-        attempts: d.history.map((a) => ({ ...a, signature: signatureOf(a.httpStatus) })),
-      })),
-    };
-  }));
+  return Promise.all(
+    all.map(async ({ tillId, payment }) => {
+      const own = [...(byTransaction.get(String(payment.transactionId ?? '')) ?? [])].reverse();
+      let refunds: TransactionView['refunds'] = [];
+      if (payment.transactionId !== undefined && (payment.refundedAmount ?? 0) > 0) {
+        const res = await sandbox.sandbox.app.request(
+          `/sandbox/transactions/${encodeURIComponent(String(payment.transactionId))}`,
+        );
+        if (res.ok) refunds = ((await res.json()) as { refunds: TransactionView['refunds'] }).refunds;
+      }
+      return {
+        tillId,
+        payment,
+        refunds,
+        history: own.map((d) => {
+          const body = JSON.parse(d.body) as Announced;
+          const { status, reason, refundedAmount } = body.data;
+          return {
+            status,
+            ...(reason ? { reason } : {}),
+            ...(refundedAmount ? { refundedAmount } : {}),
+            at: body.timestamp,
+          };
+        }),
+        deliveries: own.map((d) => ({
+          id: d.id,
+          status: d.status,
+          attempts: d.history.map((a) => ({ ...a, signature: signatureOf(a.httpStatus) })),
+        })),
+      };
+    }),
+  );
 }

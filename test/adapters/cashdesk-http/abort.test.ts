@@ -5,7 +5,10 @@ import { request, startServer, type TestServer, TILL_KEY } from './client.js';
 
 describe('a client aborting mid-body', () => {
   let server: TestServer | undefined;
-  afterEach(async () => { await server?.close(); server = undefined; });
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
 
   it('is logged at info, not error, and counted as 499, not 500', async () => {
     const { logger, records } = capturingLogger('debug');
@@ -14,7 +17,10 @@ describe('a client aborting mid-body', () => {
     for (const end of ['destroy', 'resetAndDestroy'] as const) {
       await new Promise<void>((resolve) => {
         const socket = connect(Number(port), hostname, () => {
-          socket.write(`POST /v1/barcode/verify HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TILL_KEY}\r\nContent-Type: ` + `application/json\r\nContent-Length: 1000\r\n\r\n{"fullBarcode":`);
+          socket.write(
+            `POST /v1/barcode/verify HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TILL_KEY}\r\nContent-Type: ` +
+              `application/json\r\nContent-Length: 1000\r\n\r\n{"fullBarcode":`,
+          );
           // Wait for the server to have the head (and to be reading the body) before going away.
           setImmediate(() => socket[end]());
         });
@@ -39,7 +45,10 @@ describe('a client aborting mid-body', () => {
     const { hostname, port } = new URL(server.url);
     await new Promise<void>((resolve) => {
       const socket = connect(Number(port), hostname, () => {
-        socket.write(`POST /v1/payments/sale-1/basket HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ` + `${TILL_KEY}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"basket":`);
+        socket.write(
+          `POST /v1/payments/sale-1/basket HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ` +
+            `${TILL_KEY}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"basket":`,
+        );
         setImmediate(() => socket.destroy());
       });
       socket.on('error', () => {});

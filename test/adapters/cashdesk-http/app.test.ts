@@ -15,16 +15,25 @@ const UNAUTHORIZED = { status: 'UNAUTHORIZED', errors: ['Invalid authorization t
 function failingVerifier(error: Error): TestVerifier {
   return {
     backend: 'wasm',
-    barcodeVerify: () => { throw error; },
-    barcodeVerifyBatch: () => { throw error; },
-    getToken: () => { throw error; },
+    barcodeVerify: () => {
+      throw error;
+    },
+    barcodeVerifyBatch: () => {
+      throw error;
+    },
+    getToken: () => {
+      throw error;
+    },
     close: async () => {},
   };
 }
 
 /** A pino logger writing parsed lines into `lines`. */
 function capturingLogger(lines: Array<Record<string, unknown>>) {
-  return pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+  return pino(
+    { level: 'info' },
+    { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+  );
 }
 
 let server: TestServer;
@@ -42,15 +51,28 @@ describe('POST /v1/barcode/verify', () => {
     expect(reply.status).toBe(200);
     expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
     expect(reply.body).toEqual({
-      resultCode: 'CARDSESSION_AVAILABLE', totpCodeValid: true, cardNumber: CARD, cardSession: 'AB12CD34', fullBarcode: code, reason: 'OK',
-      keyIndex: 0, driftSteps: 0, bonusAvailable: true,
+      resultCode: 'CARDSESSION_AVAILABLE',
+      totpCodeValid: true,
+      cardNumber: CARD,
+      cardSession: 'AB12CD34',
+      fullBarcode: code,
+      reason: 'OK',
+      keyIndex: 0,
+      driftSteps: 0,
+      bonusAvailable: true,
     });
   });
 
   it('answers 200 VALIDATION_FAILED when the password is wrong', async () => {
-    const reply = await request(server.url, '/v1/barcode/verify', { body: { fullBarcode: 'CM;4000555566667777;;00000000' } });
+    const reply = await request(server.url, '/v1/barcode/verify', {
+      body: { fullBarcode: 'CM;4000555566667777;;00000000' },
+    });
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ resultCode: 'VALIDATION_FAILED', totpCodeValid: false, reason: 'CODE_MISMATCH' });
+    expect(reply.body).toMatchObject({
+      resultCode: 'VALIDATION_FAILED',
+      totpCodeValid: false,
+      reason: 'CODE_MISMATCH',
+    });
   });
 
   it('answers 400 body: must be JSON when the body does not parse', async () => {
@@ -66,9 +88,14 @@ describe('POST /v1/barcode/verify', () => {
   });
 
   it('names each unknown field when there are extra fields', async () => {
-    const reply = await request(server.url, '/v1/barcode/verify', { body: { fullBarcode: barcode(), tillId: 'x', extra: 1 } });
+    const reply = await request(server.url, '/v1/barcode/verify', {
+      body: { fullBarcode: barcode(), tillId: 'x', extra: 1 },
+    });
     expect(reply.status).toBe(400);
-    expect(reply.body).toMatchObject({ status: 'BAD_REQUEST', errors: ['tillId: unknown field', 'extra: unknown field'] });
+    expect(reply.body).toMatchObject({
+      status: 'BAD_REQUEST',
+      errors: ['tillId: unknown field', 'extra: unknown field'],
+    });
   });
 
   it('answers 400 when fullBarcode is not a string', async () => {
@@ -91,22 +118,37 @@ describe('POST /v1/barcode/verify', () => {
   it('refuses a barcode over 16,384 characters and accepts one of 16,384', async () => {
     const long = await request(server.url, '/v1/barcode/verify', { body: { fullBarcode: 'C'.repeat(16_385) } });
     expect(long.status).toBe(400);
-    expect(long.body).toMatchObject({ status: 'BAD_REQUEST', errors: ['fullBarcode: must be at most 16384 characters'] });
+    expect(long.body).toMatchObject({
+      status: 'BAD_REQUEST',
+      errors: ['fullBarcode: must be at most 16384 characters'],
+    });
     const limit = await request(server.url, '/v1/barcode/verify', { body: { fullBarcode: 'C'.repeat(16_384) } });
     expect(limit.status).toBe(200);
     expect(limit.body.resultCode).toBe('ANOTHER_INSTANCE');
   });
 
   it('answers 415 when the body is not declared as JSON', async () => {
-    const plain = await request(server.url, '/v1/barcode/verify', { body: JSON.stringify({ fullBarcode: barcode() }), contentType: 'text/plain' });
+    const plain = await request(server.url, '/v1/barcode/verify', {
+      body: JSON.stringify({ fullBarcode: barcode() }),
+      contentType: 'text/plain',
+    });
     expect(plain.status).toBe(415);
-    expect(plain.body).toMatchObject({ status: 'UNSUPPORTED_MEDIA_TYPE', errors: ['Content-Type: must be application/json'] });
-    const none = await request(server.url, '/v1/barcode/verify', { body: encoder.encode('{"fullBarcode":"x"}'), contentType: null });
+    expect(plain.body).toMatchObject({
+      status: 'UNSUPPORTED_MEDIA_TYPE',
+      errors: ['Content-Type: must be application/json'],
+    });
+    const none = await request(server.url, '/v1/barcode/verify', {
+      body: encoder.encode('{"fullBarcode":"x"}'),
+      contentType: null,
+    });
     expect(none.status).toBe(415);
   });
 
   it('accepts application/json with a charset parameter', async () => {
-    const reply = await request(server.url, '/v1/barcode/verify', { body: { fullBarcode: 'XX;1;;2' }, contentType: 'application/json; charset=utf-8' });
+    const reply = await request(server.url, '/v1/barcode/verify', {
+      body: { fullBarcode: 'XX;1;;2' },
+      contentType: 'application/json; charset=utf-8',
+    });
     expect(reply.status).toBe(200);
   });
 
@@ -117,19 +159,30 @@ describe('POST /v1/barcode/verify', () => {
     expect(reply.body).toMatchObject({ status: 'PAYLOAD_TOO_LARGE', errors: ['body: must be at most 1048576 bytes'] });
   });
 
-  it('closes the connection after refusing an unread body, so the next request ' + 'does not land on a dropped socket', async () => {
-    const refused = await request(server.url, '/v1/barcode/verify', { body: JSON.stringify({ fullBarcode: 'C'.repeat(1024 * 1024) }) });
-    expect(refused.status).toBe(413);
-    expect(refused.headers.get('connection')).toBe('close');
-    // Waits (on the server, not a timer) until the refused socket is gone: a client that reused it would now fail.
-    await vi.waitFor(() => new Promise<void>((resolve, reject) => server.server.getConnections((error, open) => {
-      if (error) reject(error);
-      else if (open === 0) resolve();
-      else reject(new Error(`${open} connections still open`));
-    })), { timeout: 15_000, interval: 20 });
-    const next = await request(server.url, '/v1/barcode/verify', { body: { fullBarcode: 'XX;1;;2' } });
-    expect(next.status).toBe(200);
-  });
+  it(
+    'closes the connection after refusing an unread body, so the next request ' + 'does not land on a dropped socket',
+    async () => {
+      const refused = await request(server.url, '/v1/barcode/verify', {
+        body: JSON.stringify({ fullBarcode: 'C'.repeat(1024 * 1024) }),
+      });
+      expect(refused.status).toBe(413);
+      expect(refused.headers.get('connection')).toBe('close');
+      // Waits (on the server, not a timer) until the refused socket is gone: a client that reused it would now fail.
+      await vi.waitFor(
+        () =>
+          new Promise<void>((resolve, reject) =>
+            server.server.getConnections((error, open) => {
+              if (error) reject(error);
+              else if (open === 0) resolve();
+              else reject(new Error(`${open} connections still open`));
+            }),
+          ),
+        { timeout: 15_000, interval: 20 },
+      );
+      const next = await request(server.url, '/v1/barcode/verify', { body: { fullBarcode: 'XX;1;;2' } });
+      expect(next.status).toBe(200);
+    },
+  );
 });
 
 describe('till authentication', () => {
@@ -143,11 +196,16 @@ describe('till authentication', () => {
   });
 
   it('answers 401 when the key is wrong or the scheme is not Bearer', async () => {
-    const wrong = await request(server.url, '/v1/barcode/verify', { body: { fullBarcode: barcode() }, key: 'till-key-0123456789abcdeX' });
+    const wrong = await request(server.url, '/v1/barcode/verify', {
+      body: { fullBarcode: barcode() },
+      key: 'till-key-0123456789abcdeX',
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.body).toMatchObject(UNAUTHORIZED);
     const basic = await request(server.url, '/v1/barcode/verify', {
-      body: { fullBarcode: barcode() }, key: null, headers: { authorization: `Basic ${Buffer.from(`till:${TILL_KEY}`).toString('base64')}` },
+      body: { fullBarcode: barcode() },
+      key: null,
+      headers: { authorization: `Basic ${Buffer.from(`till:${TILL_KEY}`).toString('base64')}` },
     });
     expect(basic.status).toBe(401);
   });
@@ -158,7 +216,10 @@ describe('till authentication', () => {
   });
 
   it('accepts the key in ?key= when there is no Authorization header', async () => {
-    const reply = await request(server.url, `/v1/barcode/verify?key=${TILL_KEY}`, { body: { fullBarcode: 'XX;1;;2' }, key: null });
+    const reply = await request(server.url, `/v1/barcode/verify?key=${TILL_KEY}`, {
+      body: { fullBarcode: 'XX;1;;2' },
+      key: null,
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.resultCode).toBe('ANOTHER_INSTANCE');
   });
@@ -191,14 +252,24 @@ describe('unknown routes and methods', () => {
 describe('failures inside the service', () => {
   it('answers 500 INTERNAL without the error message and logs it at error level without the key', async () => {
     const lines: Array<Record<string, unknown>> = [];
-    const failing = await startServer({ verifier: failingVerifier(new Error('secret detail: card 4000123412341234')), options: { logger: capturingLogger(lines) } });
+    const failing = await startServer({
+      verifier: failingVerifier(new Error('secret detail: card 4000123412341234')),
+      options: { logger: capturingLogger(lines) },
+    });
     try {
-      const reply = await request(failing.url, `/v1/barcode/verify?key=${TILL_KEY}`, { body: { fullBarcode: barcode() }, key: null });
+      const reply = await request(failing.url, `/v1/barcode/verify?key=${TILL_KEY}`, {
+        body: { fullBarcode: barcode() },
+        key: null,
+      });
       expect(reply.status).toBe(500);
       expect(reply.body).toMatchObject({ status: 'INTERNAL', errors: ['Internal error'] });
       expect(reply.text).not.toContain('secret');
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatchObject({ level: 50, path: '/v1/barcode/verify', err: { message: 'secret detail: card 4000123412341234' } });
+      expect(lines[0]).toMatchObject({
+        level: 50,
+        path: '/v1/barcode/verify',
+        err: { message: 'secret detail: card 4000123412341234' },
+      });
       expect(JSON.stringify(lines)).not.toContain(TILL_KEY);
     } finally {
       await failing.close();
@@ -206,11 +277,18 @@ describe('failures inside the service', () => {
   });
 
   it('answers 503 STORE_UNAVAILABLE when the shared store fails', async () => {
-    const failing = await startServer({ verifier: failingVerifier(new StoreError('verification store failed', { cause: new Error('ECONNREFUSED 10.0.0.7:6379') })) });
+    const failing = await startServer({
+      verifier: failingVerifier(
+        new StoreError('verification store failed', { cause: new Error('ECONNREFUSED 10.0.0.7:6379') }),
+      ),
+    });
     try {
       const reply = await request(failing.url, '/v1/barcode/verify', { body: { fullBarcode: barcode() } });
       expect(reply.status).toBe(503);
-      expect(reply.body).toMatchObject({ status: 'STORE_UNAVAILABLE', errors: ['The verification store is unavailable; the barcode was neither accepted nor refused'] });
+      expect(reply.body).toMatchObject({
+        status: 'STORE_UNAVAILABLE',
+        errors: ['The verification store is unavailable; the barcode was neither accepted nor refused'],
+      });
       expect(reply.text).not.toContain('ECONNREFUSED');
     } finally {
       await failing.close();
@@ -232,7 +310,8 @@ describe('failures inside the service', () => {
 });
 
 describe('createHttpApp options', () => {
-  const service = () => new CashDeskService({ verifier: failingVerifier(new Error('unused')), tills: new TillRegistry([]) });
+  const service = () =>
+    new CashDeskService({ verifier: failingVerifier(new Error('unused')), tills: new TillRegistry([]) });
 
   it('names every bad option in a ConfigError', () => {
     let error: unknown;
@@ -244,7 +323,9 @@ describe('createHttpApp options', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).code).toBe('CONFIG_INVALID');
     expect([...(error as ConfigError).issues].sort()).toEqual([
-      'bodyLimitBytes: must be an integer from 1 to 16777216', 'colour: unknown field', 'logger: must be a pino Logger',
+      'bodyLimitBytes: must be an integer from 1 to 16777216',
+      'colour: unknown field',
+      'logger: must be a pino Logger',
     ]);
   });
 

@@ -15,7 +15,10 @@ export const CARD = '4000123412341234';
 /** A valid barcode at NOW for the base config (HMACSHA256, 8 digits, `;`). */
 export function barcode(cardNumber = CARD, cardSession: string | undefined = 'AB12CD34'): string {
   return generateBarcode({
-    ...BASE_CONFIG, cardNumber, cardSession, at: NOW,
+    ...BASE_CONFIG,
+    cardNumber,
+    cardSession,
+    at: NOW,
   });
 }
 
@@ -35,11 +38,22 @@ export interface TestServer {
  * Starts the adapter on 127.0.0.1:0 over a wasm verifier built from `config`
  * (clock fixed at NOW unless given), or over `verifier` when supplied.
  */
-export async function startServer(
-  { config = {}, options, verifier }: { config?: Partial<VerifierConfig>; options?: HttpAdapterOptions; verifier?: TestVerifier } = {},
-): Promise<TestServer> {
-  const used = verifier ?? createVerifier({ ...BASE_CONFIG, backend: 'wasm', clock: () => NOW, ...config } as VerifierConfig);
-  const service = new CashDeskService({ verifier: used, tills: new TillRegistry([{ id: 'till-1', key: TILL_KEY }]), version: '9.9.9' });
+export async function startServer({
+  config = {},
+  options,
+  verifier,
+}: {
+  config?: Partial<VerifierConfig>;
+  options?: HttpAdapterOptions;
+  verifier?: TestVerifier;
+} = {}): Promise<TestServer> {
+  const used =
+    verifier ?? createVerifier({ ...BASE_CONFIG, backend: 'wasm', clock: () => NOW, ...config } as VerifierConfig);
+  const service = new CashDeskService({
+    verifier: used,
+    tills: new TillRegistry([{ id: 'till-1', key: TILL_KEY }]),
+    version: '9.9.9',
+  });
   const http = await serveHttp(createHttpApp(service, options));
   return {
     url: http.url,
@@ -79,12 +93,20 @@ export async function request(base: string, path: string, options: RequestOption
   if (key !== null) headers.authorization = `Bearer ${key}`;
   let body: BodyInit | undefined;
   if (options.body !== undefined) {
-    body = typeof options.body === 'string' || options.body instanceof Uint8Array ? options.body as BodyInit : JSON.stringify(options.body);
+    body =
+      typeof options.body === 'string' || options.body instanceof Uint8Array
+        ? (options.body as BodyInit)
+        : JSON.stringify(options.body);
     const contentType = options.contentType === undefined ? 'application/json' : options.contentType;
     if (contentType !== null) headers['content-type'] = contentType;
   }
   const response = await fetch(new URL(path, base), { method, headers, body });
   const text = await response.text();
   const isJson = response.headers.get('content-type')?.startsWith('application/json') ?? false;
-  return { status: response.status, headers: response.headers, text, body: isJson && text !== '' ? JSON.parse(text) : undefined };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    body: isJson && text !== '' ? JSON.parse(text) : undefined,
+  };
 }

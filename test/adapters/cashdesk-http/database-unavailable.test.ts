@@ -34,7 +34,8 @@ describe('the HTTP adapter while the database is down', () => {
     expect(reply.status).toBe(503);
     expect(reply.headers.get('retry-after')).toBe('2');
     expect(reply.body).toMatchObject({
-      status: 'DATABASE_UNAVAILABLE', errors: ['The database is unavailable: retry later'],
+      status: 'DATABASE_UNAVAILABLE',
+      errors: ['The database is unavailable: retry later'],
     });
   });
 

@@ -50,7 +50,9 @@ const ids = (text: string) => [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Num
 
 function app(service: Payments, heartbeatMs?: number) {
   const hono = new Hono<NodeEnv>();
-  hono.get('/events', (c) => paymentEventStream(c, service, 'till-1', 'p1', () => {}, { heartbeatMs: heartbeatMs ?? 3_600_000 }));
+  hono.get('/events', (c) =>
+    paymentEventStream(c, service, 'till-1', 'p1', () => {}, { heartbeatMs: heartbeatMs ?? 3_600_000 }),
+  );
   return hono;
 }
 
@@ -66,7 +68,12 @@ describe('paymentEventStream', () => {
   });
 
   it('replays the events after Last-Event-ID, then the newer ones', async () => {
-    const { service, emit } = payments([event(1, 'checking'), event(2, 'offered'), event(3, 'checkout'), event(4, 'pending')]);
+    const { service, emit } = payments([
+      event(1, 'checking'),
+      event(2, 'offered'),
+      event(3, 'checkout'),
+      event(4, 'pending'),
+    ]);
     const response = await app(service).request('/events', { headers: { 'last-event-id': '2' } });
     const reading = read(response, (text) => ids(text).includes(5));
     emit(event(5, 'succeeded'));
@@ -75,7 +82,10 @@ describe('paymentEventStream', () => {
 
   it('restates the current state when the events after Last-Event-ID are no longer kept', async () => {
     const { service } = payments([event(1, 'checking'), event(2, 'offered'), event(3, 'checkout')], 3);
-    const text = await read(await app(service).request('/events', { headers: { 'last-event-id': '1' } }), (t) => ids(t).length > 0);
+    const text = await read(
+      await app(service).request('/events', { headers: { 'last-event-id': '1' } }),
+      (t) => ids(t).length > 0,
+    );
     expect(ids(text)).toEqual([3]);
     expect(text).toContain('"restated":true');
   });
@@ -87,6 +97,12 @@ describe('paymentEventStream', () => {
   });
 
   it('reads Last-Event-ID as a number, and anything else as none', () => {
-    expect([lastEventId('17'), lastEventId(' 3 '), lastEventId('abc'), lastEventId(undefined), lastEventId('-1')]).toEqual([17, 3, 0, 0, 0]);
+    expect([
+      lastEventId('17'),
+      lastEventId(' 3 '),
+      lastEventId('abc'),
+      lastEventId(undefined),
+      lastEventId('-1'),
+    ]).toEqual([17, 3, 0, 0, 0]);
   });
 });

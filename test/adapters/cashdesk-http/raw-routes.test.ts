@@ -17,7 +17,10 @@ function postChunked(url: string, path: string, chunks: string[]): Promise<Respo
     },
   });
   return fetch(new URL(path, url), {
-    method: 'POST', body, duplex: 'half', headers: { authorization: `Bearer ${TILL_KEY}`, 'content-type': 'application/json' },
+    method: 'POST',
+    body,
+    duplex: 'half',
+    headers: { authorization: `Bearer ${TILL_KEY}`, 'content-type': 'application/json' },
   } as RequestInit);
 }
 
@@ -31,7 +34,11 @@ afterAll(async () => {
 
 describe('raw POST routes', () => {
   it('accepts a chunked body within the limit on both routes', async () => {
-    const verified = await postChunked(server.url, '/v1/barcode/verify', ['{"fullBarcode":', JSON.stringify(barcode()), '}']);
+    const verified = await postChunked(server.url, '/v1/barcode/verify', [
+      '{"fullBarcode":',
+      JSON.stringify(barcode()),
+      '}',
+    ]);
     expect(verified.status).toBe(200);
     expect((await verified.json()).resultCode).toBe('CARDSESSION_AVAILABLE');
     const signed = await postChunked(server.url, '/v1/token', ['{"requestId":', '"r-1"}']);
@@ -40,10 +47,17 @@ describe('raw POST routes', () => {
   });
 
   it('refuses a chunked verify body as soon as it passes the limit, and closes the connection', async () => {
-    const reply = await postChunked(server.url, '/v1/barcode/verify', ['{"fullBarcode":"', ...Array(4).fill('C'.repeat(400)), '"}']);
+    const reply = await postChunked(server.url, '/v1/barcode/verify', [
+      '{"fullBarcode":"',
+      ...Array(4).fill('C'.repeat(400)),
+      '"}',
+    ]);
     expect(reply.status).toBe(413);
     expect(reply.headers.get('connection')).toBe('close');
-    expect(await reply.json()).toMatchObject({ status: 'PAYLOAD_TOO_LARGE', errors: [`body: must be at most ${LIMIT} bytes`] });
+    expect(await reply.json()).toMatchObject({
+      status: 'PAYLOAD_TOO_LARGE',
+      errors: [`body: must be at most ${LIMIT} bytes`],
+    });
   });
 
   it('answers 400 body: must be JSON for an empty verify body, with or without a Content-Type', async () => {
@@ -65,8 +79,10 @@ describe('raw POST routes', () => {
     const { port } = new URL(server.url);
     await new Promise<void>((resolve, reject) => {
       const socket = connect(Number(port), '127.0.0.1', () => {
-        socket.write(`POST /v1/barcode/verify HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TILL_KEY}\r\n`
-          + 'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"fullBarcode":');
+        socket.write(
+          `POST /v1/barcode/verify HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TILL_KEY}\r\n` +
+            'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"fullBarcode":',
+        );
         setTimeout(() => socket.destroy(), 50);
       });
       socket.on('close', () => resolve());

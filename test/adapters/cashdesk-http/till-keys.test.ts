@@ -12,17 +12,31 @@ const KEY = 'till-key-0123456789abcdef';
 
 function setUp() {
   const time = testClock(NOW);
-  const limiter = new FailureLimiter({ perAddress: { maxFailures: 3, windowMs: 60_000, lockoutMs: 60_000 }, clock: time.now });
+  const limiter = new FailureLimiter({
+    perAddress: { maxFailures: 3, windowMs: 60_000, lockoutMs: 60_000 },
+    clock: time.now,
+  });
   const verifier = createVerifier({ ...BASE_CONFIG, backend: 'wasm', clock: time.now });
-  const service = new CashDeskService({ verifier, tills: new TillRegistry([{ id: 'till-1', key: KEY }]), bruteForce: limiter });
+  const service = new CashDeskService({
+    verifier,
+    tills: new TillRegistry([{ id: 'till-1', key: KEY }]),
+    bruteForce: limiter,
+  });
   const checks = vi.spyOn(service, 'authenticate');
-  return { authenticate: rememberingAuthenticator(service), checks, advance: (ms: number) => { time.advance(ms); } };
+  return {
+    authenticate: rememberingAuthenticator(service),
+    checks,
+    advance: (ms: number) => {
+      time.advance(ms);
+    },
+  };
 }
 
 describe('rememberingAuthenticator', () => {
   it('checks a canonical Bearer header once and then answers it from memory', () => {
     const { authenticate, checks } = setUp();
-    for (let i = 0; i < 3; i++) expect(authenticate(`Bearer ${KEY}`, '/v1/barcode/verify', '10.0.0.1')?.id).toBe('till-1');
+    for (let i = 0; i < 3; i++)
+      expect(authenticate(`Bearer ${KEY}`, '/v1/barcode/verify', '10.0.0.1')?.id).toBe('till-1');
     expect(checks).toHaveBeenCalledTimes(1);
   });
 
@@ -39,15 +53,18 @@ describe('rememberingAuthenticator', () => {
     expect(authenticate(undefined, '/v1/barcode/verify?key=wrong', '10.0.0.1')).toBeUndefined();
   });
 
-  it('refuses a remembered key from an address locked out by wrong keys, and ' + 'admits it again once the lock ends', () => {
-    const { authenticate, checks, advance } = setUp();
-    expect(authenticate(`Bearer ${KEY}`, '/', '10.0.0.9')?.id).toBe('till-1');
-    for (let i = 0; i < 3; i++) expect(authenticate('Bearer wrong-key-0123456789', '/', '10.0.0.9')).toBeUndefined();
-    expect(() => authenticate(`Bearer ${KEY}`, '/', '10.0.0.9')).toThrow(LockoutError);
-    expect(authenticate(`Bearer ${KEY}`, '/', '10.0.0.10')?.id).toBe('till-1'); // only that address is locked
-    advance(60_001);
-    expect(authenticate(`Bearer ${KEY}`, '/', '10.0.0.9')?.id).toBe('till-1');
-    // the first good key and the three wrong ones; every later hit from memory
-    expect(checks).toHaveBeenCalledTimes(4);
-  });
+  it(
+    'refuses a remembered key from an address locked out by wrong keys, and ' + 'admits it again once the lock ends',
+    () => {
+      const { authenticate, checks, advance } = setUp();
+      expect(authenticate(`Bearer ${KEY}`, '/', '10.0.0.9')?.id).toBe('till-1');
+      for (let i = 0; i < 3; i++) expect(authenticate('Bearer wrong-key-0123456789', '/', '10.0.0.9')).toBeUndefined();
+      expect(() => authenticate(`Bearer ${KEY}`, '/', '10.0.0.9')).toThrow(LockoutError);
+      expect(authenticate(`Bearer ${KEY}`, '/', '10.0.0.10')?.id).toBe('till-1'); // only that address is locked
+      advance(60_001);
+      expect(authenticate(`Bearer ${KEY}`, '/', '10.0.0.9')?.id).toBe('till-1');
+      // the first good key and the three wrong ones; every later hit from memory
+      expect(checks).toHaveBeenCalledTimes(4);
+    },
+  );
 });

@@ -60,14 +60,20 @@ describe('POST /v1/token', () => {
     const reply = await request(server.url, '/v1/token', { body: '{"requestId":' });
     expect(reply.status).toBe(400);
     expect(reply.body).toMatchObject({
-      status: 'REQUEST_DATA_INVALID', errors: [expect.stringMatching(/^requestData: must be the JSON text of the request body \(invalid at byte \d+\)$/)],
+      status: 'REQUEST_DATA_INVALID',
+      errors: [
+        expect.stringMatching(/^requestData: must be the JSON text of the request body \(invalid at byte \d+\)$/),
+      ],
     });
   });
 
   it('answers 400 REQUEST_DATA_INVALID when requestData is not JSON text', async () => {
     const reply = await request(server.url, '/v1/token', { body: { requestData: 'hello' } });
     expect(reply.status).toBe(400);
-    expect(reply.body).toMatchObject({ status: 'REQUEST_DATA_INVALID', errors: ['requestData: must be the JSON text of the request body (invalid at byte 0)'] });
+    expect(reply.body).toMatchObject({
+      status: 'REQUEST_DATA_INVALID',
+      errors: ['requestData: must be the JSON text of the request body (invalid at byte 0)'],
+    });
   });
 
   it('answers 400 REQUEST_DATA_INVALID when the body is empty, not UTF-8, or starts with a BOM', async () => {
@@ -86,7 +92,10 @@ describe('POST /v1/token', () => {
   it('answers 400 BAD_REQUEST when requestData is not a string', async () => {
     const reply = await request(server.url, '/v1/token', { body: { requestData: { amount: 1 } } });
     expect(reply.status).toBe(400);
-    expect(reply.body).toMatchObject({ status: 'BAD_REQUEST', errors: ['requestData: must be a string: the JSON text of the request body'] });
+    expect(reply.body).toMatchObject({
+      status: 'BAD_REQUEST',
+      errors: ['requestData: must be a string: the JSON text of the request body'],
+    });
   });
 
   it('answers 415 when the body is not declared as JSON', async () => {
@@ -124,7 +133,10 @@ describe('POST /v1/token', () => {
         },
       });
       const response = await fetch(new URL('/v1/token', small.url), {
-        method: 'POST', body: stream, duplex: 'half', headers: { authorization: `Bearer ${TILL_KEY}`, 'content-type': 'application/json' },
+        method: 'POST',
+        body: stream,
+        duplex: 'half',
+        headers: { authorization: `Bearer ${TILL_KEY}`, 'content-type': 'application/json' },
       } as RequestInit);
       expect(response.status).toBe(413);
       expect((await response.json()).status).toBe('PAYLOAD_TOO_LARGE');

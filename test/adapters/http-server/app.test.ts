@@ -5,38 +5,79 @@ import { createApiApp, problem, REQUEST_ID_HEADER, serveOpenApi } from '../../..
 import { serveHttp } from '../../../adapters/http-server/serve.js';
 
 function testApp(logged: unknown[] = []) {
-  const logger = pino({ level: 'error' }, { write: (line: string) => { logged.push(JSON.parse(line)); } });
+  const logger = pino(
+    { level: 'error' },
+    {
+      write: (line: string) => {
+        logged.push(JSON.parse(line));
+      },
+    },
+  );
   const app = createApiApp({ logger, bodyLimitBytes: 1024 });
-  app.openapi(createRoute({
-    method: 'post', path: '/things',
-    request: { body: { required: true, content: { 'application/json': { schema: z.object({ name: z.string().min(1), count: z.number().int() }).strict() } } } },
-    responses: { 200: { description: 'ok', content: { 'application/json': { schema: z.object({ name: z.string() }) } } } },
-  }), (c) => c.json({ name: c.req.valid('json').name }, 200));
-  app.get('/refuse', () => { throw problem(409, 'INVALID_STATE', ['status: must be created'], { 'retry-after': '1' }); });
-  app.get('/crash', () => { throw new Error('db password=hunter2 leaked in a driver message'); });
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/things',
+      request: {
+        body: {
+          required: true,
+          content: {
+            'application/json': { schema: z.object({ name: z.string().min(1), count: z.number().int() }).strict() },
+          },
+        },
+      },
+      responses: {
+        200: { description: 'ok', content: { 'application/json': { schema: z.object({ name: z.string() }) } } },
+      },
+    }),
+    (c) => c.json({ name: c.req.valid('json').name }, 200),
+  );
+  app.get('/refuse', () => {
+    throw problem(409, 'INVALID_STATE', ['status: must be created'], { 'retry-after': '1' });
+  });
+  app.get('/crash', () => {
+    throw new Error('db password=hunter2 leaked in a driver message');
+  });
   serveOpenApi(app, { title: 'test', version: '1.0.0' });
   return app;
 }
 
 describe('createApiApp', () => {
   it('answers a body that fails the schema with 400 BAD_REQUEST and one line per field', async () => {
-    const res = await testApp().request('/things', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"","count":1.5,"x":1}' });
+    const res = await testApp().request('/things', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"","count":1.5,"x":1}',
+    });
     expect(res.status).toBe(400);
-    const body = await res.json() as { status: string; errors: string[] };
+    const body = (await res.json()) as { status: string; errors: string[] };
     expect(body.status).toBe('BAD_REQUEST');
-    expect(body.errors).toEqual(expect.arrayContaining([expect.stringMatching(/^name: /), expect.stringMatching(/^count: /), 'x: unknown field']));
+    expect(body.errors).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^name: /), expect.stringMatching(/^count: /), 'x: unknown field']),
+    );
   });
 
   it('answers text that is not JSON with 400 and body: must be JSON', async () => {
-    const res = await testApp().request('/things', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":' });
+    const res = await testApp().request('/things', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":',
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ status: 'BAD_REQUEST', errors: ['body: must be JSON'] });
   });
 
   it('answers a body over the limit with 413 PAYLOAD_TOO_LARGE', async () => {
-    const res = await testApp().request('/things', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x'.repeat(2000), count: 1 }) });
+    const res = await testApp().request('/things', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'x'.repeat(2000), count: 1 }),
+    });
     expect(res.status).toBe(413);
-    expect(await res.json()).toMatchObject({ status: 'PAYLOAD_TOO_LARGE', errors: ['body: must be at most 1024 bytes'] });
+    expect(await res.json()).toMatchObject({
+      status: 'PAYLOAD_TOO_LARGE',
+      errors: ['body: must be at most 1024 bytes'],
+    });
   });
 
   it('answers a thrown problem with its own status, envelope and headers', async () => {
@@ -64,8 +105,14 @@ describe('createApiApp', () => {
 
   it('echoes a sane x-request-id and makes one up for a missing or hostile one', async () => {
     const app = testApp();
-    expect((await app.request('/nowhere', { headers: { [REQUEST_ID_HEADER]: 'till-7-000123' } })).headers.get(REQUEST_ID_HEADER)).toBe('till-7-000123');
-    const made = (await app.request('/nowhere', { headers: { [REQUEST_ID_HEADER]: 'a b\u0007' } })).headers.get(REQUEST_ID_HEADER);
+    expect(
+      (await app.request('/nowhere', { headers: { [REQUEST_ID_HEADER]: 'till-7-000123' } })).headers.get(
+        REQUEST_ID_HEADER,
+      ),
+    ).toBe('till-7-000123');
+    const made = (await app.request('/nowhere', { headers: { [REQUEST_ID_HEADER]: 'a b\u0007' } })).headers.get(
+      REQUEST_ID_HEADER,
+    );
     expect(made).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -76,9 +123,13 @@ describe('createApiApp', () => {
       const { port } = new URL(http.url);
       // Written by hand: clients add Content-Length or chunked framing themselves, curl -X POST does not.
       const answer = await new Promise<string>((resolve, reject) => {
-        const socket = connect(Number(port), '127.0.0.1', () => socket.end('POST /things HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n'));
+        const socket = connect(Number(port), '127.0.0.1', () =>
+          socket.end('POST /things HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n'),
+        );
         let text = '';
-        socket.on('data', (chunk) => { text += chunk.toString(); });
+        socket.on('data', (chunk) => {
+          text += chunk.toString();
+        });
         socket.on('end', () => resolve(text));
         socket.on('error', reject);
       });
@@ -94,7 +145,7 @@ describe('createApiApp', () => {
     const http = await serveHttp(testApp());
     try {
       const res = await fetch(`${http.url}/openapi.json`);
-      const document = await res.json() as { openapi: string; paths: Record<string, unknown> };
+      const document = (await res.json()) as { openapi: string; paths: Record<string, unknown> };
       expect(document.openapi).toBe('3.1.0');
       expect(Object.keys(document.paths)).toContain('/things');
     } finally {

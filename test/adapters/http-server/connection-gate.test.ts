@@ -29,7 +29,9 @@ interface RawAnswer {
 function rawGet(port: number, path = '/livez'): Promise<RawAnswer> {
   const socket = connect(port, '127.0.0.1');
   let error: string | undefined;
-  socket.on('error', (e: NodeJS.ErrnoException) => { error = e.code; });
+  socket.on('error', (e: NodeJS.ErrnoException) => {
+    error = e.code;
+  });
   const closed = new Promise<string | undefined>((resolve) => socket.once('close', () => resolve(error)));
   return new Promise((resolve) => {
     let text = '';
@@ -40,10 +42,12 @@ function rawGet(port: number, path = '/livez'): Promise<RawAnswer> {
       const end = text.indexOf('\r\n\r\n');
       if (end === -1) return;
       const [statusLine = '', ...lines] = text.slice(0, end).split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => {
-        const colon = l.indexOf(':');
-        return [l.slice(0, colon).toLowerCase(), l.slice(colon + 1).trim()];
-      }));
+      const headers = Object.fromEntries(
+        lines.map((l) => {
+          const colon = l.indexOf(':');
+          return [l.slice(0, colon).toLowerCase(), l.slice(colon + 1).trim()];
+        }),
+      );
       const bodyIn = text.length - end - 4 >= Number(headers['content-length'] ?? 0);
       if (bodyIn) done(Number(statusLine.split(' ')[1]), headers);
     });
@@ -118,20 +122,22 @@ describe('the connection gate of serveHttp', () => {
 
 describe('the connection gate at the open-file limit (a server process under `ulimit -n`)', () => {
   let child: ChildProcess | undefined;
-  afterEach(() => { child?.kill('SIGTERM'); });
+  afterEach(() => {
+    child?.kill('SIGTERM');
+  });
 
   it('answers each connection past the limit 503 with Retry-After, never a reset, and serves again after', async () => {
     const limit = 160;
     const command = `ulimit -n ${limit} && exec "${process.execPath}" --import tsx test/support/fd-limit-child.ts`;
     child = spawn('sh', ['-c', command], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
     const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
-    const [port, seenLimit] = await new Promise<number[]>((resolve, reject) => {
+    const [port, seenLimit] = (await new Promise<number[]>((resolve, reject) => {
       child!.stdout!.on('data', (chunk: Buffer) => {
         const match = /READY (\d+) (\d+)/.exec(chunk.toString());
         if (match) resolve([Number(match[1]), Number(match[2])]);
       });
       void exited.then((code) => reject(new Error(`server process exited with ${code}`)));
-    }) as [number, number];
+    })) as [number, number];
     expect(seenLimit).toBe(limit);
     // Connections the server holds until it refuses, then five more: each of those must be a clean 503.
     const kept: RawAnswer[] = [];

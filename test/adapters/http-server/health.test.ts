@@ -11,7 +11,13 @@ import { testClock } from '../../support/clock.js';
 
 describe('HealthCheck', () => {
   it('names the dependencies whose probe fails, in the order given', async () => {
-    const health = new HealthCheck({ redis: async () => { throw new Error('ECONNREFUSED'); }, database: async () => 1, queue: () => Promise.reject(new Error('x')) });
+    const health = new HealthCheck({
+      redis: async () => {
+        throw new Error('ECONNREFUSED');
+      },
+      database: async () => 1,
+      queue: () => Promise.reject(new Error('x')),
+    });
     expect(await health.check()).toEqual({ failing: ['redis', 'queue'] });
   });
 
@@ -21,14 +27,25 @@ describe('HealthCheck', () => {
   });
 
   it('counts a probe that throws synchronously as failing, without throwing', async () => {
-    const health = new HealthCheck({ database: () => { throw new Error('closed'); } });
+    const health = new HealthCheck({
+      database: () => {
+        throw new Error('closed');
+      },
+    });
     expect(await health.check()).toEqual({ failing: ['database'] });
   });
 
   it('reuses a result for cacheMs and shares one round among concurrent checks', async () => {
     const cacheTime = testClock(0);
     let probes = 0;
-    const health = new HealthCheck({ redis: async () => { probes++; } }, { cacheMs: 1_000, clock: cacheTime.now });
+    const health = new HealthCheck(
+      {
+        redis: async () => {
+          probes++;
+        },
+      },
+      { cacheMs: 1_000, clock: cacheTime.now },
+    );
     await Promise.all(Array.from({ length: 50 }, () => health.check()));
     expect(probes).toBe(1);
     cacheTime.set(999);
@@ -66,9 +83,15 @@ async function dropSchema(schema: string): Promise<void> {
 
 describe('/healthz and /livez of the database-backed servers', () => {
   const cleanups: Array<() => Promise<void>> = [];
-  afterEach(async () => { for (const cleanup of cleanups.splice(0)) await cleanup(); });
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
 
-  async function expectHealthFollowsDatabase(app: { request(path: string): Response | Promise<Response> }, db: Database, okBody: object): Promise<void> {
+  async function expectHealthFollowsDatabase(
+    app: { request(path: string): Response | Promise<Response> },
+    db: Database,
+    okBody: object,
+  ): Promise<void> {
     let res = await app.request('/healthz');
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ status: 'ok', ...okBody });
@@ -95,13 +118,21 @@ describe('/healthz and /livez of the database-backed servers', () => {
     const { db, drop } = await freshDatabase();
     cleanups.push(drop);
     const { login, password } = demoConfig.loyalty;
-    const program = await createLoyaltyProgram(db, { partnerKey: demoConfig.verifier.key, credentials: { login, password }, clock });
+    const program = await createLoyaltyProgram(db, {
+      partnerKey: demoConfig.verifier.key,
+      credentials: { login, password },
+      clock,
+    });
     await expectHealthFollowsDatabase(program.app, db, { api: 'loyalty' });
   }, 120_000);
 
   it('Callback receiver: 503 naming the database once it stops answering, /livez still 200', async () => {
     const { db, drop } = await freshDatabase();
-    const receiver = await createCallbackReceiver({ secrets: `whsec_${Buffer.alloc(32, 1).toString('base64')}`, database: db, clock });
+    const receiver = await createCallbackReceiver({
+      secrets: `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
+      database: db,
+      clock,
+    });
     cleanups.push(() => receiver.close(), drop);
     await expectHealthFollowsDatabase(receiver.app, db, {});
   }, 120_000);

@@ -17,15 +17,22 @@ describe('GET /metrics of an API app', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     const text = await res.text();
-    for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds',
-      'nodejs_gc_duration_seconds', 'nodejs_active_handles']) expect(text).toContain(`# TYPE ${name} `);
+    for (const name of [
+      'process_cpu_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_eventloop_lag_seconds',
+      'nodejs_gc_duration_seconds',
+      'nodejs_active_handles',
+    ])
+      expect(text).toContain(`# TYPE ${name} `);
     expect(text).toContain('wpk_http_requests_total{route="/things/{id}",status="200"} 1');
     expect(text).toContain('wpk_http_requests_total{route="unmatched",status="404"} 1');
     expect(text).not.toContain('4000123412341234');
     expect(await metrics.httpRequests.countOf({ route: '/things/{id}', status: '200' })).toBe(1);
   });
 
-  it('keeps each app\'s series apart in one process, and can be turned off', async () => {
+  it("keeps each app's series apart in one process, and can be turned off", async () => {
     const [a, b] = [app(), app()];
     await a.request('/things/1');
     expect(await (await b.request('/metrics')).text()).not.toContain('route="/things/{id}"');

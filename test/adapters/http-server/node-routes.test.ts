@@ -11,7 +11,10 @@ import { request, startServer } from '../cashdesk-http/client.js';
 
 describe('withNodeRoutes', () => {
   const seen: string[] = [];
-  const handler = (name: string): NodeHandler => () => void seen.push(name);
+  const handler =
+    (name: string): NodeHandler =>
+    () =>
+      void seen.push(name);
   const listener = withNodeRoutes(new Map([['/v1/barcode/verify', handler('fast')]]), () => void seen.push('fallback'));
   const call = (method: string, url: string) => listener({ method, url } as IncomingMessage, {} as ServerResponse);
 
@@ -33,10 +36,16 @@ describe('the raw POST routes', () => {
   it('are the same list in the fast path, in the app and in the OpenAPI document', () => {
     const verifier = createVerifier({ ...BASE_CONFIG, backend: 'wasm' } as Parameters<typeof createVerifier>[0]);
     const app = createHttpApp(new CashDeskService({ verifier, tills: new TillRegistry([]) }));
-    const paths = Object.values(RAW_POST_ROUTES).map((route) => route.path).sort();
+    const paths = Object.values(RAW_POST_ROUTES)
+      .map((route) => route.path)
+      .sort();
     expect(paths).toEqual(['/v1/barcode/verify', '/v1/barcode/verify-batch', '/v1/token']);
     expect([...nodeRoutesOf(app)!.keys()].sort()).toEqual(paths);
-    for (const path of paths) expect(app.routes.some((r) => r.method === 'POST' && r.path === path), path).toBe(true);
+    for (const path of paths)
+      expect(
+        app.routes.some((r) => r.method === 'POST' && r.path === path),
+        path,
+      ).toBe(true);
     const document = cashDeskOpenApiDocument() as { paths: Record<string, Record<string, unknown>> };
     for (const path of paths) expect(document.paths[path]?.post, path).toBeDefined();
   });
@@ -48,7 +57,10 @@ describe('the raw POST routes', () => {
       const viaHono = await request(server.url, '/v1/barcode/verif%79', { body: { fullBarcode: 'XX;1;;2' } });
       expect(viaHono.status).toBe(200);
       expect(viaHono.body).toEqual(fast.body);
-      const refused = await request(server.url, '/v1/barcode/verif%79', { body: { fullBarcode: 'XX;1;;2' }, key: null });
+      const refused = await request(server.url, '/v1/barcode/verif%79', {
+        body: { fullBarcode: 'XX;1;;2' },
+        key: null,
+      });
       expect(refused.status).toBe(401);
     } finally {
       await server.close();

@@ -12,16 +12,29 @@ import { request, TILL_KEY } from '../cashdesk-http/client.js';
 function gatedVerifier() {
   let release!: () => void;
   let entered!: () => void;
-  const started = new Promise<void>((resolve) => { entered = resolve; });
-  const gate = new Promise<void>((resolve) => { release = resolve; });
+  const started = new Promise<void>((resolve) => {
+    entered = resolve;
+  });
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   const verifier = {
     backend: 'wasm' as const,
     async barcodeVerify(fullBarcode: string): Promise<BarcodeVerification> {
       entered();
       await gate;
-      return { resultCode: 'ANOTHER_INSTANCE', totpCodeValid: false, cardNumber: null, cardSession: null, fullBarcode, reason: 'PREFIX_MISMATCH' };
+      return {
+        resultCode: 'ANOTHER_INSTANCE',
+        totpCodeValid: false,
+        cardNumber: null,
+        cardSession: null,
+        fullBarcode,
+        reason: 'PREFIX_MISMATCH',
+      };
     },
-    barcodeVerifyBatch: () => { throw new Error('unused'); },
+    barcodeVerifyBatch: () => {
+      throw new Error('unused');
+    },
     getToken: () => 'unused',
     close: async () => {},
   };
@@ -49,7 +62,9 @@ describe('serveHttp', () => {
     const first = await serveHttp(createHttpApp(service(gatedVerifier().verifier)));
     closers.push(first.close);
     const port = Number(new URL(first.url).port);
-    await expect(serveHttp(createHttpApp(service(gatedVerifier().verifier)), { port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    await expect(serveHttp(createHttpApp(service(gatedVerifier().verifier)), { port })).rejects.toMatchObject({
+      code: 'EADDRINUSE',
+    });
   });
 
   it('finishes an in-flight request before close() resolves, and refuses new connections meanwhile', async () => {
@@ -63,7 +78,9 @@ describe('serveHttp', () => {
     const inFlight = request(served.url, '/v1/barcode/verify', { body: { fullBarcode: 'XX;1;;2' } });
     await started;
     let closed = false;
-    const closing = served.close().then(() => { closed = true; });
+    const closing = served.close().then(() => {
+      closed = true;
+    });
     await expect(fetch(new URL('/healthz', served.url))).rejects.toThrow();
     expect(closed).toBe(false);
 
@@ -107,7 +124,9 @@ function rawExchange(url: string, bytes: string): Promise<string> {
     let received = '';
     const socket = connect(Number(port), hostname, () => socket.write(bytes));
     socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => { received += chunk; });
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+    });
     socket.on('error', () => {});
     socket.on('close', () => resolve(received));
   });
@@ -117,14 +136,40 @@ describe('serveHttp, a request Node itself refuses', () => {
   // Hostile requests answered by Node's HTTP parser before any app code: "HTTP/1.1 400 Bad Request" and no body,
   // where every other refusal of the kit is the error envelope.
   const verify = (headers: string) =>
-    `POST /v1/barcode/verify HTTP/1.1\r\nHost: x\r\nContent-Type: ` + `application/json\r\n${headers}\r\n\r\n{"fullBarcode":"x"}`;
+    `POST /v1/barcode/verify HTTP/1.1\r\nHost: x\r\nContent-Type: ` +
+    `application/json\r\n${headers}\r\n\r\n{"fullBarcode":"x"}`;
   it.each([
-    ['a NUL byte in Authorization', verify(`Authorization: Bearer ${TILL_KEY}\0\r\nContent-Length: 18`), 400, 'BAD_REQUEST'],
-    ['a C0 control in X-Request-Id', verify(`Authorization: Bearer ${TILL_KEY}\r\nX-Request-Id: a\u0007b\r\nContent-Length: 18`), 400, 'BAD_REQUEST'],
-    ['two Content-Length headers', verify(`Authorization: Bearer ${TILL_KEY}\r\nContent-Length: 18\r\nContent-Length: 5`), 400, 'BAD_REQUEST'],
-    ['Content-Length with Transfer-Encoding', verify(`Authorization: Bearer ${TILL_KEY}\r\nContent-Length: 18\r\nTransfer-Encoding: chunked`), 400, 'BAD_REQUEST'],
+    [
+      'a NUL byte in Authorization',
+      verify(`Authorization: Bearer ${TILL_KEY}\0\r\nContent-Length: 18`),
+      400,
+      'BAD_REQUEST',
+    ],
+    [
+      'a C0 control in X-Request-Id',
+      verify(`Authorization: Bearer ${TILL_KEY}\r\nX-Request-Id: a\u0007b\r\nContent-Length: 18`),
+      400,
+      'BAD_REQUEST',
+    ],
+    [
+      'two Content-Length headers',
+      verify(`Authorization: Bearer ${TILL_KEY}\r\nContent-Length: 18\r\nContent-Length: 5`),
+      400,
+      'BAD_REQUEST',
+    ],
+    [
+      'Content-Length with Transfer-Encoding',
+      verify(`Authorization: Bearer ${TILL_KEY}\r\nContent-Length: 18\r\nTransfer-Encoding: chunked`),
+      400,
+      'BAD_REQUEST',
+    ],
     ['a NUL byte in the path', 'GET /health\0z HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'BAD_REQUEST'],
-    ['a head over the header size limit', `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(100_000)}\r\n\r\n`, 431, 'REQUEST_HEADER_FIELDS_TOO_LARGE'],
+    [
+      'a head over the header size limit',
+      `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(100_000)}\r\n\r\n`,
+      431,
+      'REQUEST_HEADER_FIELDS_TOO_LARGE',
+    ],
   ])('answers %s in the error envelope and closes the connection', async (_, bytes, status, code) => {
     const served = await serveHttp(createHttpApp(service(gatedVerifier().verifier)));
     closers.push(served.close);
@@ -141,7 +186,9 @@ describe('serveHttp, a request Node itself refuses', () => {
   });
 
   it('answers a request head that never ends 408 in the error envelope', async () => {
-    const served = await serveHttp(createHttpApp(service(gatedVerifier().verifier)), { limits: { headersTimeoutMs: 100, requestTimeoutMs: 200 } });
+    const served = await serveHttp(createHttpApp(service(gatedVerifier().verifier)), {
+      limits: { headersTimeoutMs: 100, requestTimeoutMs: 200 },
+    });
     closers.push(served.close);
     const received = await rawExchange(served.url, 'GET /healthz HTTP/1.1\r\nHost: x\r\n');
     const [head, body] = received.split('\r\n\r\n');

@@ -5,7 +5,10 @@ const request = (path: string, init?: RequestInit) => new Request(`http://server
 const realApp = (seen: string[]) => ({
   async fetch(req: Request) {
     seen.push(`${req.method} ${new URL(req.url).pathname} ${req.method === 'POST' ? await req.text() : ''}`.trim());
-    return new Response(JSON.stringify({ from: 'app' }), { status: 201, headers: { 'content-type': 'application/json' } });
+    return new Response(JSON.stringify({ from: 'app' }), {
+      status: 201,
+      headers: { 'content-type': 'application/json' },
+    });
   },
 });
 
@@ -22,10 +25,12 @@ describe('startingApp', () => {
     const app = startingApp();
     const seen: string[] = [];
     let answered = false;
-    const early = Promise.resolve(app.fetch(request('/v1/thing', { method: 'POST', body: '{"a":1}' }), {})).then((res) => {
-      answered = true;
-      return res;
-    });
+    const early = Promise.resolve(app.fetch(request('/v1/thing', { method: 'POST', body: '{"a":1}' }), {})).then(
+      (res) => {
+        answered = true;
+        return res;
+      },
+    );
     await new Promise((resolve) => setImmediate(resolve));
     expect(answered).toBe(false);
     app.ready(realApp(seen));

@@ -30,8 +30,11 @@ function nativeBackend(config: VerifierConfig): CoreBackend {
 }
 
 function barcode(scheme: PasswordScheme, cardNumber: string, cardSession: string | undefined, at = NOW): string {
-  const keyed = scheme === 'card-bound' ? { cardKey: deriveCardKey(PARTNER_KEY, cardNumber, 'HMACSHA256') } : { key: PARTNER_KEY };
-  return generateBarcode({ ...BASE_CONFIG, scheme, ...keyed, cardNumber, cardSession, at } as Parameters<typeof generateBarcode>[0]);
+  const keyed =
+    scheme === 'card-bound' ? { cardKey: deriveCardKey(PARTNER_KEY, cardNumber, 'HMACSHA256') } : { key: PARTNER_KEY };
+  return generateBarcode({ ...BASE_CONFIG, scheme, ...keyed, cardNumber, cardSession, at } as Parameters<
+    typeof generateBarcode
+  >[0]);
 }
 
 /**
@@ -79,8 +82,17 @@ describe.skipIf(unavailable !== undefined)('native verifyBatch against verify', 
       const valid = barcode(scheme, '4000123412341234', 'AB12CD34');
       const validToo = barcode(scheme, 'ABC-123', undefined, NOW - STEP);
       const nonAscii = [
-        'CM;Ä;;12345678', `${valid}é`, valid.replace('AB12CD34', 'AB12CDé4'), `CMé${valid.slice(2)}`, valid.replace(';', '\u0080;'),
-        `${valid.slice(0, -1)}😀`, `${valid}\ud800`, `\udc00${valid}`, valid.replace(';', '\u0000;'), 'Ж€😀🐈‍⬛', '\uffff',
+        'CM;Ä;;12345678',
+        `${valid}é`,
+        valid.replace('AB12CD34', 'AB12CDé4'),
+        `CMé${valid.slice(2)}`,
+        valid.replace(';', '\u0080;'),
+        `${valid.slice(0, -1)}😀`,
+        `${valid}\ud800`,
+        `\udc00${valid}`,
+        valid.replace(';', '\u0000;'),
+        'Ж€😀🐈‍⬛',
+        '\uffff',
       ];
 
       it('answers each barcode as verify does when ASCII and non-ASCII barcodes mix, in any order', () => {
@@ -88,22 +100,44 @@ describe.skipIf(unavailable !== undefined)('native verifyBatch against verify', 
         expectAsSingles(config, [...ascii, ...nonAscii]);
         // The first non-ASCII barcode first: every barcode after it is transcoded on its own.
         expectAsSingles(config, [...nonAscii, ...ascii]);
-        expectAsSingles(config, ascii.flatMap((code, i) => [code, nonAscii[i]!]));
-        expect(batch(nativeBackend(config), [valid, nonAscii[1]!, validToo], 0, 3, NOW).map((item) => item[0])).toEqual([0, 2, 0]);
+        expectAsSingles(
+          config,
+          ascii.flatMap((code, i) => [code, nonAscii[i]!]),
+        );
+        expect(batch(nativeBackend(config), [valid, nonAscii[1]!, validToo], 0, 3, NOW).map((item) => item[0])).toEqual(
+          [0, 2, 0],
+        );
       });
 
       it('answers barcodes at, astride and far past the 1,024-byte cap as verify does', () => {
         const head = 'CM;4000123412341234;';
         const long = [
-          padded(head, CAP, '1'), padded(head, CAP + 1, '1'), padded(head, CAP + 2, '1'), padded(head, CAP - 8, '1', '12345678'),
-          padded(head, CAP - 1, '1', 'é'), padded(head, CAP - 2, '1', 'é'), padded(head, CAP, '1', 'é'),
-          padded(head, CAP - 2, '1', '€'), padded(head, CAP - 3, '1', '😀'), padded(head, CAP - 1, '1', '😀'),
-          padded(head, CAP, '1', '😀1'), padded(head, CAP, '1', '\ud800'), padded(head, CAP - 1, '1', '\ud800\udc00\ud800'),
-          padded(head, 600, 'é'), padded(head, 2000, 'é'), padded(head, 2000, '😀'), padded('CM', CAP + 5, ';'),
-          `${valid};${'9'.repeat(CAP)}`, padded(head, 1 << 20, '7'), padded(head, (1 << 20) + 1, '😀'),
+          padded(head, CAP, '1'),
+          padded(head, CAP + 1, '1'),
+          padded(head, CAP + 2, '1'),
+          padded(head, CAP - 8, '1', '12345678'),
+          padded(head, CAP - 1, '1', 'é'),
+          padded(head, CAP - 2, '1', 'é'),
+          padded(head, CAP, '1', 'é'),
+          padded(head, CAP - 2, '1', '€'),
+          padded(head, CAP - 3, '1', '😀'),
+          padded(head, CAP - 1, '1', '😀'),
+          padded(head, CAP, '1', '😀1'),
+          padded(head, CAP, '1', '\ud800'),
+          padded(head, CAP - 1, '1', '\ud800\udc00\ud800'),
+          padded(head, 600, 'é'),
+          padded(head, 2000, 'é'),
+          padded(head, 2000, '😀'),
+          padded('CM', CAP + 5, ';'),
+          `${valid};${'9'.repeat(CAP)}`,
+          padded(head, 1 << 20, '7'),
+          padded(head, (1 << 20) + 1, '😀'),
         ];
         // Valid barcodes after each long one: their offsets in the joined string follow a cut barcode's.
-        expectAsSingles(config, long.flatMap((code) => [code, valid]));
+        expectAsSingles(
+          config,
+          long.flatMap((code) => [code, valid]),
+        );
         expectAsSingles(config, [...long.map((code) => code.replace(/1/g, 'A')), validToo]);
         const answers = batch(nativeBackend(config), [padded(head, 1 << 20, '7'), valid], 0, 2, NOW);
         expect(answers.map((item) => item[0])).toEqual([2, 0]);
@@ -119,11 +153,20 @@ describe.skipIf(unavailable !== undefined)('native verifyBatch against verify', 
           const make = (): string => {
             const cardNumber = rng.string(rng.int(1, 20), '0123456789');
             const code = generateBarcode({
-              ...layout, cardNumber, at: now, cardSession: rng.string(layout.cardSessionLength, 'ABCDEFGH0123'),
+              ...layout,
+              cardNumber,
+              at: now,
+              cardSession: rng.string(layout.cardSessionLength, 'ABCDEFGH0123'),
               ...(scheme === 'card-bound' ? { cardKey: deriveCardKey(layout.key, cardNumber, layout.algorythm) } : {}),
             });
             const kind = rng.next();
-            return kind < 0.4 ? code : kind < 0.7 ? tamper(rng, code, code, d) : kind < 0.9 ? malformed(rng, layout) : code + rng.pick(WILD_CHARS);
+            return kind < 0.4
+              ? code
+              : kind < 0.7
+                ? tamper(rng, code, code, d)
+                : kind < 0.9
+                  ? malformed(rng, layout)
+                  : code + rng.pick(WILD_CHARS);
           };
           const list = Array.from({ length: rng.int(0, 150) }, make);
           const start = rng.int(0, list.length);
@@ -196,26 +239,50 @@ describe.skipIf(unavailable !== undefined)('native verifyBatch against verify', 
     }
 
     for (const size of [BATCH_MAX, BATCH_MAX + 1]) {
-      it(`answers a batch of ${size} as barcodeVerify one after the other, in ${Math.ceil(size / BATCH_MAX)} core ` + `calls`, async () => {
-        const config = { ...BASE_CONFIG, scheme: 'card-bound', backend: 'native', clock: () => NOW, lockout: { maxFailures: 3, coolDownSeconds: 60 } } as const;
-        const list = Array.from({ length: size }, (_, i) => barcode('card-bound', String(4_000_000_000_000_000 + i * 7919), i % 2 ? undefined : 'AB12CD34'));
-        // Last in the batch: one past the cap, a non-ASCII one and a replay (the last two astride the chunks in a
-        // batch of 65).
-        list[size - 3] = padded(list[size - 3]!, 3 * CAP, '7');
-        list[size - 2] = `${list[size - 2]!}é`;
-        list[size - 1] = list[0]!;
-        list[3] = list[3]!.replace(/\d$/, (digit) => String((Number(digit) + 1) % 10));
-        const calls = spyOnBatches();
-        const batchVerifier = createVerifier(config) as Verifier;
-        const singleVerifier = createVerifier(config) as Verifier;
-        const answers = batchVerifier.barcodeVerifyBatch(list);
-        expect(calls).toEqual(size === BATCH_MAX ? [[0, BATCH_MAX]] : [[0, BATCH_MAX], [BATCH_MAX, 1]]);
-        const expected = list.map((code) => singleVerifier.barcodeVerify(code));
-        expect(answers).toEqual(expected);
-        expect(answers.map((answer) => answer.reason).filter((reason) => reason !== 'OK')).toEqual(['CODE_MISMATCH', 'MALFORMED', 'MALFORMED', 'REPLAYED']);
-        await batchVerifier.close();
-        await singleVerifier.close();
-      });
+      it(
+        `answers a batch of ${size} as barcodeVerify one after the other, in ${Math.ceil(size / BATCH_MAX)} core ` +
+          `calls`,
+        async () => {
+          const config = {
+            ...BASE_CONFIG,
+            scheme: 'card-bound',
+            backend: 'native',
+            clock: () => NOW,
+            lockout: { maxFailures: 3, coolDownSeconds: 60 },
+          } as const;
+          const list = Array.from({ length: size }, (_, i) =>
+            barcode('card-bound', String(4_000_000_000_000_000 + i * 7919), i % 2 ? undefined : 'AB12CD34'),
+          );
+          // Last in the batch: one past the cap, a non-ASCII one and a replay (the last two astride the chunks in a
+          // batch of 65).
+          list[size - 3] = padded(list[size - 3]!, 3 * CAP, '7');
+          list[size - 2] = `${list[size - 2]!}é`;
+          list[size - 1] = list[0]!;
+          list[3] = list[3]!.replace(/\d$/, (digit) => String((Number(digit) + 1) % 10));
+          const calls = spyOnBatches();
+          const batchVerifier = createVerifier(config) as Verifier;
+          const singleVerifier = createVerifier(config) as Verifier;
+          const answers = batchVerifier.barcodeVerifyBatch(list);
+          expect(calls).toEqual(
+            size === BATCH_MAX
+              ? [[0, BATCH_MAX]]
+              : [
+                  [0, BATCH_MAX],
+                  [BATCH_MAX, 1],
+                ],
+          );
+          const expected = list.map((code) => singleVerifier.barcodeVerify(code));
+          expect(answers).toEqual(expected);
+          expect(answers.map((answer) => answer.reason).filter((reason) => reason !== 'OK')).toEqual([
+            'CODE_MISMATCH',
+            'MALFORMED',
+            'MALFORMED',
+            'REPLAYED',
+          ]);
+          await batchVerifier.close();
+          await singleVerifier.close();
+        },
+      );
     }
 
     it('answers an empty batch with an empty array without calling the core', () => {

@@ -14,8 +14,8 @@ describe('adapters/native/build.mjs', () => {
     const run = build({ WALLET_PARTNER_KIT_NODEDIR: '/nonexistent/node-headers' });
     expect(run.status).toBe(0);
     expect(run.stdout.trim().split('\n')).toEqual([
-      'wallet-partner-kit: native addon not built (no include/node/node.h under /nonexistent/node-headers); the '
-        + 'wasm core will be used (`npm run build:native` tries again)',
+      'wallet-partner-kit: native addon not built (no include/node/node.h under /nonexistent/node-headers); the ' +
+        'wasm core will be used (`npm run build:native` tries again)',
     ]);
     expect(run.stderr).toBe('');
   });
@@ -25,8 +25,8 @@ describe('adapters/native/build.mjs', () => {
     expect(run.status).toBe(0);
     // In the checkout the line names the checkout's command; an installed kit names `npm rebuild wallet-partner-kit`.
     expect(run.stdout).toBe(
-      'wallet-partner-kit: native addon not built (WALLET_PARTNER_KIT_NATIVE=0); the wasm core will be used '
-        + '(`npm run build:native` tries again)\n',
+      'wallet-partner-kit: native addon not built (WALLET_PARTNER_KIT_NATIVE=0); the wasm core will be used ' +
+        '(`npm run build:native` tries again)\n',
     );
   });
 });

@@ -11,7 +11,17 @@ import type { CoreBackend } from '../../../adapters/core/contract.js';
 import { WasmBackend } from '../../../adapters/node/backend.js';
 import { resolveConfig, type VerifierConfig } from '../../../adapters/node/config.js';
 import { createVerifier, deriveCardKey, generateBarcode, type Verifier } from '../../../src/index.js';
-import { CARD_CHARS, corruptJson, malformed, randomJson, randomLayout, randomTime, Rng, SESSION_CHARS, tamper } from './generators.js';
+import {
+  CARD_CHARS,
+  corruptJson,
+  malformed,
+  randomJson,
+  randomLayout,
+  randomTime,
+  Rng,
+  SESSION_CHARS,
+  tamper,
+} from './generators.js';
 import { testClock } from '../../support/clock.js';
 
 const makeNative = loadNativeBackend();
@@ -51,88 +61,129 @@ function rawVerify(backend: CoreBackend, code: string, now: number): [number, nu
 
 function describeCase(layout: VerifierConfig, code: string, now: number, a: unknown, b: unknown): string {
   const { key: _key, ...shown } = layout;
-  return JSON.stringify({ layout: shown, code: code.length > 200 ? `${code.slice(0, 200)}… (${code.length})` : code, now, wasm: a, native: b });
+  return JSON.stringify({
+    layout: shown,
+    code: code.length > 200 ? `${code.slice(0, 200)}… (${code.length})` : code,
+    now,
+    wasm: a,
+    native: b,
+  });
 }
 
-describe.skipIf(unavailable !== undefined)('native core against the wasm core', { timeout: 120_000 }, () => { // count-sized runs: a loaded machine stretches them
-  it(`answers ${LAYOUTS * CASES_PER_LAYOUT} random barcodes identically when layouts, keys, times and inputs vary`, () => {
-    const rng = new Rng(SEED);
-    const mismatches: string[] = [];
-    const tally = { cases: 0, ok: 0, prefix: 0, malformed: 0, mismatch: 0, highCounters: 0, previousKey: 0, cardBound: 0 };
-    const weirdTimes = [Number.NaN, -1, -0, -Infinity, Infinity, 1e300, 2 ** 64 * 1000, 0.5, 999.999];
-
-    for (let l = 0; l < LAYOUTS; l++) {
-      const layout = randomLayout(rng);
-      const pair: Pair = pairFor(layout);
-      const d = layout.delimeter;
-      const check = (code: string, now: number, viaVerifier = true) => {
-        tally.cases++;
-        const a = rawVerify(pair.rawWasm, code, now);
-        const b = rawVerify(pair.rawNative, code, now);
-        if (!isDeepStrictEqual(a, b)) mismatches.push(describeCase(layout, code, now, a, b));
-        if (a[0] === 0) tally.ok++;
-        else if (a[0] === 1) tally.prefix++;
-        else if (a[0] === 2) tally.malformed++;
-        else tally.mismatch++;
-        if (a[0] === 0 && a[1][7]! > 0) tally.highCounters++;
-        if (a[0] === 0 && a[1][8]! > 0) tally.previousKey++;
-        if (a[0] === 0 && layout.scheme === 'card-bound') tally.cardBound++;
-        if (!viaVerifier) return;
-        pair.clock.set(now);
-        const x = pair.wasm.barcodeVerify(code);
-        const y = pair.native.barcodeVerify(code);
-        if (!isDeepStrictEqual(x, y)) mismatches.push(describeCase(layout, code, now, x, y));
+describe.skipIf(unavailable !== undefined)('native core against the wasm core', { timeout: 120_000 }, () => {
+  // count-sized runs: a loaded machine stretches them
+  it(
+    `answers ${LAYOUTS * CASES_PER_LAYOUT} random barcodes identically when layouts, keys, times and inputs vary`,
+    () => {
+      const rng = new Rng(SEED);
+      const mismatches: string[] = [];
+      const tally = {
+        cases: 0,
+        ok: 0,
+        prefix: 0,
+        malformed: 0,
+        mismatch: 0,
+        highCounters: 0,
+        previousKey: 0,
+        cardBound: 0,
       };
-      const cards: string[] = [];
-      const valid = (now: number): string => {
-        const cardNumber = rng.chance(0.3) && cards.length > 0 ? rng.pick(cards) : rng.string(rng.int(1, 64), CARD_CHARS);
-        cards.push(cardNumber);
-        const sessionKind = rng.int(0, 2);
-        const step = layout.interval * 1000;
-        const at = Math.max(0, now + rng.int(-(layout.window + 1), layout.window + 1) * step);
-        // Now and then a key a rotation keeps accepting.
-        const key = layout.previousKeys.length > 0 && rng.chance(0.3) ? rng.pick(layout.previousKeys) : layout.key;
-        const code = generateBarcode({
-          ...layout, cardNumber, at,
-          ...(layout.scheme === 'card-bound' ? { cardKey: deriveCardKey(key, cardNumber, layout.algorythm) } : { key }),
-          ...(sessionKind === 0 ? { cardSession: rng.string(layout.cardSessionLength, SESSION_CHARS) } : {}),
-        });
-        // sessionKind 1: the empty session field; 2: the three-part form.
-        return sessionKind === 2 ? code.replace(`${d}${d}`, d) : code;
-      };
+      const weirdTimes = [Number.NaN, -1, -0, -Infinity, Infinity, 1e300, 2 ** 64 * 1000, 0.5, 999.999];
 
-      let previous = valid(randomTime(rng, layout.interval));
-      for (let c = 0; c < CASES_PER_LAYOUT; c++) {
-        const now = randomTime(rng, layout.interval);
-        const kind = rng.next();
-        if (kind < 0.35) {
-          previous = valid(now);
-          check(previous, now);
-        } else if (kind < 0.65) {
-          const code = valid(now);
-          check(tamper(rng, code, previous, d), now);
-          previous = code;
-        } else if (kind < 0.93) {
-          check(malformed(rng, layout), now);
-        } else {
-          // Clocks the verifier refuses still reach the backend the same way in both cores.
-          check(valid(now), rng.pick(weirdTimes), false);
+      for (let l = 0; l < LAYOUTS; l++) {
+        const layout = randomLayout(rng);
+        const pair: Pair = pairFor(layout);
+        const d = layout.delimeter;
+        const check = (code: string, now: number, viaVerifier = true) => {
+          tally.cases++;
+          const a = rawVerify(pair.rawWasm, code, now);
+          const b = rawVerify(pair.rawNative, code, now);
+          if (!isDeepStrictEqual(a, b)) mismatches.push(describeCase(layout, code, now, a, b));
+          if (a[0] === 0) tally.ok++;
+          else if (a[0] === 1) tally.prefix++;
+          else if (a[0] === 2) tally.malformed++;
+          else tally.mismatch++;
+          if (a[0] === 0 && a[1][7]! > 0) tally.highCounters++;
+          if (a[0] === 0 && a[1][8]! > 0) tally.previousKey++;
+          if (a[0] === 0 && layout.scheme === 'card-bound') tally.cardBound++;
+          if (!viaVerifier) return;
+          pair.clock.set(now);
+          const x = pair.wasm.barcodeVerify(code);
+          const y = pair.native.barcodeVerify(code);
+          if (!isDeepStrictEqual(x, y)) mismatches.push(describeCase(layout, code, now, x, y));
+        };
+        const cards: string[] = [];
+        const valid = (now: number): string => {
+          const cardNumber =
+            rng.chance(0.3) && cards.length > 0 ? rng.pick(cards) : rng.string(rng.int(1, 64), CARD_CHARS);
+          cards.push(cardNumber);
+          const sessionKind = rng.int(0, 2);
+          const step = layout.interval * 1000;
+          const at = Math.max(0, now + rng.int(-(layout.window + 1), layout.window + 1) * step);
+          // Now and then a key a rotation keeps accepting.
+          const key = layout.previousKeys.length > 0 && rng.chance(0.3) ? rng.pick(layout.previousKeys) : layout.key;
+          const code = generateBarcode({
+            ...layout,
+            cardNumber,
+            at,
+            ...(layout.scheme === 'card-bound'
+              ? { cardKey: deriveCardKey(key, cardNumber, layout.algorythm) }
+              : { key }),
+            ...(sessionKind === 0 ? { cardSession: rng.string(layout.cardSessionLength, SESSION_CHARS) } : {}),
+          });
+          // sessionKind 1: the empty session field; 2: the three-part form.
+          return sessionKind === 2 ? code.replace(`${d}${d}`, d) : code;
+        };
+
+        let previous = valid(randomTime(rng, layout.interval));
+        for (let c = 0; c < CASES_PER_LAYOUT; c++) {
+          const now = randomTime(rng, layout.interval);
+          const kind = rng.next();
+          if (kind < 0.35) {
+            previous = valid(now);
+            check(previous, now);
+          } else if (kind < 0.65) {
+            const code = valid(now);
+            check(tamper(rng, code, previous, d), now);
+            previous = code;
+          } else if (kind < 0.93) {
+            check(malformed(rng, layout), now);
+          } else {
+            // Clocks the verifier refuses still reach the backend the same way in both cores.
+            check(valid(now), rng.pick(weirdTimes), false);
+          }
         }
+        if (mismatches.length > 20) break;
       }
-      if (mismatches.length > 20) break;
-    }
 
-    expect(mismatches.slice(0, 5)).toEqual([]);
-    if (process.env.NATIVE_DIFF_TALLY) console.log(tally);
-    expect(tally.cases).toBeGreaterThanOrEqual(LAYOUTS * CASES_PER_LAYOUT);
-    // The mix reaches every outcome, counters past 2^32 included (over 1% of the cases each).
-    for (const outcome of ['ok', 'prefix', 'malformed', 'mismatch', 'highCounters', 'previousKey', 'cardBound'] as const) {
-      expect(tally[outcome], outcome).toBeGreaterThan(tally.cases / 100);
-    }
-  }, CASES_TIMEOUT_MS);
+      expect(mismatches.slice(0, 5)).toEqual([]);
+      if (process.env.NATIVE_DIFF_TALLY) console.log(tally);
+      expect(tally.cases).toBeGreaterThanOrEqual(LAYOUTS * CASES_PER_LAYOUT);
+      // The mix reaches every outcome, counters past 2^32 included (over 1% of the cases each).
+      for (const outcome of [
+        'ok',
+        'prefix',
+        'malformed',
+        'mismatch',
+        'highCounters',
+        'previousKey',
+        'cardBound',
+      ] as const) {
+        expect(tally[outcome], outcome).toBeGreaterThan(tally.cases / 100);
+      }
+    },
+    CASES_TIMEOUT_MS,
+  );
 
   it('fills the same slots when a long or unicode barcode is cut at the wasm buffer size', () => {
-    const pair = pairFor({ algorythm: 'HMACSHA256', passLength: 8, prefix: 'CM', key: '00'.repeat(32), interval: 30, cardSessionLength: 8, delimeter: ';' });
+    const pair = pairFor({
+      algorythm: 'HMACSHA256',
+      passLength: 8,
+      prefix: 'CM',
+      key: '00'.repeat(32),
+      interval: 30,
+      cardSessionLength: 8,
+      delimeter: ';',
+    });
     const mismatches: string[] = [];
     let cases = 0;
     for (const tail of ['é', '€', '😀', '\ud800', '\udc00', ';', '1']) {
@@ -168,7 +219,14 @@ describe.skipIf(unavailable !== undefined)('native core against the wasm core', 
       const [protectedHeader, payload, signature] = token.split('.');
       if (payload !== '') return false;
       try {
-        await flattenedVerify({ protected: protectedHeader!, payload: typeof body === 'string' ? encoder.encode(body) : body, signature: signature! }, key);
+        await flattenedVerify(
+          {
+            protected: protectedHeader!,
+            payload: typeof body === 'string' ? encoder.encode(body) : body,
+            signature: signature!,
+          },
+          key,
+        );
         return true;
       } catch {
         return false;
@@ -180,7 +238,15 @@ describe.skipIf(unavailable !== undefined)('native core against the wasm core', 
       const a = pair.rawWasm.sign(body, iat);
       const b = pair.rawNative.sign(body, iat);
       if (typeof a === 'number' || typeof b === 'number') {
-        if (a !== b) mismatches.push(JSON.stringify({ body: body.slice(0, 120), length: body.length, wasm: a, native: typeof b === 'number' ? b : 'token' }));
+        if (a !== b)
+          mismatches.push(
+            JSON.stringify({
+              body: body.slice(0, 120),
+              length: body.length,
+              wasm: a,
+              native: typeof b === 'number' ? b : 'token',
+            }),
+          );
         return undefined;
       }
       const [ha, hb] = [header(a), header(b)];
@@ -216,7 +282,10 @@ describe.skipIf(unavailable !== undefined)('native core against the wasm core', 
       for (const [token, body, key] of signed) {
         expect(await joseAccepts(token, body, key), body).toBe(true);
         const other = encoder.encode(body);
-        const tampered = other.length === 0 ? encoder.encode(' ') : other.map((byte, index) => (index === other.length >> 1 ? byte ^ 1 : byte));
+        const tampered =
+          other.length === 0
+            ? encoder.encode(' ')
+            : other.map((byte, index) => (index === other.length >> 1 ? byte ^ 1 : byte));
         expect(await joseAccepts(token, tampered, key)).toBe(false);
       }
     });
@@ -242,18 +311,36 @@ describe.skipIf(unavailable !== undefined)('native core against the wasm core', 
       const layout = layouts[0]!;
       const pair = pairFor(layout);
       const key = tokenKey(layout.key);
-      const rows = JSON.stringify({ rows: Array.from({ length: 6000 }, (_, i) => ({ id: i, name: `строка-${i} 😀`, ok: i % 2 === 0, v: i * 1.5e-3 })) });
+      const rows = JSON.stringify({
+        rows: Array.from({ length: 6000 }, (_, i) => ({
+          id: i,
+          name: `строка-${i} 😀`,
+          ok: i % 2 === 0,
+          v: i * 1.5e-3,
+        })),
+      });
       const straddle = JSON.stringify('a'.repeat(65_534) + '€😀'.repeat(20_000));
       const wide = JSON.stringify(Array.from({ length: 30_000 }, (_, i) => (i % 3 === 0 ? -i : `${i}\\"\u0007`)));
       const bodies = [
-        rows, straddle, wide, ` ${rows}\n`, '['.repeat(1024) + ']'.repeat(1024), '['.repeat(1025) + ']'.repeat(1025),
-        '{"a":'.repeat(1023) + '1' + '}'.repeat(1023), '{"a":'.repeat(1025) + '1' + '}'.repeat(1025),
-        `[${'1,'.repeat(40_000)}1]`, `"${'\\u00e9'.repeat(20_000)}"`, `${'9'.repeat(70_000)}`,
+        rows,
+        straddle,
+        wide,
+        ` ${rows}\n`,
+        '['.repeat(1024) + ']'.repeat(1024),
+        '['.repeat(1025) + ']'.repeat(1025),
+        '{"a":'.repeat(1023) + '1' + '}'.repeat(1023),
+        '{"a":'.repeat(1025) + '1' + '}'.repeat(1025),
+        `[${'1,'.repeat(40_000)}1]`,
+        `"${'\\u00e9'.repeat(20_000)}"`,
+        `${'9'.repeat(70_000)}`,
       ];
       for (const base of [rows, straddle, wide]) {
         for (let i = 0; i < 12; i++) {
           const at = i < 6 ? rng.int(65_000, base.length - 1) : rng.int(0, base.length - 1);
-          bodies.push(base.slice(0, at) + rng.pick(['\u0001', 'x', '}', ']', '"', ',', '\\q']) + base.slice(at), base.slice(0, at));
+          bodies.push(
+            base.slice(0, at) + rng.pick(['\u0001', 'x', '}', ']', '"', ',', '\\q']) + base.slice(at),
+            base.slice(0, at),
+          );
         }
       }
       // Past 256 Ki UTF-16 units the addon has V8 encode the body; below, it transcodes it itself: both paths run here.
@@ -279,9 +366,18 @@ describe.skipIf(unavailable !== undefined)('native core against the wasm core', 
       const verifier = createVerifier({ ...layout, backend: 'native', clock: () => 1_795_000_000_123 });
       const body = '{"requestId":"r-1","totalAmount":1000}';
       const token = verifier.getToken(body);
-      expect(header(token)).toEqual({ alg: 'HS256', b64: false, crit: ['b64'], iat: 1_795_000_000, jti: expect.any(String), kid: partnerId });
+      expect(header(token)).toEqual({
+        alg: 'HS256',
+        b64: false,
+        crit: ['b64'],
+        iat: 1_795_000_000,
+        jti: expect.any(String),
+        kid: partnerId,
+      });
       expect(await joseAccepts(token, body, tokenKey(layout.key))).toBe(true);
-      expect(() => verifier.getToken('{"requestId":')).toThrow(expect.objectContaining({ code: 'REQUEST_DATA_INVALID' }));
+      expect(() => verifier.getToken('{"requestId":')).toThrow(
+        expect.objectContaining({ code: 'REQUEST_DATA_INVALID' }),
+      );
       await verifier.close();
     });
   });

@@ -10,16 +10,20 @@ const unavailable = native instanceof Error ? native.message : undefined;
 if (unavailable !== undefined) console.log(`native verifier tests skipped: ${unavailable}`);
 
 describe.skipIf(unavailable !== undefined)('native backend', () => {
-  verificationSuite('embedding (native)', async (config) => {
-    const verifier = createVerifier({ ...config, backend: 'native' });
-    expect(verifier.backend).toBe('native');
-    return {
-      barcodeVerify: async (code) => verifier.barcodeVerify(code),
-      barcodeVerifyBatch: async (codes) => verifier.barcodeVerifyBatch(codes),
-      getToken: async (data) => verifier.getToken(data),
-      close: () => verifier.close(),
-    };
-  }, { batch: true });
+  verificationSuite(
+    'embedding (native)',
+    async (config) => {
+      const verifier = createVerifier({ ...config, backend: 'native' });
+      expect(verifier.backend).toBe('native');
+      return {
+        barcodeVerify: async (code) => verifier.barcodeVerify(code),
+        barcodeVerifyBatch: async (codes) => verifier.barcodeVerifyBatch(codes),
+        getToken: async (data) => verifier.getToken(data),
+        close: () => verifier.close(),
+      };
+    },
+    { batch: true },
+  );
 
   describe('loadNativeBackend', () => {
     it('returns a backend factory when the addon is built', () => {
@@ -37,7 +41,13 @@ describe.skipIf(unavailable !== undefined)('native backend', () => {
     it('fills the shared result slots when a barcode verifies', () => {
       const backend = (native as Exclude<typeof native, Error>)(resolveConfig(CARD_BOUND_CONFIG));
       const card = '4000123412341234';
-      const code = generateBarcode({ ...CARD_BOUND_CONFIG, cardNumber: card, cardKey: deriveCardKey(PARTNER_KEY, card, 'HMACSHA256'), cardSession: 'AB12CD34', at: NOW });
+      const code = generateBarcode({
+        ...CARD_BOUND_CONFIG,
+        cardNumber: card,
+        cardKey: deriveCardKey(PARTNER_KEY, card, 'HMACSHA256'),
+        cardSession: 'AB12CD34',
+        at: NOW,
+      });
       const slots = backend.result;
       expect(backend.verify(code, NOW)).toBe(0);
       const counter = Math.floor(NOW / 1000 / 30);
@@ -55,7 +65,12 @@ describe.skipIf(unavailable !== undefined)('native backend', () => {
     it('refuses valid codes when the backend has been wiped', () => {
       const backend = (native as Exclude<typeof native, Error>)(resolveConfig(CARD_BOUND_CONFIG));
       const card = '77';
-      const code = generateBarcode({ ...CARD_BOUND_CONFIG, cardNumber: card, cardKey: deriveCardKey(PARTNER_KEY, card, 'HMACSHA256'), at: NOW });
+      const code = generateBarcode({
+        ...CARD_BOUND_CONFIG,
+        cardNumber: card,
+        cardKey: deriveCardKey(PARTNER_KEY, card, 'HMACSHA256'),
+        at: NOW,
+      });
       expect(backend.verify(code, NOW)).toBe(0);
       backend.wipe();
       expect(backend.verify(code, NOW)).toBe(3);

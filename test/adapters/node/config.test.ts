@@ -23,19 +23,23 @@ describe('verifier configuration', () => {
     expect(issuesOf({ ...BASE_CONFIG, key: 'zz'.repeat(16) })).toEqual(['key: must be hex of at least 16 bytes']);
     expect(issuesOf({ ...BASE_CONFIG, algorythm: 'HMACMD5' })).toEqual(['algorythm: must be HMACSHA256 or HMACSHA1']);
     expect(issuesOf({ ...BASE_CONFIG, interval: 0 })).toEqual(['interval: must be an integer from 1 to 86400']);
-    expect(issuesOf({ ...BASE_CONFIG, cardSessionLength: 65 })).toEqual(['cardSessionLength: must be an integer from 1 to 64']);
+    expect(issuesOf({ ...BASE_CONFIG, cardSessionLength: 65 })).toEqual([
+      'cardSessionLength: must be an integer from 1 to 64',
+    ]);
     expect(issuesOf({ ...BASE_CONFIG, window: 11 })).toEqual(['window: must be an integer from 0 to 10']);
   });
 
   it('names every bad field at once, and missing ones', () => {
     const issues = issuesOf({ prefix: 'CM', passLength: 99, key: 'nothex' });
-    expect(issues).toEqual(expect.arrayContaining([
-      'algorythm: must be HMACSHA256 or HMACSHA1',
-      'passLength: must be an integer from 1 to 10',
-      'key: must be hex of at least 16 bytes',
-      'interval: must be an integer from 1 to 86400',
-      'cardSessionLength: must be an integer from 1 to 64',
-    ]));
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        'algorythm: must be HMACSHA256 or HMACSHA1',
+        'passLength: must be an integer from 1 to 10',
+        'key: must be hex of at least 16 bytes',
+        'interval: must be an integer from 1 to 86400',
+        'cardSessionLength: must be an integer from 1 to 64',
+      ]),
+    );
     expect(issues.some((i) => i.startsWith('delimeter:'))).toBe(true);
   });
 
@@ -70,7 +74,9 @@ describe('verifier configuration', () => {
   it('defaults the prefix to CM, and validates lockout and replay options', () => {
     const { prefix: _prefix, ...rest } = BASE_CONFIG;
     expect(() => createVerifier(rest)).not.toThrow();
-    expect(issuesOf({ ...BASE_CONFIG, lockout: { maxFailures: 0 } })).toEqual(['lockout.maxFailures: must be an integer from 1 to 1000']);
+    expect(issuesOf({ ...BASE_CONFIG, lockout: { maxFailures: 0 } })).toEqual([
+      'lockout.maxFailures: must be an integer from 1 to 1000',
+    ]);
     expect(issuesOf({ ...BASE_CONFIG, replay: {} })[0]).toMatch(/^replay: /);
     expect(issuesOf({ ...BASE_CONFIG, key: PARTNER_KEY, clock: 5 })[0]).toMatch(/^clock: /);
   });

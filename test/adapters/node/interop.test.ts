@@ -31,42 +31,78 @@ describe('rfc6238 (the default scheme): a password otpauth makes from the partne
   const card = '4000123412341234';
   // Counters: today's, and past 2^32 for both intervals.
   const instants = (interval: number) => [NOW, (2 ** 32 + 7) * interval * 1000 + 1_234];
-  const cases = BACKENDS.flatMap((backend) => ALGS.flatMap((alg) => [6, 7, 8, 9, 10].flatMap((digits) =>
-    [30, 60].flatMap((interval) => instants(interval).map((now) => [backend, alg, digits, interval, now] as const)))));
+  const cases = BACKENDS.flatMap((backend) =>
+    ALGS.flatMap((alg) =>
+      [6, 7, 8, 9, 10].flatMap((digits) =>
+        [30, 60].flatMap((interval) => instants(interval).map((now) => [backend, alg, digits, interval, now] as const)),
+      ),
+    ),
+  );
 
-  it.each(cases)('verifies on %s when %s, %i digits, interval %i, now %i, at T-1, T and T+1', (backend, alg, digits, interval, now) => {
-    const otp = new OTPAuth.TOTP({ algorithm: otpauthAlg(alg), digits, period: interval, secret: OTPAuth.Secret.fromHex(PARTNER_KEY) });
-    const config = { ...BASE_CONFIG, algorythm: alg, passLength: digits, interval, backend, clock: () => now };
-    const v = verifier({ ...config, replay: false });
-    const cardBound = verifier({ ...config, scheme: 'card-bound', replay: false });
-    for (const drift of [-1, 0, 1]) {
-      const code = otp.generate({ timestamp: now + drift * interval * 1000 });
-      expect(code).toMatch(new RegExp(`^\\d{${digits}}$`));
-      const barcode = `CM;${card};AB12CD34;${code}`;
-      expect(v.barcodeVerify(barcode), `T${drift >= 0 ? '+' : ''}${drift}`).toEqual({
-        resultCode: 'CARDSESSION_AVAILABLE', totpCodeValid: true, cardNumber: card, cardSession: 'AB12CD34', fullBarcode: barcode,
-        reason: 'OK', keyIndex: 0, driftSteps: drift, bonusAvailable: true,
+  it.each(cases)(
+    'verifies on %s when %s, %i digits, interval %i, now %i, at T-1, T and T+1',
+    (backend, alg, digits, interval, now) => {
+      const otp = new OTPAuth.TOTP({
+        algorithm: otpauthAlg(alg),
+        digits,
+        period: interval,
+        secret: OTPAuth.Secret.fromHex(PARTNER_KEY),
       });
-      expect(generateBarcode({ ...config, cardNumber: card, cardSession: 'AB12CD34', at: now + drift * interval * 1000 })).toBe(barcode);
-      // Under card-bound the same password is refused (but for a 1 in 10^digits coincidence, below 10^-5 here).
-      expect(cardBound.barcodeVerify(barcode).reason).toBe('CODE_MISMATCH');
-    }
-  });
+      const config = { ...BASE_CONFIG, algorythm: alg, passLength: digits, interval, backend, clock: () => now };
+      const v = verifier({ ...config, replay: false });
+      const cardBound = verifier({ ...config, scheme: 'card-bound', replay: false });
+      for (const drift of [-1, 0, 1]) {
+        const code = otp.generate({ timestamp: now + drift * interval * 1000 });
+        expect(code).toMatch(new RegExp(`^\\d{${digits}}$`));
+        const barcode = `CM;${card};AB12CD34;${code}`;
+        expect(v.barcodeVerify(barcode), `T${drift >= 0 ? '+' : ''}${drift}`).toEqual({
+          resultCode: 'CARDSESSION_AVAILABLE',
+          totpCodeValid: true,
+          cardNumber: card,
+          cardSession: 'AB12CD34',
+          fullBarcode: barcode,
+          reason: 'OK',
+          keyIndex: 0,
+          driftSteps: drift,
+          bonusAvailable: true,
+        });
+        expect(
+          generateBarcode({ ...config, cardNumber: card, cardSession: 'AB12CD34', at: now + drift * interval * 1000 }),
+        ).toBe(barcode);
+        // Under card-bound the same password is refused (but for a 1 in 10^digits coincidence, below 10^-5 here).
+        expect(cardBound.barcodeVerify(barcode).reason).toBe('CODE_MISMATCH');
+      }
+    },
+  );
 
   it.each(BACKENDS)('refuses on %s a password of T-2 and T+2 with window 1', (backend) => {
-    const otp = new OTPAuth.TOTP({ algorithm: 'SHA256', digits: 8, period: 30, secret: OTPAuth.Secret.fromHex(PARTNER_KEY) });
+    const otp = new OTPAuth.TOTP({
+      algorithm: 'SHA256',
+      digits: 8,
+      period: 30,
+      secret: OTPAuth.Secret.fromHex(PARTNER_KEY),
+    });
     const v = verifier({ ...BASE_CONFIG, backend, clock: () => NOW });
     for (const drift of [-2, 2]) {
-      expect(v.barcodeVerify(`CM;${card};;${otp.generate({ timestamp: NOW + drift * 30_000 })}`).reason).toBe('CODE_MISMATCH');
+      expect(v.barcodeVerify(`CM;${card};;${otp.generate({ timestamp: NOW + drift * 30_000 })}`).reason).toBe(
+        'CODE_MISMATCH',
+      );
     }
   });
 
   it.each(BACKENDS)('verifies on %s an otpauth password of a previous key with keyIndex 1', (backend) => {
     const old = 'c0'.repeat(20);
-    const code = new OTPAuth.TOTP({ algorithm: 'SHA256', digits: 8, period: 30, secret: OTPAuth.Secret.fromHex(old) }).generate({ timestamp: NOW });
+    const code = new OTPAuth.TOTP({
+      algorithm: 'SHA256',
+      digits: 8,
+      period: 30,
+      secret: OTPAuth.Secret.fromHex(old),
+    }).generate({ timestamp: NOW });
     const v = verifier({ ...BASE_CONFIG, backend, previousKeys: [old], clock: () => NOW });
     expect(v.barcodeVerify(`CM;${card};;${code}`)).toMatchObject({ reason: 'OK', keyIndex: 1, driftSteps: 0 });
-    expect(verifier({ ...BASE_CONFIG, backend, clock: () => NOW }).barcodeVerify(`CM;${card};;${code}`).reason).toBe('CODE_MISMATCH');
+    expect(verifier({ ...BASE_CONFIG, backend, clock: () => NOW }).barcodeVerify(`CM;${card};;${code}`).reason).toBe(
+      'CODE_MISMATCH',
+    );
   });
 });
 
@@ -77,40 +113,75 @@ describe('card-bound barcodes interoperate with otpauth (TOTP of the card key)',
 
   it.each(cases)('accepts an otpauth code when %s, %i digits, T = %i', (alg, digits, at) => {
     const cardKey = deriveCardKey(PARTNER_KEY, card, alg);
-    const otp = new OTPAuth.TOTP({ algorithm: otpauthAlg(alg), digits, period: BASE_CONFIG.interval, secret: OTPAuth.Secret.fromHex(cardKey) });
+    const otp = new OTPAuth.TOTP({
+      algorithm: otpauthAlg(alg),
+      digits,
+      period: BASE_CONFIG.interval,
+      secret: OTPAuth.Secret.fromHex(cardKey),
+    });
     const code = otp.generate({ timestamp: at });
     expect(code).toMatch(new RegExp(`^\\d{${digits}}$`));
 
     const barcode = `CM;${card};;${code}`;
-    const result = verifier({ ...CARD_BOUND_CONFIG, algorythm: alg, passLength: digits, clock: () => at }).barcodeVerify(barcode);
+    const result = verifier({
+      ...CARD_BOUND_CONFIG,
+      algorythm: alg,
+      passLength: digits,
+      clock: () => at,
+    }).barcodeVerify(barcode);
     expect(result).toEqual({
-      resultCode: 'CARDSESSION_NOT_AVAILABLE', totpCodeValid: true, cardNumber: card, cardSession: null, fullBarcode: barcode, reason: 'OK',
-      keyIndex: 0, driftSteps: 0, bonusAvailable: true,
+      resultCode: 'CARDSESSION_NOT_AVAILABLE',
+      totpCodeValid: true,
+      cardNumber: card,
+      cardSession: null,
+      fullBarcode: barcode,
+      reason: 'OK',
+      keyIndex: 0,
+      driftSteps: 0,
+      bonusAvailable: true,
     });
-    expect(generateBarcode({ ...CARD_BOUND_CONFIG, algorythm: alg, passLength: digits, cardNumber: card, cardKey, at })).toBe(barcode);
+    expect(
+      generateBarcode({ ...CARD_BOUND_CONFIG, algorythm: alg, passLength: digits, cardNumber: card, cardKey, at }),
+    ).toBe(barcode);
   });
 
   it.each(ALGS)('accepts an otpauth code when %s and the interval is 60 s', (alg) => {
     const cardKey = deriveCardKey(PARTNER_KEY, card, alg);
-    const code = new OTPAuth.TOTP({ algorithm: otpauthAlg(alg), digits: 8, period: 60, secret: OTPAuth.Secret.fromHex(cardKey) })
-      .generate({ timestamp: NOW });
-    const result = verifier({ ...CARD_BOUND_CONFIG, algorythm: alg, interval: 60, clock: () => NOW }).barcodeVerify(`CM;${card};;${code}`);
+    const code = new OTPAuth.TOTP({
+      algorithm: otpauthAlg(alg),
+      digits: 8,
+      period: 60,
+      secret: OTPAuth.Secret.fromHex(cardKey),
+    }).generate({ timestamp: NOW });
+    const result = verifier({ ...CARD_BOUND_CONFIG, algorythm: alg, interval: 60, clock: () => NOW }).barcodeVerify(
+      `CM;${card};;${code}`,
+    );
     expect(result.resultCode).toBe('CARDSESSION_NOT_AVAILABLE');
     expect(result.totpCodeValid).toBe(true);
   });
 
   it.each(ALGS)('refuses an otpauth code when %s and the code is from another card key', (alg) => {
     const otherKey = deriveCardKey(PARTNER_KEY, '4000999999999999', alg);
-    const code = new OTPAuth.TOTP({ algorithm: otpauthAlg(alg), digits: 8, period: 30, secret: OTPAuth.Secret.fromHex(otherKey) })
-      .generate({ timestamp: NOW });
-    const result = verifier({ ...CARD_BOUND_CONFIG, algorythm: alg, clock: () => NOW }).barcodeVerify(`CM;${card};;${code}`);
+    const code = new OTPAuth.TOTP({
+      algorithm: otpauthAlg(alg),
+      digits: 8,
+      period: 30,
+      secret: OTPAuth.Secret.fromHex(otherKey),
+    }).generate({ timestamp: NOW });
+    const result = verifier({ ...CARD_BOUND_CONFIG, algorythm: alg, clock: () => NOW }).barcodeVerify(
+      `CM;${card};;${code}`,
+    );
     expect(result).toMatchObject({ resultCode: 'VALIDATION_FAILED', totpCodeValid: false, reason: 'CODE_MISMATCH' });
   });
 
   it('refuses an otpauth code when it is from a step outside the window', () => {
     const cardKey = deriveCardKey(PARTNER_KEY, card, 'HMACSHA256');
-    const code = new OTPAuth.TOTP({ algorithm: 'SHA256', digits: 8, period: 30, secret: OTPAuth.Secret.fromHex(cardKey) })
-      .generate({ timestamp: NOW - 120_000 });
+    const code = new OTPAuth.TOTP({
+      algorithm: 'SHA256',
+      digits: 8,
+      period: 30,
+      secret: OTPAuth.Secret.fromHex(cardKey),
+    }).generate({ timestamp: NOW - 120_000 });
     const result = verifier({ ...CARD_BOUND_CONFIG, clock: () => NOW }).barcodeVerify(`CM;${card};;${code}`);
     expect(result.totpCodeValid).toBe(false);
   });
@@ -126,7 +197,11 @@ describe('card-bound barcodes interoperate with otpauth (TOTP of the card key)',
         (alg, key, at, period, digits) => {
           const hex = Buffer.from(key).toString('hex');
           const expected = OTPAuth.TOTP.generate({
-            secret: OTPAuth.Secret.fromHex(hex), algorithm: otpauthAlg(alg), digits, period, timestamp: at,
+            secret: OTPAuth.Secret.fromHex(hex),
+            algorithm: otpauthAlg(alg),
+            digits,
+            period,
+            timestamp: at,
           });
           expect(totp(key, at, { algorythm: alg, digits, interval: period })).toBe(expected);
         },
@@ -158,11 +233,18 @@ describe('getToken interoperates with jose', () => {
   const checkout = JSON.stringify({
     orderId: 'ORD-2026-11-22-000123',
     customer: { cardNumber: '4000123412341234', phone: '+79991234567', email: 'buyer@example.com' },
-    items: Array.from({ length: 24 }, (_, i) => ({ sku: `SKU-${1000 + i}`, title: `Товар №${i} «особый»`, qty: i + 1, price: 199.9 + i })),
+    items: Array.from({ length: 24 }, (_, i) => ({
+      sku: `SKU-${1000 + i}`,
+      title: `Товар №${i} «особый»`,
+      qty: i + 1,
+      price: 199.9 + i,
+    })),
     total: 12345.67,
     currency: 'RUB',
   });
-  const bigAscii = JSON.stringify({ rows: Array.from({ length: 8000 }, (_, i) => ({ id: i, name: `row-${i}`, ok: i % 2 === 0 })) });
+  const bigAscii = JSON.stringify({
+    rows: Array.from({ length: 8000 }, (_, i) => ({ id: i, name: `row-${i}`, ok: i % 2 === 0 })),
+  });
   const bigUtf8 = JSON.stringify({ text: 'Привет, мир! 🎉👍🏽 '.repeat(12_000) });
   const straddle = JSON.stringify('a'.repeat(65_534) + '€😀'.repeat(20_000));
   const bodies: readonly [name: string, body: string][] = [
@@ -187,11 +269,18 @@ describe('getToken interoperates with jose', () => {
     const token = plain.getToken(body);
     const result = await verify(token, body);
     expect(result.protectedHeader).toEqual({
-      alg: 'HS256', b64: false, crit: ['b64'], iat: Math.floor(at / 1000), jti: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
+      alg: 'HS256',
+      b64: false,
+      crit: ['b64'],
+      iat: Math.floor(at / 1000),
+      jti: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
     });
     expect(Buffer.from(result.payload).toString('utf8')).toBe(body);
     const parts = split(token);
-    const independent = createHmac('sha256', tokenKey).update(`${parts.protected}.`).update(body, 'utf8').digest('base64url');
+    const independent = createHmac('sha256', tokenKey)
+      .update(`${parts.protected}.`)
+      .update(body, 'utf8')
+      .digest('base64url');
     expect(parts.signature).toBe(independent);
   });
 
@@ -255,7 +344,7 @@ describe('getToken interoperates with jose', () => {
       await expect(verify(other.getToken(body), body)).rejects.toMatchObject(failure);
     });
 
-    it('fails when the protected header is swapped for another token\'s', async () => {
+    it("fails when the protected header is swapped for another token's", async () => {
       const other = split(plain.getToken(body));
       const forged = `${other.protected}..${split(token).signature}`;
       await expect(verify(forged, body)).rejects.toMatchObject(failure);
@@ -266,19 +355,22 @@ describe('getToken interoperates with jose', () => {
 describe('getToken input checks', () => {
   const v = verifier({ ...BASE_CONFIG, clock: () => NOW });
 
-  it.each(['not json', '{"a":', '', '{"email":"alice@example.com",'])('throws RequestDataError when requestData is %j', (input) => {
-    let caught: unknown;
-    try {
-      v.getToken(input);
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(RequestDataError);
-    const error = caught as RequestDataError;
-    expect(error.code).toBe('REQUEST_DATA_INVALID');
-    if (input !== '') expect(error.message).not.toContain(input);
-    expect(error.message).not.toContain('alice');
-  });
+  it.each(['not json', '{"a":', '', '{"email":"alice@example.com",'])(
+    'throws RequestDataError when requestData is %j',
+    (input) => {
+      let caught: unknown;
+      try {
+        v.getToken(input);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(RequestDataError);
+      const error = caught as RequestDataError;
+      expect(error.code).toBe('REQUEST_DATA_INVALID');
+      if (input !== '') expect(error.message).not.toContain(input);
+      expect(error.message).not.toContain('alice');
+    },
+  );
 
   it('throws TypeError when requestData is not a string', () => {
     expect(() => v.getToken(123 as unknown as string)).toThrow(TypeError);

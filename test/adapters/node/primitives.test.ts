@@ -36,8 +36,17 @@ describe('hotp', () => {
     },
   );
 
-  const BIG_COUNTERS: readonly bigint[] = [2n ** 31n, 2n ** 31n + 1n, 2n ** 32n, 2n ** 32n + 5n, 2n ** 53n + 3n, 2n ** 64n - 1n];
-  const cases = ALGS.flatMap((alg) => BIG_COUNTERS.flatMap((counter) => [6, 8, 9, 10].map((digits) => [alg, counter, digits] as const)));
+  const BIG_COUNTERS: readonly bigint[] = [
+    2n ** 31n,
+    2n ** 31n + 1n,
+    2n ** 32n,
+    2n ** 32n + 5n,
+    2n ** 53n + 3n,
+    2n ** 64n - 1n,
+  ];
+  const cases = ALGS.flatMap((alg) =>
+    BIG_COUNTERS.flatMap((counter) => [6, 8, 9, 10].map((digits) => [alg, counter, digits] as const)),
+  );
   const bigKey = ascii('12345678901234567890123456789012');
 
   it.each(cases)('matches the node:crypto reference when %s, counter %s, %i digits', (alg, counter, digits) => {
@@ -51,7 +60,9 @@ describe('hotp', () => {
 
   it('uses the high half of the counter when counters differ only above bit 32', () => {
     // A core that dropped the high word would give the same code for all of these.
-    const codes = new Set([0n, 2n ** 32n, 2n ** 40n, 2n ** 63n].map((c) => hotp(bigKey, c, { algorythm: 'HMACSHA256', digits: 10 })));
+    const codes = new Set(
+      [0n, 2n ** 32n, 2n ** 40n, 2n ** 63n].map((c) => hotp(bigKey, c, { algorythm: 'HMACSHA256', digits: 10 })),
+    );
     expect(codes.size).toBe(4);
   });
 
@@ -74,9 +85,15 @@ describe('hotp', () => {
 
   it('matches the reference when the counter is a small number, as TOTP counters are', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 16, maxLength: 64 }), fc.integer({ min: 0, max: 2 ** 31 }), (key, counter) => {
-        expect(hotp(key, counter, { algorythm: 'HMACSHA256', digits: 8 })).toBe(referenceHotp('HMACSHA256', key, BigInt(counter), 8));
-      }),
+      fc.property(
+        fc.uint8Array({ minLength: 16, maxLength: 64 }),
+        fc.integer({ min: 0, max: 2 ** 31 }),
+        (key, counter) => {
+          expect(hotp(key, counter, { algorythm: 'HMACSHA256', digits: 8 })).toBe(
+            referenceHotp('HMACSHA256', key, BigInt(counter), 8),
+          );
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -111,7 +128,9 @@ describe('totp', () => {
   it('uses floor(floor(ms / 1000) / interval) as the counter', () => {
     const key = randomBytes(20);
     const at = 1_700_000_123_456;
-    expect(totp(key, at, { interval: 60, digits: 8 })).toBe(referenceHotp('HMACSHA1', key, BigInt(Math.floor(1_700_000_123 / 60)), 8));
+    expect(totp(key, at, { interval: 60, digits: 8 })).toBe(
+      referenceHotp('HMACSHA1', key, BigInt(Math.floor(1_700_000_123 / 60)), 8),
+    );
     expect(totp(key, at, { interval: 1, digits: 8 })).toBe(referenceHotp('HMACSHA1', key, 1_700_000_123n, 8));
   });
 });
@@ -125,22 +144,44 @@ describe('hmac', () => {
     [3, repeat(0xaa, 20), repeat(0xdd, 50), '125d7342b9ac11cd91a39af48aa17b4f63f175d3'],
     [4, k4, repeat(0xcd, 50), '4c9007f4026250c6bc8414f9bf50c86c2d7235da'],
     [5, repeat(0x0c, 20), 'Test With Truncation', '4c1a03424b55e07fe7f27be1d58bb9324a9a5a04'],
-    [6, repeat(0xaa, 80), 'Test Using Larger Than Block-Size Key - Hash Key First', 'aa4ae5e15272d00e95705637ce8a3b55ed402112'],
-    [7, repeat(0xaa, 80), 'Test Using Larger Than Block-Size Key and Larger Than One Block-Size Data',
-      'e8e99d0f45237d786d6bbaa7965c7808bbff1a91'],
+    [
+      6,
+      repeat(0xaa, 80),
+      'Test Using Larger Than Block-Size Key - Hash Key First',
+      'aa4ae5e15272d00e95705637ce8a3b55ed402112',
+    ],
+    [
+      7,
+      repeat(0xaa, 80),
+      'Test Using Larger Than Block-Size Key and Larger Than One Block-Size Data',
+      'e8e99d0f45237d786d6bbaa7965c7808bbff1a91',
+    ],
   ];
   // RFC 4231 section 4: HMAC-SHA-256 test cases 1 to 7 (case 5 is truncated to 128 bits).
   const RFC4231: readonly [n: number, key: Uint8Array, data: string | Uint8Array, digest: string][] = [
     [1, repeat(0x0b, 20), 'Hi There', 'b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7'],
-    [2, ascii('Jefe'), 'what do ya want for nothing?', '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843'],
+    [
+      2,
+      ascii('Jefe'),
+      'what do ya want for nothing?',
+      '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
+    ],
     [3, repeat(0xaa, 20), repeat(0xdd, 50), '773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe'],
     [4, k4, repeat(0xcd, 50), '82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b'],
     [5, repeat(0x0c, 20), 'Test With Truncation', 'a3b6167473100ee06e0c796c2955552b'],
-    [6, repeat(0xaa, 131), 'Test Using Larger Than Block-Size Key - Hash Key First',
-      '60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54'],
-    [7, repeat(0xaa, 131),
-      'This is a test using a larger than block-size key and a larger than block-size data. The key needs to be ' + 'hashed before being used by the HMAC algorithm.',
-      '9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2'],
+    [
+      6,
+      repeat(0xaa, 131),
+      'Test Using Larger Than Block-Size Key - Hash Key First',
+      '60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54',
+    ],
+    [
+      7,
+      repeat(0xaa, 131),
+      'This is a test using a larger than block-size key and a larger than block-size data. The key needs to be ' +
+        'hashed before being used by the HMAC algorithm.',
+      '9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2',
+    ],
   ];
 
   it.each(RFC2202)('returns the RFC 2202 digest for HMAC-SHA1 test case %i', (_n, key, data, digest) => {
@@ -168,7 +209,9 @@ describe('hmac', () => {
     const key = randomBytes(20);
     for (const length of [0, 1, 55, 56, 63, 64, 65, 65535, 65536, 65537, 131072, 131073]) {
       const message = randomBytes(length);
-      expect(hexOf(hmac(alg, key, message)), `length ${length}`).toBe(createHmac(nodeAlg(alg), key).update(message).digest('hex'));
+      expect(hexOf(hmac(alg, key, message)), `length ${length}`).toBe(
+        createHmac(nodeAlg(alg), key).update(message).digest('hex'),
+      );
     }
   });
 
@@ -247,7 +290,9 @@ describe('deriveCardKey', () => {
     expect(card).toHaveLength(64);
     const changed = card.slice(0, 63) + 'E';
     for (const alg of ALGS) {
-      expect(deriveCardKey(PARTNER_KEY, card, alg)).toBe(createHmac(nodeAlg(alg), partnerKey).update(`card:${card}`).digest('hex'));
+      expect(deriveCardKey(PARTNER_KEY, card, alg)).toBe(
+        createHmac(nodeAlg(alg), partnerKey).update(`card:${card}`).digest('hex'),
+      );
       expect(deriveCardKey(PARTNER_KEY, changed, alg)).not.toBe(deriveCardKey(PARTNER_KEY, card, alg));
     }
   });
@@ -255,7 +300,9 @@ describe('deriveCardKey', () => {
   it('equals node:crypto when the partner key is longer than a block', () => {
     const longKey = randomBytes(200);
     for (const alg of ALGS) {
-      expect(deriveCardKey(longKey.toString('hex'), '4000', alg)).toBe(createHmac(nodeAlg(alg), longKey).update('card:4000').digest('hex'));
+      expect(deriveCardKey(longKey.toString('hex'), '4000', alg)).toBe(
+        createHmac(nodeAlg(alg), longKey).update('card:4000').digest('hex'),
+      );
     }
   });
 });

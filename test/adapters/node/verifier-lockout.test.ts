@@ -74,23 +74,38 @@ describe.each(backends)('lockout and replay over an async store (%s)', (backend)
     close: async () => inner.close(),
   });
 
-  it('answers as the sync store does: mismatch, lock, first answer again for ' + 'its requester, REPLAYED for others', async () => {
-    const { now: clock } = testClock();
-    const verifier = createVerifier({ ...BASE_CONFIG, backend, clock, replay: over(new MemoryStore({ clock })), lockout });
-    const a = barcodeFor('4000222233334444');
-    const first = await verifier.barcodeVerify(a, { requester: 'till-1' });
-    expect(first).toMatchObject({ reason: 'OK', keyIndex: 0, driftSteps: 0 });
-    expect(await verifier.barcodeVerify(a, { requester: 'till-1' })).toEqual({ ...first, repeated: true });
-    expect((await verifier.barcodeVerify(a, { requester: 'till-2' })).reason).toBe('REPLAYED');
-    const b = barcodeFor('4000555566667777');
-    expect((await verifier.barcodeVerify(wrong(b))).reason).toBe('CODE_MISMATCH');
-    expect((await verifier.barcodeVerify(wrong(b))).reason).toBe('CODE_MISMATCH');
-    expect((await verifier.barcodeVerify(b)).reason).toBe('LOCKED');
-  });
+  it(
+    'answers as the sync store does: mismatch, lock, first answer again for ' + 'its requester, REPLAYED for others',
+    async () => {
+      const { now: clock } = testClock();
+      const verifier = createVerifier({
+        ...BASE_CONFIG,
+        backend,
+        clock,
+        replay: over(new MemoryStore({ clock })),
+        lockout,
+      });
+      const a = barcodeFor('4000222233334444');
+      const first = await verifier.barcodeVerify(a, { requester: 'till-1' });
+      expect(first).toMatchObject({ reason: 'OK', keyIndex: 0, driftSteps: 0 });
+      expect(await verifier.barcodeVerify(a, { requester: 'till-1' })).toEqual({ ...first, repeated: true });
+      expect((await verifier.barcodeVerify(a, { requester: 'till-2' })).reason).toBe('REPLAYED');
+      const b = barcodeFor('4000555566667777');
+      expect((await verifier.barcodeVerify(wrong(b))).reason).toBe('CODE_MISMATCH');
+      expect((await verifier.barcodeVerify(wrong(b))).reason).toBe('CODE_MISMATCH');
+      expect((await verifier.barcodeVerify(b)).reason).toBe('LOCKED');
+    },
+  );
 
   it('rejects with StoreError when the store fails', async () => {
     const { now: clock } = testClock();
-    const verifier = createVerifier({ ...BASE_CONFIG, backend, clock, replay: over(new MemoryStore({ clock }), true), lockout });
+    const verifier = createVerifier({
+      ...BASE_CONFIG,
+      backend,
+      clock,
+      replay: over(new MemoryStore({ clock }), true),
+      lockout,
+    });
     await expect(verifier.barcodeVerify(barcodeFor('4000888899990000'))).rejects.toBeInstanceOf(StoreError);
   });
 });

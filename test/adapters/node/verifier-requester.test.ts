@@ -2,7 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { loadNativeBackend } from '../../../adapters/native/index.js';
 import {
-  barcodeVerify, createVerifier, drawBarcode, init, MemoryStore, type VerificationStore,
+  barcodeVerify,
+  createVerifier,
+  drawBarcode,
+  init,
+  MemoryStore,
+  type VerificationStore,
 } from '../../../src/index.js';
 import { BASE_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 import { testClock } from '../../support/clock.js';
@@ -24,18 +29,33 @@ function requesterSuite(name: string, makeStore: (clock: () => number) => Verifi
       const verifier = createVerifier({ ...BASE_CONFIG, backend, clock: time.now, replay: makeStore(time.now) });
       // A card number no other test (or earlier run against the same Redis) has used.
       const cardNumber = `${process.pid}${randomBytes(3).toString('hex')}${++card}`.replace(/[^0-9A-Za-z]/g, '');
-      return { time, verifier, cardNumber, verify: async (code: string, requester?: string) => verifier.barcodeVerify(code, requester === undefined ? undefined : { requester }) };
+      return {
+        time,
+        verifier,
+        cardNumber,
+        verify: async (code: string, requester?: string) =>
+          verifier.barcodeVerify(code, requester === undefined ? undefined : { requester }),
+      };
     };
 
     it('gives the same requester the first answer again with repeated: true, and REPLAYED to anyone else', async () => {
       const { verify, cardNumber, verifier } = setup();
       const code = barcodeFor(cardNumber);
       const first = await verify(code, 'till-1');
-      expect(first).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE', reason: 'OK', cardNumber, cardSession: 'AB12CD34' });
+      expect(first).toMatchObject({
+        resultCode: 'CARDSESSION_AVAILABLE',
+        reason: 'OK',
+        cardNumber,
+        cardSession: 'AB12CD34',
+      });
       expect(first.repeated).toBeUndefined();
       expect(await verify(code, 'till-1')).toEqual({ ...first, repeated: true });
       expect(await verify(code, 'till-1')).toEqual({ ...first, repeated: true });
-      expect(await verify(code, 'till-2')).toMatchObject({ resultCode: 'VALIDATION_FAILED', reason: 'REPLAYED', totpCodeValid: false });
+      expect(await verify(code, 'till-2')).toMatchObject({
+        resultCode: 'VALIDATION_FAILED',
+        reason: 'REPLAYED',
+        totpCodeValid: false,
+      });
       expect(await verify(code)).toMatchObject({ reason: 'REPLAYED' });
       await verifier.close();
     });
@@ -63,7 +83,7 @@ function requesterSuite(name: string, makeStore: (clock: () => number) => Verifi
       const code = barcodeFor(cardNumber);
       expect((await verify(code, 'till-1')).reason).toBe('OK');
       time.advance(2 * 30_000); // two steps on: out of the window of 1
-      expect((await verify(code, 'till-1'))).toMatchObject({ reason: 'CODE_MISMATCH', totpCodeValid: false });
+      expect(await verify(code, 'till-1')).toMatchObject({ reason: 'CODE_MISMATCH', totpCodeValid: false });
       await verifier.close();
     });
   });
@@ -71,12 +91,16 @@ function requesterSuite(name: string, makeStore: (clock: () => number) => Verifi
 
 requesterSuite('memory', (clock) => new MemoryStore({ clock }));
 
-describe('barcodeVerify with a requester (the verifier\'s own store)', () => {
+describe("barcodeVerify with a requester (the verifier's own store)", () => {
   it('repeats for the same requester through the module-level barcodeVerify', () => {
     init({ ...BASE_CONFIG, clock: () => NOW });
     const code = barcodeFor('31337');
     expect(barcodeVerify(code, { requester: 'till-1' })).toMatchObject({ reason: 'OK' });
-    expect(barcodeVerify(code, { requester: 'till-1' })).toMatchObject({ reason: 'OK', repeated: true, totpCodeValid: true });
+    expect(barcodeVerify(code, { requester: 'till-1' })).toMatchObject({
+      reason: 'OK',
+      repeated: true,
+      totpCodeValid: true,
+    });
     expect(barcodeVerify(code, { requester: 'till-2' })).toMatchObject({ reason: 'REPLAYED' });
   });
 });

@@ -4,20 +4,29 @@ import { KitError } from '../../../src/errors.js';
 import { verificationSuite } from '../../shared/verification-suite.js';
 import { BASE_CONFIG, CARD_BOUND_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 
-verificationSuite('embedding (wasm)', async (config) => {
-  const verifier = createVerifier({ ...config, backend: 'wasm' });
-  return {
-    barcodeVerify: async (code) => verifier.barcodeVerify(code),
-    barcodeVerifyBatch: async (codes) => verifier.barcodeVerifyBatch(codes),
-    getToken: async (data) => verifier.getToken(data),
-    close: () => verifier.close(),
-  };
-}, { batch: true });
+verificationSuite(
+  'embedding (wasm)',
+  async (config) => {
+    const verifier = createVerifier({ ...config, backend: 'wasm' });
+    return {
+      barcodeVerify: async (code) => verifier.barcodeVerify(code),
+      barcodeVerifyBatch: async (codes) => verifier.barcodeVerifyBatch(codes),
+      getToken: async (data) => verifier.getToken(data),
+      close: () => verifier.close(),
+    };
+  },
+  { batch: true },
+);
 
 describe('createVerifier', () => {
   it('verifies synchronously with the default in-memory store', () => {
     const verifier = createVerifier({ ...CARD_BOUND_CONFIG, clock: () => NOW });
-    const code = generateBarcode({ ...CARD_BOUND_CONFIG, cardNumber: '77', cardKey: deriveCardKey(PARTNER_KEY, '77', 'HMACSHA256'), at: NOW });
+    const code = generateBarcode({
+      ...CARD_BOUND_CONFIG,
+      cardNumber: '77',
+      cardKey: deriveCardKey(PARTNER_KEY, '77', 'HMACSHA256'),
+      at: NOW,
+    });
     const result = verifier.barcodeVerify(code);
     expect(result).not.toBeInstanceOf(Promise);
     expect(result.resultCode).toBe('CARDSESSION_NOT_AVAILABLE');
@@ -34,7 +43,12 @@ describe('createVerifier', () => {
 
   it('answers a batch in order, each as barcodeVerify would one after the other', () => {
     const verifier = createVerifier({ ...CARD_BOUND_CONFIG, clock: () => NOW });
-    const code = generateBarcode({ ...CARD_BOUND_CONFIG, cardNumber: '77', cardKey: deriveCardKey(PARTNER_KEY, '77', 'HMACSHA256'), at: NOW });
+    const code = generateBarcode({
+      ...CARD_BOUND_CONFIG,
+      cardNumber: '77',
+      cardKey: deriveCardKey(PARTNER_KEY, '77', 'HMACSHA256'),
+      at: NOW,
+    });
     const answers = verifier.barcodeVerifyBatch([code, 'XX;1;;1', code]);
     expect(answers.map((a) => a.reason)).toEqual(['OK', 'PREFIX_MISMATCH', 'REPLAYED']);
     expect(verifier.barcodeVerifyBatch([])).toEqual([]);
@@ -56,7 +70,12 @@ describe('createVerifier', () => {
   it('keeps separate state per verifier', () => {
     const a = createVerifier({ ...CARD_BOUND_CONFIG, clock: () => NOW });
     const b = createVerifier({ ...CARD_BOUND_CONFIG, prefix: 'ZZ', clock: () => NOW });
-    const code = generateBarcode({ ...CARD_BOUND_CONFIG, cardNumber: '5', cardKey: deriveCardKey(PARTNER_KEY, '5', 'HMACSHA256'), at: NOW });
+    const code = generateBarcode({
+      ...CARD_BOUND_CONFIG,
+      cardNumber: '5',
+      cardKey: deriveCardKey(PARTNER_KEY, '5', 'HMACSHA256'),
+      at: NOW,
+    });
     expect(b.barcodeVerify(code).resultCode).toBe('ANOTHER_INSTANCE');
     expect(a.barcodeVerify(code).resultCode).toBe('CARDSESSION_NOT_AVAILABLE');
   });
@@ -69,15 +88,30 @@ describe('init, barcodeVerify, getToken (module level)', () => {
     const fresh = await import('../../../src/index.js');
     expect(() => fresh.getToken('{}')).toThrow(/call init\(config\) first/);
     init({ ...CARD_BOUND_CONFIG, clock: () => NOW });
-    const code = generateBarcode({ ...CARD_BOUND_CONFIG, cardNumber: '123', cardKey: deriveCardKey(PARTNER_KEY, '123', 'HMACSHA256'), cardSession: 'AAAABBBB', at: NOW });
-    expect(barcodeVerify(code)).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE', cardNumber: '123', cardSession: 'AAAABBBB' });
+    const code = generateBarcode({
+      ...CARD_BOUND_CONFIG,
+      cardNumber: '123',
+      cardKey: deriveCardKey(PARTNER_KEY, '123', 'HMACSHA256'),
+      cardSession: 'AAAABBBB',
+      at: NOW,
+    });
+    expect(barcodeVerify(code)).toMatchObject({
+      resultCode: 'CARDSESSION_AVAILABLE',
+      cardNumber: '123',
+      cardSession: 'AAAABBBB',
+    });
     expect(getToken('{"a":1}')).toContain('..');
   });
 
   it('replaces the default verifier on a second init', () => {
     init({ ...CARD_BOUND_CONFIG, clock: () => NOW });
     init({ ...CARD_BOUND_CONFIG, prefix: 'QQ', clock: () => NOW });
-    const code = generateBarcode({ ...CARD_BOUND_CONFIG, cardNumber: '9', cardKey: deriveCardKey(PARTNER_KEY, '9', 'HMACSHA256'), at: NOW });
+    const code = generateBarcode({
+      ...CARD_BOUND_CONFIG,
+      cardNumber: '9',
+      cardKey: deriveCardKey(PARTNER_KEY, '9', 'HMACSHA256'),
+      at: NOW,
+    });
     expect((barcodeVerify(code) as { resultCode: string }).resultCode).toBe('ANOTHER_INSTANCE');
   });
 });

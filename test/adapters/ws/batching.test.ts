@@ -8,8 +8,14 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 function recordingStream(): { stream: Writable; writes: string[][] } {
   const writes: string[][] = [];
   const stream = new Writable({
-    write(chunk: Buffer, _encoding, callback) { writes.push([chunk.toString()]); callback(); },
-    writev(chunks, callback) { writes.push(chunks.map((c) => String(c.chunk))); callback(); },
+    write(chunk: Buffer, _encoding, callback) {
+      writes.push([chunk.toString()]);
+      callback();
+    },
+    writev(chunks, callback) {
+      writes.push(chunks.map((c) => String(c.chunk)));
+      callback();
+    },
   });
   return { stream, writes };
 }

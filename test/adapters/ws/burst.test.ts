@@ -18,15 +18,18 @@ function rawSocket(client: RpcClient): Duplex {
 /** Counts the writes (syscalls) the server makes on each socket it upgrades. */
 function countServerWrites(srv: BridgeServer): { writes: number } {
   const counts = { writes: 0 };
-  srv.server.prependListener('upgrade', (_req, socket: Duplex & { _write: (...args: unknown[]) => unknown; _writev: (...args: unknown[]) => unknown }) => {
-    for (const method of ['_write', '_writev'] as const) {
-      const original = socket[method].bind(socket);
-      socket[method] = (...args: unknown[]) => {
-        counts.writes++;
-        return original(...args);
-      };
-    }
-  });
+  srv.server.prependListener(
+    'upgrade',
+    (_req, socket: Duplex & { _write: (...args: unknown[]) => unknown; _writev: (...args: unknown[]) => unknown }) => {
+      for (const method of ['_write', '_writev'] as const) {
+        const original = socket[method].bind(socket);
+        socket[method] = (...args: unknown[]) => {
+          counts.writes++;
+          return original(...args);
+        };
+      }
+    },
+  );
   return counts;
 }
 
@@ -52,11 +55,14 @@ describe('bridge under a burst of calls', () => {
     });
     process.nextTick(() => socket.uncork());
     const answers = [];
-    for (let i = 0; i < cards.length; i++) answers.push(await client.next() as { id: number; result: BarcodeVerification });
+    for (let i = 0; i < cards.length; i++)
+      answers.push((await client.next()) as { id: number; result: BarcodeVerification });
     expect(answers.map((a) => a.id)).toEqual(cards.map((_, i) => i));
     expect(answers.every((a, i) => a.result.reason === 'OK' && a.result.cardNumber === cards[i])).toBe(true);
     // Counted before the answers left, not some turn later.
-    expect(await srv.service.metrics.bridgeCalls.countOf({ method: 'barcode.verify', outcome: 'ok' })).toBe(before + 32);
+    expect(await srv.service.metrics.bridgeCalls.countOf({ method: 'barcode.verify', outcome: 'ok' })).toBe(
+      before + 32,
+    );
     expect(writes.writes).toBe(1);
     await client.close();
   });
@@ -66,9 +72,14 @@ describe('bridge under a burst of calls', () => {
     const client = await RpcClient.connect(srv.url, { key: TILL.key });
     const fullBarcode = barcodeFor('4500000000000001');
     const verifySync = srv.service.verifySync.bind(srv.service);
-    vi.spyOn(srv.service, 'verifySync').mockImplementationOnce((code) => ({
-      then: (resolve: (v: BarcodeVerification) => void) => { setTimeout(() => void Promise.resolve(verifySync(code)).then(resolve), 20); },
-    }) as unknown as Promise<BarcodeVerification>);
+    vi.spyOn(srv.service, 'verifySync').mockImplementationOnce(
+      (code) =>
+        ({
+          then: (resolve: (v: BarcodeVerification) => void) => {
+            setTimeout(() => void Promise.resolve(verifySync(code)).then(resolve), 20);
+          },
+        }) as unknown as Promise<BarcodeVerification>,
+    );
     client.send({ jsonrpc: '2.0', id: 'slow', method: 'barcode.verify', params: { fullBarcode } });
     client.send({ jsonrpc: '2.0', id: 'fast', method: 'health' });
     // Each answered when ready: the quick one first.
@@ -91,7 +102,7 @@ describe('bridge under a burst of calls', () => {
       { jsonrpc: '2.0', id: 2, method: 'health' },
       { jsonrpc: '2.0', id: 3, method: 'barcode.verify', params: { fullBarcode: barcodeFor('4500000000000003') } },
     ]);
-    const answer = await client.next() as Array<{ id: number; result: { reason?: string; status?: string } }>;
+    const answer = (await client.next()) as Array<{ id: number; result: { reason?: string; status?: string } }>;
     expect(answer.map((a) => a.id)).toEqual([1, 2, 3]);
     expect(answer.map((a) => a.result.reason ?? a.result.status)).toEqual(['OK', 'ok', 'OK']);
     expect(srv.service.verifySync).toHaveBeenCalledTimes(2);

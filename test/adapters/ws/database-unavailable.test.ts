@@ -16,7 +16,11 @@ describe('the bridge while the database is down', () => {
     clients.push(client);
     return client;
   };
-  const refusal = (work: Promise<unknown>) => work.then(() => undefined, (error: unknown) => error as RpcError);
+  const refusal = (work: Promise<unknown>) =>
+    work.then(
+      () => undefined,
+      (error: unknown) => error as RpcError,
+    );
   const notices = () => log.lines().filter((l) => /database (unavailable|available again)/.test(String(l.msg)));
   beforeAll(async () => {
     server = await startBridgeServer({ logger: log.logger }, {}, payments);
@@ -45,7 +49,11 @@ describe('the bridge while the database is down', () => {
     payments.down = false;
     await till.call('pay.get', { paymentId: 'p-1' });
     await till.call('pay.get', { paymentId: 'p-1' });
-    expect(notices().slice(before).map((l) => l.level)).toEqual([40, 30]); // warn, info
+    expect(
+      notices()
+        .slice(before)
+        .map((l) => l.level),
+    ).toEqual([40, 30]); // warn, info
     expect(log.lines().filter((l) => l.msg === 'bridge call refused by the kit' && l.level === 40)).toEqual([]);
   });
 
@@ -66,7 +74,8 @@ describe('the bridge while the database is down', () => {
     payments.down = false;
     // The subscription is tried again by itself: the current state comes without the till asking.
     expect(await till.next(60_000)).toMatchObject({
-      method: 'pay.sessionUpdated', params: { paymentId: 'p-1', phase: 'offered' },
+      method: 'pay.sessionUpdated',
+      params: { paymentId: 'p-1', phase: 'offered' },
     });
   });
 

@@ -31,10 +31,16 @@ export interface BridgeServer {
  * routing `/ws` upgrades to the bridge as the real server does.
  */
 export async function startBridgeServer(
-  options: BridgeOptions = {}, config: Partial<VerifierConfig> = {}, payments?: Payments,
+  options: BridgeOptions = {},
+  config: Partial<VerifierConfig> = {},
+  payments?: Payments,
 ): Promise<BridgeServer> {
   const verifier = createVerifier({ ...BASE_CONFIG, backend: 'wasm', clock: () => NOW, ...config } as VerifierConfig);
-  const service = new CashDeskService({ verifier, tills: new TillRegistry([TILL, ORDERED_TILL]), ...(payments ? { payments } : {}) });
+  const service = new CashDeskService({
+    verifier,
+    tills: new TillRegistry([TILL, ORDERED_TILL]),
+    ...(payments ? { payments } : {}),
+  });
   const bridge = createBridge(service, options);
   const server = createServer();
   server.on('upgrade', (req, socket, head) => {
@@ -64,7 +70,14 @@ export async function startBridgeServer(
 /** A pino logger whose records land in `records`, parsed, for asserting what the bridge logged. */
 export function capturingLogger(level: Level = 'debug'): { logger: Logger; records: Array<Record<string, unknown>> } {
   const records: Array<Record<string, unknown>> = [];
-  const logger = pino({ level }, { write: (line: string) => { records.push(JSON.parse(line) as Record<string, unknown>); } });
+  const logger = pino(
+    { level },
+    {
+      write: (line: string) => {
+        records.push(JSON.parse(line) as Record<string, unknown>);
+      },
+    },
+  );
   return { logger, records };
 }
 

@@ -10,7 +10,9 @@ function manualTimer(): HeartbeatTimer & { fire(): void; periodMs: number; stopp
     every(ms: number, fn: () => void) {
       timer.periodMs = ms;
       tick = fn;
-      return () => { timer.stopped = true; };
+      return () => {
+        timer.stopped = true;
+      };
     },
     fire() {
       tick!();
@@ -22,7 +24,10 @@ function manualTimer(): HeartbeatTimer & { fire(): void; periodMs: number; stopp
 /** A peer that counts its ticks into `log` (by slice) and may throw. */
 class Peer implements Beating {
   beats = 0;
-  constructor(readonly log: { slice: number; visits: number[] }, readonly throws = false) {}
+  constructor(
+    readonly log: { slice: number; visits: number[] },
+    readonly throws = false,
+  ) {}
   heartbeat(): void {
     this.beats++;
     this.log.visits[this.log.slice] = (this.log.visits[this.log.slice] ?? 0) + 1;
@@ -35,7 +40,12 @@ function setup(count: number, intervalMs = 30_000) {
   const peers = new Set<Peer>(Array.from({ length: count }, () => new Peer(log)));
   const timer = manualTimer();
   const errors: unknown[] = [];
-  const heartbeat = new Heartbeat(intervalMs, () => peers, (error) => errors.push(error), timer);
+  const heartbeat = new Heartbeat(
+    intervalMs,
+    () => peers,
+    (error) => errors.push(error),
+    timer,
+  );
   /** Fires one slice, recording the visits it made under its number. */
   const fire = () => {
     timer.fire();

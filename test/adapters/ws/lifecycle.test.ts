@@ -11,9 +11,13 @@ describe('bridge upgrade', () => {
   const pool = clientPool(() => srv.url);
   const connect = pool.connect;
 
-  beforeAll(async () => { srv = await startBridgeServer(); });
+  beforeAll(async () => {
+    srv = await startBridgeServer();
+  });
   afterEach(() => pool.closeAll());
-  afterAll(async () => { await srv.close(); });
+  afterAll(async () => {
+    await srv.close();
+  });
 
   it('refuses a request without a key with a plain 401 and does not upgrade', async () => {
     const failures = await srv.service.metrics.authFailures.countOf({ transport: 'ws' });
@@ -38,35 +42,46 @@ describe('bridge upgrade', () => {
 
   it('refuses with 400 a client that does not offer the wallet-pos.v1 subprotocol', async () => {
     await expect(connect({ key: TILL.key, protocols: [] })).rejects.toMatchObject({ status: 400 });
-    await expect(connect({ key: TILL.key, protocols: ['wallet-pos.v2', 'json'] })).rejects.toMatchObject({ status: 400 });
+    await expect(connect({ key: TILL.key, protocols: ['wallet-pos.v2', 'json'] })).rejects.toMatchObject({
+      status: 400,
+    });
     const answer = await rawUpgrade(srv.url, { Authorization: `Bearer ${TILL.key}` });
     expect(answer).toMatchObject({ status: 400, body: 'subprotocol wallet-pos.v1 required\n' });
     const client = await connect({ key: TILL.key, protocols: ['json', 'wallet-pos.v1'] });
     expect(client.ws.protocol).toBe('wallet-pos.v1');
   });
 
-  it('refuses an Origin outside the allowlist with 403 when the key is in the ' + 'URL, and accepts a listed one or none', async () => {
-    const guarded = await startBridgeServer({ allowedOrigins: ['https://POS.example.com:443/'] });
-    const inUrl = `${guarded.url}?key=${TILL.key}`;
-    try {
-      const refused = await rawUpgrade(inUrl, { Origin: 'https://evil.example', 'Sec-WebSocket-Protocol': 'wallet-pos.v1' });
-      expect(refused).toMatchObject({ status: 403, body: 'origin not allowed\n' });
-      await expect(connect({ headers: { Origin: 'null' } }, inUrl)).rejects.toMatchObject({ status: 403 });
-      // Remembered Basic credentials are what a browser may attach by itself: still a browser's upgrade.
-      await expect(connect({ headers: { Origin: 'https://evil.example', Authorization: 'Basic dGlsbDprZXk=' } }, inUrl))
-        .rejects.toMatchObject({ status: 403 });
-      const browser = await connect({ headers: { Origin: 'https://pos.example.com' } }, inUrl);
-      expect(await browser.call('health')).toMatchObject({ status: 'ok' });
-      const till = await connect({}, inUrl);
-      expect(await till.call('health')).toMatchObject({ status: 'ok' });
-      await pool.closeAll();
-    } finally {
-      await guarded.close();
-    }
-    // The default allowlist is empty: any browser origin is refused.
-    await expect(connect({ headers: { Origin: 'https://pos.example.com' } }, `${srv.url}?key=${TILL.key}`))
-      .rejects.toMatchObject({ status: 403 });
-  });
+  it(
+    'refuses an Origin outside the allowlist with 403 when the key is in the ' +
+      'URL, and accepts a listed one or none',
+    async () => {
+      const guarded = await startBridgeServer({ allowedOrigins: ['https://POS.example.com:443/'] });
+      const inUrl = `${guarded.url}?key=${TILL.key}`;
+      try {
+        const refused = await rawUpgrade(inUrl, {
+          Origin: 'https://evil.example',
+          'Sec-WebSocket-Protocol': 'wallet-pos.v1',
+        });
+        expect(refused).toMatchObject({ status: 403, body: 'origin not allowed\n' });
+        await expect(connect({ headers: { Origin: 'null' } }, inUrl)).rejects.toMatchObject({ status: 403 });
+        // Remembered Basic credentials are what a browser may attach by itself: still a browser's upgrade.
+        await expect(
+          connect({ headers: { Origin: 'https://evil.example', Authorization: 'Basic dGlsbDprZXk=' } }, inUrl),
+        ).rejects.toMatchObject({ status: 403 });
+        const browser = await connect({ headers: { Origin: 'https://pos.example.com' } }, inUrl);
+        expect(await browser.call('health')).toMatchObject({ status: 'ok' });
+        const till = await connect({}, inUrl);
+        expect(await till.call('health')).toMatchObject({ status: 'ok' });
+        await pool.closeAll();
+      } finally {
+        await guarded.close();
+      }
+      // The default allowlist is empty: any browser origin is refused.
+      await expect(
+        connect({ headers: { Origin: 'https://pos.example.com' } }, `${srv.url}?key=${TILL.key}`),
+      ).rejects.toMatchObject({ status: 403 });
+    },
+  );
 
   it('accepts any Origin on an upgrade whose key is in the Authorization header (no browser can set it)', async () => {
     for (const Origin of ['https://evil.example', 'null', 'http://localhost:1234']) {
@@ -74,12 +89,17 @@ describe('bridge upgrade', () => {
       expect(await client.call('health'), Origin).toMatchObject({ status: 'ok' });
     }
     // A wrong key in the header is refused for the key, not the origin.
-    await expect(connect({ key: 'not-a-till-key-0123456789', headers: { Origin: 'https://evil.example' } }))
-      .rejects.toMatchObject({ status: 401 });
+    await expect(
+      connect({ key: 'not-a-till-key-0123456789', headers: { Origin: 'https://evil.example' } }),
+    ).rejects.toMatchObject({ status: 401 });
   });
 
   it('lets ws refuse a malformed handshake (400) after the bridge checks pass, and keeps serving', async () => {
-    const answer = await rawUpgrade(srv.url, { Authorization: `Bearer ${TILL.key}`, 'Sec-WebSocket-Protocol': 'wallet-pos.v1', 'Sec-WebSocket-Key': 'short' });
+    const answer = await rawUpgrade(srv.url, {
+      Authorization: `Bearer ${TILL.key}`,
+      'Sec-WebSocket-Protocol': 'wallet-pos.v1',
+      'Sec-WebSocket-Key': 'short',
+    });
     expect(answer.status).toBe(400);
     const client = await connect();
     expect(await client.call('health')).toMatchObject({ status: 'ok' });
@@ -114,7 +134,9 @@ describe('bridge close', () => {
       await closing;
       expect(srv.bridge.clients).toBe(0);
       expect((await srv.service.metrics.bridgeConnections.get()).values[0]!.value).toBe(0);
-      expect(await rawUpgrade(srv.url, { Authorization: `Bearer ${TILL.key}`, 'Sec-WebSocket-Protocol': 'wallet-pos.v1' })).toMatchObject({ status: 503 });
+      expect(
+        await rawUpgrade(srv.url, { Authorization: `Bearer ${TILL.key}`, 'Sec-WebSocket-Protocol': 'wallet-pos.v1' }),
+      ).toMatchObject({ status: 503 });
       await srv.bridge.close(); // idempotent
     } finally {
       await srv.close();
@@ -125,9 +147,14 @@ describe('bridge close', () => {
     const srv = await startBridgeServer();
     try {
       let release!: () => void;
-      const gate = new Promise<void>((resolve) => { release = resolve; });
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
       const verify = srv.service.verify.bind(srv.service);
-      vi.spyOn(srv.service, 'verifySync').mockImplementationOnce(async (code) => { await gate; return verify(code); });
+      vi.spyOn(srv.service, 'verifySync').mockImplementationOnce(async (code) => {
+        await gate;
+        return verify(code);
+      });
       const client = await RpcClient.connect(srv.url, { key: TILL.key });
       const call = client.call('barcode.verify', { fullBarcode: 'CM;1;;1' });
       await eventually(() => vi.mocked(srv.service.verifySync).mock.calls.length === 1, 15_000, 'call started');
@@ -160,12 +187,28 @@ describe('bridge close', () => {
 describe('createBridge', () => {
   it('names every bad option in one ConfigError', () => {
     const service = new CashDeskService({
-      verifier: { barcodeVerify: () => { throw new Error('unused'); }, barcodeVerifyBatch: () => { throw new Error('unused'); }, getToken: () => '', close: async () => undefined, backend: 'wasm' },
+      verifier: {
+        barcodeVerify: () => {
+          throw new Error('unused');
+        },
+        barcodeVerifyBatch: () => {
+          throw new Error('unused');
+        },
+        getToken: () => '',
+        close: async () => undefined,
+        backend: 'wasm',
+      },
       tills: new TillRegistry([TILL]),
     });
     let error: unknown;
     try {
-      createBridge(service, { maxPayloadBytes: 0, allowedOrigins: ['not an origin'], maxBatch: 1.5, logger: {} as never, extra: 1 } as never);
+      createBridge(service, {
+        maxPayloadBytes: 0,
+        allowedOrigins: ['not an origin'],
+        maxBatch: 1.5,
+        logger: {} as never,
+        extra: 1,
+      } as never);
     } catch (e) {
       error = e;
     }

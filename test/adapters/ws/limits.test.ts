@@ -9,12 +9,22 @@ function rawSocket(client: RpcClient): { pause(): void; resume(): void } {
 }
 
 function refusal(promise: Promise<unknown>): Promise<number | undefined> {
-  return promise.then(() => undefined, (error: { status?: number }) => error.status);
+  return promise.then(
+    () => undefined,
+    (error: { status?: number }) => error.status,
+  );
 }
 
 // Answers to verify echo the barcode: 100 long ones make a ~420 KB answer per frame.
 const longBarcode = `CM;4000123412341234;${'A'.repeat(3_900)};12345678`;
-const verifyBatch = JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'barcode.verify', params: { fullBarcode: longBarcode } })));
+const verifyBatch = JSON.stringify(
+  Array.from({ length: 100 }, (_, i) => ({
+    jsonrpc: '2.0',
+    id: i,
+    method: 'barcode.verify',
+    params: { fullBarcode: longBarcode },
+  })),
+);
 
 describe('bridge connection caps and send budget', () => {
   let srv: BridgeServer | undefined;
@@ -31,21 +41,28 @@ describe('bridge connection caps and send budget', () => {
   };
 
   it('documents its defaults: 1000 connections, 16 per till, 64 MiB of unsent answers', () => {
-    expect(resolveBridgeOptions({})).toMatchObject({ maxConnections: 1000, maxConnectionsPerTill: 16, maxBufferedBytesTotal: 64 * 1024 * 1024 });
+    expect(resolveBridgeOptions({})).toMatchObject({
+      maxConnections: 1000,
+      maxConnectionsPerTill: 16,
+      maxBufferedBytesTotal: 64 * 1024 * 1024,
+    });
   });
 
-  it('refuses an upgrade over maxConnections with 503 before upgrading, ' + 'and accepts again once one leaves', async () => {
-    srv = await startBridgeServer({ maxConnections: 2 });
-    const first = await connect();
-    await connect();
-    expect(await refusal(RpcClient.connect(srv.url, { key: TILL.key }))).toBe(503);
-    // Refused before the key is looked at: no key at all gets the same answer.
-    expect(await refusal(RpcClient.connect(srv.url, {}))).toBe(503);
-    expect(srv.bridge.clients).toBe(2);
-    await first.close();
-    await eventually(() => srv!.bridge.clients === 1, 5_000, 'the bridge saw the close');
-    expect(await (await connect()).call('health')).toMatchObject({ status: 'ok' });
-  });
+  it(
+    'refuses an upgrade over maxConnections with 503 before upgrading, ' + 'and accepts again once one leaves',
+    async () => {
+      srv = await startBridgeServer({ maxConnections: 2 });
+      const first = await connect();
+      await connect();
+      expect(await refusal(RpcClient.connect(srv.url, { key: TILL.key }))).toBe(503);
+      // Refused before the key is looked at: no key at all gets the same answer.
+      expect(await refusal(RpcClient.connect(srv.url, {}))).toBe(503);
+      expect(srv.bridge.clients).toBe(2);
+      await first.close();
+      await eventually(() => srv!.bridge.clients === 1, 5_000, 'the bridge saw the close');
+      expect(await (await connect()).call('health')).toMatchObject({ status: 'ok' });
+    },
+  );
 
   it('refuses a till over maxConnectionsPerTill with 429, after its key is checked', async () => {
     srv = await startBridgeServer({ maxConnectionsPerTill: 2 });
@@ -59,10 +76,16 @@ describe('bridge connection caps and send budget', () => {
     expect(await (await connect()).call('health')).toMatchObject({ status: 'ok' });
   });
 
-  it('closes clients that never read with 1013 once all unsent answers pass the ' + 'budget, and keeps serving a reader', async () => {
+  it('closes clients that never read with 1013 once all unsent answers pass the ' +
+    'budget, and keeps serving a reader', async () => {
     const { logger, records } = capturingLogger('warn');
     // Each client's own limit is far away: only the shared budget can stop them.
-    srv = await startBridgeServer({ logger, maxBufferedBytes: 256 * 1024 * 1024, maxBufferedBytesTotal: 2 * 1024 * 1024, closeGraceMs: 60_000 });
+    srv = await startBridgeServer({
+      logger,
+      maxBufferedBytes: 256 * 1024 * 1024,
+      maxBufferedBytesTotal: 2 * 1024 * 1024,
+      closeGraceMs: 60_000,
+    });
     const reader = await connect();
     const stuck = await Promise.all(Array.from({ length: 10 }, () => connect()));
     for (const client of stuck) rawSocket(client).pause();
@@ -77,7 +100,8 @@ describe('bridge connection caps and send budget', () => {
     expect(records.some((r) => r.msg === 'slow consumer: closing' && r.code === 1008)).toBe(false);
     // Once a stuck till reads again it finds its answers, then the close frame.
     for (const client of stuck) rawSocket(client).resume();
-    for (const client of stuck) expect(await client.closed).toEqual({ code: 1013, reason: 'server send budget exhausted' });
+    for (const client of stuck)
+      expect(await client.closed).toEqual({ code: 1013, reason: 'server send budget exhausted' });
     expect(await reader.call('health')).toMatchObject({ status: 'ok' });
   }, 60_000);
 });

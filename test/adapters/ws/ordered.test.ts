@@ -5,7 +5,10 @@ import { isThenable, OrderedDelivery } from '../../../adapters/ws/ordered.js';
 function deferred<T>(): { promise: Promise<T>; resolve(value: T): void; reject(error: unknown): void } {
   let resolve!: (value: T) => void;
   let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
   return { promise, resolve, reject };
 }
 
@@ -14,7 +17,11 @@ const flush = () => new Promise((resolve) => setImmediate(resolve));
 describe('OrderedDelivery', () => {
   it('delivers a ready value inside push when nothing is ahead of it', () => {
     const delivered: string[] = [];
-    const queue = new OrderedDelivery<string>((v) => delivered.push(v), () => 'rejected', () => undefined);
+    const queue = new OrderedDelivery<string>(
+      (v) => delivered.push(v),
+      () => 'rejected',
+      () => undefined,
+    );
     queue.push('a');
     expect(delivered).toEqual(['a']);
     queue.push('b');
@@ -25,7 +32,11 @@ describe('OrderedDelivery', () => {
   it('keeps push order when an earlier value is a promise, and delivers the run it unblocks', async () => {
     const delivered: string[] = [];
     const afterSettle = vi.fn();
-    const queue = new OrderedDelivery<string>((v) => delivered.push(v), () => 'rejected', afterSettle);
+    const queue = new OrderedDelivery<string>(
+      (v) => delivered.push(v),
+      () => 'rejected',
+      afterSettle,
+    );
     const slow = deferred<string>();
     const fast = deferred<string>();
     queue.push('first');
@@ -48,7 +59,11 @@ describe('OrderedDelivery', () => {
 
   it('delivers what onRejected makes of a rejection, in its place', async () => {
     const delivered: string[] = [];
-    const queue = new OrderedDelivery<string>((v) => delivered.push(v), (e) => `error: ${(e as Error).message}`, () => undefined);
+    const queue = new OrderedDelivery<string>(
+      (v) => delivered.push(v),
+      (e) => `error: ${(e as Error).message}`,
+      () => undefined,
+    );
     const failing = deferred<string>();
     queue.push(failing.promise);
     queue.push('after');
@@ -59,12 +74,18 @@ describe('OrderedDelivery', () => {
 
   it('resolves idle() at once when empty, and once the last pending value is delivered', async () => {
     const delivered: string[] = [];
-    const queue = new OrderedDelivery<string>((v) => delivered.push(v), () => 'rejected', () => undefined);
+    const queue = new OrderedDelivery<string>(
+      (v) => delivered.push(v),
+      () => 'rejected',
+      () => undefined,
+    );
     await queue.idle();
     const pending = deferred<string>();
     queue.push(pending.promise);
     let idle = false;
-    void queue.idle().then(() => { idle = true; });
+    void queue.idle().then(() => {
+      idle = true;
+    });
     await flush();
     expect(idle).toBe(false);
     pending.resolve('done');
@@ -75,9 +96,17 @@ describe('OrderedDelivery', () => {
 
   it('waits on thenables that are not native promises', async () => {
     const delivered: string[] = [];
-    const queue = new OrderedDelivery<string>((v) => delivered.push(v), () => 'rejected', () => undefined);
+    const queue = new OrderedDelivery<string>(
+      (v) => delivered.push(v),
+      () => 'rejected',
+      () => undefined,
+    );
     let settle!: (v: string) => void;
-    queue.push({ then: (resolve: (v: string) => void) => { settle = resolve; } } as PromiseLike<string>);
+    queue.push({
+      then: (resolve: (v: string) => void) => {
+        settle = resolve;
+      },
+    } as PromiseLike<string>);
     queue.push('now');
     await flush();
     expect(delivered).toEqual([]);
@@ -91,6 +120,7 @@ describe('isThenable', () => {
   it('tells promises and thenables from plain results', () => {
     expect(isThenable(Promise.resolve(1))).toBe(true);
     expect(isThenable({ then: () => undefined })).toBe(true);
-    for (const value of [null, undefined, 0, 'then', { then: 1 }, { resultCode: 'OK' }, []]) expect(isThenable(value)).toBe(false);
+    for (const value of [null, undefined, 0, 'then', { then: 1 }, { resultCode: 'OK' }, []])
+      expect(isThenable(value)).toBe(false);
   });
 });

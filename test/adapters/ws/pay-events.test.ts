@@ -18,7 +18,7 @@ describe('pay.events and the seq of pay.sessionUpdated', () => {
     await sb?.close();
   });
 
-  it('numbers a payment\'s notifications 1, 2, 3, ... in order', async () => {
+  it("numbers a payment's notifications 1, 2, 3, ... in order", async () => {
     const till = await pay.connect();
     const card = await sb.sim.issueCard({ walletPayIsDefault: true });
     await till.call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'ev-1' });
@@ -34,18 +34,23 @@ describe('pay.events and the seq of pay.sessionUpdated', () => {
     const pending = await first.until((u) => u.paymentId === 'ev-2' && u.phase === 'pending');
     await first.close();
     await sb.sim.confirm(started.transactionId);
-    await expect.poll(async () => (await (await pay.connect()).call('pay.get', { paymentId: 'ev-2' })).phase).toBe('succeeded');
+    await expect
+      .poll(async () => (await (await pay.connect()).call('pay.get', { paymentId: 'ev-2' })).phase)
+      .toBe('succeeded');
     const again = await pay.connect();
     const restated = await again.until((u) => u.paymentId === 'ev-2');
     expect(restated).toMatchObject({ phase: 'succeeded', restated: true });
     const { events } = await again.call('pay.events', { paymentId: 'ev-2', afterSeq: pending.seq });
     expect(events.map((e: { seq: number }) => e.seq)).toEqual(
-      Array.from({ length: restated.seq! - pending.seq! }, (_, i) => pending.seq! + 1 + i));
+      Array.from({ length: restated.seq! - pending.seq! }, (_, i) => pending.seq! + 1 + i),
+    );
     expect(events.at(-1)).toMatchObject({ phase: 'succeeded', seq: restated.seq });
   });
 
   it('refuses pay.events for a payment the till does not have', async () => {
     const till = await pay.connect();
-    await expect(till.call('pay.events', { paymentId: 'nope', afterSeq: 0 })).rejects.toMatchObject({ code: 'PAYMENT_NOT_FOUND' });
+    await expect(till.call('pay.events', { paymentId: 'nope', afterSeq: 0 })).rejects.toMatchObject({
+      code: 'PAYMENT_NOT_FOUND',
+    });
   });
 });

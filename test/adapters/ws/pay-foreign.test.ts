@@ -21,7 +21,9 @@ describe('bridge payments against a service in a foreign dialect', () => {
     await pay?.close();
     await sb?.close();
   });
-  beforeEach(async () => { await sb.sim.bank('approve', 0); });
+  beforeEach(async () => {
+    await sb.sim.bank('approve', 0);
+  });
 
   async function pending(walletPayIsDefault = true) {
     const card = await sb.sim.issueCard({ walletPayIsDefault });
@@ -29,27 +31,44 @@ describe('bridge payments against a service in a foreign dialect', () => {
     const view = await till.call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId });
     return { card, paymentId, view };
   }
-  const phase = (paymentId: string, wanted: string) => till.until((u) => u.paymentId === paymentId && u.phase === wanted);
+  const phase = (paymentId: string, wanted: string) =>
+    till.until((u) => u.paymentId === paymentId && u.phase === wanted);
 
-  it('reaches succeeded with the service\'s own status word and its numeric transactionId', async () => {
+  it("reaches succeeded with the service's own status word and its numeric transactionId", async () => {
     const { paymentId, view } = await pending();
     expect(view).toMatchObject({ phase: 'pending', status: 'NEW', statusClass: 'transit' });
     expect(typeof view.transactionId).toBe('number');
     await sb.sim.confirm(view.transactionId);
-    expect(await phase(paymentId, 'succeeded')).toMatchObject({ status: 'PAID', statusClass: 'successful', transactionId: view.transactionId });
-    expect(await till.call('pay.get', { paymentId })).toMatchObject({ phase: 'succeeded', status: 'PAID', transactionId: view.transactionId });
+    expect(await phase(paymentId, 'succeeded')).toMatchObject({
+      status: 'PAID',
+      statusClass: 'successful',
+      transactionId: view.transactionId,
+    });
+    expect(await till.call('pay.get', { paymentId })).toMatchObject({
+      phase: 'succeeded',
+      status: 'PAID',
+      transactionId: view.transactionId,
+    });
   });
 
   it('reaches unsuccessful when the bank declines', async () => {
     const { paymentId, view } = await pending();
     await sb.sim.bank('decline', 0);
     await sb.sim.confirm(view.transactionId);
-    expect(await phase(paymentId, 'unsuccessful')).toMatchObject({ status: 'DECLINED', statusClass: 'unsuccessful', reason: 'DECLINED' });
+    expect(await phase(paymentId, 'unsuccessful')).toMatchObject({
+      status: 'DECLINED',
+      statusClass: 'unsuccessful',
+      reason: 'DECLINED',
+    });
   });
 
-  it('cancels an open invoice, the cancel answered in the service\'s words', async () => {
+  it("cancels an open invoice, the cancel answered in the service's words", async () => {
     const { paymentId } = await pending();
-    expect(await till.call('pay.cancel', { paymentId })).toMatchObject({ phase: 'unsuccessful', status: 'CANCELED', statusClass: 'unsuccessful' });
+    expect(await till.call('pay.cancel', { paymentId })).toMatchObject({
+      phase: 'unsuccessful',
+      status: 'CANCELED',
+      statusClass: 'unsuccessful',
+    });
   });
 
   it('asks the till to scan again when the service answers 410 with its card session code', async () => {
@@ -57,9 +76,14 @@ describe('bridge payments against a service in a foreign dialect', () => {
     expect(view.phase).toBe('offered');
     clock.advance(901_000); // past the sandbox's card session lifetime
     expect(await till.call('pay.checkout', { paymentId })).toMatchObject({ phase: 'rescanning' });
-    expect(await till.until((u) => u.paymentId === paymentId && u.event === 'rescanNeeded')).toMatchObject({ reason: 'CARD_SESSION_INVALID' });
+    expect(await till.until((u) => u.paymentId === paymentId && u.event === 'rescanNeeded')).toMatchObject({
+      reason: 'CARD_SESSION_INVALID',
+    });
     const fresh = await sb.sim.rescan(card.cardNumber);
-    expect(await till.call('pay.rescan', { paymentId, fullBarcode: fresh.barcode })).toMatchObject({ phase: 'pending', status: 'NEW' });
+    expect(await till.call('pay.rescan', { paymentId, fullBarcode: fresh.barcode })).toMatchObject({
+      phase: 'pending',
+      status: 'NEW',
+    });
   });
 
   it('tells the till of an undocumented status at once, polls on, and still ends succeeded', async () => {
@@ -82,6 +106,8 @@ describe('bridge payments against a service in a foreign dialect', () => {
     const answered = await till.call('pay.refund', { paymentId, refundId });
     expect(answered.refunds).toEqual([expect.objectContaining({ refundId, status: 'pending' })]);
     await phase(paymentId, 'refunded');
-    await expect.poll(async () => (await sb.sim.transaction(view.transactionId)).refundedAmount, { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await sb.sim.transaction(view.transactionId)).refundedAmount, { timeout: 10_000 })
+      .toBeGreaterThan(0);
   });
 });

@@ -8,7 +8,7 @@ const [pglite] = paySandboxCases('bridge one scan for loyalty and payment');
 const OTHER = { id: 'other-till', key: 'other-till-key-for-tests-only-0001' };
 
 // The document's payment scenario: the till verifies the scan (loyalty), then pays with that same scan.
-describe('pay.start and pay.rescan with fullBarcode after the till\'s own barcode.verify', () => {
+describe("pay.start and pay.rescan with fullBarcode after the till's own barcode.verify", () => {
   const clock = testClock('wall');
   let sb: PaySandbox;
   let pay: PayServer;
@@ -27,7 +27,9 @@ describe('pay.start and pay.rescan with fullBarcode after the till\'s own barcod
 
   it('pays with the scan the same till verified', async () => {
     const card = await sb.sim.issueCard({ walletPayIsDefault: true });
-    expect(await till.call('barcode.verify', { fullBarcode: card.barcode })).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE' });
+    expect(await till.call('barcode.verify', { fullBarcode: card.barcode })).toMatchObject({
+      resultCode: 'CARDSESSION_AVAILABLE',
+    });
     const started = await till.call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'scan-1' });
     expect(started).toMatchObject({ phase: 'pending' });
   });
@@ -35,8 +37,11 @@ describe('pay.start and pay.rescan with fullBarcode after the till\'s own barcod
   it('refuses that scan to another till as REPLAYED', async () => {
     const card = await sb.sim.issueCard({ walletPayIsDefault: true });
     await till.call('barcode.verify', { fullBarcode: card.barcode });
-    await expect(other.call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'scan-2' })).rejects.toMatchObject({
-      code: 'BARCODE_REFUSED', data: { errors: ['fullBarcode: VALIDATION_FAILED (REPLAYED)'] },
+    await expect(
+      other.call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'scan-2' }),
+    ).rejects.toMatchObject({
+      code: 'BARCODE_REFUSED',
+      data: { errors: ['fullBarcode: VALIDATION_FAILED (REPLAYED)'] },
     });
   });
 
@@ -44,19 +49,26 @@ describe('pay.start and pay.rescan with fullBarcode after the till\'s own barcod
     const card = await sb.sim.issueCard({ walletPayIsDefault: true });
     await till.call('barcode.verify', { fullBarcode: card.barcode });
     await till.call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'scan-3' });
-    await expect(till.call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'scan-4' })).rejects.toMatchObject({
-      code: 'BARCODE_REFUSED', data: { errors: ['fullBarcode: VALIDATION_FAILED (REPLAYED)'] },
+    await expect(
+      till.call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'scan-4' }),
+    ).rejects.toMatchObject({
+      code: 'BARCODE_REFUSED',
+      data: { errors: ['fullBarcode: VALIDATION_FAILED (REPLAYED)'] },
     });
   });
 
   it('takes the rescan the same till verified', async () => {
     const card = await sb.sim.issueCard({ walletPayIsDefault: false });
     const paymentId = 'scan-5';
-    expect(await till.call('pay.start', { cardSession: card.cardSession, basket: BASKET, paymentId })).toMatchObject({ phase: 'offered' });
+    expect(await till.call('pay.start', { cardSession: card.cardSession, basket: BASKET, paymentId })).toMatchObject({
+      phase: 'offered',
+    });
     clock.advance(901_000); // past the sandbox's card session lifetime: the checkout asks for a rescan
     expect(await till.call('pay.checkout', { paymentId })).toMatchObject({ phase: 'rescanning' });
     const fresh = await sb.sim.rescan(card.cardNumber);
     await till.call('barcode.verify', { fullBarcode: fresh.barcode });
-    expect(await till.call('pay.rescan', { paymentId, fullBarcode: fresh.barcode })).toMatchObject({ phase: 'pending' });
+    expect(await till.call('pay.rescan', { paymentId, fullBarcode: fresh.barcode })).toMatchObject({
+      phase: 'pending',
+    });
   });
 });

@@ -85,31 +85,46 @@ describe('bridge answers while a pay.start waits on the Pay API', () => {
     await sb?.close();
   });
 
-  it('answers a barcode.verify and a health sent after pay.start before ' + 'pay.start, and tells the payment after', async () => {
-    const [card, other] = [await pay.sim.issueCard({ walletPayIsDefault: true }), await pay.sim.issueCard()];
-    const { client, frames } = await recordingTill(pay.server.wsUrl, demoConfig.tills[0].key);
-    try {
-      proxy.holding = true;
-      const checkout = once(proxy.arrived, 'checkout');
-      const started = client.request({ jsonrpc: '2.0', id: 'start', method: 'pay.start', params: { fullBarcode: card.barcode, basket: BASKET } });
-      await checkout;
-      // Both answered while the /checkout they were sent after is still held.
-      expect(await client.call('barcode.verify', { fullBarcode: other.barcode })).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE' });
-      expect(await client.call('health')).toMatchObject({ status: 'ok' });
-      proxy.release();
-      const answer = await started as { result: { paymentId: string } };
-      const { paymentId } = answer.result;
-      await pay.sim.confirm((await client.call<{ transactionId: string }>('pay.get', { paymentId })).transactionId);
-      const told = (f: any) => f.method === 'pay.sessionUpdated' && f.params.paymentId === paymentId;
-      while (!frames.some((f) => told(f) && f.params.phase === 'succeeded')) await once(client.ws, 'message');
-      const answeredAt = frames.findIndex((f) => f.id === 'start');
-      expect(frames.findIndex(told)).toBeGreaterThan(answeredAt);
-      expect(frames.filter(told).map((f) => f.params.phase)).toEqual(['checking', 'checkout', 'pending', 'succeeded']);
-    } finally {
-      proxy.release();
-      await client.close();
-    }
-  });
+  it(
+    'answers a barcode.verify and a health sent after pay.start before ' + 'pay.start, and tells the payment after',
+    async () => {
+      const [card, other] = [await pay.sim.issueCard({ walletPayIsDefault: true }), await pay.sim.issueCard()];
+      const { client, frames } = await recordingTill(pay.server.wsUrl, demoConfig.tills[0].key);
+      try {
+        proxy.holding = true;
+        const checkout = once(proxy.arrived, 'checkout');
+        const started = client.request({
+          jsonrpc: '2.0',
+          id: 'start',
+          method: 'pay.start',
+          params: { fullBarcode: card.barcode, basket: BASKET },
+        });
+        await checkout;
+        // Both answered while the /checkout they were sent after is still held.
+        expect(await client.call('barcode.verify', { fullBarcode: other.barcode })).toMatchObject({
+          resultCode: 'CARDSESSION_AVAILABLE',
+        });
+        expect(await client.call('health')).toMatchObject({ status: 'ok' });
+        proxy.release();
+        const answer = (await started) as { result: { paymentId: string } };
+        const { paymentId } = answer.result;
+        await pay.sim.confirm((await client.call<{ transactionId: string }>('pay.get', { paymentId })).transactionId);
+        const told = (f: any) => f.method === 'pay.sessionUpdated' && f.params.paymentId === paymentId;
+        while (!frames.some((f) => told(f) && f.params.phase === 'succeeded')) await once(client.ws, 'message');
+        const answeredAt = frames.findIndex((f) => f.id === 'start');
+        expect(frames.findIndex(told)).toBeGreaterThan(answeredAt);
+        expect(frames.filter(told).map((f) => f.params.phase)).toEqual([
+          'checking',
+          'checkout',
+          'pending',
+          'succeeded',
+        ]);
+      } finally {
+        proxy.release();
+        await client.close();
+      }
+    },
+  );
 
   it('answers in call order for a till with orderedAnswers', async () => {
     const card = await pay.sim.issueCard({ walletPayIsDefault: true });
@@ -117,12 +132,17 @@ describe('bridge answers while a pay.start waits on the Pay API', () => {
     try {
       proxy.holding = true;
       const checkout = once(proxy.arrived, 'checkout');
-      const started = client.request({ jsonrpc: '2.0', id: 'start', method: 'pay.start', params: { fullBarcode: card.barcode, basket: BASKET } });
+      const started = client.request({
+        jsonrpc: '2.0',
+        id: 'start',
+        method: 'pay.start',
+        params: { fullBarcode: card.barcode, basket: BASKET },
+      });
       await checkout;
       const before = await healthCalls(pay.server.url);
       const health = client.call('health');
       // Released only once the health call has run (it is counted as it runs): its answer is ready first.
-      while (await healthCalls(pay.server.url) === before) await new Promise((resolve) => setTimeout(resolve, 10));
+      while ((await healthCalls(pay.server.url)) === before) await new Promise((resolve) => setTimeout(resolve, 10));
       proxy.release();
       await Promise.all([started, health]);
       expect(frames.filter((f) => f.id !== undefined).map((f) => f.id)).toEqual(['start', 1]);

@@ -21,7 +21,9 @@ describe('bridge pay.refund, receipts after refunds, and late successes', () => 
     await pay?.close();
     await sb?.close();
   });
-  beforeEach(async () => { await sb.sim.bank('approve', 0); });
+  beforeEach(async () => {
+    await sb.sim.bank('approve', 0);
+  });
 
   /** A payment paid through the bridge. */
   async function paid() {
@@ -36,39 +38,54 @@ describe('bridge pay.refund, receipts after refunds, and late successes', () => 
   it('answers a repeated refundId as the first time, refunding once', async () => {
     const { paymentId, transactionId } = await paid();
     const first = await till.call('pay.refund', { paymentId, refundId: 'r-same', amount: 1_000 });
-    expect(first).toMatchObject({ phase: 'succeeded', refundedAmount: 1_000, refunds: [{ refundId: 'r-same', status: 'succeeded', amount: 1_000 }] });
+    expect(first).toMatchObject({
+      phase: 'succeeded',
+      refundedAmount: 1_000,
+      refunds: [{ refundId: 'r-same', status: 'succeeded', amount: 1_000 }],
+    });
     expect(await till.call('pay.refund', { paymentId, refundId: 'r-same', amount: 1_000 })).toEqual(first);
     expect((await sb.sim.transaction(transactionId)).refundedAmount).toBe(1_000);
   });
 
   it('refunds in parts until the paid amount is used up, and only then is refunded', async () => {
     const { paymentId } = await paid();
-    expect(await till.call('pay.refund', { paymentId, refundId: 'part-1', amount: 1_000 })).toMatchObject({ phase: 'succeeded', refundedAmount: 1_000 });
-    expect(await till.call('pay.refund', { paymentId, refundId: 'part-2' })).toMatchObject({ phase: 'refunded', refundedAmount: TOTAL });
+    expect(await till.call('pay.refund', { paymentId, refundId: 'part-1', amount: 1_000 })).toMatchObject({
+      phase: 'succeeded',
+      refundedAmount: 1_000,
+    });
+    expect(await till.call('pay.refund', { paymentId, refundId: 'part-2' })).toMatchObject({
+      phase: 'refunded',
+      refundedAmount: TOTAL,
+    });
     expect(await till.call('pay.get', { paymentId })).toMatchObject({
-      phase: 'refunded', transactions: [expect.objectContaining({ current: true, refundedAmount: TOTAL })],
+      phase: 'refunded',
+      transactions: [expect.objectContaining({ current: true, refundedAmount: TOTAL })],
     });
   });
 
   it('tells the till of each refund as refundUpdated', async () => {
     const { paymentId } = await paid();
     await till.call('pay.refund', { paymentId, refundId: 'told-1', amount: 500 });
-    expect(await till.until((u) => u.paymentId === paymentId && u.event === 'refundUpdated'))
-      .toMatchObject({ refund: { refundId: 'told-1', amount: 500, status: 'succeeded' } });
+    expect(await till.until((u) => u.paymentId === paymentId && u.event === 'refundUpdated')).toMatchObject({
+      refund: { refundId: 'told-1', amount: 500, status: 'succeeded' },
+    });
   });
 
   it('sends a receipt after a refund', async () => {
     const { paymentId } = await paid();
     await till.call('pay.refund', { paymentId, refundId: 'before-receipt' });
-    expect(await till.call('pay.receipt', { paymentId, receipt: { fiscalSign: '1', total: TOTAL } }))
-      .toMatchObject({ phase: 'refunded', receiptSent: true });
+    expect(await till.call('pay.receipt', { paymentId, receipt: { fiscalSign: '1', total: TOTAL } })).toMatchObject({
+      phase: 'refunded',
+      receiptSent: true,
+    });
   });
 
-  it('refuses a refund of a transaction that is not the payment\'s as UNKNOWN_TRANSACTION', async () => {
+  it("refuses a refund of a transaction that is not the payment's as UNKNOWN_TRANSACTION", async () => {
     const { paymentId } = await paid();
     const other = await paid();
-    await expect(till.call('pay.refund', { paymentId, refundId: 'alien', transactionId: other.transactionId }))
-      .rejects.toMatchObject({ rpcCode: -32011, code: 'UNKNOWN_TRANSACTION' });
+    await expect(
+      till.call('pay.refund', { paymentId, refundId: 'alien', transactionId: other.transactionId }),
+    ).rejects.toMatchObject({ rpcCode: -32011, code: 'UNKNOWN_TRANSACTION' });
   });
 
   it('lists a replaced invoice paid late among the transactions, and refunds it by its transactionId', async () => {
@@ -81,16 +98,25 @@ describe('bridge pay.refund, receipts after refunds, and late successes', () => 
     const late = await till.until((u) => u.paymentId === paymentId && u.event === 'lateResult');
     expect(late).toMatchObject({ transactionId: first.transactionId, status: 'succeeded' });
     expect((await till.call('pay.get', { paymentId })).transactions).toEqual([
-      expect.objectContaining({ transactionId: first.transactionId, status: 'succeeded', current: false, refundedAmount: 0 }),
+      expect.objectContaining({
+        transactionId: first.transactionId,
+        status: 'succeeded',
+        current: false,
+        refundedAmount: 0,
+      }),
       expect.objectContaining({ transactionId: replaced.transactionId, current: true }),
     ]);
-    const refunded = await till.call('pay.refund', { paymentId, refundId: 'late-1', transactionId: first.transactionId });
+    const refunded = await till.call('pay.refund', {
+      paymentId,
+      refundId: 'late-1',
+      transactionId: first.transactionId,
+    });
     expect(refunded.transactions[0]).toMatchObject({ transactionId: first.transactionId, refundedAmount: TOTAL });
     expect(refunded.phase).toBe('pending');
     expect((await sb.sim.transaction(first.transactionId)).refundedAmount).toBe(TOTAL);
   });
 
-  it('tells a till that reconnects of an abandoned payment\'s late success not yet refunded', async () => {
+  it("tells a till that reconnects of an abandoned payment's late success not yet refunded", async () => {
     await sb.sim.bank('approve', 3_600_000, 0);
     const card = await sb.sim.issueCard({ walletPayIsDefault: true });
     const paymentId = `refund-${++n}`;
@@ -100,7 +126,10 @@ describe('bridge pay.refund, receipts after refunds, and late successes', () => 
     await till.until((u) => u.paymentId === paymentId && u.event === 'lateResult');
     const again = await pay.connect();
     expect(await again.until((u) => u.paymentId === paymentId)).toMatchObject({
-      phase: 'abandoned', event: 'lateResult', transactionId: view.transactionId, status: 'succeeded',
+      phase: 'abandoned',
+      event: 'lateResult',
+      transactionId: view.transactionId,
+      status: 'succeeded',
     });
   });
 });

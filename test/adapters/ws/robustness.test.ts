@@ -27,11 +27,21 @@ describe('bridge robustness', () => {
     const other = await RpcClient.connect(srv.url, { key: TILL.key });
     // A call the server is still working on when its client goes away.
     let release!: () => void;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const verify = srv.service.verify.bind(srv.service);
-    vi.spyOn(srv.service, 'verifySync').mockImplementationOnce(async (code) => { await gate; return verify(code); });
+    vi.spyOn(srv.service, 'verifySync').mockImplementationOnce(async (code) => {
+      await gate;
+      return verify(code);
+    });
     const leaver = await RpcClient.connect(srv.url, { key: TILL.key });
-    leaver.send({ jsonrpc: '2.0', id: 1, method: 'barcode.verify', params: { fullBarcode: barcodeFor('4100000000000001') } });
+    leaver.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'barcode.verify',
+      params: { fullBarcode: barcodeFor('4100000000000001') },
+    });
     await eventually(() => vi.mocked(srv!.service.verifySync).mock.calls.length === 1, 15_000, 'call started');
     leaver.ws.terminate();
     await leaver.closed;
@@ -42,7 +52,9 @@ describe('bridge robustness', () => {
       quick.send({ jsonrpc: '2.0', id: i, method: 'token.get', params: { requestData: `{"n":${i}}` } });
       quick.ws.terminate();
     }
-    expect(await other.call('barcode.verify', { fullBarcode: barcodeFor('4100000000000002') })).toMatchObject({ reason: 'OK' });
+    expect(await other.call('barcode.verify', { fullBarcode: barcodeFor('4100000000000002') })).toMatchObject({
+      reason: 'OK',
+    });
     await eventually(() => srv!.bridge.clients === 1, 5_000, 'only the other client left');
     expect((await srv.service.metrics.bridgeConnections.get()).values[0]!.value).toBe(1);
     await other.close();
@@ -57,9 +69,23 @@ describe('bridge robustness', () => {
     // Answers to verify echo the barcode: 100 long ones make a ~420 KB answer per frame. Token
     // requests with large bodies make the server work while their answers stay small.
     const longBarcode = `CM;4000123412341234;${'A'.repeat(3_900)};12345678`;
-    const verifyBatch = JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'barcode.verify', params: { fullBarcode: longBarcode } })));
+    const verifyBatch = JSON.stringify(
+      Array.from({ length: 100 }, (_, i) => ({
+        jsonrpc: '2.0',
+        id: i,
+        method: 'barcode.verify',
+        params: { fullBarcode: longBarcode },
+      })),
+    );
     const bigBody = JSON.stringify({ items: Array.from({ length: 5_000 }, (_, i) => ({ sku: `sku-${i}`, qty: 1 })) });
-    const tokenBatch = JSON.stringify(Array.from({ length: 4 }, (_, i) => ({ jsonrpc: '2.0', id: `t${i}`, method: 'token.get', params: { requestData: bigBody } })));
+    const tokenBatch = JSON.stringify(
+      Array.from({ length: 4 }, (_, i) => ({
+        jsonrpc: '2.0',
+        id: `t${i}`,
+        method: 'token.get',
+        params: { requestData: bigBody },
+      })),
+    );
     const slow = (): boolean => records.some((r) => r.msg === 'slow consumer: closing');
     let answered = 0;
     for (let frame = 0; frame < 400 && !slow(); frame++) {
@@ -74,7 +100,9 @@ describe('bridge robustness', () => {
     await eventually(slow, 10_000, 'slow consumer detected');
     expect(answered).toBeGreaterThan(0);
     expect(records.find((r) => r.msg === 'slow consumer: closing')).toMatchObject({ till: 'till-1', level: 40 });
-    expect(await reader.call('barcode.verify', { fullBarcode: barcodeFor('4200000000000001') })).toMatchObject({ reason: 'OK' });
+    expect(await reader.call('barcode.verify', { fullBarcode: barcodeFor('4200000000000001') })).toMatchObject({
+      reason: 'OK',
+    });
     // Once the stuck till reads again it finds its answers, then the close frame.
     rawSocket(stuck).resume();
     expect(await stuck.closed).toEqual({ code: 1008, reason: 'slow consumer' });
@@ -92,7 +120,9 @@ describe('bridge robustness', () => {
       const healthy = await RpcClient.connect(srv.url, { key: TILL.key });
       const dead = await RpcClient.connect(srv.url, { key: TILL.key, ws: { autoPong: false } });
       let deadClosed = false;
-      void dead.closed.then(() => { deadClosed = true; });
+      void dead.closed.then(() => {
+        deadClosed = true;
+      });
       /** One heartbeat tick; resolves once the healthy peer got its ping and the server read its pong. */
       const tick = async (): Promise<void> => {
         const pinged = new Promise((resolve) => healthy.ws.once('ping', resolve));
@@ -124,12 +154,18 @@ describe('bridge robustness', () => {
     const clients: RpcClient[] = [];
     // Opened in waves so the listen backlog never overflows (a dropped SYN costs a 1 s retry).
     for (let wave = 0; wave < 10; wave++) {
-      clients.push(...await Promise.all(Array.from({ length: 100 }, () => RpcClient.connect(srv!.url, { key: TILL.key }))));
+      clients.push(
+        ...(await Promise.all(Array.from({ length: 100 }, () => RpcClient.connect(srv!.url, { key: TILL.key })))),
+      );
     }
     expect(srv.bridge.clients).toBe(1_000);
     expect((await srv.service.metrics.bridgeConnections.get()).values[0]!.value).toBe(1_000);
     const cards = clients.map((_, i) => `43${String(i).padStart(14, '0')}`);
-    const results = await Promise.all(clients.map((c, i) => c.call<{ resultCode: string; cardNumber: string }>('barcode.verify', { fullBarcode: barcodeFor(cards[i]!) })));
+    const results = await Promise.all(
+      clients.map((c, i) =>
+        c.call<{ resultCode: string; cardNumber: string }>('barcode.verify', { fullBarcode: barcodeFor(cards[i]!) }),
+      ),
+    );
     expect(results.every((r, i) => r.resultCode === 'CARDSESSION_AVAILABLE' && r.cardNumber === cards[i])).toBe(true);
     const late = await RpcClient.connect(srv.url, { key: TILL.key });
     expect(await late.call('health')).toMatchObject({ status: 'ok' });

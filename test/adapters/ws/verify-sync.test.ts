@@ -8,18 +8,30 @@ import { RpcClient } from '../../support/ws-client.js';
 import { type BridgeServer, capturingLogger, startBridgeServer, TILL } from './harness.js';
 
 const RESULT: BarcodeVerification = {
-  resultCode: 'VALIDATION_FAILED', totpCodeValid: false, cardNumber: null, cardSession: null, fullBarcode: 'x', reason: 'MALFORMED',
+  resultCode: 'VALIDATION_FAILED',
+  totpCodeValid: false,
+  cardNumber: null,
+  cardSession: null,
+  fullBarcode: 'x',
+  reason: 'MALFORMED',
 };
 
 /** A service over a stub verifier answering `answer()` (plain, a promise, or a throw). */
 function serviceAnswering(answer: () => BarcodeVerification | Promise<BarcodeVerification>): CashDeskService {
   const verifier: Verifier<BarcodeVerification | Promise<BarcodeVerification>> = {
-    barcodeVerify: answer, barcodeVerifyBatch: () => { throw new Error('unused'); }, getToken: () => '', close: async () => undefined, backend: 'wasm',
+    barcodeVerify: answer,
+    barcodeVerifyBatch: () => {
+      throw new Error('unused');
+    },
+    getToken: () => '',
+    close: async () => undefined,
+    backend: 'wasm',
   };
   return new CashDeskService({ verifier, tills: new TillRegistry([TILL]) });
 }
 
-const counted = (service: CashDeskService) => service.metrics.verifications.countOf({ result_code: 'VALIDATION_FAILED', reason: 'MALFORMED' });
+const counted = (service: CashDeskService) =>
+  service.metrics.verifications.countOf({ result_code: 'VALIDATION_FAILED', reason: 'MALFORMED' });
 
 describe('CashDeskService#verifySync', () => {
   it('returns the result itself, counted, when the verifier is synchronous', async () => {
@@ -40,7 +52,9 @@ describe('CashDeskService#verifySync', () => {
 
   it('throws what a synchronous verifier throws, where verify still rejects with it', async () => {
     const closed = new KitError('VERIFIER_CLOSED', 'barcodeVerify: the verifier is closed');
-    const service = serviceAnswering(() => { throw closed; });
+    const service = serviceAnswering(() => {
+      throw closed;
+    });
     expect(() => service.verifySync('x')).toThrow(closed);
     await expect(service.verify('x')).rejects.toBe(closed);
     expect(await counted(service)).toBe(0);
@@ -67,7 +81,9 @@ describe('bridge on the synchronous path', () => {
     srv = await startBridgeServer();
     const spy = vi.spyOn(srv.service, 'verifySync');
     const client = await RpcClient.connect(srv.url, { key: TILL.key });
-    expect(await client.call('barcode.verify', { fullBarcode: 'CM;1;;1' })).toMatchObject({ resultCode: 'VALIDATION_FAILED' });
+    expect(await client.call('barcode.verify', { fullBarcode: 'CM;1;;1' })).toMatchObject({
+      resultCode: 'VALIDATION_FAILED',
+    });
     expect(spy).toHaveBeenCalledTimes(1);
     expect(spy.mock.results[0]!.value).not.toBeInstanceOf(Promise);
     await client.close();
@@ -76,12 +92,18 @@ describe('bridge on the synchronous path', () => {
   it('answers -32603 when verifySync throws synchronously, and keeps answering', async () => {
     const { logger, records } = capturingLogger('error');
     srv = await startBridgeServer({ logger });
-    vi.spyOn(srv.service, 'verifySync').mockImplementationOnce(() => { throw new Error('db password is hunter2'); });
+    vi.spyOn(srv.service, 'verifySync').mockImplementationOnce(() => {
+      throw new Error('db password is hunter2');
+    });
     const client = await RpcClient.connect(srv.url, { key: TILL.key });
     client.send({ jsonrpc: '2.0', id: 1, method: 'barcode.verify', params: { fullBarcode: 'x' } });
     client.send({ jsonrpc: '2.0', id: 2, method: 'barcode.verify', params: { fullBarcode: 'x' } });
     const first = await client.next();
-    expect(first).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error', data: { code: 'INTERNAL', requestId: expect.any(String) } } });
+    expect(first).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32603, message: 'Internal error', data: { code: 'INTERNAL', requestId: expect.any(String) } },
+    });
     expect(JSON.stringify(first)).not.toContain('hunter2');
     expect(await client.next()).toMatchObject({ id: 2, result: { resultCode: expect.any(String), fullBarcode: 'x' } });
     expect(records.filter((r) => r.msg === 'bridge call failed unexpectedly')).toHaveLength(1);

@@ -12,7 +12,10 @@ describe('Callback receiver under attack', () => {
   beforeAll(async () => {
     // PostgreSQL when DATABASE_URL is set: PGlite starts slowly on a busy machine.
     db = await openDatabase(DATABASE_URL ? { url: DATABASE_URL, schema } : {});
-    receiver = await createCallbackReceiver({ secrets: `whsec_${Buffer.alloc(32, 1).toString('base64')}`, database: db });
+    receiver = await createCallbackReceiver({
+      secrets: `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
+      database: db,
+    });
   }, 120_000);
   afterAll(async () => {
     await receiver?.close();

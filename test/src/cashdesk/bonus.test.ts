@@ -16,7 +16,8 @@ beforeAll(async () => {
     if (card === 'hang') return;
     if (card === 'gone') return void res.writeHead(404).end('{"status":"NOT_FOUND"}');
     if (card === 'broken') return void res.writeHead(500).end();
-    if (card === 'blocked') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"available":false}');
+    if (card === 'blocked')
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"available":false}');
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"groups":[]}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -48,8 +49,16 @@ describe('httpBonusHook', () => {
   });
 
   it('encodes the card number into the URL and sends Basic credentials when configured', async () => {
-    const hook = httpBonusHook({ url: `${base}/card/{cardNumber}/x`, timeoutMs: 2000, login: 'wallet', password: 'secret-pass' });
+    const hook = httpBonusHook({
+      url: `${base}/card/{cardNumber}/x`,
+      timeoutMs: 2000,
+      login: 'wallet',
+      password: 'secret-pass',
+    });
     expect(await hook('AB-12')).toBe(true);
-    expect(seen.at(-1)).toEqual({ url: '/card/AB-12/x', authorization: `Basic ${Buffer.from('wallet:secret-pass').toString('base64')}` });
+    expect(seen.at(-1)).toEqual({
+      url: '/card/AB-12/x',
+      authorization: `Basic ${Buffer.from('wallet:secret-pass').toString('base64')}`,
+    });
   });
 });

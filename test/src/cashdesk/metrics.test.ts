@@ -11,7 +11,10 @@ describe('ServerMetrics', () => {
     // Blank lines separate metrics (the format ignores them). A value may be NaN in any case, as Go's ParseFloat
     // reads it (Prometheus, promtool): the event loop's lag gauges are NaN until their monitor has a sample, so
     // this file alone, first in a fresh process, sees `Nan`.
-    for (const line of (await metrics.render()).trimEnd().split('\n').filter((l) => l !== '')) {
+    for (const line of (await metrics.render())
+      .trimEnd()
+      .split('\n')
+      .filter((l) => l !== '')) {
       expect(line).toMatch(/^(# (HELP|TYPE) \w+ .+|\w+(\{[^}]*\})? ([-+.\deE]+|[Nn][Aa][Nn])|\w+(\{[^}]*\})? \+?Inf)$/);
     }
   });

@@ -12,7 +12,10 @@ import { BASE_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 import { redisTestStore } from '../../support/redis-store.js';
 import { RpcClient } from '../../support/ws-client.js';
 
-const TILLS = [{ id: 'till-1', key: 'till-key-one-0123456789abcdef' }, { id: 'till-2', key: 'till-key-two-0123456789abcdef' }];
+const TILLS = [
+  { id: 'till-1', key: 'till-key-one-0123456789abcdef' },
+  { id: 'till-2', key: 'till-key-two-0123456789abcdef' },
+];
 let card = 0;
 
 /** A barcode of a card no other test (or earlier run on the same Redis) used. */
@@ -43,10 +46,12 @@ async function startCashDesk(replay?: VerificationStore) {
 
 async function verifyOverHttp(base: string, key: string, fullBarcode: string): Promise<Record<string, unknown>> {
   const response = await fetch(`${base}/v1/barcode/verify`, {
-    method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ fullBarcode }),
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ fullBarcode }),
   });
   expect(response.status).toBe(200);
-  return await response.json() as Record<string, unknown>;
+  return (await response.json()) as Record<string, unknown>;
 }
 
 function suite(name: string, makeStore: () => VerificationStore | undefined, skip = false): void {
@@ -69,7 +74,10 @@ function suite(name: string, makeStore: () => VerificationStore | undefined, ski
       await one.close();
       const again = await RpcClient.connect(desk.ws, { key: TILLS[0]!.key });
       expect(await again.call('barcode.verify', { fullBarcode: code })).toEqual({ ...first, repeated: true });
-      expect(await two.call('barcode.verify', { fullBarcode: code })).toMatchObject({ resultCode: 'VALIDATION_FAILED', reason: 'REPLAYED' });
+      expect(await two.call('barcode.verify', { fullBarcode: code })).toMatchObject({
+        resultCode: 'VALIDATION_FAILED',
+        reason: 'REPLAYED',
+      });
       await again.close();
       await two.close();
     });
@@ -80,7 +88,10 @@ function suite(name: string, makeStore: () => VerificationStore | undefined, ski
       const first = await verifyOverHttp(desk.http, TILLS[0]!.key, code);
       expect(first).toMatchObject({ reason: 'OK' });
       expect(await verifyOverHttp(desk.http, TILLS[0]!.key, code)).toEqual({ ...first, repeated: true });
-      expect(await verifyOverHttp(desk.http, TILLS[1]!.key, code)).toMatchObject({ reason: 'REPLAYED', totpCodeValid: false });
+      expect(await verifyOverHttp(desk.http, TILLS[1]!.key, code)).toMatchObject({
+        reason: 'REPLAYED',
+        totpCodeValid: false,
+      });
     });
 
     it('treats the same till on the bridge and over HTTP as one requester', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AcceptedScans, SCANS_PER_TILL } from '../../../src/cashdesk/scans.js';
 
 describe('AcceptedScans', () => {
-  it('gives a till\'s accepted scan once', () => {
+  it("gives a till's accepted scan once", () => {
     const scans = new AcceptedScans();
     scans.remember('till-1', 'scan-a');
     expect(scans.take('till-1', 'scan-a')).toBe(true);

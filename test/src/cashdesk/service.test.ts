@@ -55,8 +55,15 @@ describe('CashDeskService.verifyBatchSync', () => {
     expect(answers[3]).toMatchObject({ reason: 'OK', repeated: true });
     // Everything but the duration histogram's sums (timings) is the same.
     // The kit's series only: the process metrics (CPU, heap) move between two renders.
-    const counts = (text: string) => text.split('\n').filter((line) => line.startsWith('wpk_') && !line.startsWith('wpk_barcode_verify_duration_seconds_sum')
-      && !line.startsWith('wpk_barcode_verify_duration_seconds_bucket'));
+    const counts = (text: string) =>
+      text
+        .split('\n')
+        .filter(
+          (line) =>
+            line.startsWith('wpk_') &&
+            !line.startsWith('wpk_barcode_verify_duration_seconds_sum') &&
+            !line.startsWith('wpk_barcode_verify_duration_seconds_bucket'),
+        );
     expect(counts(await batch.metrics.render())).toEqual(counts(await single.metrics.render()));
     expect(await batch.metrics.render()).toContain('wpk_barcode_verify_duration_seconds_count 4');
   });

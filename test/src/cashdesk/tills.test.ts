@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { presentedKey, TillRegistry } from '../../../src/cashdesk/tills.js';
 
 describe('TillRegistry', () => {
-  const registry = new TillRegistry([{ id: 'a', key: 'key-of-till-a-0123' }, { id: 'b', key: 'key-of-till-b-0123' }]);
+  const registry = new TillRegistry([
+    { id: 'a', key: 'key-of-till-a-0123' },
+    { id: 'b', key: 'key-of-till-b-0123' },
+  ]);
 
   it('returns the till a key belongs to', () => {
     expect(registry.authenticate('key-of-till-a-0123')).toEqual({ id: 'a' });

@@ -8,7 +8,9 @@ describe('barcode', () => {
     const { code, stdout, stderr } = await runCli(['barcode', '--demo', '--session', 'x']);
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr).toBe("wallet-partner-kit: Invalid arguments: --session: must be 8 of [0-9A-Za-z] (the configuration's cardSessionLength), e.g. AB12CD34\n");
+    expect(stderr).toBe(
+      "wallet-partner-kit: Invalid arguments: --session: must be 8 of [0-9A-Za-z] (the configuration's cardSessionLength), e.g. AB12CD34\n",
+    );
   }, 60_000);
 
   it('prints a barcode with a session that the demo verifier accepts', async () => {
@@ -16,7 +18,10 @@ describe('barcode', () => {
     expect(code).toBe(0);
     const verifier = createVerifier({ ...demoConfig.verifier, replay: false });
     try {
-      expect(verifier.barcodeVerify(stdout.trim())).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE', cardSession: 'Zz12Yy34' });
+      expect(verifier.barcodeVerify(stdout.trim())).toMatchObject({
+        resultCode: 'CARDSESSION_AVAILABLE',
+        cardSession: 'Zz12Yy34',
+      });
     } finally {
       await verifier.close();
     }

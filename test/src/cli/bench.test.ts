@@ -31,30 +31,47 @@ describe('wallet-partner-kit bench', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('measures a running server over HTTP and the bridge with valid ' + 'barcodes drawn from --config, as JSON', async () => {
-    const run = await runCli(['bench', '--url', server.url, '--config', configFile, '--till-key', tillKey, ...SHORT, '--json']);
-    expect(run.code, run.stderr).toBe(0);
-    const report = JSON.parse(run.stdout) as BenchReport;
-    expect(report).toMatchObject({
-      target: { url: server.url, wsUrl: server.wsUrl, inProcess: false },
-      barcodes: { kind: 'valid' },
-      settings: { seconds: 0.3, connections: 2, inFlight: 4 },
-      minRate: null, failures: [], passed: true,
-      machine: { cores: expect.any(Number), node: process.version },
-    });
-    expect(report.transports.map((t) => t.transport)).toEqual(['http', 'bridge']);
-    for (const t of report.transports) {
-      expect(t).toMatchObject({ rate: expect.any(Number), errors: 0, firstError: null, seconds: 0.3 });
-      expect(t.calls).toBeGreaterThan(0);
-      // Every barcode drawn with the server's key is a fresh card's, so each verifies.
-      expect(t.accepted).toBe(t.calls);
-      expect(Object.keys(t.latencyMs).sort()).toEqual(['max', 'mean', 'p50', 'p90', 'p99']);
-      expect(t.latencyMs.p50).toBeLessThanOrEqual(t.latencyMs.p99);
-    }
-  });
+  it(
+    'measures a running server over HTTP and the bridge with valid ' + 'barcodes drawn from --config, as JSON',
+    async () => {
+      const run = await runCli([
+        'bench',
+        '--url',
+        server.url,
+        '--config',
+        configFile,
+        '--till-key',
+        tillKey,
+        ...SHORT,
+        '--json',
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      const report = JSON.parse(run.stdout) as BenchReport;
+      expect(report).toMatchObject({
+        target: { url: server.url, wsUrl: server.wsUrl, inProcess: false },
+        barcodes: { kind: 'valid' },
+        settings: { seconds: 0.3, connections: 2, inFlight: 4 },
+        minRate: null,
+        failures: [],
+        passed: true,
+        machine: { cores: expect.any(Number), node: process.version },
+      });
+      expect(report.transports.map((t) => t.transport)).toEqual(['http', 'bridge']);
+      for (const t of report.transports) {
+        expect(t).toMatchObject({ rate: expect.any(Number), errors: 0, firstError: null, seconds: 0.3 });
+        expect(t.calls).toBeGreaterThan(0);
+        // Every barcode drawn with the server's key is a fresh card's, so each verifies.
+        expect(t.accepted).toBe(t.calls);
+        expect(Object.keys(t.latencyMs).sort()).toEqual(['max', 'mean', 'p50', 'p90', 'p99']);
+        expect(t.latencyMs.p50).toBeLessThanOrEqual(t.latencyMs.p99);
+      }
+    },
+  );
 
   it('sends well-formed barcodes the server refuses when it has no configuration, and says so', async () => {
-    const run = await runCli(['bench', '--url', server.url, ...SHORT, '--transport', 'http', '--json'], { WPK_TILL_KEY: tillKey });
+    const run = await runCli(['bench', '--url', server.url, ...SHORT, '--transport', 'http', '--json'], {
+      WPK_TILL_KEY: tillKey,
+    });
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as BenchReport;
     expect(report.barcodes.kind).toBe('invalid');
@@ -70,9 +87,14 @@ describe('wallet-partner-kit bench', () => {
     expect(report.target.inProcess).toBe(true);
     expect(report.passed).toBe(false);
     expect(report.failures).toHaveLength(2);
-    const lines = run.stderr.trim().split('\n').filter((l) => l.startsWith('wallet-partner-kit:'));
+    const lines = run.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('wallet-partner-kit:'));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^wallet-partner-kit: bench: HTTP [\d,]+\/s is under --min-rate 1,000,000,000,000; bridge /);
+    expect(lines[0]).toMatch(
+      /^wallet-partner-kit: bench: HTTP [\d,]+\/s is under --min-rate 1,000,000,000,000; bridge /,
+    );
   });
 
   it('exits 2 naming --till-key when the server knows no till with that key', async () => {

@@ -12,7 +12,8 @@ describe('one process per --data folder', () => {
   const dir = mkdtempSync(join(tmpdir(), 'wpk-lock-cli-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('refuses a second process on the folder with one line, and takes over the lock of a process killed with -9, ' + 'data intact', async () => {
+  it('refuses a second process on the folder with one line, and takes over the lock of a process killed with -9, ' +
+    'data intact', async () => {
     const args = ['loyalty', '--demo', '--port', '0', '--data', dir];
     const first = spawnCli(args);
     try {
@@ -30,7 +31,9 @@ describe('one process per --data folder', () => {
       try {
         const again = await bannerUrl(third);
         // Same request id, same card: the first process's acknowledged write survived.
-        expect(await createLoyaltyClient({ baseUrl: again, login, password }).issueAnonymousCard('lock-1')).toEqual(card);
+        expect(await createLoyaltyClient({ baseUrl: again, login, password }).issueAnonymousCard('lock-1')).toEqual(
+          card,
+        );
         third.kill('SIGTERM');
         expect(await exited(third)).toBe(0);
       } finally {

@@ -27,20 +27,26 @@ async function run(args: string[]): Promise<{ code: number | null; stderr: strin
   const child = spawn(process.execPath, [cli, ...args], { cwd: root, env: envWithoutDatabase() });
   let stderr = '';
   let stdout = '';
-  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
   return { code: await exitOf(child), stderr, stdout };
 }
 
 describe('wallet-partner-kit demo', () => {
-  it('keeps each server\'s data in a subfolder of --data, says so (and that DATABASE_URL is not used), and exits 0 on SIGTERM', async () => {
+  it("keeps each server's data in a subfolder of --data, says so (and that DATABASE_URL is not used), and exits 0 on SIGTERM", async () => {
     const data = mkdtempSync(join(tmpdir(), 'wpk-demo-cli-'));
     const env = { ...envWithoutDatabase(), DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' };
     const child = spawn(process.execPath, [cli, 'demo', '--port', '0', '--data', data], { cwd: root, env });
     const output = { text: '' };
     try {
       const banner = await waitForDemoBanner(child, output);
-      expect(output.text).toContain(`Data       ${data} (cashdesk/, sandbox/, loyalty/); DATABASE_URL is not used (the demo runs on PGlite)\n`);
+      expect(output.text).toContain(
+        `Data       ${data} (cashdesk/, sandbox/, loyalty/); DATABASE_URL is not used (the demo runs on PGlite)\n`,
+      );
       // The banner comes after the start-up's log lines, not among them.
       const listening = output.text.indexOf('"msg":"demo system listening"');
       expect(listening).toBeGreaterThan(-1);
@@ -49,7 +55,8 @@ describe('wallet-partner-kit demo', () => {
       const exited = exitOf(child);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
-      for (const sub of ['cashdesk', 'sandbox', 'loyalty']) expect(readdirSync(join(data, sub)).length, sub).toBeGreaterThan(0);
+      for (const sub of ['cashdesk', 'sandbox', 'loyalty'])
+        expect(readdirSync(join(data, sub)).length, sub).toBeGreaterThan(0);
     } finally {
       child.kill('SIGKILL');
       rmSync(data, { recursive: true, force: true });

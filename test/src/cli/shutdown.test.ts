@@ -8,7 +8,10 @@ import { root } from './support.js';
 /** Whether something accepts connections on `port` now. */
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port }, () => { socket.destroy(); resolve(true); });
+    const socket = connect({ host: '127.0.0.1', port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.on('error', () => resolve(false));
   });
 }
@@ -19,20 +22,25 @@ describe('exitOnSignals', () => {
   it.each([
     ['serve', ['serve', '--demo', '--port', '0'], /HTTP\s+http:\/\/127\.0\.0\.1:(\d+)/],
     ['loyalty', ['loyalty', '--demo', '--port', '0'], /URL\s+http:\/\/127\.0\.0\.1:(\d+)/],
-  ])('stops %s when npm that started it is gone (SIGTERM to the shell npx runs it in)', async (_name, args, banner) => {
-    const cli = join(root, 'dist/src/cli/main.js');
-    const quoted = [process.execPath, cli, ...args].map((a) => `'${a}'`).join(' ');
-    const shell = spawn('sh', ['-c', `${quoted}; exit $?`], {
-      cwd: root, env: { ...process.env, npm_command: 'exec', LOG_LEVEL: 'info', DATABASE_URL: undefined },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const output = { text: '' };
-    const port = Number((await waitForOutput(shell, output, banner))[1]);
-    // The server's own end of the pipes closes when it exits: the shell's ends close with it already.
-    const serverGone = new Promise<void>((resolve) => shell.stdout!.on('close', () => resolve()));
-    shell.kill('SIGTERM');
-    await serverGone;
-    expect(output.text).toContain('"signal":"parent exited"');
-    expect(await accepts(port)).toBe(false);
-  }, childTestTimeout());
+  ])(
+    'stops %s when npm that started it is gone (SIGTERM to the shell npx runs it in)',
+    async (_name, args, banner) => {
+      const cli = join(root, 'dist/src/cli/main.js');
+      const quoted = [process.execPath, cli, ...args].map((a) => `'${a}'`).join(' ');
+      const shell = spawn('sh', ['-c', `${quoted}; exit $?`], {
+        cwd: root,
+        env: { ...process.env, npm_command: 'exec', LOG_LEVEL: 'info', DATABASE_URL: undefined },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const output = { text: '' };
+      const port = Number((await waitForOutput(shell, output, banner))[1]);
+      // The server's own end of the pipes closes when it exits: the shell's ends close with it already.
+      const serverGone = new Promise<void>((resolve) => shell.stdout!.on('close', () => resolve()));
+      shell.kill('SIGTERM');
+      await serverGone;
+      expect(output.text).toContain('"signal":"parent exited"');
+      expect(await accepts(port)).toBe(false);
+    },
+    childTestTimeout(),
+  );
 });

@@ -5,17 +5,32 @@ export const root = join(import.meta.dirname, '..', '..', '..');
 
 /** The built CLI (global setup rebuilds dist/ when the sources are newer). */
 export function spawnCli(args: string[], env: Record<string, string | undefined> = {}): ChildProcess {
-  const childEnv: Record<string, string | undefined> = { ...process.env, LOG_LEVEL: 'info', DATABASE_URL: undefined, ...env };
-  return spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), ...args], { cwd: root, env: childEnv as NodeJS.ProcessEnv });
+  const childEnv: Record<string, string | undefined> = {
+    ...process.env,
+    LOG_LEVEL: 'info',
+    DATABASE_URL: undefined,
+    ...env,
+  };
+  return spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), ...args], {
+    cwd: root,
+    env: childEnv as NodeJS.ProcessEnv,
+  });
 }
 
 /** Runs the CLI to its end. */
-export function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runCli(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawnCli(args, env);
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (c: Buffer) => { stdout += c.toString(); });
-  child.stderr!.on('data', (c: Buffer) => { stderr += c.toString(); });
+  child.stdout!.on('data', (c: Buffer) => {
+    stdout += c.toString();
+  });
+  child.stderr!.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
 }
 
@@ -28,7 +43,9 @@ export function bannerUrl(child: ChildProcess): Promise<string> {
       const url = /URL\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1];
       if (url) resolve(url);
     });
-    child.stderr!.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+    });
     child.on('exit', (code) => reject(new Error(`exited with ${code} before its banner:\n${text}`)));
   });
 }

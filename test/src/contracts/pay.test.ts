@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { validationErrors } from '../../../src/contracts/validation-errors.js';
 import {
-  amountMismatch, canMove, CheckoutRequest, Item, purchaseAmount, RefundRequest, StatusRequest, statusClass,
+  amountMismatch,
+  canMove,
+  CheckoutRequest,
+  Item,
+  purchaseAmount,
+  RefundRequest,
+  StatusRequest,
+  statusClass,
 } from '../../../src/contracts/pay/index.js';
 
 const milk = { name: 'Milk 3.2%', article: 'A-1', quantity: 2, price: 8990 };
@@ -27,27 +34,45 @@ describe('Pay contract: items and amounts', () => {
   it('holds totalAmount = sum(quantity x price) - discountAmount', () => {
     const items = [Item.parse(milk), Item.parse({ ...milk, article: 'B-2', quantity: 1, price: 10_000 })];
     expect(amountMismatch(items, 5_000, 22_980)).toBeUndefined();
-    expect(amountMismatch(items, 5_000, 22_981)).toBe('totalAmount: must equal the purchase amount 27980 minus discountAmount 5000 (22980)');
+    expect(amountMismatch(items, 5_000, 22_981)).toBe(
+      'totalAmount: must equal the purchase amount 27980 minus discountAmount 5000 (22980)',
+    );
     expect(amountMismatch(items, 30_000, 0)).toBe('discountAmount: must not exceed the purchase amount 27980');
   });
 
   it('names each bad field of a checkout request', () => {
-    const result = CheckoutRequest.safeParse({ requestId: 'r 1', cardSession: 'AB12', items: [], discountAmount: -1, totalAmount: 1.5, extra: 1 });
+    const result = CheckoutRequest.safeParse({
+      requestId: 'r 1',
+      cardSession: 'AB12',
+      items: [],
+      discountAmount: -1,
+      totalAmount: 1.5,
+      extra: 1,
+    });
     expect(result.success).toBe(false);
-    expect(validationErrors(result.error!)).toEqual(expect.arrayContaining([
-      'requestId: must be 1 to 64 of [A-Za-z0-9._:-]',
-      'items: must list at least one item',
-      'discountAmount: must not be negative',
-      'totalAmount: must be an integer number of kopecks',
-      'extra: unknown field',
-    ]));
+    expect(validationErrors(result.error!)).toEqual(
+      expect.arrayContaining([
+        'requestId: must be 1 to 64 of [A-Za-z0-9._:-]',
+        'items: must list at least one item',
+        'discountAmount: must not be negative',
+        'totalAmount: must be an integer number of kopecks',
+        'extra: unknown field',
+      ]),
+    );
   });
 
   it('takes a status query by transactionId or by requestId and cardSession, and a refund by amount or items', () => {
     expect(StatusRequest.safeParse({ transactionId: 't-1' }).success).toBe(true);
     expect(StatusRequest.safeParse({ requestId: 'r-1', cardSession: 'AB12CD34' }).success).toBe(true);
     expect(StatusRequest.safeParse({ requestId: 'r-1' }).success).toBe(false);
-    expect(RefundRequest.safeParse({ transactionId: 't', refundId: 'f', amount: 100, items: [{ article: 'A', quantity: 1 }] }).success).toBe(false);
+    expect(
+      RefundRequest.safeParse({
+        transactionId: 't',
+        refundId: 'f',
+        amount: 100,
+        items: [{ article: 'A', quantity: 1 }],
+      }).success,
+    ).toBe(false);
   });
 });
 

@@ -27,14 +27,20 @@ describe('the text rule', () => {
 
   it('names the field in the schema errors', () => {
     const schema = z.object({ name: singleLine(z.string().max(10)), text: freeText(z.string()) });
-    expect(errors(schema, { name: 'a\u0000', text: 'line 1\nline 2\ttab' })).toEqual(['name: must not contain control characters']);
+    expect(errors(schema, { name: 'a\u0000', text: 'line 1\nline 2\ttab' })).toEqual([
+      'name: must not contain control characters',
+    ]);
     expect(errors(schema, { name: 'ok', text: 'bell\u0007' })).toEqual(['text: must not contain control characters']);
   });
 
   it('walks JSON values for strings and keys, reporting the first offence at its path', () => {
     const schema = z.object({ receipt: z.record(z.string(), z.unknown()).superRefine(jsonTextRule) });
-    expect(errors(schema, { receipt: { lines: [{ name: 'ok' }, { name: 'x\u0000' }] } })).toEqual(['receipt.lines.1.name: must not contain control characters']);
-    expect(errors(schema, { receipt: { lines: [{ 'k\u0000': 1 }] } })).toEqual(['receipt.lines.0: keys must not contain control characters']);
+    expect(errors(schema, { receipt: { lines: [{ name: 'ok' }, { name: 'x\u0000' }] } })).toEqual([
+      'receipt.lines.1.name: must not contain control characters',
+    ]);
+    expect(errors(schema, { receipt: { lines: [{ 'k\u0000': 1 }] } })).toEqual([
+      'receipt.lines.0: keys must not contain control characters',
+    ]);
     expect(errors(schema, { receipt: { note: 'two\nlines', n: 1, b: true, z: null } })).toEqual([]);
   });
 });

@@ -72,8 +72,16 @@ describe('Availability', () => {
   it('does not call a cut idle connection an outage when the probe answers', async () => {
     const log = recorder();
     let probed!: () => void;
-    const done = new Promise<void>((resolve) => { probed = resolve; });
-    const health = new Availability({ ...base(log), probe: async () => { probed(); }, firstDelayMs: 1 });
+    const done = new Promise<void>((resolve) => {
+      probed = resolve;
+    });
+    const health = new Availability({
+      ...base(log),
+      probe: async () => {
+        probed();
+      },
+      firstDelayMs: 1,
+    });
     health.suspect();
     await done;
     health.close();

@@ -21,9 +21,19 @@ describe('lockDataDir', () => {
   it('writes our pid, refuses the folder while we hold it, and frees it on release', () => {
     const release = lockDataDir(dir);
     expect(readFileSync(join(dir, LOCK_FILE), 'utf8')).toBe(`${process.pid}\n`);
-    const error = (() => { try { lockDataDir(dir); } catch (e) { return e; } })();
+    const error = (() => {
+      try {
+        lockDataDir(dir);
+      } catch (e) {
+        return e;
+      }
+    })();
     expect(error).toBeInstanceOf(DataDirInUseError);
-    expect(error).toMatchObject({ code: 'DATA_DIR_IN_USE', pid: process.pid, message: `the data folder ${dir} is in use by pid ${process.pid}` });
+    expect(error).toMatchObject({
+      code: 'DATA_DIR_IN_USE',
+      pid: process.pid,
+      message: `the data folder ${dir} is in use by pid ${process.pid}`,
+    });
     release();
     release();
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);

@@ -10,14 +10,18 @@ describe.each(databaseCases('the database layer'))('Database on $name', ({ open 
   let db: Database;
   beforeAll(async () => {
     db = await open();
-    await db.exec('CREATE TABLE accounts (id TEXT PRIMARY KEY, balance BIGINT NOT NULL, at TIMESTAMPTZ NOT NULL DEFAULT now())');
+    await db.exec(
+      'CREATE TABLE accounts (id TEXT PRIMARY KEY, balance BIGINT NOT NULL, at TIMESTAMPTZ NOT NULL DEFAULT now())',
+    );
   });
   afterAll(() => db.close());
 
   it('returns BIGINT and COUNT as numbers and TIMESTAMPTZ as a Date, whichever engine', async () => {
     await db.query('INSERT INTO accounts (id, balance) VALUES ($1, $2)', ['big', 900_000_000_000]);
     const { rows } = await db.query<{ balance: number; at: Date; n: number }>(
-      'SELECT balance, at, (SELECT count(*) FROM accounts) AS n FROM accounts WHERE id = $1', ['big']);
+      'SELECT balance, at, (SELECT count(*) FROM accounts) AS n FROM accounts WHERE id = $1',
+      ['big'],
+    );
     expect(rows[0]).toMatchObject({ balance: 900_000_000_000, n: 1 });
     expect(rows[0]!.at).toBeInstanceOf(Date);
   });
@@ -29,11 +33,15 @@ describe.each(databaseCases('the database layer'))('Database on $name', ({ open 
   });
 
   it('commits a transaction when its function resolves and rolls it back when it throws', async () => {
-    await db.transaction(async (tx) => { await tx.query("INSERT INTO accounts (id, balance) VALUES ('kept', 5)"); });
-    await expect(db.transaction(async (tx) => {
-      await tx.query("INSERT INTO accounts (id, balance) VALUES ('lost', 5)");
-      throw new Error('abort');
-    })).rejects.toThrow('abort');
+    await db.transaction(async (tx) => {
+      await tx.query("INSERT INTO accounts (id, balance) VALUES ('kept', 5)");
+    });
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query("INSERT INTO accounts (id, balance) VALUES ('lost', 5)");
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
     const { rows } = await db.query<{ id: string }>("SELECT id FROM accounts WHERE id IN ('kept', 'lost')");
     expect(rows.map((r) => r.id)).toEqual(['kept']);
   });
@@ -49,7 +57,10 @@ describe('openDatabase', () => {
   it('refuses bad options naming each field, never a value', async () => {
     const error = await openDatabase({ url: 'mysql://u:secret@h/db', schema: '1bad' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).issues).toEqual(['url: must be a postgres:// URL', 'schema: must be 1 to 63 of [a-z0-9_], not starting with a digit']);
+    expect((error as ConfigError).issues).toEqual([
+      'url: must be a postgres:// URL',
+      'schema: must be 1 to 63 of [a-z0-9_], not starting with a digit',
+    ]);
     expect((error as Error).message).not.toContain('secret');
   });
 

@@ -9,7 +9,9 @@ const migrations: Migration[] = [
 
 describe.each(databaseCases('migrations'))('migrate on $name', ({ open }) => {
   let db: Database;
-  beforeAll(async () => { db = await open(); });
+  beforeAll(async () => {
+    db = await open();
+  });
   afterAll(() => db.close());
 
   it('applies each migration once, in order, and nothing on a second start', async () => {
@@ -25,19 +27,29 @@ describe.each(databaseCases('migrations'))('migrate on $name', ({ open }) => {
   });
 
   it('keeps modules apart: the same ids in another module are applied for it', async () => {
-    expect(await migrate(db, 'other', [{ id: '001-items', sql: 'CREATE TABLE other_items (id TEXT)' }])).toEqual(['001-items']);
+    expect(await migrate(db, 'other', [{ id: '001-items', sql: 'CREATE TABLE other_items (id TEXT)' }])).toEqual([
+      '001-items',
+    ]);
   });
 
   it('applies nothing of a migration that fails, and records nothing for it', async () => {
     const broken = [{ id: '009-broken', sql: 'CREATE TABLE half (id TEXT);\nCREATE TABLE half (id TEXT)' }];
     await expect(migrate(db, 'broken', broken)).rejects.toThrow();
-    expect((await db.query("SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'half'")).rows).toEqual([{ n: 0 }]);
-    expect((await db.query("SELECT count(*) AS n FROM wpk_migrations WHERE module = 'broken'")).rows).toEqual([{ n: 0 }]);
+    expect(
+      (await db.query("SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'half'")).rows,
+    ).toEqual([{ n: 0 }]);
+    expect((await db.query("SELECT count(*) AS n FROM wpk_migrations WHERE module = 'broken'")).rows).toEqual([
+      { n: 0 },
+    ]);
   });
 
   it('applies a migration once when several servers start at the same time', async () => {
     const racing = [{ id: '001-counter', sql: 'CREATE TABLE counter (n INTEGER)' }];
-    const results = await Promise.all([migrate(db, 'race', racing), migrate(db, 'race', racing), migrate(db, 'race', racing)]);
+    const results = await Promise.all([
+      migrate(db, 'race', racing),
+      migrate(db, 'race', racing),
+      migrate(db, 'race', racing),
+    ]);
     expect(results.flat()).toEqual(['001-counter']);
   });
 });

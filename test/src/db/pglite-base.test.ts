@@ -45,21 +45,29 @@ describe('readPgliteBase', () => {
   it('stamps the snapshot with the migrations it holds, as the code has them now', () => {
     const stamp = readPgliteBase([join(root, 'build')])!.stamp;
     const expected: Array<[string, readonly { id: string; sql: string }[]]> = [
-      ['outbox', outboxMigrations], ...SANDBOX_MODULES.map((m) => [m.name, m.migrations] as [string, typeof m.migrations]), ['loyalty', loyaltyMigrations],
+      ['outbox', outboxMigrations],
+      ...SANDBOX_MODULES.map((m) => [m.name, m.migrations] as [string, typeof m.migrations]),
+      ['loyalty', loyaltyMigrations],
     ];
     for (const [module, migrations] of expected) {
-      expect(stamp.migrations?.[module], module).toEqual(Object.fromEntries(migrations.map((m) => [m.id, migrationDigest(m)])));
+      expect(stamp.migrations?.[module], module).toEqual(
+        Object.fromEntries(migrations.map((m) => [m.id, migrationDigest(m)])),
+      );
     }
   });
 });
 
 describe('openDatabase from the snapshot', () => {
   let db: Database;
-  beforeAll(async () => { db = await openDatabase(); }, 60_000);
+  beforeAll(async () => {
+    db = await openDatabase();
+  }, 60_000);
   afterAll(() => db.close());
 
-  it('opens a writable database in memory that already holds the kit\'s migrations', async () => {
-    expect((await db.query<{ n: number }>("SELECT count(*) AS n FROM wpk_migrations WHERE module = 'loyalty'")).rows[0]!.n).toBe(loyaltyMigrations.length);
+  it("opens a writable database in memory that already holds the kit's migrations", async () => {
+    expect(
+      (await db.query<{ n: number }>("SELECT count(*) AS n FROM wpk_migrations WHERE module = 'loyalty'")).rows[0]!.n,
+    ).toBe(loyaltyMigrations.length);
     expect(await migrate(db, 'loyalty', loyaltyMigrations)).toEqual([]);
     expect(await migrate(db, 'outbox', outboxMigrations)).toEqual([]);
     await db.exec('CREATE TABLE t (v INT)');
@@ -67,7 +75,7 @@ describe('openDatabase from the snapshot', () => {
     expect((await db.query('SELECT v FROM t')).rows).toEqual([{ v: 7 }]);
   });
 
-  it('runs with the kit\'s small shared memory (a start zeroes all of it)', async () => {
+  it("runs with the kit's small shared memory (a start zeroes all of it)", async () => {
     expect((await db.query('SHOW shared_buffers')).rows).toEqual([{ shared_buffers: '8MB' }]);
   });
 
@@ -75,7 +83,9 @@ describe('openDatabase from the snapshot', () => {
     const other = await openDatabase();
     try {
       await db.exec('CREATE TABLE only_in_a (v INT)');
-      expect((await other.query("SELECT count(*) AS n FROM pg_tables WHERE tablename = 'only_in_a'")).rows).toEqual([{ n: 0 }]);
+      expect((await other.query("SELECT count(*) AS n FROM pg_tables WHERE tablename = 'only_in_a'")).rows).toEqual([
+        { n: 0 },
+      ]);
     } finally {
       await other.close();
     }
@@ -83,7 +93,10 @@ describe('openDatabase from the snapshot', () => {
 });
 
 describe('checkBaked', () => {
-  const migrations = [{ id: '001-a', sql: 'CREATE TABLE a (id INT)' }, { id: '002-b', sql: 'CREATE TABLE b (id INT)' }];
+  const migrations = [
+    { id: '001-a', sql: 'CREATE TABLE a (id INT)' },
+    { id: '002-b', sql: 'CREATE TABLE b (id INT)' },
+  ];
   const stamp: NonNullable<PgliteBaseStamp['migrations']> = { shop: { '001-a': migrationDigest(migrations[0]!) } };
   const db = { kind: 'pglite' } as Database;
   markBaked(db, stamp);
@@ -97,7 +110,9 @@ describe('checkBaked', () => {
     const changed = [{ id: '001-a', sql: 'CREATE TABLE a (id BIGINT)' }];
     expect(() => checkBaked(db, 'shop', changed)).toThrow(PgliteSnapshotStaleError);
     expect(() => checkBaked(db, 'shop', changed)).toThrow(/migration shop\/001-a: run npm run build:pglite/);
-    expect(() => checkBaked(db, 'shop', [])).toThrow(expect.objectContaining({ code: 'PGLITE_SNAPSHOT_STALE', module: 'shop', migration: '001-a' }));
+    expect(() => checkBaked(db, 'shop', [])).toThrow(
+      expect.objectContaining({ code: 'PGLITE_SNAPSHOT_STALE', module: 'shop', migration: '001-a' }),
+    );
   });
 
   it('does not apply to a database that did not come from the snapshot', () => {

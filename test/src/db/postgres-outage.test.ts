@@ -6,11 +6,17 @@ import { havePrivatePostgres, startPrivatePostgres, type PrivatePostgres } from 
 /** A logger that keeps its lines. */
 function recorder() {
   const lines: Array<{ level: 'warn' | 'info'; msg: string }> = [];
-  const push = (level: 'warn' | 'info') => (_fields: unknown, msg: string) => { lines.push({ level, msg }); };
+  const push = (level: 'warn' | 'info') => (_fields: unknown, msg: string) => {
+    lines.push({ level, msg });
+  };
   return { lines, logger: { warn: push('warn'), info: push('info') } };
 }
 
-const failure = (work: Promise<unknown>) => work.then(() => undefined, (error: unknown) => error);
+const failure = (work: Promise<unknown>) =>
+  work.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 
 const runs = havePrivatePostgres('the PostgreSQL outage tests of the database layer');
 
@@ -41,7 +47,7 @@ describe.runIf(runs)('a PostgreSQL pool whose server stops', () => {
   it('fails a transaction with DATABASE_UNAVAILABLE when the server is down', async () => {
     const error = await failure(db.transaction((tx) => tx.query('INSERT INTO kept VALUES (1)')));
     expect((error as KitError).code).toBe('DATABASE_UNAVAILABLE');
-    expect((await failure(db.exec('SELECT 1')) as KitError).code).toBe('DATABASE_UNAVAILABLE');
+    expect(((await failure(db.exec('SELECT 1'))) as KitError).code).toBe('DATABASE_UNAVAILABLE');
   });
 
   it('logs one warning however many queries fail while the server is down', async () => {

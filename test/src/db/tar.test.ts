@@ -35,8 +35,19 @@ describe('tarFolder', () => {
 
   it.runIf(haveTar())('is read back by the system tar: every folder (empty ones too), file and byte', () => {
     writeFileSync(join(dir, 'out.tar'), tarFolder(join(dir, 'src')));
-    const names = execFileSync('tar', ['-tf', join(dir, 'out.tar')], { encoding: 'utf8' }).trim().split('\n').sort();
-    expect(names).toEqual(['PG_VERSION', 'base/', 'base/5/', 'base/5/1255', 'base/5/empty', 'pg_wal/', 'pg_wal/summaries/']);
+    const names = execFileSync('tar', ['-tf', join(dir, 'out.tar')], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .sort();
+    expect(names).toEqual([
+      'PG_VERSION',
+      'base/',
+      'base/5/',
+      'base/5/1255',
+      'base/5/empty',
+      'pg_wal/',
+      'pg_wal/summaries/',
+    ]);
     mkdirSync(join(dir, 'x'));
     execFileSync('tar', ['-xf', join(dir, 'out.tar'), '-C', join(dir, 'x')]);
     expect(readFileSync(join(dir, 'x', 'base', '5', '1255')).equals(Buffer.alloc(8192 + 100, 7))).toBe(true);

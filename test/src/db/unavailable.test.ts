@@ -16,8 +16,11 @@ describe('connectionFailure', () => {
     ['pg losing its connection', new Error('Connection terminated unexpectedly'), 'connection terminated'],
     ['pg-pool timing out a connect', new Error('timeout exceeded when trying to connect'), 'connect timeout'],
     ['pg-pool ending a slow connect', new Error('Connection terminated due to connection timeout'), 'connect timeout'],
-    ['a client already broken', new Error('Client has encountered a connection error and is not queryable'),
-      'connection lost'],
+    [
+      'a client already broken',
+      new Error('Client has encountered a connection error and is not queryable'),
+      'connection lost',
+    ],
     ['a dual-stack connect refused on both', new AggregateError([withCode('ECONNREFUSED')]), 'ECONNREFUSED'],
     ['a wrapped refusal', new Error('outer', { cause: withCode('ECONNREFUSED') }), 'ECONNREFUSED'],
   ])('names %s as a connection failure', (_what, error, reason) => {

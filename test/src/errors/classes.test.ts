@@ -8,8 +8,21 @@ import { CheckFailure } from '../../../src/loyalty/check/expect.js';
 import { TooEarly } from '../../../src/sandbox/push/rate.js';
 
 const {
-  ArgumentError, ConfigError, DataDirInUseError, KitError, LockoutError, LoyaltyClientError, LoyaltyError, MeasureError,
-  PayError, PaymentSessionError, PaymentsError, PgliteSnapshotStaleError, PushError, RequestDataError, StoreError,
+  ArgumentError,
+  ConfigError,
+  DataDirInUseError,
+  KitError,
+  LockoutError,
+  LoyaltyClientError,
+  LoyaltyError,
+  MeasureError,
+  PayError,
+  PaymentSessionError,
+  PaymentsError,
+  PgliteSnapshotStaleError,
+  PushError,
+  RequestDataError,
+  StoreError,
   WebhookError,
 } = errors;
 
@@ -37,9 +50,14 @@ const EXPORTED: Record<string, () => Error> = {
 const INTERNAL: Record<string, () => Error> = {
   HttpProblem: () => new HttpProblem(404, 'NOT_FOUND', ['No such route']),
   ClientAborted: () => new ClientAborted(),
-  RelayedRefusal: () => new RelayedRefusal({
-    source: 'payments', code: 'PAYMENT_BUSY', message: 'busy', errors: [], httpStatus: 503,
-  }),
+  RelayedRefusal: () =>
+    new RelayedRefusal({
+      source: 'payments',
+      code: 'PAYMENT_BUSY',
+      message: 'busy',
+      errors: [],
+      httpStatus: 503,
+    }),
   LeaseLostError: () => new LeaseLostError('p-1'),
   CheckFailure: () => new CheckFailure('expected 200'),
   TooEarly: () => new TooEarly(1500),

@@ -10,7 +10,12 @@ import { paymentRefusal } from '../../../src/cashdesk/payments/errors.js';
 import { CashDeskService } from '../../../src/cashdesk/service.js';
 import { TillRegistry } from '../../../src/cashdesk/tills.js';
 import {
-  ERROR_CODES, type ErrorCode, KitError, PayError, PaymentSessionError, PaymentsError,
+  ERROR_CODES,
+  type ErrorCode,
+  KitError,
+  PayError,
+  PaymentSessionError,
+  PaymentsError,
 } from '../../../src/errors/index.js';
 import { createVerifier } from '../../../src/index.js';
 import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
@@ -31,7 +36,8 @@ describe('ERROR_CODES', () => {
   it.each(codes)('answers %s with its status over HTTP and its number on the bridge', (code) => {
     const { http, jsonRpc } = ERROR_CODES[code];
     expect(answers(new KitError(code, `failed: ${code}`))).toEqual({
-      http: { status: http, code }, rpc: { code: jsonRpc, dataCode: code },
+      http: { status: http, code },
+      rpc: { code: jsonRpc, dataCode: code },
     });
   });
 
@@ -73,18 +79,24 @@ describe('a closed verifier', () => {
 
   it('is VERIFIER_CLOSED, with the table status and number, over HTTP and over the bridge', async () => {
     const reply = await fetch(`${http.url}/v1/token`, {
-      method: 'POST', headers: { authorization: `Bearer ${till.key}`, 'content-type': 'application/json' }, body: '{}',
+      method: 'POST',
+      headers: { authorization: `Bearer ${till.key}`, 'content-type': 'application/json' },
+      body: '{}',
     });
-    expect({ status: reply.status, body: await reply.json() })
-      .toMatchObject({ status: ERROR_CODES.VERIFIER_CLOSED.http, body: { status: 'VERIFIER_CLOSED' } });
+    expect({ status: reply.status, body: await reply.json() }).toMatchObject({
+      status: ERROR_CODES.VERIFIER_CLOSED.http,
+      body: { status: 'VERIFIER_CLOSED' },
+    });
 
     const { port } = http.server.address() as AddressInfo;
     const client = await RpcClient.connect(`ws://127.0.0.1:${port}/ws`, { key: till.key });
     try {
       const refusal = await client.call('token.get', { requestData: '{}' }).catch((e: unknown) => e);
       expect(refusal).toBeInstanceOf(RpcError);
-      expect({ code: (refusal as RpcError).code, rpcCode: (refusal as RpcError).rpcCode })
-        .toEqual({ code: 'VERIFIER_CLOSED', rpcCode: ERROR_CODES.VERIFIER_CLOSED.jsonRpc });
+      expect({ code: (refusal as RpcError).code, rpcCode: (refusal as RpcError).rpcCode }).toEqual({
+        code: 'VERIFIER_CLOSED',
+        rpcCode: ERROR_CODES.VERIFIER_CLOSED.jsonRpc,
+      });
     } finally {
       await client.close();
     }

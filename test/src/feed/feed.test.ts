@@ -5,7 +5,11 @@ describe('Feed', () => {
   it('tells every listener, even when one throws, until it unsubscribes', () => {
     const feed = new Feed<number>();
     const heard: number[] = [];
-    feed.subscribe({ next: () => { throw new Error('broken'); } });
+    feed.subscribe({
+      next: () => {
+        throw new Error('broken');
+      },
+    });
     const off = feed.subscribe({ next: (n) => heard.push(n) });
     feed.publish(1);
     off();

@@ -29,7 +29,11 @@ describe('FailureLimiter', () => {
     it('locks a credential out for new addresses after 10 failures', () => {
       const { limiter: l } = limiter();
       for (let i = 0; i < 9; i++) l.failed(`10.0.0.${i}`, 'acme');
-      expect(l.failed('10.0.0.9', 'acme')).toMatchObject({ scope: 'credential', credential: 'acme', retryAfterSeconds: 300 });
+      expect(l.failed('10.0.0.9', 'acme')).toMatchObject({
+        scope: 'credential',
+        credential: 'acme',
+        retryAfterSeconds: 300,
+      });
       expect(l.check(B, 'acme')).toMatchObject({ scope: 'credential' });
       expect(l.check(B, 'other-login')).toBeUndefined();
       expect(l.check(B)).toBeUndefined();

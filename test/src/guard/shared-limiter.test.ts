@@ -46,12 +46,15 @@ describe.skipIf(skip)('FailureLimiter with RedisFailureCounts (real Redis)', () 
   }
 
   /** Resolves when `counts` hears of a lockout of `address` (the limiter, listening first, has applied it). */
-  const hears = (shared: RedisFailureCounts, address: string) => new Promise<void>((resolve) => {
-    shared.onLocked((key) => { if (key === address) resolve(); });
-  });
+  const hears = (shared: RedisFailureCounts, address: string) =>
+    new Promise<void>((resolve) => {
+      shared.onLocked((key) => {
+        if (key === address) resolve();
+      });
+    });
 
   afterAll(async () => {
-    const leftover = await clients[0]?.keys(`${base}*`) ?? [];
+    const leftover = (await clients[0]?.keys(`${base}*`)) ?? [];
     if (leftover.length > 0) await clients[0]!.del(...leftover);
     for (const shared of counts) await shared.close();
     for (const client of clients) await client.quit();
@@ -149,7 +152,10 @@ describe('FailureLimiter with RedisFailureCounts while Redis is unreachable', ()
     const shared = new RedisFailureCounts({ client, logger: log.logger });
     try {
       const limiter = new FailureLimiter({
-        perAddress: { maxFailures: 50, windowMs: 300_000 }, perCredential: false, clock: testClock(0).now, shared,
+        perAddress: { maxFailures: 50, windowMs: 300_000 },
+        perCredential: false,
+        clock: testClock(0).now,
+        shared,
       });
       for (let i = 0; i < 49; i++) expect(limiter.failed(ADDRESS)).toBeUndefined();
       expect(limiter.failed(ADDRESS)).toMatchObject({ scope: 'address', retryAfterSeconds: 300 });

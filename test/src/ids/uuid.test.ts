@@ -13,9 +13,10 @@ describe('randomUuid', () => {
   it('uses every hex digit in every free position when drawn often enough', () => {
     // A formatting slip (a nibble dropped, a digit table off by one) shows as a position that never varies.
     const seen = Array.from({ length: 36 }, () => new Set<string>());
-    for (let n = 0; n < 4096; n++) [...randomUuid()].forEach((c, i) => {
-      seen[i]!.add(c);
-    });
+    for (let n = 0; n < 4096; n++)
+      [...randomUuid()].forEach((c, i) => {
+        seen[i]!.add(c);
+      });
     const sizes = seen.map((s) => s.size);
     for (const dash of [8, 13, 18, 23]) expect(sizes[dash]).toBe(1);
     expect(sizes[14]).toBe(1); // the version digit

@@ -5,7 +5,13 @@ const policy = { max: 5, baseMs: 100, maxMs: 2_000 };
 
 describe('backoffDelay', () => {
   it('keeps each retry between half and all of its doubling ceiling', () => {
-    for (const [retry, ceiling] of [[1, 100], [2, 200], [3, 400], [4, 800], [5, 1600]] as const) {
+    for (const [retry, ceiling] of [
+      [1, 100],
+      [2, 200],
+      [3, 400],
+      [4, 800],
+      [5, 1600],
+    ] as const) {
       expect(backoffDelay(retry, policy, () => 0)).toBe(ceiling / 2);
       expect(backoffDelay(retry, policy, () => 0.999_999)).toBe(ceiling);
     }

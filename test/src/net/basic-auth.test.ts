@@ -11,8 +11,17 @@ describe('parseBasicAuth', () => {
   });
 
   it('gives undefined for a missing, other-scheme, malformed or login-less header', () => {
-    for (const header of [undefined, null, '', 'Bearer abc', 'Basic', 'Basic !!!', `Basic ${Buffer.from('nocolon').toString('base64')}`,
-      `Basic ${Buffer.from(':pw').toString('base64')}`, `Basic ${'A'.repeat(5000)}`]) {
+    for (const header of [
+      undefined,
+      null,
+      '',
+      'Bearer abc',
+      'Basic',
+      'Basic !!!',
+      `Basic ${Buffer.from('nocolon').toString('base64')}`,
+      `Basic ${Buffer.from(':pw').toString('base64')}`,
+      `Basic ${'A'.repeat(5000)}`,
+    ]) {
       expect(parseBasicAuth(header)).toBeUndefined();
     }
   });
@@ -29,7 +38,12 @@ describe('safeEqual', () => {
 
 describe('parseBasicAuth, given control characters', () => {
   it('refuses a login or password holding NUL or any C0 control, and bytes that are not UTF-8', () => {
-    for (const [login, password] of [['a\u0000', 'pw'], ['a', 'p\u0000w'], ['a\u001b', 'pw'], ['a', 'p\tw']]) {
+    for (const [login, password] of [
+      ['a\u0000', 'pw'],
+      ['a', 'p\u0000w'],
+      ['a\u001b', 'pw'],
+      ['a', 'p\tw'],
+    ]) {
       expect(parseBasicAuth(basicAuthHeader(login!, password!))).toBeUndefined();
     }
     expect(parseBasicAuth(`Basic ${Buffer.from([0x61, 0x3a, 0xff, 0xfe]).toString('base64')}`)).toBeUndefined();

@@ -15,9 +15,17 @@ const verifier = createVerifier({ ...demoConfig.verifier, backend: 'wasm' });
 let fake: Awaited<ReturnType<typeof startFakePayServer>>;
 let events: PayClientEvent[];
 
-beforeAll(async () => { fake = await startFakePayServer(); });
-afterAll(async () => { await fake.close(); await verifier.close(); });
-beforeEach(() => { fake.received.length = 0; events = []; });
+beforeAll(async () => {
+  fake = await startFakePayServer();
+});
+afterAll(async () => {
+  await fake.close();
+  await verifier.close();
+});
+beforeEach(() => {
+  fake.received.length = 0;
+  events = [];
+});
 
 function client() {
   return createPayClient({ baseUrl: fake.url, verifier, retries: false, dialect, onEvent: (e) => events.push(e) });
@@ -27,28 +35,50 @@ const notUnderstood = () => events.filter((e) => e.type === 'statusNotUnderstood
 describe('createPayClient with a dialect', () => {
   it('keeps a status as the service wrote it and classes it by the map', async () => {
     fake.script('/status', { status: 200, body: { transactionId: 'T-1', status: 'PAID', statusClass: 'transit' } });
-    expect(await client().status({ transactionId: 'T-1' })).toEqual({ transactionId: 'T-1', status: 'PAID', statusClass: 'successful' });
+    expect(await client().status({ transactionId: 'T-1' })).toEqual({
+      transactionId: 'T-1',
+      status: 'PAID',
+      statusClass: 'successful',
+    });
   });
 
-  it('still understands the kit\'s own six statuses', async () => {
+  it("still understands the kit's own six statuses", async () => {
     fake.script('/status', { status: 200, body: { transactionId: 'T-1', status: 'rejected' } });
-    expect(await client().status({ transactionId: 'T-1' })).toMatchObject({ status: 'rejected', statusClass: 'unsuccessful' });
+    expect(await client().status({ transactionId: 'T-1' })).toMatchObject({
+      status: 'rejected',
+      statusClass: 'unsuccessful',
+    });
   });
 
   it('answers a status the map does not name without a class, and reports it once per answer', async () => {
     fake.script('/status', { status: 200, body: { transactionId: 'T-1', status: 'ON_HOLD' } });
     const state = await client().status({ transactionId: 'T-1' });
     expect(state).toEqual({ transactionId: 'T-1', status: 'ON_HOLD' });
-    expect(notUnderstood()).toEqual([expect.objectContaining({
-      type: 'statusNotUnderstood', operation: 'status', transactionId: 'T-1', status: 'ON_HOLD', httpStatus: 200,
-    })]);
+    expect(notUnderstood()).toEqual([
+      expect.objectContaining({
+        type: 'statusNotUnderstood',
+        operation: 'status',
+        transactionId: 'T-1',
+        status: 'ON_HOLD',
+        httpStatus: 200,
+      }),
+    ]);
   });
 
   it('reads a mapped card session code on a 410 as CARD_SESSION_INVALID', async () => {
     fake.script('/checkout', { status: 410, body: { code: 'SESSION_EXPIRED', message: 'card session expired' } });
-    const body = { requestId: 'r-1', cardSession: 'AB12CD34', items: [{ name: 'x', article: 'X', quantity: 1, price: 100 }], discountAmount: 0, totalAmount: 100 };
+    const body = {
+      requestId: 'r-1',
+      cardSession: 'AB12CD34',
+      items: [{ name: 'x', article: 'X', quantity: 1, price: 100 }],
+      discountAmount: 0,
+      totalAmount: 100,
+    };
     await expect(client().checkout(body)).rejects.toMatchObject({
-      code: 'CARD_SESSION_INVALID', httpStatus: 410, serverCode: 'SESSION_EXPIRED', errors: ['card session expired'],
+      code: 'CARD_SESSION_INVALID',
+      httpStatus: 410,
+      serverCode: 'SESSION_EXPIRED',
+      errors: ['card session expired'],
     });
     expect(notUnderstood()).toEqual([]);
   });
@@ -66,15 +96,31 @@ describe('createPayClient with a dialect', () => {
     }
   });
 
-  it('refuses with REFUSED, the service\'s code and message kept and ' + 'reported, when the code is not mapped', async () => {
-    fake.script('/cancel', { status: 409, body: { code: 'OPERATION_NOT_ALLOWED', message: 'already paid' } });
-    const error = await client().cancel({ transactionId: 'T-1' }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'PAY_REFUSED', httpStatus: 409, serverCode: 'OPERATION_NOT_ALLOWED', errors: ['already paid'] });
-    expect((error as Error).message).toContain('OPERATION_NOT_ALLOWED');
-    expect(notUnderstood()).toEqual([expect.objectContaining({
-      type: 'codeNotUnderstood', operation: 'cancel', httpStatus: 409, code: 'OPERATION_NOT_ALLOWED', messages: ['already paid'],
-    })]);
-  });
+  it(
+    "refuses with REFUSED, the service's code and message kept and " + 'reported, when the code is not mapped',
+    async () => {
+      fake.script('/cancel', { status: 409, body: { code: 'OPERATION_NOT_ALLOWED', message: 'already paid' } });
+      const error = await client()
+        .cancel({ transactionId: 'T-1' })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({
+        code: 'PAY_REFUSED',
+        httpStatus: 409,
+        serverCode: 'OPERATION_NOT_ALLOWED',
+        errors: ['already paid'],
+      });
+      expect((error as Error).message).toContain('OPERATION_NOT_ALLOWED');
+      expect(notUnderstood()).toEqual([
+        expect.objectContaining({
+          type: 'codeNotUnderstood',
+          operation: 'cancel',
+          httpStatus: 409,
+          code: 'OPERATION_NOT_ALLOWED',
+          messages: ['already paid'],
+        }),
+      ]);
+    },
+  );
 
   it('sends a transactionId back in the JSON type it came in', async () => {
     fake.script('/status', { status: 200, body: '{"transactionId":1000000000123,"status":"NEW"}' });
@@ -88,18 +134,26 @@ describe('createPayClient with a dialect', () => {
 
   it('refuses a numeric transactionId beyond 2^53 - 1 with PROTOCOL naming the field', async () => {
     fake.script('/status', { status: 200, body: '{"transactionId":9007199254740993,"status":"NEW"}' });
-    const error = await client().status({ transactionId: 'T-1' }).catch((e: unknown) => e);
+    const error = await client()
+      .status({ transactionId: 'T-1' })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'PAY_PROTOCOL', errors: [expect.stringMatching(/^transactionId: .*2\^53/)] });
   });
 
   it('names a status class that is none of the three at creation', () => {
-    const bad = () => createPayClient({ baseUrl: fake.url, verifier, dialect: { statuses: { PAID: 'paid' as never } } });
+    const bad = () =>
+      createPayClient({ baseUrl: fake.url, verifier, dialect: { statuses: { PAID: 'paid' as never } } });
     expect(bad).toThrow(ConfigError);
     expect(bad).toThrow(/dialect\.statuses\.PAID/);
   });
 
   it('refuses one code given to two refusals at creation', () => {
-    const bad = () => createPayClient({ baseUrl: fake.url, verifier, dialect: { errorCodes: { tokenInvalid: ['X'], notFound: ['X'] } } });
+    const bad = () =>
+      createPayClient({
+        baseUrl: fake.url,
+        verifier,
+        dialect: { errorCodes: { tokenInvalid: ['X'], notFound: ['X'] } },
+      });
     expect(bad).toThrow(/X is already a code of tokenInvalid/);
   });
 });

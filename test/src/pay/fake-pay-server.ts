@@ -40,7 +40,11 @@ export async function startFakePayServer(): Promise<{
       if ('destroy' in next) return void req.socket.destroy();
       if ('hang' in next) return void hanging.add(res);
       const text = typeof next.body === 'string' ? next.body : JSON.stringify(next.body ?? {});
-      res.writeHead(next.status, { 'content-type': 'application/json', 'x-request-id': `srv-${received.length}`, ...next.headers });
+      res.writeHead(next.status, {
+        'content-type': 'application/json',
+        'x-request-id': `srv-${received.length}`,
+        ...next.headers,
+      });
       res.end(text);
     });
   });
@@ -56,10 +60,11 @@ export async function startFakePayServer(): Promise<{
       scripts.clear();
       received.length = 0;
     },
-    close: () => new Promise<void>((resolve) => {
-      for (const res of hanging) res.socket?.destroy();
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of hanging) res.socket?.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -6,11 +6,16 @@ import { TransactionLedger } from '../../../src/pay/ledger.js';
 const reachable = (from: string, to: string) => statusMayFollow(KIT_DIALECT, from, to);
 
 const state = (status: TransactionStatus, refundedAmount = 0): TransactionState => ({
-  transactionId: 'trx-1', requestId: 'req-1', status, statusClass: statusClass(status), totalAmount: 100, refundedAmount,
+  transactionId: 'trx-1',
+  requestId: 'req-1',
+  status,
+  statusClass: statusClass(status),
+  totalAmount: 100,
+  refundedAmount,
   updatedAt: '2026-11-23T10:00:00Z',
 });
 
-describe('statusMayFollow in the kit\'s words', () => {
+describe("statusMayFollow in the kit's words", () => {
   it('follows several moves and refuses going back', () => {
     expect(reachable('created', 'succeeded')).toBe(true); // through processing
     expect(reachable('created', 'processing')).toBe(true);

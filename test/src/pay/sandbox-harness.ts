@@ -23,7 +23,11 @@ export class Simulator {
   constructor(readonly url: string) {}
 
   async post<T = any>(path: string, body: unknown = {}): Promise<T> {
-    const res = await fetch(this.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(this.url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const text = await res.text();
     if (!res.ok) throw new Error(`sandbox ${path}: ${res.status} ${text}`);
     return (text ? JSON.parse(text) : undefined) as T;
@@ -42,14 +46,23 @@ export class Simulator {
   rescan(cardNumber: string): Promise<SandboxCard> {
     return this.post(`/sandbox/cards/${encodeURIComponent(cardNumber)}/barcode`, {});
   }
-  async invoices(cardNumber: string): Promise<Array<{ transactionId: string; requestId: string; status: string; totalAmount: number; cardSession: string }>> {
-    return (await this.get<{ invoices: any[] }>(`/sandbox/app/invoices?cardNumber=${encodeURIComponent(cardNumber)}`)).invoices;
+  async invoices(
+    cardNumber: string,
+  ): Promise<
+    Array<{ transactionId: string; requestId: string; status: string; totalAmount: number; cardSession: string }>
+  > {
+    return (await this.get<{ invoices: any[] }>(`/sandbox/app/invoices?cardNumber=${encodeURIComponent(cardNumber)}`))
+      .invoices;
   }
-  confirm(transactionId: string | number) { return this.post(`/sandbox/app/transactions/${transactionId}/confirm`); }
+  confirm(transactionId: string | number) {
+    return this.post(`/sandbox/app/transactions/${transactionId}/confirm`);
+  }
   decline(transactionId: string | number, reason?: 'DECLINED' | 'INSUFFICIENT_FUNDS') {
     return this.post(`/sandbox/app/transactions/${transactionId}/decline`, reason ? { reason } : {});
   }
-  cancelInApp(transactionId: string | number) { return this.post(`/sandbox/app/transactions/${transactionId}/cancel`); }
+  cancelInApp(transactionId: string | number) {
+    return this.post(`/sandbox/app/transactions/${transactionId}/cancel`);
+  }
   /**
    * The bank's answer to the next confirmations, `delayMs` after each, having received it after `receiveMs` (sandbox
    * ms).
@@ -60,8 +73,15 @@ export class Simulator {
   fault(path: string, action: 'drop-after-commit' | 'fail-before-commit' | 'delay', count = 1, delayMs?: number) {
     return this.post('/sandbox/faults', { path, action, count, ...(delayMs === undefined ? {} : { delayMs }) });
   }
-  transaction(transactionId: string | number): Promise<any> { return this.get(`/sandbox/transactions/${transactionId}`); }
-  partner(body: { partnerId: string; key: string; webhookUrl?: string | null; webhookSecret?: string }): Promise<{ partnerId: string; webhookSecret: string }> {
+  transaction(transactionId: string | number): Promise<any> {
+    return this.get(`/sandbox/transactions/${transactionId}`);
+  }
+  partner(body: {
+    partnerId: string;
+    key: string;
+    webhookUrl?: string | null;
+    webhookSecret?: string;
+  }): Promise<{ partnerId: string; webhookSecret: string }> {
     return this.post('/sandbox/partners', body);
   }
 }
@@ -100,5 +120,8 @@ export async function startDialectSandbox(clock: () => number, dialect: 'kit' | 
 }
 
 /** The `pay` section of examples/dialects/sandbox-foreign.json: the kit configured for the foreign sandbox. */
-export const FOREIGN_DIALECT_PAY = (JSON.parse(readFileSync(
-  new URL('../../../examples/dialects/sandbox-foreign.json', import.meta.url), 'utf8')) as { pay: Record<string, unknown> }).pay;
+export const FOREIGN_DIALECT_PAY = (
+  JSON.parse(readFileSync(new URL('../../../examples/dialects/sandbox-foreign.json', import.meta.url), 'utf8')) as {
+    pay: Record<string, unknown>;
+  }
+).pay;

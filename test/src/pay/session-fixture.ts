@@ -2,7 +2,12 @@ import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { demoConfig } from '../../../src/demo.js';
 import { createVerifier, type Verifier } from '../../../src/index.js';
 import {
-  createPayClient, createPaymentSession, type Basket, type PayClient, type PaymentSession, type PaymentSessionEvent,
+  createPayClient,
+  createPaymentSession,
+  type Basket,
+  type PayClient,
+  type PaymentSession,
+  type PaymentSessionEvent,
   type PaymentSessionOptions,
 } from '../../../src/pay/index.js';
 import type { PaySandbox, SandboxCard, PaySandboxCase } from './sandbox-harness.js';
@@ -18,7 +23,10 @@ export const BASKET: Basket = {
 };
 
 /** The customer took the cheese back. */
-export const SMALLER_BASKET: Basket = { items: [{ name: 'Молоко 1 л', article: 'MILK-1', quantity: 2, price: 8_990 }], discountAmount: 0 };
+export const SMALLER_BASKET: Basket = {
+  items: [{ name: 'Молоко 1 л', article: 'MILK-1', quantity: 2, price: 8_990 }],
+  discountAmount: 0,
+};
 
 /** A session under test with what it told the desk. */
 export interface Opened {
@@ -40,14 +48,22 @@ export function useSandbox(db: PaySandboxCase) {
   beforeAll(async () => {
     state.sb = await db.start(clock.now);
     state.verifier = createVerifier({ ...demoConfig.verifier, backend: 'wasm', clock: clock.now });
-    state.client = createPayClient({ baseUrl: state.sb.url, verifier: state.verifier, retries: { baseMs: 5, maxMs: 20 } });
+    state.client = createPayClient({
+      baseUrl: state.sb.url,
+      verifier: state.verifier,
+      retries: { baseMs: 5, maxMs: 20 },
+    });
   });
   afterAll(async () => {
     await state.verifier?.close();
     await state.sb?.close();
   });
-  beforeEach(async () => { await state.sb.sim.bank('approve', 0); });
-  afterEach(() => { for (const s of sessions.splice(0)) s.close(); });
+  beforeEach(async () => {
+    await state.sb.sim.bank('approve', 0);
+  });
+  afterEach(() => {
+    for (const s of sessions.splice(0)) s.close();
+  });
 
   function open(card: SandboxCard, extra: Partial<PaymentSessionOptions> = {}): Opened {
     const events: PaymentSessionEvent[] = [];
@@ -66,18 +82,36 @@ export function useSandbox(db: PaySandboxCase) {
       ...extra,
     });
     sessions.push(session);
-    return { session, events, rescans, types: () => events.filter((e) => e.type !== 'phase' && e.type !== 'transaction').map((e) => e.type) };
+    return {
+      session,
+      events,
+      rescans,
+      types: () => events.filter((e) => e.type !== 'phase' && e.type !== 'transaction').map((e) => e.type),
+    };
   }
 
   return {
     clock,
-    get sb() { return state.sb; },
-    get sim() { return state.sb.sim; },
-    get verifier() { return state.verifier; },
-    get client() { return state.client; },
+    get sb() {
+      return state.sb;
+    },
+    get sim() {
+      return state.sb.sim;
+    },
+    get verifier() {
+      return state.verifier;
+    },
+    get client() {
+      return state.client;
+    },
     /** A client with its own options on the same sandbox and clock. */
     clientWith(options: Partial<Parameters<typeof createPayClient>[0]>) {
-      return createPayClient({ baseUrl: state.sb.url, verifier: state.verifier, retries: { baseMs: 5, maxMs: 20 }, ...options });
+      return createPayClient({
+        baseUrl: state.sb.url,
+        verifier: state.verifier,
+        retries: { baseMs: 5, maxMs: 20 },
+        ...options,
+      });
     },
     open,
   };

@@ -17,7 +17,13 @@ function settlingLater(client: PayClient, outcome: 'SUCCEEDED' | 'FAILED'): { cl
     seen.calls++;
     if (seen.calls === 1 || outcome === 'FAILED') {
       const status = seen.calls === 1 ? 'PENDING' : 'FAILED';
-      return { transactionId: body.transactionId, refundId: body.refundId!, amount: body.amount ?? TOTAL, refundedAmount: 0, status };
+      return {
+        transactionId: body.transactionId,
+        refundId: body.refundId!,
+        amount: body.amount ?? TOTAL,
+        refundedAmount: 0,
+        status,
+      };
     }
     return { ...(await client.refund(body, options)), status: 'SUCCEEDED' };
   };
@@ -50,7 +56,10 @@ describe('PaymentSession refunds', () => {
     expect(session.phase).toBe('succeeded');
     expect(session.refunds).toEqual([expect.objectContaining({ refundId: 'pending-1', state: 'pending' })]);
     await expect.poll(() => session.phase).toBe('refunded');
-    expect(session.refunds[0]).toMatchObject({ state: 'succeeded', answer: { status: 'SUCCEEDED', refundedAmount: TOTAL } });
+    expect(session.refunds[0]).toMatchObject({
+      state: 'succeeded',
+      answer: { status: 'SUCCEEDED', refundedAmount: TOTAL },
+    });
     expect(session.transaction?.refundedAmount).toBe(TOTAL);
   });
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createPaymentSession, type PayClient, type PaymentSessionEvent, type TransactionAnswer } from '../../../src/pay/index.js';
+import {
+  createPaymentSession,
+  type PayClient,
+  type PaymentSessionEvent,
+  type TransactionAnswer,
+} from '../../../src/pay/index.js';
 import { resolvePayDialect } from '../../../src/contracts/pay/dialect.js';
 import { testClock } from '../../support/clock.js';
 
@@ -13,8 +18,12 @@ function harness(words: string[]) {
   const wakes: Array<() => void> = [];
   let polled: (() => void) | undefined;
   const client = {
-    profile: 'kit', dialect,
-    availabilityTask: async () => ({ walletPayIsDefault: true, providers: [{ providerId: 'p', name: 'P', available: true }] }),
+    profile: 'kit',
+    dialect,
+    availabilityTask: async () => ({
+      walletPayIsDefault: true,
+      providers: [{ providerId: 'p', name: 'P', available: true }],
+    }),
     checkout: async (b: { requestId: string }) => ({ transactionId: 7, requestId: b.requestId, status: 'NEW' }),
     status: async (): Promise<TransactionAnswer> => {
       const status = statuses.shift() ?? 'NEW';
@@ -25,19 +34,28 @@ function harness(words: string[]) {
   } as unknown as PayClient;
   const events: PaymentSessionEvent[] = [];
   const session = createPaymentSession({
-    client, cardSession: 'AB12CD34', basket, rescan: async () => 'CD34AB12', unknownStatusTimeoutMs: 60_000,
-    clock: time.now, onEvent: (e) => events.push(e),
-    sleep: (_ms, signal) => new Promise<void>((resolve, reject) => {
-      wakes.push(resolve);
-      signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
-    }),
+    client,
+    cardSession: 'AB12CD34',
+    basket,
+    rescan: async () => 'CD34AB12',
+    unknownStatusTimeoutMs: 60_000,
+    clock: time.now,
+    onEvent: (e) => events.push(e),
+    sleep: (_ms, signal) =>
+      new Promise<void>((resolve, reject) => {
+        wakes.push(resolve);
+        signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+      }),
   });
   return {
-    session, events,
+    session,
+    events,
     advance: time.advance,
     /** Lets one poll run and waits until its answer was handled. */
     async poll() {
-      const answered = new Promise<void>((resolve) => { polled = resolve; });
+      const answered = new Promise<void>((resolve) => {
+        polled = resolve;
+      });
       wakes.shift()!();
       await answered;
       await new Promise((resolve) => setImmediate(resolve));
@@ -62,19 +80,22 @@ describe('PaymentSession with a status its dialect does not know', () => {
     h.session.close();
   });
 
-  it('moves to unknown with UNRECOGNIZED_STATUS after ' + 'unknownStatusTimeoutMs of nothing but unknown words', async () => {
-    const h = harness(['ON_HOLD', 'ON_HOLD', 'ON_HOLD']);
-    await h.session.start();
-    await h.poll();
-    h.advance(59_999);
-    await h.poll();
-    expect(h.session.phase).toBe('pending');
-    h.advance(1);
-    await h.poll();
-    expect(h.session.phase).toBe('unknown');
-    expect(h.session.unknownReason).toBe('UNRECOGNIZED_STATUS');
-    h.session.close();
-  });
+  it(
+    'moves to unknown with UNRECOGNIZED_STATUS after ' + 'unknownStatusTimeoutMs of nothing but unknown words',
+    async () => {
+      const h = harness(['ON_HOLD', 'ON_HOLD', 'ON_HOLD']);
+      await h.session.start();
+      await h.poll();
+      h.advance(59_999);
+      await h.poll();
+      expect(h.session.phase).toBe('pending');
+      h.advance(1);
+      await h.poll();
+      expect(h.session.phase).toBe('unknown');
+      expect(h.session.unknownReason).toBe('UNRECOGNIZED_STATUS');
+      h.session.close();
+    },
+  );
 
   it('restarts the wait when a known transit word comes between unknown ones', async () => {
     const h = harness(['ON_HOLD', 'NEW', 'ON_HOLD']);

@@ -5,7 +5,8 @@
 // the worst moment (the service has sent the batch, the progress file says "sending").
 import { createPushClient, readMsisdnFile, sendCampaign } from '../../../src/push/index.js';
 
-const [url, login, password, numbersFile, progressFile, resultsFile, subId, campaignId, crashAtKey] = process.argv.slice(2) as string[];
+const [url, login, password, numbersFile, progressFile, resultsFile, subId, campaignId, crashAtKey] =
+  process.argv.slice(2) as string[];
 
 const fetchThenMaybeHang: typeof fetch = async (input, init) => {
   const response = await fetch(input, init);
@@ -20,8 +21,13 @@ const fetchThenMaybeHang: typeof fetch = async (input, init) => {
 
 const client = createPushClient({ url: url!, login: login!, password: password!, fetch: fetchThenMaybeHang });
 await sendCampaign({
-  client, numbers: readMsisdnFile(numbersFile!), subId: subId!, message: { title: 'Crash test', text: 'Each number exactly once' },
-  progressFile, resultsFile, campaignId,
+  client,
+  numbers: readMsisdnFile(numbersFile!),
+  subId: subId!,
+  message: { title: 'Crash test', text: 'Each number exactly once' },
+  progressFile,
+  resultsFile,
+  campaignId,
   onBatch: (batch) => process.stdout.write(`batch ${batch.index}\n`),
 });
 process.stdout.write('finished\n');

@@ -7,7 +7,10 @@ import type { AddressInfo } from 'node:net';
  * client's connection is cut before any answer, the way a network failure
  * looks to a client that cannot tell whether its request got through.
  */
-export async function startFlakyProxy(upstream: string, loseAnswers: number): Promise<{ url: string; forwarded: () => number; close(): Promise<void> }> {
+export async function startFlakyProxy(
+  upstream: string,
+  loseAnswers: number,
+): Promise<{ url: string; forwarded: () => number; close(): Promise<void> }> {
   let forwarded = 0;
   let toLose = loseAnswers;
   const read = async (req: IncomingMessage) => {
@@ -19,9 +22,14 @@ export async function startFlakyProxy(upstream: string, loseAnswers: number): Pr
     const body = await read(req);
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
-      if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) headers.set(name, value);
+      if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name))
+        headers.set(name, value);
     }
-    const answer = await fetch(upstream + req.url, { method: req.method, headers, body: body.length > 0 ? body : undefined });
+    const answer = await fetch(upstream + req.url, {
+      method: req.method,
+      headers,
+      body: body.length > 0 ? body : undefined,
+    });
     const text = Buffer.from(await answer.arrayBuffer());
     forwarded++;
     if (toLose > 0) {
@@ -39,9 +47,10 @@ export async function startFlakyProxy(upstream: string, loseAnswers: number): Pr
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     forwarded: () => forwarded,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -10,8 +10,22 @@ const dir = mkdtempSync(join(tmpdir(), 'wpk-progress-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const progress = (batches = 0): CampaignProgress => ({
-  version: 1, campaignId: 'c1', subId: 's', contentHash: 'h', batchSize: 10, createdAt: 'now', updatedAt: 'now', resultsBytes: 0, finished: false,
-  batches: Array.from({ length: batches }, (_, index) => ({ index, key: `c1:${index}`, count: 10, hash: 'x', status: 'done' as const })),
+  version: 1,
+  campaignId: 'c1',
+  subId: 's',
+  contentHash: 'h',
+  batchSize: 10,
+  createdAt: 'now',
+  updatedAt: 'now',
+  resultsBytes: 0,
+  finished: false,
+  batches: Array.from({ length: batches }, (_, index) => ({
+    index,
+    key: `c1:${index}`,
+    count: 10,
+    hash: 'x',
+    status: 'done' as const,
+  })),
 });
 
 describe('writeProgress and readProgress', () => {
@@ -44,7 +58,9 @@ describe('openResultsFile', () => {
     await first.close();
     const resumed = await openResultsFile(path, size);
     await resumed.close();
-    expect(readFileSync(path, 'utf8')).toBe('{"msisdn":"79990000001","batch":0,"status":"ACCEPTED","messageId":"pm_1"}\n');
+    expect(readFileSync(path, 'utf8')).toBe(
+      '{"msisdn":"79990000001","batch":0,"status":"ACCEPTED","messageId":"pm_1"}\n',
+    );
     await expect(openResultsFile(path, size + 1)).rejects.toMatchObject({ code: 'PROGRESS_INVALID' });
   });
 });

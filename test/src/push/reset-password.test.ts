@@ -8,7 +8,11 @@ const NEW = 'Brand-new-password-2';
 const basic = (password: string) => `Basic ${Buffer.from(`push-login:${password}`).toString('base64')}`;
 
 /** How the next reset-password call is answered. */
-interface Answer { status: number; body?: string; contentType?: string }
+interface Answer {
+  status: number;
+  body?: string;
+  contentType?: string;
+}
 
 /**
  * A Push service stand-in: answers PUT /public/user/reset-password as told, and records the Authorization of every
@@ -37,14 +41,21 @@ async function pushService(): Promise<{ url: string; server: Server; next: { ans
 
 describe('PushClient.resetPassword', () => {
   let service: Awaited<ReturnType<typeof pushService>>;
-  beforeAll(async () => { service = await pushService(); });
-  afterAll(() => { service?.server.close(); });
+  beforeAll(async () => {
+    service = await pushService();
+  });
+  afterAll(() => {
+    service?.server.close();
+  });
 
   /** Resets with the service answering `answer`, then makes one call: the password that call carried. */
   async function passwordAfter(answer: Answer): Promise<{ error?: unknown; sent: string }> {
     service.next.answer = answer;
     const client = createPushClient({ url: service.url, login: 'push-login', password: OLD, retries: 0 });
-    const error = await client.resetPassword(NEW).then(() => undefined, (e: unknown) => e);
+    const error = await client.resetPassword(NEW).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     await client.message('m-1').catch(() => undefined);
     return { error, sent: service.seen.at(-1)! };
   }
@@ -65,8 +76,16 @@ describe('PushClient.resetPassword', () => {
   });
 
   it.each([
-    ['400 BAD_REQUEST', { status: 400, body: envelope('BAD_REQUEST', 'password: too short'), contentType: json }, 'BAD_REQUEST'],
-    ['401 UNAUTHORIZED', { status: 401, body: envelope('UNAUTHORIZED', 'invalid token'), contentType: json }, 'UNAUTHORIZED'],
+    [
+      '400 BAD_REQUEST',
+      { status: 400, body: envelope('BAD_REQUEST', 'password: too short'), contentType: json },
+      'BAD_REQUEST',
+    ],
+    [
+      '401 UNAUTHORIZED',
+      { status: 401, body: envelope('UNAUTHORIZED', 'invalid token'), contentType: json },
+      'UNAUTHORIZED',
+    ],
     ['500', { status: 500 }, 'PUSH_SERVER'],
     ['302', { status: 302 }, 'PUSH_PROTOCOL'],
   ])('keeps the old password and throws its typed error when the service answers %s', async (_, answer, code) => {

@@ -16,7 +16,16 @@ export interface PushSandbox {
   url: string;
   running: RunningSandbox;
   createAccount(settings?: AccountSettings): Promise<{ login: string; password: string; callbackSecret: string }>;
-  stats(login: string, subId?: string): Promise<{ messages: number; distinctMsisdn: number; duplicateMsisdn: number; batches: number; byStatus: Record<string, number> }>;
+  stats(
+    login: string,
+    subId?: string,
+  ): Promise<{
+    messages: number;
+    distinctMsisdn: number;
+    duplicateMsisdn: number;
+    batches: number;
+    byStatus: Record<string, number>;
+  }>;
   close(): Promise<void>;
 }
 
@@ -24,7 +33,11 @@ export interface PushSandbox {
  * Starts the sandbox for the Push tests through `start` (a {@link SandboxCase}'s; default PGlite in memory), on a
  * free port.
  */
-export async function startPushSandbox({ timeScale = 1, clock, start = startTestSandbox }: {
+export async function startPushSandbox({
+  timeScale = 1,
+  clock,
+  start = startTestSandbox,
+}: {
   timeScale?: number;
   clock?: () => number;
   start?: SandboxCase['start'];
@@ -37,10 +50,13 @@ export async function startPushSandbox({ timeScale = 1, clock, start = startTest
     async createAccount(settings = {}) {
       const login = `acct-${randomBytes(4).toString('hex')}`;
       const response = await fetch(`${url}/sandbox/push/accounts`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login, partner: 'demo-partner', ...settings }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ login, partner: 'demo-partner', ...settings }),
       });
-      if (response.status !== 200) throw new Error(`account creation answered ${response.status}: ${await response.text()}`);
-      const body = await response.json() as { password: string; callbackSecret: string };
+      if (response.status !== 200)
+        throw new Error(`account creation answered ${response.status}: ${await response.text()}`);
+      const body = (await response.json()) as { password: string; callbackSecret: string };
       return { login, password: body.password, callbackSecret: body.callbackSecret };
     },
     async stats(login, subId) {

@@ -28,18 +28,26 @@ describe('normalizeMsisdn and isValidMsisdn', () => {
   });
 
   it('leaves what is not a number invalid', () => {
-    for (const bad of ['', '8999', '0999123456789', '7999123456a', '1234567890123456']) expect(isValidMsisdn(normalizeMsisdn(bad))).toBe(false);
+    for (const bad of ['', '8999', '0999123456789', '7999123456a', '1234567890123456'])
+      expect(isValidMsisdn(normalizeMsisdn(bad))).toBe(false);
   });
 });
 
 describe('readMsisdnFile', () => {
   it('reads a CSV column by its header, with quotes, CRLF, a BOM and blank lines', async () => {
-    const path = file('header.csv', '\uFEFFname,msisdn,city\r\n"Doe, John",79990000001,Moscow\r\n\r\nAnn,"+7 999 000-00-02",Kazan\r\n');
+    const path = file(
+      'header.csv',
+      '\uFEFFname,msisdn,city\r\n"Doe, John",79990000001,Moscow\r\n\r\nAnn,"+7 999 000-00-02",Kazan\r\n',
+    );
     expect(await collect(readMsisdnFile(path))).toEqual(['79990000001', '+7 999 000-00-02']);
   });
 
   it('reads the first column of a CSV without a header, and semicolon-separated files', async () => {
-    expect(await collect(readMsisdnFile(file('plain.csv', '79990000001\n79990000002\nnot-a-number\n')))).toEqual(['79990000001', '79990000002', 'not-a-number']);
+    expect(await collect(readMsisdnFile(file('plain.csv', '79990000001\n79990000002\nnot-a-number\n')))).toEqual([
+      '79990000001',
+      '79990000002',
+      'not-a-number',
+    ]);
     expect(await collect(readMsisdnFile(file('semi.csv', 'phone;name\n79990000003;A\n')))).toEqual(['79990000003']);
   });
 
@@ -51,9 +59,20 @@ describe('readMsisdnFile', () => {
   });
 
   it('reads NDJSON strings, numbers and objects, passing unreadable lines on to be rejected', async () => {
-    const path = file('n.ndjson', '"79990000006"\n79990000007\n{"msisdn":"79990000008","name":"x"}\n{broken\n{"other":1}\n');
-    expect(await collect(readMsisdnFile(path))).toEqual(['79990000006', '79990000007', '79990000008', '{broken', '{"other":1}']);
-    expect(await collect(readMsisdnFile(file('n.jsonl', '{"tel":"79990000009"}\n'), { column: 'tel' }))).toEqual(['79990000009']);
+    const path = file(
+      'n.ndjson',
+      '"79990000006"\n79990000007\n{"msisdn":"79990000008","name":"x"}\n{broken\n{"other":1}\n',
+    );
+    expect(await collect(readMsisdnFile(path))).toEqual([
+      '79990000006',
+      '79990000007',
+      '79990000008',
+      '{broken',
+      '{"other":1}',
+    ]);
+    expect(await collect(readMsisdnFile(file('n.jsonl', '{"tel":"79990000009"}\n'), { column: 'tel' }))).toEqual([
+      '79990000009',
+    ]);
   });
 
   it('says SOURCE_INVALID for a file that cannot be read', async () => {
@@ -87,11 +106,18 @@ describe('readMsisdnText', () => {
   };
 
   it('reads an uploaded CSV as readMsisdnFile reads a file: header column, BOM, CRLF, blank lines', async () => {
-    expect(await all(readMsisdnText('\uFEFFname;phone\r\nAnna;+7 999 123-45-67\r\n\r\nBoris;79990000002\r\n'))).toEqual(['+7 999 123-45-67', '79990000002']);
+    expect(await all(readMsisdnText('\uFEFFname;phone\r\nAnna;+7 999 123-45-67\r\n\r\nBoris;79990000002\r\n'))).toEqual(
+      ['+7 999 123-45-67', '79990000002'],
+    );
   });
 
   it('reads NDJSON lines, and names a missing CSV column as SOURCE_INVALID', async () => {
-    expect(await all(readMsisdnText('{"msisdn":"79990000001"}\n"79990000002"\n', { format: 'ndjson' }))).toEqual(['79990000001', '79990000002']);
-    await expect(all(readMsisdnText('name,email\nA,a@b', { column: 'phone' }))).rejects.toMatchObject({ code: 'SOURCE_INVALID' });
+    expect(await all(readMsisdnText('{"msisdn":"79990000001"}\n"79990000002"\n', { format: 'ndjson' }))).toEqual([
+      '79990000001',
+      '79990000002',
+    ]);
+    await expect(all(readMsisdnText('name,email\nA,a@b', { column: 'phone' }))).rejects.toMatchObject({
+      code: 'SOURCE_INVALID',
+    });
   });
 });

@@ -16,7 +16,14 @@ const WRONG = 'guessed-password-5e884898da';
 describe('sandbox brute-force limits (Push Basic auth, Pay tokens)', () => {
   const time = testClock();
   const lines: string[] = [];
-  const logger = pino({ level: 'info' }, { write: (line: string) => { lines.push(line); } });
+  const logger = pino(
+    { level: 'info' },
+    {
+      write: (line: string) => {
+        lines.push(line);
+      },
+    },
+  );
   const limiter = new FailureLimiter({
     perAddress: { maxFailures: 8, windowMs: 60_000, lockoutMs: 300_000 },
     perCredential: { maxFailures: 3, windowMs: 60_000, lockoutMs: 300_000 },
@@ -32,39 +39,58 @@ describe('sandbox brute-force limits (Push Basic auth, Pay tokens)', () => {
     await running?.close();
   });
 
-  const lockoutLines = () => lines.filter((l) => l.includes('locked out')).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lockoutLines = () =>
+    lines.filter((l) => l.includes('locked out')).map((l) => JSON.parse(l) as Record<string, unknown>);
 
   describe('Push Basic auth', () => {
     const login = `lockout-${process.pid}`;
     let initial: string;
     const pushGet = (password: string, localAddress: string) =>
-      requestFrom(`${running.url}/public/push/no-such-message`, { headers: { authorization: basicAuthHeader(login, password) }, localAddress });
-
-    it('locks the login out for new addresses after 3 wrong passwords, and ' + 'the honest client keeps working', async () => {
-      const created = await requestFrom(`${running.url}/sandbox/push/accounts`, {
-        method: 'POST', body: JSON.stringify({ login, partner: 'partner-1' }), localAddress: ADDRESSES.honest,
+      requestFrom(`${running.url}/public/push/no-such-message`, {
+        headers: { authorization: basicAuthHeader(login, password) },
+        localAddress,
       });
-      expect(created.status).toBe(200);
-      initial = created.body.password as string;
-      const reset = await requestFrom(`${running.url}/public/user/reset-password`, {
-        method: 'PUT', body: JSON.stringify({ password: NEW_PASSWORD }), headers: { authorization: basicAuthHeader(login, initial) }, localAddress: ADDRESSES.honest,
-      });
-      expect(reset.status).toBe(200);
 
-      for (let i = 0; i < 3; i++) expect((await pushGet(WRONG, ADDRESSES.attacker)).status).toBe(401);
-      const locked = await pushGet(NEW_PASSWORD, ADDRESSES.attacker);
-      expect(locked.status).toBe(429);
-      expect(locked.headers['retry-after']).toBe('300');
-      expect(locked.body).toMatchObject({ status: 'TOO_MANY_REQUESTS' });
-      // Authenticated (404 for the unknown message), not refused: the honest client's address is trusted for the
-      // login.
-      expect((await pushGet(NEW_PASSWORD, ADDRESSES.honest)).status).toBe(404);
-      expect((await pushGet(NEW_PASSWORD, ADDRESSES.newcomer)).status).toBe(429);
+    it(
+      'locks the login out for new addresses after 3 wrong passwords, and ' + 'the honest client keeps working',
+      async () => {
+        const created = await requestFrom(`${running.url}/sandbox/push/accounts`, {
+          method: 'POST',
+          body: JSON.stringify({ login, partner: 'partner-1' }),
+          localAddress: ADDRESSES.honest,
+        });
+        expect(created.status).toBe(200);
+        initial = created.body.password as string;
+        const reset = await requestFrom(`${running.url}/public/user/reset-password`, {
+          method: 'PUT',
+          body: JSON.stringify({ password: NEW_PASSWORD }),
+          headers: { authorization: basicAuthHeader(login, initial) },
+          localAddress: ADDRESSES.honest,
+        });
+        expect(reset.status).toBe(200);
 
-      expect(lockoutLines()).toEqual([expect.objectContaining({ realm: 'push', scope: 'credential', credential: `push:${login}`, remoteAddress: ADDRESSES.attacker })]);
-      const log = lines.join('\n');
-      for (const secret of [WRONG, NEW_PASSWORD, initial]) expect(log).not.toContain(secret);
-    });
+        for (let i = 0; i < 3; i++) expect((await pushGet(WRONG, ADDRESSES.attacker)).status).toBe(401);
+        const locked = await pushGet(NEW_PASSWORD, ADDRESSES.attacker);
+        expect(locked.status).toBe(429);
+        expect(locked.headers['retry-after']).toBe('300');
+        expect(locked.body).toMatchObject({ status: 'TOO_MANY_REQUESTS' });
+        // Authenticated (404 for the unknown message), not refused: the honest client's address is trusted for the
+        // login.
+        expect((await pushGet(NEW_PASSWORD, ADDRESSES.honest)).status).toBe(404);
+        expect((await pushGet(NEW_PASSWORD, ADDRESSES.newcomer)).status).toBe(429);
+
+        expect(lockoutLines()).toEqual([
+          expect.objectContaining({
+            realm: 'push',
+            scope: 'credential',
+            credential: `push:${login}`,
+            remoteAddress: ADDRESSES.attacker,
+          }),
+        ]);
+        const log = lines.join('\n');
+        for (const secret of [WRONG, NEW_PASSWORD, initial]) expect(log).not.toContain(secret);
+      },
+    );
 
     it('lets new addresses in again after the cool-down', async () => {
       time.advance(300_000);
@@ -79,11 +105,18 @@ describe('sandbox brute-force limits (Push Basic auth, Pay tokens)', () => {
     const right = signer(BASE_CONFIG.key);
     const forged = signer(OTHER_KEY);
     const availability = (token: string, localAddress: string) =>
-      requestFrom(`${running.url}/availability-info`, { method: 'POST', body, headers: { 'x-wallet-token': token }, localAddress });
+      requestFrom(`${running.url}/availability-info`, {
+        method: 'POST',
+        body,
+        headers: { 'x-wallet-token': token },
+        localAddress,
+      });
 
     beforeAll(async () => {
       const created = await requestFrom(`${running.url}/sandbox/partners`, {
-        method: 'POST', body: JSON.stringify({ partnerId, key: BASE_CONFIG.key }), localAddress: ADDRESSES.honest,
+        method: 'POST',
+        body: JSON.stringify({ partnerId, key: BASE_CONFIG.key }),
+        localAddress: ADDRESSES.honest,
       });
       expect(created.status).toBe(200);
     });
@@ -98,7 +131,12 @@ describe('sandbox brute-force limits (Push Basic auth, Pay tokens)', () => {
       expect(locked.headers['retry-after']).toBe('300');
       expect((await availability(right.getToken(body), ADDRESSES.honest)).status).not.toBe(401);
       expect(limiter.lockouts).toBe(before + 1);
-      expect(lockoutLines().at(-1)).toMatchObject({ realm: 'pay', scope: 'credential', credential: `pay:${partnerId}`, remoteAddress: ADDRESSES.other });
+      expect(lockoutLines().at(-1)).toMatchObject({
+        realm: 'pay',
+        scope: 'credential',
+        credential: `pay:${partnerId}`,
+        remoteAddress: ADDRESSES.other,
+      });
     });
 
     it('locks out an address sending tokens of made-up partners, and only that address', async () => {
@@ -109,7 +147,11 @@ describe('sandbox brute-force limits (Push Basic auth, Pay tokens)', () => {
       }
       const locked = await availability(right.getToken(body), ADDRESSES.newcomer);
       expect(locked.status).toBe(429);
-      expect(lockoutLines().at(-1)).toMatchObject({ realm: 'pay', scope: 'address', remoteAddress: ADDRESSES.newcomer });
+      expect(lockoutLines().at(-1)).toMatchObject({
+        realm: 'pay',
+        scope: 'address',
+        remoteAddress: ADDRESSES.newcomer,
+      });
       expect((await availability(right.getToken(body), ADDRESSES.honest)).status).not.toBe(401);
       time.advance(300_000);
       expect((await availability(right.getToken(body), ADDRESSES.newcomer)).status).not.toBe(429);

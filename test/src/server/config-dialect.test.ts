@@ -22,7 +22,8 @@ describe('resolveServeConfig, pay.dialect', () => {
   });
 
   it('names a key the dialect does not have', () => {
-    expect(() => resolveServeConfig({ ...demoConfig, pay: { ...pay, dialect: { errorCodes: { sessionGone: ['X'] } } } }, {}))
-      .toThrow(/pay\.dialect\.errorCodes/);
+    expect(() =>
+      resolveServeConfig({ ...demoConfig, pay: { ...pay, dialect: { errorCodes: { sessionGone: ['X'] } } } }, {}),
+    ).toThrow(/pay\.dialect\.errorCodes/);
   });
 });

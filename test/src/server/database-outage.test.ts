@@ -17,18 +17,30 @@ const root = join(import.meta.dirname, '..', '..', '..');
 const [pglite] = paySandboxCases('serve during a PostgreSQL outage');
 
 /** What a crashing or leaking process writes: none of it may appear in the server's output. */
-const CRASH = new RegExp([
-  'unhandledRejection', 'uncaughtException', 'UnhandledPromiseRejection', 'Unhandled promise rejection',
-  'triggerUncaughtException',
-].join('|'), 'i');
+const CRASH = new RegExp(
+  [
+    'unhandledRejection',
+    'uncaughtException',
+    'UnhandledPromiseRejection',
+    'Unhandled promise rejection',
+    'triggerUncaughtException',
+  ].join('|'),
+  'i',
+);
 
-interface ServeChild { child: ChildProcess; url: string; wsUrl: string; output: { text: string } }
+interface ServeChild {
+  child: ChildProcess;
+  url: string;
+  wsUrl: string;
+  output: { text: string };
+}
 
 /** A `serve` child process; resolves once it logs that it listens (rejects with its output if it exits first). */
 async function serve(configPath: string): Promise<ServeChild> {
   const args = [join(root, 'dist/src/cli/main.js'), 'serve', '--config', configPath, '--port', '0'];
   const child = spawn(process.execPath, args, {
-    cwd: root, env: { ...process.env, LOG_LEVEL: 'info', DATABASE_URL: '', REDIS_URL: '' },
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'info', DATABASE_URL: '', REDIS_URL: '' },
   });
   const output = { text: '' };
   const [line] = await waitForOutput(child, output, /^.*"cash desk server listening".*$/m, 'the listening line');
@@ -39,10 +51,17 @@ async function serve(configPath: string): Promise<ServeChild> {
 /** Kills the child with SIGKILL; resolves once it has exited (at once when it already had). */
 function killed(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => { child.once('exit', () => resolve()); child.kill('SIGKILL'); });
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
 }
 
-const refusal = (work: Promise<unknown>) => work.then(() => undefined, (error: unknown) => error);
+const refusal = (work: Promise<unknown>) =>
+  work.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 
 const runs = havePrivatePostgres('the serve PostgreSQL outage test');
 
@@ -57,10 +76,12 @@ describe.runIf(runs)('serve on PostgreSQL when PostgreSQL stops and starts again
   /** A till that connected while PostgreSQL was stopped. */
   let duringOutage: Till;
   const http = async (method: string, path: string, body?: unknown) => {
-    const json = body === undefined ? {}
-      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+    const json =
+      body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
     const response = await fetch(server.url + path, {
-      method, ...json, headers: { authorization: `Bearer ${TILL_KEY}`, ...json.headers },
+      method,
+      ...json,
+      headers: { authorization: `Bearer ${TILL_KEY}`, ...json.headers },
     });
     const text = await response.text();
     const parsed = text.startsWith('{') ? JSON.parse(text) : undefined;
@@ -77,9 +98,14 @@ describe.runIf(runs)('serve on PostgreSQL when PostgreSQL stops and starts again
     sb = await pglite!.start(clock.now);
     dir = mkdtempSync(join(tmpdir(), 'wpk-outage-'));
     const configPath = join(dir, 'config.json');
-    writeFileSync(configPath, JSON.stringify({
-      ...demoConfig, pay: { url: sb.url, webhookSecret }, database: { url: pg.url, schema: 'outage' },
-    }));
+    writeFileSync(
+      configPath,
+      JSON.stringify({
+        ...demoConfig,
+        pay: { url: sb.url, webhookSecret },
+        database: { url: pg.url, schema: 'outage' },
+      }),
+    );
     server = await serve(configPath);
     const webhookUrl = `${server.url}/webhooks/pay`;
     await sb.sim.partner({ partnerId: PARTNER_ID, key: demoConfig.verifier.key, webhookUrl, webhookSecret });
@@ -131,10 +157,16 @@ describe.runIf(runs)('serve on PostgreSQL when PostgreSQL stops and starts again
 
     it('answers a signed Pay webhook 204 (taken) or 503 DATABASE_UNAVAILABLE with Retry-After, never 500', async () => {
       const body = JSON.stringify({
-        type: 'transaction.updated', timestamp: new Date().toISOString(),
+        type: 'transaction.updated',
+        timestamp: new Date().toISOString(),
         data: {
-          transactionId: 'trx-outage', requestId: 'req-outage', status: 'succeeded', statusClass: 'successful',
-          totalAmount: 100, refundedAmount: 0, updatedAt: new Date().toISOString(),
+          transactionId: 'trx-outage',
+          requestId: 'req-outage',
+          status: 'succeeded',
+          statusClass: 'successful',
+          totalAmount: 100,
+          refundedAmount: 0,
+          updatedAt: new Date().toISOString(),
         },
       });
       const timestampSeconds = Math.floor(Date.now() / 1000);
@@ -161,7 +193,7 @@ describe.runIf(runs)('serve on PostgreSQL when PostgreSQL stops and starts again
       const card = await sb.sim.issueCard();
       const answers = [];
       for (const { method, params } of payCalls('outage-ws', card.barcode)) {
-        const error = await refusal(duringOutage.call(method, params)) as RpcError | undefined;
+        const error = (await refusal(duringOutage.call(method, params))) as RpcError | undefined;
         const data = error?.data as { retryAfterMs?: number } | undefined;
         answers.push({ method, code: error?.code, retryAfterMs: data?.retryAfterMs });
       }

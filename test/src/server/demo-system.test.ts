@@ -43,7 +43,9 @@ describe('startDemoSystem', () => {
     try {
       for (const card of [first, second]) {
         expect(await till.call('barcode.verify', { fullBarcode: card.barcode })).toMatchObject({
-          resultCode: 'CARDSESSION_AVAILABLE', cardNumber: card.cardNumber, cardSession: card.cardSession,
+          resultCode: 'CARDSESSION_AVAILABLE',
+          cardNumber: card.cardNumber,
+          cardSession: card.cardSession,
         });
       }
     } finally {
@@ -52,50 +54,90 @@ describe('startDemoSystem', () => {
   });
 
   it('has the sandbox drive the Loyalty server: a card issued through the sandbox exists there', async () => {
-    expect(await app.get('/sandbox/loyalty/target')).toMatchObject({ url: system.loyalty.url, login: demoConfig.loyalty.login });
+    expect(await app.get('/sandbox/loyalty/target')).toMatchObject({
+      url: system.loyalty.url,
+      login: demoConfig.loyalty.login,
+    });
     const card = await app.post<{ cardNumber: string }>('/sandbox/loyalty/cards', {});
     const categories = await fetch(`${system.loyalty.url}/v1/card/${card.cardNumber}/categories`, {
-      headers: { authorization: `Basic ` + `${Buffer.from(`${demoConfig.loyalty.login}:${demoConfig.loyalty.password}`).toString('base64')}` },
+      headers: {
+        authorization:
+          `Basic ` + `${Buffer.from(`${demoConfig.loyalty.login}:${demoConfig.loyalty.password}`).toString('base64')}`,
+      },
     });
     expect(categories.status).toBe(200);
   });
 
-  it('takes a till\'s wallet payment end to end: scan, pay.start, confirm in the app, succeeded by webhook, ' + 'receipt, refund; the old barcode is refused, a rescan pays', async () => {
-    const till = await Till.connect(system.cashDesk.wsUrl);
-    try {
-      const card = await system.issueCard({ walletPayIsDefault: true });
-      const started = await till.call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'demo-sale-1' });
-      expect(started).toMatchObject({ paymentId: 'demo-sale-1', phase: 'pending', walletPayIsDefault: true, totalAmount: TOTAL });
-      await app.confirm(started.transactionId);
-      expect(await till.until((u) => u.paymentId === 'demo-sale-1' && u.phase === 'succeeded'))
-        .toMatchObject({ status: 'succeeded', transactionId: started.transactionId });
-      // The status came by the wired webhook: the sandbox delivered it to the cash desk server, which took its
-      // signature.
-      await vi.waitFor(async () => {
-        const { deliveries } = await app.get<{ deliveries: Array<{ url: string; body: string; status: string }> }>('/sandbox/webhooks');
-        const succeeded = deliveries.filter((d) => d.body.includes(started.transactionId) && d.body.includes('"succeeded"'));
-        expect(succeeded).toEqual([expect.objectContaining({ url: system.webhookUrl, status: 'delivered' })]);
-      }, { timeout: 30_000, interval: 100 });
+  it(
+    "takes a till's wallet payment end to end: scan, pay.start, confirm in the app, succeeded by webhook, " +
+      'receipt, refund; the old barcode is refused, a rescan pays',
+    async () => {
+      const till = await Till.connect(system.cashDesk.wsUrl);
+      try {
+        const card = await system.issueCard({ walletPayIsDefault: true });
+        const started = await till.call('pay.start', {
+          fullBarcode: card.barcode,
+          basket: BASKET,
+          paymentId: 'demo-sale-1',
+        });
+        expect(started).toMatchObject({
+          paymentId: 'demo-sale-1',
+          phase: 'pending',
+          walletPayIsDefault: true,
+          totalAmount: TOTAL,
+        });
+        await app.confirm(started.transactionId);
+        expect(await till.until((u) => u.paymentId === 'demo-sale-1' && u.phase === 'succeeded')).toMatchObject({
+          status: 'succeeded',
+          transactionId: started.transactionId,
+        });
+        // The status came by the wired webhook: the sandbox delivered it to the cash desk server, which took its
+        // signature.
+        await vi.waitFor(
+          async () => {
+            const { deliveries } = await app.get<{ deliveries: Array<{ url: string; body: string; status: string }> }>(
+              '/sandbox/webhooks',
+            );
+            const succeeded = deliveries.filter(
+              (d) => d.body.includes(started.transactionId) && d.body.includes('"succeeded"'),
+            );
+            expect(succeeded).toEqual([expect.objectContaining({ url: system.webhookUrl, status: 'delivered' })]);
+          },
+          { timeout: 30_000, interval: 100 },
+        );
 
-      expect(await till.call('pay.receipt', { paymentId: 'demo-sale-1', receipt: { fiscalSign: '3826350066', total: TOTAL } }))
-        .toMatchObject({ phase: 'succeeded', receiptSent: true });
-      expect(await till.call('pay.refund', { paymentId: 'demo-sale-1', refundId: 'demo-refund-1' })).toMatchObject({ phase: 'refunded', refundedAmount: TOTAL });
-      expect((await app.transaction(started.transactionId)).refundedAmount).toBe(TOTAL);
+        expect(
+          await till.call('pay.receipt', {
+            paymentId: 'demo-sale-1',
+            receipt: { fiscalSign: '3826350066', total: TOTAL },
+          }),
+        ).toMatchObject({ phase: 'succeeded', receiptSent: true });
+        expect(await till.call('pay.refund', { paymentId: 'demo-sale-1', refundId: 'demo-refund-1' })).toMatchObject({
+          phase: 'refunded',
+          refundedAmount: TOTAL,
+        });
+        expect((await app.transaction(started.transactionId)).refundedAmount).toBe(TOTAL);
 
-      await expect(till.call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'demo-sale-2' }))
-        .rejects.toMatchObject({ code: 'BARCODE_REFUSED' });
-      // Under rfc6238 (the demo's scheme) a card's password is one per step whatever its session: the rescan is a
-      // step later.
-      clock.advance(30_000);
-      const rescanned = await app.rescan(card.cardNumber);
-      const again = await till.call('pay.start', { fullBarcode: rescanned.barcode, basket: BASKET, paymentId: 'demo-sale-3' });
-      expect(again).toMatchObject({ phase: 'pending', totalAmount: TOTAL });
-      await app.confirm(again.transactionId);
-      await till.until((u) => u.paymentId === 'demo-sale-3' && u.phase === 'succeeded');
-    } finally {
-      await till.close();
-    }
-  });
+        await expect(
+          till.call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'demo-sale-2' }),
+        ).rejects.toMatchObject({ code: 'BARCODE_REFUSED' });
+        // Under rfc6238 (the demo's scheme) a card's password is one per step whatever its session: the rescan is a
+        // step later.
+        clock.advance(30_000);
+        const rescanned = await app.rescan(card.cardNumber);
+        const again = await till.call('pay.start', {
+          fullBarcode: rescanned.barcode,
+          basket: BASKET,
+          paymentId: 'demo-sale-3',
+        });
+        expect(again).toMatchObject({ phase: 'pending', totalAmount: TOTAL });
+        await app.confirm(again.transactionId);
+        await till.until((u) => u.paymentId === 'demo-sale-3' && u.phase === 'succeeded');
+      } finally {
+        await till.close();
+      }
+    },
+  );
 });
 
 describe('startDemoSystem on ports it cannot have', () => {
@@ -108,9 +150,14 @@ describe('startDemoSystem on ports it cannot have', () => {
     const taken = await listenOn(0);
     const port = portOf(taken) - 10; // the sandbox's port
     try {
-      const error = await startDemoSystem({ port }).then(() => undefined, (e: unknown) => e);
+      const error = await startDemoSystem({ port }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toMatchObject({ code: 'PORT_UNAVAILABLE' });
-      expect((error as Error).message).toContain(`127.0.0.1:${port + 10} (sandbox): already in use; stop what runs there or pick other ports with --port N`);
+      expect((error as Error).message).toContain(
+        `127.0.0.1:${port + 10} (sandbox): already in use; stop what runs there or pick other ports with --port N`,
+      );
       expect((error as Error).message).not.toContain('\n');
       // Nothing was left listening: the cash desk server's port is free.
       await closeServer(await listenOn(port));

@@ -9,8 +9,9 @@ import { demoConfig } from '../../../src/demo.js';
 import { startDemoSystem, type RunningDemoSystem } from '../../../src/server/demo-system.js';
 
 const TILL_AUTH = `Authorization: Bearer ${demoConfig.tills[0].key}`;
-const LOYALTY_AUTH = `Authorization: Basic ${
-  Buffer.from(`${demoConfig.loyalty.login}:${demoConfig.loyalty.password}`).toString('base64')}`;
+const LOYALTY_AUTH = `Authorization: Basic ${Buffer.from(
+  `${demoConfig.loyalty.login}:${demoConfig.loyalty.password}`,
+).toString('base64')}`;
 
 /** Writes `text` on a fresh connection and resolves to everything the server sent until it closed. */
 function exchange(url: string, text: string): Promise<string> {
@@ -19,7 +20,9 @@ function exchange(url: string, text: string): Promise<string> {
     const socket = connect(Number(port), hostname, () => socket.write(text));
     let answer = '';
     socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => { answer += chunk; });
+    socket.on('data', (chunk: string) => {
+      answer += chunk;
+    });
     socket.on('end', () => resolve(answer));
     socket.on('error', reject);
   });
@@ -72,14 +75,16 @@ describe('the four servers for clients the kit did not write', () => {
   beforeAll(async () => {
     system = await startDemoSystem({ port: 0 });
     const postsOf = async (url: string) => {
-      const document = await (await fetch(`${url}/openapi.json`)).json() as { paths: Record<string, object> };
+      const document = (await (await fetch(`${url}/openapi.json`)).json()) as { paths: Record<string, object> };
       const posts = Object.entries(document.paths).filter(([, ops]) => 'post' in ops);
       return posts.map(([path]) => path.replace(/\{[^}]+\}/g, 'p-1'));
     };
     servers = [
       {
-        name: 'cash desk', url: system.cashDesk.url, auth: TILL_AUTH,
-        posts: [...await postsOf(system.cashDesk.url), '/console/api/campaigns'],
+        name: 'cash desk',
+        url: system.cashDesk.url,
+        auth: TILL_AUTH,
+        posts: [...(await postsOf(system.cashDesk.url)), '/console/api/campaigns'],
       },
       { name: 'sandbox', url: system.sandbox.url, auth: '', posts: await postsOf(system.sandbox.url) },
       { name: 'Loyalty', url: system.loyalty.url, auth: LOYALTY_AUTH, posts: await postsOf(system.loyalty.url) },
@@ -112,35 +117,50 @@ describe('the four servers for clients the kit did not write', () => {
     const h2c = 'Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n';
     for (const { name, url } of servers) {
       const before = await answersCounted(url);
-      const answer = await inTurn(url,
-        `GET /healthz HTTP/1.1\r\nHost: x\r\n${h2c}\r\n`, 'GET /livez HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      const answer = await inTurn(
+        url,
+        `GET /healthz HTTP/1.1\r\nHost: x\r\n${h2c}\r\n`,
+        'GET /livez HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+      );
       expect(statuses(answer), name).toEqual([200, 200]);
       expect(await answersCounted(url), name).toBeGreaterThanOrEqual(before + 2);
     }
     const body = JSON.stringify({ fullBarcode: 'CM;1;x;1' });
-    const verify = await exchange(system.cashDesk.url,
-      `POST /v1/barcode/verify HTTP/1.1\r\nHost: x\r\n${h2c}${TILL_AUTH}\r\nContent-Type: application/json\r\n`
-      + `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    const verify = await exchange(
+      system.cashDesk.url,
+      `POST /v1/barcode/verify HTTP/1.1\r\nHost: x\r\n${h2c}${TILL_AUTH}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    );
     expect(statuses(verify)).toEqual([200]);
     expect(verify).toContain('"fullBarcode":"CM;1;x;1"');
     // A WebSocket asked for on an ordinary route is that route's HTTP answer, not a bare 404.
-    const ws = await exchange(system.cashDesk.url, 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, close\r\n'
-      + 'Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n');
+    const ws = await exchange(
+      system.cashDesk.url,
+      'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, close\r\n' +
+        'Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+    );
     expect(statuses(ws)).toEqual([200]);
   });
 
   it.skipIf(!have('curl'))('answers curl --http2 on http:// over HTTP/1.1', async () => {
-    const curl = (...args: string[]) => run('curl', ['-s', '--http2', '-o', '/dev/null', '-w', '%{http_code} %{http_version}', ...args]);
+    const curl = (...args: string[]) =>
+      run('curl', ['-s', '--http2', '-o', '/dev/null', '-w', '%{http_code} %{http_version}', ...args]);
     expect(await curl(`${system.cashDesk.url}/healthz`)).toBe('200 1.1');
     const json = ['-H', 'Content-Type: application/json', '-d', '{"fullBarcode":"CM;1;x;1"}'];
-    expect(await curl('-X', 'POST', '-H', TILL_AUTH, ...json, `${system.cashDesk.url}/v1/barcode/verify`)).toBe('200 1.1');
+    expect(await curl('-X', 'POST', '-H', TILL_AUTH, ...json, `${system.cashDesk.url}/v1/barcode/verify`)).toBe(
+      '200 1.1',
+    );
     expect(await curl('-X', 'POST', '-H', TILL_AUTH, `${system.cashDesk.url}/v1/payments`)).toBe('400 1.1');
   });
 
-  it.skipIf(!have('javac'))("answers Java's default HttpClient", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'wpk-java-'));
-    try {
-      writeFileSync(join(dir, 'Till.java'), `
+  it.skipIf(!have('javac'))(
+    "answers Java's default HttpClient",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'wpk-java-'));
+      try {
+        writeFileSync(
+          join(dir, 'Till.java'),
+          `
 import java.net.URI;
 import java.net.http.*;
 public class Till {
@@ -157,14 +177,17 @@ public class Till {
     }
   }
 }
-`);
-      execFileSync('javac', ['-d', dir, join(dir, 'Till.java')]);
-      const out = await run('java', ['-cp', dir, 'Till', system.cashDesk.url, demoConfig.tills[0].key]);
-      expect(out.trim().split('\n')).toEqual(['200 HTTP_1_1', '200 HTTP_1_1', '200 HTTP_1_1']);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 120_000);
+`,
+        );
+        execFileSync('javac', ['-d', dir, join(dir, 'Till.java')]);
+        const out = await run('java', ['-cp', dir, 'Till', system.cashDesk.url, demoConfig.tills[0].key]);
+        expect(out.trim().split('\n')).toEqual(['200 HTTP_1_1', '200 HTTP_1_1', '200 HTTP_1_1']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
 
   it.skipIf(!have('promtool'))('passes promtool check metrics on every server', async () => {
     for (const { name, url } of servers) {

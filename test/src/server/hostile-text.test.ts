@@ -29,15 +29,24 @@ describe('the cash desk server, given NUL bytes, deep JSON and clients that go a
 
   beforeAll(async () => {
     log = captureLog();
-    const config = resolveServeConfig({ verifier: { ...BASE_CONFIG, key }, tills: [{ id: 'till-1', key: tillKey }] }, {}, { port: 0 });
+    const config = resolveServeConfig(
+      { verifier: { ...BASE_CONFIG, key }, tills: [{ id: 'till-1', key: tillKey }] },
+      {},
+      { port: 0 },
+    );
     server = await startServer(config, log.logger);
     const { key: _key, ...layout } = { ...BASE_CONFIG, key };
     barcode = drawBarcode({ ...layout, key, cardNumber, cardSession });
   });
-  afterAll(async () => { await server?.close(); });
+  afterAll(async () => {
+    await server?.close();
+  });
 
   it('answers a barcode holding a NUL with VALIDATION_FAILED, and a good one still verifies', async () => {
-    const res = await post('/v1/barcode/verify', JSON.stringify({ fullBarcode: `CM;${cardNumber}\u0000;${cardSession};01234567` }));
+    const res = await post(
+      '/v1/barcode/verify',
+      JSON.stringify({ fullBarcode: `CM;${cardNumber}\u0000;${cardSession};01234567` }),
+    );
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ resultCode: 'VALIDATION_FAILED' });
     const good = await post('/v1/barcode/verify', JSON.stringify({ fullBarcode: barcode }));
@@ -47,19 +56,29 @@ describe('the cash desk server, given NUL bytes, deep JSON and clients that go a
   it('answers bodies nested 5000 deep with 400 on both POST routes, no stack overflow', async () => {
     const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
     expect((await refusal(await post('/v1/barcode/verify', `{"fullBarcode":${deep}}`))).status).toBe(400);
-    expect(await refusal(await post('/v1/token', `{"requestId":${deep}}`))).toMatchObject({ status: 400, body: { status: 'REQUEST_DATA_INVALID' } });
-    expect(await refusal(await post('/v1/token', JSON.stringify({ requestData: `{"a":${deep}}` })))).toMatchObject({ status: 400, body: { status: 'REQUEST_DATA_INVALID' } });
+    expect(await refusal(await post('/v1/token', `{"requestId":${deep}}`))).toMatchObject({
+      status: 400,
+      body: { status: 'REQUEST_DATA_INVALID' },
+    });
+    expect(await refusal(await post('/v1/token', JSON.stringify({ requestData: `{"a":${deep}}` })))).toMatchObject({
+      status: 400,
+      body: { status: 'REQUEST_DATA_INVALID' },
+    });
     expect((await refusal(await post('/v1/token', `{"requestData":${deep}}`))).status).toBe(400);
   });
 
   it('refuses a till key holding a control character with 401', async () => {
-    expect(await refusal(await post(`/v1/barcode/verify?key=${tillKey}%00`, JSON.stringify({ fullBarcode: barcode }), {})))
-      .toMatchObject({ status: 401, body: { status: 'UNAUTHORIZED' } });
+    expect(
+      await refusal(await post(`/v1/barcode/verify?key=${tillKey}%00`, JSON.stringify({ fullBarcode: barcode }), {})),
+    ).toMatchObject({ status: 401, body: { status: 'UNAUTHORIZED' } });
   });
 
   it('answers a wrong method with 405 and Allow', async () => {
     const res = await refusal(await fetch(`${server.url}/v1/barcode/verify`));
-    expect(res).toMatchObject({ status: 405, body: { status: 'METHOD_NOT_ALLOWED', errors: ['method: must be POST'] } });
+    expect(res).toMatchObject({
+      status: 405,
+      body: { status: 'METHOD_NOT_ALLOWED', errors: ['method: must be POST'] },
+    });
     expect(res.headers.get('allow')).toBe('POST');
   });
 
@@ -67,14 +86,19 @@ describe('the cash desk server, given NUL bytes, deep JSON and clients that go a
     const { port } = new URL(server.url);
     await new Promise<void>((resolve) => {
       const req = httpRequest({
-        host: '127.0.0.1', port, path: '/v1/barcode/verify', method: 'POST',
+        host: '127.0.0.1',
+        port,
+        path: '/v1/barcode/verify',
+        method: 'POST',
         headers: { authorization: `Bearer ${tillKey}`, 'content-type': 'application/json', 'content-length': '1000' },
       });
       req.on('error', () => resolve());
       req.write('{"fullBarcode":"CM;', () => req.destroy());
       req.on('close', () => resolve());
     });
-    await expect.poll(() => log.lines().map((l) => l.msg), { timeout: 10_000 }).toContain('request aborted by the client');
+    await expect
+      .poll(() => log.lines().map((l) => l.msg), { timeout: 10_000 })
+      .toContain('request aborted by the client');
     const metrics = await (await fetch(`${server.url}/metrics`)).text();
     expect(metrics).not.toMatch(/wpk_http_requests_total\{[^}]*status="500"/);
   });

@@ -40,14 +40,20 @@ describe('MemoryStore budgets', () => {
   });
 
   describe('replay marks', () => {
-    it('refuses a new mark with STORE_UNAVAILABLE when the budget is full of live ' + 'marks, and remembers the old ones', () => {
-      const store = new MemoryStore({ maxReplayMarks: 3, clock: testClock().now });
-      for (const key of ['a', 'b', 'c']) expect(store.claim(key, 60_000)).toBe(true);
-      expect(() => store.claim('d', 60_000)).toThrow(StoreError);
-      expect(() => store.claimFor('d', 60_000, 'till-1')).toThrow(expect.objectContaining({ code: 'STORE_UNAVAILABLE' }));
-      for (const key of ['a', 'b', 'c']) expect(store.claim(key, 60_000)).toBe(false);
-      expect(store.replayMarks).toBe(3);
-    });
+    it(
+      'refuses a new mark with STORE_UNAVAILABLE when the budget is full of live ' +
+        'marks, and remembers the old ones',
+      () => {
+        const store = new MemoryStore({ maxReplayMarks: 3, clock: testClock().now });
+        for (const key of ['a', 'b', 'c']) expect(store.claim(key, 60_000)).toBe(true);
+        expect(() => store.claim('d', 60_000)).toThrow(StoreError);
+        expect(() => store.claimFor('d', 60_000, 'till-1')).toThrow(
+          expect.objectContaining({ code: 'STORE_UNAVAILABLE' }),
+        );
+        for (const key of ['a', 'b', 'c']) expect(store.claim(key, 60_000)).toBe(false);
+        expect(store.replayMarks).toBe(3);
+      },
+    );
 
     it('re-claims an expired mark in place even when the budget is full', () => {
       const time = testClock(0);

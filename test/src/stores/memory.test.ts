@@ -125,17 +125,21 @@ describe('MemoryStore', () => {
   });
 
   describe('bounds', () => {
-    it('keeps at most maxEntries failure counters, the newest still counted, after 1,000 increments with maxEntries ' + '100', () => {
-      const store = new MemoryStore({ maxEntries: 100, clock: testClock().now });
-      for (let i = 0; i < 1000; i++) {
-        expect(store.increment(`k${i}`, 60_000)).toBe(1);
+    it(
+      'keeps at most maxEntries failure counters, the newest still counted, after 1,000 increments with maxEntries ' +
+        '100',
+      () => {
+        const store = new MemoryStore({ maxEntries: 100, clock: testClock().now });
+        for (let i = 0; i < 1000; i++) {
+          expect(store.increment(`k${i}`, 60_000)).toBe(1);
+          expect(store.size).toBeLessThanOrEqual(100);
+        }
         expect(store.size).toBeLessThanOrEqual(100);
-      }
-      expect(store.size).toBeLessThanOrEqual(100);
-      for (let i = 900; i < 1000; i++) expect(store.count(`k${i}`), `k${i}`).toBe(1);
-      // The oldest went first.
-      expect(store.count('k0')).toBe(0);
-    });
+        for (let i = 900; i < 1000; i++) expect(store.count(`k${i}`), `k${i}`).toBe(1);
+        // The oldest went first.
+        expect(store.count('k0')).toBe(0);
+      },
+    );
 
     it('evicts the least recently written key, not a recently re-written one', () => {
       const store = new MemoryStore({ maxEntries: 3, clock: testClock().now });

@@ -8,14 +8,16 @@ import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
 import { testClock } from '../../support/clock.js';
 import { haveService, REDIS_URL } from '../../support/services.js';
 
-
 /** Options that make a client give up at once on a Redis that is not there. */
 const FAIL_FAST = { maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 500 };
 const CLOSED_PORT = 'redis://127.0.0.1:1';
 
 function barcodeFor(cardNumber: string, at = NOW): string {
   return generateBarcode({
-    ...BASE_CONFIG, cardNumber, cardSession: 'AB12CD34', at,
+    ...BASE_CONFIG,
+    cardNumber,
+    cardSession: 'AB12CD34',
+    at,
   });
 }
 
@@ -42,7 +44,8 @@ describe.skipIf(!haveService('REDIS_URL', REDIS_URL, 'the RedisStore tests'))('R
   /** A key no other test uses. */
   const key = (what: string) => `${what}:${++n}`;
   /** Resolves once Redis itself reports the key gone (PTTL -2): waits on Redis's expiry, never on a timer of ours. */
-  const expired = (k: string) => vi.waitFor(async () => expect(await admin.pttl(prefix + k)).toBe(-2), { timeout: 10_000, interval: 20 });
+  const expired = (k: string) =>
+    vi.waitFor(async () => expect(await admin.pttl(prefix + k)).toBe(-2), { timeout: 10_000, interval: 20 });
 
   beforeAll(() => {
     admin = new Redis(REDIS_URL!);
@@ -235,8 +238,12 @@ describe.skipIf(!haveService('REDIS_URL', REDIS_URL, 'the RedisStore tests'))('R
       expect(first).toBeInstanceOf(Promise);
       expect(await first).toMatchObject({ resultCode: 'CARDSESSION_AVAILABLE', reason: 'OK', totpCodeValid: true });
       expect(await verifier.barcodeVerify(barcode)).toEqual({
-        resultCode: 'VALIDATION_FAILED', reason: 'REPLAYED', totpCodeValid: false,
-        cardNumber: `4000${process.pid}01`, cardSession: null, fullBarcode: barcode,
+        resultCode: 'VALIDATION_FAILED',
+        reason: 'REPLAYED',
+        totpCodeValid: false,
+        cardNumber: `4000${process.pid}01`,
+        cardSession: null,
+        fullBarcode: barcode,
       });
       await verifier.close();
     });
@@ -247,7 +254,10 @@ describe.skipIf(!haveService('REDIS_URL', REDIS_URL, 'the RedisStore tests'))('R
       for (let i = 1; i <= 10; i++) {
         expect(await verifier.barcodeVerify(wrongPassword(barcode, i))).toMatchObject({ reason: 'CODE_MISMATCH' });
       }
-      expect(await verifier.barcodeVerify(barcode)).toMatchObject({ resultCode: 'VALIDATION_FAILED', reason: 'LOCKED' });
+      expect(await verifier.barcodeVerify(barcode)).toMatchObject({
+        resultCode: 'VALIDATION_FAILED',
+        reason: 'LOCKED',
+      });
       await verifier.close();
     });
 
@@ -268,8 +278,16 @@ describe.skipIf(!haveService('REDIS_URL', REDIS_URL, 'the RedisStore tests'))('R
       let reconnects = 0;
       dead.client.on('reconnecting', () => reconnects++);
       try {
-        for (const call of [() => dead.claim('k', 1000), () => dead.increment('k', 1000), () => dead.count('k'), () => dead.delete('k')]) {
-          const error = await call().then(() => undefined, (e: unknown) => e);
+        for (const call of [
+          () => dead.claim('k', 1000),
+          () => dead.increment('k', 1000),
+          () => dead.count('k'),
+          () => dead.delete('k'),
+        ]) {
+          const error = await call().then(
+            () => undefined,
+            (e: unknown) => e,
+          );
           expect(error).toBeInstanceOf(StoreError);
           expect(error).toMatchObject({ code: 'STORE_UNAVAILABLE' });
         }
@@ -285,27 +303,35 @@ describe.skipIf(!haveService('REDIS_URL', REDIS_URL, 'the RedisStore tests'))('R
       try {
         // Its defaults bound each command (one retry, a 2 s command timeout); a hang would hit the test's timeout.
         expect(dead.client.options).toMatchObject({ maxRetriesPerRequest: 1, commandTimeout: 2000 });
-        await expect(dead.claim('k', 1000)).rejects.toSatisfy((e) => e instanceof StoreError && e.code === 'STORE_UNAVAILABLE');
+        await expect(dead.claim('k', 1000)).rejects.toSatisfy(
+          (e) => e instanceof StoreError && e.code === 'STORE_UNAVAILABLE',
+        );
         await expect(dead.increment('k', 1000)).rejects.toBeInstanceOf(StoreError);
       } finally {
         await dead.close();
       }
     });
 
-    it('makes the verifier reject barcodeVerify with that StoreError rather ' + 'than accept or refuse the barcode', async () => {
-      const dead = deadStore(FAIL_FAST);
-      const verifier = createVerifier({ ...BASE_CONFIG, clock: testClock().now, replay: dead });
-      try {
-        const barcode = barcodeFor('4000123412341234');
-        for (const scanned of [barcode, wrongPassword(barcode)]) {
-          const error = await verifier.barcodeVerify(scanned).then((r) => r, (e: unknown) => e);
-          expect(error, scanned).toBeInstanceOf(StoreError);
-          expect(error).toMatchObject({ code: 'STORE_UNAVAILABLE' });
+    it(
+      'makes the verifier reject barcodeVerify with that StoreError rather ' + 'than accept or refuse the barcode',
+      async () => {
+        const dead = deadStore(FAIL_FAST);
+        const verifier = createVerifier({ ...BASE_CONFIG, clock: testClock().now, replay: dead });
+        try {
+          const barcode = barcodeFor('4000123412341234');
+          for (const scanned of [barcode, wrongPassword(barcode)]) {
+            const error = await verifier.barcodeVerify(scanned).then(
+              (r) => r,
+              (e: unknown) => e,
+            );
+            expect(error, scanned).toBeInstanceOf(StoreError);
+            expect(error).toMatchObject({ code: 'STORE_UNAVAILABLE' });
+          }
+        } finally {
+          await verifier.close();
+          await dead.close();
         }
-      } finally {
-        await verifier.close();
-        await dead.close();
-      }
-    });
+      },
+    );
   });
 });

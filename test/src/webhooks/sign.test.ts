@@ -9,14 +9,22 @@ describe('signWebhook', () => {
     const secret = generateWebhookSecret();
     const headers = signWebhook(secret, { id: 'msg_1', timestampSeconds: 1_700_000_000, body: '{"a":1}' });
     const expected = createHmac('sha256', webhookKey(secret)).update('msg_1.1700000000.{"a":1}').digest('base64');
-    expect(headers).toEqual({ 'webhook-id': 'msg_1', 'webhook-timestamp': '1700000000', 'webhook-signature': `v1,${expected}` });
+    expect(headers).toEqual({
+      'webhook-id': 'msg_1',
+      'webhook-timestamp': '1700000000',
+      'webhook-signature': `v1,${expected}`,
+    });
   });
 
   it('gives the same signature for the body as a string or its UTF-8 bytes, and the same as the package', () => {
     const secret = generateWebhookSecret();
     const body = '{"text":"ёжик 🦔"}';
     const fromString = signWebhook(secret, { id: 'msg_u', timestampSeconds: 1_700_000_000, body });
-    const fromBytes = signWebhook(secret, { id: 'msg_u', timestampSeconds: 1_700_000_000, body: Buffer.from(body, 'utf8') });
+    const fromBytes = signWebhook(secret, {
+      id: 'msg_u',
+      timestampSeconds: 1_700_000_000,
+      body: Buffer.from(body, 'utf8'),
+    });
     expect(fromBytes).toEqual(fromString);
     expect(fromString['webhook-signature']).toBe(new Webhook(secret).sign('msg_u', new Date(1_700_000_000_000), body));
   });

@@ -1,11 +1,24 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import {
-  createWebhookVerifier, generateWebhookSecret, signWebhook, verifyWebhook, WebhookError, type WebhookErrorCode,
+  createWebhookVerifier,
+  generateWebhookSecret,
+  signWebhook,
+  verifyWebhook,
+  WebhookError,
+  type WebhookErrorCode,
 } from '../../../src/webhooks/index.js';
 import { testClock } from '../../support/clock.js';
 
-const body = JSON.stringify({ eventId: 'evt_1', type: 'push.delivered', messageId: 'm1', subId: 's', msisdn: '79991234567', occurredAt: '2026-11-23T09:00:00Z', note: 'привет' });
+const body = JSON.stringify({
+  eventId: 'evt_1',
+  type: 'push.delivered',
+  messageId: 'm1',
+  subId: 's',
+  msisdn: '79991234567',
+  occurredAt: '2026-11-23T09:00:00Z',
+  note: 'привет',
+});
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 function code(fn: () => unknown): WebhookErrorCode | undefined {
@@ -24,8 +37,15 @@ describe('verifyWebhook', () => {
   it('accepts what the standardwebhooks package signs', () => {
     const ts = new Date();
     const signature = new Webhook(secret).sign('msg_ext', ts, body);
-    const headers = { 'webhook-id': 'msg_ext', 'webhook-timestamp': String(Math.floor(ts.getTime() / 1000)), 'webhook-signature': signature };
-    expect(verifyWebhook(secret, headers, body)).toEqual({ id: 'msg_ext', timestampSeconds: Math.floor(ts.getTime() / 1000) });
+    const headers = {
+      'webhook-id': 'msg_ext',
+      'webhook-timestamp': String(Math.floor(ts.getTime() / 1000)),
+      'webhook-signature': signature,
+    };
+    expect(verifyWebhook(secret, headers, body)).toEqual({
+      id: 'msg_ext',
+      timestampSeconds: Math.floor(ts.getTime() / 1000),
+    });
     expect(verifyWebhook(secret, headers, Buffer.from(body)).id).toBe('msg_ext');
   });
 
@@ -41,17 +61,33 @@ describe('verifyWebhook', () => {
     const headers = signWebhook(secret, { id: 'msg_t', timestampSeconds: ts, body });
     expect(code(() => verifyWebhook(secret, headers, body.replace('m1', 'm2')))).toBe('WEBHOOK_SIGNATURE_INVALID');
     expect(code(() => verifyWebhook(secret, headers, `${body} `))).toBe('WEBHOOK_SIGNATURE_INVALID');
-    expect(code(() => verifyWebhook(secret, { ...headers, 'webhook-id': 'msg_u' }, body))).toBe('WEBHOOK_SIGNATURE_INVALID');
-    expect(code(() => verifyWebhook(secret, { ...headers, 'webhook-timestamp': String(ts - 1) }, body))).toBe('WEBHOOK_SIGNATURE_INVALID');
+    expect(code(() => verifyWebhook(secret, { ...headers, 'webhook-id': 'msg_u' }, body))).toBe(
+      'WEBHOOK_SIGNATURE_INVALID',
+    );
+    expect(code(() => verifyWebhook(secret, { ...headers, 'webhook-timestamp': String(ts - 1) }, body))).toBe(
+      'WEBHOOK_SIGNATURE_INVALID',
+    );
     // The package agrees on every one of them.
     expect(() => new Webhook(secret).verify(body.replace('m1', 'm2'), { ...headers })).toThrow();
   });
 
   it('refuses a signature padded with characters base64 would skip, or of another version', () => {
     const headers = signWebhook(secret, { id: 'msg_p', timestampSeconds: nowSeconds(), body });
-    expect(code(() => verifyWebhook(secret, { ...headers, 'webhook-signature': `${headers['webhook-signature']}!!` }, body))).toBe('WEBHOOK_SIGNATURE_INVALID');
-    expect(code(() => verifyWebhook(secret, { ...headers, 'webhook-signature': headers['webhook-signature'].replace('v1,', 'v2,') }, body))).toBe('WEBHOOK_SIGNATURE_INVALID');
-    expect(code(() => verifyWebhook(secret, { ...headers, 'webhook-signature': 'v1,' }, body))).toBe('WEBHOOK_SIGNATURE_INVALID');
+    expect(
+      code(() => verifyWebhook(secret, { ...headers, 'webhook-signature': `${headers['webhook-signature']}!!` }, body)),
+    ).toBe('WEBHOOK_SIGNATURE_INVALID');
+    expect(
+      code(() =>
+        verifyWebhook(
+          secret,
+          { ...headers, 'webhook-signature': headers['webhook-signature'].replace('v1,', 'v2,') },
+          body,
+        ),
+      ),
+    ).toBe('WEBHOOK_SIGNATURE_INVALID');
+    expect(code(() => verifyWebhook(secret, { ...headers, 'webhook-signature': 'v1,' }, body))).toBe(
+      'WEBHOOK_SIGNATURE_INVALID',
+    );
   });
 
   it('refuses a timestamp older or newer than the tolerance, and one that is not unix seconds', () => {
@@ -61,7 +97,9 @@ describe('verifyWebhook', () => {
     expect(code(() => verifyWebhook(secret, old, body, { now }))).toBe('WEBHOOK_TIMESTAMP_STALE');
     expect(code(() => verifyWebhook(secret, future, body, { now }))).toBe('WEBHOOK_TIMESTAMP_STALE');
     expect(verifyWebhook(secret, old, body, { now, toleranceSeconds: 302 }).id).toBe('msg_o');
-    expect(code(() => verifyWebhook(secret, { ...old, 'webhook-timestamp': '1e9' }, body, { now }))).toBe('WEBHOOK_TIMESTAMP_STALE');
+    expect(code(() => verifyWebhook(secret, { ...old, 'webhook-timestamp': '1e9' }, body, { now }))).toBe(
+      'WEBHOOK_TIMESTAMP_STALE',
+    );
     // The package refuses the same two.
     expect(() => new Webhook(secret).verify(body, { ...old })).toThrow(/too old/);
     expect(() => new Webhook(secret).verify(body, { ...future })).toThrow(/too new/);
@@ -100,7 +138,12 @@ describe('verifyWebhook', () => {
   });
 
   it('refuses malformed secrets without echoing them', () => {
-    for (const bad of ['whsec_', 'whsec_not base64!', `whsec_${Buffer.alloc(8).toString('base64')}`, `whsec_${Buffer.alloc(100).toString('base64')}`]) {
+    for (const bad of [
+      'whsec_',
+      'whsec_not base64!',
+      `whsec_${Buffer.alloc(8).toString('base64')}`,
+      `whsec_${Buffer.alloc(100).toString('base64')}`,
+    ]) {
       let error: unknown;
       try {
         verifyWebhook(bad, {}, body);
@@ -132,6 +175,9 @@ describe('createWebhookVerifier', () => {
     const ts = nowSeconds();
     const signature = new Webhook(secret.slice(6)).sign('msg_np', new Date(ts * 1000), body);
     const verifier = createWebhookVerifier(secret.slice(6));
-    expect(verifier.verify({ 'webhook-id': 'msg_np', 'webhook-timestamp': String(ts), 'webhook-signature': signature }, body).id).toBe('msg_np');
+    expect(
+      verifier.verify({ 'webhook-id': 'msg_np', 'webhook-timestamp': String(ts), 'webhook-signature': signature }, body)
+        .id,
+    ).toBe('msg_np');
   });
 });

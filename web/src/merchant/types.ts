@@ -7,25 +7,64 @@ export interface MetricsView {
   history: Array<{ at: string; total: number }>;
 }
 
-export interface AttemptView { attempt: number; at: string; httpStatus: number | null; error: string | null; durationMs: number; signature: 'verified' | 'refused' | 'unknown' }
+export interface AttemptView {
+  attempt: number;
+  at: string;
+  httpStatus: number | null;
+  error: string | null;
+  durationMs: number;
+  signature: 'verified' | 'refused' | 'unknown';
+}
 
 export interface TransactionView {
-  tillId: string; payment: PaymentView;
+  tillId: string;
+  payment: PaymentView;
   history: Array<{ status: string; reason?: string; refundedAmount?: number; at: string }>;
   deliveries: Array<{ id: string; status: string; attempts: AttemptView[] }>;
   refunds: Array<{ refundId: string; amount: number; createdAt: string }>;
 }
 
 export interface CampaignView {
-  campaignId: string; subId: string; title: string; text: string; startedAt: string; total: number; done: number;
-  accepted: number; rejected: number; batches: number; waiting: boolean; state: 'running' | 'finished' | 'failed'; error?: string;
+  campaignId: string;
+  subId: string;
+  title: string;
+  text: string;
+  startedAt: string;
+  total: number;
+  done: number;
+  accepted: number;
+  rejected: number;
+  batches: number;
+  waiting: boolean;
+  state: 'running' | 'finished' | 'failed';
+  error?: string;
 }
 
-export interface NumberResult { msisdn: string; messageId?: string; reason?: string; callback?: { state: string; at: string } | null }
+export interface NumberResult {
+  msisdn: string;
+  messageId?: string;
+  reason?: string;
+  callback?: { state: string; at: string } | null;
+}
 
-export interface ReceivedCallback { eventId: string; type: string; messageId: string; subId: string; msisdn: string; occurredAt: string; receivedAt: string }
+export interface ReceivedCallback {
+  eventId: string;
+  type: string;
+  messageId: string;
+  subId: string;
+  msisdn: string;
+  occurredAt: string;
+  receivedAt: string;
+}
 
 export interface LoyaltyView {
   cards: Array<{ cardNumber: string; balance: number; issuedAt: string }>;
-  credits: Array<{ kind: 'receipt' | 'promo'; cardNumber: string; what: string; sum: number | null; bonusAmount: number; at: string }>;
+  credits: Array<{
+    kind: 'receipt' | 'promo';
+    cardNumber: string;
+    what: string;
+    sum: number | null;
+    bonusAmount: number;
+    at: string;
+  }>;
 }

@@ -1,12 +1,21 @@
 /** A refusal in the kit's envelope `{ status, errors[] }` (or a network failure, status `NETWORK`). */
 export class ApiError extends Error {
-  constructor(readonly httpStatus: number, readonly status: string, readonly errors: string[]) {
+  constructor(
+    readonly httpStatus: number,
+    readonly status: string,
+    readonly errors: string[],
+  ) {
     super(`${status}: ${errors.join('; ') || `HTTP ${httpStatus}`}`);
   }
 }
 
 /** Calls a JSON API of the page's own server; throws {@link ApiError} for a non-2xx answer. */
-export async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+export async function call<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -26,7 +35,11 @@ export async function call<T>(method: string, path: string, body?: unknown, head
   }
   if (!response.ok) {
     const envelope = json as { status?: string; errors?: string[] } | undefined;
-    throw new ApiError(response.status, envelope?.status ?? `HTTP_${response.status}`, envelope?.errors ?? [text.slice(0, 200)]);
+    throw new ApiError(
+      response.status,
+      envelope?.status ?? `HTTP_${response.status}`,
+      envelope?.errors ?? [text.slice(0, 200)],
+    );
   }
   return json as T;
 }

@@ -1,6 +1,11 @@
 /** A JSON-RPC refusal: `code` is JSON-RPC's number, `kitCode` the stable `error.data.code` to branch on. */
 export class RpcError extends Error {
-  constructor(readonly code: number, readonly kitCode: string, message: string, readonly errors: string[]) {
+  constructor(
+    readonly code: number,
+    readonly kitCode: string,
+    message: string,
+    readonly errors: string[],
+  ) {
     super(errors.length > 0 ? `${kitCode}: ${errors.join('; ')}` : `${kitCode}: ${message}`);
   }
 }
@@ -20,7 +25,10 @@ export class BridgeClient {
   #nextId = 1;
   readonly #pending = new Map<number, Pending>();
 
-  constructor(private readonly onNotification: (method: string, params: unknown) => void, private readonly onClosed: (reason: string) => void) {}
+  constructor(
+    private readonly onNotification: (method: string, params: unknown) => void,
+    private readonly onClosed: (reason: string) => void,
+  ) {}
 
   async connect(key: string): Promise<void> {
     let probe: Response;
@@ -29,20 +37,30 @@ export class BridgeClient {
     } catch {
       throw new ConnectError('The cash desk server does not answer.');
     }
-    if (probe.status === 401) throw new ConnectError('The till key was refused (401 UNAUTHORIZED): check the key configured for this till.');
-    if (probe.status === 429) throw new ConnectError(`Too many wrong till keys from this address: try again in ${probe.headers.get('retry-after') ?? 'a few'} s.`);
+    if (probe.status === 401)
+      throw new ConnectError('The till key was refused (401 UNAUTHORIZED): check the key configured for this till.');
+    if (probe.status === 429)
+      throw new ConnectError(
+        `Too many wrong till keys from this address: try again in ${probe.headers.get('retry-after') ?? 'a few'} s.`,
+      );
     const url = new URL(`ws${location.protocol === 'https:' ? 's' : ''}://${location.host}/ws`);
     url.searchParams.set('key', key);
     const socket = new WebSocket(url, 'wallet-pos.v1');
     await new Promise<void>((resolve, reject) => {
       socket.onopen = () => resolve();
-      socket.onclose = () => reject(new ConnectError('The bridge refused the connection (origin not allowed, or too many connections for this till).'));
+      socket.onclose = () =>
+        reject(
+          new ConnectError(
+            'The bridge refused the connection (origin not allowed, or too many connections for this till).',
+          ),
+        );
     });
     this.#socket = socket;
     socket.onmessage = (event) => this.#receive(String(event.data));
     socket.onclose = (event) => {
       this.#socket = undefined;
-      for (const pending of this.#pending.values()) pending.reject(new RpcError(0, 'DISCONNECTED', 'the bridge connection closed', []));
+      for (const pending of this.#pending.values())
+        pending.reject(new RpcError(0, 'DISCONNECTED', 'the bridge connection closed', []));
       this.#pending.clear();
       this.onClosed(event.reason || `closed (${event.code})`);
     };
@@ -67,7 +85,13 @@ export class BridgeClient {
   }
 
   #receive(text: string): void {
-    let frame: { id?: number; method?: string; params?: unknown; result?: unknown; error?: { code: number; message: string; data?: { code?: string; errors?: string[] } } };
+    let frame: {
+      id?: number;
+      method?: string;
+      params?: unknown;
+      result?: unknown;
+      error?: { code: number; message: string; data?: { code?: string; errors?: string[] } };
+    };
     try {
       frame = JSON.parse(text);
     } catch {

@@ -32,20 +32,36 @@ function App() {
   const [busy, setBusy] = useState(false);
   const current = useRef<string | undefined>(undefined);
 
-  const bridge = useMemo(() => new BridgeClient((method, params) => {
-    if (method !== 'pay.sessionUpdated') return;
-    const update = params as SessionUpdate;
-    if (update.paymentId !== current.current) return;
-    setLog((l) => [...l, update]);
-    const prompt = eventPrompt(update);
-    if (prompt !== undefined) setPrompts((p) => [...p.filter((q) => q.title !== prompt.title), prompt]);
-    // The notification carries the phase; the rest of the view (amounts, receipt) comes with pay.get.
-    setPayment((p) => (p === undefined ? p : { ...p, phase: update.phase, ...(update.status ? { status: update.status } : {}), ...(update.reason ? { reason: update.reason } : {}) }));
-    void bridge.call<PaymentView>('pay.get', { paymentId: update.paymentId }).then(setPayment, () => {});
-  }, (reason) => {
-    setConnected(false);
-    setConnectError(`The bridge connection closed: ${reason}. Connect again.`);
-  }), []);
+  const bridge = useMemo(
+    () =>
+      new BridgeClient(
+        (method, params) => {
+          if (method !== 'pay.sessionUpdated') return;
+          const update = params as SessionUpdate;
+          if (update.paymentId !== current.current) return;
+          setLog((l) => [...l, update]);
+          const prompt = eventPrompt(update);
+          if (prompt !== undefined) setPrompts((p) => [...p.filter((q) => q.title !== prompt.title), prompt]);
+          // The notification carries the phase; the rest of the view (amounts, receipt) comes with pay.get.
+          setPayment((p) =>
+            p === undefined
+              ? p
+              : {
+                  ...p,
+                  phase: update.phase,
+                  ...(update.status ? { status: update.status } : {}),
+                  ...(update.reason ? { reason: update.reason } : {}),
+                },
+          );
+          void bridge.call<PaymentView>('pay.get', { paymentId: update.paymentId }).then(setPayment, () => {});
+        },
+        (reason) => {
+          setConnected(false);
+          setConnectError(`The bridge connection closed: ${reason}. Connect again.`);
+        },
+      ),
+    [],
+  );
 
   const run = async <T,>(work: () => Promise<T>): Promise<T | undefined> => {
     setBusy(true);
@@ -72,36 +88,54 @@ function App() {
       setConnectError(e instanceof ConnectError ? e.message : String(e));
     }
   };
-  const verify = (text: string) => run(async () => {
-    setPayment(undefined);
-    setLog([]);
-    setPrompts([]);
-    setVerification(await bridge.call<Verification>('barcode.verify', { fullBarcode: text.trim() }));
-  });
+  const verify = (text: string) =>
+    run(async () => {
+      setPayment(undefined);
+      setLog([]);
+      setPrompts([]);
+      setVerification(await bridge.call<Verification>('barcode.verify', { fullBarcode: text.trim() }));
+    });
   const basket = () => {
     const built = itemsOf(lines);
     if ('problem' in built) throw new Error(`The basket: ${built.problem}`);
     return { items: built.items, discountAmount: parseMoney(discount || '0') ?? 0 };
   };
-  const pay = () => run(async () => {
-    const paymentId = `till-${Date.now().toString(36)}`;
-    current.current = paymentId;
-    setLog([]);
-    setPrompts([]);
-    setPayment(await bridge.call<PaymentView>('pay.start', { cardSession: verification!.cardSession, basket: basket(), paymentId }));
-  });
-  const intent = (name: string) => run(async () => {
-    const paymentId = payment!.paymentId;
-    const params: Record<string, unknown> = { paymentId };
-    if (name === 'changeBasket') params.basket = basket();
-    if (name === 'refund') params.refundId = `${paymentId}-refund`;
-    if (name === 'receipt') params.receipt = { paymentId, total: payment!.totalAmount, items: basket().items, issuedAt: new Date().toISOString() };
-    setPayment(await bridge.call<PaymentView>(`pay.${name}`, params));
-  });
-  const rescan = (text: string) => run(async () => {
-    setPrompts((p) => p.filter((q) => q.title !== 'Scan the card again'));
-    setPayment(await bridge.call<PaymentView>('pay.rescan', { paymentId: payment!.paymentId, fullBarcode: text.trim() }));
-  });
+  const pay = () =>
+    run(async () => {
+      const paymentId = `till-${Date.now().toString(36)}`;
+      current.current = paymentId;
+      setLog([]);
+      setPrompts([]);
+      setPayment(
+        await bridge.call<PaymentView>('pay.start', {
+          cardSession: verification!.cardSession,
+          basket: basket(),
+          paymentId,
+        }),
+      );
+    });
+  const intent = (name: string) =>
+    run(async () => {
+      const paymentId = payment!.paymentId;
+      const params: Record<string, unknown> = { paymentId };
+      if (name === 'changeBasket') params.basket = basket();
+      if (name === 'refund') params.refundId = `${paymentId}-refund`;
+      if (name === 'receipt')
+        params.receipt = {
+          paymentId,
+          total: payment!.totalAmount,
+          items: basket().items,
+          issuedAt: new Date().toISOString(),
+        };
+      setPayment(await bridge.call<PaymentView>(`pay.${name}`, params));
+    });
+  const rescan = (text: string) =>
+    run(async () => {
+      setPrompts((p) => p.filter((q) => q.title !== 'Scan the card again'));
+      setPayment(
+        await bridge.call<PaymentView>('pay.rescan', { paymentId: payment!.paymentId, fullBarcode: text.trim() }),
+      );
+    });
   const nextCustomer = () => {
     current.current = undefined;
     setPayment(undefined);
@@ -112,52 +146,147 @@ function App() {
   };
 
   const told = verification && instruction(verification);
-  const needsRescan = prompts.some((p) => p.title === 'Scan the card again') && payment !== undefined && payment.phase !== 'refunded';
+  const needsRescan =
+    prompts.some((p) => p.title === 'Scan the card again') && payment !== undefined && payment.phase !== 'refunded';
   return (
     <>
-      <TopBar title="Till" subtitle="A cash desk in the browser, on the bridge (wallet-pos.v1)"
-        live={connected || (everConnected ? false : 'idle')} offLabel="disconnected" />
+      <TopBar
+        title="Till"
+        subtitle="A cash desk in the browser, on the bridge (wallet-pos.v1)"
+        live={connected || (everConnected ? false : 'idle')}
+        offLabel="disconnected"
+      />
       <main id="main">
         {!connected ? (
           <section class="panel" aria-labelledby="conn-h">
             <h2 id="conn-h">Connect this till</h2>
-            <form class="row" onSubmit={(e) => { e.preventDefault(); void connect(); }}>
-              <div><label for="till-key">Till key</label>
-                <input id="till-key" type="password" autoComplete="off" value={key} onInput={(e) => setKey(e.currentTarget.value)} aria-describedby="key-help" /></div>
-              <button type="submit" disabled={key.trim() === ''}>Connect</button>
+            <form
+              class="row"
+              onSubmit={(e) => {
+                e.preventDefault();
+                void connect();
+              }}
+            >
+              <div>
+                <label for="till-key">Till key</label>
+                <input
+                  id="till-key"
+                  type="password"
+                  autoComplete="off"
+                  value={key}
+                  onInput={(e) => setKey(e.currentTarget.value)}
+                  aria-describedby="key-help"
+                />
+              </div>
+              <button type="submit" disabled={key.trim() === ''}>
+                Connect
+              </button>
             </form>
-            <small id="key-help" class="muted">Each till has its own key; <code>npm start</code> prints the demo till's.</small>
-            {connectError !== undefined && <Notice kind="error" title="Not connected">{connectError}</Notice>}
+            <small id="key-help" class="muted">
+              Each till has its own key; <code>npm start</code> prints the demo till's.
+            </small>
+            {connectError !== undefined && (
+              <Notice kind="error" title="Not connected">
+                {connectError}
+              </Notice>
+            )}
           </section>
         ) : (
           <div class="grid">
             <div>
               <section class="panel" aria-labelledby="scan-h">
                 <h2 id="scan-h">Scan</h2>
-                <form onSubmit={(e) => { e.preventDefault(); void verify(scanned); }}>
+                <form
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    void verify(scanned);
+                  }}
+                >
                   <label for="scanned">Scanned barcode</label>
-                  <input id="scanned" class="mono" value={scanned} onInput={(e) => setScanned(e.currentTarget.value)} placeholder="CM;…" autoComplete="off" />
-                  <button type="submit" disabled={busy || scanned.trim() === ''}>Verify</button>
-                  {cameraScanning && <button type="button" class="secondary" onClick={() => setCamera(true)}>Scan with the camera</button>}
+                  <input
+                    id="scanned"
+                    class="mono"
+                    value={scanned}
+                    onInput={(e) => setScanned(e.currentTarget.value)}
+                    placeholder="CM;…"
+                    autoComplete="off"
+                  />
+                  <button type="submit" disabled={busy || scanned.trim() === ''}>
+                    Verify
+                  </button>
+                  {cameraScanning && (
+                    <button type="button" class="secondary" onClick={() => setCamera(true)}>
+                      Scan with the camera
+                    </button>
+                  )}
                 </form>
-                {camera && <CameraScanner onScan={(text) => { setCamera(false); setScanned(text); void verify(text); }}
-                  onClose={(why) => { setCamera(false); if (why) setError(why); }} />}
-                {told && <div data-testid="verification"><Notice kind={told.kind} title={told.title}>{told.say}
-                  <div class="mono muted">{verification!.resultCode}{verification!.reason ? ` · ${verification!.reason}` : ''}{verification!.repeated ? ' · repeated' : ''}</div></Notice></div>}
+                {camera && (
+                  <CameraScanner
+                    onScan={(text) => {
+                      setCamera(false);
+                      setScanned(text);
+                      void verify(text);
+                    }}
+                    onClose={(why) => {
+                      setCamera(false);
+                      if (why) setError(why);
+                    }}
+                  />
+                )}
+                {told && (
+                  <div data-testid="verification">
+                    <Notice kind={told.kind} title={told.title}>
+                      {told.say}
+                      <div class="mono muted">
+                        {verification!.resultCode}
+                        {verification!.reason ? ` · ${verification!.reason}` : ''}
+                        {verification!.repeated ? ' · repeated' : ''}
+                      </div>
+                    </Notice>
+                  </div>
+                )}
                 {verification?.resultCode === 'CARDSESSION_AVAILABLE' && payment === undefined && (
-                  <button type="button" disabled={busy} onClick={() => void pay()}>Pay with the wallet</button>
+                  <button type="button" disabled={busy} onClick={() => void pay()}>
+                    Pay with the wallet
+                  </button>
                 )}
                 {needsRescan && (
-                  <form onSubmit={(e) => { e.preventDefault(); void rescan(scanned); }}>
-                    <p>Paste the customer's new barcode above, then:</p><button type="submit" disabled={busy}>Send the new scan</button>
+                  <form
+                    onSubmit={(e) => {
+                      e.preventDefault();
+                      void rescan(scanned);
+                    }}
+                  >
+                    <p>Paste the customer's new barcode above, then:</p>
+                    <button type="submit" disabled={busy}>
+                      Send the new scan
+                    </button>
                   </form>
                 )}
               </section>
-              {error !== undefined && <Notice kind="error" title="Refused">{error}</Notice>}
-              {payment !== undefined && <PaymentPanel payment={payment} prompts={prompts} log={log} busy={busy} onIntent={(i) => void intent(i)} onNew={nextCustomer} />}
+              {error !== undefined && (
+                <Notice kind="error" title="Refused">
+                  {error}
+                </Notice>
+              )}
+              {payment !== undefined && (
+                <PaymentPanel
+                  payment={payment}
+                  prompts={prompts}
+                  log={log}
+                  busy={busy}
+                  onIntent={(i) => void intent(i)}
+                  onNew={nextCustomer}
+                />
+              )}
             </div>
-            <BasketEditor lines={lines} onLines={setLines} discount={discount} onDiscount={setDiscount}
-              disabled={payment !== undefined && !['pending', 'unsuccessful', 'offered'].includes(payment.phase)} />
+            <BasketEditor
+              lines={lines}
+              onLines={setLines}
+              discount={discount}
+              onDiscount={setDiscount}
+              disabled={payment !== undefined && !['pending', 'unsuccessful', 'offered'].includes(payment.phase)}
+            />
           </div>
         )}
       </main>

@@ -1,14 +1,25 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 
-interface DetectedBarcode { rawValue: string }
-interface Detector { detect(source: HTMLVideoElement): Promise<DetectedBarcode[]> }
+interface DetectedBarcode {
+  rawValue: string;
+}
+interface Detector {
+  detect(source: HTMLVideoElement): Promise<DetectedBarcode[]>;
+}
 declare const BarcodeDetector: { new (options: { formats: string[] }): Detector } | undefined;
 
 /** True where the browser can read barcodes from the camera (Chromium on Android and macOS, not everywhere). */
-export const cameraScanning = typeof BarcodeDetector !== 'undefined' && typeof navigator.mediaDevices?.getUserMedia === 'function';
+export const cameraScanning =
+  typeof BarcodeDetector !== 'undefined' && typeof navigator.mediaDevices?.getUserMedia === 'function';
 
 /** Reads one barcode from the camera with `BarcodeDetector`, then stops the camera. */
-export function CameraScanner({ onScan, onClose }: { onScan: (text: string) => void; onClose: (error?: string) => void }) {
+export function CameraScanner({
+  onScan,
+  onClose,
+}: {
+  onScan: (text: string) => void;
+  onClose: (error?: string) => void;
+}) {
   const video = useRef<HTMLVideoElement>(null);
   const [status, setStatus] = useState('Starting the camera…');
   useEffect(() => {
@@ -22,7 +33,7 @@ export function CameraScanner({ onScan, onClose }: { onScan: (text: string) => v
         if (stopped || video.current === null) return;
         video.current.srcObject = stream;
         await video.current.play();
-        setStatus('Hold the phone\'s barcode in front of the camera.');
+        setStatus("Hold the phone's barcode in front of the camera.");
         // One detection per displayed frame, on the camera's pictures: nothing is asked of any server.
         const look = async () => {
           if (stopped || video.current === null) return;
@@ -45,7 +56,9 @@ export function CameraScanner({ onScan, onClose }: { onScan: (text: string) => v
     <div class="card">
       <video ref={video} muted playsInline style={{ width: '100%', maxHeight: '240px' }} aria-label="Camera picture" />
       <p role="status">{status}</p>
-      <button type="button" class="secondary" onClick={() => onClose()}>Stop the camera</button>
+      <button type="button" class="secondary" onClick={() => onClose()}>
+        Stop the camera
+      </button>
     </div>
   );
 }

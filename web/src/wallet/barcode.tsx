@@ -19,7 +19,10 @@ const CODE128_QUIET = 10;
 const QR_QUIET = 4;
 
 /** The room for the symbol: the figure's content width in device pixels, and the ratio of device to CSS pixels. */
-interface Room { devicePx: number; ratio: number }
+interface Room {
+  devicePx: number;
+  ratio: number;
+}
 
 /** Modules (with quiet zones) across the symbol: bwip-js at scale 1 draws one pixel per module. */
 function modulesAcross(draw: (canvas: HTMLCanvasElement) => unknown): number {
@@ -34,10 +37,18 @@ function modulesAcross(draw: (canvas: HTMLCanvasElement) => unknown): number {
  */
 function draw(canvas: HTMLCanvasElement, text: string, room: Room): Symbology {
   // inkspread 0: bwip-js would otherwise thin each bar by a fraction of a pixel, giving grey edges.
-  const bars = (scaleX: number, scaleY: number) => (target: HTMLCanvasElement) => code128(target, {
-    bcid: 'code128', text, scaleX, scaleY, height: 18, inkspread: 0, paddingwidth: CODE128_QUIET, paddingheight: 4,
-    backgroundcolor: 'FFFFFF',
-  });
+  const bars = (scaleX: number, scaleY: number) => (target: HTMLCanvasElement) =>
+    code128(target, {
+      bcid: 'code128',
+      text,
+      scaleX,
+      scaleY,
+      height: 18,
+      inkspread: 0,
+      paddingwidth: CODE128_QUIET,
+      paddingheight: 4,
+      backgroundcolor: 'FFFFFF',
+    });
   const barModules = modulesAcross(bars(1, 1));
   const barScale = Math.min(Math.floor(room.devicePx / barModules), Math.floor(MAX_CODE128_MODULE_CSS_PX * room.ratio));
   let symbology: Symbology;
@@ -46,12 +57,18 @@ function draw(canvas: HTMLCanvasElement, text: string, room: Room): Symbology {
     bars(barScale, Math.max(1, Math.round(2 * room.ratio)))(canvas);
     symbology = 'Code 128';
   } else {
-    const square = (scale: number) => (target: HTMLCanvasElement) => qrcode(target, {
-      bcid: 'qrcode', text, scale, inkspread: 0, paddingwidth: QR_QUIET, paddingheight: QR_QUIET,
-      backgroundcolor: 'FFFFFF',
-    });
+    const square = (scale: number) => (target: HTMLCanvasElement) =>
+      qrcode(target, {
+        bcid: 'qrcode',
+        text,
+        scale,
+        inkspread: 0,
+        paddingwidth: QR_QUIET,
+        paddingheight: QR_QUIET,
+        backgroundcolor: 'FFFFFF',
+      });
     const modules = modulesAcross(square(1));
-    const fits = Math.min(Math.floor(room.devicePx / modules), Math.floor(MAX_QR_CSS_PX * room.ratio / modules));
+    const fits = Math.min(Math.floor(room.devicePx / modules), Math.floor((MAX_QR_CSS_PX * room.ratio) / modules));
     square(Math.max(1, fits))(canvas);
     symbology = 'QR code';
   }
@@ -78,7 +95,7 @@ export function Barcode({ text }: { text: string }) {
       const css = element.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
       const ratio = window.devicePixelRatio || 1;
       const next = { devicePx: Math.floor(css * ratio), ratio };
-      setRoom((previous) => previous?.devicePx === next.devicePx && previous.ratio === next.ratio ? previous : next);
+      setRoom((previous) => (previous?.devicePx === next.devicePx && previous.ratio === next.ratio ? previous : next));
     };
     measure();
     // The figure's width does not depend on the canvas (a block in the panel), so drawing never feeds back here.
@@ -102,12 +119,23 @@ export function Barcode({ text }: { text: string }) {
   }, [text, room]);
   return (
     <figure class="barcode" ref={figure}>
-      <canvas ref={canvas} role="img" data-testid="barcode-image" data-symbology={symbology}
-        aria-label={symbology === undefined ? `Barcode of ${text}` : `${symbology} barcode of ${text}`} />
+      <canvas
+        ref={canvas}
+        role="img"
+        data-testid="barcode-image"
+        data-symbology={symbology}
+        aria-label={symbology === undefined ? `Barcode of ${text}` : `${symbology} barcode of ${text}`}
+      />
       <figcaption>
-        <output class="mono" data-testid="barcode-text" aria-label="Barcode text">{text}</output>
+        <output class="mono" data-testid="barcode-text" aria-label="Barcode text">
+          {text}
+        </output>
       </figcaption>
-      {failure !== undefined && <p class="notice error" role="alert">The barcode could not be drawn: {failure}</p>}
+      {failure !== undefined && (
+        <p class="notice error" role="alert">
+          The barcode could not be drawn: {failure}
+        </p>
+      )}
     </figure>
   );
 }
@@ -121,9 +149,21 @@ export function CountdownRing({ secondsLeft, interval }: { secondsLeft: number; 
     <div class="countdown" data-testid="countdown">
       <svg width="48" height="48" viewBox="0 0 48 48" aria-hidden="true">
         <circle cx="24" cy="24" r={r} fill="none" stroke="#c9ccd1" stroke-width="5" />
-        <circle cx="24" cy="24" r={r} fill="none" stroke="#0b57d0" stroke-width="5" stroke-linecap="round"
-          stroke-dasharray={circumference} stroke-dashoffset={circumference * (1 - left / interval)} transform="rotate(-90 24 24)" />
-        <text x="24" y="29" text-anchor="middle" font-size="14" font-weight="600" fill="#1a1a1a">{Math.ceil(left)}</text>
+        <circle
+          cx="24"
+          cy="24"
+          r={r}
+          fill="none"
+          stroke="#0b57d0"
+          stroke-width="5"
+          stroke-linecap="round"
+          stroke-dasharray={circumference}
+          stroke-dashoffset={circumference * (1 - left / interval)}
+          transform="rotate(-90 24 24)"
+        />
+        <text x="24" y="29" text-anchor="middle" font-size="14" font-weight="600" fill="#1a1a1a">
+          {Math.ceil(left)}
+        </text>
       </svg>
       <span>New password in {Math.ceil(left)} s</span>
     </div>

@@ -21,14 +21,25 @@ async function issue(walletPayIsDefault: boolean): Promise<{ held: HeldCard; car
   try {
     cardNumber = (await call<{ cardNumber: string }>('POST', '/sandbox/loyalty/cards', {})).cardNumber;
   } catch (error) {
-    note = `No loyalty card from the merchant (${describe(error)}): a wallet-only card was issued, without promo codes ` + `or receipts.`;
+    note =
+      `No loyalty card from the merchant (${describe(error)}): a wallet-only card was issued, without promo codes ` +
+      `or receipts.`;
   }
-  const card = await call<SandboxCard>('POST', '/sandbox/cards', { walletPayIsDefault, ...(cardNumber ? { cardNumber } : {}) });
+  const card = await call<SandboxCard>('POST', '/sandbox/cards', {
+    walletPayIsDefault,
+    ...(cardNumber ? { cardNumber } : {}),
+  });
   return { held: { cardNumber: card.cardNumber, loyalty: cardNumber !== undefined }, card, ...(note ? { note } : {}) };
 }
 
 /** The card panel: issue a card, then its barcode redrawn at each password step with a countdown ring. */
-export function CardPanel({ held, onHeld }: { held: HeldCard | undefined; onHeld: (card: HeldCard | undefined) => void }) {
+export function CardPanel({
+  held,
+  onHeld,
+}: {
+  held: HeldCard | undefined;
+  onHeld: (card: HeldCard | undefined) => void;
+}) {
   const [card, setCard] = useState<SandboxCard>();
   const [error, setError] = useState<string | undefined>(undefined);
   const [note, setNote] = useState<string | undefined>(undefined);
@@ -39,7 +50,9 @@ export function CardPanel({ held, onHeld }: { held: HeldCard | undefined; onHeld
 
   const redraw = async (cardNumber: string) => {
     try {
-      const drawn = await call<SandboxCard>('POST', `/sandbox/cards/${encodeURIComponent(cardNumber)}/barcode`, { keepSession: true });
+      const drawn = await call<SandboxCard>('POST', `/sandbox/cards/${encodeURIComponent(cardNumber)}/barcode`, {
+        keepSession: true,
+      });
       offset.current = Date.parse(drawn.drawnAt) - Date.now();
       setCard(drawn);
       setError(undefined);
@@ -57,7 +70,8 @@ export function CardPanel({ held, onHeld }: { held: HeldCard | undefined; onHeld
     const tick = setInterval(() => setNow(Date.now()), 250);
     return () => clearInterval(tick);
   }, []);
-  const stepEnds = card === undefined ? 0 : (Math.floor(Date.parse(card.drawnAt) / 1000 / card.interval) + 1) * card.interval * 1000;
+  const stepEnds =
+    card === undefined ? 0 : (Math.floor(Date.parse(card.drawnAt) / 1000 / card.interval) + 1) * card.interval * 1000;
   const secondsLeft = card === undefined ? 0 : (stepEnds - (now + offset.current)) / 1000;
   useEffect(() => {
     if (card === undefined || held === undefined) return;
@@ -71,8 +85,12 @@ export function CardPanel({ held, onHeld }: { held: HeldCard | undefined; onHeld
     const cardNumber = existing.trim();
     setBusy(true);
     try {
-      const drawn = await call<SandboxCard>('POST', `/sandbox/cards/${encodeURIComponent(cardNumber)}/barcode`, { keepSession: true });
-      const { cards } = await call<{ cards: Array<{ cardNumber: string }> }>('GET', '/sandbox/loyalty/cards').catch(() => ({ cards: [] }));
+      const drawn = await call<SandboxCard>('POST', `/sandbox/cards/${encodeURIComponent(cardNumber)}/barcode`, {
+        keepSession: true,
+      });
+      const { cards } = await call<{ cards: Array<{ cardNumber: string }> }>('GET', '/sandbox/loyalty/cards').catch(
+        () => ({ cards: [] }),
+      );
       offset.current = Date.parse(drawn.drawnAt) - Date.now();
       setCard(drawn);
       setError(undefined);
@@ -106,27 +124,76 @@ export function CardPanel({ held, onHeld }: { held: HeldCard | undefined; onHeld
       {held === undefined ? (
         <>
           <p>Issue a card, then show its barcode at the till.</p>
-          <label class="inline"><input type="checkbox" checked={walletPayIsDefault} onChange={(e) => setDefault(e.currentTarget.checked)} />
-            Wallet Pay is my default payment method</label>
-          <div><button type="button" onClick={onIssue} disabled={busy}>Issue a card</button></div>
-          <form class="row" onSubmit={(e) => { e.preventDefault(); void onOpen(); }}>
-            <div><label for="existing">Or show a card the wallet has (e.g. one printed by <code>npm start</code>)</label>
-              <input id="existing" inputMode="numeric" value={existing} onInput={(e) => setExisting(e.currentTarget.value)} placeholder="Card number" /></div>
-            <button type="submit" class="secondary" disabled={busy || existing.trim() === ''}>Show this card</button>
+          <label class="inline">
+            <input type="checkbox" checked={walletPayIsDefault} onChange={(e) => setDefault(e.currentTarget.checked)} />
+            Wallet Pay is my default payment method
+          </label>
+          <div>
+            <button type="button" onClick={onIssue} disabled={busy}>
+              Issue a card
+            </button>
+          </div>
+          <form
+            class="row"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void onOpen();
+            }}
+          >
+            <div>
+              <label for="existing">
+                Or show a card the wallet has (e.g. one printed by <code>npm start</code>)
+              </label>
+              <input
+                id="existing"
+                inputMode="numeric"
+                value={existing}
+                onInput={(e) => setExisting(e.currentTarget.value)}
+                placeholder="Card number"
+              />
+            </div>
+            <button type="submit" class="secondary" disabled={busy || existing.trim() === ''}>
+              Show this card
+            </button>
           </form>
         </>
       ) : (
         <>
-          <p>Card <span class="mono" data-testid="card-number">{held.cardNumber}</span>
-            {card?.cardSession ? <> · session <span class="mono">{card.cardSession}</span></> : null}</p>
+          <p>
+            Card{' '}
+            <span class="mono" data-testid="card-number">
+              {held.cardNumber}
+            </span>
+            {card?.cardSession ? (
+              <>
+                {' '}
+                · session <span class="mono">{card.cardSession}</span>
+              </>
+            ) : null}
+          </p>
           {card !== undefined && <Barcode text={card.barcode} />}
           {card !== undefined && <CountdownRing secondsLeft={secondsLeft} interval={card.interval} />}
-          <button type="button" class="secondary" onClick={() => void redraw(held.cardNumber)}>Draw the barcode again</button>
-          <button type="button" class="secondary" onClick={() => { setCard(undefined); onHeld(undefined); }}>Forget this card</button>
+          <button type="button" class="secondary" onClick={() => void redraw(held.cardNumber)}>
+            Draw the barcode again
+          </button>
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => {
+              setCard(undefined);
+              onHeld(undefined);
+            }}
+          >
+            Forget this card
+          </button>
         </>
       )}
       {note !== undefined && <Notice kind="warn">{note}</Notice>}
-      {error !== undefined && <Notice kind="error" title="The wallet service refused">{error}</Notice>}
+      {error !== undefined && (
+        <Notice kind="error" title="The wallet service refused">
+          {error}
+        </Notice>
+      )}
     </section>
   );
 }

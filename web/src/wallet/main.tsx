@@ -17,7 +17,7 @@ const PHONE_KEY = 'wpk.wallet.msisdn';
 function load<T>(key: string): T | undefined {
   try {
     const text = localStorage.getItem(key);
-    return text === null ? undefined : JSON.parse(text) as T;
+    return text === null ? undefined : (JSON.parse(text) as T);
   } catch {
     return undefined;
   }
@@ -43,7 +43,10 @@ function App() {
     setHistory(h.transactions);
   }, [held?.cardNumber]);
   const readInbox = useCallback(async () => {
-    const { messages } = await call<{ messages: InboxMessage[] }>('GET', `/sandbox/app/inbox/${encodeURIComponent(msisdn)}`);
+    const { messages } = await call<{ messages: InboxMessage[] }>(
+      'GET',
+      `/sandbox/app/inbox/${encodeURIComponent(msisdn)}`,
+    );
     setInbox({ msisdn, messages });
   }, [msisdn]);
 
@@ -52,8 +55,12 @@ function App() {
     if (topic === 'push' || topic === '*') void readInbox().catch(() => {});
     if (topic === 'loyalty') setLoyaltyVersion((v) => v + 1);
   });
-  useEffect(() => { void readPay().catch(() => {}); }, [readPay]);
-  useEffect(() => { void readInbox().catch(() => {}); }, [readInbox]);
+  useEffect(() => {
+    void readPay().catch(() => {});
+  }, [readPay]);
+  useEffect(() => {
+    void readInbox().catch(() => {});
+  }, [readInbox]);
 
   const onHeld = (card: HeldCard | undefined) => {
     setHeld(card);

@@ -44,7 +44,9 @@ export function foreignStatus(t: TransactionRow): string {
 
 /** Refund states as this service words them. */
 export const FOREIGN_REFUND_STATES = {
-  pending: 'PENDING', succeeded: 'SUCCEEDED', failed: 'FAILED',
+  pending: 'PENDING',
+  succeeded: 'SUCCEEDED',
+  failed: 'FAILED',
 } as const satisfies Record<RefundState, string>;
 
 /** A refusal in this service's words: its HTTP status and `code`. */

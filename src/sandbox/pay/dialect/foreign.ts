@@ -31,9 +31,13 @@ export const foreignDialect: PayDialect = {
   newTransactionId: () => String(randomInt(FIRST_ID, FIRST_ID + 2 ** 47)),
   transactionIdIn: idIn,
   transaction: (t) => ({
-    transactionId: idOut(t.transactionId), requestId: t.requestId, status: foreignStatus(t),
+    transactionId: idOut(t.transactionId),
+    requestId: t.requestId,
+    status: foreignStatus(t),
     ...(t.reason === null ? {} : { reason: t.reason }),
-    totalAmount: t.totalAmount, refundedAmount: t.refundedAmount, updatedAt: t.updatedAt.toISOString(),
+    totalAmount: t.totalAmount,
+    refundedAmount: t.refundedAmount,
+    updatedAt: t.updatedAt.toISOString(),
   }),
   checkout(stored) {
     // Stored in the kit's words when the invoice was made (`created`); worded on every answer, so a repeat is
@@ -44,7 +48,10 @@ export const foreignDialect: PayDialect = {
   },
   receipt: (r) => ({ transactionId: idOut(r.transactionId), status: r.status }),
   refund: (r) => ({
-    refundId: r.refundId, transactionId: idOut(r.transactionId), amount: r.amount, refundedAmount: r.refundedAmount,
+    refundId: r.refundId,
+    transactionId: idOut(r.transactionId),
+    amount: r.amount,
+    refundedAmount: r.refundedAmount,
     status: FOREIGN_REFUND_STATES[r.state],
   }),
   outside: [foreignErrors],

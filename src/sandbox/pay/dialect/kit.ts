@@ -15,7 +15,10 @@ export const kitDialect: PayDialect = {
   checkout: (stored) => stored,
   receipt: (r) => r,
   refund: (r) => ({
-    refundId: r.refundId, transactionId: r.transactionId, amount: r.amount, refundedAmount: r.refundedAmount,
+    refundId: r.refundId,
+    transactionId: r.transactionId,
+    amount: r.amount,
+    refundedAmount: r.refundedAmount,
     status: r.state,
   }),
   outside: [],

@@ -9,11 +9,14 @@ import { startFakePayServer } from '../../pay/fake-pay-server.js';
 
 // What a till sends on the bridge: milk with no measure (pieces), cheese by the gram.
 const PARAMS = {
-  cardSession: 'AB12CD34', paymentId: 'p-doc-1',
-  basket: { items: [
-    { name: 'Milk', article: 'MILK-1', quantity: 2, price: 8_990 },
-    { name: 'Cheese', article: 'CHEESE', measure: 'GRAM', quantity: 350, price: 120 },
-  ] },
+  cardSession: 'AB12CD34',
+  paymentId: 'p-doc-1',
+  basket: {
+    items: [
+      { name: 'Milk', article: 'MILK-1', quantity: 2, price: 8_990 },
+      { name: 'Cheese', article: 'CHEESE', measure: 'GRAM', quantity: 350, price: 120 },
+    ],
+  },
 };
 
 describe('PaymentBasket', () => {
@@ -28,16 +31,25 @@ describe('CashDeskPayments under profile document', () => {
   const verifier = createVerifier({ ...demoConfig.verifier, backend: 'wasm' });
   let fake: Awaited<ReturnType<typeof startFakePayServer>>;
   let db: Database;
-  beforeAll(async () => { [fake, db] = await Promise.all([startFakePayServer(), openDatabase()]); });
-  afterAll(async () => { await Promise.all([fake?.close(), db?.close(), verifier.close()]); });
-  beforeEach(() => { fake.received.length = 0; });
+  beforeAll(async () => {
+    [fake, db] = await Promise.all([startFakePayServer(), openDatabase()]);
+  });
+  afterAll(async () => {
+    await Promise.all([fake?.close(), db?.close(), verifier.close()]);
+  });
+  beforeEach(() => {
+    fake.received.length = 0;
+  });
 
   it('sends /checkout with no measure on a line the till gave none (and the one it gave)', async () => {
     fake.script('/availability-info/task', { status: 200, body: { walletPayIsDefault: true, providers: [{}] } });
     fake.script('/checkout', { status: 200, body: { transactionId: 'trx-doc-1' } });
     const client = createPayClient({ baseUrl: fake.url, verifier, retries: false, profile: 'document' });
     const payments = new CashDeskPayments({
-      client, db, verify: () => Promise.reject(new Error('no scans here')), pollIntervalMs: 3_600_000,
+      client,
+      db,
+      verify: () => Promise.reject(new Error('no scans here')),
+      pollIntervalMs: 3_600_000,
     });
     await payments.init();
     try {

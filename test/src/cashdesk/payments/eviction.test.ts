@@ -20,7 +20,9 @@ describe('CashDeskPayments: ended payments leave memory', () => {
     sb = await pglite!.start(Date.now);
     db = await openDatabase();
     payments = new CashDeskPayments({
-      client: createPayClient({ baseUrl: sb.url, verifier }), db, pollIntervalMs: 20,
+      client: createPayClient({ baseUrl: sb.url, verifier }),
+      db,
+      pollIntervalMs: 20,
       verify: async (fullBarcode) => verifier.barcodeVerify(fullBarcode),
     });
     await payments.init();
@@ -39,23 +41,36 @@ describe('CashDeskPayments: ended payments leave memory', () => {
     return payments.start('till-1', StartPayment.parse({ cardSession: card.cardSession, basket: BASKET, paymentId }));
   };
 
-  it('forgets a paid sale once its receipt went out; pay.get reads it from its ' + 'row, and a refund drives it again', async () => {
-    const view = await start('evict-1', true);
-    expect(payments.inMemory).toBe(1);
-    await sb.sim.confirm(view.transactionId!);
-    await expect.poll(() => payments.get('till-1', 'evict-1').then((v) => v.phase)).toBe('succeeded');
-    expect(payments.inMemory).toBe(1); // paid, receipt not sent yet: still the till's business
+  it(
+    'forgets a paid sale once its receipt went out; pay.get reads it from its ' + 'row, and a refund drives it again',
+    async () => {
+      const view = await start('evict-1', true);
+      expect(payments.inMemory).toBe(1);
+      await sb.sim.confirm(view.transactionId!);
+      await expect.poll(() => payments.get('till-1', 'evict-1').then((v) => v.phase)).toBe('succeeded');
+      expect(payments.inMemory).toBe(1); // paid, receipt not sent yet: still the till's business
 
-    expect(await payments.receipt('till-1', 'evict-1', { fiscalSign: '1' })).toMatchObject({ phase: 'succeeded', receiptSent: true });
-    expect(payments.inMemory).toBe(0);
-    expect(await payments.get('till-1', 'evict-1')).toMatchObject({ phase: 'succeeded', receiptSent: true, transactionId: view.transactionId });
+      expect(await payments.receipt('till-1', 'evict-1', { fiscalSign: '1' })).toMatchObject({
+        phase: 'succeeded',
+        receiptSent: true,
+      });
+      expect(payments.inMemory).toBe(0);
+      expect(await payments.get('till-1', 'evict-1')).toMatchObject({
+        phase: 'succeeded',
+        receiptSent: true,
+        transactionId: view.transactionId,
+      });
 
-    // A partial refund: still paid (the rest can be refunded), and at rest again.
-    expect(await payments.refund('till-1', 'evict-1', { refundId: 'r-1', amount: 1_000 })).toMatchObject({ phase: 'succeeded', refundedAmount: 1_000 });
-    expect(payments.inMemory).toBe(0);
-    expect(await payments.get('till-1', 'evict-1')).toMatchObject({ phase: 'succeeded', refundedAmount: 1_000 });
-    expect((await sb.sim.transaction(view.transactionId!)).refundedAmount).toBe(1_000);
-  });
+      // A partial refund: still paid (the rest can be refunded), and at rest again.
+      expect(await payments.refund('till-1', 'evict-1', { refundId: 'r-1', amount: 1_000 })).toMatchObject({
+        phase: 'succeeded',
+        refundedAmount: 1_000,
+      });
+      expect(payments.inMemory).toBe(0);
+      expect(await payments.get('till-1', 'evict-1')).toMatchObject({ phase: 'succeeded', refundedAmount: 1_000 });
+      expect((await sb.sim.transaction(view.transactionId!)).refundedAmount).toBe(1_000);
+    },
+  );
 
   it('forgets an abandoned payment with no invoice at once', async () => {
     expect(await start('evict-2', false)).toMatchObject({ phase: 'offered' });

@@ -7,15 +7,43 @@ import { migrate, type Database } from '../../../../src/db/index.js';
 import { databaseCases } from '../../../support/databases.js';
 
 function record(paymentId: string, phase: PaymentRecord['view']['phase'] = 'pending'): PaymentRecord {
-  const basket = { items: [{ name: 'Tea', article: 'T-1', measure: 'PIECE' as const, quantity: 1, price: 9_000 }], discountAmount: 0 };
+  const basket = {
+    items: [{ name: 'Tea', article: 'T-1', measure: 'PIECE' as const, quantity: 1, price: 9_000 }],
+    discountAmount: 0,
+  };
   return {
-    tillId: 'till-1', paymentId, receiptSent: false, createdAt: new Date('2026-11-27T10:00:00.000Z'),
-    snapshot: { phase, stage: 'checkout', requestId: `req-${paymentId}`, cardSession: 'AB12CD34', basket, providers: [], walletPayIsDefault: true, left: [] },
-    view: { paymentId, phase, walletPayIsDefault: true, providers: [], totalAmount: 9_000, receiptSent: false, updatedAt: '2026-11-27T10:00:01.000Z' },
+    tillId: 'till-1',
+    paymentId,
+    receiptSent: false,
+    createdAt: new Date('2026-11-27T10:00:00.000Z'),
+    snapshot: {
+      phase,
+      stage: 'checkout',
+      requestId: `req-${paymentId}`,
+      cardSession: 'AB12CD34',
+      basket,
+      providers: [],
+      walletPayIsDefault: true,
+      left: [],
+    },
+    view: {
+      paymentId,
+      phase,
+      walletPayIsDefault: true,
+      providers: [],
+      totalAmount: 9_000,
+      receiptSent: false,
+      updatedAt: '2026-11-27T10:00:01.000Z',
+    },
   };
 }
 
-const write = (r: PaymentRecord, epoch: number, active = true): PaymentWrite => ({ record: r, epoch, active, events: [] });
+const write = (r: PaymentRecord, epoch: number, active = true): PaymentWrite => ({
+  record: r,
+  epoch,
+  active,
+  events: [],
+});
 const key = (paymentId: string) => ({ tillId: 'till-1', paymentId });
 
 describe.each(databaseCases('payment leases'))('Leases on $name', ({ open }) => {
@@ -24,10 +52,13 @@ describe.each(databaseCases('payment leases'))('Leases on $name', ({ open }) => 
   let a: { leases: Leases; store: PaymentStore };
   let b: { leases: Leases; store: PaymentStore };
   const instance = (owner: string, ttlMs: number) => ({
-    leases: new Leases(db, { owner, ttlMs, alone: false }), store: new PaymentStore(db, { owner, ttlMs }),
+    leases: new Leases(db, { owner, ttlMs, alone: false }),
+    store: new PaymentStore(db, { owner, ttlMs }),
   });
-  const expire = (paymentId: string) => db.query(
-    "UPDATE cashdesk_payments SET lease_until = now() - interval '1 second' WHERE payment_id = $1", [paymentId]);
+  const expire = (paymentId: string) =>
+    db.query("UPDATE cashdesk_payments SET lease_until = now() - interval '1 second' WHERE payment_id = $1", [
+      paymentId,
+    ]);
 
   beforeAll(async () => {
     db = await open();
@@ -35,7 +66,9 @@ describe.each(databaseCases('payment leases'))('Leases on $name', ({ open }) => 
     a = instance('instance-a', 60_000);
     b = instance('instance-b', 60_000);
   }, 120_000);
-  afterAll(async () => { await db?.close(); });
+  afterAll(async () => {
+    await db?.close();
+  });
 
   it('refuses a claim of a payment whose lease another instance holds', async () => {
     await a.store.insert(write(record('held'), 1));
@@ -63,11 +96,15 @@ describe.each(databaseCases('payment leases'))('Leases on $name', ({ open }) => 
     expect(await a.store.save(write(record('own', 'succeeded'), 1))).toBe(true);
   });
 
-  it('takes a lease of its own anew, with the next epoch, for a payment it no ' + 'longer drives (a release that failed)', async () => {
-    await a.store.insert(write(record('mine'), 1));
-    expect(await a.leases.claim(key('mine'))).toMatchObject({ owner: 'instance-a', epoch: 2 });
-    expect(await a.store.save(write(record('mine', 'succeeded'), 1))).toBe(false);
-  });
+  it(
+    'takes a lease of its own anew, with the next epoch, for a payment it no ' +
+      'longer drives (a release that failed)',
+    async () => {
+      await a.store.insert(write(record('mine'), 1));
+      expect(await a.leases.claim(key('mine'))).toMatchObject({ owner: 'instance-a', epoch: 2 });
+      expect(await a.store.save(write(record('mine', 'succeeded'), 1))).toBe(false);
+    },
+  );
 
   it('adopts only payments that need a driver and whose lease expired, never its own', async () => {
     const fresh = instance('instance-c', 60_000);
@@ -93,8 +130,13 @@ describe.each(databaseCases('payment leases'))('Leases on $name', ({ open }) => 
   it('claims a batch of orphans with no row taken twice when two instances adopt at once', async () => {
     await db.query('UPDATE cashdesk_payments SET active = FALSE');
     for (let i = 0; i < 30; i++) await a.store.insert(write(record(`batch-${i}`), 1));
-    await db.query("UPDATE cashdesk_payments SET lease_until = now() - interval '1 second' WHERE payment_id LIKE 'batch-%'");
-    const [first, second] = await Promise.all([instance('instance-d', 60_000).leases.claimExpired(20), instance('instance-e', 60_000).leases.claimExpired(20)]);
+    await db.query(
+      "UPDATE cashdesk_payments SET lease_until = now() - interval '1 second' WHERE payment_id LIKE 'batch-%'",
+    );
+    const [first, second] = await Promise.all([
+      instance('instance-d', 60_000).leases.claimExpired(20),
+      instance('instance-e', 60_000).leases.claimExpired(20),
+    ]);
     const ids = [...first!, ...second!].map((s) => s.record.paymentId);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.length).toBe(30);

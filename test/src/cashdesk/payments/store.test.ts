@@ -8,24 +8,57 @@ import { DATABASE_URL, haveService } from '../../../support/services.js';
 
 const cases = [
   { name: 'PGlite', open: () => openDatabase(), drop: async () => {} },
-  ...(haveService('DATABASE_URL', DATABASE_URL, 'payment store on PostgreSQL') ? [(() => {
-    const schema = uniqueSchema('paystore');
-    return {
-      name: 'PostgreSQL', open: () => openDatabase({ url: DATABASE_URL!, schema }),
-      drop: async () => {
-        const db = await openDatabase({ url: DATABASE_URL! });
-        await db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => db.close());
-      },
-    };
-  })()] : []),
+  ...(haveService('DATABASE_URL', DATABASE_URL, 'payment store on PostgreSQL')
+    ? [
+        (() => {
+          const schema = uniqueSchema('paystore');
+          return {
+            name: 'PostgreSQL',
+            open: () => openDatabase({ url: DATABASE_URL!, schema }),
+            drop: async () => {
+              const db = await openDatabase({ url: DATABASE_URL! });
+              await db.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => db.close());
+            },
+          };
+        })(),
+      ]
+    : []),
 ];
 
-function record(paymentId: string, phase: PaymentRecord['view']['phase'] = 'checking', tillId = 'till-1'): PaymentRecord {
-  const basket = { items: [{ name: 'Кофе', article: 'C-1', measure: 'PIECE' as const, quantity: 1, price: 15_000 }], discountAmount: 0 };
+function record(
+  paymentId: string,
+  phase: PaymentRecord['view']['phase'] = 'checking',
+  tillId = 'till-1',
+): PaymentRecord {
+  const basket = {
+    items: [{ name: 'Кофе', article: 'C-1', measure: 'PIECE' as const, quantity: 1, price: 15_000 }],
+    discountAmount: 0,
+  };
   return {
-    tillId, paymentId, receiptSent: false, createdAt: new Date('2026-11-24T10:00:00.000Z'), cardNumber: '4000123412341234',
-    snapshot: { phase, stage: 'availability', requestId: `req-${paymentId}`, cardSession: 'AB12CD34', basket, providers: [], walletPayIsDefault: true, left: [] },
-    view: { paymentId, phase, walletPayIsDefault: true, providers: [], totalAmount: 15_000, receiptSent: false, updatedAt: '2026-11-24T10:00:01.000Z' },
+    tillId,
+    paymentId,
+    receiptSent: false,
+    createdAt: new Date('2026-11-24T10:00:00.000Z'),
+    cardNumber: '4000123412341234',
+    snapshot: {
+      phase,
+      stage: 'availability',
+      requestId: `req-${paymentId}`,
+      cardSession: 'AB12CD34',
+      basket,
+      providers: [],
+      walletPayIsDefault: true,
+      left: [],
+    },
+    view: {
+      paymentId,
+      phase,
+      walletPayIsDefault: true,
+      providers: [],
+      totalAmount: 15_000,
+      receiptSent: false,
+      updatedAt: '2026-11-24T10:00:01.000Z',
+    },
   };
 }
 
@@ -34,8 +67,13 @@ const OWNER = 'instance-a';
 /** A record's write under `epoch`, with events numbered from `firstSeq`. */
 function write(r: PaymentRecord, epoch = 1, events = 0, firstSeq = 1): PaymentWrite {
   return {
-    record: r, epoch, active: true,
-    events: Array.from({ length: events }, (_, i) => ({ seq: firstSeq + i, update: { paymentId: r.paymentId, phase: r.view.phase } })),
+    record: r,
+    epoch,
+    active: true,
+    events: Array.from({ length: events }, (_, i) => ({
+      seq: firstSeq + i,
+      update: { paymentId: r.paymentId, phase: r.view.phase },
+    })),
   };
 }
 
@@ -47,8 +85,17 @@ describe.each(cases)('PaymentStore on $name: writes of one turn in one statement
     db = await open();
     await migrate(db, 'cashdesk-payments', paymentMigrations);
     // Counts the statements the store sends.
-    const counting: Database = { ...db, kind: db.kind, exec: (sql) => db.exec(sql), transaction: (fn) => db.transaction(fn), close: () => db.close(),
-      query: (sql, params) => { statements.push(sql.trim().split(/\s+/)[0]!); return db.query(sql, params); } };
+    const counting: Database = {
+      ...db,
+      kind: db.kind,
+      exec: (sql) => db.exec(sql),
+      transaction: (fn) => db.transaction(fn),
+      close: () => db.close(),
+      query: (sql, params) => {
+        statements.push(sql.trim().split(/\s+/)[0]!);
+        return db.query(sql, params);
+      },
+    };
     store = new PaymentStore(counting, { owner: OWNER, ttlMs: 60_000 });
   }, 120_000);
   afterAll(async () => {
@@ -56,34 +103,59 @@ describe.each(cases)('PaymentStore on $name: writes of one turn in one statement
     await drop();
   });
 
-  it('inserts the payments started in one turn with one statement; a ' + 'paymentId twice in it is inserted once', async () => {
-    statements.length = 0;
-    const results = await Promise.all([store.insert(write(record('a'))), store.insert(write(record('b'))), store.insert(write(record('a'))), store.insert(write(record('a', 'checking', 'till-2')))]);
-    expect(results).toEqual([true, true, false, true]);
-    expect(statements).toEqual(['INSERT']);
-    expect(await store.insert(write(record('b')))).toBe(false);
-    expect((await store.find({ tillId: 'till-1', paymentId: 'a' }))).toMatchObject({
-      owner: OWNER, epoch: 1, seq: 0,
-      record: { paymentId: 'a', cardNumber: '4000123412341234', snapshot: record('a').snapshot, view: record('a').view },
-    });
-  });
+  it(
+    'inserts the payments started in one turn with one statement; a ' + 'paymentId twice in it is inserted once',
+    async () => {
+      statements.length = 0;
+      const results = await Promise.all([
+        store.insert(write(record('a'))),
+        store.insert(write(record('b'))),
+        store.insert(write(record('a'))),
+        store.insert(write(record('a', 'checking', 'till-2'))),
+      ]);
+      expect(results).toEqual([true, true, false, true]);
+      expect(statements).toEqual(['INSERT']);
+      expect(await store.insert(write(record('b')))).toBe(false);
+      expect(await store.find({ tillId: 'till-1', paymentId: 'a' })).toMatchObject({
+        owner: OWNER,
+        epoch: 1,
+        seq: 0,
+        record: {
+          paymentId: 'a',
+          cardNumber: '4000123412341234',
+          snapshot: record('a').snapshot,
+          view: record('a').view,
+        },
+      });
+    },
+  );
 
-  it('writes the payments saved in one turn with one statement, the later of ' + 'two writes of one payment holding', async () => {
-    await Promise.all([store.insert(write(record('c'))), store.insert(write(record('d')))]);
-    statements.length = 0;
-    await Promise.all([store.save(write(record('c', 'checkout'))), store.save(write(record('d', 'pending'))), store.save(write(record('c', 'pending')))]);
-    expect(statements).toEqual(['WITH']);
-    expect((await store.find({ tillId: 'till-1', paymentId: 'c' }))?.record.view.phase).toBe('pending');
-    expect((await store.find({ tillId: 'till-1', paymentId: 'd' }))?.record.snapshot.phase).toBe('pending');
-    await store.save(write(record('d', 'abandoned')));
-    expect((await store.openOf('till-1')).map((p) => p.record.paymentId)).not.toContain('d');
-  });
+  it(
+    'writes the payments saved in one turn with one statement, the later of ' + 'two writes of one payment holding',
+    async () => {
+      await Promise.all([store.insert(write(record('c'))), store.insert(write(record('d')))]);
+      statements.length = 0;
+      await Promise.all([
+        store.save(write(record('c', 'checkout'))),
+        store.save(write(record('d', 'pending'))),
+        store.save(write(record('c', 'pending'))),
+      ]);
+      expect(statements).toEqual(['WITH']);
+      expect((await store.find({ tillId: 'till-1', paymentId: 'c' }))?.record.view.phase).toBe('pending');
+      expect((await store.find({ tillId: 'till-1', paymentId: 'd' }))?.record.snapshot.phase).toBe('pending');
+      await store.save(write(record('d', 'abandoned')));
+      expect((await store.openOf('till-1')).map((p) => p.record.paymentId)).not.toContain('d');
+    },
+  );
 
   it('fails only the write the database refuses when a batch fails', async () => {
     await Promise.all([store.insert(write(record('e'))), store.insert(write(record('f')))]);
     const bad = record('f', 'pending');
     bad.snapshot = { ...bad.snapshot, cardSession: 'NUL\u0000' }; // no JSON text with U+0000 is accepted as jsonb
-    const [good, refused] = await Promise.allSettled([store.save(write(record('e', 'pending'))), store.save(write(bad))]);
+    const [good, refused] = await Promise.allSettled([
+      store.save(write(record('e', 'pending'))),
+      store.save(write(bad)),
+    ]);
     expect(good.status).toBe('fulfilled');
     expect(refused.status).toBe('rejected');
     expect((await store.find({ tillId: 'till-1', paymentId: 'e' }))?.record.view.phase).toBe('pending');

@@ -13,7 +13,9 @@ describe('KeepAliveConnection', () => {
     server = createServer((req, res) => {
       sockets.add(req.socket);
       let body = '';
-      req.on('data', (c: Buffer) => { body += c.toString(); });
+      req.on('data', (c: Buffer) => {
+        body += c.toString();
+      });
       req.on('end', () => {
         if (req.url === '/chunked') {
           res.writeHead(201, { 'content-type': 'application/json' });
@@ -35,7 +37,8 @@ describe('KeepAliveConnection', () => {
   it('sends requests one after another on one socket and reads content-length answers', async () => {
     const connection = new KeepAliveConnection(new URL(`${base}/echo`), { 'content-type': 'application/json' });
     const before = sockets.size;
-    for (const n of [1, 2, 3]) expect(await connection.post(`{"n":${n},"é":"ü"}`)).toEqual({ status: 200, body: `{"n":${n},"é":"ü"}` });
+    for (const n of [1, 2, 3])
+      expect(await connection.post(`{"n":${n},"é":"ü"}`)).toEqual({ status: 200, body: `{"n":${n},"é":"ü"}` });
     expect(sockets.size - before).toBe(1);
     connection.close();
   });

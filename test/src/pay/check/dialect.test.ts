@@ -10,18 +10,30 @@ import { Simulator } from '../sandbox-harness.js';
 describe('checkPayApi against a service in a foreign dialect', () => {
   const verifier = createVerifier({ ...demoConfig.verifier, backend: 'wasm' });
   let sandbox: RunningSandbox;
-  beforeAll(async () => { sandbox = await startTestSandbox({ demo: true, dialect: 'foreign' }); });
-  afterAll(async () => { await sandbox?.close(); await verifier.close(); });
+  beforeAll(async () => {
+    sandbox = await startTestSandbox({ demo: true, dialect: 'foreign' });
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+    await verifier.close();
+  });
 
   const check = async (dialect?: Parameters<typeof checkPayApi>[0]['dialect']) => {
     const card = await new Simulator(sandbox.url).issueCard();
-    return checkPayApi({ baseUrl: sandbox.url, verifier, cardSession: card.cardSession, ...(dialect ? { dialect } : {}) });
+    return checkPayApi({
+      baseUrl: sandbox.url,
+      verifier,
+      cardSession: card.cardSession,
+      ...(dialect ? { dialect } : {}),
+    });
   };
 
   it('lists the status words it saw that the configured dialect does not map', async () => {
     const report = await check({ statuses: { IN_PROGRESS: 'transit' } });
     expect(report.unmapped).toEqual({ statuses: ['NEW', 'CANCELED'], codes: [] });
-    expect(formatPayCheckSummary(report)).toContainEqual(expect.stringMatching(/^not in the dialect: status NEW, CANCELED/));
+    expect(formatPayCheckSummary(report)).toContainEqual(
+      expect.stringMatching(/^not in the dialect: status NEW, CANCELED/),
+    );
   });
 
   it('lists nothing when the dialect maps every word it saw', async () => {

@@ -13,7 +13,15 @@ import { testClock } from '../../../support/clock.js';
 
 const secret = generateWebhookSecret();
 const payload = (n: number) => ({ eventId: `evt_${n}`, n, text: 'héllo' });
-const message = (url: string, n: number, extra: object = {}) => ({ topic: 'test', owner: 'o1', eventType: 'thing.happened', url, secret, payload: payload(n), ...extra });
+const message = (url: string, n: number, extra: object = {}) => ({
+  topic: 'test',
+  owner: 'o1',
+  eventType: 'thing.happened',
+  url,
+  secret,
+  payload: payload(n),
+  ...extra,
+});
 
 describe.each(databaseCases('Outbox'))('Outbox on $name', ({ open }) => {
   let db: Database;
@@ -23,35 +31,51 @@ describe.each(databaseCases('Outbox'))('Outbox on $name', ({ open }) => {
   });
   afterAll(() => db?.close());
 
-  const row = async (id: string) => (await db.query<{ attempts: number; status: string; next_attempt_at: Date }>(
-    'SELECT attempts, status, next_attempt_at FROM webhook_deliveries WHERE id = $1', [id])).rows[0]!;
+  const row = async (id: string) =>
+    (
+      await db.query<{ attempts: number; status: string; next_attempt_at: Date }>(
+        'SELECT attempts, status, next_attempt_at FROM webhook_deliveries WHERE id = $1',
+        [id],
+      )
+    ).rows[0]!;
 
-  it('sends what it enqueued, signed so that the standardwebhooks package ' + 'verifies it, body byte for byte', async () => {
-    const hook = await receiver();
-    const outbox = new Outbox({ db });
-    try {
-      const id = await db.transaction((tx) => outbox.enqueue(tx, message(hook.url, 1)));
-      outbox.start();
-      const got = await eventually(async () => hook.received[0]);
-      expect(got.body).toBe(JSON.stringify(payload(1)));
-      expect(new Webhook(secret).verify(got.body, got.headers as Record<string, string>)).toEqual(payload(1));
-      expect(got.headers['webhook-id']).toBe(id);
-      await eventually(async () => ((await row(id)).status === 'delivered' ? true : undefined));
-      const [listed] = await outbox.list({ topic: 'test', id });
-      expect(listed).toMatchObject({ id, status: 'delivered', attempts: 1, nextAttemptAt: null, deliveredAt: expect.any(String) });
-      expect(listed!.history).toEqual([expect.objectContaining({ attempt: 1, httpStatus: 204, error: null })]);
-    } finally {
-      await outbox.close();
-      await hook.close();
-    }
-  });
+  it(
+    'sends what it enqueued, signed so that the standardwebhooks package ' + 'verifies it, body byte for byte',
+    async () => {
+      const hook = await receiver();
+      const outbox = new Outbox({ db });
+      try {
+        const id = await db.transaction((tx) => outbox.enqueue(tx, message(hook.url, 1)));
+        outbox.start();
+        const got = await eventually(async () => hook.received[0]);
+        expect(got.body).toBe(JSON.stringify(payload(1)));
+        expect(new Webhook(secret).verify(got.body, got.headers as Record<string, string>)).toEqual(payload(1));
+        expect(got.headers['webhook-id']).toBe(id);
+        await eventually(async () => ((await row(id)).status === 'delivered' ? true : undefined));
+        const [listed] = await outbox.list({ topic: 'test', id });
+        expect(listed).toMatchObject({
+          id,
+          status: 'delivered',
+          attempts: 1,
+          nextAttemptAt: null,
+          deliveredAt: expect.any(String),
+        });
+        expect(listed!.history).toEqual([expect.objectContaining({ attempt: 1, httpStatus: 204, error: null })]);
+      } finally {
+        await outbox.close();
+        await hook.close();
+      }
+    },
+  );
 
   it('keeps nothing enqueued in a transaction that rolled back', async () => {
     const outbox = new Outbox({ db });
-    await expect(db.transaction(async (tx) => {
-      await outbox.enqueue(tx, message('http://127.0.0.1:9/x', 2, { id: 'msg_rolled_back' }));
-      throw new Error('change failed');
-    })).rejects.toThrow('change failed');
+    await expect(
+      db.transaction(async (tx) => {
+        await outbox.enqueue(tx, message('http://127.0.0.1:9/x', 2, { id: 'msg_rolled_back' }));
+        throw new Error('change failed');
+      }),
+    ).rejects.toThrow('change failed');
     expect(await outbox.list({ id: 'msg_rolled_back' })).toEqual([]);
   });
 
@@ -64,7 +88,11 @@ describe.each(databaseCases('Outbox'))('Outbox on $name', ({ open }) => {
       const id = await db.transaction((tx) => outbox.enqueue(tx, message(hook.url, 3)));
       outbox.start();
       for (let attempt = 1; attempt <= 8; attempt++) {
-        await eventually(async () => ((await row(id)).attempts === attempt ? true : undefined), 10_000, `attempt ${attempt}`);
+        await eventually(
+          async () => ((await row(id)).attempts === attempt ? true : undefined),
+          10_000,
+          `attempt ${attempt}`,
+        );
         expect(hook.received).toHaveLength(attempt);
         const wait = RETRY_SCHEDULE_MS[attempt];
         if (wait === undefined) break;
@@ -95,7 +123,10 @@ describe.each(databaseCases('Outbox'))('Outbox on $name', ({ open }) => {
 
   it('counts a receiver that answers too late as a failed attempt, and redelivers on request', async () => {
     let slow = true;
-    const hook = await receiver(() => 200, () => (slow ? 1_000 : 0));
+    const hook = await receiver(
+      () => 200,
+      () => (slow ? 1_000 : 0),
+    );
     const outbox = new Outbox({ db, timeoutMs: 100, timeScale: 1 });
     try {
       const id = await db.transaction((tx) => outbox.enqueue(tx, message(hook.url, 4)));
@@ -118,11 +149,18 @@ describe.each(databaseCases('Outbox'))('Outbox on $name', ({ open }) => {
 
   it('enqueues many at once and lists them by owner, newest first', async () => {
     const outbox = new Outbox({ db, clock: () => Date.parse('2030-01-01T00:00:00Z') });
-    const ids = await db.transaction((tx) => outbox.enqueueMany(tx, [1, 2, 3].map((n) => message('http://127.0.0.1:9/x', n, { owner: 'many', id: `msg_many_${n}` }))));
+    const ids = await db.transaction((tx) =>
+      outbox.enqueueMany(
+        tx,
+        [1, 2, 3].map((n) => message('http://127.0.0.1:9/x', n, { owner: 'many', id: `msg_many_${n}` })),
+      ),
+    );
     expect(ids).toEqual(['msg_many_1', 'msg_many_2', 'msg_many_3']);
     const listed = await outbox.list({ topic: 'test', owner: 'many' });
     expect(listed.map((d) => d.id).sort()).toEqual(ids);
-    expect(listed.every((d) => d.status === 'pending' && d.attempts === 0 && JSON.parse(d.body).text === 'héllo')).toBe(true);
+    expect(listed.every((d) => d.status === 'pending' && d.attempts === 0 && JSON.parse(d.body).text === 'héllo')).toBe(
+      true,
+    );
     expect(await outbox.list({ owner: 'many', limit: 2 })).toHaveLength(2);
     expect(await db.transaction((tx) => outbox.enqueueMany(tx, []))).toEqual([]);
     await db.query("DELETE FROM webhook_deliveries WHERE owner = 'many'");
@@ -131,8 +169,12 @@ describe.each(databaseCases('Outbox'))('Outbox on $name', ({ open }) => {
   it('runs its onClose hooks before it stops, once, even when one fails', async () => {
     const outbox = new Outbox({ db });
     const calls: string[] = [];
-    outbox.onClose(async () => { throw new Error('hook broke'); });
-    outbox.onClose(async () => { calls.push('hook'); });
+    outbox.onClose(async () => {
+      throw new Error('hook broke');
+    });
+    outbox.onClose(async () => {
+      calls.push('hook');
+    });
     outbox.start();
     await outbox.close();
     await outbox.close();
@@ -171,35 +213,52 @@ describe('Outbox on a data folder', () => {
   }, 30_000);
 });
 
-describe.skipIf(!haveService('DATABASE_URL', DATABASE_URL, 'two outboxes on one PostgreSQL'))('two sandboxes\' outboxes on one PostgreSQL', () => {
-  it('sends each delivery once', async () => {
-    const schema = uniqueSchema('outbox2');
-    const a = await openDatabase({ url: DATABASE_URL!, schema });
-    const b = await openDatabase({ url: DATABASE_URL!, schema });
-    await migrate(a, 'outbox', outboxMigrations);
-    const hook = await receiver(() => 200, () => 5);
-    const one = new Outbox({ db: a, concurrency: 4, pollMs: 20 });
-    const two = new Outbox({ db: b, concurrency: 4, pollMs: 20 });
-    try {
-      const ids = await a.transaction((tx) => one.enqueueMany(tx, Array.from({ length: 200 }, (_, n) => message(hook.url, n))));
-      one.start();
-      two.start();
-      await eventually(async () => {
-        const { rows } = await a.query<{ n: number }>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'delivered'");
-        return rows[0]!.n === 200 ? true : undefined;
-      }, 20_000, 'all delivered');
-      const seen = hook.received.map((r) => r.headers['webhook-id']);
-      expect(seen).toHaveLength(200);
-      expect(new Set(seen)).toEqual(new Set(ids));
-      const { rows } = await a.query<{ n: number }>('SELECT count(*) AS n FROM webhook_attempts');
-      expect(rows[0]!.n).toBe(200);
-    } finally {
-      await one.close();
-      await two.close();
-      await hook.close();
-      await a.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await a.close();
-      await b.close();
-    }
-  });
-});
+describe.skipIf(!haveService('DATABASE_URL', DATABASE_URL, 'two outboxes on one PostgreSQL'))(
+  "two sandboxes' outboxes on one PostgreSQL",
+  () => {
+    it('sends each delivery once', async () => {
+      const schema = uniqueSchema('outbox2');
+      const a = await openDatabase({ url: DATABASE_URL!, schema });
+      const b = await openDatabase({ url: DATABASE_URL!, schema });
+      await migrate(a, 'outbox', outboxMigrations);
+      const hook = await receiver(
+        () => 200,
+        () => 5,
+      );
+      const one = new Outbox({ db: a, concurrency: 4, pollMs: 20 });
+      const two = new Outbox({ db: b, concurrency: 4, pollMs: 20 });
+      try {
+        const ids = await a.transaction((tx) =>
+          one.enqueueMany(
+            tx,
+            Array.from({ length: 200 }, (_, n) => message(hook.url, n)),
+          ),
+        );
+        one.start();
+        two.start();
+        await eventually(
+          async () => {
+            const { rows } = await a.query<{ n: number }>(
+              "SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'delivered'",
+            );
+            return rows[0]!.n === 200 ? true : undefined;
+          },
+          20_000,
+          'all delivered',
+        );
+        const seen = hook.received.map((r) => r.headers['webhook-id']);
+        expect(seen).toHaveLength(200);
+        expect(new Set(seen)).toEqual(new Set(ids));
+        const { rows } = await a.query<{ n: number }>('SELECT count(*) AS n FROM webhook_attempts');
+        expect(rows[0]!.n).toBe(200);
+      } finally {
+        await one.close();
+        await two.close();
+        await hook.close();
+        await a.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await a.close();
+        await b.close();
+      }
+    });
+  },
+);

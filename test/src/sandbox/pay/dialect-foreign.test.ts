@@ -12,7 +12,9 @@ describe.each(cases)('sandbox Pay API in the foreign dialect on $name', (dbCase)
   beforeAll(async () => {
     h = await startPayHarness(dbCase, { payOptions: { dialect: 'foreign', invoiceTtlSeconds: 300 } });
   });
-  afterAll(async () => { await h?.close(); });
+  afterAll(async () => {
+    await h?.close();
+  });
 
   /** An invoice confirmed in the app with the bank set to `bank` for it (then back to approving at once). */
   async function confirmed(bank: { mode: string; delayMs?: number; receiveMs?: number }): Promise<number> {
@@ -50,7 +52,7 @@ describe.each(cases)('sandbox Pay API in the foreign dialect on $name', (dbCase)
     expect((await h.waitStatus(id as never, (s) => s.status !== 'ON_HOLD')).status).toBe('PAID');
   });
 
-  it('answers a cancel while the bank holds the payment IN_PROGRESS, and the bank\'s result comes later', async () => {
+  it("answers a cancel while the bank holds the payment IN_PROGRESS, and the bank's result comes later", async () => {
     const id = await confirmed({ mode: 'approve', delayMs: 2_000_000 });
     const cancel = await h.pay('/cancel', { transactionId: id });
     expect(cancel.body).toMatchObject({ transactionId: id, status: 'IN_PROGRESS' });
@@ -65,8 +67,10 @@ describe.each(cases)('sandbox Pay API in the foreign dialect on $name', (dbCase)
     const declined = await h.invoice();
     const decline = `/sandbox/app/transactions/${declined.transactionId}/decline`;
     await h.sim('POST', decline, { reason: 'INSUFFICIENT_FUNDS' });
-    expect((await h.pay('/status', { transactionId: declined.transactionId })).body)
-      .toMatchObject({ status: 'DECLINED', reason: 'INSUFFICIENT_FUNDS' });
+    expect((await h.pay('/status', { transactionId: declined.transactionId })).body).toMatchObject({
+      status: 'DECLINED',
+      reason: 'INSUFFICIENT_FUNDS',
+    });
     const late = await h.invoice();
     h.clock.advance(301_000);
     expect((await h.pay('/status', { transactionId: late.transactionId })).body.status).toBe('EXPIRED');
@@ -105,15 +109,21 @@ describe.each(cases)('sandbox Pay API in the foreign dialect on $name', (dbCase)
     await h.sim('POST', '/sandbox/bank/refunds', { mode: 'approve', delayMs: 60_000 });
     const first = await h.pay('/refund', { transactionId: id, refundId: 'r1', amount: 1000 });
     expect(first.body).toEqual({
-      refundId: 'r1', transactionId: id, amount: 1000, refundedAmount: 0, status: 'PENDING',
+      refundId: 'r1',
+      transactionId: id,
+      amount: 1000,
+      refundedAmount: 0,
+      status: 'PENDING',
     });
     expect((await h.pay('/refund', { transactionId: id, refundId: 'r1', amount: 1000 })).body.status).toBe('PENDING');
     const total = (await h.pay('/status', { transactionId: id })).body.totalAmount as number;
     const tooMuch = await h.pay('/refund', { transactionId: id, refundId: 'r2', amount: total - 999 });
     expect(tooMuch).toMatchObject({ status: 422, body: { code: 'INVALID_AMOUNT' } });
     h.clock.advance(60_000);
-    expect((await h.pay('/refund', { transactionId: id, refundId: 'r1', amount: 1000 })).body)
-      .toMatchObject({ status: 'SUCCEEDED', refundedAmount: 1000 });
+    expect((await h.pay('/refund', { transactionId: id, refundId: 'r1', amount: 1000 })).body).toMatchObject({
+      status: 'SUCCEEDED',
+      refundedAmount: 1000,
+    });
     const after = await h.pay('/status', { transactionId: id });
     expect(after.body).toMatchObject({ status: 'PAID', refundedAmount: 1000 });
   });

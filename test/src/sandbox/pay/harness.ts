@@ -58,7 +58,8 @@ export class SharedSandbox {
 
   get(options: StartOptions): Promise<Started> {
     const key = JSON.stringify(options);
-    if (this.#options !== undefined && this.#options !== key) throw new Error('the scheme cases of one file must start the sandbox alike');
+    if (this.#options !== undefined && this.#options !== key)
+      throw new Error('the scheme cases of one file must start the sandbox alike');
     this.#options = key;
     this.#started ??= startSandboxOnly(this.dbCase, options);
     return this.#started;
@@ -93,7 +94,9 @@ export interface SchemeCase extends SandboxCase {
  */
 export function sandboxSchemeCases(what: string): SchemeCase[] {
   const cases = sandboxCases(what).map((dbCase) => ({ dbCase, shared: new SharedSandbox(dbCase) }));
-  afterAll(async () => { for (const { shared } of cases) await shared.close(); });
+  afterAll(async () => {
+    for (const { shared } of cases) await shared.close();
+  });
   return cases.flatMap(({ dbCase, shared }) => SCHEMES.map((scheme) => ({ ...dbCase, scheme, shared })));
 }
 
@@ -124,7 +127,9 @@ export interface PayHarness {
    */
   card(extra?: Json): Promise<{ cardNumber: string; cardSession: string; barcode: string; cardKey: string | null }>;
   /** The app draws a card's barcode again (a new card session), scanned like {@link PayHarness.card}'s. */
-  rescan(cardNumber: string): Promise<{ cardNumber: string; cardSession: string; barcode: string; cardKey: string | null }>;
+  rescan(
+    cardNumber: string,
+  ): Promise<{ cardNumber: string; cardSession: string; barcode: string; cardKey: string | null }>;
   /** A valid checkout body for a card session. */
   checkoutBody(cardSession: string, requestId: string, extra?: Json): Json;
   /** Creates an invoice and answers its transactionId. */
@@ -138,10 +143,19 @@ export interface PayHarness {
  * A token made with jose (an implementation we did not write) over any bytes,
  * with a chosen header: for stale, foreign-key or non-JSON cases.
  */
-export async function joseToken(text: string, { keyHex = BASE_CONFIG.key, iat, kid, jti = randomBytes(16).toString('base64url') }:
-  { keyHex?: string; iat: number; kid?: string; jti?: string }): Promise<string> {
+export async function joseToken(
+  text: string,
+  {
+    keyHex = BASE_CONFIG.key,
+    iat,
+    kid,
+    jti = randomBytes(16).toString('base64url'),
+  }: { keyHex?: string; iat: number; kid?: string; jti?: string },
+): Promise<string> {
   const header = { alg: 'HS256', b64: false, crit: ['b64'], iat, jti, ...(kid === undefined ? {} : { kid }) };
-  const jws = await new FlattenedSign(new TextEncoder().encode(text)).setProtectedHeader(header as never).sign(tokenKeyOf(keyHex));
+  const jws = await new FlattenedSign(new TextEncoder().encode(text))
+    .setProtectedHeader(header as never)
+    .sign(tokenKeyOf(keyHex));
   return `${jws.protected}..${jws.signature}`;
 }
 
@@ -170,16 +184,34 @@ export interface HarnessOptions {
   clock?: TestClock;
 }
 
-async function startSandboxOnly(dbCase: SandboxCase, { payOptions = {}, realClock = false, sandbox = {}, dbOptions: given, clock = testClock(realClock ? 'wall' : NOW) }: StartOptions): Promise<Started> {
+async function startSandboxOnly(
+  dbCase: SandboxCase,
+  {
+    payOptions = {},
+    realClock = false,
+    sandbox = {},
+    dbOptions: given,
+    clock = testClock(realClock ? 'wall' : NOW),
+  }: StartOptions,
+): Promise<Started> {
   const now = clock.now;
   const dbOptions = { ...(given ?? dbCase.options()), ...sandbox };
   const running = await startTestSandbox({ timeScale: 1000, clock: now, ...dbOptions }, [createPayModule(payOptions)]);
   const url = running.url;
-  const request = async (method: string, path: string, text: string | undefined, headers: Record<string, string>): Promise<Answer> => {
+  const request = async (
+    method: string,
+    path: string,
+    text: string | undefined,
+    headers: Record<string, string>,
+  ): Promise<Answer> => {
     const res = await fetch(url + path, { method, headers, body: text });
     const body = await res.text();
     let parsed: unknown;
-    try { parsed = body === '' ? undefined : JSON.parse(body); } catch { parsed = body; }
+    try {
+      parsed = body === '' ? undefined : JSON.parse(body);
+    } catch {
+      parsed = body;
+    }
     return { status: res.status, body: parsed, text: body };
   };
   return { running, url, clock, dbOptions, now, request };
@@ -202,21 +234,45 @@ export async function startPayHarness(
   const { scheme: _, ...startOptions } = options;
   const started = shared ? await shared.get(startOptions) : await startSandboxOnly(dbCase, startOptions);
   const { running, url, clock, dbOptions, now, request } = started;
-  const verifier = createVerifier({ ...BASE_CONFIG, partnerId, clock: now, replay: false, ...(scheme ? { scheme } : {}) });
+  const verifier = createVerifier({
+    ...BASE_CONFIG,
+    partnerId,
+    clock: now,
+    replay: false,
+    ...(scheme ? { scheme } : {}),
+  });
   const sim = (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) =>
-    request(method, path, body === undefined ? undefined : JSON.stringify(body), body === undefined ? {} : { 'content-type': 'application/json' });
+    request(
+      method,
+      path,
+      body === undefined ? undefined : JSON.stringify(body),
+      body === undefined ? {} : { 'content-type': 'application/json' },
+    );
   if (shared) {
     await sim('POST', '/sandbox/bank', { mode: 'approve' });
     await sim('DELETE', '/sandbox/faults');
   }
-  const created = await sim('POST', '/sandbox/partners', { partnerId, key: BASE_CONFIG.key, ...(webhookUrl ? { webhookUrl } : {}), ...(scheme ? { scheme } : {}) });
+  const created = await sim('POST', '/sandbox/partners', {
+    partnerId,
+    key: BASE_CONFIG.key,
+    ...(webhookUrl ? { webhookUrl } : {}),
+    ...(scheme ? { scheme } : {}),
+  });
   if (created.status !== 200) throw new Error(`partner: ${created.text}`);
   const harness: PayHarness & { dbOptions: typeof dbOptions } = {
-    url, running, verifier, partnerId, clock, dbOptions,
+    url,
+    running,
+    verifier,
+    partnerId,
+    clock,
+    dbOptions,
     pay(path, body, options = {}) {
       const text = options.raw ?? JSON.stringify(body);
       const token = options.token === undefined ? verifier.getToken(text) : options.token;
-      return request('POST', path, text, { 'content-type': 'application/json', ...(token === null ? {} : { 'x-wallet-token': token }) });
+      return request('POST', path, text, {
+        'content-type': 'application/json',
+        ...(token === null ? {} : { 'x-wallet-token': token }),
+      });
     },
     sim,
     async card(extra = {}) {
@@ -231,9 +287,15 @@ export async function startPayHarness(
     },
     checkoutBody(cardSession, requestId, extra = {}) {
       return {
-        requestId, cardSession,
-        items: [{ name: 'Milk 3.2%', article: 'A-1', quantity: 2, price: 8990 }, { name: 'Cheese', article: 'B-2', measure: 'GRAM', quantity: 350, price: 12 }],
-        discountAmount: 1000, totalAmount: 2 * 8990 + 350 * 12 - 1000, ...extra,
+        requestId,
+        cardSession,
+        items: [
+          { name: 'Milk 3.2%', article: 'A-1', quantity: 2, price: 8990 },
+          { name: 'Cheese', article: 'B-2', measure: 'GRAM', quantity: 350, price: 12 },
+        ],
+        discountAmount: 1000,
+        totalAmount: 2 * 8990 + 350 * 12 - 1000,
+        ...extra,
       };
     },
     async invoice(extra = {}) {
@@ -241,7 +303,12 @@ export async function startPayHarness(
       const requestId = uid('req');
       const answer = await harness.pay('/checkout', harness.checkoutBody(card.cardSession, requestId, extra));
       if (answer.status !== 200) throw new Error(`checkout: ${answer.text}`);
-      return { transactionId: answer.body.transactionId, cardSession: card.cardSession, cardNumber: card.cardNumber, requestId };
+      return {
+        transactionId: answer.body.transactionId,
+        cardSession: card.cardSession,
+        cardNumber: card.cardNumber,
+        requestId,
+      };
     },
     async waitStatus(transactionId, predicate, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
@@ -266,7 +333,11 @@ export async function startPayHarness(
   function scanned<T extends { barcode: string; cardNumber: string; cardSession: string | null }>(card: T): T {
     const result = verifier.barcodeVerify(card.barcode);
     const expected = card.cardSession === null ? 'CARDSESSION_NOT_AVAILABLE' : 'CARDSESSION_AVAILABLE';
-    if (result.resultCode !== expected || result.cardNumber !== card.cardNumber || result.cardSession !== card.cardSession) {
+    if (
+      result.resultCode !== expected ||
+      result.cardNumber !== card.cardNumber ||
+      result.cardSession !== card.cardSession
+    ) {
       throw new Error(`the ${scheme ?? 'default'} verifier read the drawn barcode as ${JSON.stringify(result)}`);
     }
     return card;

@@ -14,8 +14,12 @@ const dialects = [
 describe.each(sandboxCases('sandbox Pay strict checkout'))('sandbox Pay strict checkout on $name', (dbCase) => {
   describe.each(dialects)('in the $dialect dialect', ({ dialect, refusal }) => {
     let h: PayHarness;
-    beforeAll(async () => { h = await startPayHarness(dbCase, { sandbox: { dialect, strict: true } }); });
-    afterAll(async () => { await h?.close(); });
+    beforeAll(async () => {
+      h = await startPayHarness(dbCase, { sandbox: { dialect, strict: true } });
+    });
+    afterAll(async () => {
+      await h?.close();
+    });
 
     it('refuses a /checkout for a card session whose invoice is still waiting, and stores nothing', async () => {
       const first = await h.invoice();
@@ -35,7 +39,7 @@ describe.each(sandboxCases('sandbox Pay strict checkout'))('sandbox Pay strict c
       expect(await h.pay('/checkout', h.checkoutBody(first.cardSession, uid('req')))).toMatchObject(refusal);
     });
 
-    it('still answers a repeat of the open invoice\'s own /checkout with its stored answer', async () => {
+    it("still answers a repeat of the open invoice's own /checkout with its stored answer", async () => {
       const card = await h.card();
       const body = h.checkoutBody(card.cardSession, uid('req'));
       const created = await h.pay('/checkout', body);

@@ -26,29 +26,51 @@ describe('verifyWalletToken', () => {
     const token = verifier.getToken(body);
     const first = await verifyWalletToken(token, encoder.encode(body), { tokenKey, nowSeconds, claimJti });
     expect(first).toMatchObject({ ok: true, header: { alg: 'HS256', kid: 'chain-42', iat: nowSeconds } });
-    expect(await verifyWalletToken(token, encoder.encode(body), { tokenKey, nowSeconds, claimJti })).toEqual({ ok: false, refusal: 'REPLAYED' });
+    expect(await verifyWalletToken(token, encoder.encode(body), { tokenKey, nowSeconds, claimJti })).toEqual({
+      ok: false,
+      refusal: 'REPLAYED',
+    });
   });
 
   it('accepts a token signed by an independent JOSE library', async () => {
     const jws = await new FlattenedSign(encoder.encode(body))
-      .setProtectedHeader({ alg: 'HS256', b64: false, crit: ['b64'], iat: nowSeconds, jti: 'abcdefghijklmnopqrstuv' } as never)
+      .setProtectedHeader({
+        alg: 'HS256',
+        b64: false,
+        crit: ['b64'],
+        iat: nowSeconds,
+        jti: 'abcdefghijklmnopqrstuv',
+      } as never)
       .sign(tokenKey);
     const token = `${jws.protected}..${jws.signature}`;
-    expect((await verifyWalletToken(token, encoder.encode(body), { tokenKey, nowSeconds, claimJti: jtiLedger() })).ok).toBe(true);
+    expect(
+      (await verifyWalletToken(token, encoder.encode(body), { tokenKey, nowSeconds, claimJti: jtiLedger() })).ok,
+    ).toBe(true);
   });
 
   it('refuses a tampered body, a wrong key, a stale iat and garbage, without burning the jti', async () => {
     const claimJti = jtiLedger();
     const token = verifier.getToken(body);
     const tampered = encoder.encode(body.replace('1000', '1001'));
-    expect(await verifyWalletToken(token, tampered, { tokenKey, nowSeconds, claimJti })).toEqual({ ok: false, refusal: 'SIGNATURE' });
-    expect(await verifyWalletToken(token, encoder.encode(body), { tokenKey: tokenKeyOf('ff'.repeat(32)), nowSeconds, claimJti }))
-      .toEqual({ ok: false, refusal: 'SIGNATURE' });
-    expect(await verifyWalletToken(token, encoder.encode(body), { tokenKey, nowSeconds: nowSeconds + 301, claimJti }))
-      .toEqual({ ok: false, refusal: 'STALE' });
+    expect(await verifyWalletToken(token, tampered, { tokenKey, nowSeconds, claimJti })).toEqual({
+      ok: false,
+      refusal: 'SIGNATURE',
+    });
+    expect(
+      await verifyWalletToken(token, encoder.encode(body), {
+        tokenKey: tokenKeyOf('ff'.repeat(32)),
+        nowSeconds,
+        claimJti,
+      }),
+    ).toEqual({ ok: false, refusal: 'SIGNATURE' });
+    expect(
+      await verifyWalletToken(token, encoder.encode(body), { tokenKey, nowSeconds: nowSeconds + 301, claimJti }),
+    ).toEqual({ ok: false, refusal: 'STALE' });
     expect((await verifyWalletToken(token, encoder.encode(body), { tokenKey, nowSeconds, claimJti })).ok).toBe(true);
     for (const garbage of [undefined, '', 'a.b.c', 'x..y', `${token}.`, token.replace('..', '.x.')]) {
-      expect((await verifyWalletToken(garbage, encoder.encode(body), { tokenKey, nowSeconds, claimJti })).ok).toBe(false);
+      expect((await verifyWalletToken(garbage, encoder.encode(body), { tokenKey, nowSeconds, claimJti })).ok).toBe(
+        false,
+      );
     }
   });
 });

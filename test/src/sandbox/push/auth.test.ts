@@ -45,14 +45,30 @@ describe.each(sandboxCases('Push auth'))('Push API authentication on $name', ({ 
     expect401(await call(url, 'POST', '/public/push/single', single));
     expect401(await call(url, 'POST', '/public/push/single', single, { authorization: 'Bearer abc' }));
     expect401(await call(url, 'POST', '/public/push/single', single, { authorization: 'Basic !!!' }));
-    expect401(await call(url, 'PUT', '/public/user/reset-password', { password: NEW_PASSWORD }, basic(login, 'wrong-password')));
-    expect401(await call(url, 'PUT', '/public/user/reset-password', { password: NEW_PASSWORD }, basic('no-such-login', 'whatever-password')));
+    expect401(
+      await call(url, 'PUT', '/public/user/reset-password', { password: NEW_PASSWORD }, basic(login, 'wrong-password')),
+    );
+    expect401(
+      await call(
+        url,
+        'PUT',
+        '/public/user/reset-password',
+        { password: NEW_PASSWORD },
+        basic('no-such-login', 'whatever-password'),
+      ),
+    );
     expect((await call(url, 'GET', `/sandbox/push/accounts/${login}`)).body.passwordReset).toBe(false);
   });
 
   it('moves to "password reset" with the initial password, then takes only the new one', async () => {
     const { login, password } = await newAccount();
-    const reset = await call(url, 'PUT', '/public/user/reset-password', { password: NEW_PASSWORD }, basic(login, password));
+    const reset = await call(
+      url,
+      'PUT',
+      '/public/user/reset-password',
+      { password: NEW_PASSWORD },
+      basic(login, password),
+    );
     expect(reset).toMatchObject({ status: 200, body: { status: 'OK' } });
     expect((await call(url, 'POST', '/public/push/single', single, basic(login, NEW_PASSWORD))).status).toBe(200);
     expect401(await call(url, 'POST', '/public/push/single', { ...single, subId: 'other' }, basic(login, password)));
@@ -62,18 +78,38 @@ describe.each(sandboxCases('Push auth'))('Push API authentication on $name', ({ 
   it('lets the password be rotated again with the current one, and refuses the same password', async () => {
     const { login, password } = await newAccount();
     await call(url, 'PUT', '/public/user/reset-password', { password: NEW_PASSWORD }, basic(login, password));
-    const same = await call(url, 'PUT', '/public/user/reset-password', { password: NEW_PASSWORD }, basic(login, NEW_PASSWORD));
-    expect(same).toMatchObject({ status: 400, body: { status: 'BAD_REQUEST', errors: ['password: must differ from the current password'] } });
-    const rotated = await call(url, 'PUT', '/public/user/reset-password', { password: 'third-password-xyz' }, basic(login, NEW_PASSWORD));
+    const same = await call(
+      url,
+      'PUT',
+      '/public/user/reset-password',
+      { password: NEW_PASSWORD },
+      basic(login, NEW_PASSWORD),
+    );
+    expect(same).toMatchObject({
+      status: 400,
+      body: { status: 'BAD_REQUEST', errors: ['password: must differ from the current password'] },
+    });
+    const rotated = await call(
+      url,
+      'PUT',
+      '/public/user/reset-password',
+      { password: 'third-password-xyz' },
+      basic(login, NEW_PASSWORD),
+    );
     expect(rotated.status).toBe(200);
     expect401(await call(url, 'POST', '/public/push/single', single, basic(login, NEW_PASSWORD)));
-    expect((await call(url, 'POST', '/public/push/single', single, basic(login, 'third-password-xyz'))).status).toBe(200);
+    expect((await call(url, 'POST', '/public/push/single', single, basic(login, 'third-password-xyz'))).status).toBe(
+      200,
+    );
   });
 
   it('checks the new password against the contract and keeps the initial state on a bad one', async () => {
     const { login, password } = await newAccount();
     const res = await call(url, 'PUT', '/public/user/reset-password', { password: 'short' }, basic(login, password));
-    expect(res).toMatchObject({ status: 400, body: { status: 'BAD_REQUEST', errors: ['password: must be 12 to 128 characters'] } });
+    expect(res).toMatchObject({
+      status: 400,
+      body: { status: 'BAD_REQUEST', errors: ['password: must be 12 to 128 characters'] },
+    });
     expect401(await call(url, 'POST', '/public/push/single', single, basic(login, password)));
   });
 

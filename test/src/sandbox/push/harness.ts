@@ -14,17 +14,37 @@ export async function twoOnPostgres(options: SandboxOptions = {}): Promise<[Runn
   const first = await startTestSandbox({ ...options, ...shared });
   const second = await startTestSandbox({ ...options, ...shared });
   const close = second.close.bind(second);
-  return [first, Object.assign(second, { close: async () => { await close(); await dropSchema(shared.databaseSchema); } })];
+  return [
+    first,
+    Object.assign(second, {
+      close: async () => {
+        await close();
+        await dropSchema(shared.databaseSchema);
+      },
+    }),
+  ];
 }
 
 /** A JSON call; `status`, parsed `body` (null when empty) and headers. */
-export async function call(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const response = await fetch(base + path, {
-    method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, text, body: text === '' ? null : JSON.parse(text) as any };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    body: text === '' ? null : (JSON.parse(text) as any),
+  };
 }
 
 /** The Authorization header. */
@@ -43,9 +63,19 @@ export async function readyAccount(base: string, extra: Record<string, unknown> 
   const login = freshLogin();
   const created = await call(base, 'POST', '/sandbox/push/accounts', { login, partner: 'partner-1', ...extra });
   if (created.status !== 200) throw new Error(`account creation answered ${created.status} ${created.text}`);
-  const reset = await call(base, 'PUT', '/public/user/reset-password', { password: NEW_PASSWORD }, basic(login, created.body.password));
+  const reset = await call(
+    base,
+    'PUT',
+    '/public/user/reset-password',
+    { password: NEW_PASSWORD },
+    basic(login, created.body.password),
+  );
   if (reset.status !== 200) throw new Error(`reset answered ${reset.status} ${reset.text}`);
-  return { login, created: created.body as { password: string; callbackSecret: string }, auth: basic(login, NEW_PASSWORD) };
+  return {
+    login,
+    created: created.body as { password: string; callbackSecret: string },
+    auth: basic(login, NEW_PASSWORD),
+  };
 }
 
 /** A message body. */
@@ -61,26 +91,42 @@ export interface Received {
 }
 
 /** A local HTTP receiver for callbacks: answers `status()` (default 204), records every request. */
-export async function receiver(status: () => number = () => 204, delayMs: () => number = () => 0): Promise<{ url: string; received: Received[]; close(): Promise<void>; server: Server }> {
+export async function receiver(
+  status: () => number = () => 204,
+  delayMs: () => number = () => 0,
+): Promise<{ url: string; received: Received[]; close(): Promise<void>; server: Server }> {
   const received: Received[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      setTimeout(() => { res.statusCode = status(); res.end(); }, delayMs());
+      setTimeout(() => {
+        res.statusCode = status();
+        res.end();
+      }, delayMs());
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   return {
-    url: `http://127.0.0.1:${port}/callbacks`, received, server,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    url: `http://127.0.0.1:${port}/callbacks`,
+    received,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
 /** Polls `check` until it returns a value that is not undefined (or throws after `timeoutMs`). */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 30_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 30_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

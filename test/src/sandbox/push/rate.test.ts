@@ -58,31 +58,64 @@ describe.each(sandboxCases('Push 304 rule'))('the 304 rule on $name', ({ start }
     // The refused call at +6 s did not restart the interval: +10 s from the accepted one is enough.
     time.advance(4_000);
     expect((await call(url, 'POST', '/public/push/single', body, auth)).status).toBe(200);
-    expect((await call(url, 'GET', `/sandbox/push/stats?login=${login}`)).body).toMatchObject({ messages: 4, singles: 4 });
+    expect((await call(url, 'GET', `/sandbox/push/stats?login=${login}`)).body).toMatchObject({
+      messages: 4,
+      singles: 4,
+    });
   });
 
   it('answers 304 to a batch sooner than 1 s after the last accepted batch, even with another subId', async () => {
     const { login, auth } = await readyAccount(url, { simulateDelivery: false });
-    expect((await call(url, 'POST', '/public/push/batch', { msisdn: numbers(3), subId: 'c', message }, auth)).status).toBe(200);
+    expect(
+      (await call(url, 'POST', '/public/push/batch', { msisdn: numbers(3), subId: 'c', message }, auth)).status,
+    ).toBe(200);
     time.advance(250);
-    expect304(await call(url, 'POST', '/public/push/batch', { msisdn: numbers(3, 79_980_000_000), subId: 'other', message }, auth), 1, 750);
+    expect304(
+      await call(
+        url,
+        'POST',
+        '/public/push/batch',
+        { msisdn: numbers(3, 79_980_000_000), subId: 'other', message },
+        auth,
+      ),
+      1,
+      750,
+    );
     time.advance(750);
-    expect((await call(url, 'POST', '/public/push/batch', { msisdn: numbers(3, 79_980_000_000), subId: 'c', message }, auth)).status).toBe(200);
-    expect((await call(url, 'GET', `/sandbox/push/stats?login=${login}`)).body).toMatchObject({ messages: 6, batches: 2 });
+    expect(
+      (await call(url, 'POST', '/public/push/batch', { msisdn: numbers(3, 79_980_000_000), subId: 'c', message }, auth))
+        .status,
+    ).toBe(200);
+    expect((await call(url, 'GET', `/sandbox/push/stats?login=${login}`)).body).toMatchObject({
+      messages: 6,
+      batches: 2,
+    });
   });
 
   it('does not count a batch refused as 400', async () => {
     const { auth } = await readyAccount(url, { simulateDelivery: false });
-    expect((await call(url, 'POST', '/public/push/batch', { msisdn: numbers(1), subId: null, message }, auth)).status).toBe(400);
-    expect((await call(url, 'POST', '/public/push/batch', { msisdn: numbers(1), subId: 'ok', message }, auth)).status).toBe(200);
+    expect(
+      (await call(url, 'POST', '/public/push/batch', { msisdn: numbers(1), subId: null, message }, auth)).status,
+    ).toBe(400);
+    expect(
+      (await call(url, 'POST', '/public/push/batch', { msisdn: numbers(1), subId: 'ok', message }, auth)).status,
+    ).toBe(200);
   });
 
-  it('uses the account\'s own intervals, as changed by the test control', async () => {
+  it("uses the account's own intervals, as changed by the test control", async () => {
     const { login, auth } = await readyAccount(url, { simulateDelivery: false, batchIntervalMs: 5_000 });
-    expect((await call(url, 'POST', '/public/push/batch', { msisdn: numbers(1), subId: 'i', message }, auth)).status).toBe(200);
-    expect304(await call(url, 'POST', '/public/push/batch', { msisdn: numbers(1), subId: 'i', message }, auth), 5, 5_000);
+    expect(
+      (await call(url, 'POST', '/public/push/batch', { msisdn: numbers(1), subId: 'i', message }, auth)).status,
+    ).toBe(200);
+    expect304(
+      await call(url, 'POST', '/public/push/batch', { msisdn: numbers(1), subId: 'i', message }, auth),
+      5,
+      5_000,
+    );
     await call(url, 'PATCH', `/sandbox/push/accounts/${login}`, { batchIntervalMs: 0 });
-    expect((await call(url, 'POST', '/public/push/batch', { msisdn: numbers(1), subId: 'i', message }, auth)).status).toBe(200);
+    expect(
+      (await call(url, 'POST', '/public/push/batch', { msisdn: numbers(1), subId: 'i', message }, auth)).status,
+    ).toBe(200);
   });
 
   it('lets only one of simultaneous single pushes with one subId to one number through', async () => {
@@ -95,7 +128,17 @@ describe.each(sandboxCases('Push 304 rule'))('the 304 rule on $name', ({ start }
 
   it('lets only one of two simultaneous batches through', async () => {
     const { login, auth } = await readyAccount(url, { simulateDelivery: false });
-    const results = await Promise.all([1, 2, 3].map((i) => call(url, 'POST', '/public/push/batch', { msisdn: numbers(100, 79_900_000_000 + i * 1000), subId: 'r', message }, auth)));
+    const results = await Promise.all(
+      [1, 2, 3].map((i) =>
+        call(
+          url,
+          'POST',
+          '/public/push/batch',
+          { msisdn: numbers(100, 79_900_000_000 + i * 1000), subId: 'r', message },
+          auth,
+        ),
+      ),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 304, 304]);
     expect((await call(url, 'GET', `/sandbox/push/stats?login=${login}`)).body.batches).toBe(1);
   });
