@@ -52,7 +52,8 @@ if ('skip' in kit) {
     const ms = (values: number[]) => values.map((v) => v.toFixed(0)).join(', ');
     console.log(
       `serve --demo to "listening": checkout ${ms(checkout)} ms (median ${median(checkout).toFixed(0)}), ` +
-        `installed ${ms(installed)} ms (median ${median(installed).toFixed(0)}); installed/checkout ${ratio.toFixed(2)}x (goal <= 1.3x)`,
+        `installed ${ms(installed)} ms (median ${median(installed).toFixed(0)}); installed/checkout ` +
+        `${ratio.toFixed(2)}x (goal <= 1.3x)`,
     );
     if (ratio > 1.8) process.exitCode = 1;
   } finally {

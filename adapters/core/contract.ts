@@ -39,7 +39,10 @@ export interface CoreBackend {
    * unless it matched).
    */
   readonly batchResult: Int32Array;
-  /** Splits and checks `count` (at most `batchMax`) strings of `fullBarcodes` from `start`, all at `nowMs`, into `batchResult`. */
+  /**
+   * Splits and checks `count` (at most `batchMax`) strings of `fullBarcodes` from `start`, all at `nowMs`, into
+   * `batchResult`.
+   */
   verifyBatch(fullBarcodes: readonly string[], start: number, count: number, nowMs: number): void;
   /** The token for `requestData` issued at `iat`, or the byte offset where it stops being JSON. */
   sign(requestData: string, iat: number): string | number;

@@ -11,7 +11,8 @@ import type { PathRoutes } from './route-table.js';
 /**
  * An app's `onError` that answers on the Node response (the cash desk's), for
  * failures in its Hono routes: the envelope from `problemFor`, written by
- * `writeProblem` like the raw POST routes' refusals, so both paths answer alike. Logs carry the path, never the URL: `?key=` holds a till key.
+ * `writeProblem` like the raw POST routes' refusals, so both paths answer alike. Logs carry the path, never the URL:
+ * `?key=` holds a till key.
  */
 export function errorHandler(logger: Logger): ErrorHandler<NodeEnv> {
   return (error, c) => {
@@ -26,7 +27,8 @@ export function errorHandler(logger: Logger): ErrorHandler<NodeEnv> {
 
 /**
  * An app's `notFound` that answers on the Node response (the cash desk's):
- * 405 with `Allow` when the path exists under another method (`routes`: the app's routes, see `routeTable`), else 404. Both in
+ * 405 with `Allow` when the path exists under another method (`routes`: the app's routes, see `routeTable`), else
+ * 404. Both in
  * the envelope, via `writeProblem`, and counted here under the route's name
  * (`/v1/payments/{paymentId}`, never the path itself): no counting middleware
  * runs for a request no route matched.

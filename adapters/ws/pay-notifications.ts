@@ -13,7 +13,9 @@ export function sessionUpdatedText(update: SessionUpdate): string {
   return JSON.stringify({ jsonrpc: '2.0', method: SESSION_UPDATED, params: update });
 }
 
-/** Waits between a connection's subscription attempts while they fail: jittered, doubled from `firstMs` up to `maxMs`. */
+/**
+ * Waits between a connection's subscription attempts while they fail: jittered, doubled from `firstMs` up to `maxMs`.
+ */
 export interface SubscribeRetry {
   firstMs: number;
   maxMs: number;

@@ -110,7 +110,8 @@ export class ServerMetrics {
   /** Pay API words the configured dialect does not map: extend `pay.dialect` when this grows. */
   readonly payWordsNotUnderstood = new Counter(
     'wpk_pay_words_not_understood_total',
-    'Pay API status words (kind status, once per transaction) and refusal codes (kind code) the dialect does not map, by operation.',
+    'Pay API status words (kind status, once per transaction) and refusal codes (kind code) the dialect does not ' +
+      'map, by operation.',
     ['operation', 'kind'],
   );
 

@@ -16,7 +16,9 @@ export function readConfigFile(path: string): unknown {
   }
 }
 
-/** Where JSON.parse stopped, as `line L, column C: <its reason>`; V8 gives a character offset, or says the text ended. */
+/**
+ * Where JSON.parse stopped, as `line L, column C: <its reason>`; V8 gives a character offset, or says the text ended.
+ */
 export function jsonErrorPlace(text: string, message: string): string {
   const reason = message.replace(/ in JSON at position \d+.*$/s, '').replace(/^JSON\.parse: /, '');
   const position = /at position (\d+)/.exec(message)?.[1];

@@ -105,10 +105,14 @@ export const ReceiptBody = z
   .object({
     // Forwarded as given, so checked as the Pay API checks it: the text rule, and a bounded depth (the bridge's params
     // arrive parsed, past any check of the text; a deep one overflowed the stack further on, a 500).
-    receipt: z.record(z.string(), z.unknown(), { error: 'must be an object' }).superRefine(boundedJsonRule).meta({
-      description:
-        'The fiscal receipt, forwarded to the app as given: at most 64 levels deep, no control characters but tab, LF and CR.',
-    }),
+    receipt: z
+      .record(z.string(), z.unknown(), { error: 'must be an object' })
+      .superRefine(boundedJsonRule)
+      .meta({
+        description:
+          'The fiscal receipt, forwarded to the app as given: at most 64 levels deep, no control characters but ' +
+          'tab, LF and CR.',
+      }),
   })
   .strict()
   .meta({ id: 'ReceiptBody' });

@@ -9,11 +9,15 @@ export const ErrorEnvelope = z
   .object({
     status: z.string().meta({ example: 'BAD_REQUEST' }),
     errors: z.array(z.string()).meta({ example: ['fullBarcode: must be a string'] }),
-    requestId: z.string().optional().meta({
-      description:
-        "The answer's `X-Request-Id` (the caller's when sane, else made up): quote it when reporting a failure, it is in the server's log lines.",
-      example: 'till-7-000123',
-    }),
+    requestId: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          "The answer's `X-Request-Id` (the caller's when sane, else made up): quote it when reporting a failure, " +
+          "it is in the server's log lines.",
+        example: 'till-7-000123',
+      }),
   })
   .meta({ id: 'Error' });
 

@@ -18,11 +18,15 @@ export const CallbackHeaders = z.object({
       description: 'Unix seconds of this attempt; reject stale ones (e.g. more than 5 min off).',
       example: '1795426800',
     }),
-  'webhook-signature': z.string().min(1).meta({
-    description:
-      'Space-separated `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<body>")>`, key = the base64 part of the account\'s `whsec_` secret.',
-    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
-  }),
+  'webhook-signature': z
+    .string()
+    .min(1)
+    .meta({
+      description:
+        'Space-separated `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<body>")>`, key = the ' +
+        "base64 part of the account's `whsec_` secret.",
+      example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+    }),
 });
 
 /**

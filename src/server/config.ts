@@ -190,7 +190,8 @@ export const serveConfigSchema = z
     // Redis or the Pay API not answering at start: a warn line each, and the server starts (false, the default);
     // true: the start fails naming it (--require-dependencies). The database is always required.
     requireDependencies: z.boolean({ error: 'must be true or false' }).default(false),
-    // One file (and demoConfig) may also hold the Push account and the Loyalty server's credentials: serve does not use them.
+    // One file (and demoConfig) may also hold the Push account and the Loyalty server's credentials: serve does not
+    // use them.
     push: credentials.optional(),
     loyalty: credentials.optional(),
   })

@@ -93,7 +93,9 @@ async function listening<T>(what: string, host: string, port: number, start: () 
       // Not a usage error: exit code 1, as any command's port in use (src/cli/errors.ts).
       throw new KitError(
         'PORT_UNAVAILABLE',
-        `Port unavailable: ${host}:${port} (${what}): ${code === 'EADDRINUSE' ? 'already in use' : 'not allowed'}; stop what runs there or pick other ports with --port N`,
+        `Port unavailable: ${host}:${port} (${what}): ` +
+          `${code === 'EADDRINUSE' ? 'already in use' : 'not allowed'}; ` +
+          'stop what runs there or pick other ports with --port N',
       );
     }
     throw error;

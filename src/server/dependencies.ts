@@ -74,7 +74,8 @@ export async function checkDependencies(
     if (required) {
       throw new KitError(
         'DEPENDENCY_UNREACHABLE',
-        `cannot reach ${d.name} at ${d.target} (${reason}); --require-dependencies (requireDependencies) makes that fatal`,
+        `cannot reach ${d.name} at ${d.target} (${reason}); --require-dependencies (requireDependencies) makes ` +
+          `that fatal`,
       );
     }
     logger.warn(
@@ -126,7 +127,8 @@ export function startupProbes(config: {
           await client.connect();
           await client.ping();
         } catch (error) {
-          throw refused ?? error; // the socket's error (ECONNREFUSED), where connect() says only "Connection is closed."
+          // The socket's error (ECONNREFUSED), where connect() says only "Connection is closed."
+          throw refused ?? error;
         } finally {
           client.disconnect();
         }

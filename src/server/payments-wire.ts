@@ -64,7 +64,8 @@ export type FromPayments =
   | { type: 'result'; id: number; ok: true; value: unknown }
   | { type: 'result'; id: number; ok: false; error: WireError }
   | { type: 'update'; subscription: number; update: SessionUpdate }
-  // `till`: for whose payment a scan is verified (that till's own earlier verification of it is the same scan); '' for a token.
+  // `till`: for whose payment a scan is verified (that till's own earlier verification of it is the same scan); ''
+  // for a token.
   | { type: 'ask'; id: number; what: 'verify' | 'token'; arg: string; till: string }
   | { type: 'log'; line: string }
   /** A word the Pay dialect does not know: counted in the main thread's metrics (`GET /metrics` is served there). */

@@ -39,7 +39,10 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-/** SIGTERM to npx only, as `kill %1` after `npx wallet-partner-kit serve --demo &` does; resolves once the server is gone. */
+/**
+ * SIGTERM to npx only, as `kill %1` after `npx wallet-partner-kit serve --demo &` does; resolves once the server is
+ * gone.
+ */
 async function stopNpx(child: ChildProcess): Promise<void> {
   // The server holds the pipes' write ends too: they close when it exits, not when npx does.
   const serverGone = new Promise<void>((resolve) => child.stdout!.on('close', () => resolve()));
@@ -48,23 +51,29 @@ async function stopNpx(child: ChildProcess): Promise<void> {
 }
 
 describe.skipIf(process.env.WPK_SKIP_PACKAGE_TEST === '1')('the installed package', () => {
-  it('installs without a prepare, with its licence and PGlite snapshot, saying in one line what became of the native addon', (ctx) => {
-    if ('skip' in kit) return ctx.skip();
-    const pkg = join(kit.dir, 'node_modules', 'wallet-partner-kit');
-    for (const file of ['LICENSE', 'build/pglite-base.tar', 'build/pglite-base.json', 'build/core.wasm'])
-      expect(existsSync(join(pkg, file)), file).toBe(true);
-    expect(readFileSync(join(pkg, 'LICENSE'), 'utf8')).toContain('Copyright (c) 2026 wallet-partner-kit contributors');
-    expect(
-      (JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
-        .prepare,
-    ).toBeUndefined();
-    expect(kit.installOutput).not.toContain('prepare');
-    const addonLines = kit.installOutput.split('\n').filter((line) => line.includes('native addon'));
-    expect(addonLines).toEqual([
-      'wallet-partner-kit: native addon not built (WALLET_PARTNER_KIT_NATIVE=0); the wasm core will be used ' +
-        '(`npm rebuild wallet-partner-kit` tries again)',
-    ]);
-  });
+  it(
+    'installs without a prepare, with its licence and PGlite snapshot, saying in one line what became of the ' +
+      'native addon',
+    (ctx) => {
+      if ('skip' in kit) return ctx.skip();
+      const pkg = join(kit.dir, 'node_modules', 'wallet-partner-kit');
+      for (const file of ['LICENSE', 'build/pglite-base.tar', 'build/pglite-base.json', 'build/core.wasm'])
+        expect(existsSync(join(pkg, file)), file).toBe(true);
+      expect(readFileSync(join(pkg, 'LICENSE'), 'utf8')).toContain(
+        'Copyright (c) 2026 wallet-partner-kit contributors',
+      );
+      expect(
+        (JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
+          .prepare,
+      ).toBeUndefined();
+      expect(kit.installOutput).not.toContain('prepare');
+      const addonLines = kit.installOutput.split('\n').filter((line) => line.includes('native addon'));
+      expect(addonLines).toEqual([
+        'wallet-partner-kit: native addon not built (WALLET_PARTNER_KIT_NATIVE=0); the wasm core will be used ' +
+          '(`npm rebuild wallet-partner-kit` tries again)',
+      ]);
+    },
+  );
 
   it(
     'serves --demo from the shipped snapshot (no database build), and stops when npx gets SIGTERM',

@@ -38,11 +38,10 @@ describe.skipIf(!redisUrl)('README Redis example', () => {
         `const config = ${JSON.stringify(demoConfig.verifier)};`,
         `const scanned = ${JSON.stringify(scanned)};`,
         // Each package import becomes the built entry point of its subpath (package.json `exports`).
-        redisSnippet().replace(
-          /from 'wallet-partner-kit(\/[a-z]+)?'/g,
-          (_, sub: string | undefined) =>
-            `from ${JSON.stringify(sub === undefined ? kit : pathToFileURL(join(root, 'dist', 'src', sub, 'index.js')).href)}`,
-        ),
+        redisSnippet().replace(/from 'wallet-partner-kit(\/[a-z]+)?'/g, (_, sub: string | undefined) => {
+          const entry = sub === undefined ? kit : pathToFileURL(join(root, 'dist', 'src', sub, 'index.js')).href;
+          return `from ${JSON.stringify(entry)}`;
+        }),
         'console.log(JSON.stringify({ resultCode: result.resultCode }));',
       ].join('\n');
       writeFileSync(join(dir, 'example.mjs'), program);

@@ -36,7 +36,8 @@ export function barcode(argv: string[]): void {
   if (session !== undefined && !new RegExp(`^[0-9A-Za-z]{${v.cardSessionLength}}$`).test(session)) {
     throw new ConfigError(
       [
-        `--session: must be ${v.cardSessionLength} of [0-9A-Za-z] (the configuration's cardSessionLength), e.g. ${'AB12CD34XY'.repeat(7).slice(0, v.cardSessionLength)}`,
+        `--session: must be ${v.cardSessionLength} of [0-9A-Za-z] (the configuration's cardSessionLength), e.g. ` +
+          `${'AB12CD34XY'.repeat(7).slice(0, v.cardSessionLength)}`,
       ],
       'arguments',
     );

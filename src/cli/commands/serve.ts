@@ -19,7 +19,8 @@ on one port. Configuration: --config FILE (JSON) or WPK_CONFIG, then WPK_* varia
   --demo        use the embedded demo configuration (public demo keys; never in production)
   --host HOST   bind address (default 127.0.0.1)
   --port N      port (default 8080; 0 picks a free one)
-  --data DIR    keep payment sessions in DIR (PGlite); default in memory. DATABASE_URL selects a PostgreSQL server instead.
+  --data DIR    keep payment sessions in DIR (PGlite); default in memory. DATABASE_URL selects a PostgreSQL
+                server instead.
   --require-dependencies  exit 1 when Redis (redisUrl) or the Pay API (pay.url) does not answer at start (config:
                 requireDependencies); without it each is said in one warn line and the server starts. A database
                 that does not answer always ends the start.

@@ -93,7 +93,8 @@ export const PromoCodeRequest = z
 export const PromoCodeResult = z.enum(['APPLIED', 'INVALID', 'EXPIRED', 'ALREADY_USED']).meta({
   id: 'PromoCodeResult',
   description:
-    'APPLIED: accepted now; INVALID: no such code; EXPIRED: past its end; ALREADY_USED: this card used it, or its uses ran out.',
+    'APPLIED: accepted now; INVALID: no such code; EXPIRED: past its end; ALREADY_USED: this card used it, or its ' +
+    'uses ran out.',
 });
 export const PromoCodeResponse = z
   .object({
@@ -127,7 +128,8 @@ export const AnonymousCardResponse = z
       .optional()
       .meta({
         description:
-          'card-bound partners only: the card\'s diversified key, hex: HMAC(partnerKey, "card:" + cardNumber). The app draws the barcode with it. ' +
+          'card-bound partners only: the card\'s diversified key, hex: HMAC(partnerKey, "card:" + cardNumber). ' +
+          'The app draws the barcode with it. ' +
           "Absent under rfc6238 (the document's scheme), where the app draws with the partner key.",
       }),
   })
@@ -148,7 +150,8 @@ export const ReceiptQrRequest = z
       })
       .meta({
         description:
-          'The fiscal receipt QR string: t (yyyyMMddTHHmm[ss]), s (sum, two decimals), fn (16 digits), i (document number), fp (fiscal sign, up to 10 digits), n (1..4).',
+          'The fiscal receipt QR string: t (yyyyMMddTHHmm[ss]), s (sum, two decimals), fn (16 digits), i ' +
+          '(document number), fp (fiscal sign, up to 10 digits), n (1..4).',
         example: 't=20240315T1425&s=1020.00&fn=9289000100242345&i=12345&fp=3826350066&n=1',
       }),
   })
@@ -157,7 +160,8 @@ export const ReceiptQrRequest = z
 export const ReceiptQrResult = z.enum(['ACCEPTED', 'DUPLICATE', 'INVALID']).meta({
   id: 'ReceiptQrResult',
   description:
-    'ACCEPTED: recorded now; DUPLICATE: this receipt was sent before; INVALID: well formed, but the merchant does not take it (e.g. not a purchase, too old).',
+    'ACCEPTED: recorded now; DUPLICATE: this receipt was sent before; INVALID: well formed, but the merchant does ' +
+    'not take it (e.g. not a purchase, too old).',
 });
 export const ReceiptQrResponse = z
   .object({

@@ -11,7 +11,10 @@ export const PUSH_HEADERS = {
 /** An `Idempotency-Key`: 1 to 128 printable ASCII characters. */
 export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,128}$/;
 
-/** The optional `Idempotency-Key` header (an extension of the kit's sandbox and client, not in the interface document). */
+/**
+ * The optional `Idempotency-Key` header (an extension of the kit's sandbox and client, not in the interface
+ * document).
+ */
 export const IdempotencyHeaders = z.object({
   'idempotency-key': z
     .string()
@@ -20,7 +23,8 @@ export const IdempotencyHeaders = z.object({
     .meta({
       description:
         'EXTENSION: the same key with the same body within 24 h answers the stored 200 again and sends nothing twice ' +
-        '(header `Idempotent-Replayed: true`); with another body, 409 `IDEMPOTENCY_CONFLICT`. Lets a crashed campaign resume safely.',
+        '(header `Idempotent-Replayed: true`); with another body, 409 `IDEMPOTENCY_CONFLICT`. Lets a crashed ' +
+        'campaign resume safely.',
       example: 'campaign-42-batch-7',
     }),
 });

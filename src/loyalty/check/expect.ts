@@ -30,7 +30,8 @@ export function expectOk<T extends z.ZodType>(answer: RawAnswer, schema: T, what
   const parsed = schema.safeParse(answer.body);
   check(
     parsed.success,
-    `${what}: the 200 body is off-contract (${(parsed.error === undefined ? [] : validationErrors(parsed.error)).join('; ')})`,
+    `${what}: the 200 body is off-contract ` +
+      `(${(parsed.error === undefined ? [] : validationErrors(parsed.error)).join('; ')})`,
   );
   return parsed.data;
 }

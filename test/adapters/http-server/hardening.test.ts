@@ -93,42 +93,45 @@ describe('createApiApp, given hostile input', () => {
     },
   );
 
-  it('logs a client that goes away mid-body at info and counts it as 499, as the cash desk does, not as a 500', async () => {
-    const log = captureLog('info');
-    const api = createApiApp({ logger: log.logger });
-    let started!: () => void;
-    const reading = new Promise<void>((resolve) => {
-      started = resolve;
-    });
-    api.post('/upload', async (c) => {
-      started();
-      return c.json(await c.req.json());
-    });
-    const server = await serveHttp(api, { host: '127.0.0.1', port: 0 });
-    try {
-      const { port } = new URL(server.url);
-      const req = httpRequest({
-        host: '127.0.0.1',
-        port,
-        path: '/upload',
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': '1000' },
+  it(
+    'logs a client that goes away mid-body at info and counts it as 499, as the cash desk does, not as a ' + '500',
+    async () => {
+      const log = captureLog('info');
+      const api = createApiApp({ logger: log.logger });
+      let started!: () => void;
+      const reading = new Promise<void>((resolve) => {
+        started = resolve;
       });
-      req.on('error', () => {});
-      req.write('{"a":[1,2,');
-      await reading;
-      req.destroy();
-      await expect
-        .poll(() => log.lines().map((l) => l.msg), { timeout: 10_000 })
-        .toContain('request aborted by the client');
-      expect(log.lines().filter((l) => (l.level as number) >= 50)).toEqual([]);
-      await expect
-        .poll(async () => (await fetch(`${server.url}/metrics`)).text(), { timeout: 10_000 })
-        .toContain('wpk_http_requests_total{route="/upload",status="499"} 1');
-    } finally {
-      await server.close();
-    }
-  });
+      api.post('/upload', async (c) => {
+        started();
+        return c.json(await c.req.json());
+      });
+      const server = await serveHttp(api, { host: '127.0.0.1', port: 0 });
+      try {
+        const { port } = new URL(server.url);
+        const req = httpRequest({
+          host: '127.0.0.1',
+          port,
+          path: '/upload',
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': '1000' },
+        });
+        req.on('error', () => {});
+        req.write('{"a":[1,2,');
+        await reading;
+        req.destroy();
+        await expect
+          .poll(() => log.lines().map((l) => l.msg), { timeout: 10_000 })
+          .toContain('request aborted by the client');
+        expect(log.lines().filter((l) => (l.level as number) >= 50)).toEqual([]);
+        await expect
+          .poll(async () => (await fetch(`${server.url}/metrics`)).text(), { timeout: 10_000 })
+          .toContain('wpk_http_requests_total{route="/upload",status="499"} 1');
+      } finally {
+        await server.close();
+      }
+    },
+  );
 });
 
 describe.each(databaseCases('the database refusal guard'))(

@@ -37,7 +37,8 @@ async function run(args: string[]): Promise<{ code: number | null; stderr: strin
 }
 
 describe('wallet-partner-kit demo', () => {
-  it("keeps each server's data in a subfolder of --data, says so (and that DATABASE_URL is not used), and exits 0 on SIGTERM", async () => {
+  it("keeps each server's data in a subfolder of --data, says so (and that DATABASE_URL is not used), and exits 0 " +
+    'on SIGTERM', async () => {
     const data = mkdtempSync(join(tmpdir(), 'wpk-demo-cli-'));
     const env = { ...envWithoutDatabase(), DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' };
     const child = spawn(process.execPath, [cli, 'demo', '--port', '0', '--data', data], { cwd: root, env });

@@ -73,7 +73,11 @@ describe('serve with Redis and the Pay API away at start', () => {
       );
       expect(code).toBe(1);
       expect(stderr).toMatch(
-        /^wallet-partner-kit: cannot reach (Redis at redis:\/\/:\*\*\*@|the Pay API at http:\/\/)127\.0\.0\.1:\d+ \(ECONNREFUSED\); --require-dependencies \(requireDependencies\) makes that fatal\n$/,
+        new RegExp(
+          '^wallet-partner-kit: cannot reach (Redis at redis://:\\*\\*\\*@|the Pay API at http://)' +
+            '127\\.0\\.0\\.1:\\d+ ' +
+            '\\(ECONNREFUSED\\); --require-dependencies \\(requireDependencies\\) makes that fatal\\n$',
+        ),
       );
       expect(stdout).not.toContain('listening');
     },

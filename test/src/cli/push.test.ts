@@ -99,47 +99,54 @@ describe('wallet-partner-kit push', () => {
     },
   );
 
-  it("says how to resume or restart when a second campaign from the same numbers file meets the first one's progress file", async () => {
-    const file = join(dir, 'twice.csv');
-    writeFileSync(file, `${generatedNumbers(3).join('\n')}\n`);
-    const campaign = (subId: string, more: string[] = []) =>
-      run(
-        [
-          'push',
-          'send',
-          '--url',
-          sandbox.url,
-          '--login',
-          login,
-          '--file',
-          file,
-          '--sub-id',
-          subId,
-          '--title',
-          'T',
-          '--text',
-          'T',
-          ...more,
-        ],
-        { PUSH_PASSWORD: NEW_PASSWORD },
+  it(
+    "says how to resume or restart when a second campaign from the same numbers file meets the first one's " +
+      'progress file',
+    async () => {
+      const file = join(dir, 'twice.csv');
+      writeFileSync(file, `${generatedNumbers(3).join('\n')}\n`);
+      const campaign = (subId: string, more: string[] = []) =>
+        run(
+          [
+            'push',
+            'send',
+            '--url',
+            sandbox.url,
+            '--login',
+            login,
+            '--file',
+            file,
+            '--sub-id',
+            subId,
+            '--title',
+            'T',
+            '--text',
+            'T',
+            ...more,
+          ],
+          { PUSH_PASSWORD: NEW_PASSWORD },
+        );
+      expect((await campaign('first')).code).toBe(0);
+      const second = await campaign('second');
+      expect(second.code).toBe(1);
+      expect(second.stderr).toBe(
+        `wallet-partner-kit push: PROGRESS_MISMATCH: ${file}.progress.json: made for another campaign (subId or ` +
+          `message ` +
+          'differs); use another progress file. To resume that campaign, run it with its own --sub-id, --title, ' +
+          '--text and --batch-size; ' +
+          `to send this one as a new campaign, give it files of its own (--progress FILE --results FILE) or delete ` +
+          `${file}.progress.json ` +
+          `and ${file}.results.ndjson\n`,
       );
-    expect((await campaign('first')).code).toBe(0);
-    const second = await campaign('second');
-    expect(second.code).toBe(1);
-    expect(second.stderr).toBe(
-      `wallet-partner-kit push: PROGRESS_MISMATCH: ${file}.progress.json: made for another campaign (subId or message ` +
-        'differs); use another progress file. To resume that campaign, run it with its own --sub-id, --title, --text and --batch-size; ' +
-        `to send this one as a new campaign, give it files of its own (--progress FILE --results FILE) or delete ${file}.progress.json ` +
-        `and ${file}.results.ndjson\n`,
-    );
-    const own = await campaign('second', [
-      '--progress',
-      join(dir, 'second.progress.json'),
-      '--results',
-      join(dir, 'second.ndjson'),
-    ]);
-    expect(own).toMatchObject({ code: 0, stderr: '' });
-  });
+      const own = await campaign('second', [
+        '--progress',
+        join(dir, 'second.progress.json'),
+        '--results',
+        join(dir, 'second.ndjson'),
+      ]);
+      expect(own).toMatchObject({ code: 0, stderr: '' });
+    },
+  );
 
   it('exits 1 naming the code on a refusal, never printing the password', async () => {
     const file = join(dir, 'one.ndjson');

@@ -44,7 +44,8 @@ describe.each(paySandboxCases('Pay recovery rules over HTTP'))(
           expect(first.session.phase).toBe('blocked');
           expect(first.types()).toEqual(['cardRefused']);
           await expect(first.session.start()).rejects.toMatchObject({ code: 'SESSION_OVER' });
-          // The service blocked that card session too: a new session with it, signed right, is told to rescan (row 2) and
+          // The service blocked that card session too: a new session with it, signed right, is told to rescan (row 2)
+          // and
           // goes on.
           signer = t.verifier;
           const again = t.open(blockedCard, { client });
@@ -221,7 +222,8 @@ describe.each(paySandboxCases('Pay recovery rules over HTTP'))(
       'row 5, last line: the bank had the payment before the cancellation, its ' + 'success still comes: lateResult',
       async () => {
         const card = await t.sim.issueCard({ walletPayIsDefault: true });
-        await t.sim.bank('approve', 1_000_000, 0); // received at once, answered 1000 s later (1 s here): after the cancel
+        // Received at once, answered 1000 s later (1 s here): after the cancel.
+        await t.sim.bank('approve', 1_000_000, 0);
         const { session, events } = t.open(card);
         await session.start();
         await t.sim.confirm(session.transactionId!);
