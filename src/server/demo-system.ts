@@ -1,19 +1,16 @@
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
-import { demoConfig, demoConsoleAccount } from '../demo.js';
-import { ConfigError, KitError } from '../errors.js';
+import { demoConfig } from '../demo.js';
+import { ConfigError } from '../errors.js';
 import { startLoyaltyProgram, type RunningLoyaltyProgram } from '../loyalty-program/start.js';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.js';
 import { resolveServeConfig } from './config.js';
 import { startServer, type RunningServer } from './serve.js';
 import { mountWebPage } from '../../adapters/http-server/web-pages.js';
-import { createCallbackReceiver, type CallbackReceiver } from '../callback-receiver/receiver.js';
-import { createPushClient } from '../push/client.js';
-import { CallbackLog } from './console/callback-log.js';
-import { CampaignRunner } from './console/campaigns.js';
-import { MERCHANT_CONSOLE_PATH, MerchantConsole } from './console/merchant-console.js';
+import { MERCHANT_CONSOLE_PATH } from './console/merchant-console.js';
+import { sandboxCall, startBackOffice } from './demo-back-office.js';
+import { listening, probePort } from './demo-ports.js';
 
 /** Where the demo system's pages are, on the server that serves each. */
 export const DEMO_PAGES = { wallet: '/sandbox/app', till: '/till', merchant: MERCHANT_CONSOLE_PATH } as const;
@@ -81,121 +78,6 @@ function checkOptions(options: DemoSystemOptions): { port: number; host: string 
     );
   }
   return { port, host: options.host ?? '127.0.0.1' };
-}
-
-/** A port taken by another process, said in one line that names the server and the way out. */
-async function listening<T>(what: string, host: string, port: number, start: () => Promise<T>): Promise<T> {
-  try {
-    return await start();
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES') {
-      // Not a usage error: exit code 1, as any command's port in use (src/cli/errors.ts).
-      throw new KitError(
-        'PORT_UNAVAILABLE',
-        `Port unavailable: ${host}:${port} (${what}): ` +
-          `${code === 'EADDRINUSE' ? 'already in use' : 'not allowed'}; ` +
-          'stop what runs there or pick other ports with --port N',
-      );
-    }
-    throw error;
-  }
-}
-
-/** Binds and releases a port, so a taken one is told in a moment rather than after the databases opened. */
-function probePort(host: string, port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen({ host, port, exclusive: true }, () => server.close(() => resolve()));
-  });
-}
-
-async function sandboxCall<T>(
-  sandbox: RunningSandbox,
-  method: 'POST' | 'PUT' | 'PATCH',
-  path: string,
-  body: unknown,
-): Promise<T> {
-  const res = await sandbox.sandbox.app.request(path, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`sandbox ${method} ${path} answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
-/**
- * The merchant's back office of the demo system: a Callback API receiver (on the Loyalty server's database, the
- * other back-office server) whose callbacks the console shows, the console's Push account in the sandbox (created,
- * its password reset; on a kept data folder, its callback URL updated), and the merchant console itself.
- */
-async function startBackOffice(
-  sandbox: RunningSandbox,
-  loyalty: RunningLoyaltyProgram,
-  host: string,
-  port: number,
-  logger: Logger,
-  clock?: () => number,
-): Promise<{ receiver: CallbackReceiver; url: string; merchant: MerchantConsole }> {
-  const account = demoConsoleAccount;
-  const log = new CallbackLog();
-  let merchant: MerchantConsole | undefined;
-  const receiver = await createCallbackReceiver({
-    secrets: account.callbackSecret,
-    database: loyalty.db,
-    pollMs: 100,
-    logger: logger.child({ system: 'callbacks' }),
-    handler: (event) => {
-      log.add(event, new Date(clock?.() ?? Date.now()));
-      merchant?.feed.publish('callbacks');
-    },
-    ...(clock ? { clock } : {}),
-  });
-  try {
-    const { url } = await listening('callback receiver', host, port, () => receiver.listen({ host, port }));
-    const callbackUrl = `${url}/callback`;
-    const created = await sandbox.sandbox.app.request('/sandbox/push/accounts', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        login: account.login,
-        partner: demoConfig.verifier.partnerId,
-        password: account.password,
-        callbackUrl,
-        callbackSecret: account.callbackSecret,
-        batchIntervalMs: 100,
-      }),
-    });
-    if (created.status === 409) {
-      await sandboxCall(sandbox, 'PATCH', `/sandbox/push/accounts/${account.login}`, { callbackUrl });
-    } else if (!created.ok) {
-      throw new Error(`sandbox POST /sandbox/push/accounts answered ${created.status}: ${await created.text()}`);
-    } else {
-      await createPushClient({ url: sandbox.url, login: account.login, password: account.password }).resetPassword(
-        account.newPassword,
-      );
-    }
-    const push = createPushClient({ url: sandbox.url, login: account.login, password: account.newPassword });
-    const campaigns = new CampaignRunner(
-      push,
-      () => merchant?.feed.publish('campaigns'),
-      logger.child({ system: 'console' }),
-      clock,
-    );
-    merchant = new MerchantConsole({
-      sandbox,
-      loyalty,
-      callbacks: log,
-      campaigns,
-      tills: demoConfig.tills.map((t) => t.id),
-    });
-    return { receiver, url, merchant };
-  } catch (error) {
-    await receiver.close();
-    throw error;
-  }
 }
 
 /**
