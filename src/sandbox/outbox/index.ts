@@ -1,3 +1,4 @@
-export { Outbox, type Delivery, type OutboxMessage, type OutboxOptions } from './outbox.js';
+export type { Delivery } from './deliveries.js';
+export { Outbox, type OutboxMessage, type OutboxOptions } from './outbox.js';
 export { outboxMigrations } from './migrations.js';
 export { nextDelayMs, RETRY_SCHEDULE_MS } from './schedule.js';

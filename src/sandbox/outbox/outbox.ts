@@ -5,6 +5,7 @@ import type { Database, Queryable } from '../../db/index.js';
 import { Poller } from '../../db/poller.js';
 import { signWebhook } from '../../webhooks/index.js';
 import { nextDelayMs } from './schedule.js';
+import { type Delivery, type DeliveryFilter, listDeliveries } from './deliveries.js';
 import { REQUEST_ID_HEADER } from '../../log/request-id.js';
 import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { clientSpan } from '../../telemetry/client-span.js';
@@ -28,23 +29,6 @@ export interface OutboxMessage {
   requestId?: string;
 }
 
-/** A delivery and its attempts, as listed by the simulator API. */
-export interface Delivery {
-  id: string;
-  topic: string;
-  owner: string;
-  eventType: string;
-  url: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: number;
-  nextAttemptAt: string | null;
-  lastError: string | null;
-  createdAt: string;
-  deliveredAt: string | null;
-  body: string;
-  history: { attempt: number; at: string; httpStatus: number | null; error: string | null; durationMs: number }[];
-}
-
 /** Options of {@link Outbox}. */
 export interface OutboxOptions {
   db: Database;
@@ -64,9 +48,6 @@ export interface OutboxOptions {
 
 /** Lets pending I/O (requests to the sandbox) run before the next round of work. */
 export const yieldToIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-const toIso = (value: unknown): string | null =>
-  value instanceof Date ? value.toISOString() : value == null ? null : String(value);
 
 /**
  * The sandbox's durable webhook sender. A message is inserted in the same
@@ -197,40 +178,8 @@ export class Outbox {
   }
 
   /** Deliveries of a topic (and owner, or one id), newest first, with their attempts; at most `limit` (default 100). */
-  async list(filter: { topic?: string; owner?: string; id?: string; limit?: number } = {}): Promise<Delivery[]> {
-    const { rows } = await this.#db.query<Record<string, unknown>>(
-      `SELECT * FROM webhook_deliveries WHERE ($1::text IS NULL OR topic = $1) AND ($2::text IS NULL OR owner = $2)
-       AND ($4::text IS NULL OR id = $4) ORDER BY created_at DESC, id LIMIT $3`,
-      [filter.topic ?? null, filter.owner ?? null, filter.limit ?? 100, filter.id ?? null],
-    );
-    if (rows.length === 0) return [];
-    const attempts = await this.#db.query<Record<string, unknown>>(
-      'SELECT * FROM webhook_attempts WHERE delivery_id = ANY($1::text[]) ORDER BY delivery_id, attempt',
-      [rows.map((r) => r.id)],
-    );
-    return rows.map((r) => ({
-      id: String(r.id),
-      topic: String(r.topic),
-      owner: String(r.owner),
-      eventType: String(r.event_type),
-      url: String(r.url),
-      status: r.status as Delivery['status'],
-      attempts: Number(r.attempts),
-      nextAttemptAt: r.status === 'pending' ? toIso(r.next_attempt_at) : null,
-      lastError: (r.last_error as string | null) ?? null,
-      createdAt: toIso(r.created_at)!,
-      deliveredAt: toIso(r.delivered_at),
-      body: String(r.body),
-      history: attempts.rows
-        .filter((a) => a.delivery_id === r.id)
-        .map((a) => ({
-          attempt: Number(a.attempt),
-          at: toIso(a.at)!,
-          httpStatus: (a.http_status as number | null) ?? null,
-          error: (a.error as string | null) ?? null,
-          durationMs: Number(a.duration_ms),
-        })),
-    }));
+  async list(filter: DeliveryFilter = {}): Promise<Delivery[]> {
+    return listDeliveries(this.#db, filter);
   }
 
   /** Makes a failed or pending delivery due now (the simulator's "redeliver"). */
