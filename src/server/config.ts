@@ -6,6 +6,7 @@ import { ConfigError } from '../errors.js';
 import { payDialectSchema } from '../contracts/pay/dialect.js';
 import { DEFAULT_TOKEN_HEADER, payPathsSchema, payProfileSchema, tokenHeaderSchema } from '../pay/options.js';
 import { validationErrors } from '../contracts/validation-errors.js';
+import { ENVIRONMENT, envValue, setPath } from './config-environment.js';
 
 const TILL_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -201,88 +202,6 @@ export const serveConfigSchema = z
 export type ServeConfig = z.output<typeof serveConfigSchema>;
 /** What a config file may hold. */
 export type ServeConfigInput = z.input<typeof serveConfigSchema>;
-
-/** Environment variables read by `serve`, and the field each one sets. */
-export const ENVIRONMENT: Record<
-  string,
-  { path: readonly string[]; kind: 'string' | 'number' | 'list' | 'tills' | 'json' }
-> = {
-  WPK_ALGORYTHM: { path: ['verifier', 'algorythm'], kind: 'string' },
-  WPK_PASS_LENGTH: { path: ['verifier', 'passLength'], kind: 'number' },
-  WPK_PREFIX: { path: ['verifier', 'prefix'], kind: 'string' },
-  WPK_KEY: { path: ['verifier', 'key'], kind: 'string' },
-  WPK_INTERVAL: { path: ['verifier', 'interval'], kind: 'number' },
-  WPK_CARD_SESSION_LENGTH: { path: ['verifier', 'cardSessionLength'], kind: 'number' },
-  WPK_DELIMETER: { path: ['verifier', 'delimeter'], kind: 'string' },
-  WPK_WINDOW: { path: ['verifier', 'window'], kind: 'number' },
-  WPK_PARTNER_ID: { path: ['verifier', 'partnerId'], kind: 'string' },
-  WPK_BACKEND: { path: ['verifier', 'backend'], kind: 'string' },
-  WPK_SCHEME: { path: ['verifier', 'scheme'], kind: 'string' },
-  WPK_PREVIOUS_KEYS: { path: ['verifier', 'previousKeys'], kind: 'list' },
-  WPK_BONUS_URL: { path: ['bonus', 'url'], kind: 'string' },
-  WPK_TILLS: { path: ['tills'], kind: 'tills' },
-  WPK_HOST: { path: ['server', 'host'], kind: 'string' },
-  WPK_PORT: { path: ['server', 'port'], kind: 'number' },
-  WPK_ALLOWED_ORIGINS: { path: ['server', 'allowedOrigins'], kind: 'list' },
-  WPK_HEADERS_TIMEOUT_MS: { path: ['server', 'headersTimeoutMs'], kind: 'number' },
-  WPK_REQUEST_TIMEOUT_MS: { path: ['server', 'requestTimeoutMs'], kind: 'number' },
-  WPK_KEEP_ALIVE_TIMEOUT_MS: { path: ['server', 'keepAliveTimeoutMs'], kind: 'number' },
-  WPK_MAX_CONNECTIONS: { path: ['server', 'maxConnections'], kind: 'number' },
-  WPK_MAX_WS_CONNECTIONS: { path: ['server', 'maxWsConnections'], kind: 'number' },
-  WPK_MAX_WS_CONNECTIONS_PER_TILL: { path: ['server', 'maxWsConnectionsPerTill'], kind: 'number' },
-  REDIS_URL: { path: ['redisUrl'], kind: 'string' },
-  WPK_PAY_URL: { path: ['pay', 'url'], kind: 'string' },
-  WPK_PAY_WEBHOOK_SECRET: { path: ['pay', 'webhookSecret'], kind: 'string' },
-  WPK_PAY_TIMEOUT_MS: { path: ['pay', 'timeoutMs'], kind: 'number' },
-  WPK_PAY_POLL_INTERVAL_MS: { path: ['pay', 'pollIntervalMs'], kind: 'number' },
-  WPK_PAY_PROFILE: { path: ['pay', 'profile'], kind: 'string' },
-  WPK_PAY_TOKEN_HEADER: { path: ['pay', 'tokenHeader'], kind: 'string' },
-  WPK_PAY_DIALECT: { path: ['pay', 'dialect'], kind: 'json' },
-  WPK_PAY_THREAD: { path: ['pay', 'thread'], kind: 'string' },
-  WPK_PAY_THREAD_NICENESS: { path: ['pay', 'threadNiceness'], kind: 'number' },
-  DATABASE_URL: { path: ['database', 'url'], kind: 'string' },
-  WPK_DATA_DIR: { path: ['database', 'dataDir'], kind: 'string' },
-  WPK_DATABASE_SCHEMA: { path: ['database', 'schema'], kind: 'string' },
-};
-
-function envValue(raw: string, kind: 'string' | 'number' | 'list' | 'tills' | 'json'): unknown {
-  if (kind === 'json') {
-    try {
-      return JSON.parse(raw);
-    } catch {
-      // Left as text: the field's rule then names it (must be an object), never echoing the value.
-      return raw;
-    }
-  }
-  if (kind === 'number') return /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw;
-  if (kind === 'list')
-    return raw
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-  if (kind === 'tills') {
-    // id:key pairs, comma separated; a key may itself contain ':'.
-    return raw
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean)
-      .map((pair) => {
-        const at = pair.indexOf(':');
-        return at < 0 ? { id: pair, key: '' } : { id: pair.slice(0, at), key: pair.slice(at + 1) };
-      });
-  }
-  return raw;
-}
-
-function setPath(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
-  let node = target;
-  for (const key of path.slice(0, -1)) {
-    const next = node[key];
-    node[key] = typeof next === 'object' && next !== null && !Array.isArray(next) ? { ...next } : {};
-    node = node[key] as Record<string, unknown>;
-  }
-  node[path[path.length - 1]!] = value;
-}
 
 /**
  * Merges a config file's content, the environment and command-line overrides

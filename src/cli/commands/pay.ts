@@ -14,7 +14,7 @@ import {
   formatPayCheckSummary,
   type PayCheckFormat,
 } from '../../pay/check/format.js';
-import { ENVIRONMENT } from '../../server/config.js';
+import { ENVIRONMENT } from '../../server/config-environment.js';
 
 export const PAY_USAGE = `wallet-partner-kit pay check --url URL --key HEX [--partner-id ID] [--card-session S | \
 --barcode B]
