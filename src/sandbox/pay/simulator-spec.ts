@@ -9,8 +9,6 @@ import {
   CardRequest,
   CardResponse,
   DeclineRequest,
-  DeliveriesResponse,
-  DeliveryPath,
   FaultRequest,
   FaultsResponse,
   InvoicesQuery,
@@ -20,8 +18,8 @@ import {
   RefundSettingsRequest,
   TransactionPath,
   TransactionRecord,
-  WebhooksQuery,
 } from './simulator-schemas.js';
+import { DeliveriesResponse, DeliveryPath, WebhooksQuery } from './simulator-delivery-schemas.js';
 
 const error = (description: string) => ({ description, content: { 'application/json': { schema: ErrorEnvelope } } });
 const ok = <T>(schema: T, description: string) => ({
