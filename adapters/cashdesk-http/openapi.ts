@@ -3,7 +3,7 @@ import { registerWebhookSecurity, webhookSecurity } from '../../src/routes/webho
 import { TransactionUpdatedEvent } from '../../src/contracts/pay/index.js';
 import { ErrorEnvelope } from '../../src/contracts/errors.js';
 import { VERSION } from '../../src/version.js';
-import { documentPaymentRoutes } from './payments.js';
+import { documentPaymentRoutes } from './payments-openapi.js';
 import { healthRoute, liveRoute, metricsRoute, PATHS, RAW_POST_ROUTES, registerComponents } from './routes.js';
 import { demoServers, OPENAPI_LICENSE } from '../../src/routes/openapi-info.js';
 import { withRequestIds } from '../../src/routes/ops.js';

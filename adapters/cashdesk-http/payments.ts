@@ -1,19 +1,7 @@
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, Handler } from 'hono';
 import type { ZodType } from 'zod';
-import {
-  BasketBody,
-  ListPayments,
-  PaymentId,
-  PaymentList,
-  PaymentView,
-  ReceiptBody,
-  RefundBody,
-  RescanBody,
-  SessionUpdate,
-  StartPayment,
-} from '../../src/contracts/cashdesk-payments.js';
-import { ErrorEnvelope } from '../../src/contracts/errors.js';
+import { ListPayments, PaymentId, type PaymentView, StartPayment } from '../../src/contracts/cashdesk-payments.js';
 import { JSON_TOO_DEEP_MESSAGE, jsonTooDeep } from '../../src/contracts/json-depth.js';
 import { PaymentsError, paymentRefusal } from '../../src/cashdesk/payments/errors.js';
 import type { Payments } from '../../src/cashdesk/payments/api.js';
@@ -37,7 +25,7 @@ import {
   unauthorized,
   unsupportedMediaType,
 } from '../http-server/refusals.js';
-import { SECURITY_SCHEMES } from './routes.js';
+import { INTENTS } from './payment-intents.js';
 import type { TillAuthenticator } from './till-keys.js';
 
 /** The HTTP twins of the bridge's `pay.*` methods. */
@@ -65,146 +53,6 @@ export interface PaymentRoutesDeps {
 
 /** Open event streams per till by default: as many as the bridge's WebSocket connections per till. */
 export const DEFAULT_MAX_EVENT_STREAMS_PER_TILL = 16;
-
-type Intent = 'checkout' | 'basket' | 'cancel' | 'retry' | 'rescan' | 'refund' | 'receipt' | 'abandon';
-
-/** One intent: its body schema (none: no body, or `{}`) and its call, given what that schema parsed. */
-interface IntentEntry {
-  body?: ZodType;
-  summary: string;
-  // biome-ignore lint/suspicious/noExplicitAny: each entry's call takes what its own schema parsed; one table holds all
-  run(p: Payments, till: string, id: string, body: any): Promise<unknown>;
-}
-
-/** Each `POST /v1/payments/{paymentId}/{intent}`. */
-const INTENTS: Record<Intent, IntentEntry> = {
-  checkout: { summary: 'The operator checks out (the customer agreed)', run: (p, t, id) => p.checkout(t, id) },
-  basket: {
-    body: BasketBody,
-    summary: 'The customer changed the basket',
-    run: (p, t, id, b) => p.changeBasket(t, id, b.basket),
-  },
-  cancel: { summary: 'The customer cancels before the result', run: (p, t, id) => p.cancel(t, id) },
-  retry: {
-    summary: 'An updated checkout after an unsuccessful result (the same one after unknown)',
-    run: (p, t, id) => p.retry(t, id),
-  },
-  rescan: {
-    body: RescanBody,
-    summary: 'The new scan a rescanNeeded asked for',
-    run: (p, t, id, b) => p.rescan(t, id, b.fullBarcode),
-  },
-  refund: {
-    body: RefundBody,
-    summary: 'Refund all, an amount or items (idempotent by refundId)',
-    run: (p, t, id, b) => p.refund(t, id, b),
-  },
-  receipt: {
-    body: ReceiptBody,
-    summary: 'Forward the fiscal receipt to the app',
-    run: (p, t, id, b) => p.receipt(t, id, b.receipt),
-  },
-  abandon: { summary: 'Fall back to another payment method', run: (p, t, id) => p.abandon(t, id) },
-};
-
-const tillSecurity: Array<Record<string, string[]>> = [
-  { [SECURITY_SCHEMES.bearer]: [] },
-  { [SECURITY_SCHEMES.query]: [] },
-];
-const errors = (codes: number[]) =>
-  Object.fromEntries(
-    codes.map((code) => [
-      code,
-      {
-        description:
-          code === 503
-            ? 'Unavailable: `status` is DATABASE_UNAVAILABLE (the database does not answer; retry after ' +
-              '`Retry-After` seconds), PAY_NOT_CONFIGURED, PAYMENT_BUSY or PAYMENT_MOVED (another instance holds ' +
-              'the payment a moment: retry), or PAYMENTS_CLOSED.'
-            : 'Refused: `status` is the stable code (a Pay API, payment session or cash desk code, e.g. ' +
-              'CARD_SESSION_INVALID, SESSION_STATE, PAYMENT_NOT_FOUND).',
-        content: { 'application/json': { schema: ErrorEnvelope } },
-      },
-    ]),
-  );
-const viewAnswer = {
-  200: { description: 'The payment as it stands.', content: { 'application/json': { schema: PaymentView } } },
-  ...errors([400, 401, 404, 409, 422, 502, 503, 504]),
-};
-/**
- * The POST routes' answers: also 413 (over the body limit) and 415 (a body not declared as JSON,
- * `UNSUPPORTED_MEDIA_TYPE`).
- */
-const postViewAnswer = { ...viewAnswer, ...errors([413, 415]) };
-const idParam = z.object({ paymentId: PaymentId });
-
-/** Registers the payment routes in an OpenAPI document. */
-export function documentPaymentRoutes(app: Pick<OpenAPIHono, 'openAPIRegistry'>): void {
-  const register = (route: Parameters<typeof createRoute>[0]) => app.openAPIRegistry.registerPath(createRoute(route));
-  register({
-    operationId: 'startPayment',
-    method: 'post',
-    path: PAYMENTS_PATH,
-    summary: 'Start a payment (pay.start)',
-    security: tillSecurity,
-    description:
-      'Verifies `fullBarcode` (or takes `cardSession`), asks for the providers, and checks out at once when ' +
-      'walletPayIsDefault. A known `paymentId` answers that payment.',
-    request: { body: { required: true, content: { 'application/json': { schema: StartPayment } } } },
-    responses: postViewAnswer,
-  });
-  register({
-    operationId: 'listPayments',
-    method: 'get',
-    path: PAYMENTS_PATH,
-    summary: "This till's payments (pay.list)",
-    security: tillSecurity,
-    request: { query: ListPayments },
-    responses: {
-      200: { description: 'Most recent first.', content: { 'application/json': { schema: PaymentList } } },
-      ...errors([400, 401, 503]),
-    },
-  });
-  register({
-    operationId: 'getPayment',
-    method: 'get',
-    path: `${PAYMENTS_PATH}/{paymentId}`,
-    summary: 'A payment (pay.get)',
-    security: tillSecurity,
-    request: { params: idParam },
-    responses: viewAnswer,
-  });
-  register({
-    operationId: 'paymentEvents',
-    method: 'get',
-    path: `${PAYMENTS_PATH}/{paymentId}/events`,
-    summary: "A payment's updates as server-sent events",
-    security: tillSecurity,
-    description:
-      'Server-sent events named `pay.sessionUpdated`, each with its `seq` as `id:`: first the current state ' +
-      '(restated), or, with `Last-Event-ID`, the events after it from the last 100 kept (older: the current ' +
-      'state), then every newer phase change and session event; `retry:` 2000 ms and a comment every 15 s.',
-    request: { params: idParam },
-    responses: {
-      200: { description: 'An event stream.', content: { 'text/event-stream': { schema: SessionUpdate } } },
-      ...errors([401, 404, 429, 503]),
-    },
-  });
-  for (const [intent, { body, summary }] of Object.entries(INTENTS)) {
-    register({
-      operationId: `${intent}Payment`,
-      method: 'post',
-      path: `${PAYMENTS_PATH}/{paymentId}/${intent}`,
-      summary: `${summary} (pay.${intent === 'basket' ? 'changeBasket' : intent})`,
-      security: tillSecurity,
-      request: {
-        params: idParam,
-        ...(body ? { body: { required: true, content: { 'application/json': { schema: body } } } } : {}),
-      },
-      responses: postViewAnswer,
-    });
-  }
-}
 
 /** The HTTP refusal of a payment call's failure; anything that is none stays as it is (a bug: 500). */
 function problemOf(error: unknown): unknown {

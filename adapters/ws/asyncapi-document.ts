@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { jsonSchemas } from './asyncapi-schemas.js';
+import { connection } from './asyncapi-connection.js';
+import type { RpcBridgeDescription, RpcErrorKind, RpcMethodDoc, RpcNotificationDoc } from './asyncapi-description.js';
 
 /**
  * Builds the AsyncAPI 3.0 document of a JSON-RPC 2.0 bridge over WebSocket
@@ -9,59 +11,6 @@ import { jsonSchemas } from './asyncapi-schemas.js';
  * schemas go through the same generator as the OpenAPI documents, so a
  * schema named there (`Payment`, `StartPayment`...) has the same name here.
  */
-
-/** One kind of JSON-RPC error: a fixed `error.code`, and the `error.data.code` values it carries. */
-export interface RpcErrorKind {
-  /** Its schema's name in `components.schemas`. */
-  name: string;
-  /** The JSON-RPC `error.code`. */
-  rpcCode: number;
-  /** The `error.data.code` values; empty: any code (one the document does not list). */
-  dataCodes: readonly string[];
-  /** When it is sent (CommonMark). */
-  description: string;
-  /** Members of `error.data` beside `code`, `errors` and `requestId`. */
-  data?: Readonly<Record<string, z.ZodType>>;
-}
-
-/** One method a till calls. */
-export interface RpcMethodDoc {
-  method: string;
-  summary: string;
-  /** The schema the bridge checks params with. */
-  params: z.ZodType;
-  /** The schema of `result`. */
-  result: z.ZodType;
-  /** The errors of this method, beside the protocol errors any call can get. */
-  errors: readonly RpcErrorKind[];
-}
-
-/** One notification the server sends (no id, never answered). */
-export interface RpcNotificationDoc {
-  method: string;
-  summary: string;
-  description: string;
-  params: z.ZodType;
-}
-
-/** What the document says; everything else is JSON-RPC 2.0 and WebSocket. */
-export interface RpcBridgeDescription {
-  title: string;
-  version: string;
-  /** CommonMark, first in `info.description`. */
-  description: string;
-  subprotocol: string;
-  /** The upgrade path, e.g. `/ws`. */
-  path: string;
-  /** `host:port` of the demo server. */
-  demoHost: string;
-  /** Most calls in one batch array (the default; a server may be configured otherwise). */
-  maxBatch: number;
-  methods: readonly RpcMethodDoc[];
-  notifications: readonly RpcNotificationDoc[];
-  /** Errors of a frame or of any call: not JSON, not a request, no such method, a bug. */
-  protocolErrors: readonly RpcErrorKind[];
-}
 
 const CHANNEL = 'bridge';
 const channelRef = { $ref: `#/channels/${CHANNEL}` };
@@ -225,58 +174,6 @@ function addNotification(built: Built, note: RpcNotificationDoc): void {
     summary: note.summary,
     messages: [messageRef(key)],
   };
-}
-
-/** The parts of the document about connecting: server, security, the upgrade's headers and query. */
-function connection(d: RpcBridgeDescription) {
-  const securitySchemes = {
-    tillKey: {
-      type: 'http',
-      scheme: 'bearer',
-      description: "The till's key: `Authorization: Bearer <key>` on the upgrade request.",
-    },
-    tillKeyQuery: {
-      type: 'httpApiKey',
-      in: 'query',
-      name: 'key',
-      description:
-        "The till's key as `?key=`, for clients that cannot set headers (browsers); " +
-        'such upgrades are checked against the allowed origins.',
-    },
-  };
-  const server = {
-    host: d.demoHost,
-    protocol: 'ws',
-    title: 'demo',
-    description:
-      'The cash desk server as `npm start` runs it; ' + 'point tills at the real server (`wss` behind TLS) instead.',
-    security: ['tillKey', 'tillKeyQuery'].map((scheme) => ({ $ref: `#/components/securitySchemes/${scheme}` })),
-  };
-  const escaped = d.subprotocol.replace(/\./g, '\\.');
-  const protocol = {
-    type: 'string',
-    pattern: `(^|,\\s*)${escaped}(\\s*,|$)`,
-    description:
-      `The subprotocol \`${d.subprotocol}\` must be offered; the server selects it. ` + 'Without it: HTTP 400.',
-  };
-  const authorization = {
-    type: 'string',
-    pattern: '^Bearer .+$',
-    description: "`Bearer <till key>`: the till's key (or `?key=`).",
-  };
-  const key = { type: 'string', description: "The till's key, for clients that cannot set headers." };
-  // The WebSockets binding describes the upgrade request: the one place the subprotocol and the key are given.
-  const upgrade = {
-    method: 'GET',
-    headers: {
-      type: 'object',
-      required: ['Sec-WebSocket-Protocol'],
-      properties: { 'Sec-WebSocket-Protocol': protocol, Authorization: authorization },
-    },
-    query: { type: 'object', properties: { key } },
-    bindingVersion: '0.1.0',
-  };
-  return { securitySchemes, server, upgrade };
 }
 
 /** The AsyncAPI 3.0 document of a bridge: every method, notification, batch and error kind of `d`. */

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import type { RpcErrorKind } from './asyncapi-document.js';
+import type { RpcErrorKind } from './asyncapi-description.js';
 import type { PaymentsErrorCode } from '../../src/cashdesk/payments/errors.js';
 import type { PayClientErrorCode, PaymentSessionErrorCode } from '../../src/pay/errors.js';
 import { KIT_ERROR_RPC_CODES, PAYMENT_RPC_CODES } from './errors.js';

@@ -1,5 +1,6 @@
 import type { z } from '@hono/zod-openapi';
-import { type RpcErrorKind, type RpcMethodDoc, rpcBridgeAsyncApiDocument } from './asyncapi-document.js';
+import type { RpcErrorKind, RpcMethodDoc } from './asyncapi-description.js';
+import { rpcBridgeAsyncApiDocument } from './asyncapi-document.js';
 import { Health, TokenResponse, Verification } from '../../src/contracts/cashdesk.js';
 import { PaymentEvents, PaymentList, PaymentView, SessionUpdate } from '../../src/contracts/cashdesk-payments.js';
 import { VERSION } from '../../src/version.js';

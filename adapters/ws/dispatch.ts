@@ -6,16 +6,10 @@ import { SeriesCounter } from '../../src/cashdesk/metrics.js';
 import { withRequestId } from '../../src/log/request-id.js';
 import type { DatabaseNotice } from './database-notice.js';
 import { errorForException } from './errors.js';
-import {
-  checkRequest,
-  failure,
-  JsonRpcErrorCode,
-  type JsonRpcErrorObject,
-  type JsonRpcId,
-  success,
-} from './jsonrpc.js';
+import { failure, JsonRpcErrorCode, type JsonRpcErrorObject, type JsonRpcId, success } from './jsonrpc.js';
 import { batchIdTexts, requestIdText } from './raw-ids.js';
-import { type BridgeMethodName, checkParams, InvalidParams, isBridgeMethod, runMethod } from './methods.js';
+import { type BridgeMethodName, runMethod } from './methods.js';
+import { hasNumberId, isPrepared, type Prepared, prepareCall } from './prepare-call.js';
 import { isThenable, type MaybePromise } from './ordered.js';
 import {
   answer,
@@ -25,26 +19,10 @@ import {
   type FrameOutcome,
   singleOutcome,
 } from './frame-outcome.js';
-import type { Context } from '@opentelemetry/api';
-import { callParent, traceCall } from '../../src/telemetry/rpc-span.js';
+import { traceCall } from '../../src/telemetry/rpc-span.js';
 import { tracingActive } from '../../src/telemetry/tracing.js';
 
 export type { FrameOutcome } from './frame-outcome.js';
-
-/** A request that passed every check: ready to run. */
-interface Prepared {
-  prepared: true;
-  method: BridgeMethodName;
-  id: JsonRpcId;
-  notification: boolean;
-  params: unknown;
-  /** The call's parent span, when tracing: its `params._meta.traceparent`, else the connection's. */
-  parent?: Context;
-}
-
-function isPrepared(entry: Prepared | CallOutcome): entry is Prepared {
-  return (entry as Prepared).prepared === true;
-}
 
 /**
  * Turns one WebSocket frame into its JSON-RPC answer: parses it, splits a
@@ -68,6 +46,8 @@ export class Dispatcher {
   readonly #tracing = tracingActive();
   /** The current frame's `onPayStart`: calls run synchronously inside `handleFrame`, so one slot serves. */
   #onPayStart: (() => void) | undefined;
+  /** `#count` as a function made once: the checks before a call runs take it. */
+  readonly #countCall = (method: string, outcome: string): void => this.#count(method, outcome);
 
   /** `database`: where refusals for the database's sake, and the first answer after them, are told once per change. */
   constructor(service: CashDeskService, maxBatch: number, database?: DatabaseNotice) {
@@ -120,7 +100,7 @@ export class Dispatcher {
     }
     // Every call starts before any is waited on, so store round trips overlap.
     const rawIds = parsed.some(hasNumberId) ? batchIdTexts(text) : undefined;
-    const prepared = parsed.map((element, i) => this.#prepare(element, rawIds?.[i]));
+    const prepared = parsed.map((element, i) => prepareCall(element, rawIds?.[i], this.#tracing, this.#countCall));
     const outcomes = new Array<MaybePromise<CallOutcome>>(prepared.length);
     let waiting = false;
     // Indices of the checked barcode.verify calls not yet run: they go to the verifier as one batch.
@@ -161,51 +141,8 @@ export class Dispatcher {
 
   /** One request object, from a single frame. */
   #call(value: unknown, rawId: string | undefined, log: Logger, tillId: string): MaybePromise<CallOutcome> {
-    const entry = this.#prepare(value, rawId);
+    const entry = prepareCall(value, rawId, this.#tracing, this.#countCall);
     return isPrepared(entry) ? this.#run(entry, log, tillId) : entry;
-  }
-
-  /** Checks a request and its params: the call to run, or the outcome of a call refused without running anything. */
-  #prepare(value: unknown, rawId: string | undefined): Prepared | CallOutcome {
-    const check = checkRequest(value, rawId);
-    if (!check.ok) {
-      this.#count('other', 'INVALID_REQUEST');
-      return {
-        invalid: true,
-        response: failure(check.id, JsonRpcErrorCode.InvalidRequest, 'Invalid Request', {
-          code: 'INVALID_REQUEST',
-          errors: check.errors,
-          requestId: randomUUID(),
-        }),
-      };
-    }
-    const { request, notification } = check;
-    const id = request.id ?? null;
-    if (!isBridgeMethod(request.method)) {
-      this.#count('other', 'METHOD_NOT_FOUND');
-      return answer(
-        notification,
-        failure(id, JsonRpcErrorCode.MethodNotFound, 'Method not found', {
-          code: 'METHOD_NOT_FOUND',
-          requestId: randomUUID(),
-        }),
-      );
-    }
-    const method = request.method;
-    const params = checkParams(method, request.params);
-    if (params instanceof InvalidParams) {
-      this.#count(method, 'BAD_REQUEST');
-      return answer(
-        notification,
-        failure(id, JsonRpcErrorCode.InvalidParams, 'Invalid params', {
-          code: 'BAD_REQUEST',
-          errors: params.errors,
-          requestId: randomUUID(),
-        }),
-      );
-    }
-    const parent = this.#tracing ? callParent(request.params) : undefined;
-    return { prepared: true, method, id, notification, params, parent };
   }
 
   /** Runs one checked call (as a span of its own when tracing). */
@@ -332,9 +269,4 @@ export class Dispatcher {
   #count(method: string, outcome: string): void {
     this.#calls.count(method, outcome);
   }
-}
-
-/** True for a request object whose id JSON.parse made a number: its text is read from the frame. */
-function hasNumberId(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'number';
 }

@@ -22,7 +22,7 @@ export {
 export { KIT_ERROR_RPC_CODES } from './errors.js';
 export { BRIDGE_METHODS, type BridgeMethodName, type BridgeMethods } from './methods.js';
 export { SUBPROTOCOL, UPGRADE_REFUSALS } from './upgrade.js';
-export { CLOSE_FRAMES } from './connection.js';
+export { CLOSE_FRAMES } from './connection-limits.js';
 export { PAYMENT_RPC_CODES } from './errors.js';
 export { PAY_METHOD_NAMES, type PayBridgeMethods } from './pay-methods.js';
 export { SESSION_UPDATED } from './pay-notifications.js';
