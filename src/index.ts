@@ -11,13 +11,8 @@ export type {
   TotpOptions,
 } from '../adapters/node/primitives.js';
 export type { BonusAnswer, BonusHook, ResolvedConfig, VerifierConfig } from '../adapters/node/config.js';
-export {
-  createVerifier,
-  type BatchOf,
-  type Verifier,
-  type VerifyOptions,
-  type VerifyResult,
-} from '../adapters/node/verifier.js';
+export { createVerifier } from '../adapters/node/verifier.js';
+export type { BatchOf, Verifier, VerifyOptions, VerifyResult } from '../adapters/node/verifier-api.js';
 export type {
   AcceptedVerification,
   Algorythm,

@@ -2,7 +2,8 @@ import type { BarcodeVerification } from '../../src/contracts/barcode.js';
 import { KitError } from '../../src/errors.js';
 import type { VerificationStore } from '../../src/stores/store.js';
 import type { BonusAnswer, VerifierConfig } from './config.js';
-import { createVerifier, type Verifier, type VerifyOptions } from './verifier.js';
+import { createVerifier } from './verifier.js';
+import type { Verifier, VerifyOptions } from './verifier-api.js';
 
 // The document's library surface (section 4.1) is module-level: one instance
 // configured by init(). New code should prefer createVerifier().

@@ -1,4 +1,5 @@
-export { createVerifier, type BatchOf, type Verifier, type VerifyOptions, type VerifyResult } from './verifier.js';
+export { createVerifier } from './verifier.js';
+export type { BatchOf, Verifier, VerifyOptions, VerifyResult } from './verifier-api.js';
 export { init, barcodeVerify, getToken } from './default.js';
 export { deriveCardKey, drawBarcode, generateBarcode, hmac, hotp, totp } from './primitives.js';
 export type { DrawBarcodeOptions, GenerateBarcodeOptions, HotpOptions, TotpOptions } from './primitives.js';

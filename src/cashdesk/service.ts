@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { pino } from 'pino';
-import type { Verifier } from '../../adapters/node/verifier.js';
+import type { Verifier } from '../../adapters/node/verifier-api.js';
 import type { BarcodeVerification } from '../contracts/barcode.js';
 import { KitError, type LockoutError } from '../errors.js';
 import { FailureLimiter, type FailureLimiterOptions, type Lockout } from '../guard/failure-limiter.js';

@@ -1,4 +1,5 @@
-import type { CategoryGroupInput, LoyaltyStore, PromoCodeInput } from './store.js';
+import type { PromoCodeInput } from './promo-codes.js';
+import type { CategoryGroupInput, LoyaltyStore } from './store.js';
 
 /** The demo category groups (`loyalty --demo`). */
 export const DEMO_CATEGORY_GROUPS: readonly CategoryGroupInput[] = [

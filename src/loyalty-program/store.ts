@@ -1,23 +1,20 @@
 import { SQLSTATE, sqlState, type Database, type Queryable } from '../db/index.js';
-import type { CategoryGroup, FavoriteSelection, FiscalReceipt, PromoCodeResult } from '../contracts/loyalty/index.js';
+import type { CategoryGroup, FavoriteSelection, FiscalReceipt } from '../contracts/loyalty/index.js';
 import { LoyaltyError } from '../loyalty/errors.js';
+import { lockCard, notFound } from './card-lock.js';
+import {
+  addPromoCodeIfMissing,
+  putPromoCode,
+  redeemPromoCode,
+  type PromoCodeInput,
+  type PromoOutcome,
+} from './promo-codes.js';
+import { acceptReceipt, type ReceiptOutcome } from './receipts.js';
 
 /** A category group as the merchant sets it up. */
 export interface CategoryGroupInput extends CategoryGroup {
   /** Order in the list (ascending). Default 0, then by groupId. */
   position?: number;
-}
-
-/** A promo code as the merchant sets it up. */
-export interface PromoCodeInput {
-  /** Matched case-insensitively (stored upper case). */
-  code: string;
-  /** Bonus credited on use, in kopecks. */
-  bonusAmount: number;
-  /** After this moment the code is EXPIRED. Default: never. */
-  expiresAt?: Date;
-  /** Uses in all (1 = a single-use code). Default: no limit; each card may use a code once either way. */
-  maxRedemptions?: number;
 }
 
 /** A card's record. */
@@ -27,28 +24,7 @@ export interface CardRecord {
   issuedAt: Date;
 }
 
-/** What a promo code did. */
-export interface PromoOutcome {
-  result: PromoCodeResult;
-  bonusAmount?: number;
-}
-
-/** What a receipt did. */
-export type ReceiptOutcome =
-  | { result: 'ACCEPTED'; bonusAmount: number }
-  | { result: 'DUPLICATE' }
-  | { result: 'FISCAL_SIGN_MISMATCH' };
-
 const MAX_ATTEMPTS = 5;
-
-function notFound(): LoyaltyError {
-  return new LoyaltyError('CARD_NOT_FOUND', ['cardNumber: no such card']);
-}
-
-async function lockCard(tx: Queryable, cardNumber: string): Promise<void> {
-  const card = await tx.query('SELECT 1 FROM loyalty_cards WHERE card_number = $1 FOR UPDATE', [cardNumber]);
-  if (card.rows.length === 0) throw notFound();
-}
 
 /**
  * The default implementation's persistence, on the kit's database (PGlite or
@@ -263,22 +239,12 @@ export class LoyaltyStore {
 
   /** Creates a promo code, or replaces its terms (uses so far are kept). */
   async putPromoCode(promo: PromoCodeInput): Promise<void> {
-    await this.db.query(
-      `INSERT INTO loyalty_promo_codes (code, bonus_amount, expires_at, max_redemptions) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (code) DO UPDATE SET bonus_amount = EXCLUDED.bonus_amount, expires_at = EXCLUDED.expires_at,
-         max_redemptions = EXCLUDED.max_redemptions`,
-      [promo.code.trim().toUpperCase(), promo.bonusAmount, promo.expiresAt ?? null, promo.maxRedemptions ?? null],
-    );
+    return putPromoCode(this.db, promo);
   }
 
   /** Creates a promo code unless one with that code exists; true when created. */
   async addPromoCodeIfMissing(promo: PromoCodeInput): Promise<boolean> {
-    const { rowCount } = await this.db.query(
-      `INSERT INTO loyalty_promo_codes (code, bonus_amount, expires_at, max_redemptions) VALUES ($1, $2, $3, $4) ` +
-        `ON CONFLICT (code) DO NOTHING`,
-      [promo.code.trim().toUpperCase(), promo.bonusAmount, promo.expiresAt ?? null, promo.maxRedemptions ?? null],
-    );
-    return rowCount > 0;
+    return addPromoCodeIfMissing(this.db, promo);
   }
 
   /**
@@ -286,43 +252,7 @@ export class LoyaltyStore {
    * bonus.
    */
   async redeemPromoCode(cardNumber: string, code: string, now: Date): Promise<PromoOutcome> {
-    return this.db.transaction(async (tx) => {
-      await lockCard(tx, cardNumber);
-      // Locking the code serializes its uses, so max_redemptions cannot be overrun.
-      const { rows } = await tx.query<{
-        bonus_amount: number;
-        expires_at: Date | null;
-        max_redemptions: number | null;
-        redemptions: number;
-      }>(
-        'SELECT bonus_amount, expires_at, max_redemptions, redemptions FROM loyalty_promo_codes WHERE code = $1 ' +
-          'FOR UPDATE',
-        [code.toUpperCase()],
-      );
-      const promo = rows[0];
-      if (!promo) return { result: 'INVALID' };
-      if (promo.expires_at !== null && promo.expires_at.getTime() <= now.getTime()) return { result: 'EXPIRED' };
-      const used = await tx.query('SELECT 1 FROM loyalty_promo_redemptions WHERE code = $1 AND card_number = $2', [
-        code.toUpperCase(),
-        cardNumber,
-      ]);
-      if (used.rows.length > 0) return { result: 'ALREADY_USED' };
-      if (promo.max_redemptions !== null && promo.redemptions >= promo.max_redemptions)
-        return { result: 'ALREADY_USED' };
-      const bonusAmount = Number(promo.bonus_amount);
-      await tx.query('UPDATE loyalty_promo_codes SET redemptions = redemptions + 1 WHERE code = $1', [
-        code.toUpperCase(),
-      ]);
-      await tx.query(
-        'INSERT INTO loyalty_promo_redemptions (code, card_number, bonus_amount, redeemed_at) VALUES ($1, $2, $3, $4)',
-        [code.toUpperCase(), cardNumber, bonusAmount, now],
-      );
-      await tx.query('UPDATE loyalty_cards SET balance = balance + $2 WHERE card_number = $1', [
-        cardNumber,
-        bonusAmount,
-      ]);
-      return { result: 'APPLIED', bonusAmount };
-    });
+    return redeemPromoCode(this.db, cardNumber, code, now);
   }
 
   /**
@@ -336,39 +266,6 @@ export class LoyaltyStore {
     bonusAmount: number,
     now: Date,
   ): Promise<ReceiptOutcome> {
-    return this.db.transaction(async (tx) => {
-      await lockCard(tx, cardNumber);
-      const inserted = await tx.query(
-        `INSERT INTO loyalty_receipts (fiscal_drive_number, document_number, fiscal_sign, card_number,
-          receipt_time, sum, operation_type, bonus_amount, accepted_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (fiscal_drive_number,
-           document_number) DO NOTHING RETURNING 1`,
-        [
-          receipt.fiscalDriveNumber,
-          receipt.documentNumber,
-          receipt.fiscalSign,
-          cardNumber,
-          receipt.time,
-          receipt.sum,
-          receipt.operationType,
-          bonusAmount,
-          now,
-        ],
-      );
-      if (inserted.rows.length === 0) {
-        const { rows } = await tx.query<{ fiscal_sign: string }>(
-          'SELECT fiscal_sign FROM loyalty_receipts WHERE fiscal_drive_number = $1 AND document_number = $2',
-          [receipt.fiscalDriveNumber, receipt.documentNumber],
-        );
-        return rows[0]?.fiscal_sign === receipt.fiscalSign
-          ? { result: 'DUPLICATE' }
-          : { result: 'FISCAL_SIGN_MISMATCH' };
-      }
-      await tx.query('UPDATE loyalty_cards SET balance = balance + $2 WHERE card_number = $1', [
-        cardNumber,
-        bonusAmount,
-      ]);
-      return { result: 'ACCEPTED', bonusAmount };
-    });
+    return acceptReceipt(this.db, cardNumber, receipt, bonusAmount, now);
   }
 }

@@ -62,6 +62,15 @@ export class DrivenPayments {
     return [...this.#driven.values()];
   }
 
+  /** Settles when the writes of every payment of `tillId` driven here are done. */
+  async writesDone(tillId: string): Promise<void> {
+    await Promise.all(
+      this.all()
+        .filter((p) => p.tillId === tillId)
+        .map((p) => p.writesDone()),
+    );
+  }
+
   /** The payment driven here, if it is. */
   get(key: PaymentKey): TillPayment | undefined {
     return this.#driven.get(keyOf(key));

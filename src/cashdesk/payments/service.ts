@@ -8,7 +8,6 @@ import type {
 } from '../../contracts/cashdesk-payments.js';
 import { migrate } from '../../db/index.js';
 import { createTransactionUpdates, type TransactionUpdates } from '../../pay/updates.js';
-import { createPayWebhookHandler } from '../../pay/webhook.js';
 import type { Payments } from './api.js';
 import { Coordination } from './coordination.js';
 import { DrivenPayments, notFound } from './driven.js';
@@ -17,11 +16,13 @@ import type { UpdateListener } from './feed.js';
 import { Leases } from './leases.js';
 import type { CashDeskPaymentsOptions } from './options.js';
 import { paymentMigrations } from './migrations.js';
-import { keyOf, type PaymentKey, type StoredPayment } from './rows.js';
+import { paymentsWebhookHandler } from './payments-webhook.js';
+import { keyOf, type PaymentKey } from './rows.js';
 import { scanForPayment } from './scan-policy.js';
 import { PaymentStore } from './store.js';
 import { TillFeedRelay } from './till-relay.js';
-import { TillPayment } from './till-payment.js';
+import type { TillPayment } from './till-payment.js';
+import { TillPaymentFactory } from './till-payment-factory.js';
 
 /**
  * The payments the cash desk server runs for its tills: one payment session
@@ -45,6 +46,7 @@ export class CashDeskPayments implements Payments {
   readonly #clock: () => number;
   readonly #newId: () => string;
   readonly #coordination: Coordination;
+  readonly #payments: TillPaymentFactory;
   #closed = false;
 
   constructor(options: CashDeskPaymentsOptions) {
@@ -58,7 +60,7 @@ export class CashDeskPayments implements Payments {
       store: this.#store,
       leases: this.#leases,
       updates: this.#updates,
-      restore: (stored) => this.#restore(stored),
+      restore: (stored) => this.#payments.restore(stored),
       hint: (hint) => this.#coordination.hint(hint),
       handoffTimeoutMs: options.handoffTimeoutMs ?? 15_000,
       alone: options.openChannel === undefined,
@@ -74,6 +76,15 @@ export class CashDeskPayments implements Payments {
       openChannel: options.openChannel,
       adoptIntervalMs: options.adoptIntervalMs ?? 2_000,
       renewIntervalMs: Math.max(50, Math.floor(this.#leases.ttlMs / 3)),
+      onError: (error, what) => this.#error(error, what),
+    });
+    this.#payments = new TillPaymentFactory(options, {
+      updates: this.#updates,
+      clock: this.#clock,
+      store: this.#store,
+      tills: this.#tills,
+      coordination: this.#coordination,
+      driven: this.#driven,
       onError: (error, what) => this.#error(error, what),
     });
   }
@@ -118,7 +129,7 @@ export class CashDeskPayments implements Payments {
     let cardNumber: string | undefined;
     if (input.fullBarcode !== undefined)
       ({ cardSession, cardNumber } = await scanForPayment(this.#options.verify, tillId, input.fullBarcode, undefined));
-    const payment = this.#payment({
+    const payment = this.#payments.create({
       tillId,
       paymentId,
       ...(cardNumber === undefined ? {} : { cardNumber }),
@@ -237,27 +248,10 @@ export class CashDeskPayments implements Payments {
     return this.#tills.subscribe(tillId, listener, this.#closed);
   }
 
-  /**
-   * The `POST /webhooks/pay` handler (Standard Webhooks, the configured
-   * secret), or undefined without a secret. A verified state is stored before
-   * the 2xx (a failed write answers 500: the service sends it again), reaches
-   * the sessions here, and the instance driving its payment through a hint.
-   */
+  /** The `POST /webhooks/pay` handler, or undefined without a secret (see {@link paymentsWebhookHandler}). */
   webhookHandler(): ((request: Request) => Promise<Response>) | undefined {
-    const secret = this.#options.webhookSecret;
-    if (secret === undefined) return undefined;
-    return createPayWebhookHandler({
-      secrets: secret,
-      updates: this.#updates,
-      clock: this.#clock,
-      dialect: this.#options.client.dialect,
-      onEvent: async (event) => {
-        // In memory (writes behind) nothing outlives the process and no other instance reads: nothing to keep.
-        if (this.#options.writeBehind === true) return;
-        await this.#store.saveState(event.data);
-        this.#coordination.hint({ kind: 'state', transactionId: String(event.data.transactionId) });
-      },
-    });
+    const parts = { updates: this.#updates, clock: this.#clock, store: this.#store, coordination: this.#coordination };
+    return paymentsWebhookHandler(this.#options, parts);
   }
 
   /** Stops driving payments (their rows stay; their leases are given up for another instance to take at once). */
@@ -288,12 +282,7 @@ export class CashDeskPayments implements Payments {
   /** With writes behind: waits until the rows of the till's payments hold what the till has been told. */
   async #caughtUp(tillId: string): Promise<void> {
     if (this.#options.writeBehind !== true) return;
-    await Promise.all(
-      this.#driven
-        .all()
-        .filter((p) => p.tillId === tillId)
-        .map((p) => p.writesDone()),
-    );
+    await this.#driven.writesDone(tillId);
   }
 
   async #known(key: PaymentKey): Promise<PaymentView | undefined> {
@@ -301,45 +290,6 @@ export class CashDeskPayments implements Payments {
     const driven = this.#driven.get(key);
     if (driven !== undefined) return driven.view();
     return (await this.#store.find(key))?.record.view;
-  }
-
-  #restore({ record, epoch, seq }: StoredPayment): TillPayment {
-    return this.#payment({
-      tillId: record.tillId,
-      paymentId: record.paymentId,
-      ...(record.cardNumber === undefined ? {} : { cardNumber: record.cardNumber }),
-      receiptSent: record.receiptSent,
-      createdAt: record.createdAt,
-      cardSession: record.snapshot.cardSession,
-      basket: record.snapshot.basket,
-      restore: record.snapshot,
-      epoch,
-      seq,
-    });
-  }
-
-  #payment(init: ConstructorParameters<typeof TillPayment>[1]): TillPayment {
-    return new TillPayment(
-      {
-        client: this.#options.client,
-        updates: this.#updates,
-        pollIntervalMs: this.#options.pollIntervalMs,
-        clock: this.#clock,
-        unknownStatusTimeoutMs: this.#options.unknownStatusTimeoutMs,
-        newId: this.#options.newId,
-        sleep: this.#options.sleep,
-        writeBehind: this.#options.writeBehind === true,
-        save: (write) => this.#store.save(write),
-        publish: (tillId, update) => {
-          this.#tills.deliver(tillId, update);
-          this.#coordination.hint({ kind: 'events', tillId, paymentId: update.paymentId, seq: update.seq ?? 0 });
-        },
-        lost: (payment) => this.#driven.lost(payment),
-        settled: (payment) => this.#driven.settled(payment),
-        onError: (error, what) => this.#error(error, what),
-      },
-      init,
-    );
   }
 
   #error(error: unknown, what: string): void {

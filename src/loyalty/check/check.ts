@@ -1,13 +1,7 @@
 import type { LoyaltyTransportOptions } from '../client/transport.js';
+import { startCheckRun, type CheckRun } from './check-run.js';
 import { CheckFailure, check } from './expect.js';
-import {
-  startCheckRun,
-  SUBJECTS,
-  type CheckRun,
-  type ConformanceSubject,
-  type SubjectCheck,
-  type SubjectNeeds,
-} from './subjects.js';
+import { SUBJECTS, type ConformanceSubject, type SubjectCheck, type SubjectNeeds } from './subjects.js';
 import type { ConformanceReport, ConformanceResult } from './types.js';
 
 export type { ConformanceReport, ConformanceResult, ConformanceSubject } from './types.js';

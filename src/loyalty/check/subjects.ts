@@ -1,5 +1,5 @@
 // The subjects of the Loyalty conformance check: what each expects of the server, in the order checked.
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import {
   AnonymousCardResponse,
   CARD_NUMBER,
@@ -9,37 +9,16 @@ import {
   ReceiptQrResponse,
   formatReceiptQr,
   receiptTimeOf,
-  type CategoryGroup,
   type FavoriteSelection,
   type LoyaltyOperation,
 } from '../../contracts/loyalty/index.js';
 import { basicAuthHeader } from '../../net/basic-auth.js';
-import {
-  requestOf,
-  sendRaw,
-  type LoyaltyInputs,
-  type LoyaltyTransportOptions,
-  type RawAnswer,
-} from '../client/transport.js';
+import { requestOf, sendRaw } from '../client/transport.js';
+import { hex, type CheckRun } from './check-run.js';
 import { check, expectError, expectOk } from './expect.js';
 
 /** What the conformance check checks: the six operations, and Basic auth. */
 export type ConformanceSubject = LoyaltyOperation | 'basicAuth';
-
-/** What the subjects share: the server, names for this run, and what earlier subjects found. */
-export interface CheckRun {
-  options: LoyaltyTransportOptions;
-  clock: () => number;
-  /** A name no earlier run used: `wpk-check-<run>-<what>-<random>`. */
-  tag: (what: string) => string;
-  send<O extends LoyaltyOperation>(operation: O, input: LoyaltyInputs[O]): Promise<RawAnswer>;
-  /** A card number no server has issued. */
-  unknownCard: string;
-  /** The card issueAnonymousCard got, for the subjects that need one. */
-  cardNumber?: string;
-  /** The categories listCategories got, for the favourites subjects. */
-  groups?: CategoryGroup[];
-}
 
 /**
  * One subject's checks: throws a CheckFailure at the first unmet expectation; adds notes on what it could not
@@ -60,17 +39,6 @@ export const SUBJECTS: ReadonlyArray<readonly [ConformanceSubject, SubjectNeeds,
   ['sendPromoCode', 'card', checkSendPromoCode],
   ['sendReceiptQr', 'card', checkSendReceiptQr],
 ];
-
-/** A run's shared state before its first subject: fresh names, and no card or categories yet. */
-export function startCheckRun(options: LoyaltyTransportOptions, clock: () => number): CheckRun {
-  return {
-    options,
-    clock,
-    tag: tag(hex(4)),
-    send: (operation, input) => sendRaw(options, requestOf(operation, input)),
-    unknownCard: `WPK-CHECK-${hex(12)}`,
-  };
-}
 
 /** One card per requestId, also when asked concurrently; a card number of the contract's form. */
 async function checkIssueAnonymousCard(run: CheckRun): Promise<void> {
@@ -270,7 +238,6 @@ async function checkSendReceiptQr(run: CheckRun, notes: string[]): Promise<void>
   );
 }
 
-const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 const digits = (n: number) => Array.from({ length: n }, () => String(randomInt(10))).join('');
 
 /**
@@ -295,8 +262,4 @@ function normalize(favorites: readonly FavoriteSelection[]): string {
       .map((f) => ({ groupId: f.groupId, categoryIds: [...f.categoryIds].sort() }))
       .sort((a, b) => (a.groupId < b.groupId ? -1 : a.groupId > b.groupId ? 1 : 0)),
   );
-}
-
-function tag(run: string) {
-  return (what: string) => `wpk-check-${run}-${what}-${hex(4)}`;
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Verifier } from '../../../adapters/node/verifier.js';
+import type { Verifier } from '../../../adapters/node/verifier-api.js';
 import type { BarcodeVerification } from '../../../src/contracts/barcode.js';
 import { KitError } from '../../../src/errors.js';
 import { CashDeskService } from '../../../src/cashdesk/service.js';
