@@ -1,6 +1,7 @@
 import type { Env, Hono, Schema } from 'hono';
 import type { Registry } from 'prom-client';
-import { Counter } from '../../src/metrics/counter.js';
+import type { Counter } from '../../src/metrics/counter.js';
+import { httpRequestsCounter } from '../../src/metrics/http-requests.js';
 import { METRICS_CONTENT_TYPE, renderMetrics, serverRegistry } from '../../src/metrics/registry.js';
 import { requestCounter, UNMATCHED_ROUTE } from './request-metrics.js';
 import { routeTable } from './route-table.js';
@@ -25,10 +26,7 @@ export interface ApiMetrics {
  */
 export function apiMetrics(): ApiMetrics {
   const registry = serverRegistry();
-  const httpRequests = new Counter('wpk_http_requests_total', 'HTTP requests by route and status code.', [
-    'route',
-    'status',
-  ]);
+  const httpRequests = httpRequestsCounter();
   registry.registerMetric(httpRequests);
   return { registry, httpRequests };
 }

@@ -1,6 +1,7 @@
 import { Gauge, type Metric, type Registry } from 'prom-client';
 import { Counter, type CounterSeries } from '../metrics/counter.js';
 import { Histogram } from '../metrics/histogram.js';
+import { httpRequestsCounter } from '../metrics/http-requests.js';
 import { METRICS_CONTENT_TYPE, renderMetrics, serverRegistry } from '../metrics/registry.js';
 
 export { Counter, Gauge, Histogram };
@@ -68,10 +69,7 @@ export class ServerMetrics {
     [0.000_01, 0.000_025, 0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.005, 0.025, 0.1],
   );
   readonly tokens = new Counter('wpk_tokens_total', 'Pay API tokens requested, by outcome.', ['outcome']);
-  readonly httpRequests = new Counter('wpk_http_requests_total', 'HTTP requests by route and status code.', [
-    'route',
-    'status',
-  ]);
+  readonly httpRequests = httpRequestsCounter();
   readonly bridgeCalls = new Counter(
     'wpk_bridge_calls_total',
     'WebSocket bridge calls by method and outcome (ok, or the error code).',
