@@ -1,6 +1,12 @@
 import { checkBaked } from './baked-migrations.js';
 import type { Database } from './database.js';
 
+/**
+ * The advisory lock key every migrating transaction holds (any module, any schema of the database): DDL of
+ * different modules or schemas touches the same catalogues, so one key for all is the simple safe choice.
+ */
+export const MIGRATION_LOCK = 0x77706b6d; // 'wpkm'
+
 /** One schema change. `id`s are applied in array order, each once, and never edited once released. */
 export interface Migration {
   id: string;
@@ -9,8 +15,10 @@ export interface Migration {
 
 /**
  * Brings `module`'s tables up to date: applies the migrations not yet recorded
- * in `wpk_migrations`, each in its own transaction with its record. An advisory
- * lock makes concurrent starts (several servers on one PostgreSQL) apply each once.
+ * in `wpk_migrations`, each in its own transaction with its record. One advisory
+ * lock on a fixed key ({@link MIGRATION_LOCK}), held by each of those transactions and by the one creating
+ * `wpk_migrations`, serialises replicas started together on an empty database: one migrates, the others wait for
+ * it and then find the work done (catalogue DDL racing unserialised fails on `pg_type`'s unique index).
  * A database already up to date (the usual start, and PGlite's snapshot, which
  * holds the kit's migrations) costs two look-ups and no transaction.
  *
@@ -23,8 +31,11 @@ export async function migrate(db: Database, module: string, migrations: readonly
   // A look-up rather than CREATE TABLE IF NOT EXISTS each start: DDL, even a no-op, costs a cold start far more.
   const present = await db.query<{ present: boolean }>("SELECT to_regclass('wpk_migrations') IS NOT NULL AS present");
   if (!present.rows[0]?.present) {
-    await db.exec(`CREATE TABLE IF NOT EXISTS wpk_migrations (
+    await db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      await tx.query(`CREATE TABLE IF NOT EXISTS wpk_migrations (
     module TEXT NOT NULL, id TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now(), PRIMARY KEY (module, id))`);
+    });
   }
   const recorded = await db.query<{ id: string }>('SELECT id FROM wpk_migrations WHERE module = $1', [module]);
   const known = new Set(recorded.rows.map((r) => r.id));
@@ -33,7 +44,7 @@ export async function migrate(db: Database, module: string, migrations: readonly
     // Recorded ones are never undone, so skipping them needs no lock; the rest are re-checked under it.
     if (known.has(migration.id)) continue;
     const done = await db.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`wpk_migrations:${module}`]);
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
       const seen = await tx.query('SELECT 1 FROM wpk_migrations WHERE module = $1 AND id = $2', [module, migration.id]);
       if (seen.rows.length > 0) return false;
       for (const statement of splitStatements(migration.sql)) await tx.query(statement);

@@ -3,6 +3,7 @@ import { destination, pino } from 'pino';
 import { KitError } from '../errors.js';
 import { Availability, type AvailabilityLogger } from './availability.js';
 import type { Database, QueryResult, Queryable } from './database.js';
+import { MIGRATION_LOCK } from './migrate.js';
 import { scrubQueryError } from './scrub.js';
 import { connectionFailure, databaseUnavailable, isDatabaseUnavailable } from './unavailable.js';
 
@@ -103,7 +104,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     if (connectionFailure(error) !== undefined) health.suspect();
   });
   try {
-    if (schema !== undefined) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    if (schema !== undefined) await createSchema(pool, schema);
     else await pool.query('SELECT 1');
   } catch (error) {
     await pool.end().catch(() => {});
@@ -140,6 +141,24 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       return closed;
     },
   };
+}
+
+/**
+ * `CREATE SCHEMA IF NOT EXISTS` under the migrations' lock: replicas started together would otherwise race on
+ * `pg_namespace`'s unique index and one of them would fail to start.
+ */
+async function createSchema(pool: pg.Pool, schema: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    await client.query('COMMIT');
+    client.release();
+  } catch (error) {
+    client.release(error as Error);
+    throw error;
+  }
 }
 
 /** `url` without its password, for messages and logs: `postgres://user:***@host/db`. */
