@@ -56,6 +56,10 @@ export class Coordination {
   readonly #timers: NodeJS.Timeout[] = [];
   readonly #background = new Set<Promise<unknown>>();
   readonly #unsent = new Map<string, HintBody>();
+  /** Payments whose resumption runs: the next sweep leaves them alone. */
+  readonly #resuming = new WeakSet<TillPayment>();
+  /** Payments found stalled at the last sweep. */
+  #stalled = new Set<TillPayment>();
   #channel: SharedChannel | undefined;
   #adopting: Promise<void> | undefined;
   #renewing: Promise<void> | undefined;
@@ -75,7 +79,10 @@ export class Coordination {
         onReconnect: () => this.#resync(),
       });
     }
-    this.#every(this.#deps.adoptIntervalMs, () => void this.adopt());
+    this.#every(this.#deps.adoptIntervalMs, () => {
+      void this.adopt();
+      this.#resumeStalled();
+    });
     this.#every(this.#deps.renewIntervalMs, () => {
       this.#renew();
       this.#resend();
@@ -186,6 +193,24 @@ export class Coordination {
     }
   }
 
+  /**
+   * Drives again the payments held here that wait for nothing but a call of their own: a lost answer to the
+   * provider list (`new`) or to /checkout (`unknown`, no invoice known), whether a till's intent, an adoption or a
+   * hand-over left them there. Each is resumed as an adopted one is (a new requestId for the provider list, the
+   * same requestId for /checkout), at most once at a time.
+   */
+  #resumeStalled(): void {
+    if (this.#closed) return;
+    const seen = new Set<TillPayment>();
+    for (const payment of this.#deps.driven.all()) {
+      if (payment.busy || payment.closed || this.#resuming.has(payment) || !stalled(payment)) continue;
+      // Stalled at two sweeps in a row: a till following its failed intent up at once is not raced.
+      if (this.#stalled.has(payment)) this.#resume(payment);
+      else seen.add(payment);
+    }
+    this.#stalled = seen;
+  }
+
   /** Carries on where an adopted payment stands: the provider list again, the same /checkout, or /status now. */
   #resume(payment: TillPayment): void {
     const { session } = payment;
@@ -201,12 +226,23 @@ export class Coordination {
       this.#deps.driven.settled(payment);
       return;
     }
+    this.#resuming.add(payment);
     const tracked = work
       .catch(() => {})
       .finally(() => {
         this.#background.delete(tracked);
+        this.#resuming.delete(payment);
         this.#deps.driven.settled(payment);
       });
     this.#background.add(tracked);
   }
+}
+
+/**
+ * Whether a payment waits only for its own call to be made again: no provider list yet (`new`), or no answer to
+ * its /checkout (`unknown` without an invoice; one whose status words are not understood is polled instead).
+ */
+function stalled(payment: TillPayment): boolean {
+  const { session } = payment;
+  return session.phase === 'new' || (session.phase === 'unknown' && session.unknownReason !== 'UNRECOGNIZED_STATUS');
 }
