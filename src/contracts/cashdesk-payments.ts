@@ -209,6 +209,17 @@ export const PaymentView = z
     }),
     refunds: z.array(PaymentRefund).optional(),
     receiptSent: z.boolean(),
+    receiptId: z.string().optional().meta({
+      description: "The last receipt's id: the same receipt given again has the same id and is not sent twice.",
+    }),
+    receiptStatus: z
+      .enum(['sending', 'sent', 'unknown'])
+      .optional()
+      .meta({
+        description:
+          'Where the last receipt stands: sending (recorded, outcome not yet known), sent, or unknown (profile ' +
+          'document: no answer came, and it is never sent again on its own; `pay reconcile` settles it).',
+      }),
     updatedAt: z.string().meta({ description: 'RFC 3339 time of the last change.' }),
   })
   .meta({ id: 'Payment' });

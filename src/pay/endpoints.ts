@@ -80,6 +80,8 @@ const refund = withRef<(typeof RefundRequest)['shape']>(RefundRequest).refine(
 );
 const cancel = withRef(CancelRequest);
 const receipt = withRef(ReceiptRequest);
+// No receiptId (the kit's): without it a repeat after a lost answer may forward the receipt twice.
+const documentReceipt = withRef<(typeof ReceiptRequest)['shape']>(ReceiptRequest).omit({ receiptId: true });
 
 const noOffers = (AvailabilityTaskRequest as unknown as z.ZodObject).omit({ offers: true });
 const noProvider = (CheckoutRequest as unknown as z.ZodObject).omit({ providerId: true });
@@ -115,5 +117,5 @@ export const ENDPOINTS = {
 /** The schema of cancel and receipt when the caller gives their paths under profile `'document'`. */
 export const DOCUMENT_FALLBACK: Partial<Record<PayOperation, DocumentUse>> = {
   cancel: { request: byTransaction, idempotent: false },
-  receipt: { request: receipt, idempotent: false },
+  receipt: { request: documentReceipt, idempotent: false },
 };

@@ -86,10 +86,21 @@ export function refund(s: SessionCore, { refundId, transactionId, ...part }: Ref
   });
 }
 
-/** Sends the fiscal receipt of the paid transaction (after a refund too: the document does not forbid it). */
-export function sendReceipt(s: SessionCore, receipt: Record<string, unknown>): Promise<ReceiptResponse> {
+/**
+ * Sends the fiscal receipt of the paid transaction (after a refund too: the document does not forbid it), with the
+ * kit's `receiptId` when given (profile `'kit'` only: a repeat under it is not forwarded twice).
+ */
+export function sendReceipt(
+  s: SessionCore,
+  receipt: Record<string, unknown>,
+  receiptId?: string,
+): Promise<ReceiptResponse> {
   return s.exclusive(['succeeded', 'refunded'], () =>
-    s.o.client.receipt({ transactionId: s.current!.transactionId, receipt }),
+    s.o.client.receipt({
+      transactionId: s.current!.transactionId,
+      receipt,
+      ...(receiptId === undefined ? {} : { receiptId }),
+    }),
   );
 }
 

@@ -193,9 +193,12 @@ export class PaymentSession {
     return refund(this.#s, part);
   }
 
-  /** Sends the fiscal receipt of the paid transaction; the service forwards it to the app. */
-  sendReceipt(receipt: Record<string, unknown>): Promise<ReceiptResponse> {
-    return sendReceipt(this.#s, receipt);
+  /**
+   * Sends the fiscal receipt of the paid transaction; the service forwards it to the app. `receiptId` (profile
+   * `'kit'`): a repeat with it after a lost answer is not forwarded again.
+   */
+  sendReceipt(receipt: Record<string, unknown>, receiptId?: string): Promise<ReceiptResponse> {
+    return sendReceipt(this.#s, receipt, receiptId);
   }
 
   /** The desk falls back to another payment method; an open invoice is cancelled first. */

@@ -17,6 +17,7 @@ import { Leases } from './leases.js';
 import type { CashDeskPaymentsOptions } from './options.js';
 import { paymentMigrations } from './migrations.js';
 import { paymentsWebhookHandler } from './payments-webhook.js';
+import { sendReceiptOnce } from './receipt-once.js';
 import { keyOf, type PaymentKey } from './rows.js';
 import { scanForPayment } from './scan-policy.js';
 import { PaymentStore } from './store.js';
@@ -205,13 +206,12 @@ export class CashDeskPayments implements Payments {
     return this.#intent({ tillId, paymentId }, (p) => p.session.refund(part));
   }
 
-  /** `pay.receipt`: forwards the fiscal receipt; the sale is then closed (not sent again on reconnection). */
+  /**
+   * `pay.receipt`: forwards the fiscal receipt at most once (see {@link sendReceiptOnce}); the sale is then closed
+   * (not sent again on reconnection).
+   */
   receipt(tillId: string, paymentId: string, receipt: Record<string, unknown>): Promise<PaymentView> {
-    return this.#intent({ tillId, paymentId }, async (p) => {
-      await p.session.sendReceipt(receipt);
-      p.receiptSent = true;
-      await p.flush();
-    });
+    return this.#intent({ tillId, paymentId }, (p) => sendReceiptOnce(p, receipt, this.#options.client.profile));
   }
 
   /** `pay.abandon`: the desk falls back to another method; an open invoice is cancelled first. */

@@ -1,3 +1,4 @@
+import type { ReceiptMark } from './receipt-once.js';
 import type { SessionUpdate } from '../../contracts/cashdesk-payments.js';
 import type { Sleep } from '../../time/sleep.js';
 import type { PayClient } from '../../pay/client.js';
@@ -45,6 +46,8 @@ export interface TillPaymentInit {
   paymentId: string;
   cardNumber?: string;
   receiptSent: boolean;
+  /** The last receipt's id and where it stands; none before the first. */
+  receipt?: ReceiptMark;
   createdAt: Date;
   cardSession: string;
   basket: Basket;

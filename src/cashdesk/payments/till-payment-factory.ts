@@ -37,6 +37,10 @@ export class TillPaymentFactory {
       paymentId: record.paymentId,
       ...(record.cardNumber === undefined ? {} : { cardNumber: record.cardNumber }),
       receiptSent: record.receiptSent,
+      receipt: {
+        ...(record.view.receiptId === undefined ? {} : { receiptId: record.view.receiptId }),
+        ...(record.view.receiptStatus === undefined ? {} : { receiptStatus: record.view.receiptStatus }),
+      },
       createdAt: record.createdAt,
       cardSession: record.snapshot.cardSession,
       basket: record.snapshot.basket,

@@ -7,6 +7,7 @@ import { refundOf, told, updateFor } from './payment-updates.js';
 import { isOpen, type PaymentRecord } from './record.js';
 import { LeaseLostError, RecordWrites } from './record-writes.js';
 import { RescanWait } from './rescan-wait.js';
+import type { ReceiptMark } from './receipt-once.js';
 import type { PaymentWrite } from './store.js';
 import type { TillPaymentDeps, TillPaymentInit } from './till-payment-deps.js';
 
@@ -28,6 +29,10 @@ export class TillPayment {
   readonly cardNumber: string | undefined;
   readonly session: PaymentSession;
   receiptSent: boolean;
+  /** The last receipt's id and where it stands (see sendReceiptOnce). */
+  receipt: ReceiptMark;
+  /** Whether this object's receipt call runs: a second `pay.receipt` meanwhile waits for nothing, it is refused. */
+  receiptSending = false;
   /** The lease's epoch: every write names it, and is refused once another instance claimed the payment. */
   epoch: number;
   readonly #deps: TillPaymentDeps<TillPayment>;
@@ -48,6 +53,7 @@ export class TillPayment {
     this.paymentId = init.paymentId;
     this.cardNumber = init.cardNumber;
     this.receiptSent = init.receiptSent;
+    this.receipt = init.receipt ?? {};
     this.#createdAt = init.createdAt;
     this.#updatedAt = deps.clock();
     this.epoch = init.epoch;
@@ -109,6 +115,7 @@ export class TillPayment {
       transactions: s.transactions.map((x) => ({ ...x, transactionId: String(x.transactionId) })),
       refunds: s.refunds.map(refundOf),
       receiptSent: this.receiptSent,
+      ...this.receipt,
       updatedAt: new Date(this.#updatedAt).toISOString(),
     };
   }

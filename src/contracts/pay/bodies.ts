@@ -166,6 +166,16 @@ export const ReceiptRequest = z
       .record(z.string(), z.unknown())
       .superRefine(jsonTextRule)
       .meta({ description: 'The fiscal receipt, forwarded to the app as given.' }),
+    receiptId: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .meta({
+        description:
+          "The kit's extension: the sender's id of this receipt. A repeat with the same receiptId (its answer was " +
+          'lost) is answered without forwarding the receipt again.',
+      }),
   })
   .strict()
   .meta({ id: 'ReceiptRequest' });

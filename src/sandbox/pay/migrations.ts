@@ -146,4 +146,10 @@ CREATE INDEX pay_refunds_due ON pay_refunds (state, settles_at);
 ALTER TABLE pay_bank ADD COLUMN refund_mode TEXT NOT NULL DEFAULT 'approve';
 ALTER TABLE pay_bank ADD COLUMN refund_delay_ms BIGINT NOT NULL DEFAULT 0`,
   },
+  {
+    // The kit's receiptId: a repeat of a receipt (its answer was lost) is answered without keeping it twice.
+    id: '007-receipt-id',
+    sql: `ALTER TABLE pay_receipts ADD COLUMN receipt_id TEXT;
+CREATE UNIQUE INDEX pay_receipts_receipt_id ON pay_receipts (transaction_id, receipt_id)`,
+  },
 ];

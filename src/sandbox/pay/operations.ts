@@ -127,21 +127,25 @@ export async function cancel(rt: PayRuntime, partner: Partner, transactionId: st
   });
 }
 
-/** POST /receipt: the fiscal receipt of a succeeded transaction, kept for the app. */
+/**
+ * POST /receipt: the fiscal receipt of a succeeded transaction, kept for the app. With the kit's `receiptId`, a
+ * repeat (its answer was lost) is answered as the first was and the app gets the receipt once.
+ */
 export async function receipt(
   rt: PayRuntime,
   partner: Partner,
   transactionId: string,
   body: Record<string, unknown>,
+  receiptId?: string,
 ): Promise<ReceiptResponse> {
   return write(rt, async (tx) => {
     const t = await requireTransaction(tx, { transactionId, partnerId: partner.partnerId }, true);
     if (t.status !== 'succeeded') throw invalidState(t, 'given a receipt (only a succeeded transaction can be)');
-    await tx.query('INSERT INTO pay_receipts (transaction_id, receipt, received_at) VALUES ($1, $2::jsonb, $3)', [
-      transactionId,
-      JSON.stringify(body),
-      new Date(rt.ctx.clock()),
-    ]);
+    await tx.query(
+      `INSERT INTO pay_receipts (transaction_id, receipt, received_at, receipt_id) VALUES ($1, $2::jsonb, $3, $4)
+       ON CONFLICT (transaction_id, receipt_id) DO NOTHING`,
+      [transactionId, JSON.stringify(body), new Date(rt.ctx.clock()), receiptId ?? null],
+    );
     return { transactionId, status: 'ACCEPTED' };
   });
 }

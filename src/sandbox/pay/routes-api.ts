@@ -71,7 +71,9 @@ export function mountPayApi(app: OpenAPIHono<Env>, rt: PayRuntime, faults: Fault
   );
 
   handle({ ...PAY_ROUTES.receipt, middleware: signed(PAY_PATHS.receipt) }, async (c) => {
-    const body = jsonBody<{ transactionId: string; receipt: Record<string, unknown> }>(c);
-    return c.json(dialect.receipt(await receipt(rt, signedPartner(c), body.transactionId, body.receipt)));
+    const body = jsonBody<{ transactionId: string; receipt: Record<string, unknown>; receiptId?: string }>(c);
+    return c.json(
+      dialect.receipt(await receipt(rt, signedPartner(c), body.transactionId, body.receipt, body.receiptId)),
+    );
   });
 }
