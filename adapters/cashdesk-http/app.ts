@@ -40,7 +40,7 @@ import type { Till } from '../../src/cashdesk/tills.js';
  * const { url, close } = await serveHttp(app, { port: 8080 });
  */
 export function createHttpApp(service: CashDeskService, options?: HttpAdapterOptions): OpenAPIHono<NodeEnv> {
-  const { bodyLimitBytes, logger, health } = resolveHttpAdapterOptions(options);
+  const { bodyLimitBytes, logger, health, eventHeartbeatMs } = resolveHttpAdapterOptions(options);
   const app = new OpenAPIHono<NodeEnv>();
 
   // The POST routes are raw routes (raw-route.ts): they authenticate, limit, count and refuse
@@ -99,7 +99,14 @@ export function createHttpApp(service: CashDeskService, options?: HttpAdapterOpt
     });
   }
 
-  mountPaymentRoutes(app, { service, authenticate, requests, bodyLimitBytes, logger });
+  mountPaymentRoutes(app, {
+    service,
+    authenticate,
+    requests,
+    bodyLimitBytes,
+    logger,
+    events: { heartbeatMs: eventHeartbeatMs },
+  });
 
   app.onError(errorHandler(logger));
   // Every route's methods, the payment routes' included: a wrong method gets 405 with Allow, before any till key is

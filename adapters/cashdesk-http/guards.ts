@@ -4,6 +4,7 @@ import { isJsonMediaType } from '../http-server/media-type.js';
 import type { HttpProblem } from '../http-server/problem.js';
 import { payloadTooLarge, unauthorized, unsupportedMediaType } from '../http-server/refusals.js';
 import type { TillAuthenticator } from './till-keys.js';
+import { clientAddressOf } from '../../src/net/client-address.js';
 
 /**
  * The `admit` of the cash desk's raw POST routes (raw-route.ts): the refusal owed to a POST before its body
@@ -24,7 +25,7 @@ export function tillAdmission(
 ): (incoming: IncomingMessage) => HttpProblem | Till {
   return (incoming) => {
     const { headers } = incoming;
-    const till = authenticate(headers.authorization, incoming.url, incoming.socket.remoteAddress);
+    const till = authenticate(headers.authorization, incoming.url, clientAddressOf(incoming));
     if (till === undefined) return unauthorized();
     const length = headers['content-length'];
     // With Transfer-Encoding the length is not to be trusted; the limit is then enforced while reading.

@@ -24,11 +24,17 @@ export interface HttpAdapterOptions {
    * 200.
    */
   health?: HealthCheck;
+  /**
+   * A comment line on each payment event stream this often, in ms, so a proxy that cuts quiet streams (nginx's
+   * `proxy_read_timeout`, 60 s by default) keeps it. Default 15 000.
+   */
+  eventHeartbeatMs?: number;
 }
 
 /** {@link HttpAdapterOptions} with every default applied. */
 export interface ResolvedHttpAdapterOptions {
   bodyLimitBytes: number;
+  eventHeartbeatMs: number;
   logger: Logger;
   health: HealthCheck;
 }
@@ -51,6 +57,7 @@ const optionsSchema = z
       .default(DEFAULT_BODY_LIMIT_BYTES),
     logger: z.custom<Logger>(isLogger, { error: 'must be a pino Logger' }).optional(),
     health: z.instanceof(HealthCheck, { error: 'must be a HealthCheck' }).optional(),
+    eventHeartbeatMs: z.number().int().min(100).max(3_600_000).default(15_000),
   })
   .strict();
 
@@ -65,6 +72,7 @@ export function resolveHttpAdapterOptions(options: HttpAdapterOptions = {}): Res
   if (!parsed.success) throw new ConfigError(validationErrors(parsed.error), 'HTTP adapter options');
   return {
     bodyLimitBytes: parsed.data.bodyLimitBytes,
+    eventHeartbeatMs: parsed.data.eventHeartbeatMs,
     // Silent by default: an embedding application decides where its logs go.
     logger: parsed.data.logger ?? pino({ level: 'silent' }),
     health: parsed.data.health ?? new HealthCheck({}),

@@ -3,6 +3,7 @@ import { streamSSE } from 'hono/streaming';
 import type { Payments } from '../../src/cashdesk/payments/api.js';
 import type { SessionUpdate } from '../../src/contracts/cashdesk-payments.js';
 import type { NodeEnv } from '../http-server/node-env.js';
+import { proxyFriendlyStream } from '../http-server/event-stream-headers.js';
 
 /** How a payment's event stream behaves. */
 export interface PaymentEventsOptions {
@@ -57,6 +58,7 @@ export async function paymentEventStream(
     release();
     throw error;
   }
+  proxyFriendlyStream(c);
   return streamSSE(c, async (stream) => {
     let sent = after;
     let first = true;

@@ -27,6 +27,7 @@ import {
 } from '../http-server/refusals.js';
 import { INTENTS } from './payment-intents.js';
 import type { TillAuthenticator } from './till-keys.js';
+import { clientAddressOf } from '../../src/net/client-address.js';
 
 /** The HTTP twins of the bridge's `pay.*` methods. */
 export const PAYMENTS_PATH = '/v1/payments';
@@ -87,11 +88,7 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
       return response!;
     };
   const till = (c: Context<NodeEnv>): string => {
-    const found = deps.authenticate(
-      c.req.header('authorization'),
-      c.env.incoming.url,
-      c.env.incoming.socket.remoteAddress,
-    );
+    const found = deps.authenticate(c.req.header('authorization'), c.env.incoming.url, clientAddressOf(c.env.incoming));
     if (found === undefined) throw unauthorized();
     return found.id;
   };

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import type { Logger } from 'pino';
 import { tooManyRequests } from './refusals.js';
+import { clientAddressOf } from '../../src/net/client-address.js';
 import { FailureLimiter, type FailureLimiterOptions } from '../../src/guard/failure-limiter.js';
 
 /** A brute-force limit on one API's credential check, and where its lockouts are logged. */
@@ -22,9 +23,13 @@ export function limiterFrom(
   return new FailureLimiter({ ...(clock ? { clock } : {}), ...option });
 }
 
-/** The peer's address of a request served by @hono/node-server; undefined elsewhere (e.g. `app.request` in tests). */
+/**
+ * The client's address of a request served by @hono/node-server, as the server's `trustedProxies` make it out
+ * (`clientAddressOf`); undefined elsewhere (e.g. `app.request` in tests).
+ */
 export function remoteAddressOf(c: Context): string | undefined {
-  return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket?.remoteAddress;
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return incoming?.socket === undefined ? undefined : clientAddressOf(incoming);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { TopicFeedListener } from './topic-feed.js';
+import { proxyFriendlyStream } from './event-stream-headers.js';
 
 /** Options of {@link streamChanges}. */
 export interface ChangeStreamOptions {
@@ -26,7 +27,7 @@ export function streamChanges(
 ): Response {
   const coalesceMs = options.coalesceMs ?? 50;
   const heartbeatMs = options.heartbeatMs ?? 20_000;
-  c.header('Cache-Control', 'no-store');
+  proxyFriendlyStream(c);
   return streamSSE(c, async (stream) => {
     const due = new Set<string>();
     let ended = false;

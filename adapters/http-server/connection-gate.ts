@@ -4,11 +4,24 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { errorEnvelope } from '../../src/contracts/errors.js';
+import { addressKey } from '../../src/guard/address.js';
 
 /** Options of {@link gateConnections}. */
 export interface ConnectionGateOptions {
   /** Open connections at most (upgraded WebSockets included); a new one past it is answered 503. */
   maxConnections: number;
+  /**
+   * Open connections of one peer address (an IPv6 /64) at most, so one client cannot hold them all. Default a
+   * quarter of `maxConnections`. Loopback peers and `exempt` ones (trusted proxies) are not held to it.
+   */
+  maxConnectionsPerAddress?: number;
+  /** Peers the per-address cap does not apply to: the trusted proxies, whose connections carry many clients. */
+  exempt?: (address: string) => boolean;
+  /**
+   * A TLS server: a refused socket is closed without an answer (plain text means nothing to a TLS client), and a
+   * socket served again goes to the handlers of `secureConnection`.
+   */
+  secure?: boolean;
   /** The process's open-file limit (soft). Default: read from `/proc/self/limits`; none where that is absent. */
   fdLimit?: number;
   /** Descriptors kept free under `fdLimit`: a connection given one of them is answered 503. Default: see below. */
@@ -60,6 +73,10 @@ const MAX_LINGERING = 64;
  * `maxConnections`, which closes sockets unanswered.
  */
 export function gateConnections(server: Server, options: ConnectionGateOptions): ConnectionGate {
+  const perAddress = new PerAddressCount(
+    options.maxConnectionsPerAddress ?? Math.max(1, Math.floor(options.maxConnections / 4)),
+    options.exempt ?? (() => false),
+  );
   const fdLimit = options.fdLimit ?? softFdLimit();
   const headroom = options.fdHeadroom ?? (fdLimit === undefined ? 0 : Math.min(64, Math.max(8, fdLimit >> 5)));
   const firstRefusedFd = fdLimit === undefined ? Infinity : fdLimit - headroom;
@@ -70,15 +87,19 @@ export function gateConnections(server: Server, options: ConnectionGateOptions):
   server.maxConnections = Infinity;
   server.on('connection', (socket: Socket) => {
     const fd = (socket as Socket & { _handle?: { fd?: number } })._handle?.fd ?? -1;
-    const why = fd >= firstRefusedFd ? 'descriptors' : state.open >= options.maxConnections ? 'connections' : undefined;
+    const full = state.open >= options.maxConnections || !perAddress.admit(socket.remoteAddress);
+    const why = fd >= firstRefusedFd ? 'descriptors' : full ? 'connections' : undefined;
     if (why !== undefined) {
       state.refused[why]++;
-      refuse(socket, answer, state);
+      if (options.secure) socket.destroy();
+      else refuse(socket, answer, state);
       return;
     }
     state.open++;
+    perAddress.opened(socket.remoteAddress);
     socket.once('close', () => {
       state.open--;
+      perAddress.closed(socket.remoteAddress);
     });
     for (const handler of handlers) handler.call(server, socket);
   });
@@ -90,9 +111,51 @@ export function gateConnections(server: Server, options: ConnectionGateOptions):
       return { ...state.refused };
     },
     serveAgain(socket) {
-      for (const handler of handlers) handler.call(server, socket);
+      // With TLS, the socket of an upgrade is the TLS one already: it goes where a finished handshake goes.
+      const again = options.secure ? (server.listeners('secureConnection') as typeof handlers) : handlers;
+      for (const handler of again) handler.call(server, socket);
     },
   };
+}
+
+/** Open connections per peer address (an IPv6 /64), for the per-address cap. */
+class PerAddressCount {
+  readonly #open = new Map<string, number>();
+
+  constructor(
+    readonly max: number,
+    readonly exempt: (address: string) => boolean,
+  ) {}
+
+  /** Whether one more connection from `address` is allowed. */
+  admit(address: string | undefined): boolean {
+    const key = this.#key(address);
+    return key === undefined || (this.#open.get(key) ?? 0) < this.max;
+  }
+
+  opened(address: string | undefined): void {
+    const key = this.#key(address);
+    if (key !== undefined) this.#open.set(key, (this.#open.get(key) ?? 0) + 1);
+  }
+
+  closed(address: string | undefined): void {
+    const key = this.#key(address);
+    if (key === undefined) return;
+    const left = (this.#open.get(key) ?? 1) - 1;
+    if (left <= 0) this.#open.delete(key);
+    else this.#open.set(key, left);
+  }
+
+  /** The counted key, or undefined for a peer not held to the cap (loopback, exempt, unknown). */
+  #key(address: string | undefined): string | undefined {
+    if (address === undefined || isLoopback(address) || this.exempt(address)) return undefined;
+    return addressKey(address);
+  }
+}
+
+/** 127.0.0.0/8 and ::1 (also IPv4-mapped): processes of this host, such as tills beside the server. */
+function isLoopback(address: string): boolean {
+  return address === '::1' || /^(?:::ffff:)?127\./i.test(address);
 }
 
 /** The 503 answer: a fresh request id each time. */

@@ -1,6 +1,7 @@
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { getRequestListener, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { answerClientError } from './client-errors.js';
@@ -9,7 +10,9 @@ import { nodeRoutesOf, withNodeRoutes } from './node-routes.js';
 import { applyServerLimits, resolveServerLimits, serverOptionsFor, type ServerLimits } from './server-limits.js';
 import { serveUpgradeAsHttp } from './upgrade-as-http.js';
 import { spanRoutes } from './span-routes.js';
+import { readTlsFiles, reloadTls, type TlsFiles } from './tls.js';
 import { traceHttpRequests } from '../../src/telemetry/http-span.js';
+import { TrustedProxies, trustSocket } from '../../src/net/client-address.js';
 
 /** Where {@link serveHttp} listens. */
 export interface ServeHttpOptions {
@@ -22,15 +25,24 @@ export interface ServeHttpOptions {
    * connections).
    */
   limits?: Partial<ServerLimits>;
-  /** Where a failure to accept connections (out of file descriptors) is told, once per run of them. Default: none. */
+  /**
+   * Where a failure to accept connections (out of file descriptors) and a TLS reload are told. Default: none.
+   */
   logger?: Logger;
+  /** Serve HTTPS (and WSS upgrades) on the port with these PEM files. Default: plain HTTP. */
+  tls?: TlsFiles;
+  /**
+   * Proxies (addresses or CIDRs) whose `Forwarded` / `X-Forwarded-For` name the client (src/net/client-address.ts).
+   * Default none: the peer is the client.
+   */
+  trustedProxies?: readonly string[];
 }
 
 /** A listening HTTP server. */
 export interface HttpServerHandle {
   /** The Node server, e.g. to attach a WebSocket `upgrade` handler on the same port. */
   readonly server: Server;
-  /** `http://<bound address>:<port>` */
+  /** `http://<bound address>:<port>`, or `https://` with TLS. */
   readonly url: string;
   /** Connections open and refused at the cap or the open-file limit (answered 503). */
   readonly connections: ConnectionGate;
@@ -40,6 +52,11 @@ export interface HttpServerHandle {
    * `curl --http2`, a WebSocket on another path), instead of closing them unanswered.
    */
   serveAsHttp(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /**
+   * Reads the TLS files again (SIGHUP): new connections get the new certificate, open ones keep theirs; bad files
+   * leave the one in use, with a `warn`. False without TLS or when the files were bad.
+   */
+  reloadTls(): boolean;
   /**
    * Stops accepting connections, closes idle keep-alive ones, and resolves once
    * in-flight requests have been answered. Upgraded (WebSocket) sockets are the
@@ -71,7 +88,7 @@ type WriteHead = (
  * pays for each. Built the way Node subclasses its own function-style classes,
  * not with `class extends`: V8 constructs that noticeably slower, once per request.
  */
-function drainingResponseClass(draining: () => boolean): typeof ServerResponse {
+function drainingResponseClass(draining: () => boolean, hsts: boolean): typeof ServerResponse {
   const base = ServerResponse as unknown as (this: ServerResponse, request: IncomingMessage, options?: object) => void;
   function DrainingResponse(this: ServerResponse, request: IncomingMessage, options?: object): void {
     base.call(this, request, options);
@@ -82,6 +99,10 @@ function drainingResponseClass(draining: () => boolean): typeof ServerResponse {
   // Every head goes through writeHead, end() without one included (Node calls it then).
   (DrainingResponse.prototype as { writeHead: WriteHead }).writeHead = function (statusCode, reasonOrHeaders, headers) {
     if (draining()) this.setHeader('Connection', 'close');
+    // Defaults of every answer; a route's own Cache-Control (an event stream's, a page's) replaces no-store.
+    this.setHeader('x-content-type-options', 'nosniff');
+    this.setHeader('cache-control', 'no-store');
+    if (hsts) this.setHeader('strict-transport-security', 'max-age=31536000');
     return writeHead.call(this, statusCode, reasonOrHeaders, headers);
   };
   return DrainingResponse as unknown as typeof ServerResponse;
@@ -100,8 +121,10 @@ function drainingResponseClass(draining: () => boolean): typeof ServerResponse {
  * server.on('upgrade', bridge.handleUpgrade);
  */
 export async function serveHttp(app: FetchApp, options: ServeHttpOptions = {}): Promise<HttpServerHandle> {
-  const { host = '127.0.0.1', port = 0, limits: given, logger } = options;
+  const { host = '127.0.0.1', port = 0, limits: given, logger, tls } = options;
   const limits = resolveServerLimits(given);
+  const trusted = new TrustedProxies(options.trustedProxies);
+  const material = tls === undefined ? undefined : readTlsFiles(tls);
   let draining = false;
   // overrideGlobalObjects: false keeps the process's global Request/Response untouched;
   // a library should not swap them under the code that embeds it.
@@ -111,13 +134,25 @@ export async function serveHttp(app: FetchApp, options: ServeHttpOptions = {}): 
   const untraced = nodeRoutes === undefined ? viaHono : withNodeRoutes(nodeRoutes, viaHono);
   // A server span per request only when an OpenTelemetry SDK is registered; else the listener is untouched.
   const listener = traceHttpRequests(untraced, spanRoutes(app, nodeRoutes));
-  const server: Server = createServer(
-    { ...serverOptionsFor(limits), ServerResponse: drainingResponseClass(() => draining) },
-    listener,
-  );
+  const serverOptions = { ...serverOptionsFor(limits), ServerResponse: drainingResponseClass(() => draining, !!tls) };
+  const server: Server =
+    material === undefined
+      ? createServer(serverOptions, listener)
+      : (createHttpsServer({ ...serverOptions, ...material }, listener) as unknown as Server);
   applyServerLimits(server, limits);
+  // Each connection remembers whom its server trusts, so clientAddressOf works for requests and upgrades alike.
+  if ((options.trustedProxies?.length ?? 0) > 0) {
+    server.on(material === undefined ? 'connection' : 'secureConnection', (socket: Socket) =>
+      trustSocket(socket, trusted),
+    );
+  }
   // Past the cap, or near the open-file limit, a client is answered 503 with Retry-After, never reset.
-  const connections = gateConnections(server, { maxConnections: limits.maxConnections });
+  const connections = gateConnections(server, {
+    maxConnections: limits.maxConnections,
+    maxConnectionsPerAddress: limits.maxConnectionsPerAddress,
+    exempt: (address) => trusted.trusts(address),
+    secure: material !== undefined,
+  });
   // What Node refuses before any route sees the request gets the error envelope too (client-errors.ts).
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
@@ -130,14 +165,18 @@ export async function serveHttp(app: FetchApp, options: ServeHttpOptions = {}): 
   survivingAcceptErrors(server, logger);
   const address = server.address() as AddressInfo;
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const scheme = material === undefined ? 'http' : 'https';
 
   let closing: Promise<void> | undefined;
   return {
     server,
-    url: `http://${hostPart}:${address.port}`,
+    url: `${scheme}://${hostPart}:${address.port}`,
     connections,
     serveAsHttp(req, socket, head) {
       serveUpgradeAsHttp(req, socket, head, (s) => connections.serveAgain(s as Socket));
+    },
+    reloadTls() {
+      return tls !== undefined && reloadTls(server as unknown as HttpsServer, tls, logger);
     },
     close() {
       closing ??= new Promise<void>((resolve, reject) => {

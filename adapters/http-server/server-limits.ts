@@ -25,6 +25,8 @@ export interface ServerLimits {
    * (connection-gate.ts).
    */
   maxConnections: number;
+  /** Open connections of one client address at most (connection-gate.ts). Default a quarter of `maxConnections`. */
+  maxConnectionsPerAddress?: number;
 }
 
 /** The defaults: headers 10 s, request 30 s, keep-alive 5 s, 1024 connections. */
@@ -51,6 +53,7 @@ export const serverLimitsShape = {
   requestTimeoutMs: ms(3_600_000).optional(),
   keepAliveTimeoutMs: ms(3_600_000).optional(),
   maxConnections: connections.optional(),
+  maxConnectionsPerAddress: connections.optional(),
 };
 
 /** Validates partial {@link ServerLimits} (fields not given are not checked against each other). */

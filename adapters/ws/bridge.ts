@@ -21,6 +21,7 @@ import {
   UPGRADE_REFUSALS,
   type UpgradeRefusal,
 } from './upgrade.js';
+import { clientAddressOf } from '../../src/net/client-address.js';
 
 /** The WebSocket bridge for legacy tills (adapters/ws/README.md). */
 export interface Bridge {
@@ -117,7 +118,7 @@ class WsBridge implements Bridge {
 
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     // The key may be in the query string: log the path only, never `req.url`.
-    const remote = { remoteAddress: req.socket.remoteAddress, path: (req.url ?? '/').split('?')[0] };
+    const remote = { remoteAddress: clientAddressOf(req), path: (req.url ?? '/').split('?')[0] };
     const checked =
       this.#closing !== undefined
         ? { refusal: UPGRADE_REFUSALS.closing }

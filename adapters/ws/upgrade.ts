@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { Till } from '../../src/cashdesk/tills.js';
 import { presentedKey } from '../../src/cashdesk/tills.js';
 import { LockoutError } from '../../src/errors.js';
+import { clientAddressOf } from '../../src/net/client-address.js';
 
 /** The subprotocol a till must offer (`Sec-WebSocket-Protocol`); later versions get a new name. */
 export const SUBPROTOCOL = 'wallet-pos.v1';
@@ -68,7 +69,7 @@ export function checkUpgrade(
   if (!offeredProtocols(req).includes(SUBPROTOCOL)) return { refusal: UPGRADE_REFUSALS.subprotocol };
   let till: Till | undefined;
   try {
-    till = context.authenticate(presentedKey(authorization, req.url), req.socket.remoteAddress);
+    till = context.authenticate(presentedKey(authorization, req.url), clientAddressOf(req));
   } catch (error) {
     if (!(error instanceof LockoutError)) throw error;
     return {

@@ -1,7 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Logger } from 'pino';
-import { serveHttp, type HttpServerHandle } from '../../adapters/http-server/serve.js';
-import type { ServerLimits } from '../../adapters/http-server/server-limits.js';
+import { serveHttp, type HttpServerHandle, type ServeHttpOptions } from '../../adapters/http-server/serve.js';
 import { CallbackEvent } from '../contracts/callback/index.js';
 import { ErrorEnvelope } from '../contracts/errors.js';
 import { validationErrors } from '../contracts/validation-errors.js';
@@ -65,9 +64,12 @@ export interface CallbackReceiver {
   readonly store: CallbackStore;
   /**
    * Serves the app (default 127.0.0.1, a free port; `limits`: timeouts and connection cap, default
-   * `DEFAULT_SERVER_LIMITS`) and starts the handler; `close()` of the handle stops listening.
+   * `DEFAULT_SERVER_LIMITS`; `tls` and `trustedProxies` as `serveHttp` takes them) and starts the handler;
+   * `close()` of the handle stops listening, `reloadTls()` reads the certificate again.
    */
-  listen(options?: { host?: string; port?: number; limits?: Partial<ServerLimits> }): Promise<HttpServerHandle>;
+  listen(
+    options?: Pick<ServeHttpOptions, 'host' | 'port' | 'limits' | 'tls' | 'trustedProxies' | 'logger'>,
+  ): Promise<HttpServerHandle>;
   /**
    * Starts handing stored events to the handler (done by `listen`; call it yourself when you mount `app` elsewhere).
    */
@@ -223,6 +225,9 @@ export async function createCallbackReceiver(options: CallbackReceiverOptions): 
         host: listenOptions.host ?? '127.0.0.1',
         port: listenOptions.port ?? 0,
         limits: listenOptions.limits,
+        ...(listenOptions.tls === undefined ? {} : { tls: listenOptions.tls }),
+        ...(listenOptions.trustedProxies === undefined ? {} : { trustedProxies: listenOptions.trustedProxies }),
+        ...(listenOptions.logger === undefined ? {} : { logger: listenOptions.logger }),
       });
       servers.push(handle);
       dispatcher?.start();

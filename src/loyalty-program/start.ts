@@ -1,5 +1,6 @@
 import { pino } from 'pino';
 import type { ServerLimits } from '../../adapters/http-server/server-limits.js';
+import type { TlsFiles } from '../../adapters/http-server/tls.js';
 import { serveWhileBuilding } from '../../adapters/http-server/serve-while-building.js';
 import { openDatabase, type Database } from '../db/index.js';
 import { preloadPglite } from '../db/pglite-preload.js';
@@ -15,6 +16,10 @@ export type StartLoyaltyProgramOptions = Partial<LoyaltyProgramOptions> & {
   port?: number;
   /** Timeouts and connection cap of the server; default `DEFAULT_SERVER_LIMITS`. */
   limits?: Partial<ServerLimits>;
+  /** HTTPS with these PEM files (`reloadTls()` reads them again). Default plain HTTP. */
+  tls?: TlsFiles;
+  /** Proxies whose `Forwarded` / `X-Forwarded-For` name the client (src/net/client-address.ts). Default none. */
+  trustedProxies?: readonly string[];
   /** PGlite folder; default in memory. */
   dataDir?: string;
   /** A PostgreSQL server instead of PGlite. */
@@ -40,9 +45,11 @@ export type StartLoyaltyProgramOptions = Partial<LoyaltyProgramOptions> & {
 
 /** A listening default implementation. */
 export interface RunningLoyaltyProgram extends LoyaltyProgram {
-  /** `http://host:port` */
+  /** `http://host:port`, or `https://` with TLS. */
   readonly url: string;
   readonly db: Database;
+  /** Reads the TLS files again: new connections get the new certificate; bad files keep the old one (a `warn`). */
+  reloadTls(): boolean;
   /** Stops listening, answers requests in flight, closes the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -60,6 +67,8 @@ export async function startLoyaltyProgram(options: StartLoyaltyProgramOptions): 
     host = '127.0.0.1',
     port = 8091,
     limits,
+    tls,
+    trustedProxies,
     dataDir,
     databaseUrl,
     databaseSchema,
@@ -88,6 +97,9 @@ export async function startLoyaltyProgram(options: StartLoyaltyProgramOptions): 
       host,
       port,
       limits,
+      ...(tls === undefined ? {} : { tls }),
+      ...(trustedProxies === undefined ? {} : { trustedProxies }),
+      ...(given.logger === undefined ? {} : { logger: given.logger }),
       early: dataDir === undefined && databaseUrl === undefined,
       ...(onListening ? { onListening } : {}),
     },
@@ -119,6 +131,7 @@ export async function startLoyaltyProgram(options: StartLoyaltyProgramOptions): 
     ...program,
     db: database,
     url: server.url,
+    reloadTls: () => server.reloadTls(),
     close() {
       closing ??= (async () => {
         await server.close();

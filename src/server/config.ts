@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { applyAliases, initParametersSchema, schemeFields } from '../../adapters/node/config.js';
 import { DEFAULT_SERVER_LIMITS, serverLimitsShape } from '../../adapters/http-server/server-limits.js';
+import { tlsFilesSchema } from '../../adapters/http-server/tls.js';
+import { trustedProxiesSchema } from '../net/client-address.js';
 import { bonusSection } from '../cashdesk/bonus.js';
 import { ConfigError } from '../errors.js';
 import { payDialectSchema } from '../contracts/pay/dialect.js';
@@ -165,6 +167,8 @@ export const serveConfigSchema = z
           .max(16 * 1024 * 1024)
           .default(1024 * 1024),
         drainSeconds: z.number().int().min(0).max(300).default(10),
+        // A comment on each payment event stream this often, under proxies' read timeouts (nginx: 60 s).
+        eventHeartbeatMs: z.number().int().min(100).max(3_600_000).optional(),
         // Timeouts and connection cap of the HTTP server (adapters/http-server/server-limits.ts); unset: its defaults.
         ...serverLimitsShape,
         // WebSocket caps (adapters/ws/options.ts); unset: the bridge's defaults.
@@ -181,6 +185,10 @@ export const serveConfigSchema = z
         maxPayloadBytes: 1_048_576,
         drainSeconds: 10,
       }),
+    // HTTPS and WSS on the server's port (PEM files; SIGHUP reads them again). Default: plain HTTP.
+    tls: tlsFilesSchema.optional(),
+    // Proxies whose Forwarded / X-Forwarded-For name the client (addresses or CIDRs). Default none.
+    trustedProxies: trustedProxiesSchema.default([]),
     bonus: bonusSection.optional(),
     redisUrl: z
       .string()
@@ -210,7 +218,14 @@ export type ServeConfigInput = z.input<typeof serveConfigSchema>;
 export function resolveServeConfig(
   file: unknown,
   env: Record<string, string | undefined>,
-  overrides: { host?: string; port?: number; dataDir?: string; requireDependencies?: boolean } = {},
+  overrides: {
+    host?: string;
+    port?: number;
+    dataDir?: string;
+    requireDependencies?: boolean;
+    tlsCert?: string;
+    tlsKey?: string;
+  } = {},
 ): ServeConfig {
   const merged: Record<string, unknown> =
     typeof file === 'object' && file !== null ? (structuredClone(file) as Record<string, unknown>) : {};
@@ -223,6 +238,8 @@ export function resolveServeConfig(
   }
   if (overrides.host !== undefined) setPath(merged, ['server', 'host'], overrides.host);
   if (overrides.port !== undefined) setPath(merged, ['server', 'port'], overrides.port);
+  if (overrides.tlsCert !== undefined) setPath(merged, ['tls', 'cert'], overrides.tlsCert);
+  if (overrides.tlsKey !== undefined) setPath(merged, ['tls', 'key'], overrides.tlsKey);
   if (overrides.requireDependencies !== undefined) merged.requireDependencies = overrides.requireDependencies;
   if (overrides.dataDir !== undefined) {
     // --data means PGlite in that folder, whatever DATABASE_URL says (as the sandbox command does).

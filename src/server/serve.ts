@@ -26,10 +26,12 @@ import { openPaymentsThread } from './payments-thread.js';
 export interface RunningServer {
   /** `http://host:port` */
   readonly url: string;
-  /** `ws://host:port/ws` */
+  /** `ws://host:port/ws`, or `wss://` with TLS. */
   readonly wsUrl: string;
   readonly port: number;
   readonly service: CashDeskService;
+  /** Reads the TLS files again (SIGHUP): see `HttpServerHandle.reloadTls`. False without TLS or with bad files. */
+  reloadTls(): boolean;
   /** Stops accepting, lets in-flight calls finish (up to `drainSeconds`), then releases everything. */
   close(): Promise<void>;
 }
@@ -76,12 +78,21 @@ export async function startServer(
     // Upgraded sockets stay counted by the HTTP server: by default a full bridge still leaves HTTP its own 1024.
     maxConnections:
       s.maxConnections ?? DEFAULT_SERVER_LIMITS.maxConnections + (s.maxWsConnections ?? DEFAULT_MAX_CONNECTIONS),
+    maxConnectionsPerAddress: s.maxConnectionsPerAddress,
   });
   const opened: Opened = {};
   // Late, never early: Redis and the payments' database can fail while it builds, and the verify path's raw
   // routes (node-routes.ts) are taken from the built app when the listener is made.
   const { http, built } = await serveWhileBuilding(
-    { host: s.host, port: s.port, limits, logger, early: false },
+    {
+      host: s.host,
+      port: s.port,
+      limits,
+      logger,
+      early: false,
+      trustedProxies: config.trustedProxies,
+      ...(config.tls === undefined ? {} : { tls: config.tls }),
+    },
     () => buildCashDesk(config, logger, options, opened),
     (desk) => desk.app,
     async () => {
@@ -98,11 +109,13 @@ export async function startServer(
     // Any other upgrade (h2c from Java's HttpClient and curl --http2) is ignored: the request is served as HTTP/1.1.
     http.serveAsHttp(req, socket, head);
   });
-  const { port } = new URL(http.url);
+  const { port, protocol } = new URL(http.url);
   const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;
   if (options.mount !== undefined) {
-    bridge.allowOrigin(`http://${host}:${port}`);
-    if (['127.0.0.1', '::1', 'localhost'].includes(config.server.host)) bridge.allowOrigin(`http://localhost:${port}`);
+    bridge.allowOrigin(`${protocol}//${host}:${port}`);
+    if (['127.0.0.1', '::1', 'localhost'].includes(config.server.host)) {
+      bridge.allowOrigin(`${protocol}//localhost:${port}`);
+    }
   }
   const payConfig = config.pay;
   logger.info(
@@ -122,9 +135,10 @@ export async function startServer(
   let closing: Promise<void> | undefined;
   return {
     url: http.url,
-    wsUrl: `ws://${host}:${port}${BRIDGE_PATH}`,
+    wsUrl: `${protocol === 'https:' ? 'wss' : 'ws'}://${host}:${port}${BRIDGE_PATH}`,
     port: Number(port),
     service,
+    reloadTls: () => http.reloadTls(),
     close() {
       closing ??= (async () => {
         await options.beforeClose?.();
@@ -207,7 +221,12 @@ async function buildCashDesk(
     ...(store === undefined ? {} : { redis: () => store.ping() }),
     ...(pay === undefined ? {} : { database: () => pay.ping() }),
   });
-  const app = createHttpApp(service, { bodyLimitBytes: s.bodyLimitBytes, logger, health });
+  const app = createHttpApp(service, {
+    bodyLimitBytes: s.bodyLimitBytes,
+    logger,
+    health,
+    ...defined({ eventHeartbeatMs: s.eventHeartbeatMs }),
+  });
   options.mount?.(app, service);
   const bridge = createBridge(service, {
     allowedOrigins: s.allowedOrigins,

@@ -5,8 +5,10 @@ import { ConfigError } from '../../errors.js';
 import type { StartLoyaltyProgramOptions } from '../../loyalty-program/start.js';
 import { bannerWriter } from '../banner.js';
 import { exitOnSignals } from '../shutdown.js';
+import { reloadTlsOnHangup } from '../reload.js';
 
 export const LOYALTY_USAGE = `wallet-partner-kit loyalty [--port N] [--host HOST] [--data DIR] [--demo]
+                           [--tls-cert FILE --tls-key FILE]
 wallet-partner-kit loyalty check --url URL [--login L] [--password P]
 
 Runs the merchant's Loyalty API server (the default, store-backed implementation): anonymous cards,
@@ -14,10 +16,12 @@ category groups and favourites, promo codes, receipt QR codes; GET /healthz, /op
   --port N         port (default 8091; 0 picks a free one)
   --host HOST      bind address (default 127.0.0.1)
   --data DIR       keep the data in DIR (PGlite); default in memory. DATABASE_URL selects a PostgreSQL server instead.
+  --tls-cert FILE, --tls-key FILE  HTTPS with these PEM files (WPK_TLS_CERT, WPK_TLS_KEY); SIGHUP reads them again
   --demo           the demo partner key and Basic credentials (demoConfig.loyalty), demo categories and promo codes
 Without --demo: WPK_KEY (partner key, hex), WPK_ALGORYTHM (default HMACSHA256), WPK_SCHEME
 (rfc6238, the default, or card-bound: only then a new card carries its cardKey),
 WPK_LOYALTY_LOGIN and WPK_LOYALTY_PASSWORD (the wallet service's Basic credentials).
+WPK_TRUSTED_PROXIES: proxies (addresses or CIDRs, comma separated) whose X-Forwarded-For names the client.
 'check' calls a Loyalty server as the wallet would and prints PASS/FAIL per operation; exits 1 on a failure.
 Credentials default to WPK_LOYALTY_LOGIN / WPK_LOYALTY_PASSWORD. LOG_LEVEL sets the log level (default info).`;
 
@@ -35,6 +39,8 @@ export async function loyalty(argv: string[]): Promise<void> {
       host: { type: 'string' },
       data: { type: 'string' },
       demo: { type: 'boolean' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -42,6 +48,11 @@ export async function loyalty(argv: string[]): Promise<void> {
     console.log(LOYALTY_USAGE);
     return;
   }
+  const tls = tlsFiles(values['tls-cert'] ?? process.env.WPK_TLS_CERT, values['tls-key'] ?? process.env.WPK_TLS_KEY);
+  const trustedProxies = (process.env.WPK_TRUSTED_PROXIES ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   const env = process.env;
   const fromEnv: Partial<StartLoyaltyProgramOptions> = {};
   if (!values.demo) {
@@ -75,6 +86,8 @@ export async function loyalty(argv: string[]): Promise<void> {
     databaseUrl,
     demo,
     logger,
+    trustedProxies,
+    ...(tls === undefined ? {} : { tls }),
     onListening: (url) => writeBanner(banner(url, database, demo)),
   });
   exitOnSignals(logger, async () => {
@@ -82,7 +95,17 @@ export async function loyalty(argv: string[]): Promise<void> {
     logger.info('stopped');
   });
   const running = await starting;
+  if (tls !== undefined) reloadTlsOnHangup(logger, () => running.reloadTls());
   logger.info({ url: running.url, database: running.db.kind, demo }, 'loyalty server listening');
+}
+
+/** Both TLS files, or none; one without the other is refused. */
+function tlsFiles(cert: string | undefined, key: string | undefined): { cert: string; key: string } | undefined {
+  if (!cert && !key) return undefined;
+  if (!cert || !key) {
+    throw new ConfigError(['tls: give both --tls-cert and --tls-key (or WPK_TLS_CERT and WPK_TLS_KEY)'], 'loyalty');
+  }
+  return { cert, key };
 }
 
 function banner(url: string, database: string, demo: boolean): string {

@@ -9,9 +9,11 @@ import { startServer } from '../../server/serve.js';
 import { readConfigFile } from '../config-file.js';
 import { bannerWriter } from '../banner.js';
 import { exitOnSignals } from '../shutdown.js';
+import { reloadTlsOnHangup } from '../reload.js';
 
 export const SERVE_USAGE = `wallet-partner-kit serve [--config FILE] [--host HOST] [--port N] [--data DIR] [--demo]
                          [--require-dependencies]
+                         [--tls-cert FILE --tls-key FILE]
 
 Starts the cash desk server: HTTP (POST /v1/barcode/verify, POST /v1/token, GET /healthz,
 GET /metrics, GET /openapi.json) and the WebSocket bridge (/ws, subprotocol wallet-pos.v1)
@@ -21,6 +23,9 @@ on one port. Configuration: --config FILE (JSON) or WPK_CONFIG, then WPK_* varia
   --port N      port (default 8080; 0 picks a free one)
   --data DIR    keep payment sessions in DIR (PGlite); default in memory. DATABASE_URL selects a PostgreSQL
                 server instead.
+  --tls-cert FILE, --tls-key FILE  HTTPS and WSS on the port with these PEM files (config: tls.cert, tls.key;
+                WPK_TLS_CERT, WPK_TLS_KEY); SIGHUP reads them again. Behind a proxy: trustedProxies
+                (WPK_TRUSTED_PROXIES), see docs/going-live.md.
   --require-dependencies  exit 1 when Redis (redisUrl) or the Pay API (pay.url) does not answer at start (config:
                 requireDependencies); without it each is said in one warn line and the server starts. A database
                 that does not answer always ends the start.
@@ -42,6 +47,8 @@ export async function serve(argv: string[]): Promise<void> {
       data: { type: 'string' },
       demo: { type: 'boolean' },
       'require-dependencies': { type: 'boolean' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -63,6 +70,8 @@ export async function serve(argv: string[]): Promise<void> {
     port: parsePortOption(values.port),
     dataDir: values.data,
     requireDependencies: values['require-dependencies'],
+    tlsCert: values['tls-cert'],
+    tlsKey: values['tls-key'],
   });
   // If whoever reads our stdout goes away (a closed pipe), keep serving and
   // shutting down properly: losing log lines must not cost a till its answers.
@@ -75,6 +84,7 @@ export async function serve(argv: string[]): Promise<void> {
   const server = await startServer(config, logger);
   if (values.demo) bannerWriter(logger)(demoBanner(config, server.url, server.wsUrl));
 
+  if (config.tls !== undefined) reloadTlsOnHangup(logger, () => server.reloadTls());
   exitOnSignals(logger, () => server.close());
 }
 

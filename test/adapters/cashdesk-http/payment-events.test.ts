@@ -67,6 +67,14 @@ describe('paymentEventStream', () => {
     expect(text).toMatch(/^retry: 2000$/m);
   });
 
+  it('tells proxies not to buffer or cache the stream (X-Accel-Buffering: no, Cache-Control: no-cache)', async () => {
+    const { service } = payments([event(1, 'checking')]);
+    const response = await app(service).request('/events');
+    expect(response.headers.get('x-accel-buffering')).toBe('no');
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    await read(response, (text) => ids(text).includes(1));
+  });
+
   it('replays the events after Last-Event-ID, then the newer ones', async () => {
     const { service, emit } = payments([
       event(1, 'checking'),
