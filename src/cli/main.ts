@@ -88,6 +88,7 @@ try {
       break;
     case 'version':
     case '--version':
+    case '-v':
       console.log(VERSION);
       break;
     case undefined:
@@ -97,7 +98,8 @@ try {
       console.log(await usage());
       break;
     default:
-      console.error(`Unknown command '${command}'.\n\n${await usage()}`);
+      // One line, not the whole help: the mistake stays on screen, with the way to the commands.
+      console.error(`wallet-partner-kit: unknown command '${command}'; run 'wallet-partner-kit --help' for the list`);
       process.exitCode = 2;
   }
 } catch (error) {

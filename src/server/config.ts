@@ -9,6 +9,7 @@ import { payDialectSchema } from '../contracts/pay/dialect.js';
 import { DEFAULT_TOKEN_HEADER, payPathsSchema, payProfileSchema, tokenHeaderSchema } from '../pay/options.js';
 import { validationErrors } from '../contracts/validation-errors.js';
 import { ENVIRONMENT, envValue, setPath } from './config-environment.js';
+import { placeholderIssues } from './config-placeholders.js';
 
 const TILL_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -252,6 +253,9 @@ export function resolveServeConfig(
     merged.verifier = value;
     aliasIssues.push(...issues);
   }
+  // A value copied from a sample and never filled in is named as such, rather than as a value of the wrong shape.
+  const placeholders = placeholderIssues(merged);
+  if (placeholders.length > 0) throw new ConfigError(placeholders, 'server configuration');
   const parsed = serveConfigSchema.safeParse(merged);
   const issues = [...aliasIssues, ...(parsed.success ? [] : validationErrors(parsed.error, 'config'))];
   if (issues.length > 0 || !parsed.success) throw new ConfigError(issues, 'server configuration');

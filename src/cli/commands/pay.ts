@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { parseCliArgs } from '../args.js';
-import type { PayDialectConfig } from '../../contracts/pay/dialect.js';
+import { readDialect } from '../dialect-file.js';
 import { createVerifier } from '../../../adapters/node/verifier.js';
 import { CardSession } from '../../contracts/pay/bodies.js';
 import { demoConfig } from '../../demo.js';
@@ -18,7 +17,7 @@ import { ENVIRONMENT } from '../../server/config-environment.js';
 
 export const PAY_USAGE = `wallet-partner-kit pay check --url URL --key HEX [--partner-id ID] [--card-session S | \
 --barcode B]
-                           [--profile kit|document] [--token-header H] [--path OPERATION=/PATH ...]
+                           [--profile kit|document] [--dialect D] [--token-header H] [--path OPERATION=/PATH ...]
                            [--timeout-ms N] [--json] [--verbose]
 
 'pay check' probes a Pay API as the kit uses it: /availability-info, /availability-info/task and /checkout
@@ -36,7 +35,8 @@ and the token are never shown.
                      WPK_INTERVAL, WPK_SCHEME (default: the demo layout CM ; 8 8 HMACSHA256 30 rfc6238)
                      Neither: against the kit's sandbox a card is issued through POST /sandbox/cards.
   --profile P        kit (default) or document: what the client sends (default WPK_PAY_PROFILE)
-  --dialect FILE     the service's words: a JSON file with pay.dialect (or the dialect alone), default WPK_PAY_DIALECT
+  --dialect D        the service's words: a JSON file with pay.dialect (or the dialect alone), or a preset
+                     shipped in the package: foreign (sandbox --dialect foreign); default WPK_PAY_DIALECT
   --token-header H   the header the token goes in (default WPK_PAY_TOKEN_HEADER, else X-Wallet-Token)
   --path OP=/PATH    another path for an operation (availability, availabilityTask, checkout, status, cancel)
   --timeout-ms N     per request (default 10000)
@@ -124,6 +124,8 @@ export async function pay(argv: string[]): Promise<void> {
     issues.push('--timeout-ms: must be an integer from 1 to 600000');
   const paths = parsePaths(values.path, issues);
   if (issues.length > 0) throw new ConfigError(issues, 'arguments');
+  // Read before anything is asked of the service: a wrong --dialect must not cost a sandbox card.
+  const dialect = readDialect(values.dialect, env.WPK_PAY_DIALECT);
 
   const verifier = createVerifier({
     ...layoutFromEnv(env),
@@ -160,7 +162,6 @@ export async function pay(argv: string[]): Promise<void> {
     const profile = (values.profile ?? (env.WPK_PAY_PROFILE || 'kit')) as PayProfile;
     const tokenHeader = values['token-header'] ?? (env.WPK_PAY_TOKEN_HEADER || DEFAULT_TOKEN_HEADER);
     const heading = formatPayCheckHeading({ baseUrl: url!, profile, tokenHeader, cardSession });
-    const dialect = readDialect(values.dialect, env.WPK_PAY_DIALECT);
     const report = await checkPayApi({
       baseUrl: url!,
       verifier,
@@ -199,23 +200,4 @@ function progressPrinter(heading: string, json: boolean, format: PayCheckFormat)
     if (tty) process.stderr.write('\r\x1b[K');
     if (!json) for (const line of formatPayCheckResult(p.result, format)) console.log(line);
   };
-}
-
-/**
- * `--dialect FILE` (a serve config's `pay.dialect`, or the dialect alone) or `WPK_PAY_DIALECT` (JSON); checked by the
- * client.
- */
-function readDialect(file: string | undefined, env: string | undefined): PayDialectConfig | undefined {
-  let text: string | undefined = env || undefined;
-  let from = 'WPK_PAY_DIALECT';
-  if (file !== undefined) [text, from] = [readFileSync(file, 'utf8'), `--dialect ${file}`];
-  if (text === undefined) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new ConfigError([`${from}: must be JSON`], 'arguments');
-  }
-  const pay = (value as { pay?: { dialect?: unknown } } | null)?.pay;
-  return (pay?.dialect ?? value) as PayDialectConfig;
 }

@@ -16,8 +16,8 @@ wallet-app simulator and test controls (/sandbox/...), GET /openapi.json.
   --time-scale N   run the sandbox's waits (webhook retries, bank delays) N times faster (default 1)
   --dialect D      the Pay API's words: kit (default, the kit's own) or foreign (statuses NEW, IN_PROGRESS, PAID,
                    DECLINED, CANCELED, EXPIRED and an undocumented ON_HOLD, numeric transaction ids, {code, message}
-                   errors, 410 SESSION_EXPIRED, refunds PENDING first); configure the kit with
-                   examples/dialects/sandbox-foreign.json
+                   errors, 410 SESSION_EXPIRED, refunds PENDING first); check it with 'pay check --dialect foreign'
+                   (the package's examples/dialects/sandbox-foreign.json, its pay.dialect for serve)
   --strict         refuse (409) a /checkout for a card session whose invoice is still open, instead of cancelling it
 LOG_LEVEL sets the log level (default info).
 

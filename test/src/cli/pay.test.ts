@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../../src/demo.js';
@@ -98,4 +100,26 @@ describe('wallet-partner-kit pay check', () => {
     },
     childTestTimeout(1),
   );
+
+  it('exits 2 naming --dialect when its file is missing, before asking the service anything', async () => {
+    const requests: string[] = [];
+    const service = createServer((req, res) => {
+      requests.push(`${req.method} ${req.url}`);
+      res.writeHead(500).end();
+    });
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = service.address() as AddressInfo;
+      const url = `http://127.0.0.1:${port}`;
+      const result = await run(['pay', 'check', '--url', url, '--key', KEY, '--dialect', 'no-such-dialect.json']);
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim()).toBe(
+        'wallet-partner-kit: Invalid arguments: --dialect no-such-dialect.json: no such file; give a JSON file or a ' +
+          'preset (foreign)',
+      );
+      expect(requests).toEqual([]);
+    } finally {
+      await new Promise((resolve) => service.close(resolve));
+    }
+  });
 });

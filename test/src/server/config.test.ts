@@ -95,7 +95,12 @@ describe('resolveServeConfig', () => {
   });
 
   it('lets the environment override the file and flags override both', () => {
-    const config = resolveServeConfig(demoConfig, { WPK_PORT: '9001', WPK_HOST: '0.0.0.0' }, { port: 9002 });
+    // Keys of its own: the demo's public ones are refused on a non-loopback host.
+    const own = {
+      verifier: { ...demoConfig.verifier, key: 'ab'.repeat(32) },
+      tills: [{ id: 'till-1', key: 'a-till-key-of-its-own-1234' }],
+    };
+    const config = resolveServeConfig(own, { WPK_PORT: '9001', WPK_HOST: '0.0.0.0' }, { port: 9002 });
     expect(config.server.port).toBe(9002);
     expect(config.server.host).toBe('0.0.0.0');
   });
