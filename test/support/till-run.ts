@@ -19,7 +19,7 @@ export interface TillRun {
   stderr: string;
 }
 
-/** True when `command args` runs and exits 0 for one of the commands; otherwise prints one line naming what is skipped. */
+/** True when `command args` exits 0 for one of the commands; otherwise prints one line naming what is skipped. */
 export function have(commands: string[], args: string[], skipped: string): boolean {
   if (commands.some((command) => spawnSync(command, args, { stdio: 'ignore' }).status === 0)) return true;
   console.warn(skipped);
