@@ -1,27 +1,22 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { exitOf, waitForDemoBanner, type DemoBanner } from '../support/demo-child.js';
+import { have, runTill, type Target, type TillRun } from '../support/till-run.js';
 
 /**
  * The reference tills in examples/ (Java 17 with nothing but the JDK; Python 3 with Debian's
- * python3-websockets) pay one fresh sandbox card against the `demo` system, as a till vendor would run them:
- * `examples/till-*\/run` with WPK_CASHDESK_URL, WPK_TILL_KEY and WPK_SANDBOX_URL. Each drops its connection while
- * the customer confirms, so the outcome reaches it only through the reconnection.
+ * python3-websockets; C# with Mono's mcs; Object Pascal with Free Pascal) pay one fresh sandbox card against the
+ * `demo` system, as a till vendor would run them: `examples/till-*\/run` with WPK_CASHDESK_URL, WPK_TILL_KEY and
+ * WPK_SANDBOX_URL. Each drops its connection (the Pascal till: its event stream) while the customer confirms, so the
+ * outcome reaches it only through the reconnection.
  */
 
 const root = join(import.meta.dirname, '..', '..');
 const cli = join(root, 'dist', 'src', 'cli', 'main.js');
-
-/** True when `command args` runs and exits 0; otherwise prints one line naming what is skipped. */
-function have(commands: string[], args: string[], skipped: string): boolean {
-  if (commands.some((command) => spawnSync(command, args, { stdio: 'ignore' }).status === 0)) return true;
-  console.warn(skipped);
-  return false;
-}
 
 const javaReady = have(
   ['javac'],
@@ -37,42 +32,21 @@ const pythonReady = have(
     '(apt-get install -y python3-websockets, as .ci/run does, to run it)',
 );
 
+const csharpReady = have(
+  ['mcs'],
+  ['--version'],
+  'mcs not found: skipping the C# reference till (apt-get install -y mono-devel, as .ci/run does, to run it)',
+);
+const pascalReady = have(
+  ['fpc'],
+  ['-iV'],
+  'fpc not found: skipping the Object Pascal reference till (apt-get install -y fpc, as .ci/run does, to run it)',
+);
+const anyReady = javaReady || pythonReady || csharpReady || pascalReady;
+
 /** The demo system the tills pay against: one child for the file. */
 let demo: ChildProcess | undefined;
 let banner: DemoBanner;
-
-interface Target {
-  cashDeskUrl: string;
-  tillKey: string;
-  sandboxUrl: string;
-}
-
-interface TillRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-async function runTill(folder: string, target: Target): Promise<TillRun> {
-  const child = spawn(join(root, 'examples', folder, 'run'), [], {
-    cwd: root,
-    env: {
-      ...process.env,
-      WPK_CASHDESK_URL: target.cashDeskUrl,
-      WPK_TILL_KEY: target.tillKey,
-      WPK_SANDBOX_URL: target.sandboxUrl,
-    },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return { code: await exitOf(child), stdout, stderr };
-}
 
 /** What every till's output must show, whatever its language. */
 function expectPaidAfterReconnecting(run: TillRun) {
@@ -94,7 +68,32 @@ function expectPaidAfterReconnecting(run: TillRun) {
   expect(run.stdout, said).toMatch(/^refund: 25000 kopecks, phase refunded$/m);
 }
 
-describe.skipIf(!javaReady && !pythonReady)('reference tills against `demo`', () => {
+/**
+ * The Pascal till's output over the HTTP API: it closed its event stream after `pending`, and the outcome came on
+ * the stream it opened again with Last-Event-ID, the seq of the last event it took.
+ */
+function expectPaidAfterResumingTheStream(run: TillRun) {
+  const said = `stdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
+  expect(run.code, said).toBe(0);
+  const lines = run.stdout.split('\n');
+  const pending = lines.findIndex((line) => /pay\.sessionUpdated \S+ seq \d+: pending/.test(line));
+  const lastSeq = /seq (\d+): pending/.exec(lines[pending] ?? '')?.[1];
+  const lost = lines.findIndex((line) => line.includes('connection lost'));
+  const resumed = lines.findIndex(
+    (line) => line.includes(`connected to`) && line.includes(`Last-Event-ID: ${lastSeq})`),
+  );
+  const succeeded = lines.indexOf('phase: succeeded');
+  expect(pending, said).toBeGreaterThan(-1);
+  expect(lost, said).toBeGreaterThan(pending);
+  expect(resumed, said).toBeGreaterThan(lost);
+  expect(lines[resumed], said).toMatch(/^till: reconnected to /);
+  expect(succeeded, said).toBeGreaterThan(resumed);
+  expect(run.stdout, said).toMatch(new RegExp(`seq ${Number(lastSeq) + 1}: succeeded`));
+  expect(run.stdout, said).toMatch(/^receipt: sent$/m);
+  expect(run.stdout, said).toMatch(/^refund: 25000 kopecks, phase refunded$/m);
+}
+
+describe.skipIf(!anyReady)('reference tills against `demo`', () => {
   beforeAll(async () => {
     const env: NodeJS.ProcessEnv = { ...process.env };
     delete env.DATABASE_URL; // the demo system's own in-memory data, as `npm start` runs it
@@ -123,6 +122,22 @@ describe.skipIf(!javaReady && !pythonReady)('reference tills against `demo`', ()
       expectPaidAfterReconnecting(await runTill('till-python', banner));
     },
     120_000,
+  );
+
+  it.skipIf(!csharpReady)(
+    'examples/till-csharp pays a sandbox card: exit 0, succeeded, receipt, refund',
+    async () => {
+      expectPaidAfterReconnecting(await runTill('till-csharp', banner));
+    },
+    240_000,
+  );
+
+  it.skipIf(!pascalReady)(
+    'examples/till-pascal pays a sandbox card over HTTP, resuming its event stream with Last-Event-ID',
+    async () => {
+      expectPaidAfterResumingTheStream(await runTill('till-pascal', banner));
+    },
+    240_000,
   );
 });
 
@@ -241,7 +256,7 @@ async function expectRetriedAndCaughtUp(folder: string) {
   }
 }
 
-describe.skipIf(!javaReady && !pythonReady)('reference tills against a scripted cash desk', () => {
+describe.skipIf(!javaReady && !pythonReady && !csharpReady)('reference tills against a scripted cash desk', () => {
   it.skipIf(!javaReady)(
     'examples/till-java retries, takes each event once and in order, fetches what it missed',
     () => expectRetriedAndCaughtUp('till-java'),
@@ -252,5 +267,11 @@ describe.skipIf(!javaReady && !pythonReady)('reference tills against a scripted 
     'examples/till-python retries, takes each event once and in order, fetches what it missed',
     () => expectRetriedAndCaughtUp('till-python'),
     120_000,
+  );
+
+  it.skipIf(!csharpReady)(
+    'examples/till-csharp retries, takes each event once and in order, fetches what it missed',
+    () => expectRetriedAndCaughtUp('till-csharp'),
+    240_000,
   );
 });

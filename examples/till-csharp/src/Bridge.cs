@@ -27,7 +27,8 @@ namespace WalletTill
         readonly string tillKey;
         readonly Action<object> onNotification;
         readonly object sync = new object();
-        readonly Dictionary<long, TaskCompletionSource<object>> waiting = new Dictionary<long, TaskCompletionSource<object>>();
+        readonly Dictionary<long, TaskCompletionSource<object>> waiting =
+            new Dictionary<long, TaskCompletionSource<object>>();
         readonly ManualResetEvent connected = new ManualResetEvent(false);
         // ClientWebSocket allows one SendAsync at a time: the calls of several threads take turns.
         readonly SemaphoreSlim sending = new SemaphoreSlim(1, 1);
@@ -45,7 +46,7 @@ namespace WalletTill
             this.onNotification = onNotification;
         }
 
-        /// <summary>Starts connecting (and reconnecting whenever the link drops); waits for the first connection.</summary>
+        /// <summary>Starts connecting (again whenever the link drops); waits for the first connection.</summary>
         public void Start()
         {
             keeper = new Thread(KeepConnected) { IsBackground = true, Name = "bridge" };
@@ -70,7 +71,7 @@ namespace WalletTill
             keeper.Join(5000);
         }
 
-        /// <summary>Cuts the connection without a goodbye, as a pulled cable would; the till reconnects by itself.</summary>
+        /// <summary>Cuts the connection without a goodbye, as a pulled cable would; it comes back by itself.</summary>
         public void SimulateLostConnection()
         {
             ClientWebSocket current = socket;
@@ -107,7 +108,7 @@ namespace WalletTill
             }
         }
 
-        /// <summary>Sends one request and waits for its answer: the result, or the error thrown as RpcException.</summary>
+        /// <summary>Sends one request and waits for its answer: the result, or the error as RpcException.</summary>
         public object Call(string method, object parameters)
         {
             if (!connected.WaitOne(CallTimeoutMs)) throw new ConnectionLostException("not connected");
@@ -156,8 +157,8 @@ namespace WalletTill
             sending.Wait();
             try
             {
-                current.SendAsync(new ArraySegment<byte>(bytes), WebSocketMessageType.Text, true, CancellationToken.None)
-                    .Wait();
+                var whole = new ArraySegment<byte>(bytes);
+                current.SendAsync(whole, WebSocketMessageType.Text, true, CancellationToken.None).Wait();
             }
             finally
             {
@@ -220,7 +221,7 @@ namespace WalletTill
             }
         }
 
-        /// <summary>An answer goes to the call waiting on its id; a notification to the handler. A batch is a list.</summary>
+        /// <summary>An answer goes to the call waiting on its id and a notification to the handler.</summary>
         void HandleMessage(string text)
         {
             object parsed;
@@ -261,7 +262,7 @@ namespace WalletTill
             }
         }
 
-        /// <summary>0.5 s, 1 s, 2 s ... up to 10 s, each between half and all of it, so tills do not retry in step.</summary>
+        /// <summary>0.5 s, 1 s, 2 s ... to 10 s, each between half and all of it: tills do not retry in step.</summary>
         int BackoffMs(int attempt)
         {
             double ceiling = Math.Min(10000, 500 * Math.Pow(2, Math.Min(attempt, 10) - 1));

@@ -3,7 +3,7 @@ using System;
 
 namespace WalletTill
 {
-    /// <summary>A JSON-RPC error answer. Branch on DataCode (error.data.code), the stable code; Message is for people.</summary>
+    /// <summary>A JSON-RPC error answer. Branch on DataCode (error.data.code); Message is for people.</summary>
     public sealed class RpcException : Exception
     {
         /// <summary>The JSON-RPC error code (-32004 and so on).</summary>

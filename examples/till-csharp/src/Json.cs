@@ -112,8 +112,7 @@ namespace WalletTill
 
             public void SkipSpace()
             {
-                while (at < text.Length && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r'))
-                    at++;
+                while (at < text.Length && " \t\n\r".IndexOf(text[at]) >= 0) at++;
             }
 
             public object ReadValue()

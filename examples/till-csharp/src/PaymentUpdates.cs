@@ -24,7 +24,7 @@ namespace WalletTill
         /// <summary>Set once the bridge exists (it hands its notifications here, so it comes second).</summary>
         public Bridge Bridge;
 
-        /// <summary>Called by the bridge for every pay.sessionUpdated, on its reading thread: never wait here.</summary>
+        /// <summary>Called by the bridge for each pay.sessionUpdated, on its reading thread: never wait here.</summary>
         public void OnSessionUpdated(object update)
         {
             string paymentId = Json.Text(update, "paymentId");
@@ -60,7 +60,10 @@ namespace WalletTill
             var missed = new List<object>();
             try
             {
-                var parameters = new Dictionary<string, object> { { "paymentId", paymentId }, { "afterSeq", afterSeq } };
+                var parameters = new Dictionary<string, object>
+                {
+                    { "paymentId", paymentId }, { "afterSeq", afterSeq },
+                };
                 object answer = Bridge.Intent("pay.events", parameters);
                 missed = Json.Field(answer, "events") as List<object> ?? missed;
                 Till.Say("pay.events " + paymentId + " after seq " + afterSeq + ": " + missed.Count + " missed");

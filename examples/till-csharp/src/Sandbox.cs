@@ -40,7 +40,7 @@ namespace WalletTill
                 "the wallet app shows no invoice " + transactionId + " for card " + cardNumber);
         }
 
-        /// <summary>GET, or POST with a JSON body; the JSON answer. A status other than 2xx throws WebException.</summary>
+        /// <summary>GET, or POST with a JSON body; the JSON answer. A status but 2xx throws WebException.</summary>
         object Request(string path, object body)
         {
             var request = (HttpWebRequest)WebRequest.Create(baseUrl + path);

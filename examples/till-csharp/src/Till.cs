@@ -16,7 +16,10 @@ namespace WalletTill
         const int CustomerTimeMs = 60000;
         static readonly long UnixEpochTicks = new DateTime(1970, 1, 1, 0, 0, 0, DateTimeKind.Utc).Ticks;
         // Phases in which the till stops waiting: the payment is paid, or needs a person to decide.
-        static readonly string[] Outcomes = { "succeeded", "unsuccessful", "unavailable", "blocked", "abandoned", "rescanning" };
+        static readonly string[] Outcomes =
+        {
+            "succeeded", "unsuccessful", "unavailable", "blocked", "abandoned", "rescanning",
+        };
         static readonly object Output = new object();
 
         /// <summary>One line of the till's log, whole even when threads write at once.</summary>
@@ -64,13 +67,18 @@ namespace WalletTill
             Say("scanned the barcode of card " + cardNumber);
 
             // Loyalty first: is this a valid card of ours? The same scan then pays (once, by this till).
-            object verification = bridge.Intent("barcode.verify", new Dictionary<string, object> { { "fullBarcode", scan } });
-            Say("barcode.verify: " + Json.Text(verification, "resultCode") + " (" + Json.Text(verification, "reason") + ")");
+            object verification =
+                bridge.Intent("barcode.verify", new Dictionary<string, object> { { "fullBarcode", scan } });
+            Say("barcode.verify: " + Json.Text(verification, "resultCode")
+                + " (" + Json.Text(verification, "reason") + ")");
             if (Json.Text(verification, "resultCode") != "CARDSESSION_AVAILABLE") return 1;
 
             // The paymentId is ours: it makes pay.start safe to send again after a lost answer.
             string paymentId = "till-csharp-" + (DateTime.UtcNow.Ticks - UnixEpochTicks) / TimeSpan.TicksPerMillisecond;
-            var items = new List<object> { Item("Coffee beans 1 kg", "DEMO-1", 1, 20000), Item("Croissant", "DEMO-2", 2, 2500) };
+            var items = new List<object>
+            {
+                Item("Coffee beans 1 kg", "DEMO-1", 1, 20000), Item("Croissant", "DEMO-2", 2, 2500),
+            };
             var start = new Dictionary<string, object>
             {
                 { "fullBarcode", scan },
@@ -115,7 +123,8 @@ namespace WalletTill
             // The refundId is ours too: sending the same refund again never refunds twice.
             object afterRefund = bridge.Intent("pay.refund",
                 new Dictionary<string, object> { { "paymentId", paymentId }, { "refundId", paymentId + "-refund-1" } });
-            Print("refund: " + Json.Text(afterRefund, "refundedAmount") + " kopecks, phase " + Json.Text(afterRefund, "phase"));
+            Print("refund: " + Json.Text(afterRefund, "refundedAmount") + " kopecks, phase "
+                + Json.Text(afterRefund, "phase"));
             return 0;
         }
 

@@ -12,6 +12,7 @@ uses
   SysUtils, Classes, DateUtils, fphttpclient, fpjson, jsonparser, CashDesk, SseStream;
 
 type
+  { The server refused the stream (4xx): reconnecting would not help. }
   EPaymentEventsEnded = class(Exception);
 
   TPaymentEvents = class
@@ -108,6 +109,9 @@ begin
     except
       on E: Exception do
       begin
+        // A refusal (a wrong key, no such payment) does not go away by asking again: give up at once.
+        if FClient.ResponseStatusCode div 100 = 4 then
+          raise EPaymentEventsEnded.CreateFmt('the event stream answered HTTP %d', [FClient.ResponseStatusCode]);
         Result := FClient.ResponseStatusCode = 200;
         Why := E.Message;
       end;

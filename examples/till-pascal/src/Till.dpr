@@ -183,6 +183,12 @@ begin
     try
       ExitCode := Sell(Desk, Customer);
     except
+      on E: ECashDeskRefused do
+      begin
+        // The stable code first: what the operator's screen (and the support desk) goes by.
+        Say(Format('refused: %s (HTTP %d): %s', [E.Status, E.HttpStatus, E.Message]));
+        ExitCode := 1;
+      end;
       on E: Exception do
       begin
         Say('failed: ' + E.ClassName + ': ' + E.Message);
