@@ -130,6 +130,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   return {
     kind: 'postgres',
     query: direct.query,
+    reachable: () => !health.down,
     async exec(sql) {
       await run(health, () => pool.query(sql));
     },

@@ -27,8 +27,11 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'the partitioned Postgr
 
     it('fails a query with DATABASE_UNAVAILABLE instead of waiting for TCP to give up', async () => {
       expect((await db.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+      expect(db.reachable?.()).toBe(true);
       proxy.partition();
       await expect(db.query('SELECT 1')).rejects.toMatchObject({ code: 'DATABASE_UNAVAILABLE' });
+      // The pool's own view, which /healthz reads without a query of its own.
+      expect(db.reachable?.()).toBe(false);
       // A new connection meanwhile cannot be had either: refused in time, not held.
       await expect(db.transaction((tx) => tx.query('SELECT 1'))).rejects.toMatchObject({
         code: 'DATABASE_UNAVAILABLE',
@@ -46,6 +49,7 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'the partitioned Postgr
         if (!answered) await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(answered).toBe(true);
+      expect(db.reachable?.()).toBe(true);
     }, 60_000);
   },
 );
