@@ -25,6 +25,11 @@ export interface Database extends Queryable {
    * it throws (the error is rethrown). Statements must go through `tx`.
    */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Whether the database answered last, as its pool's reconnect logic sees it (no query is made): false from a
+   * failure of the connection until a query or the pool's probe answers. Absent: always reachable (in-process).
+   */
+  readonly reachable?: () => boolean;
   /** Closes connections; idempotent. */
   close(): Promise<void>;
 }

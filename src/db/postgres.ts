@@ -60,6 +60,12 @@ export interface PostgresOptions {
    * `DATABASE_UNAVAILABLE`. Default {@link CONNECT_TIMEOUT_MS}.
    */
   connectTimeoutMs?: number;
+  /**
+   * How long a statement may run, in ms: the server cancels it after this (`statement_timeout`), and the pool gives
+   * up waiting for its answer a second later, with `DATABASE_UNAVAILABLE` (an instance cut off from the server
+   * without a reset answers its tills then, not after the kernel's TCP timeout). Default {@link QUERY_TIMEOUT_MS}.
+   */
+  queryTimeoutMs?: number;
   /** Where the pool writes one line per state change (unreachable, reachable again). Default JSON lines on stderr. */
   logger?: AvailabilityLogger;
 }
@@ -69,6 +75,12 @@ export interface PostgresOptions {
  * network, a host gone) would hold every query, and the till's intent with it, for the kernel's TCP timeout.
  */
 export const CONNECT_TIMEOUT_MS = 5_000;
+
+/** Default {@link PostgresOptions.queryTimeoutMs}: far above any statement of the kit, short for a till. */
+export const QUERY_TIMEOUT_MS = 5_000;
+
+/** How much longer than the server's own limit the pool waits for an answer: the server's cancel comes first. */
+const ANSWER_GRACE_MS = 1_000;
 
 let stderrLogger: AvailabilityLogger | undefined;
 
@@ -86,10 +98,13 @@ function defaultLogger(): AvailabilityLogger {
  */
 export async function openPostgres(options: PostgresOptions): Promise<Database> {
   const { url, schema, maxConnections = 10, connectTimeoutMs = CONNECT_TIMEOUT_MS } = options;
+  const queryTimeoutMs = options.queryTimeoutMs ?? QUERY_TIMEOUT_MS;
   const pool = new pg.Pool({
     connectionString: url,
     max: maxConnections,
     connectionTimeoutMillis: connectTimeoutMs,
+    statement_timeout: queryTimeoutMs,
+    query_timeout: queryTimeoutMs + ANSWER_GRACE_MS,
     keepAlive: true,
     ...(schema === undefined ? {} : { options: `-c search_path="${schema}"` }),
   });
@@ -115,6 +130,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   return {
     kind: 'postgres',
     query: direct.query,
+    reachable: () => !health.down,
     async exec(sql) {
       await run(health, () => pool.query(sql));
     },

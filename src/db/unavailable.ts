@@ -32,6 +32,8 @@ const DRIVER_MESSAGES: ReadonlyArray<readonly [RegExp, string]> = [
   [/^timeout exceeded when trying to connect/, 'connect timeout'],
   [/^Client has encountered a connection error/, 'connection lost'],
   [/^Connection ended unexpectedly/, 'connection terminated'],
+  // The server did not answer within the pool's query_timeout: cut off (no reset came) or stalled.
+  [/^Query read timeout/, 'query timeout'],
 ];
 
 /**

@@ -57,6 +57,8 @@ class ThreadPayments implements Payments {
   readonly #count: NotUnderstoodCount | undefined;
   #next = 1;
   #stopped: Error | undefined;
+  /** The thread's last word on its health: why it is down, or undefined. */
+  #down: string | undefined;
 
   constructor(worker: Worker, webhooks: boolean, count?: NotUnderstoodCount) {
     this.#worker = worker;
@@ -95,11 +97,19 @@ class ThreadPayments implements Payments {
       case 'count':
         this.#count?.(message.kind, message.operation);
         return;
+      case 'health':
+        this.#down = message.down;
+        return;
       default:
     }
   }
 
   /** The thread is gone: calls under way and later ones are refused. */
+  /** Why the payments are unhealthy as the thread last said (or stopped), or undefined. */
+  health(): string | undefined {
+    return this.#stopped?.message ?? this.#down;
+  }
+
   stopped(error: Error): void {
     this.#stopped = error;
     for (const waiter of this.#calls.values()) waiter.reject(error);
@@ -269,7 +279,12 @@ export async function openPaymentsThread(
   return {
     payments,
     databaseKind,
-    ping: () => payments.call('ping'),
+    health: () => payments.health(),
+    // From the thread's last word, kept here: a busy host (the thread runs at a lower priority) is not an outage.
+    async ping() {
+      const down = payments.health();
+      if (down !== undefined) throw new Error(down);
+    },
     close: () => payments.close(),
   };
 }

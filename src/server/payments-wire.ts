@@ -68,6 +68,8 @@ export type FromPayments =
   // for a token.
   | { type: 'ask'; id: number; what: 'verify' | 'token'; arg: string; till: string }
   | { type: 'log'; line: string }
+  /** The thread's view of its database and channel changed (`down`: why it is unhealthy; absent: healthy). */
+  | { type: 'health'; down?: string }
   /** A word the Pay dialect does not know: counted in the main thread's metrics (`GET /metrics` is served there). */
   | { type: 'count'; kind: 'status' | 'code'; operation: PayOperation };
 

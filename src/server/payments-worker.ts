@@ -82,6 +82,25 @@ async function webhook(
   };
 }
 
+/** How often the thread looks at its own health (no query: the pool's and the channel's state). */
+const HEALTH_LOOK_MS = 200;
+
+/**
+ * Tells the main thread each change of this thread's health, so that `/healthz` answers there from the last word
+ * and never waits on this (lower priority) thread.
+ */
+function reportHealth(pay: ServerPayments): void {
+  let last: string | undefined;
+  const look = () => {
+    const down = pay.health();
+    if (down === last) return;
+    last = down;
+    send({ type: 'health', ...(down === undefined ? {} : { down }) });
+  };
+  look();
+  setInterval(look, HEALTH_LOOK_MS).unref();
+}
+
 function run(
   pay: ServerPayments,
   webhookHandler: ((request: Request) => Promise<Response>) | undefined,
@@ -122,6 +141,7 @@ try {
     },
   );
   const webhookHandler = pay.payments.webhookHandler();
+  reportHealth(pay);
   port.on('message', (message: ToPayments) => {
     if (message.type === 'answer') {
       const waiter = asked.get(message.id);

@@ -13,8 +13,13 @@ export interface ServerPayments {
   readonly payments: Payments;
   /** Which database holds the payment rows. */
   readonly databaseKind: Database['kind'];
-  /** Resolves when the database answers (the health check). */
+  /**
+   * The health check: resolves while the database and the payment channel are up as their own reconnect logic
+   * sees them (no query: a busy host does not make it fail), rejects naming which is down.
+   */
   ping(): Promise<void>;
+  /** Why the payments are unhealthy now (the database or the channel down, as last seen), or undefined. */
+  health(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -121,13 +126,19 @@ export async function openServerPayments(
       },
       ...(clock ? { clock } : {}),
     });
+    const health = (): string | undefined => {
+      if (db.reachable?.() === false) return 'the database does not answer';
+      // The instances' hints go over the LISTEN connection: while it is down this one hears none.
+      if (shared !== undefined && !shared.connected) return 'the payment channel (LISTEN) is reconnecting';
+      return undefined;
+    };
     return {
       payments,
       databaseKind: db.kind,
+      health,
       async ping() {
-        await db.query('SELECT 1');
-        // The instances' hints go over the LISTEN connection: while it is down this one hears none.
-        if (shared !== undefined && !shared.connected) throw new Error('the payment channel (LISTEN) is reconnecting');
+        const down = health();
+        if (down !== undefined) throw new Error(down);
       },
       async close() {
         await payments.close();

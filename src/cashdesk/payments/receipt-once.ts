@@ -2,19 +2,8 @@ import { createHash } from 'node:crypto';
 import type { PayProfile } from '../../pay/options.js';
 import { PayError } from '../../pay/errors.js';
 import { PaymentsError } from './errors.js';
+import type { ReceiptMark } from './receipt-mark.js';
 import type { TillPayment } from './till-payment.js';
-
-/**
- * Where the payment's last receipt stands: `sending` (recorded before the call, its outcome not yet recorded),
- * `sent` (the service accepted it), `unknown` (no answer, profile `'document'`: left to `pay reconcile`).
- */
-export type ReceiptStatus = 'sending' | 'sent' | 'unknown';
-
-/** The receipt a till payment last sent, as kept in its record. */
-export interface ReceiptMark {
-  receiptId?: string;
-  receiptStatus?: ReceiptStatus;
-}
 
 /**
  * The id of one receipt of one transaction: the same receipt given again (a till repeating `pay.receipt`) has the

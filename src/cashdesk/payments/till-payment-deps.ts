@@ -1,4 +1,4 @@
-import type { ReceiptMark } from './receipt-once.js';
+import type { ReceiptMark } from './receipt-mark.js';
 import type { SessionUpdate } from '../../contracts/cashdesk-payments.js';
 import type { Sleep } from '../../time/sleep.js';
 import type { PayClient } from '../../pay/client.js';

@@ -7,7 +7,7 @@ import { refundOf, told, updateFor } from './payment-updates.js';
 import { isOpen, type PaymentRecord } from './record.js';
 import { LeaseLostError, RecordWrites } from './record-writes.js';
 import { RescanWait } from './rescan-wait.js';
-import type { ReceiptMark } from './receipt-once.js';
+import type { ReceiptMark } from './receipt-mark.js';
 import type { PaymentWrite } from './store.js';
 import type { TillPaymentDeps, TillPaymentInit } from './till-payment-deps.js';
 
