@@ -57,6 +57,14 @@ export async function guardedCheck<T>(
     return result;
   }
   const lockout = guard.limiter.failed(address, credential);
+  if (lockout === undefined && guard.limiter.firstFailureOf(address)) {
+    // The credential's name only (a login, a partner id), never what was presented.
+    const named = credential === undefined ? {} : { credential: credential.slice(0, 128) };
+    guard.logger.warn(
+      { realm: guard.realm, remoteAddress: address, ...named },
+      'authentication failed (told once per address and window)',
+    );
+  }
   if (lockout !== undefined) {
     guard.logger.warn(
       {

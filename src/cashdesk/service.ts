@@ -93,6 +93,9 @@ export class CashDeskService {
       // A lockout is begun by this process's count at once, or by the instances' shared count a moment later.
       const lockout = this.#limiter?.failed(remoteAddress, undefined, (shared) => this.#lockedOut(shared, transport));
       if (lockout !== undefined) this.#lockedOut(lockout, transport);
+      else if (this.#limiter?.firstFailureOf(remoteAddress)) {
+        this.#log.warn({ transport, remoteAddress }, 'till authentication failed (told once per address and window)');
+      }
     }
     return till;
   }

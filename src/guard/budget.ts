@@ -37,6 +37,12 @@ export class Budget {
     return entry === undefined ? 0 : Math.max(0, entry.lockedUntil - now);
   }
 
+  /** Failures of `key` counted in its current window (0 once the window is over or after a lockout began). */
+  failures(key: string, now: number): number {
+    const entry = this.#entries.get(key);
+    return entry === undefined || now >= entry.windowEnds ? 0 : entry.failures;
+  }
+
   /** Counts a failure; true when it spends the budget and a lockout begins. */
   fail(key: string, now: number): boolean {
     let entry = this.#entries.get(key);

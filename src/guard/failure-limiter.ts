@@ -209,6 +209,14 @@ export class FailureLimiter {
   }
 
   /**
+   * Whether the failure just counted for `address` was its first of the window: the one to log, so that failed
+   * authentications are told once per address and window, never once per guess.
+   */
+  firstFailureOf(address: string | undefined): boolean {
+    return this.#addresses?.failures(addressKey(address), this.#clock()) === 1;
+  }
+
+  /**
    * Records a successful attempt: the address is trusted for the credential,
    * and the credential's count starts again (a lockout under way runs its course).
    */

@@ -8,3 +8,4 @@ export {
   trustedProxiesSchema,
   trustSocket,
 } from './client-address.js';
+export { withoutPassword } from './masked-url.js';

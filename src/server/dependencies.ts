@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { KitError } from '../errors.js';
+import { withoutPassword } from '../net/masked-url.js';
 
 /** A service the cash desk server calls, and how to tell whether it answers. */
 export interface DependencyProbe {
@@ -29,16 +30,7 @@ export function noAnswerReason(error: unknown): string {
   return String(error);
 }
 
-/** `url` with its password replaced, for messages: `redis://:***@host:6379`. */
-export function withoutPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString().replace('%2A%2A%2A', '***').replace(/\/$/, '');
-  } catch {
-    return 'the URL given (not a valid URL)';
-  }
-}
+export { withoutPassword } from '../net/masked-url.js';
 
 /**
  * Asks each dependency once, side by side, within {@link DEPENDENCY_PROBE_MS}. Each that does not answer is said

@@ -14,6 +14,7 @@ import { HealthCheck } from '../../adapters/http-server/health.js';
 import { RedisStore } from '../stores/redis.js';
 import { RedisFailureCounts } from '../guard/redis-counts.js';
 import { VERSION } from '../version.js';
+import { withoutPassword } from '../net/masked-url.js';
 import type { ServeConfig } from './config.js';
 import { CashDeskService } from '../cashdesk/service.js';
 import { TillRegistry } from '../cashdesk/tills.js';
@@ -124,7 +125,7 @@ export async function startServer(
       backend: verifier.backend,
       tills: config.tills.length,
       redis: store !== undefined,
-      pay: payConfig?.url,
+      pay: payConfig === undefined ? undefined : withoutPassword(payConfig.url),
       database: pay?.databaseKind,
       payThread: pay === undefined ? undefined : payConfig?.thread,
       webhook: payConfig?.webhookSecret !== undefined,

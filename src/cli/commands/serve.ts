@@ -10,15 +10,16 @@ import { readConfigFile } from '../config-file.js';
 import { bannerWriter } from '../banner.js';
 import { exitOnSignals } from '../shutdown.js';
 import { reloadTlsOnHangup } from '../reload.js';
+import { checkConfigPermissions, isLoopbackHost } from '../config-permissions.js';
 
 export const SERVE_USAGE = `wallet-partner-kit serve [--config FILE] [--host HOST] [--port N] [--data DIR] [--demo]
                          [--require-dependencies]
-                         [--tls-cert FILE --tls-key FILE]
+                         [--tls-cert FILE --tls-key FILE] [--strict-permissions]
 
 Starts the cash desk server: HTTP (POST /v1/barcode/verify, POST /v1/token, GET /healthz,
 GET /metrics, GET /openapi.json) and the WebSocket bridge (/ws, subprotocol wallet-pos.v1)
 on one port. Configuration: --config FILE (JSON) or WPK_CONFIG, then WPK_* variables, then flags.
-  --demo        use the embedded demo configuration (public demo keys; never in production)
+  --demo        use the embedded demo configuration (public demo keys; never in production; loopback --host only)
   --host HOST   bind address (default 127.0.0.1)
   --port N      port (default 8080; 0 picks a free one)
   --data DIR    keep payment sessions in DIR (PGlite); default in memory. DATABASE_URL selects a PostgreSQL
@@ -26,6 +27,7 @@ on one port. Configuration: --config FILE (JSON) or WPK_CONFIG, then WPK_* varia
   --tls-cert FILE, --tls-key FILE  HTTPS and WSS on the port with these PEM files (config: tls.cert, tls.key;
                 WPK_TLS_CERT, WPK_TLS_KEY); SIGHUP reads them again. Behind a proxy: trustedProxies
                 (WPK_TRUSTED_PROXIES), see docs/going-live.md.
+  --strict-permissions  refuse to start when the --config file is readable by other users (else a warn line)
   --require-dependencies  exit 1 when Redis (redisUrl) or the Pay API (pay.url) does not answer at start (config:
                 requireDependencies); without it each is said in one warn line and the server starts. A database
                 that does not answer always ends the start.
@@ -49,6 +51,7 @@ export async function serve(argv: string[]): Promise<void> {
       'require-dependencies': { type: 'boolean' },
       'tls-cert': { type: 'string' },
       'tls-key': { type: 'string' },
+      'strict-permissions': { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -73,10 +76,17 @@ export async function serve(argv: string[]): Promise<void> {
     tlsCert: values['tls-cert'],
     tlsKey: values['tls-key'],
   });
+  if (values.demo && !isLoopbackHost(config.server.host)) {
+    throw new ConfigError(
+      [`--host: --demo has public keys, so it listens on loopback only (127.0.0.1, ::1), not ${config.server.host}`],
+      'server configuration',
+    );
+  }
   // If whoever reads our stdout goes away (a closed pipe), keep serving and
   // shutting down properly: losing log lines must not cost a till its answers.
   process.stdout.on('error', () => {});
   const logger = createLogger({ level: process.env.LOG_LEVEL });
+  if (!values.demo && configPath) checkConfigPermissions(configPath, logger, values['strict-permissions'] ?? false);
   // Redis and the Pay API are asked once at start: a warn line each that does not answer, or (required) the end.
   const probes = startupProbes(config);
   if (config.requireDependencies) await checkDependencies(probes, logger, true);

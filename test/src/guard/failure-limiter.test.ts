@@ -51,6 +51,19 @@ describe('FailureLimiter', () => {
     expect(l.failed(A)).toMatchObject({ scope: 'address', retryAfterSeconds: 1 });
   });
 
+  it('tells the first failure of an address in each window, and no other', () => {
+    const { limiter: l, time } = limiter({ perAddress: { maxFailures: 10, windowMs: 1000 } });
+    const firsts: boolean[] = [];
+    for (const at of [0, 10, 20, 1000, 1010]) {
+      time.set(at);
+      l.failed(A);
+      firsts.push(l.firstFailureOf(A));
+    }
+    l.failed(B);
+    expect(firsts).toEqual([true, false, false, true, false]);
+    expect(l.firstFailureOf(B)).toBe(true);
+  });
+
   it('rounds Retry-After up to whole seconds, at least 1', () => {
     const { limiter: l, time } = limiter({ perAddress: { maxFailures: 1, windowMs: 1000, lockoutMs: 2500 } });
     l.failed(A);

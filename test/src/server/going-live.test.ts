@@ -10,6 +10,7 @@ import { resolveServeConfig, type ServeConfigInput } from '../../../src/server/c
 import { type RunningServer, startServer } from '../../../src/server/serve.js';
 import { makeCertificate, type TestCertificate } from '../../support/tls-cert.js';
 import { RpcClient } from '../../support/ws-client.js';
+import { captureLog } from '../../support/log-capture.js';
 
 const TILLS = [
   { id: 'till-1', key: randomBytes(24).toString('base64url') },
@@ -102,7 +103,8 @@ describe('the cash desk server going live (TLS, trusted proxies)', () => {
 
   it('locks out only the client behind the trusted proxy that sent wrong keys, not the other tills', async () => {
     const cert = makeCertificate('first');
-    server = await startServer(resolveServeConfig(config(cert, { trustedProxies: ['127.0.0.1/32'] }), {}));
+    const log = captureLog('info');
+    server = await startServer(resolveServeConfig(config(cert, { trustedProxies: ['127.0.0.1/32'] }), {}), log.logger);
     agent = new Agent({ ca: cert.pem, keepAlive: true, maxSockets: 4 });
     const statuses: number[] = [];
     for (let i = 0; i < 60; i++)
@@ -112,6 +114,12 @@ describe('the cash desk server going live (TLS, trusted proxies)', () => {
     // The other till, behind the same proxy, is not locked out; the locked one stays locked with its right key.
     expect((await verify(server, agent, TILLS[1]!.key, '198.51.100.2')).status).toBe(200);
     expect((await verify(server, agent, TILLS[0]!.key, '198.51.100.1')).status).toBe(429);
+    // Told once per address and window, by the client's address; no key in any line.
+    const failed = log.lines().filter((line) => String(line.msg).startsWith('till authentication failed'));
+    expect(failed).toMatchObject([{ remoteAddress: '198.51.100.1', transport: 'http' }]);
+    const locked = log.lines().filter((line) => line.msg === 'till authentication locked out');
+    expect(locked).toMatchObject([{ remoteAddress: '198.51.100.1' }]);
+    for (const key of ['wrong-key-0123456789', ...TILLS.map((t) => t.key)]) expect(log.text()).not.toContain(key);
   });
 
   it('believes no forwarding header without trusted proxies: a forged X-Forwarded-For escapes no lockout', async () => {
