@@ -110,7 +110,10 @@ describe.skipIf(process.env.WPK_SKIP_PACKAGE_TEST === '1')('the installed packag
   it("runs the README's library example, which then exits by itself", async (ctx) => {
     if ('skip' in kit) return ctx.skip();
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const example = /## Example\n\n```ts\n([\s\S]*?)\n```/.exec(readme)![1]!;
+    const section = readme.slice(readme.indexOf('\n## Example\n'));
+    // It first tells how to set up a project for it (ESM), before any code.
+    expect(section.slice(0, section.indexOf('```'))).toContain('"type": "module"');
+    const example = /```ts\n([\s\S]*?)\n```/.exec(section)![1]!;
     // What the README leaves to the reader, and its one TypeScript-only mark (a `!`), for plain node.
     const program = [
       'const cacheCardSession = () => {};',
