@@ -16,7 +16,8 @@ const WATCHED = new Set([
 /**
  * The answers' fields a payment turns on that the client expected and did not find, over every operation probed:
  * the kit's own missing ones and the document's whose absence failed a read. Paths without list indexes
- * (`providers[].available`), each once, with the service's name the dialect looked for when `fields` maps it (`providers (as paymentMethods)`).
+ * (`providers[].available`), each once, with the service's name the dialect looked for when `fields` maps it
+ * (`providers (as paymentMethods)`).
  */
 export function missingFields(results: readonly PayCheckResult[], dialect: PayDialect): string[] {
   const paths = new Set<string>();
