@@ -58,6 +58,20 @@ export class RequestDataError extends KitError {
   }
 }
 
+/**
+ * The configured token signer (a `pay.token` scheme or module, a `sign` function) threw or answered something
+ * other than a non-empty string. `signer` names it; the message says how it failed, never the token or the body.
+ */
+export class TokenSignerError extends KitError {
+  /** The signer: its scheme, `module <path>`, or `sign`. */
+  readonly signer: string;
+
+  constructor(signer: string, message: string, options?: ErrorOptions) {
+    super('TOKEN_SIGNER_FAILED', message, options);
+    this.signer = signer;
+  }
+}
+
 /** The shared replay/lockout store failed; the barcode was neither accepted nor refused. */
 export class StoreError extends KitError {
   constructor(message: string, options?: ErrorOptions) {

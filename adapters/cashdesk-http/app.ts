@@ -57,7 +57,7 @@ export function createHttpApp(service: CashDeskService, options?: HttpAdapterOpt
   const answers: Record<RawPostRouteName, Answer<Till>> = {
     verify: (body, till) => service.verifySync(fullBarcodeFrom(body), till.id),
     verifyBatch: (body, till) => withResults(service.verifyBatchSync(fullBarcodesFrom(body), till.id)),
-    token: (body) => ({ token: service.token(requestDataFrom(body)) }),
+    token: (body) => service.tokenAnswer(requestDataFrom(body)),
   };
   const nodeRoutes = new Map<string, NodeHandler>();
   for (const [name, route] of Object.entries(RAW_POST_ROUTES) as Array<

@@ -3,6 +3,8 @@ import { ALGORYTHMS, type Algorythm, PASSWORD_SCHEMES, type PasswordScheme } fro
 import { ConfigError } from '../../src/errors.js';
 import type { SyncStore, VerificationStore } from '../../src/stores/store.js';
 import { isHex } from './hex.js';
+import { tokenSchemeSchema } from '../../src/contracts/pay/token.js';
+import type { SignFunction } from './token-scheme.js';
 import { validationErrors } from '../../src/contracts/validation-errors.js';
 
 /** Printable ASCII without space: what a scanner reliably reproduces. */
@@ -107,6 +109,26 @@ const verifierSchema = initParametersSchema
       ])
       .default({ maxFailures: 10, coolDownSeconds: 300 }),
     backend: z.enum(['wasm', 'native', 'auto'], { error: 'must be wasm, native or auto' }).default('auto'),
+    /**
+     * How `getToken` computes (the document leaves it "not shown"): `{ scheme }` (default `kit`, or
+     * `hmac-sha256-hex` / `hmac-sha256-base64` over the body bytes with the key's bytes), or `{ sign }`, a
+     * function `(bodyText, keyHex) => string` for any other computation.
+     */
+    token: z
+      .union(
+        [
+          z.object({ scheme: tokenSchemeSchema }).strict(),
+          z
+            .object({
+              sign: z.custom<SignFunction>((v) => typeof v === 'function', {
+                error: 'must be a function (bodyText, keyHex) => string',
+              }),
+            })
+            .strict(),
+        ],
+        { error: 'must be { scheme } or { sign }' },
+      )
+      .default({ scheme: 'kit' }),
     clock: z
       .custom<() => number>((v) => typeof v === 'function', {
         error: 'must be a function returning ms since the epoch',

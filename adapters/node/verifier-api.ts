@@ -61,8 +61,16 @@ export interface Verifier<R = BarcodeVerification> {
    * const [first, second] = verifier.barcodeVerifyBatch([scanA, scanB]);
    */
   barcodeVerifyBatch(fullBarcodes: readonly string[], options?: VerifyOptions): BatchOf<R>;
-  /** Signs the JSON text of a Pay API request body (the README's "Pay API tokens"); the value for `X-Wallet-Token`. */
+  /**
+   * Signs the JSON text of a Pay API request body (the README's "Pay API tokens"), by the config's `token`: the
+   * value for the token header. A `sign` function that throws or answers no string: `TokenSignerError`.
+   */
   getToken(requestData: string): string;
+  /**
+   * How `getToken` computes: `kit`, `hmac-sha256-hex`, `hmac-sha256-base64`, or `sign` (the config's function).
+   * The kit's verifiers always say; optional so that a test's stand-in need not.
+   */
+  readonly tokenScheme?: string;
   /** Releases the verifier (and the store it created itself); later calls throw VERIFIER_CLOSED. */
   close(): Promise<void>;
   /** The core implementation in use. */

@@ -9,6 +9,7 @@ import { BATCH_CODE, BATCH_STRIDE, Slot, VerifyCode } from '../core/core.js';
 import { Decision, REASON_BY_DECISION, StorePolicy } from './policy.js';
 import { anotherInstance, failed, REASON_BY_CODE, valid } from './verdicts.js';
 import type { Verifier, VerifyOptions, VerifyResult } from './verifier-api.js';
+import { checkedToken, hmacToken, signerThrew } from './token-scheme.js';
 
 /**
  * Creates a verifier from the seven init parameters plus options. Its
@@ -43,6 +44,11 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
   readonly #stepMs: number;
   readonly #window: number;
   readonly #bonus: BonusHook | undefined;
+  readonly #tokenScheme: string;
+  /** Any token computation but the kit's (the core's); undefined for the kit's. */
+  readonly #otherToken: ((requestData: string) => string) | undefined;
+  /** The key's bytes for an HMAC scheme, wiped on close like the core's copy. */
+  readonly #tokenKey: Buffer | undefined;
   #closed = false;
 
   constructor(config: ResolvedConfig, core: CoreBackend) {
@@ -66,6 +72,33 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
     this.#stepMs = config.interval * 1000;
     this.#window = config.window;
     this.#bonus = config.bonusAvailable;
+    const { token } = config;
+    if ('sign' in token) {
+      const { sign } = token;
+      const keyHex = config.key;
+      this.#tokenScheme = 'sign';
+      this.#otherToken = (text) => {
+        let value: unknown;
+        try {
+          value = sign(text, keyHex);
+        } catch (cause) {
+          throw signerThrew('sign', cause);
+        }
+        return checkedToken('sign', value);
+      };
+    } else if (token.scheme !== 'kit') {
+      const { scheme } = token;
+      const key = Buffer.from(config.key, 'hex');
+      this.#tokenKey = key;
+      this.#tokenScheme = scheme;
+      this.#otherToken = (text) => hmacToken(scheme, key, text);
+    } else {
+      this.#tokenScheme = 'kit';
+    }
+  }
+
+  get tokenScheme(): string {
+    return this.#tokenScheme;
   }
 
   get backend(): 'wasm' | 'native' {
@@ -247,6 +280,7 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
         `getToken: requestData must be a string (the JSON text of the request body), got ${typeof requestData}`,
       );
     }
+    if (this.#otherToken !== undefined) return this.#otherToken(requestData);
     const token = this.#core.sign(requestData, Math.floor(this.#clock() / 1000));
     if (typeof token === 'number') {
       // Say where, never what: request bodies hold personal data.
@@ -262,6 +296,7 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
     if (this.#closed) return;
     this.#closed = true;
     this.#core.wipe();
+    this.#tokenKey?.fill(0);
     if (this.#ownsStore) await this.#store?.close();
   }
 }

@@ -35,6 +35,7 @@ const PAY_CODES: Record<PayClientErrorCode, string> = {
   PAY_PROTOCOL: 'the Pay service answered something the server cannot read',
   PAY_UNSUPPORTED: 'the configured Pay API profile has no such operation: nothing was sent',
   PAY_REFUSED: 'the Pay service refused with a code the configured dialect does not map: nothing is retried',
+  TOKEN_SIGNER_FAILED: "the server's token signer (pay.token) failed: nothing was sent, the card can still pay",
 };
 
 const SESSION_CODES: Record<PaymentSessionErrorCode, string> = {

@@ -79,7 +79,7 @@ const METHODS: MethodTable = {
   'token.get': {
     schema: TokenRequest,
     accepts: (params): params is { requestData: string } => onlyStringMember(params, 'requestData', Infinity),
-    run: (service, { requestData }) => ({ token: service.token(requestData) }),
+    run: (service, { requestData }) => service.tokenAnswer(requestData),
   },
   health: {
     schema: NoParams,

@@ -28,6 +28,11 @@ export interface CashDeskServiceOptions {
   logger?: Logger;
   /** Payments run for the tills; without them the `pay.*` methods answer PAY_NOT_CONFIGURED. */
   payments?: Payments;
+  /**
+   * Signs Pay API bodies instead of the verifier (`pay.token`'s module, loaded by `loadTokenSigner`), for the
+   * server's own payments and the tills' `token.get` alike. Default: the verifier's `getToken`.
+   */
+  signer?: { getToken(requestData: string): string | Promise<string> };
 }
 
 /** The answer of `health`. */
@@ -48,6 +53,7 @@ export class CashDeskService {
   /** Payments run for the tills, when the server has a Pay API configured. */
   readonly payments: Payments | undefined;
   readonly #verifier: CashDeskServiceOptions['verifier'];
+  readonly #signer: NonNullable<CashDeskServiceOptions['signer']>;
   readonly #tills: TillRegistry;
   readonly #version: string;
   readonly #limiter: FailureLimiter | undefined;
@@ -64,6 +70,7 @@ export class CashDeskService {
 
   constructor(options: CashDeskServiceOptions) {
     this.#verifier = options.verifier;
+    this.#signer = options.signer ?? options.verifier;
     this.#tills = options.tills;
     this.metrics = options.metrics ?? new ServerMetrics();
     this.#version = options.version ?? '0.0.0';
@@ -214,16 +221,34 @@ export class CashDeskService {
     return result;
   }
 
-  /** Signs the JSON text of a Pay API request body. */
-  token(requestData: string): string {
+  /** Signs the JSON text of a Pay API request body: at once, or through a promise with a signer module. */
+  token(requestData: string): string | Promise<string> {
     try {
-      const token = this.#verifier.getToken(requestData);
-      this.metrics.tokens.inc({ outcome: 'issued' });
-      return token;
+      const token = this.#signer.getToken(requestData);
+      if (typeof token === 'string') return this.#issued(token);
+      return token.then(
+        (value) => this.#issued(value),
+        (error: unknown) => this.#tokenFailed(error),
+      );
     } catch (error) {
-      this.metrics.tokens.inc({ outcome: error instanceof KitError ? error.code : 'error' });
-      throw error;
+      return this.#tokenFailed(error);
     }
+  }
+
+  /** The `token.get` / `POST /v1/token` answer: `{ token }`, at once or through a promise. */
+  tokenAnswer(requestData: string): { token: string } | Promise<{ token: string }> {
+    const token = this.token(requestData);
+    return typeof token === 'string' ? { token } : token.then((value) => ({ token: value }));
+  }
+
+  #issued(token: string): string {
+    this.metrics.tokens.inc({ outcome: 'issued' });
+    return token;
+  }
+
+  #tokenFailed(error: unknown): never {
+    this.metrics.tokens.inc({ outcome: error instanceof KitError ? error.code : 'error' });
+    throw error;
   }
 
   #verificationSeries(result: BarcodeVerification): { inc(): void } {

@@ -114,6 +114,8 @@ export const ERROR_CODES = {
   PAY_UNSUPPORTED: mapped(502, JSON_RPC.pay),
   /** A refusal with a code the dialect does not map: nothing is retried. */
   PAY_REFUSED: mapped(502, JSON_RPC.pay),
+  /** The configured token signer threw or answered no string: the call was not sent, the card is not blocked. */
+  TOKEN_SIGNER_FAILED: mapped(502, JSON_RPC.pay),
 
   // The payment session (`PaymentSessionError`).
   SESSION_STATE: mapped(409, JSON_RPC.session),

@@ -1,6 +1,7 @@
 import type { TransactionAnswer } from '../contracts/pay/answers.js';
 import { classed } from '../contracts/pay/dialect.js';
 import { isUnderstood } from '../contracts/pay/reader.js';
+import { withKitNames } from '../contracts/pay/field-names.js';
 import { retryAfterMs } from '../net/backoff.js';
 import { emitTo, eventBase, type AttemptScope } from './client-observer.js';
 import type { Body } from './client-request.js';
@@ -31,7 +32,7 @@ export interface HttpAnswer {
 /** A 2xx read against the operation's contract (tolerantly) and the body that was sent. */
 export function readAnswer(o: ResolvedPayClientOptions, scope: AttemptScope, body: Body, answer: HttpAnswer): Attempt {
   const { route } = scope;
-  const reading = route.endpoint.read(parseJson(answer.text), body.sent);
+  const reading = route.endpoint.read(withKitNames(parseJson(answer.text), o.dialect.kitFieldNames), body.sent);
   if (o.onEvent && !isUnderstood(reading.notUnderstood)) {
     emitTo(o, {
       type: 'responseNotUnderstood',

@@ -5,6 +5,8 @@ import { readAnswer, readRefusal, type Attempt, type FailedAttempt, type HttpAns
 import { emitTo, eventBase, type AttemptScope } from './client-observer.js';
 import type { Body, Route } from './client-request.js';
 import { PayError } from './errors.js';
+import { checkedToken, signerThrew } from '../../adapters/node/token-scheme.js';
+import { KitError } from '../errors.js';
 import type { ResolvedPayClientOptions } from './options.js';
 
 const TIMED_OUT = Symbol('timeout');
@@ -23,7 +25,7 @@ export async function attemptCall(
   // follows a payment through both servers' logs; else one per attempt.
   const scope: AttemptScope = { route, attempt, httpRequestId: currentRequestId() ?? randomUUID() };
   // A new token every attempt: the service refuses a jti it has seen, and the bytes are the same.
-  const token = await o.sign(body.text, { operation: route.endpoint.operation, path: route.path });
+  const token = await signedToken(o, route, body, attempt);
   if (o.onEvent) emitTo(o, { type: 'request', ...eventBase(scope) });
   const answer = await exchange(o, scope, body, token, timeoutMs, signal);
   if ('ok' in answer) return answer;
@@ -93,6 +95,29 @@ async function exchange(
     signal?.removeEventListener('abort', onAbort);
   }
   return { ...answer, durationMs: performance.now() - started };
+}
+
+/**
+ * The attempt's token. A signer that throws or answers no string fails the call before anything is sent, as
+ * `TOKEN_SIGNER_FAILED` naming the signer: not the service's refusal, so the card is not blocked. The kit's own
+ * refusals (`REQUEST_DATA_INVALID`, `VERIFIER_CLOSED`) keep their codes.
+ */
+async function signedToken(o: ResolvedPayClientOptions, route: Route, body: Body, attempt: number): Promise<string> {
+  const { path } = route;
+  const details = { path, attempts: attempt - 1 };
+  let value: unknown;
+  try {
+    value = await o.sign(body.text, { operation: route.endpoint.operation, path });
+  } catch (cause) {
+    if (cause instanceof KitError && cause.code !== 'TOKEN_SIGNER_FAILED') throw cause;
+    const why = cause instanceof KitError ? cause.message : signerThrew(o.signer, cause).message;
+    throw new PayError('TOKEN_SIGNER_FAILED', `${path}: not sent: ${why}`, details, { cause });
+  }
+  try {
+    return checkedToken(o.signer, value);
+  } catch (error) {
+    throw new PayError('TOKEN_SIGNER_FAILED', `${path}: not sent: ${(error as Error).message}`, details);
+  }
 }
 
 function describeNetworkError(error: unknown): string {

@@ -68,6 +68,8 @@ export interface PayClient {
   readonly profile: PayProfile;
   /** The service's words (the configured dialect over the kit's): how statuses are classed and refusals read. */
   readonly dialect: PayDialect;
+  /** How the token is computed: the signer's `tokenScheme` (`kit`, `hmac-sha256-hex`, `module <path>`...) or `sign`. */
+  readonly tokenScheme: string;
   /** POST /availability-info: providers and walletPayIsDefault for a card session. Retried when safe. */
   availability(body: AvailabilityRequest, options?: PayCallOptions): Promise<AvailabilityAnswer>;
   /** POST /availability-info/task: registers the payment, shows the offers, answers the providers. Not retried. */
@@ -98,6 +100,9 @@ class HttpPayClient implements PayClient {
   }
   get dialect(): PayDialect {
     return this.#options.dialect;
+  }
+  get tokenScheme(): string {
+    return this.#options.signer;
   }
 
   availability(body: AvailabilityRequest, options?: PayCallOptions) {

@@ -12,6 +12,7 @@ import { KitError } from '../errors.js';
  * was sent) are the client's. `PAY_REFUSED`: the service refused with a code its
  * dialect does not map (`serverCode` and `errors` hold its code and message):
  * the request had no effect the client knows of, nothing is retried.
+ * `TOKEN_SIGNER_FAILED`: the configured signer threw or answered no string; nothing was sent.
  */
 export type PayClientErrorCode =
   | 'TOKEN_INVALID'
@@ -26,7 +27,8 @@ export type PayClientErrorCode =
   | 'PAY_SERVER'
   | 'PAY_PROTOCOL'
   | 'PAY_UNSUPPORTED'
-  | 'PAY_REFUSED';
+  | 'PAY_REFUSED'
+  | 'TOKEN_SIGNER_FAILED';
 
 /** What a {@link PayError} knows besides its code. */
 export interface PayErrorDetails {

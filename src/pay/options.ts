@@ -12,9 +12,14 @@ import { realSleep, type Sleep } from '../time/sleep.js';
 import type { PayClientEvent, PayOperation } from './events.js';
 import { validationErrors } from '../contracts/validation-errors.js';
 
-/** Something that signs a body: the kit's verifier (`createVerifier(...)`) fits. */
+/**
+ * Something that signs a body: the kit's verifier (`createVerifier(...)`, its config's `token` choosing the scheme)
+ * fits, and so does `loadTokenSigner(...)`'s answer (a scheme or a signer module of the merchant's).
+ */
 export interface TokenSigner {
-  getToken(requestData: string): string;
+  getToken(requestData: string): string | Promise<string>;
+  /** How it computes, named in errors and by `pay check`: `kit`, `hmac-sha256-hex`, `module ./sign.mjs`... */
+  readonly tokenScheme?: string;
 }
 
 /** What a `sign` function is told besides the body text. */
@@ -89,6 +94,8 @@ export interface PayClientOptions {
 export interface ResolvedPayClientOptions {
   baseUrl: string;
   sign: Sign;
+  /** Names the signer in a `TOKEN_SIGNER_FAILED`: the verifier's `tokenScheme`, or `sign`. */
+  signer: string;
   tokenHeader: string;
   profile: PayProfile;
   paths: Partial<Record<PayOperation, string>>;
@@ -176,6 +183,7 @@ export function resolvePayClientOptions(options: PayClientOptions): ResolvedPayC
   return {
     baseUrl: parsed.data.baseUrl.replace(/\/+$/, ''),
     sign: options.sign ?? (verifier ? (text) => verifier.getToken(text) : (text) => token!(text)),
+    signer: verifier ? (verifier.tokenScheme ?? 'verifier') : options.sign ? 'sign' : 'token',
     tokenHeader: parsed.data.tokenHeader,
     profile: parsed.data.profile,
     paths: parsed.data.paths,

@@ -40,6 +40,7 @@ export const ENVIRONMENT: Record<
   WPK_PAY_POLL_INTERVAL_MS: { path: ['pay', 'pollIntervalMs'], kind: 'number' },
   WPK_PAY_PROFILE: { path: ['pay', 'profile'], kind: 'string' },
   WPK_PAY_TOKEN_HEADER: { path: ['pay', 'tokenHeader'], kind: 'string' },
+  WPK_PAY_TOKEN: { path: ['pay', 'token'], kind: 'json' },
   WPK_PAY_DIALECT: { path: ['pay', 'dialect'], kind: 'json' },
   WPK_PAY_THREAD: { path: ['pay', 'thread'], kind: 'string' },
   WPK_PAY_THREAD_NICENESS: { path: ['pay', 'threadNiceness'], kind: 'number' },

@@ -6,6 +6,7 @@ import { trustedProxiesSchema } from '../net/client-address.js';
 import { bonusSection } from '../cashdesk/bonus.js';
 import { ConfigError } from '../errors.js';
 import { payDialectSchema } from '../contracts/pay/dialect.js';
+import { DEFAULT_PAY_TOKEN, payTokenSchema } from '../contracts/pay/token.js';
 import { DEFAULT_TOKEN_HEADER, payPathsSchema, payProfileSchema, tokenHeaderSchema } from '../pay/options.js';
 import { validationErrors } from '../contracts/validation-errors.js';
 import { ENVIRONMENT, envValue, setPath } from './config-environment.js';
@@ -72,14 +73,21 @@ const paySection = z
     profile: payProfileSchema.default('kit'),
     /** The header the token goes in. Default X-Wallet-Token. */
     tokenHeader: tokenHeaderSchema.default(DEFAULT_TOKEN_HEADER),
+    /**
+     * How the token is computed: `{ "scheme": "kit" }` (default), `"hmac-sha256-hex"` or `"hmac-sha256-base64"`
+     * (over the body bytes, keyed with verifier.key's bytes), or `{ "module": "<path>" }`, an ES module (a relative
+     * path from the working directory) exporting `sign(bodyText, keyHex)`. The tills' `token.get` signs the same way.
+     */
+    token: payTokenSchema.default(DEFAULT_PAY_TOKEN),
     /** Paths that differ from the defaults, by operation (`{ "cancel": "/payments/cancel" }`). */
     paths: payPathsSchema.default({}),
     /**
      * The service's own words, merged over the kit's (which stay understood): `statuses` (word to transit,
      * successful or unsuccessful) and `errorCodes` (cardSessionInvalid, tokenInvalid, invalidState,
-     * idempotencyConflict, amountMismatch, notFound, badRequest: each a list of the service's codes). Default: none.
+     * idempotencyConflict, amountMismatch, notFound, badRequest: each a list of the service's codes) and `fields` (the
+     * answers' field names the document does not show, the kit's to the service's). Default: none.
      */
-    dialect: payDialectSchema.default({ statuses: {}, errorCodes: {} }),
+    dialect: payDialectSchema.default({ statuses: {}, errorCodes: {}, fields: {} }),
     /**
      * How long a payment may show only status words the dialect does not know before it moves to phase `unknown`
      * (reason UNRECOGNIZED_STATUS; still polled). Default 600 000 (10 minutes).

@@ -22,6 +22,8 @@ import { httpBonusHook } from '../cashdesk/bonus.js';
 import { ServerMetrics } from '../cashdesk/metrics.js';
 import { openServerPayments, type ServerPayments } from './payments.js';
 import { openPaymentsThread } from './payments-thread.js';
+import { DEFAULT_PAY_TOKEN } from '../contracts/pay/token.js';
+import { loadTokenSigner } from '../pay/token-signer.js';
 
 /** A running cash desk server. */
 export interface RunningServer {
@@ -182,11 +184,16 @@ async function buildCashDesk(
   opened: Opened,
 ): Promise<CashDesk> {
   const { replay, ...verifierConfig } = config.verifier;
+  const payToken = config.pay?.token ?? DEFAULT_PAY_TOKEN;
+  // A module is loaded once, before anything listens: a module that does not load stops the start.
+  const signer =
+    'module' in payToken ? await loadTokenSigner(payToken, config.verifier.key, { field: 'pay.token' }) : undefined;
   const store = config.redisUrl === undefined ? undefined : new RedisStore({ url: config.redisUrl });
   const metrics = new ServerMetrics();
   const bonusAvailable = config.bonus === undefined ? undefined : httpBonusHook(config.bonus, metrics.bonusChecks);
   const verifier = createVerifier({
     ...verifierConfig,
+    ...('scheme' in payToken ? { token: { scheme: payToken.scheme } } : {}),
     replay: replay ? store : false,
     ...(bonusAvailable ? { bonusAvailable } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
@@ -213,6 +220,7 @@ async function buildCashDesk(
     metrics,
     logger,
     ...(pay ? { payments: pay.payments } : {}),
+    ...(signer ? { signer } : {}),
     ...(failureCounts === undefined ? {} : { bruteForce: { shared: failureCounts } }),
   });
   await pay?.payments.init();

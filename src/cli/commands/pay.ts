@@ -7,6 +7,9 @@ import { ConfigError } from '../../errors.js';
 import { checkPayApi, type PayCheckProgress, type PayOperation, type PayProfile } from '../../pay/index.js';
 import { cardSessionOfBarcode, sandboxCardSession } from '../../pay/check/card.js';
 import { DEFAULT_TOKEN_HEADER } from '../../pay/options.js';
+import { DEFAULT_PAY_TOKEN, type PayTokenConfig, payTokenSchema } from '../../contracts/pay/token.js';
+import { validationErrors } from '../../contracts/validation-errors.js';
+import { loadTokenSigner } from '../../pay/token-signer.js';
 import {
   formatPayCheckHeading,
   formatPayCheckResult,
@@ -17,7 +20,8 @@ import { ENVIRONMENT } from '../../server/config-environment.js';
 
 export const PAY_USAGE = `wallet-partner-kit pay check --url URL --key HEX [--partner-id ID] [--card-session S | \
 --barcode B]
-                           [--profile kit|document] [--dialect D] [--token-header H] [--path OPERATION=/PATH ...]
+                           [--profile kit|document] [--dialect D] [--token-header H]
+                           [--token-scheme S | --token-module M] [--path OPERATION=/PATH ...]
                            [--timeout-ms N] [--json] [--verbose]
 
 'pay check' probes a Pay API as the kit uses it: /availability-info, /availability-info/task and /checkout
@@ -38,6 +42,9 @@ and the token are never shown.
   --dialect D        the service's words: a JSON file with pay.dialect (or the dialect alone), or a preset
                      shipped in the package: foreign (sandbox --dialect foreign); default WPK_PAY_DIALECT
   --token-header H   the header the token goes in (default WPK_PAY_TOKEN_HEADER, else X-Wallet-Token)
+  --token-scheme S   how the token is computed: kit, hmac-sha256-hex or hmac-sha256-base64 (default: WPK_PAY_TOKEN,
+                     else kit)
+  --token-module M   instead: an ES module exporting sign(bodyText, keyHex), as pay.token.module
   --path OP=/PATH    another path for an operation (availability, availabilityTask, checkout, status, cancel)
   --timeout-ms N     per request (default 10000)
   --json             the report as JSON (for CI)
@@ -80,33 +87,31 @@ function parsePaths(values: string[] | undefined, issues: string[]): Partial<Rec
   return paths;
 }
 
-/** Runs `pay check`. */
-export async function pay(argv: string[]): Promise<void> {
-  if (argv[0] !== 'check') {
-    if (argv[0] === undefined || argv[0] === '--help' || argv[0] === '-h') return void console.log(PAY_USAGE);
-    throw new ConfigError([`'${argv[0].slice(0, 40)}': unknown; the pay command has 'check'`], 'arguments');
-  }
-  const { values } = parseCliArgs({
-    args: argv.slice(1),
-    strict: true,
-    options: {
-      url: { type: 'string' },
-      key: { type: 'string' },
-      'partner-id': { type: 'string' },
-      'card-session': { type: 'string' },
-      barcode: { type: 'string' },
-      profile: { type: 'string' },
-      dialect: { type: 'string' },
-      'token-header': { type: 'string' },
-      path: { type: 'string', multiple: true },
-      'timeout-ms': { type: 'string' },
-      json: { type: 'boolean' },
-      verbose: { type: 'boolean' },
-      help: { type: 'boolean' },
-    },
-  });
-  if (values.help) return void console.log(PAY_USAGE);
-  const env = process.env;
+/** `pay check`'s flags. */
+const CHECK_OPTIONS = {
+  url: { type: 'string' },
+  key: { type: 'string' },
+  'partner-id': { type: 'string' },
+  'card-session': { type: 'string' },
+  barcode: { type: 'string' },
+  profile: { type: 'string' },
+  dialect: { type: 'string' },
+  'token-header': { type: 'string' },
+  'token-scheme': { type: 'string' },
+  'token-module': { type: 'string' },
+  path: { type: 'string', multiple: true },
+  'timeout-ms': { type: 'string' },
+  json: { type: 'boolean' },
+  verbose: { type: 'boolean' },
+  help: { type: 'boolean' },
+} as const;
+
+type CheckValues = ReturnType<
+  typeof parseCliArgs<{ args: string[]; strict: true; options: typeof CHECK_OPTIONS }>
+>['values'];
+
+/** The flags and WPK_* values `pay check` reads, checked together: every bad one is named. */
+function readArguments(values: CheckValues, env: NodeJS.ProcessEnv) {
   const url = values.url ?? env.WPK_PAY_URL;
   const key = values.key ?? env.WPK_KEY;
   const partnerId = values['partner-id'] ?? (env.WPK_PARTNER_ID || undefined);
@@ -123,7 +128,50 @@ export async function pay(argv: string[]): Promise<void> {
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0 && timeoutMs <= 600_000))
     issues.push('--timeout-ms: must be an integer from 1 to 600000');
   const paths = parsePaths(values.path, issues);
+  const token = readToken(values['token-scheme'], values['token-module'], env.WPK_PAY_TOKEN, issues);
   if (issues.length > 0) throw new ConfigError(issues, 'arguments');
+  return { url: url!, key: key!, partnerId, timeoutMs, paths, token };
+}
+
+/** `pay.token` from --token-scheme or --token-module (one), else WPK_PAY_TOKEN (JSON), else the kit's scheme. */
+function readToken(
+  scheme: string | undefined,
+  module: string | undefined,
+  fromEnv: string | undefined,
+  issues: string[],
+): PayTokenConfig {
+  if (scheme !== undefined && module !== undefined) {
+    issues.push('--token-scheme, --token-module: give one, not both');
+    return DEFAULT_PAY_TOKEN;
+  }
+  let given: unknown = scheme !== undefined ? { scheme } : module !== undefined ? { module } : undefined;
+  if (given === undefined && fromEnv) {
+    try {
+      given = JSON.parse(fromEnv);
+    } catch {
+      issues.push('WPK_PAY_TOKEN: must be JSON, e.g. {"scheme":"hmac-sha256-hex"}');
+      return DEFAULT_PAY_TOKEN;
+    }
+  }
+  if (given === undefined) return DEFAULT_PAY_TOKEN;
+  const parsed = payTokenSchema.safeParse(given);
+  if (parsed.success) return parsed.data;
+  issues.push(
+    ...validationErrors(parsed.error, scheme !== undefined || module !== undefined ? 'token' : 'WPK_PAY_TOKEN'),
+  );
+  return DEFAULT_PAY_TOKEN;
+}
+
+/** Runs `pay check`. */
+export async function pay(argv: string[]): Promise<void> {
+  if (argv[0] !== 'check') {
+    if (argv[0] === undefined || argv[0] === '--help' || argv[0] === '-h') return void console.log(PAY_USAGE);
+    throw new ConfigError([`'${argv[0].slice(0, 40)}': unknown; the pay command has 'check'`], 'arguments');
+  }
+  const { values } = parseCliArgs({ args: argv.slice(1), strict: true, options: CHECK_OPTIONS });
+  if (values.help) return void console.log(PAY_USAGE);
+  const env = process.env;
+  const { url, key, partnerId, timeoutMs, paths, token } = readArguments(values, env);
   // Read before anything is asked of the service: a wrong --dialect must not cost a sandbox card.
   const dialect = readDialect(values.dialect, env.WPK_PAY_DIALECT);
 
@@ -131,6 +179,7 @@ export async function pay(argv: string[]): Promise<void> {
     ...layoutFromEnv(env),
     key: key!,
     ...(partnerId ? { partnerId } : {}),
+    ...('scheme' in token ? { token } : {}),
     replay: false,
     lockout: false,
   } as never);
@@ -161,10 +210,12 @@ export async function pay(argv: string[]): Promise<void> {
     }
     const profile = (values.profile ?? (env.WPK_PAY_PROFILE || 'kit')) as PayProfile;
     const tokenHeader = values['token-header'] ?? (env.WPK_PAY_TOKEN_HEADER || DEFAULT_TOKEN_HEADER);
-    const heading = formatPayCheckHeading({ baseUrl: url!, profile, tokenHeader, cardSession });
+    const signer = 'module' in token ? await loadTokenSigner(token, key!, { field: '--token-module' }) : verifier;
+    const tokenScheme = signer.tokenScheme ?? 'kit';
+    const heading = formatPayCheckHeading({ baseUrl: url!, profile, tokenHeader, tokenScheme, cardSession });
     const report = await checkPayApi({
       baseUrl: url!,
-      verifier,
+      verifier: signer,
       cardSession,
       secrets: [key!],
       paths,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { singleLine } from '../text.js';
+import { answerFieldsSchema } from './field-names.js';
 import { PAY_ERROR_STATUS, type PayErrorCode } from './errors.js';
 import { StatusClass, TRANSITIONS, TransactionStatus, statusClass } from './statuses.js';
 
@@ -34,7 +35,10 @@ const word = singleLine(
     .max(64, { error: 'must be at most 64 characters' }),
 );
 
-/** `pay.dialect`'s rule: `statuses` (word to class) and `errorCodes` (refusal to the service's codes). */
+/**
+ * `pay.dialect`'s rule: `statuses` (word to class), `errorCodes` (refusal to the service's codes) and `fields` (the
+ * answers' field names, the kit's to the service's).
+ */
 export const payDialectSchema = z
   .object({
     statuses: z
@@ -44,6 +48,8 @@ export const payDialectSchema = z
     errorCodes: z
       .partialRecord(z.enum(KEYS, { error: `must be one of ${KEYS.join(', ')}` }), z.array(word).max(64))
       .default({}),
+    /** The answers' field names, the kit's to the service's (`{ "providers": "paymentMethods" }`). */
+    fields: answerFieldsSchema.default({}),
   })
   .strict()
   .superRefine((d, ctx) => {
@@ -70,6 +76,10 @@ export interface PayDialect {
   codeOf(serverCode: string): PayErrorCode | undefined;
   /** Whether the kit itself knows the word (one of its six statuses): its transitions then apply. */
   isKitStatus(status: string): status is TransactionStatus;
+  /** The kit's field name for each of the service's that `fields` maps (empty: the kit's own names). */
+  readonly kitFieldNames: ReadonlyMap<string, string>;
+  /** The service's name of a kit field: as `fields` maps it, else the kit's own. */
+  fieldName(kitName: string): string;
 }
 
 /**
@@ -94,7 +104,11 @@ export function resolvePayDialect(config: PayDialectConfig = {}): PayDialect {
     for (const code of list ?? []) codes.set(code, DIALECT_ERROR_KEYS[key as DialectErrorKey]);
   }
   const kit = new Set<string>(TransactionStatus.options);
+  const fields = Object.entries(config.fields ?? {}) as Array<[string, string]>;
+  const serviceNames = new Map(fields);
   return {
+    kitFieldNames: new Map(fields.map(([kitName, service]) => [service, kitName])),
+    fieldName: (kitName) => serviceNames.get(kitName) ?? kitName,
     classOf: (status) => statuses.get(status),
     codeOf: (serverCode) => codes.get(serverCode),
     isKitStatus: (status): status is TransactionStatus =>

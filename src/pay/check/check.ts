@@ -6,6 +6,7 @@ import { adviseOn, hintsFor } from './advice.js';
 import { createRecorder, maskSecrets, showValue, valueAt, type PayCheckExchange } from './record.js';
 import type { PayCheckFailure, PayCheckProgress, PayCheckReport, PayCheckResult } from './types.js';
 import { createPayClient, type PayClient } from '../client.js';
+import { missingFields } from './missing-fields.js';
 import { ENDPOINTS } from '../endpoints.js';
 import { PayError } from '../errors.js';
 import type { PayClientEvent, PayOperation } from '../events.js';
@@ -183,13 +184,15 @@ export async function checkPayApi(options: PayCheckOptions): Promise<PayCheckRep
     baseUrl: options.baseUrl,
     profile: client.profile,
     tokenHeader,
+    tokenScheme: client.tokenScheme,
     cardSession,
     requestId,
     ...(transactionId ? { transactionId } : {}),
     results,
     advice: [],
-    unmapped: { statuses: [...unmapped.statuses], codes: [...unmapped.codes] },
+    unmapped: { statuses: [...unmapped.statuses], codes: [...unmapped.codes], fields: [] },
   };
+  report.unmapped.fields = missingFields(results, client.dialect);
   report.advice = adviseOn(report);
   return report;
 }

@@ -7,11 +7,11 @@ const VERDICTS: readonly PayCheckVerdict[] = ['PASS', 'DIFFERS', 'FAIL', 'SKIPPE
 
 /** The first line of a report: what was probed, how. */
 export function formatPayCheckHeading(
-  report: Pick<PayCheckReport, 'baseUrl' | 'profile' | 'tokenHeader' | 'cardSession'>,
+  report: Pick<PayCheckReport, 'baseUrl' | 'profile' | 'tokenHeader' | 'tokenScheme' | 'cardSession'>,
 ): string {
   return (
-    `pay check ${report.baseUrl} (profile ${report.profile}, token header ${report.tokenHeader}, card session ` +
-    `${report.cardSession})`
+    `pay check ${report.baseUrl} (profile ${report.profile}, token ${report.tokenScheme} in ${report.tokenHeader}, ` +
+    `card session ${report.cardSession})`
   );
 }
 
@@ -69,7 +69,7 @@ export function formatPayCheckResult(result: PayCheckResult, format: PayCheckFor
 /** The closing lines: the count per verdict, then the advice. */
 export function formatPayCheckSummary(report: PayCheckReport): string[] {
   const counts = VERDICTS.map((v) => `${report.results.filter((r) => r.verdict === v).length} ${v}`).join(', ');
-  const { statuses, codes } = report.unmapped;
+  const { statuses, codes, fields } = report.unmapped;
   const unmapped = [
     ...(statuses.length > 0
       ? [`not in the dialect: status ${statuses.join(', ')} (add to pay.dialect.statuses with its class)`]
@@ -79,6 +79,9 @@ export function formatPayCheckSummary(report: PayCheckReport): string[] {
           `not in the dialect: error code ${codes.join(', ')} (add to pay.dialect.errorCodes if the session ` +
             `should act on it)`,
         ]
+      : []),
+    ...(fields.length > 0
+      ? [`fields not found: ${fields.join(', ')} (name the service's in pay.dialect.fields, --dialect)`]
       : []),
   ];
   return [

@@ -65,14 +65,19 @@ export interface PayCheckReport {
   baseUrl: string;
   profile: PayProfile;
   tokenHeader: string;
+  /** How the token was computed (`kit`, `hmac-sha256-hex`, `module ./sign.mjs`...). */
+  tokenScheme: string;
   cardSession: string;
   /** The requestId of the probe's task and checkout. */
   requestId: string;
   /** The transaction the probe's /checkout made, if any. */
   transactionId?: TransactionRef;
   results: PayCheckResult[];
-  /** Status words and error codes the service used that the dialect does not map (extend `pay.dialect` with them). */
-  unmapped: { statuses: string[]; codes: string[] };
+  /**
+   * Status words and error codes the service used that the dialect does not map (extend `pay.dialect` with them), and
+   * the answers' fields expected and not found (map the service's names in `pay.dialect.fields`).
+   */
+  unmapped: { statuses: string[]; codes: string[]; fields: string[] };
   /** Which client options to consider, from the verdicts as a whole. */
   advice: string[];
 }

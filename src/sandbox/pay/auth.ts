@@ -1,10 +1,10 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { TOKEN_HEADER } from '../../contracts/pay/index.js';
 import { guardedCheck, isJsonMediaType, problem } from '../../../adapters/http-server/index.js';
 import { resolvePartner, type Partner } from './partners.js';
 import type { PayRuntime } from './runtime.js';
 import { blockAfterRefusedToken } from './refused-token.js';
 import { precheckWalletToken, verifyWalletToken } from './token.js';
+import { hmacTokenPartner } from './token-hmac.js';
 
 const PARTNER_KEY = 'payPartner';
 
@@ -20,7 +20,7 @@ export function signedPartner(c: Context): Partner {
   return partner;
 }
 
-const refused = () => problem(401, 'TOKEN_INVALID', [`${TOKEN_HEADER}: invalid`]);
+const refused = (header: string) => problem(401, 'TOKEN_INVALID', [`${header}: invalid`]);
 
 /**
  * Checks `X-Wallet-Token` over the raw body bytes before anything else
@@ -35,12 +35,18 @@ const refused = () => problem(401, 'TOKEN_INVALID', [`${TOKEN_HEADER}: invalid`]
  * 5: no further action with the card; see blockAfterRefusedToken).
  * Refusals count against the sandbox's brute-force limit per address and per
  * partner: past it, 429 with `Retry-After` before the body is read.
- * Then the body must be JSON by its content type (415 otherwise).
+ * Then the body must be JSON by its content type (415 otherwise). The header is the Pay module's `tokenHeader`;
+ * under an HMAC `tokenScheme` the token is checked by {@link hmacTokenPartner} instead.
  */
 export function walletToken(rt: PayRuntime, { required }: { required: boolean }): MiddlewareHandler {
+  const { tokenHeader, tokenScheme } = rt.options;
   return async (c, next) => {
-    const token = c.req.header(TOKEN_HEADER);
-    if (token !== undefined || required) {
+    const token = c.req.header(tokenHeader);
+    if ((token !== undefined || required) && tokenScheme !== 'kit') {
+      const partner = await hmacTokenPartner(rt, c, token, tokenScheme);
+      if (partner === undefined) throw refused(tokenHeader);
+      c.set(PARTNER_KEY as never, partner as never);
+    } else if (token !== undefined || required) {
       const pre = precheckWalletToken(token, Math.floor(rt.ctx.clock() / 1000));
       const kid = pre.ok ? pre.header.kid : undefined;
       const guard = rt.ctx.authLimiter && { limiter: rt.ctx.authLimiter, logger: rt.ctx.logger, realm: 'pay' };
@@ -79,7 +85,7 @@ export function walletToken(rt: PayRuntime, { required }: { required: boolean })
         }
         return found;
       });
-      if (partner === undefined) throw refused();
+      if (partner === undefined) throw refused(tokenHeader);
       c.set(PARTNER_KEY as never, partner as never);
     }
     const type = c.req.header('content-type');

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { ConfigError } from '../../errors.js';
 import { validationErrors } from '../../contracts/validation-errors.js';
+import { answerFieldsSchema } from '../../contracts/pay/field-names.js';
+import { TOKEN_HEADER } from '../../contracts/pay/errors.js';
+import { tokenSchemeSchema } from '../../contracts/pay/token.js';
+import { tokenHeaderSchema } from '../../pay/options.js';
 
 const provider = z
   .object({
@@ -28,6 +32,16 @@ const schema = z
     dialect: z.enum(['kit', 'foreign'], { error: 'must be kit or foreign' }).optional(),
     /** Refuse (409) a /checkout for a card session whose invoice is still open; default: the sandbox's `strict`. */
     strict: z.boolean().optional(),
+    /**
+     * How tokens are checked: `kit` (default, the kit's JWS), or `hmac-sha256-hex` / `hmac-sha256-base64` over the
+     * body bytes keyed with the partner key's bytes (the only partner's: such a token names none), as another
+     * service may compute them.
+     */
+    tokenScheme: tokenSchemeSchema.default('kit'),
+    /** The header the token comes in. Default X-Wallet-Token. */
+    tokenHeader: tokenHeaderSchema.default(TOKEN_HEADER),
+    /** The answers' field names, the kit's to this service's (`{ "providers": "methods" }`), as in `pay.dialect`. */
+    answerFields: answerFieldsSchema.default({}),
   })
   .strict();
 

@@ -1,3 +1,4 @@
+import { answerNames } from './answer-names.js';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, Env } from 'hono';
 import { registerPayOpenApi } from '../../routes/pay-openapi.js';
@@ -31,7 +32,9 @@ function jsonText(c: Context, text: string): Response {
 export function mountPayApi(app: OpenAPIHono<Env>, rt: PayRuntime, faults: Faults): void {
   registerPayOpenApi(app);
   const { dialect } = rt;
+  const renaming = answerNames(rt.options.answerFields);
   const guarded = (path: string, required: boolean) => [
+    ...(renaming ? [renaming] : []),
     ...dialect.outside,
     faults.middleware(path),
     walletToken(rt, { required }),

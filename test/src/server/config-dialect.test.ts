@@ -13,7 +13,7 @@ describe('resolveServeConfig, pay.dialect', () => {
   it('reads the dialect from WPK_PAY_DIALECT as JSON', () => {
     const dialect = { statuses: { PAID: 'successful' }, errorCodes: { cardSessionInvalid: ['SESSION_EXPIRED'] } };
     const config = resolveServeConfig({ ...demoConfig, pay }, { WPK_PAY_DIALECT: JSON.stringify(dialect) });
-    expect(config.pay!.dialect).toEqual(dialect);
+    expect(config.pay!.dialect).toEqual({ ...dialect, fields: {} });
   });
 
   it('names WPK_PAY_DIALECT when it is not JSON, without echoing it', () => {
@@ -26,4 +26,24 @@ describe('resolveServeConfig, pay.dialect', () => {
       resolveServeConfig({ ...demoConfig, pay: { ...pay, dialect: { errorCodes: { sessionGone: ['X'] } } } }, {}),
     ).toThrow(/pay\.dialect\.errorCodes/);
   });
+});
+
+describe('resolveServeConfig, pay.token', () => {
+  it("defaults to the kit's scheme", () => {
+    expect(resolveServeConfig({ ...demoConfig, pay }, {}).pay!.token).toEqual({ scheme: 'kit' });
+  });
+
+  it('takes a scheme or a module, from the file or WPK_PAY_TOKEN', () => {
+    const scheme = resolveServeConfig({ ...demoConfig, pay: { ...pay, token: { scheme: 'hmac-sha256-hex' } } }, {});
+    expect(scheme.pay!.token).toEqual({ scheme: 'hmac-sha256-hex' });
+    const module = resolveServeConfig({ ...demoConfig, pay }, { WPK_PAY_TOKEN: '{"module":"./sign.mjs"}' });
+    expect(module.pay!.token).toEqual({ module: './sign.mjs' });
+  });
+
+  it.each([{ scheme: 'rsa' }, { module: '' }, { scheme: 'kit', module: './sign.mjs' }, 'kit'])(
+    'refuses %o, naming pay.token',
+    (token) => {
+      expect(() => resolveServeConfig({ ...demoConfig, pay: { ...pay, token } }, {})).toThrow(/pay\.token/);
+    },
+  );
 });

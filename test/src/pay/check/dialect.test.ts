@@ -30,7 +30,7 @@ describe('checkPayApi against a service in a foreign dialect', () => {
 
   it('lists the status words it saw that the configured dialect does not map', async () => {
     const report = await check({ statuses: { IN_PROGRESS: 'transit' } });
-    expect(report.unmapped).toEqual({ statuses: ['NEW', 'CANCELED'], codes: [] });
+    expect(report.unmapped).toEqual({ statuses: ['NEW', 'CANCELED'], codes: [], fields: [] });
     expect(formatPayCheckSummary(report)).toContainEqual(
       expect.stringMatching(/^not in the dialect: status NEW, CANCELED/),
     );
@@ -38,7 +38,7 @@ describe('checkPayApi against a service in a foreign dialect', () => {
 
   it('lists nothing when the dialect maps every word it saw', async () => {
     const report = await check({ statuses: { NEW: 'transit', CANCELED: 'unsuccessful' } });
-    expect(report.unmapped).toEqual({ statuses: [], codes: [] });
+    expect(report.unmapped).toEqual({ statuses: [], codes: [], fields: [] });
   });
 
   it('lists the error codes of refusals the dialect does not map', async () => {
