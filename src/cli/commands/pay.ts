@@ -5,9 +5,10 @@ import { createVerifier } from '../../../adapters/node/verifier.js';
 import { CardSession } from '../../contracts/pay/bodies.js';
 import { demoConfig } from '../../demo.js';
 import { ConfigError } from '../../errors.js';
-import { checkPayApi, type PayCheckProgress, type PayOperation, type PayProfile } from '../../pay/index.js';
+import { checkPayApi, type PayCheckProgress } from '../../pay/check/check.js';
+import type { PayOperation } from '../../pay/events.js';
 import { cardSessionOfBarcode, sandboxCardSession } from '../../pay/check/card.js';
-import { DEFAULT_TOKEN_HEADER } from '../../pay/options.js';
+import { DEFAULT_TOKEN_HEADER, type PayProfile } from '../../pay/options.js';
 import {
   formatPayCheckHeading,
   formatPayCheckResult,

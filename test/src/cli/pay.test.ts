@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../../src/demo.js';
-import type { PayCheckReport } from '../../../src/pay/index.js';
+import type { PayCheckReport } from '../../../src/entries/pay.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { startTestSandbox } from '../../support/sandbox.js';
 import { childTestTimeout } from '../../support/cli-child.js';
