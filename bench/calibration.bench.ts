@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import * as OTPAuth from 'otpauth';
-import { hmac } from '../src/index.js';
+import { hmac } from '../src/entries/index.js';
 import type { BenchGroup } from './harness.js';
 
 /**

@@ -3,14 +3,14 @@ import { Agent, request, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { createCallbackReceiver } from '../src/callback/index.js';
+import { createCallbackReceiver } from '../src/entries/callback.js';
 import {
   createWebhookVerifier,
   generateWebhookSecret,
   signWebhook,
   verifyWebhook,
   WebhookError,
-} from '../src/webhooks/index.js';
+} from '../src/entries/webhooks.js';
 import { measure, type BenchGroup, type Measured } from './harness.js';
 import { pinLoadToCore1 } from './load.js';
 

@@ -5,7 +5,7 @@
 // card-batch (the same in batches of 64), rfc-cached (one step's codes memoised).
 import { WasmBackend } from '../adapters/node/backend.js';
 import { resolveConfig } from '../adapters/node/config.js';
-import { deriveCardKey, generateBarcode } from '../src/index.js';
+import { deriveCardKey, generateBarcode } from '../src/entries/index.js';
 
 const KEY = '5f1e0c3a9b7d2468ace013579bdf2468ace013579bdf2468ace013579bdf2468';
 const CONFIG = {

@@ -7,7 +7,7 @@
 // Cases: rfc-cached, rfc-uncached, rfc-batch, card-distinct, card-rescan,
 // card-batch; token (getToken, 2,081-byte body) and token-node-crypto.
 import { hostname } from 'node:os';
-import { createVerifier, deriveCardKey, generateBarcode, type Verifier } from '../src/index.js';
+import { createVerifier, deriveCardKey, generateBarcode, type Verifier } from '../src/entries/index.js';
 import { createNodeCryptoSigner } from './baselines/node-crypto-token.js';
 import { checkoutBody } from './token.bench.js';
 

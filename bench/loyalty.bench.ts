@@ -3,7 +3,7 @@ import { openDatabase } from '../src/db/index.js';
 import { demoConfig } from '../src/demo.js';
 import { createApiApp } from '../adapters/http-server/index.js';
 import { basicAuthHeader } from '../src/net/basic-auth.js';
-import { createLoyaltyServer, formatReceiptQr, parseReceiptQr, type LoyaltyHandlers } from '../src/loyalty/index.js';
+import { createLoyaltyServer, formatReceiptQr, parseReceiptQr, type LoyaltyHandlers } from '../src/entries/loyalty.js';
 import { ReceiptQrRequest, ReceiptQrResponse } from '../src/contracts/loyalty/bodies.js';
 import { createLoyaltyProgram } from '../src/loyalty-program/program.js';
 import { receiptTimeOf } from '../src/contracts/loyalty/receipt-qr.js';

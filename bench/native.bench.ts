@@ -1,5 +1,5 @@
 import { loadNativeBackend } from '../adapters/native/index.js';
-import { createVerifier } from '../src/index.js';
+import { createVerifier } from '../src/entries/index.js';
 import { createNodeCryptoSigner } from './baselines/node-crypto-token.js';
 import type { BenchGroup } from './harness.js';
 import { checkoutBody } from './token.bench.js';

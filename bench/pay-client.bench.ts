@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { demoConfig } from '../src/demo.js';
-import { createVerifier } from '../src/index.js';
-import { createPayClient } from '../src/pay/index.js';
+import { createVerifier } from '../src/entries/index.js';
+import { createPayClient } from '../src/entries/pay.js';
 import type { BenchGroup, Measured } from './harness.js';
 import { pinLoadToCore1 } from './load.js';
 import { checkoutBody } from './token.bench.js';

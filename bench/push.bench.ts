@@ -3,7 +3,7 @@ import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { basicAuthHeader } from '../src/net/basic-auth.js';
-import { createPushClient, readMsisdnFile, sendCampaign } from '../src/push/index.js';
+import { createPushClient, readMsisdnFile, sendCampaign } from '../src/entries/push.js';
 import type { BenchGroup, Measured } from './harness.js';
 import { pinLoadToCore1 } from './load.js';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import { openDatabase } from '../src/db/index.js';
 import { demoConfig } from '../src/demo.js';
-import { createVerifier } from '../src/index.js';
+import { createVerifier } from '../src/entries/index.js';
 import type { BenchGroup, Measured } from './harness.js';
 import { pinLoadToCore1, startBenchServer } from './load.js';
 

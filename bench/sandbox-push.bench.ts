@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { basicAuthHeader } from '../src/net/basic-auth.js';
-import { startSandbox, type RunningSandbox } from '../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '../src/entries/sandbox.js';
 import type { BenchGroup, Measured } from './harness.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);

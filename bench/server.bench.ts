@@ -1,5 +1,5 @@
 import { demoConfig } from '../src/demo.js';
-import { drawBarcode } from '../src/index.js';
+import { drawBarcode } from '../src/entries/index.js';
 import type { BenchGroup, Measured, Ratio } from './harness.js';
 import {
   type BenchServer,

@@ -1,12 +1,12 @@
 import { serveHttp } from '../adapters/http-server/serve.js';
 import { demoConfig } from '../src/demo.js';
-import { createVerifier } from '../src/index.js';
+import { createVerifier } from '../src/entries/index.js';
 import {
   createPayClient,
   createPaymentSession,
   createPayWebhookHandler,
   createTransactionUpdates,
-} from '../src/pay/index.js';
+} from '../src/entries/pay.js';
 import { BridgeTill, type SessionUpdate } from './bridge-till.js';
 import { type BenchGroup, type Measured, median } from './harness.js';
 import { checkBuildIsFresh, pin, renice, startProbe, startScript, startServe } from './tills-processes.js';

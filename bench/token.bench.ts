@@ -1,4 +1,4 @@
-import { createVerifier } from '../src/index.js';
+import { createVerifier } from '../src/entries/index.js';
 import { createNodeCryptoSigner } from './baselines/node-crypto-token.js';
 import type { BenchGroup } from './harness.js';
 

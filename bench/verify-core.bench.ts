@@ -1,5 +1,5 @@
 import { loadNativeBackend } from '../adapters/native/index.js';
-import { createVerifier, generateBarcode, type Verifier } from '../src/index.js';
+import { createVerifier, generateBarcode, type Verifier } from '../src/entries/index.js';
 import type { BenchGroup } from './harness.js';
 import { AT, benchBarcodes, benchCards, CARDS, CONFIG } from './verify.bench.js';
 

@@ -1,5 +1,5 @@
 import * as OTPAuth from 'otpauth';
-import { createVerifier, deriveCardKey, generateBarcode } from '../src/index.js';
+import { createVerifier, deriveCardKey, generateBarcode } from '../src/entries/index.js';
 import { createNodeCryptoVerifier } from './baselines/node-crypto-verifier.js';
 import type { BenchGroup } from './harness.js';
 

@@ -11,7 +11,7 @@ const maxIndex = process.argv.indexOf('--max');
 const MAX_COLUMNS = maxIndex > 0 ? Number(process.argv[maxIndex + 1]) : 120;
 const SOURCE = /\.(ts|tsx|mts|cts|mjs|js|cjs|cc|h|java|py|sh)$/;
 // Generated or vendored output, not written by hand (JSON and Markdown are out by extension).
-const GENERATED = [/^openapi\//, /^bench\/out\//, /^dist\//, /(^|\/)build\//];
+const GENERATED = [/^openapi\//, /^bench\/out\//, /^dist\//, /^build\//, /^adapters\/native\/build\//];
 const SHEBANG = /^#!.*\b(sh|bash|node|python3?)\b/;
 
 const tracked = execFileSync('git', ['ls-files', '-z'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })

@@ -2,7 +2,7 @@
 // load does; silent unless a request fails.
 import autocannon from 'autocannon';
 import { demoConfig } from '../../dist/src/demo.js';
-import { drawBarcode } from '../../dist/src/index.js';
+import { drawBarcode } from '../../dist/src/entries/index.js';
 
 const [port, amount] = process.argv.slice(2).map(Number);
 const v = demoConfig.verifier;

@@ -1,7 +1,7 @@
 // bench/servers/plain-http.ts over the built package (dist/), for callgrind-http.sh.
 import { createServer } from 'node:http';
 import { demoConfig } from '../../dist/src/demo.js';
-import { createVerifier } from '../../dist/src/index.js';
+import { createVerifier } from '../../dist/src/entries/index.js';
 import { plainListener } from '../servers/plain-listener.mjs';
 
 const server = createServer(

@@ -1,4 +1,4 @@
-import { createVerifier } from '../../src/index.js';
+import { createVerifier } from '../../src/entries/index.js';
 import { demoConfig } from '../../src/demo.js';
 
 /** The verifier every benchmark server uses: demo key, replay off so a repeated body costs a full check each time. */

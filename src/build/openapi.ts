@@ -20,7 +20,10 @@ import { pushOpenApiDocument } from '../routes/push-openapi.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const documents: Record<string, () => object> = {
-  pay: sandboxPayOpenApiDocument, push: pushOpenApiDocument, loyalty: loyaltyOpenApiDocument, cashdesk: cashDeskOpenApiDocument,
+  pay: sandboxPayOpenApiDocument,
+  push: pushOpenApiDocument,
+  loyalty: loyaltyOpenApiDocument,
+  cashdesk: cashDeskOpenApiDocument,
 };
 /** Written beside the OpenAPI documents, checked by the AsyncAPI parser rather than redocly. */
 const ASYNCAPI = 'asyncapi';
@@ -34,7 +37,11 @@ for (const [name, build] of Object.entries(written)) {
   const text = `${JSON.stringify(build(), null, 2)}\n`;
   if (check) {
     let current = '';
-    try { current = readFileSync(target, 'utf8'); } catch { /* missing counts as out of date */ }
+    try {
+      current = readFileSync(target, 'utf8');
+    } catch {
+      /* missing counts as out of date */
+    }
     if (current !== text) {
       console.error(`${target} is out of date: run npm run build:openapi`);
       stale = true;
@@ -49,7 +56,10 @@ for (const [name, build] of Object.entries(written)) {
 /** Runs `redocly lint` on the written documents; prints its findings only when there are some. */
 function lint(): boolean {
   const bin = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
-  const result = spawnSync(process.execPath, [bin, 'lint', '--format=stylish', ...files], { cwd: root, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [bin, 'lint', '--format=stylish', ...files], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   if (result.status === 0) return true;
   // Redocly's own banners (e.g. its Node 20 notice) are noise on success, but its findings are the point on failure.
   process.stderr.write(result.stdout + result.stderr);
@@ -72,7 +82,9 @@ else if (check) {
   const parsed = await parseAsyncApi();
   if (linted && parsed) {
     const names = files.map((f) => f.slice('openapi/'.length)).join(', ');
-    console.log(`openapi/: ${names} are up to date and pass redocly lint (recommended rules); `
-      + `${ASYNCAPI}.json is up to date and passes the AsyncAPI parser`);
+    console.log(
+      `openapi/: ${names} are up to date and pass redocly lint (recommended rules); ` +
+        `${ASYNCAPI}.json is up to date and passes the AsyncAPI parser`,
+    );
   } else process.exitCode = 1;
 }

@@ -6,7 +6,17 @@
 // nothing when the snapshot was made by the installed PGlite, this recipe and the current migrations.
 // A build script (the build layer of docs/architecture.md): it reads every module's migrations.
 import { createRequire } from 'node:module';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -35,11 +45,17 @@ const KIT_MIGRATIONS: ReadonlyArray<readonly [module: string, migrations: readon
   ['callback', CALLBACK_MIGRATIONS],
 ];
 
-/** The package root: the nearest folder above this file (src/build under tsx, dist/src/build once built) with our package.json. */
+/** The `name` and `version` fields of a package.json. */
+function readPackageJson(path: string): { name?: string; version?: string } {
+  return JSON.parse(readFileSync(path, 'utf8')) as { name?: string; version?: string };
+}
+
+/** The package root: the nearest folder above `from` (src/build under tsx, dist/src/build once built) that holds
+ * our package.json. */
 function packageRoot(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
     const candidate = join(dir, 'package.json');
-    if (existsSync(candidate) && (JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string }).name === 'wallet-partner-kit') return dir;
+    if (existsSync(candidate) && readPackageJson(candidate).name === 'wallet-partner-kit') return dir;
     if (dirname(dir) === dir) throw new Error('build-pglite-base: cannot find the wallet-partner-kit package root');
   }
 }
@@ -47,11 +63,17 @@ function packageRoot(from: string): string {
 const root = packageRoot(import.meta.dirname);
 const tar = join(root, 'build', 'pglite-base.tar');
 const stampPath = join(root, 'build', 'pglite-base.json');
-const version = (JSON.parse(readFileSync(join(dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')), '..', 'package.json'), 'utf8')) as { version: string }).version;
+const pgliteEntry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+const version = readPackageJson(join(dirname(pgliteEntry), '..', 'package.json')).version!;
 const stamp: PgliteBaseStamp = {
   pglite: version,
   recipe: RECIPE,
-  migrations: Object.fromEntries(KIT_MIGRATIONS.map(([module, migrations]) => [module, Object.fromEntries(migrations.map((m) => [m.id, migrationDigest(m)]))])),
+  migrations: Object.fromEntries(
+    KIT_MIGRATIONS.map(([module, migrations]) => [
+      module,
+      Object.fromEntries(migrations.map((m) => [m.id, migrationDigest(m)])),
+    ]),
+  ),
 };
 
 function upToDate(): boolean {
@@ -71,8 +93,11 @@ function asDatabase(pg: PGlite): Database {
     },
   });
   return {
-    kind: 'pglite', ...wrap(pg),
-    async exec(sql) { await pg.exec(sql); },
+    kind: 'pglite',
+    ...wrap(pg),
+    async exec(sql) {
+      await pg.exec(sql);
+    },
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
     close: () => pg.close(),
   };
@@ -103,7 +128,10 @@ function trimWal(dataDir: string): void {
 /** Loads `bytes` as the kit will and checks the migrations are there. */
 async function verify(bytes: Buffer, expected: number): Promise<boolean> {
   try {
-    const pg = await PGlite.create({ loadDataDir: new Blob([new Uint8Array(bytes)]), startParams: pgliteStartParams() });
+    const pg = await PGlite.create({
+      loadDataDir: new Blob([new Uint8Array(bytes)]),
+      startParams: pgliteStartParams(),
+    });
     try {
       return (await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM wpk_migrations')).rows[0]?.n === expected;
     } finally {
@@ -119,7 +147,11 @@ async function build(): Promise<number> {
   const work = mkdtempSync(join(tmpdir(), 'wpk-pglite-base-'));
   try {
     const dataDir = join(work, 'pgdata');
-    const pg = await PGlite.create({ dataDir, initDbStartParams: ['--wal-segsize=1'], startParams: pgliteStartParams() });
+    const pg = await PGlite.create({
+      dataDir,
+      initDbStartParams: ['--wal-segsize=1'],
+      startParams: pgliteStartParams(),
+    });
     const db = asDatabase(pg);
     for (const [module, migrations] of KIT_MIGRATIONS) await migrate(db, module, migrations);
     for (const template of ['template0', 'template1']) {
@@ -156,5 +188,8 @@ if (upToDate() && !process.argv.includes('--force')) {
 } else {
   const started = Date.now();
   const size = await build();
-  console.log(`build/pglite-base.tar: PGlite ${version} data directory with the kit's migrations ` + `(${(size / 1e6).toFixed(1)} MB, ${Date.now() - started} ms)`);
+  console.log(
+    `build/pglite-base.tar: PGlite ${version} data directory with the kit's migrations ` +
+      `(${(size / 1e6).toFixed(1)} MB, ${Date.now() - started} ms)`,
+  );
 }

@@ -18,7 +18,8 @@ import {
   serveOpenApi,
 } from '../../adapters/http-server/index.js';
 import { safeEqual } from '../net/basic-auth.js';
-import { createWebhookVerifier, WebhookError } from '../webhooks/index.js';
+import { WebhookError } from '../webhooks/errors.js';
+import { createWebhookVerifier } from '../webhooks/verifier.js';
 import { CallbackDispatcher, type CallbackHandler } from '../callback/dispatcher.js';
 import { MessageDeliveryState } from '../callback/schemas.js';
 import { CallbackStore } from '../callback/store.js';

@@ -82,8 +82,6 @@ export const ERROR_CODES = {
   REQUEST_TIMEOUT: mapped(408),
   PAYLOAD_TOO_LARGE: mapped(413),
   UNSUPPORTED_MEDIA_TYPE: mapped(415),
-  /** The client closed the connection before its body ended (the API servers; the cash desk counts it as 499). */
-  REQUEST_ABORTED: mapped(400),
   /** The client closed the connection before its body ended: nobody is left to answer (nginx's 499). */
   CLIENT_CLOSED_REQUEST: mapped(499),
   /** A bug: logged, nothing about it is sent. */

@@ -5,7 +5,8 @@ import { classed, KIT_DIALECT, type PayDialect } from '../contracts/pay/dialect.
 import { errorEnvelope } from '../contracts/errors.js';
 import { DATABASE_RETRY_AFTER_SECONDS, KitError } from '../errors.js';
 import { currentRequestId } from '../log/request-id.js';
-import { WebhookError, verifyWebhook } from '../webhooks/index.js';
+import { WebhookError } from '../webhooks/errors.js';
+import { verifyWebhook } from '../webhooks/verify.js';
 import type { TransactionUpdates } from './updates.js';
 
 /**

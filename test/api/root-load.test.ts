@@ -17,13 +17,13 @@ const HEAVY = ['hono', '@hono/zod-openapi', '@hono/node-server', 'ioredis', 'pg'
 
 describe('package root', () => {
   it('loads no HTTP framework, Redis client, database or logger when imported', async () => {
-    const loaded = await packagesLoadedBy('dist/src/index.js');
+    const loaded = await packagesLoadedBy('dist/src/entries/index.js');
     expect(loaded.filter((name) => HEAVY.includes(name))).toEqual([]);
     // The recorder sees packages at all: the root does load its zod and the wasm loader.
     expect(loaded).toContain('zod');
   });
 
   it('loads the Redis client from wallet-partner-kit/redis (the recorder sees what a subpath loads)', async () => {
-    expect(await packagesLoadedBy('dist/src/redis/index.js')).toContain('ioredis');
+    expect(await packagesLoadedBy('dist/src/entries/redis.js')).toContain('ioredis');
   });
 });

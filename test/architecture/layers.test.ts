@@ -15,7 +15,6 @@ const LAYERS: Readonly<Record<string, readonly [layer: number, name: string]>> =
   'src/contracts': [1, 'foundation'],
   'src/errors': [1, 'foundation'],
   'src/stores': [1, 'foundation'],
-  'src/redis': [1, 'foundation'],
   'src/guard': [1, 'foundation'],
   'src/log': [1, 'foundation'],
   'src/net': [1, 'foundation'],
@@ -45,6 +44,7 @@ const LAYERS: Readonly<Record<string, readonly [layer: number, name: string]>> =
   'src/loyalty-program': [5, 'composition'],
   'src/cli': [6, 'cli'],
   'src/build': [7, 'build'],
+  'src/entries': [8, 'entry'],
 };
 
 /** The folder of the table a file belongs to: `assembly`, `adapters/<name>`, `src/<name>`, or `src` itself. */
@@ -76,26 +76,23 @@ function importsOf(file: string): string[] {
   return found;
 }
 
-type Exports = Record<string, { types?: string } | string>;
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Exports };
-/**
- * The package's subpath entry points (package.json `exports`): each re-exports its module's whole surface, server
- * and program included, so it may reach above its folder's layer; nothing they import counts as their folder's.
- */
-const entryPoints = new Set(
-  Object.values(pkg.exports).flatMap((e) =>
+/** The source file of each subpath of package.json `exports`: the `types` it names, mapped back from dist/. */
+function entryPointSources(): string[] {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    exports: Record<string, { types?: string } | string>;
+  };
+  return Object.values(pkg.exports).flatMap((e) =>
     typeof e === 'object' && e.types ? [e.types.replace(/^\.\/dist\//, '').replace(/\.d\.ts$/, '.ts')] : [],
-  ),
-);
+  );
+}
 
 const files = [...sources('assembly'), ...sources('src'), ...sources('adapters')];
 const graph = new Map(files.map((f) => [f, importsOf(f)]));
 
-/** Folder to the folders its files import (entry points left out), each with one file-to-file import as witness. */
+/** Folder to the folders its files import, each with one file-to-file import as witness. */
 function folderGraph(): Map<string, Map<string, string>> {
   const folders = new Map<string, Map<string, string>>();
   for (const [file, imports] of graph) {
-    if (entryPoints.has(file)) continue;
     const from = folderOf(file);
     for (const target of imports) {
       const to = folderOf(target);
@@ -141,7 +138,6 @@ describe('layering (docs/architecture.md)', () => {
   it('never imports from a layer above', () => {
     const upward: string[] = [];
     for (const [file, imports] of graph) {
-      if (entryPoints.has(file)) continue;
       const [own, ownName] = LAYERS[folderOf(file)]!;
       for (const target of imports) {
         const theirs = LAYERS[folderOf(target)];
@@ -149,6 +145,16 @@ describe('layering (docs/architecture.md)', () => {
       }
     }
     expect(upward).toEqual([]);
+  });
+
+  it('keeps every entry point of the package in the entry layer, which nothing else imports', () => {
+    const sources = entryPointSources();
+    expect(sources.length).toBeGreaterThan(0);
+    expect(sources.filter((source) => folderOf(source) !== 'src/entries')).toEqual([]);
+    const importers = [...graph]
+      .filter(([file]) => folderOf(file) !== 'src/entries')
+      .flatMap(([file, imports]) => imports.filter((t) => folderOf(t) === 'src/entries').map((t) => `${file} -> ${t}`));
+    expect(importers).toEqual([]);
   });
 
   it('keeps the core apart: assembly imports nothing outside it', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { WasmBackend } from '../../adapters/node/backend.js';
 import { resolveConfig, type VerifierConfig } from '../../adapters/node/config.js';
 import { CARD_CACHE_ENTRIES, VerifyCode } from '../../adapters/core/core.js';
-import { deriveCardKey, generateBarcode } from '../../src/index.js';
+import { deriveCardKey, generateBarcode } from '../../src/entries/index.js';
 import { CARD_BOUND_CONFIG, NOW, PARTNER_KEY } from '../support/fixtures.js';
 
 // assembly/cardcache.ts keeps the card-bound pads of recent cards; these tests look at it through the wasm core.

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createVerifier } from '../../src/index.js';
+import { createVerifier } from '../../src/entries/index.js';
 import { BASE_CONFIG } from '../support/fixtures.js';
 
 // assembly/json.ts validates a request body while getToken hashes it; JSON.parse is the oracle.

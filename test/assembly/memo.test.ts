@@ -4,7 +4,7 @@ import type { CoreBackend } from '../../adapters/core/contract.js';
 import { WasmBackend } from '../../adapters/node/backend.js';
 import { resolveConfig, type VerifierConfig } from '../../adapters/node/config.js';
 import { VerifyCode } from '../../adapters/core/core.js';
-import { generateBarcode } from '../../src/index.js';
+import { generateBarcode } from '../../src/entries/index.js';
 import { BASE_CONFIG, NOW, PARTNER_KEY } from '../support/fixtures.js';
 
 // assembly/memo.ts (and its twin in the native core) keeps the rfc6238 codes of the present step.

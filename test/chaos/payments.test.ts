@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../src/demo.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { startTestSandbox } from '../support/sandbox.js';
-import { generateWebhookSecret } from '../../src/webhooks/index.js';
+import { generateWebhookSecret } from '../../src/entries/webhooks.js';
 import { Simulator } from '../src/pay/sandbox-harness.js';
 import { PARTNER_ID } from '../support/pay-server.js';
 import { havePrivatePostgres, startPrivatePostgres, type PrivatePostgres } from '../support/private-postgres.js';

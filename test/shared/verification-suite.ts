@@ -3,7 +3,7 @@ import * as OTPAuth from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import type { BonusAnswer, VerifierConfig } from '../../adapters/node/config.js';
 import type { BarcodeVerification, PasswordScheme } from '../../src/contracts/barcode.js';
-import { deriveCardKey, generateBarcode } from '../../src/index.js';
+import { deriveCardKey, generateBarcode } from '../../src/entries/index.js';
 import type { VerificationStore } from '../../src/stores/store.js';
 import { BASE_CONFIG, NOW, PARTNER_KEY } from '../support/fixtures.js';
 import { testClock } from '../support/clock.js';

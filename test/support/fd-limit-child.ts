@@ -12,7 +12,7 @@ import { serveHttp } from '../../adapters/http-server/index.js';
 import { softFdLimit } from '../../adapters/http-server/connection-gate.js';
 import { CashDeskService } from '../../src/cashdesk/service.js';
 import { TillRegistry } from '../../src/cashdesk/tills.js';
-import { createVerifier } from '../../src/index.js';
+import { createVerifier } from '../../src/entries/index.js';
 import { BASE_CONFIG, NOW } from './fixtures.js';
 
 const verifier = createVerifier({ ...BASE_CONFIG, backend: 'wasm', clock: () => NOW, replay: false });

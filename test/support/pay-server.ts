@@ -2,7 +2,7 @@ import type { SessionUpdate } from '../../src/contracts/cashdesk-payments.js';
 import { demoConfig } from '../../src/demo.js';
 import { resolveServeConfig, type ServeConfigInput } from '../../src/server/config.js';
 import { startServer, type RunningServer } from '../../src/server/serve.js';
-import { generateWebhookSecret } from '../../src/webhooks/index.js';
+import { generateWebhookSecret } from '../../src/entries/webhooks.js';
 import type { PaySandbox, Simulator } from '../src/pay/sandbox-harness.js';
 import { RpcClient } from './ws-client.js';
 import type { TestClock } from './clock.js';

@@ -1,6 +1,6 @@
 import { openDatabase } from '../../src/db/index.js';
 import type { SandboxModule } from '../../src/sandbox/module.js';
-import { startSandbox, type RunningSandbox, type StartSandboxOptions } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox, type StartSandboxOptions } from '../../src/entries/sandbox.js';
 import { uniqueSchema } from './databases.js';
 import { DATABASE_URL, haveService } from './services.js';
 

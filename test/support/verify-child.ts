@@ -10,7 +10,7 @@
  * prints `{"error":{name,code,message}}` and exits 1.
  */
 import { createInterface } from 'node:readline';
-import { createVerifier } from '../../src/index.js';
+import { createVerifier } from '../../src/entries/index.js';
 import { RedisStore } from '../../src/stores/redis.js';
 import { BASE_CONFIG, NOW } from './fixtures.js';
 

@@ -1,12 +1,9 @@
 import { parseCliArgs } from '../args.js';
 import cliProgress from 'cli-progress';
-import {
-  createPushClient,
-  PushError,
-  readMsisdnFile,
-  sendCampaign,
-  type CampaignProgressEvent,
-} from '../../push/index.js';
+import { sendCampaign, type CampaignProgressEvent } from '../../push/campaign.js';
+import { createPushClient } from '../../push/client.js';
+import { PushError } from '../../push/errors.js';
+import { readMsisdnFile } from '../../push/sources.js';
 
 export const PUSH_USAGE = `wallet-partner-kit push send --url URL --login L --file numbers.csv|.ndjson --sub-id X \
 --title T --text T

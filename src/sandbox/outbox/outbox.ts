@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { pino } from 'pino';
 import type { Database, Queryable } from '../../db/index.js';
 import { Poller } from '../../db/poller.js';
-import { signWebhook } from '../../webhooks/index.js';
+import { signWebhook } from '../../webhooks/sign.js';
 import { nextDelayMs } from './schedule.js';
 import { type Delivery, type DeliveryFilter, listDeliveries } from './deliveries.js';
 import { REQUEST_ID_HEADER } from '../../log/request-id.js';

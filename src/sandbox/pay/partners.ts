@@ -1,5 +1,5 @@
 import type { PasswordScheme } from '../../contracts/barcode.js';
-import { generateWebhookSecret } from '../../webhooks/index.js';
+import { generateWebhookSecret } from '../../webhooks/secret.js';
 import type { Queryable } from '../../db/index.js';
 import { problem } from '../../../adapters/http-server/index.js';
 import { tokenKeyOf } from './token.js';

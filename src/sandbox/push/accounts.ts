@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sqlState, SQLSTATE, type Queryable } from '../../db/index.js';
-import { generateWebhookSecret } from '../../webhooks/index.js';
+import { generateWebhookSecret } from '../../webhooks/secret.js';
 import { hashPassword } from './password.js';
 import { ACCOUNT_DEFAULTS, type AccountView, type CreateAccountRequest, type UpdateAccountRequest } from './schemas.js';
 

@@ -3,7 +3,7 @@ import { createHttpApp, type HttpAdapterOptions } from '../../../adapters/cashde
 import { serveHttp } from '../../../adapters/http-server/index.js';
 import { CashDeskService } from '../../../src/cashdesk/service.js';
 import { TillRegistry } from '../../../src/cashdesk/tills.js';
-import { createVerifier, generateBarcode } from '../../../src/index.js';
+import { createVerifier, generateBarcode } from '../../../src/entries/index.js';
 import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
 
 /** The key of the one till the test servers know. */

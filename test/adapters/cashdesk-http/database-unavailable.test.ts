@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpApp } from '../../../adapters/cashdesk-http/index.js';
 import { serveHttp } from '../../../adapters/http-server/index.js';
-import { createVerifier } from '../../../src/index.js';
+import { createVerifier } from '../../../src/entries/index.js';
 import { CashDeskService } from '../../../src/cashdesk/service.js';
 import { TillRegistry } from '../../../src/cashdesk/tills.js';
 import type { VerifierConfig } from '../../../adapters/node/config.js';

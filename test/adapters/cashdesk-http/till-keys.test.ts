@@ -4,7 +4,7 @@ import { CashDeskService } from '../../../src/cashdesk/service.js';
 import { TillRegistry } from '../../../src/cashdesk/tills.js';
 import { LockoutError } from '../../../src/errors.js';
 import { FailureLimiter } from '../../../src/guard/failure-limiter.js';
-import { createVerifier } from '../../../src/index.js';
+import { createVerifier } from '../../../src/entries/index.js';
 import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
 import { testClock } from '../../support/clock.js';
 

@@ -9,7 +9,7 @@ import { createBridge } from '../../../adapters/ws/index.js';
 import { SUBPROTOCOL } from '../../../adapters/ws/upgrade.js';
 import { CashDeskService } from '../../../src/cashdesk/service.js';
 import { TillRegistry } from '../../../src/cashdesk/tills.js';
-import { createVerifier } from '../../../src/index.js';
+import { createVerifier } from '../../../src/entries/index.js';
 import { until } from '../../support/attacks.js';
 import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
 

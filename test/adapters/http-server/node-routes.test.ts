@@ -5,7 +5,7 @@ import { nodeRoutesOf, withNodeRoutes, type NodeHandler } from '../../../adapter
 import { RAW_POST_ROUTES } from '../../../adapters/cashdesk-http/routes.js';
 import { CashDeskService } from '../../../src/cashdesk/service.js';
 import { TillRegistry } from '../../../src/cashdesk/tills.js';
-import { createVerifier } from '../../../src/index.js';
+import { createVerifier } from '../../../src/entries/index.js';
 import { BASE_CONFIG } from '../../support/fixtures.js';
 import { request, startServer } from '../cashdesk-http/client.js';
 

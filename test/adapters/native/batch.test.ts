@@ -12,7 +12,7 @@ import { WasmBackend } from '../../../adapters/node/backend.js';
 import { resolveConfig, type VerifierConfig } from '../../../adapters/node/config.js';
 import { AlgId, BATCH_CODE, BATCH_MAX, BATCH_STRIDE, SchemeId, Slot } from '../../../adapters/core/core.js';
 import type { PasswordScheme } from '../../../src/contracts/barcode.js';
-import { createVerifier, deriveCardKey, generateBarcode, type Verifier } from '../../../src/index.js';
+import { createVerifier, deriveCardKey, generateBarcode, type Verifier } from '../../../src/entries/index.js';
 import { BASE_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 import { malformed, randomLayout, randomTime, Rng, tamper, WILD_CHARS } from './generators.js';
 

@@ -10,7 +10,7 @@ import { loadNativeBackend } from '../../../adapters/native/index.js';
 import type { CoreBackend } from '../../../adapters/core/contract.js';
 import { WasmBackend } from '../../../adapters/node/backend.js';
 import { resolveConfig, type VerifierConfig } from '../../../adapters/node/config.js';
-import { createVerifier, deriveCardKey, generateBarcode, type Verifier } from '../../../src/index.js';
+import { createVerifier, deriveCardKey, generateBarcode, type Verifier } from '../../../src/entries/index.js';
 import {
   CARD_CHARS,
   corruptJson,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadNativeBackend } from '../../../adapters/native/index.js';
 import { resolveConfig } from '../../../adapters/node/config.js';
-import { createVerifier, deriveCardKey, generateBarcode } from '../../../src/index.js';
+import { createVerifier, deriveCardKey, generateBarcode } from '../../../src/entries/index.js';
 import { verificationSuite } from '../../shared/verification-suite.js';
 import { BASE_CONFIG, CARD_BOUND_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 

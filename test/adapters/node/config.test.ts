@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createVerifier, init } from '../../../src/index.js';
+import { createVerifier, init } from '../../../src/entries/index.js';
 import { ConfigError } from '../../../src/errors.js';
 import { BASE_CONFIG, PARTNER_KEY } from '../../support/fixtures.js';
 

@@ -4,7 +4,7 @@ import { flattenedVerify } from 'jose';
 import * as OTPAuth from 'otpauth';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadNativeBackend } from '../../../adapters/native/index.js';
-import { createVerifier, deriveCardKey, generateBarcode, totp, type Verifier } from '../../../src/index.js';
+import { createVerifier, deriveCardKey, generateBarcode, totp, type Verifier } from '../../../src/entries/index.js';
 import { RequestDataError } from '../../../src/errors.js';
 import { BASE_CONFIG, CARD_BOUND_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 import { testClock } from '../../support/clock.js';

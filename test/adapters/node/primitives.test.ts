@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { deriveCardKey, hmac, hotp, totp } from '../../../src/index.js';
+import { deriveCardKey, hmac, hotp, totp } from '../../../src/entries/index.js';
 import { ArgumentError } from '../../../src/errors.js';
 import { PARTNER_KEY } from '../../support/fixtures.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createVerifier, deriveCardKey, generateBarcode } from '../../../src/index.js';
+import { createVerifier, deriveCardKey, generateBarcode } from '../../../src/entries/index.js';
 
 const hex = (min: number, max: number) =>
   fc.uint8Array({ minLength: min, maxLength: max }).map((b) => Buffer.from(b).toString('hex'));

@@ -7,7 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { loadNativeBackend } from '../../../adapters/native/index.js';
 import type { VerifierConfig } from '../../../adapters/node/config.js';
 import type { BarcodeVerification, PasswordScheme } from '../../../src/contracts/barcode.js';
-import { createVerifier, deriveCardKey, generateBarcode, MemoryStore, type Verifier } from '../../../src/index.js';
+import {
+  createVerifier,
+  deriveCardKey,
+  generateBarcode,
+  MemoryStore,
+  type Verifier,
+} from '../../../src/entries/index.js';
 import type { AsyncStore } from '../../../src/stores/store.js';
 import { BASE_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadNativeBackend } from '../../../adapters/native/index.js';
-import { type AsyncStore, createVerifier, drawBarcode, MemoryStore } from '../../../src/index.js';
+import { type AsyncStore, createVerifier, drawBarcode, MemoryStore } from '../../../src/entries/index.js';
 import { StoreError } from '../../../src/errors.js';
 import { BASE_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 import { testClock } from '../../support/clock.js';

@@ -8,7 +8,7 @@ import {
   init,
   MemoryStore,
   type VerificationStore,
-} from '../../../src/index.js';
+} from '../../../src/entries/index.js';
 import { BASE_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 import { testClock } from '../../support/clock.js';
 import { redisTestStore } from '../../support/redis-store.js';

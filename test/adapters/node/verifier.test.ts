@@ -1,5 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import { barcodeVerify, createVerifier, deriveCardKey, generateBarcode, getToken, init } from '../../../src/index.js';
+import {
+  barcodeVerify,
+  createVerifier,
+  deriveCardKey,
+  generateBarcode,
+  getToken,
+  init,
+} from '../../../src/entries/index.js';
 import { KitError } from '../../../src/errors.js';
 import { verificationSuite } from '../../shared/verification-suite.js';
 import { BASE_CONFIG, CARD_BOUND_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
@@ -85,7 +92,7 @@ describe('init, barcodeVerify, getToken (module level)', () => {
   it('throws until init is called, then serves the default verifier', async () => {
     // Workers share one module graph (vitest isolate: false): another file may have called init already.
     vi.resetModules();
-    const fresh = await import('../../../src/index.js');
+    const fresh = await import('../../../src/entries/index.js');
     expect(() => fresh.getToken('{}')).toThrow(/call init\(config\) first/);
     init({ ...CARD_BOUND_CONFIG, clock: () => NOW });
     const code = generateBarcode({

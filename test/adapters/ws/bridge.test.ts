@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { JsonRpcErrorCode } from '../../../adapters/ws/index.js';
 import { MAX_BARCODE_LENGTH } from '../../../src/contracts/cashdesk.js';
-import { generateBarcode } from '../../../src/index.js';
+import { generateBarcode } from '../../../src/entries/index.js';
 import { StoreError } from '../../../src/errors.js';
 import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
 import { RpcClient, RpcError } from '../../support/ws-client.js';

@@ -1,7 +1,7 @@
 import type { Duplex } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BarcodeVerification } from '../../../src/contracts/barcode.js';
-import { generateBarcode } from '../../../src/index.js';
+import { generateBarcode } from '../../../src/entries/index.js';
 import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
 import { RpcClient } from '../../support/ws-client.js';
 import { type BridgeServer, startBridgeServer, TILL } from './harness.js';

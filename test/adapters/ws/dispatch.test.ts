@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { generateBarcode } from '../../../src/index.js';
+import { generateBarcode } from '../../../src/entries/index.js';
 import { StoreError } from '../../../src/errors.js';
 import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
 import { clientPool, type BridgeServer, startBridgeServer } from './harness.js';

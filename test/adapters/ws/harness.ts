@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { type Level, type Logger, pino } from 'pino';
 import type { VerifierConfig } from '../../../adapters/node/config.js';
 import { type Bridge, type BridgeOptions, createBridge } from '../../../adapters/ws/index.js';
-import { createVerifier } from '../../../src/index.js';
+import { createVerifier } from '../../../src/entries/index.js';
 import type { Payments } from '../../../src/cashdesk/payments/api.js';
 import { CashDeskService } from '../../../src/cashdesk/service.js';
 import { TillRegistry } from '../../../src/cashdesk/tills.js';

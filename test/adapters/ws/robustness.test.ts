@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { generateBarcode } from '../../../src/index.js';
+import { generateBarcode } from '../../../src/entries/index.js';
 import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
 import { RpcClient } from '../../support/ws-client.js';
 import { type BridgeServer, capturingLogger, eventually, startBridgeServer, TILL } from './harness.js';

@@ -1,9 +1,9 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCallbackReceiver, type CallbackReceiver } from '../../../src/callback/index.js';
+import { createCallbackReceiver, type CallbackReceiver } from '../../../src/entries/callback.js';
 import type { CallbackEvent } from '../../../src/contracts/callback/index.js';
 import type { Database } from '../../../src/db/index.js';
-import { generateWebhookSecret, signWebhook } from '../../../src/webhooks/index.js';
+import { generateWebhookSecret, signWebhook } from '../../../src/entries/webhooks.js';
 import { databaseCases } from '../../support/databases.js';
 
 const secret = generateWebhookSecret();

@@ -2,11 +2,11 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHttp, type HttpServerHandle } from '../../../adapters/http-server/serve.js';
-import { createCallbackReceiver, type CallbackReceiver } from '../../../src/callback/index.js';
+import { createCallbackReceiver, type CallbackReceiver } from '../../../src/entries/callback.js';
 import type { CallbackEvent } from '../../../src/contracts/callback/index.js';
 import type { Database } from '../../../src/db/index.js';
-import { createPushClient } from '../../../src/push/index.js';
-import { generateWebhookSecret } from '../../../src/webhooks/index.js';
+import { createPushClient } from '../../../src/entries/push.js';
+import { generateWebhookSecret } from '../../../src/entries/webhooks.js';
 import { databaseCases } from '../../support/databases.js';
 import { generatedNumbers, startPushSandbox, type PushSandbox } from '../push/sandbox.js';
 

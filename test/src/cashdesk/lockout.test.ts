@@ -7,7 +7,7 @@ import { createHttpApp } from '../../../adapters/cashdesk-http/index.js';
 import { createBridge } from '../../../adapters/ws/index.js';
 import { CashDeskService } from '../../../src/cashdesk/service.js';
 import { TillRegistry } from '../../../src/cashdesk/tills.js';
-import { createVerifier, FailureLimiter, drawBarcode } from '../../../src/index.js';
+import { createVerifier, FailureLimiter, drawBarcode } from '../../../src/entries/index.js';
 import { BASE_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 import { testClock } from '../../support/clock.js';
 import { RpcClient } from '../../support/ws-client.js';

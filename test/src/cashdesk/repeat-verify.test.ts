@@ -7,7 +7,7 @@ import { createHttpApp } from '../../../adapters/cashdesk-http/index.js';
 import { createBridge } from '../../../adapters/ws/index.js';
 import { CashDeskService } from '../../../src/cashdesk/service.js';
 import { TillRegistry } from '../../../src/cashdesk/tills.js';
-import { createVerifier, drawBarcode, type VerificationStore } from '../../../src/index.js';
+import { createVerifier, drawBarcode, type VerificationStore } from '../../../src/entries/index.js';
 import { BASE_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 import { redisTestStore } from '../../support/redis-store.js';
 import { RpcClient } from '../../support/ws-client.js';

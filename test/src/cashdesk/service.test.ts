@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CashDeskService } from '../../../src/cashdesk/service.js';
 import { TillRegistry } from '../../../src/cashdesk/tills.js';
-import { createVerifier, generateBarcode } from '../../../src/index.js';
+import { createVerifier, generateBarcode } from '../../../src/entries/index.js';
 import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
 
 const OLD_KEY = 'c0'.repeat(32);

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { demoConfig } from '../../../src/index.js';
-import { createLoyaltyClient } from '../../../src/loyalty/index.js';
+import { demoConfig } from '../../../src/entries/index.js';
+import { createLoyaltyClient } from '../../../src/entries/loyalty.js';
 import { bannerUrl, exited, runCli, spawnCli } from './support.js';
 
 const { login, password } = demoConfig.loyalty;

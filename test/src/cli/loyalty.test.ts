@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
-import { demoConfig } from '../../../src/index.js';
-import { createLoyaltyClient } from '../../../src/loyalty/index.js';
+import { demoConfig } from '../../../src/entries/index.js';
+import { createLoyaltyClient } from '../../../src/entries/loyalty.js';
 import { childTestTimeout, waitForOutput } from '../../support/cli-child.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');

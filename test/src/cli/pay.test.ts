@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../../src/demo.js';
-import type { PayCheckReport } from '../../../src/pay/index.js';
+import type { PayCheckReport } from '../../../src/entries/pay.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { startTestSandbox } from '../../support/sandbox.js';
 import { childTestTimeout } from '../../support/cli-child.js';

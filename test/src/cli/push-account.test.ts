@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pushAccount, PUSH_ACCOUNT_USAGE } from '../../../src/cli/commands/push-account.js';
 import { ConfigError, type KitError } from '../../../src/errors.js';
-import type { RunningSandbox } from '../../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../../src/entries/sandbox.js';
 import { startTestSandbox } from '../../support/sandbox.js';
 import { basic, call } from '../sandbox/push/harness.js';
 

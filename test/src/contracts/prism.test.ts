@@ -1,16 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createCallbackReceiver, type CallbackReceiver } from '../../../src/callback/index.js';
-import { createVerifier, demoConfig } from '../../../src/index.js';
-import { createLoyaltyClient, LoyaltyError } from '../../../src/loyalty/index.js';
+import { createCallbackReceiver, type CallbackReceiver } from '../../../src/entries/callback.js';
+import { createVerifier, demoConfig } from '../../../src/entries/index.js';
+import { createLoyaltyClient, LoyaltyError } from '../../../src/entries/loyalty.js';
 import { startLoyaltyProgram, type RunningLoyaltyProgram } from '../../../src/loyalty-program/start.js';
-import { createPayClient, PayError } from '../../../src/pay/index.js';
-import { createPushClient, sendCampaign } from '../../../src/push/index.js';
+import { createPayClient, PayError } from '../../../src/entries/pay.js';
+import { createPushClient, sendCampaign } from '../../../src/entries/push.js';
 import type { RunningSandbox } from '../../../src/sandbox/server.js';
 import { startTestSandbox } from '../../support/sandbox.js';
 import { startServer, type RunningServer } from '../../../src/server/serve.js';
-import { generateWebhookSecret } from '../../../src/webhooks/index.js';
+import { generateWebhookSecret } from '../../../src/entries/webhooks.js';
 import type { HttpServerHandle } from '../../../adapters/http-server/serve.js';
 import { BASKET, PARTNER_ID, payConfig, TILL_KEY, TOTAL } from '../../support/pay-server.js';
 import {

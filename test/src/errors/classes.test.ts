@@ -3,7 +3,7 @@ import { HttpProblem } from '../../../adapters/http-server/problem.js';
 import { ClientAborted } from '../../../adapters/http-server/raw-body.js';
 import { RelayedRefusal } from '../../../src/cashdesk/payments/errors.js';
 import { LeaseLostError } from '../../../src/cashdesk/payments/record-writes.js';
-import * as errors from '../../../src/errors/index.js';
+import * as errors from '../../../src/entries/errors.js';
 import { CheckFailure } from '../../../src/loyalty/check/expect.js';
 import { TooEarly } from '../../../src/sandbox/push/rate.js';
 

@@ -16,8 +16,8 @@ import {
   PayError,
   PaymentSessionError,
   PaymentsError,
-} from '../../../src/errors/index.js';
-import { createVerifier } from '../../../src/index.js';
+} from '../../../src/entries/errors.js';
+import { createVerifier } from '../../../src/entries/index.js';
 import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
 import { RpcClient, RpcError } from '../../support/ws-client.js';
 

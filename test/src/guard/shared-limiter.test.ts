@@ -5,7 +5,7 @@ import { LockoutError } from '../../../src/errors.js';
 import { type FailureBudget, FailureLimiter, type Lockout, RedisFailureCounts } from '../../../src/guard/index.js';
 import { CashDeskService } from '../../../src/cashdesk/service.js';
 import { TillRegistry } from '../../../src/cashdesk/tills.js';
-import { createVerifier } from '../../../src/index.js';
+import { createVerifier } from '../../../src/entries/index.js';
 import { BASE_CONFIG } from '../../support/fixtures.js';
 import { testClock } from '../../support/clock.js';
 import { captureLog } from '../../support/log-capture.js';

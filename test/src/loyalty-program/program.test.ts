@@ -2,8 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHttp, type HttpServerHandle } from '../../../adapters/http-server/serve.js';
 import type { Database } from '../../../src/db/index.js';
 import { basicAuthHeader } from '../../../src/net/basic-auth.js';
-import { createVerifier, demoConfig, deriveCardKey, generateBarcode } from '../../../src/index.js';
-import { createLoyaltyClient, formatReceiptQr, LoyaltyError, type LoyaltyClient } from '../../../src/loyalty/index.js';
+import { createVerifier, demoConfig, deriveCardKey, generateBarcode } from '../../../src/entries/index.js';
+import {
+  createLoyaltyClient,
+  formatReceiptQr,
+  LoyaltyError,
+  type LoyaltyClient,
+} from '../../../src/entries/loyalty.js';
 import { createLoyaltyProgram, type LoyaltyProgram } from '../../../src/loyalty-program/program.js';
 import { luhnValid } from '../../../src/loyalty-program/card-number.js';
 import { seedDemoProgram } from '../../../src/loyalty-program/demo.js';

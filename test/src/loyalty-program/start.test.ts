@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { demoConfig } from '../../../src/index.js';
-import { createLoyaltyClient, startLoyaltyProgram } from '../../../src/loyalty/index.js';
+import { demoConfig } from '../../../src/entries/index.js';
+import { createLoyaltyClient, startLoyaltyProgram } from '../../../src/entries/loyalty.js';
 import { luhnValid } from '../../../src/loyalty-program/card-number.js';
 
 describe('startLoyaltyProgram', () => {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuthHeader } from '../../../src/net/basic-auth.js';
 import { openDatabase } from '../../../src/db/index.js';
-import { startLoyaltyProgram, type RunningLoyaltyProgram } from '../../../src/loyalty/index.js';
+import { startLoyaltyProgram, type RunningLoyaltyProgram } from '../../../src/entries/loyalty.js';
 import { uniqueSchema } from '../../support/databases.js';
 import { captureLog, leakedSecrets, type CapturedLog } from '../../support/log-capture.js';
 import { DATABASE_URL, haveService } from '../../support/services.js';

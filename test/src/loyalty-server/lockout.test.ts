@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { serveHttp } from '../../../adapters/http-server/serve.js';
 import { basicAuthHeader } from '../../../src/net/basic-auth.js';
 import { FailureLimiter } from '../../../src/guard/index.js';
-import { createLoyaltyServer, type LoyaltyHandlers } from '../../../src/loyalty/index.js';
+import { createLoyaltyServer, type LoyaltyHandlers } from '../../../src/entries/loyalty.js';
 import { testClock } from '../../support/clock.js';
 import { ADDRESSES, requestFrom } from '../../support/from-address.js';
 

@@ -6,7 +6,7 @@ import {
   LoyaltyError,
   type LoyaltyCallContext,
   type LoyaltyHandlers,
-} from '../../../src/loyalty/index.js';
+} from '../../../src/entries/loyalty.js';
 
 const CREDENTIALS = { login: 'wallet', password: 'wallet-password-1' };
 const AUTH = basicAuthHeader(CREDENTIALS.login, CREDENTIALS.password);

@@ -2,9 +2,9 @@ import { createHmac } from 'node:crypto';
 import { flattenedVerify } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../../src/demo.js';
-import { createVerifier } from '../../../src/index.js';
+import { createVerifier } from '../../../src/entries/index.js';
 import { ConfigError } from '../../../src/errors.js';
-import { createPayClient, PayError, type PayClientEvent } from '../../../src/pay/index.js';
+import { createPayClient, PayError, type PayClientEvent } from '../../../src/entries/pay.js';
 import { startFakePayServer } from './fake-pay-server.js';
 import { withRequestId } from '../../../src/log/index.js';
 

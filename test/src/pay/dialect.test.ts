@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../../src/demo.js';
-import { createVerifier } from '../../../src/index.js';
+import { createVerifier } from '../../../src/entries/index.js';
 import { ConfigError } from '../../../src/errors.js';
-import { createPayClient, type PayClientEvent, type PayDialectConfig } from '../../../src/pay/index.js';
+import { createPayClient, type PayClientEvent, type PayDialectConfig } from '../../../src/entries/pay.js';
 import { startFakePayServer } from './fake-pay-server.js';
 
 // The foreign service of examples/dialects/sandbox-foreign.json, in part.

@@ -3,14 +3,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../../src/demo.js';
-import { createVerifier } from '../../../src/index.js';
+import { createVerifier } from '../../../src/entries/index.js';
 import {
   createPayClient,
   createPaymentSession,
   type PayClientEvent,
   type PayClientOptions,
   type PaymentSessionEvent,
-} from '../../../src/pay/index.js';
+} from '../../../src/entries/pay.js';
 import { startFakePayServer } from './fake-pay-server.js';
 import { BASKET } from './session-fixture.js';
 

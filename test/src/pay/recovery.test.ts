@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { demoConfig } from '../../../src/demo.js';
-import { createVerifier } from '../../../src/index.js';
+import { createVerifier } from '../../../src/entries/index.js';
 import {
   createPayClient,
   type PayClientEvent,
   type PayError,
   type PaymentSessionEvent,
-} from '../../../src/pay/index.js';
+} from '../../../src/entries/pay.js';
 import { paySandboxCases } from './sandbox-harness.js';
 import { SMALLER_BASKET, useSandbox } from './session-fixture.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { demoConfig } from '../../../src/demo.js';
-import { createVerifier, type Verifier } from '../../../src/index.js';
+import { createVerifier, type Verifier } from '../../../src/entries/index.js';
 import {
   createPayClient,
   createPaymentSession,
@@ -9,7 +9,7 @@ import {
   type PaymentSession,
   type PaymentSessionEvent,
   type PaymentSessionOptions,
-} from '../../../src/pay/index.js';
+} from '../../../src/entries/pay.js';
 import type { PaySandbox, SandboxCard, PaySandboxCase } from './sandbox-harness.js';
 import { testClock } from '../../support/clock.js';
 

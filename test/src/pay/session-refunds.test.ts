@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PayClient } from '../../../src/pay/index.js';
+import type { PayClient } from '../../../src/entries/pay.js';
 import type { SandboxCard } from './sandbox-harness.js';
 import { paySandboxCases } from './sandbox-harness.js';
 import { useSandbox } from './session-fixture.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHttp } from '../../../adapters/http-server/serve.js';
 import { demoConfig } from '../../../src/demo.js';
 import { statusClass, type TransactionState, type TransactionStatus } from '../../../src/contracts/pay/index.js';
-import { createVerifier } from '../../../src/index.js';
+import { createVerifier } from '../../../src/entries/index.js';
 import type { ConfigError } from '../../../src/errors.js';
 import {
   createPayClient,
@@ -15,8 +15,8 @@ import {
   type PaymentSessionEvent,
   type PaymentSessionOptions,
   type Sleep,
-} from '../../../src/pay/index.js';
-import { generateWebhookSecret } from '../../../src/webhooks/index.js';
+} from '../../../src/entries/pay.js';
+import { generateWebhookSecret } from '../../../src/entries/webhooks.js';
 import { paySandboxCases } from './sandbox-harness.js';
 import { startFakePayServer } from './fake-pay-server.js';
 import { BASKET, SMALLER_BASKET, useSandbox } from './session-fixture.js';

@@ -4,7 +4,7 @@ import {
   type PayClient,
   type PaymentSessionEvent,
   type TransactionAnswer,
-} from '../../../src/pay/index.js';
+} from '../../../src/entries/pay.js';
 import { resolvePayDialect } from '../../../src/contracts/pay/dialect.js';
 import { testClock } from '../../support/clock.js';
 

@@ -1,8 +1,8 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { createPayWebhookHandler, createTransactionUpdates } from '../../../src/pay/index.js';
+import { createPayWebhookHandler, createTransactionUpdates } from '../../../src/entries/pay.js';
 import { databaseUnavailable } from '../../../src/db/unavailable.js';
-import { generateWebhookSecret } from '../../../src/webhooks/index.js';
+import { generateWebhookSecret } from '../../../src/entries/webhooks.js';
 import type { TransactionState } from '../../../src/contracts/pay/index.js';
 
 const NOW = Date.UTC(2026, 10, 23, 10, 0, 0);

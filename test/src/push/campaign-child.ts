@@ -3,7 +3,7 @@
 // When the answer to the batch with idempotency key `crashAtKey` has arrived, it prints
 // `answered <key>` and hangs before the campaign can record it: the test kills it there,
 // the worst moment (the service has sent the batch, the progress file says "sending").
-import { createPushClient, readMsisdnFile, sendCampaign } from '../../../src/push/index.js';
+import { createPushClient, readMsisdnFile, sendCampaign } from '../../../src/entries/push.js';
 
 const [url, login, password, numbersFile, progressFile, resultsFile, subId, campaignId, crashAtKey] =
   process.argv.slice(2) as string[];

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPushClient, readMsisdnFile, sendCampaign } from '../../../src/push/index.js';
+import { createPushClient, readMsisdnFile, sendCampaign } from '../../../src/entries/push.js';
 import { readProgress } from '../../../src/push/progress.js';
 import { sandboxCases } from '../../support/sandbox.js';
 import { startPushSandbox, type PushSandbox } from './sandbox.js';

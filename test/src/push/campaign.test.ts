@@ -8,7 +8,7 @@ import {
   sendCampaign,
   type CampaignProgressEvent,
   type PushClient,
-} from '../../../src/push/index.js';
+} from '../../../src/entries/push.js';
 import { startFlakyProxy } from './flaky-proxy.js';
 import { generatedNumbers, startPushSandbox, type PushSandbox } from './sandbox.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPushClient, PushError, type PushClient } from '../../../src/push/index.js';
+import { createPushClient, PushError, type PushClient } from '../../../src/entries/push.js';
 import { startFlakyProxy } from './flaky-proxy.js';
 import { startPushSandbox, type PushSandbox } from './sandbox.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CampaignProgress } from '../../../src/push/index.js';
+import type { CampaignProgress } from '../../../src/entries/push.js';
 import { openResultsFile } from '../../../src/push/results-file.js';
 import { readProgress, writeProgress } from '../../../src/push/progress.js';
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPushClient, PushError } from '../../../src/push/index.js';
+import { createPushClient, PushError } from '../../../src/entries/push.js';
 
 const OLD = 'initial-password-1';
 const NEW = 'Brand-new-password-2';

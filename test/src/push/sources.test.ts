@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readMsisdnFile } from '../../../src/push/index.js';
+import { readMsisdnFile } from '../../../src/entries/push.js';
 import { isValidMsisdn, normalizeMsisdn, readMsisdnText } from '../../../src/push/sources.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wpk-sources-'));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/errors.js';
-import { startSandbox } from '../../../src/sandbox/index.js';
+import { startSandbox } from '../../../src/entries/sandbox.js';
 import { createSandbox } from '../../../src/sandbox/app.js';
 import { resolveSandboxOptions } from '../../../src/sandbox/options.js';
 import type { SandboxModule } from '../../../src/sandbox/module.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHttp } from '../../../adapters/http-server/serve.js';
-import type { RunningSandbox, Sandbox } from '../../../src/sandbox/index.js';
+import type { RunningSandbox, Sandbox } from '../../../src/entries/sandbox.js';
 import { resolveSandboxOptions } from '../../../src/sandbox/options.js';
 import { attackSuite } from '../../support/attack-suite.js';
 import { hugeBody } from '../../support/attacks.js';

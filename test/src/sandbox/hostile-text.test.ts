@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuthHeader } from '../../../src/net/basic-auth.js';
-import { createVerifier, type Verifier } from '../../../src/index.js';
-import type { RunningSandbox } from '../../../src/sandbox/index.js';
+import { createVerifier, type Verifier } from '../../../src/entries/index.js';
+import type { RunningSandbox } from '../../../src/entries/sandbox.js';
 import { BASE_CONFIG } from '../../support/fixtures.js';
 import { captureLog, leakedSecrets, type CapturedLog } from '../../support/log-capture.js';
 import { joseToken, uid } from './pay/harness.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../../src/demo.js';
-import { generateWebhookSecret, signWebhook } from '../../../src/webhooks/index.js';
+import { generateWebhookSecret, signWebhook } from '../../../src/entries/webhooks.js';
 import { paymentRequests, payCalls } from '../../support/cashdesk-calls.js';
 import { childTestTimeout, waitForOutput } from '../../support/cli-child.js';
 import { BASKET, PARTNER_ID, TILL_KEY, Till } from '../../support/pay-server.js';

@@ -5,8 +5,8 @@ import fc from 'fast-check';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { demoConfig, drawBarcode } from '../../../src/index.js';
-import { resolveServeConfig, startServer, type RunningServer } from '../../../src/server/index.js';
+import { demoConfig, drawBarcode } from '../../../src/entries/index.js';
+import { resolveServeConfig, startServer, type RunningServer } from '../../../src/entries/server.js';
 
 const TILL_KEY = demoConfig.tills[0].key;
 const records: Array<{ level: number; msg?: string }> = [];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../../src/demo.js';
-import { createVerifier } from '../../../src/index.js';
+import { createVerifier } from '../../../src/entries/index.js';
 import { resolveServeConfig } from '../../../src/server/config.js';
 import { openServerPayments } from '../../../src/server/payments.js';
 import { startFakePayServer } from '../pay/fake-pay-server.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/log/index.js';
 import { startTestSandbox } from '../../support/sandbox.js';
 import { startServer, type RunningServer } from '../../../src/server/serve.js';
-import { generateWebhookSecret } from '../../../src/webhooks/index.js';
+import { generateWebhookSecret } from '../../../src/entries/webhooks.js';
 import { BASKET, PARTNER_ID, payConfig, TILL_KEY } from '../../support/pay-server.js';
 import { Simulator } from '../pay/sandbox-harness.js';
 import { demoConfig } from '../../../src/demo.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createVerifier, drawBarcode, MemoryStore } from '../../../src/index.js';
+import { createVerifier, drawBarcode, MemoryStore } from '../../../src/entries/index.js';
 import { StoreError } from '../../../src/errors.js';
 import { BASE_CONFIG, NOW, PARTNER_KEY } from '../../support/fixtures.js';
 import { testClock } from '../../support/clock.js';

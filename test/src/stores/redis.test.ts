@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createVerifier, generateBarcode } from '../../../src/index.js';
+import { createVerifier, generateBarcode } from '../../../src/entries/index.js';
 import { RedisStore } from '../../../src/stores/redis.js';
 import { StoreError } from '../../../src/errors.js';
 import { BASE_CONFIG, NOW } from '../../support/fixtures.js';

@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BarcodeVerification } from '../../../src/index.js';
-import { generateBarcode } from '../../../src/index.js';
+import type { BarcodeVerification } from '../../../src/entries/index.js';
+import { generateBarcode } from '../../../src/entries/index.js';
 import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
 import { haveService, REDIS_URL } from '../../support/services.js';
 

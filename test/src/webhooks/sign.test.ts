@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { generateWebhookSecret, signWebhook } from '../../../src/webhooks/index.js';
+import { generateWebhookSecret, signWebhook } from '../../../src/entries/webhooks.js';
 import { webhookKey } from '../../../src/webhooks/secret.js';
 
 describe('signWebhook', () => {

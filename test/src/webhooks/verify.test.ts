@@ -7,7 +7,7 @@ import {
   verifyWebhook,
   WebhookError,
   type WebhookErrorCode,
-} from '../../../src/webhooks/index.js';
+} from '../../../src/entries/webhooks.js';
 import { testClock } from '../../support/clock.js';
 
 const body = JSON.stringify({

@@ -3,8 +3,8 @@ import { CashDeskPayments } from '../../../../src/cashdesk/payments/service.js';
 import { PaymentBasket, StartPayment } from '../../../../src/contracts/cashdesk-payments.js';
 import { openDatabase, type Database } from '../../../../src/db/index.js';
 import { demoConfig } from '../../../../src/demo.js';
-import { createVerifier } from '../../../../src/index.js';
-import { createPayClient } from '../../../../src/pay/index.js';
+import { createVerifier } from '../../../../src/entries/index.js';
+import { createPayClient } from '../../../../src/entries/pay.js';
 import { startFakePayServer } from '../../pay/fake-pay-server.js';
 
 // What a till sends on the bridge: milk with no measure (pieces), cheese by the gram.

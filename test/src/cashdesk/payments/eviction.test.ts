@@ -3,8 +3,8 @@ import { CashDeskPayments } from '../../../../src/cashdesk/payments/index.js';
 import { StartPayment, type SessionUpdate } from '../../../../src/contracts/cashdesk-payments.js';
 import { openDatabase, type Database } from '../../../../src/db/index.js';
 import { demoConfig } from '../../../../src/demo.js';
-import { createVerifier } from '../../../../src/index.js';
-import { createPayClient } from '../../../../src/pay/index.js';
+import { createVerifier } from '../../../../src/entries/index.js';
+import { createPayClient } from '../../../../src/entries/pay.js';
 import { BASKET } from '../../../support/pay-server.js';
 import { paySandboxCases, type PaySandbox } from '../../pay/sandbox-harness.js';
 

@@ -4,7 +4,7 @@ import type { PaymentBasket, SessionUpdate } from '../../../../src/contracts/cas
 import type { CheckoutRequest, TransactionState } from '../../../../src/contracts/pay/bodies.js';
 import { openChannel, openDatabase, type Database } from '../../../../src/db/index.js';
 import type { PayClient } from '../../../../src/pay/client.js';
-import { generateWebhookSecret, signWebhook } from '../../../../src/webhooks/index.js';
+import { generateWebhookSecret, signWebhook } from '../../../../src/entries/webhooks.js';
 import { uniqueSchema } from '../../../support/databases.js';
 import { DATABASE_URL, haveService } from '../../../support/services.js';
 

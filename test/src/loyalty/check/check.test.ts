@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHttp, type HttpServerHandle } from '../../../../adapters/http-server/serve.js';
 import type { Database } from '../../../../src/db/index.js';
-import { demoConfig } from '../../../../src/index.js';
+import { demoConfig } from '../../../../src/entries/index.js';
 import {
   createLoyaltyServer,
   LoyaltyError,
   runConformanceCheck,
   type LoyaltyHandlers,
-} from '../../../../src/loyalty/index.js';
+} from '../../../../src/entries/loyalty.js';
 import { createLoyaltyProgram, type LoyaltyProgram } from '../../../../src/loyalty-program/program.js';
 import { formatConformanceReport } from '../../../../src/loyalty/check/format.js';
 import { seedDemoProgram } from '../../../../src/loyalty-program/demo.js';

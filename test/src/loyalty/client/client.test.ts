@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHttp, type HttpServerHandle } from '../../../../adapters/http-server/serve.js';
 import { parseBasicAuth } from '../../../../src/net/basic-auth.js';
-import { createLoyaltyClient, LoyaltyClientError, LoyaltyError } from '../../../../src/loyalty/index.js';
+import { createLoyaltyClient, LoyaltyClientError, LoyaltyError } from '../../../../src/entries/loyalty.js';
 
 const CREDENTIALS = { login: 'wallet', password: 'pässword:with:colons' };
 

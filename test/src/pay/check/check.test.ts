@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { drawBarcode } from '../../../../adapters/node/primitives.js';
 import { demoConfig } from '../../../../src/demo.js';
-import { createVerifier } from '../../../../src/index.js';
+import { createVerifier } from '../../../../src/entries/index.js';
 import { ConfigError } from '../../../../src/errors.js';
 import {
   checkPayApi,
   type PayCheckOptions,
   type PayCheckProgress,
   type PayCheckReport,
-} from '../../../../src/pay/index.js';
+} from '../../../../src/entries/pay.js';
 import { cardSessionOfBarcode, sandboxCardSession } from '../../../../src/pay/check/card.js';
 import { formatPayCheckReport } from '../../../../src/pay/check/format.js';
 import { startFakePayServer } from '../fake-pay-server.js';

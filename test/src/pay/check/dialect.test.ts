@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../../../src/demo.js';
-import { createVerifier } from '../../../../src/index.js';
-import { checkPayApi } from '../../../../src/pay/index.js';
+import { createVerifier } from '../../../../src/entries/index.js';
+import { checkPayApi } from '../../../../src/entries/pay.js';
 import { formatPayCheckSummary } from '../../../../src/pay/check/format.js';
 import type { RunningSandbox } from '../../../../src/sandbox/server.js';
 import { startTestSandbox } from '../../../support/sandbox.js';

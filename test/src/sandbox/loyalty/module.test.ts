@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHttp } from '../../../../adapters/http-server/serve.js';
-import { createVerifier, demoConfig, deriveCardKey } from '../../../../src/index.js';
-import { startLoyaltyProgram, type RunningLoyaltyProgram } from '../../../../src/loyalty/index.js';
+import { createVerifier, demoConfig, deriveCardKey } from '../../../../src/entries/index.js';
+import { startLoyaltyProgram, type RunningLoyaltyProgram } from '../../../../src/entries/loyalty.js';
 import { createLoyaltyProgram } from '../../../../src/loyalty-program/program.js';
 import { loyaltyDriverModule } from '../../../../src/sandbox/loyalty/module.js';
 import type { RunningSandbox } from '../../../../src/sandbox/server.js';

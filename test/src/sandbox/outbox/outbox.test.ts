@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Database } from '../../../../src/db/index.js';
 import { Outbox, outboxMigrations, RETRY_SCHEDULE_MS } from '../../../../src/sandbox/outbox/index.js';
-import { generateWebhookSecret } from '../../../../src/webhooks/index.js';
+import { generateWebhookSecret } from '../../../../src/entries/webhooks.js';
 import { databaseCases, uniqueSchema } from '../../../support/databases.js';
 import { DATABASE_URL, haveService } from '../../../support/services.js';
 import { eventually, receiver } from '../push/harness.js';

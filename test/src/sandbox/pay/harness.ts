@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll } from 'vitest';
 import { FlattenedSign } from 'jose';
-import { createVerifier, type PasswordScheme, type Verifier } from '../../../../src/index.js';
+import { createVerifier, type PasswordScheme, type Verifier } from '../../../../src/entries/index.js';
 import { tokenKeyOf } from '../../../../src/sandbox/pay/token.js';
 import { createPayModule, type PayModuleOptions } from '../../../../src/sandbox/pay/index.js';
-import type { RunningSandbox, SandboxOptions } from '../../../../src/sandbox/index.js';
+import type { RunningSandbox, SandboxOptions } from '../../../../src/entries/sandbox.js';
 import { BASE_CONFIG, NOW } from '../../../support/fixtures.js';
 import { testClock, type TestClock } from '../../../support/clock.js';
 import { sandboxCases, startTestSandbox, type SandboxCase } from '../../../support/sandbox.js';

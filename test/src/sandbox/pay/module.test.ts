@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVerifier, demoConfig } from '../../../../src/index.js';
+import { createVerifier, demoConfig } from '../../../../src/entries/index.js';
 import { ConfigError } from '../../../../src/errors.js';
 import { createPayModule, resolvePayOptions } from '../../../../src/sandbox/pay/index.js';
-import type { RunningSandbox } from '../../../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../../../src/entries/sandbox.js';
 import { startTestSandbox } from '../../../support/sandbox.js';
 
 const json = (body: unknown) => ({

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createVerifier, deriveCardKey } from '../../../../src/index.js';
+import { createVerifier, deriveCardKey } from '../../../../src/entries/index.js';
 import { BASE_CONFIG, NOW } from '../../../support/fixtures.js';
 import { testClock } from '../../../support/clock.js';
 import { joseToken, startPayHarness, uid } from './harness.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRANSITIONS, type TransactionStatus } from '../../../../src/contracts/pay/index.js';
-import { deriveCardKey } from '../../../../src/index.js';
+import { deriveCardKey } from '../../../../src/entries/index.js';
 import { BASE_CONFIG } from '../../../support/fixtures.js';
 import { sandboxSchemeCases, startPayHarness, type PayHarness } from './harness.js';
 

@@ -1,7 +1,7 @@
 import { FlattenedSign } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { tokenKeyOf, verifyWalletToken } from '../../../../src/sandbox/pay/token.js';
-import { createVerifier } from '../../../../src/index.js';
+import { createVerifier } from '../../../../src/entries/index.js';
 import { BASE_CONFIG, NOW, PARTNER_KEY } from '../../../support/fixtures.js';
 
 const tokenKey = tokenKeyOf(PARTNER_KEY);

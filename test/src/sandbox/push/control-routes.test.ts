@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../../../src/demo.js';
-import type { RunningSandbox } from '../../../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../../../src/entries/sandbox.js';
 import {
   basic,
   call,

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { basicAuthHeader } from '../../../../src/net/basic-auth.js';
-import type { RunningSandbox, SandboxOptions } from '../../../../src/sandbox/index.js';
+import type { RunningSandbox, SandboxOptions } from '../../../../src/entries/sandbox.js';
 import { uniqueSchema } from '../../../support/databases.js';
 import { dropSchema, startTestSandbox } from '../../../support/sandbox.js';
 import { DATABASE_URL } from '../../../support/services.js';

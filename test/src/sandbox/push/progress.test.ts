@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallbackEvent } from '../../../../src/contracts/callback/index.js';
 import { migrate, type Database } from '../../../../src/db/index.js';
-import type { RunningSandbox } from '../../../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../../../src/entries/sandbox.js';
 import { Outbox, outboxMigrations } from '../../../../src/sandbox/outbox/index.js';
 import { createAccount, findAccount } from '../../../../src/sandbox/push/accounts.js';
 import { pushMigrations } from '../../../../src/sandbox/push/migrations.js';

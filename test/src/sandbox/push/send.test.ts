@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../../../src/entries/sandbox.js';
 import { call, message, numbers, readyAccount } from './harness.js';
 import { sandboxCases } from '../../../support/sandbox.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallbackEvent } from '../../../../src/contracts/callback/index.js';
-import type { RunningSandbox } from '../../../../src/sandbox/index.js';
+import type { RunningSandbox } from '../../../../src/entries/sandbox.js';
 import { call, eventually, message, readyAccount, receiver } from './harness.js';
 import { sandboxCases } from '../../../support/sandbox.js';
 import { testClock } from '../../../support/clock.js';

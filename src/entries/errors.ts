@@ -18,7 +18,7 @@ export {
   isErrorCode,
   JSON_RPC,
   jsonRpcCodeOf,
-} from './codes.js';
+} from '../errors/codes.js';
 export {
   PayError,
   type PayClientErrorCode,

@@ -18,9 +18,9 @@ export {
   type PayCheckReport,
   type PayCheckResult,
   type PayCheckVerdict,
-} from './check/check.js';
-export type { BarcodeSplitter, SandboxCardOptions } from './check/card.js';
-export type { PayCheckExchange } from './check/record.js';
+} from '../pay/check/check.js';
+export type { BarcodeSplitter, SandboxCardOptions } from '../pay/check/card.js';
+export type { PayCheckExchange } from '../pay/check/record.js';
 export {
   createPayClient,
   type CancelInput,
@@ -29,7 +29,7 @@ export {
   type ReceiptInput,
   type RefundInput,
   type StatusInput,
-} from './client.js';
+} from '../pay/client.js';
 export type { DialectErrorKey, PayDialect, PayDialectConfig } from '../contracts/pay/dialect.js';
 export type { TransactionRef } from '../contracts/pay/bodies.js';
 export { amountMismatch, type PricedLine } from '../contracts/pay/amounts.js';
@@ -41,17 +41,17 @@ export {
   type WeightMeasure,
 } from '../contracts/pay/units.js';
 export { MeasureError } from '../errors.js';
-export type { Endpoint as PayEndpoint } from './endpoints.js';
+export type { Endpoint as PayEndpoint } from '../pay/endpoints.js';
 export {
   PayError,
   PaymentSessionError,
   type PayClientErrorCode,
   type PayErrorDetails,
   type PaymentSessionErrorCode,
-} from './errors.js';
-export type { PayClientEvent, PayOperation } from './events.js';
-export type { PayClientOptions, PayProfile, Sign, SignContext, TokenSigner } from './options.js';
-export { createPaymentSession, type PaymentSession } from './session.js';
+} from '../pay/errors.js';
+export type { PayClientEvent, PayOperation } from '../pay/events.js';
+export type { PayClientOptions, PayProfile, Sign, SignContext, TokenSigner } from '../pay/options.js';
+export { createPaymentSession, type PaymentSession } from '../pay/session.js';
 export type {
   Basket,
   BasketItem,
@@ -64,6 +64,6 @@ export type {
   ProviderMessage,
   RescanReason,
   UnknownReason,
-} from './session-types.js';
-export { createTransactionUpdates, type TransactionListener, type TransactionUpdates } from './updates.js';
-export { createPayWebhookHandler, type PayWebhookOptions, type TransactionUpdate } from './webhook.js';
+} from '../pay/session-types.js';
+export { createTransactionUpdates, type TransactionListener, type TransactionUpdates } from '../pay/updates.js';
+export { createPayWebhookHandler, type PayWebhookOptions, type TransactionUpdate } from '../pay/webhook.js';
