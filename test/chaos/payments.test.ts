@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoConfig } from '../../src/demo.js';
+import { LIVE_KEY, liveConfig } from '../support/live-config.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { startTestSandbox } from '../support/sandbox.js';
 import { generateWebhookSecret } from '../../src/entries/webhooks.js';
@@ -60,7 +60,7 @@ describe.runIf(ready)('payments across two serve instances under chaos', () => {
     writeFileSync(
       configPath,
       JSON.stringify({
-        ...demoConfig,
+        ...liveConfig(),
         tills: [...tillKeys, probeTill],
         server: { port: 0, drainSeconds: 2 },
         redisUrl: REDIS_URL,
@@ -77,7 +77,7 @@ describe.runIf(ready)('payments across two serve instances under chaos', () => {
     // Webhooks go to A, the instance that is killed: while it is down they fail, and B must still learn each result.
     await sim.partner({
       partnerId: PARTNER_ID,
-      key: demoConfig.verifier.key,
+      key: LIVE_KEY,
       webhookUrl: `${a.url}/webhooks/pay`,
       webhookSecret,
     });

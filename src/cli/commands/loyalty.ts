@@ -6,6 +6,7 @@ import type { StartLoyaltyProgramOptions } from '../../loyalty-program/start.js'
 import { bannerWriter } from '../banner.js';
 import { exitOnSignals } from '../shutdown.js';
 import { reloadTlsOnHangup } from '../reload.js';
+import { isDemoSecret } from '../../server/demo-secrets.js';
 
 export const LOYALTY_USAGE = `wallet-partner-kit loyalty [--port N] [--host HOST] [--data DIR] [--demo]
                            [--tls-cert FILE --tls-key FILE]
@@ -62,6 +63,13 @@ export async function loyalty(argv: string[]): Promise<void> {
         missing.map((name) => `${name}: must be set (or use --demo)`),
         'loyalty configuration',
       );
+    const demoSecrets = (['WPK_KEY', 'WPK_LOYALTY_PASSWORD'] as const).filter((name) => isDemoSecret(env[name]));
+    if (demoSecrets.length > 0) {
+      throw new ConfigError(
+        demoSecrets.map((name) => `${name}: is a public demo secret; use your own (demo secrets only with --demo)`),
+        'loyalty configuration',
+      );
+    }
     Object.assign(fromEnv, {
       partnerKey: env.WPK_KEY,
       credentials: { login: env.WPK_LOYALTY_LOGIN!, password: env.WPK_LOYALTY_PASSWORD! },

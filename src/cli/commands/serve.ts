@@ -6,6 +6,7 @@ import { drawBarcode } from '../../../adapters/node/primitives.js';
 import { DEMO_PAY_URL, resolveServeConfig, type ServeConfig } from '../../server/config.js';
 import { checkDependencies, startupProbes } from '../../server/dependencies.js';
 import { startServer } from '../../server/serve.js';
+import { demoSecretsIn } from '../../server/demo-secrets.js';
 import { readConfigFile } from '../config-file.js';
 import { bannerWriter } from '../banner.js';
 import { exitOnSignals } from '../shutdown.js';
@@ -76,6 +77,8 @@ export async function serve(argv: string[]): Promise<void> {
     tlsCert: values['tls-cert'],
     tlsKey: values['tls-key'],
   });
+  const demoSecrets = values.demo ? [] : demoSecretsIn(config);
+  if (demoSecrets.length > 0) throw new ConfigError(demoSecrets, 'server configuration');
   if (values.demo && !isLoopbackHost(config.server.host)) {
     throw new ConfigError(
       [`--host: --demo has public keys, so it listens on loopback only (127.0.0.1, ::1), not ${config.server.host}`],

@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoConfig } from '../../../src/demo.js';
 import { generateWebhookSecret, signWebhook } from '../../../src/entries/webhooks.js';
 import { paymentRequests, payCalls } from '../../support/cashdesk-calls.js';
 import { childTestTimeout, waitForOutput } from '../../support/cli-child.js';
-import { BASKET, PARTNER_ID, TILL_KEY, Till } from '../../support/pay-server.js';
+import { BASKET, PARTNER_ID, Till } from '../../support/pay-server.js';
+import { LIVE_KEY, LIVE_TILL_KEY, liveConfig } from '../../support/live-config.js';
 import { havePrivatePostgres, startPrivatePostgres, type PrivatePostgres } from '../../support/private-postgres.js';
 import { RpcError } from '../../support/ws-client.js';
 import { paySandboxCases, type PaySandbox } from '../pay/sandbox-harness.js';
@@ -81,14 +81,14 @@ describe.runIf(runs)('serve on PostgreSQL when PostgreSQL stops and starts again
     const response = await fetch(server.url + path, {
       method,
       ...json,
-      headers: { authorization: `Bearer ${TILL_KEY}`, ...json.headers },
+      headers: { authorization: `Bearer ${LIVE_TILL_KEY}`, ...json.headers },
     });
     const text = await response.text();
     const parsed = text.startsWith('{') ? JSON.parse(text) : undefined;
     return { status: response.status, headers: response.headers, text, body: parsed };
   };
   const connect = async () => {
-    const till = await Till.connect(server.wsUrl);
+    const till = await Till.connect(server.wsUrl, LIVE_TILL_KEY);
     tills.push(till);
     return till;
   };
@@ -101,14 +101,14 @@ describe.runIf(runs)('serve on PostgreSQL when PostgreSQL stops and starts again
     writeFileSync(
       configPath,
       JSON.stringify({
-        ...demoConfig,
+        ...liveConfig(),
         pay: { url: sb.url, webhookSecret },
         database: { url: pg.url, schema: 'outage' },
       }),
     );
     server = await serve(configPath);
     const webhookUrl = `${server.url}/webhooks/pay`;
-    await sb.sim.partner({ partnerId: PARTNER_ID, key: demoConfig.verifier.key, webhookUrl, webhookSecret });
+    await sb.sim.partner({ partnerId: PARTNER_ID, key: LIVE_KEY, webhookUrl, webhookSecret });
     await pg.stop();
     duringOutage = await connect();
   }, childTestTimeout(1));

@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoConfig } from '../../../src/demo.js';
 import { openDatabase } from '../../../src/db/index.js';
 import { childTestTimeout, waitForOutput } from '../../support/cli-child.js';
 import { uniqueSchema } from '../../support/databases.js';
 import { BASKET, PARTNER_ID, Till } from '../../support/pay-server.js';
+import { LIVE_KEY, LIVE_TILL_KEY, liveConfig } from '../../support/live-config.js';
 import { DATABASE_URL, haveService } from '../../support/services.js';
 import { paySandboxCases, type PaySandbox } from '../pay/sandbox-harness.js';
 import { testClock } from '../../support/clock.js';
@@ -72,7 +72,7 @@ describe.each(databases)('serve killed with -9 mid-payment, with $name', ({ args
   let dir: string;
   beforeAll(async () => {
     sb = await pglite!.start(clock.now);
-    await sb.sim.partner({ partnerId: PARTNER_ID, key: demoConfig.verifier.key, webhookUrl: null });
+    await sb.sim.partner({ partnerId: PARTNER_ID, key: LIVE_KEY, webhookUrl: null });
     dir = mkdtempSync(join(tmpdir(), 'wpk-serve-'));
   }, 120_000);
   afterAll(async () => {
@@ -93,7 +93,7 @@ describe.each(databases)('serve killed with -9 mid-payment, with $name', ({ args
       writeFileSync(
         configPath,
         JSON.stringify({
-          ...demoConfig,
+          ...liveConfig(),
           pay: { url: sb.url, pollIntervalMs: 20, adoptIntervalMs: 50 },
           ...(database ? { database: database() } : {}),
         }),
@@ -107,7 +107,7 @@ describe.each(databases)('serve killed with -9 mid-payment, with $name', ({ args
         // later than the delay (a very loaded machine), the payment is `pending` when it dies, and the same assertions
         // hold.
         await sb.sim.fault('/checkout', 'delay', 1, 3_000);
-        const till = await Till.connect(first.wsUrl);
+        const till = await Till.connect(first.wsUrl, LIVE_TILL_KEY);
         const checkoutSent = waitForOutput(first.child, { text: '' }, /"path":"\/checkout"/, 'the /checkout request');
         void till
           .call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'crash-1' })
@@ -118,7 +118,7 @@ describe.each(databases)('serve killed with -9 mid-payment, with $name', ({ args
 
         const second = await serve(configPath, args(dir));
         children.push(second.child);
-        const back = await Till.connect(second.wsUrl);
+        const back = await Till.connect(second.wsUrl, LIVE_TILL_KEY);
         try {
           const pending = await back.until((u) => u.paymentId === 'crash-1' && u.phase === 'pending');
           // On reconnection the till is first told the phase the payment stands in: never back to the start.
