@@ -14,7 +14,16 @@ export const CardSession = z
   .string({ error: 'must be a string' })
   .regex(/^[0-9A-Za-z]{1,64}$/, { error: 'must be 1 to 64 of [0-9A-Za-z]' })
   .meta({ description: 'Payment session identifier from the barcode.', example: 'AB12CD34' });
-export const TransactionId = id('Identifies a payment transaction.', 'trx-7f3a');
+/**
+ * A transactionId as text: the document types it String, so any 1 to 256 characters without control characters (a
+ * service's may hold slashes, spaces or run long); the kit's own are `trx_<hex>`.
+ */
+export const TransactionId = singleLine(
+  z
+    .string({ error: 'must be a string' })
+    .min(1, { error: 'must be 1 to 256 characters without control characters' })
+    .max(256, { error: 'must be 1 to 256 characters without control characters' }),
+).meta({ description: 'Identifies a payment transaction, as the Pay service wrote it.', example: 'trx-7f3a' });
 /**
  * A transactionId as a service may write it: the kit's text, or a JSON number
  * (a Java `long`). A number is kept as a number and sent back as one; past
@@ -31,7 +40,7 @@ export const TransactionRef = z.union(
         error: 'a JSON number beyond 2^53 - 1 cannot be read exactly: the service must send it as a string',
       }),
   ],
-  { error: 'must be a string of 1 to 64 of [A-Za-z0-9._:-] or a whole JSON number' },
+  { error: 'must be a string of 1 to 256 characters without control characters or a whole JSON number' },
 );
 /** A transactionId as the service wrote it: text, or a JSON number. */
 export type TransactionRef = string | number;
