@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkedToken, hmacToken, signerThrew } from '../../../adapters/node/token-scheme.js';
-import { createVerifier } from '../../../src/index.js';
+import { createVerifier } from '../../../src/entries/index.js';
 import { ConfigError, TokenSignerError } from '../../../src/errors.js';
 import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TransactionRef } from '../../../src/contracts/pay/bodies.js';
-import { createPayClient } from '../../../src/pay/index.js';
+import { createPayClient } from '../../../src/entries/pay.js';
 import { startFakePayServer } from './fake-pay-server.js';
 
 // A service's own id: 90 characters with slashes, a space and a colon.

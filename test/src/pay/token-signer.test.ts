@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, TokenSignerError } from '../../../src/errors.js';
-import { createPayClient, PayError } from '../../../src/pay/index.js';
+import { createPayClient, PayError } from '../../../src/entries/pay.js';
 import { loadTokenSigner } from '../../../src/pay/token-signer.js';
 import { PARTNER_KEY } from '../../support/fixtures.js';
 import { startFakePayServer } from './fake-pay-server.js';

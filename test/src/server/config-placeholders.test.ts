@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { demoConfig } from '../../../src/index.js';
+import { demoConfig } from '../../../src/entries/index.js';
 import { ConfigError } from '../../../src/errors.js';
 import { resolveServeConfig } from '../../../src/server/config.js';
 
