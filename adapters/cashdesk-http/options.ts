@@ -2,6 +2,7 @@ import { pino, type Logger } from 'pino';
 import { z } from 'zod';
 import { validationErrors } from '../../src/contracts/validation-errors.js';
 import { ConfigError } from '../../src/errors.js';
+import { BackOffice } from '../../src/cashdesk/back-office/service.js';
 import { HealthCheck } from '../http-server/health.js';
 
 /** Default largest request body: 1 MiB, ample for a Pay API body and far beyond any barcode. */
@@ -24,6 +25,8 @@ export interface HttpAdapterOptions {
    * 200.
    */
   health?: HealthCheck;
+  /** The back office behind `/v1/back-office/...` and `/v1/audit`. Default: none, those routes answer 401. */
+  backOffice?: BackOffice;
 }
 
 /** {@link HttpAdapterOptions} with every default applied. */
@@ -31,6 +34,7 @@ export interface ResolvedHttpAdapterOptions {
   bodyLimitBytes: number;
   logger: Logger;
   health: HealthCheck;
+  backOffice: BackOffice | undefined;
 }
 
 function isLogger(value: unknown): value is Logger {
@@ -51,6 +55,7 @@ const optionsSchema = z
       .default(DEFAULT_BODY_LIMIT_BYTES),
     logger: z.custom<Logger>(isLogger, { error: 'must be a pino Logger' }).optional(),
     health: z.instanceof(HealthCheck, { error: 'must be a HealthCheck' }).optional(),
+    backOffice: z.instanceof(BackOffice, { error: 'must be a BackOffice' }).optional(),
   })
   .strict();
 
@@ -68,5 +73,6 @@ export function resolveHttpAdapterOptions(options: HttpAdapterOptions = {}): Res
     // Silent by default: an embedding application decides where its logs go.
     logger: parsed.data.logger ?? pino({ level: 'silent' }),
     health: parsed.data.health ?? new HealthCheck({}),
+    backOffice: parsed.data.backOffice,
   };
 }

@@ -18,6 +18,8 @@ import type { ServeConfig } from './config.js';
 import { CashDeskService } from '../cashdesk/service.js';
 import { TillRegistry } from '../cashdesk/tills.js';
 import { httpBonusHook } from '../cashdesk/bonus.js';
+import { BackOfficeRegistry } from '../cashdesk/back-office/credentials.js';
+import { BackOffice } from '../cashdesk/back-office/service.js';
 import { ServerMetrics } from '../cashdesk/metrics.js';
 import { openServerPayments, type ServerPayments } from './payments.js';
 import { openPaymentsThread } from './payments-thread.js';
@@ -207,7 +209,12 @@ async function buildCashDesk(
     ...(store === undefined ? {} : { redis: () => store.ping() }),
     ...(pay === undefined ? {} : { database: () => pay.ping() }),
   });
-  const app = createHttpApp(service, { bodyLimitBytes: s.bodyLimitBytes, logger, health });
+  const backOffice = new BackOffice({
+    keys: new BackOfficeRegistry(config.backOffice),
+    tills: config.tills,
+    ...(pay ? { payments: pay.payments } : {}),
+  });
+  const app = createHttpApp(service, { bodyLimitBytes: s.bodyLimitBytes, logger, health, backOffice });
   options.mount?.(app, service);
   const bridge = createBridge(service, {
     allowedOrigins: s.allowedOrigins,
