@@ -1,13 +1,15 @@
 // The back-office routes' OpenAPI description: their key scheme, paths, parameters, bodies and answers.
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import {
+  AuditList,
+  AuditQuery,
   BackOfficePaymentList,
   BackOfficePaymentParams,
   BackOfficePaymentsQuery,
 } from '../../src/contracts/back-office.js';
 import { PaymentView, RefundBody } from '../../src/contracts/cashdesk-payments.js';
 import { ErrorEnvelope } from '../../src/contracts/errors.js';
-import { BACK_OFFICE_PATH, BACK_OFFICE_REFUND_ROUTE } from './back-office-routes.js';
+import { AUDIT_PATH, BACK_OFFICE_PATH, BACK_OFFICE_REFUND_ROUTE } from './back-office-routes.js';
 
 /** The name of the back-office key scheme in the document. */
 export const BACK_OFFICE_SCHEME = 'backOfficeKey';
@@ -32,6 +34,21 @@ export function documentBackOfficeRoutes(app: Pick<OpenAPIHono, 'openAPIRegistry
   });
   const security = [{ [BACK_OFFICE_SCHEME]: [] }];
   const register = (route: Parameters<typeof createRoute>[0]) => app.openAPIRegistry.registerPath(createRoute(route));
+  register({
+    operationId: 'auditLog',
+    method: 'get',
+    path: AUDIT_PATH,
+    summary: 'The audit log (audit:read)',
+    description:
+      'Every money-moving intent (start, checkout, cancel, abandon, retry, rescan, refund, receipt) from a till or ' +
+      'the back office, refusals included, in `seq` order; the table refuses UPDATE and DELETE.',
+    security,
+    request: { query: AuditQuery },
+    responses: {
+      200: { description: 'A page.', content: { 'application/json': { schema: AuditList } } },
+      ...refusals,
+    },
+  });
   register({
     operationId: 'backOfficePayments',
     method: 'get',

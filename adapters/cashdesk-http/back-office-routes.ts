@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { BackOffice } from '../../src/cashdesk/back-office/service.js';
 import { type BackOfficeCaller, bearerKey } from '../../src/cashdesk/back-office/credentials.js';
 import type { CashDeskService } from '../../src/cashdesk/service.js';
-import { BackOfficePaymentParams, BackOfficePaymentsQuery } from '../../src/contracts/back-office.js';
+import { AuditQuery, BackOfficePaymentParams, BackOfficePaymentsQuery } from '../../src/contracts/back-office.js';
 import { RefundBody } from '../../src/contracts/cashdesk-payments.js';
 import { REQUEST_ID_HEADER, withRequestId } from '../../src/log/request-id.js';
 import { requestBodyLimit } from '../http-server/body-limit.js';
@@ -19,6 +19,9 @@ import { problemOf } from './payments.js';
 
 /** Where the back-office routes live. */
 export const BACK_OFFICE_PATH = '/v1/back-office';
+
+/** The audit log's route. */
+export const AUDIT_PATH = '/v1/audit';
 
 /** The back-office refund's route, as documented and counted. */
 export const BACK_OFFICE_REFUND_ROUTE = `${BACK_OFFICE_PATH}/tills/{tillId}/payments/{paymentId}/refund`;
@@ -74,13 +77,22 @@ function authenticate(deps: BackOfficeRoutesDeps, c: Context<NodeEnv>): BackOffi
 }
 
 /**
- * Mounts `GET /v1/back-office/payments` (`payments:read`) and
+ * Mounts `GET /v1/audit` (`audit:read`), `GET /v1/back-office/payments` (`payments:read`) and
  * `POST /v1/back-office/tills/{tillId}/payments/{paymentId}/refund` (`payments:refund`).
  */
 export function mountBackOfficePaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: BackOfficeRoutesDeps): void {
   const limit = requestBodyLimit(deps.bodyLimitBytes, () => {
     throw payloadTooLarge(deps.bodyLimitBytes);
   });
+  app.get(
+    AUDIT_PATH,
+    backOfficeRoute(deps, AUDIT_PATH, async (c, caller) => {
+      deps.backOffice.require(caller, 'audit:read');
+      const query = AuditQuery.safeParse(c.req.query());
+      if (!query.success) throw invalidBody(query.error);
+      return c.json(await deps.backOffice.audit(caller, query.data), 200);
+    }),
+  );
   const listRoute = `${BACK_OFFICE_PATH}/payments`;
   app.get(
     listRoute,
@@ -94,14 +106,14 @@ export function mountBackOfficePaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: Ba
   app.post(
     `${BACK_OFFICE_PATH}/tills/:tillId/payments/:paymentId/refund`,
     backOfficeRoute(deps, BACK_OFFICE_REFUND_ROUTE, async (c, caller) => {
-      deps.backOffice.require(caller, 'payments:refund');
       const params = BackOfficePaymentParams.safeParse(c.req.param());
       if (!params.success) throw invalidBody(params.error);
       let response: Response | undefined;
       await limit(c, async () => {
         const intent = await readJsonBody(c, RefundBody);
         const { tillId, paymentId } = params.data;
-        response = c.json(await deps.backOffice.refund(caller, tillId, paymentId, intent), 200);
+        const address = c.env.incoming.socket.remoteAddress ?? null;
+        response = c.json(await deps.backOffice.refund(caller, tillId, paymentId, intent, address), 200);
       });
       return response!;
     }),

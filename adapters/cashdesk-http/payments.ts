@@ -15,6 +15,7 @@ import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
 import { CLIENT_CLOSED_REQUEST, isClientAbort } from '../http-server/failures.js';
 import { HttpProblem } from '../http-server/problem.js';
 import { databaseUnavailable, invalidBody, payloadTooLarge, unauthorized } from '../http-server/refusals.js';
+import { withAuditCaller } from '../../src/cashdesk/back-office/audit-context.js';
 import { readJsonBody } from './json-body.js';
 import { INTENTS } from './payment-intents.js';
 import type { TillAuthenticator } from './till-keys.js';
@@ -107,7 +108,8 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
       const log = (status: number) =>
         deps.logger.info({ reqId, method: c.req.method, route, status }, 'payment request');
       try {
-        const response = await withRequestId(reqId, () => handler(c));
+        const address = c.env.incoming.socket.remoteAddress ?? null;
+        const response = await withRequestId(reqId, () => withAuditCaller({ address }, () => handler(c)));
         deps.requests.count(route, response.status);
         log(response.status);
         return response;

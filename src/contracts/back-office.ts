@@ -59,3 +59,43 @@ export const BackOfficePaymentList = z
 
 /** `POST /v1/back-office/tills/{tillId}/payments/{paymentId}/refund`'s path. */
 export const BackOfficePaymentParams = z.object({ tillId: Id, paymentId: PaymentId }).strict();
+
+/** `GET /v1/audit`: entries in [from, to), of a till or payment, in `seq` order. */
+export const AuditQuery = z
+  .object({
+    from: Instant.optional(),
+    to: Instant.optional(),
+    tillId: Id.optional(),
+    paymentId: PaymentId.optional(),
+    limit: Limit,
+    cursor: z
+      .string({ error: 'must be a string' })
+      .regex(/^\d{1,15}$/, { error: 'must be a cursor from an earlier answer' })
+      .optional()
+      .meta({ description: "The previous answer's `next`: the entries after it." }),
+  })
+  .strict()
+  .meta({ id: 'AuditQuery' });
+export type AuditQuery = z.output<typeof AuditQuery>;
+
+/** One audit entry. */
+export const AuditEntry = z
+  .object({
+    seq: z.number().int(),
+    at: z.string(),
+    actor: z.object({ kind: z.enum(['till', 'backOffice', 'console']), id: z.string() }),
+    address: z.string().nullable(),
+    action: z.enum(['start', 'checkout', 'cancel', 'abandon', 'retry', 'rescan', 'refund', 'receipt']),
+    tillId: z.string(),
+    paymentId: z.string().nullable(),
+    refundId: z.string().nullable(),
+    amount: z.number().int().nullable(),
+    outcome: z.string().meta({ description: '`ok`, or the refusal’s stable code.' }),
+    requestId: z.string().nullable(),
+  })
+  .meta({ id: 'AuditEntry' });
+
+/** A page of the audit log; `next` is the cursor of the following page, null on the last. */
+export const AuditList = z
+  .object({ entries: z.array(AuditEntry), next: z.string().nullable() })
+  .meta({ id: 'AuditList' });

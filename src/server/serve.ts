@@ -20,6 +20,7 @@ import { TillRegistry } from '../cashdesk/tills.js';
 import { httpBonusHook } from '../cashdesk/bonus.js';
 import { BackOfficeRegistry } from '../cashdesk/back-office/credentials.js';
 import { BackOffice } from '../cashdesk/back-office/service.js';
+import { auditedPayments } from '../cashdesk/back-office/audited-payments.js';
 import { ServerMetrics } from '../cashdesk/metrics.js';
 import { openServerPayments, type ServerPayments } from './payments.js';
 import { openPaymentsThread } from './payments-thread.js';
@@ -190,6 +191,8 @@ async function buildCashDesk(
         : await openServerPayments(paymentsConfig, () => service!, logger, options.clock, count);
   }
   const { pay } = opened;
+  // Every money-moving intent, from a till or the back office, leaves an audit record.
+  const payments = pay && auditedPayments(pay.payments, (err) => logger.warn({ err }, 'audit record not written'));
   // With Redis, the wrong-key budget per address holds for every instance together, not for each.
   const failureCounts = store === undefined ? undefined : new RedisFailureCounts({ client: store.client, logger });
   opened.failureCounts = failureCounts;
@@ -199,7 +202,7 @@ async function buildCashDesk(
     version: VERSION,
     metrics,
     logger,
-    ...(pay ? { payments: pay.payments } : {}),
+    ...(payments ? { payments } : {}),
     ...(failureCounts === undefined ? {} : { bruteForce: { shared: failureCounts } }),
   });
   await pay?.payments.init();
@@ -212,7 +215,7 @@ async function buildCashDesk(
   const backOffice = new BackOffice({
     keys: new BackOfficeRegistry(config.backOffice),
     tills: config.tills,
-    ...(pay ? { payments: pay.payments } : {}),
+    ...(payments ? { payments } : {}),
   });
   const app = createHttpApp(service, { bodyLimitBytes: s.bodyLimitBytes, logger, health, backOffice });
   options.mount?.(app, service);

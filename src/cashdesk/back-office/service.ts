@@ -1,9 +1,17 @@
-import type { BackOfficePayment, BackOfficePaymentsQuery } from '../../contracts/back-office.js';
+import type {
+  AuditQuery as AuditQueryInput,
+  BackOfficePayment,
+  BackOfficePaymentsQuery,
+} from '../../contracts/back-office.js';
 import type { PaymentView, RefundIntent } from '../../contracts/cashdesk-payments.js';
 import type { Payments } from '../payments/api.js';
 import { PaymentsError } from '../payments/errors.js';
 import type { BackOfficeCaller, BackOfficeRegistry, BackOfficeScope } from './credentials.js';
 import { BackOfficeError } from './errors.js';
+import { currentRequestId } from '../../log/request-id.js';
+import { withAuditCaller } from './audit-context.js';
+import type { AuditEntry } from './audit-log.js';
+import { outcomeOf } from './audited-payments.js';
 import type { FoundPayment } from './payment-search.js';
 import type { BackOfficeRecords } from './records.js';
 
@@ -78,20 +86,64 @@ export class BackOffice {
     tillId: string,
     paymentId: string,
     intent: RefundIntent,
+    address: string | null,
   ): Promise<PaymentView> {
-    this.require(caller, 'payments:refund');
-    if (!this.#stores.has(tillId)) throw new PaymentsError('PAYMENT_NOT_FOUND', `no till ${tillId}`);
+    const actor = { kind: 'backOffice' as const, id: caller.id };
     const payments = this.#paymentsOrRefuse();
-    if (caller.maxRefundAmount !== undefined) {
-      const most = intent.amount ?? refundable(await payments.get(tillId, paymentId), intent.transactionId);
-      if (most > caller.maxRefundAmount) {
-        throw new BackOfficeError('REFUND_LIMIT_EXCEEDED', `this key refunds at most ${caller.maxRefundAmount}`, [
-          `amount: this key refunds at most ${caller.maxRefundAmount} kopecks at once` +
-            (intent.amount === undefined ? ' (give amount)' : ''),
-        ]);
-      }
+    try {
+      this.require(caller, 'payments:refund');
+      if (!this.#stores.has(tillId)) throw new PaymentsError('PAYMENT_NOT_FOUND', `no till ${tillId}`);
+      await this.#withinLimit(caller, payments, tillId, paymentId, intent);
+    } catch (error) {
+      // Refused before the payments saw it: recorded here (the payments record what they refuse themselves).
+      await payments.recordAudit({
+        actor,
+        address,
+        action: 'refund',
+        tillId,
+        paymentId,
+        refundId: intent.refundId,
+        amount: intent.amount ?? null,
+        outcome: outcomeOf(error),
+        requestId: currentRequestId() ?? null,
+      });
+      throw error;
     }
-    return payments.refund(tillId, paymentId, intent);
+    return withAuditCaller({ actor, address }, () => payments.refund(tillId, paymentId, intent));
+  }
+
+  async #withinLimit(
+    caller: BackOfficeCaller,
+    payments: Payments,
+    tillId: string,
+    paymentId: string,
+    intent: RefundIntent,
+  ): Promise<void> {
+    if (caller.maxRefundAmount === undefined) return;
+    const most = intent.amount ?? refundable(await payments.get(tillId, paymentId), intent.transactionId);
+    if (most <= caller.maxRefundAmount) return;
+    throw new BackOfficeError('REFUND_LIMIT_EXCEEDED', `this key refunds at most ${caller.maxRefundAmount}`, [
+      `amount: this key refunds at most ${caller.maxRefundAmount} kopecks at once` +
+        (intent.amount === undefined ? ' (give amount)' : ''),
+    ]);
+  }
+
+  /** `audit:read`: a page of the audit log in `seq` order. */
+  async audit(
+    caller: BackOfficeCaller,
+    query: AuditQueryInput,
+  ): Promise<{ entries: AuditEntry[]; next: string | null }> {
+    this.require(caller, 'audit:read');
+    const entries = await this.#paymentsOrRefuse().readAudit({
+      ...(query.from === undefined ? {} : { from: query.from }),
+      ...(query.to === undefined ? {} : { to: query.to }),
+      ...(query.tillId === undefined ? {} : { tillId: query.tillId }),
+      ...(query.paymentId === undefined ? {} : { paymentId: query.paymentId }),
+      ...(query.cursor === undefined ? {} : { afterSeq: Number(query.cursor) }),
+      limit: query.limit + 1,
+    });
+    const page = entries.slice(0, query.limit);
+    return { entries: page, next: entries.length > query.limit ? String(page[page.length - 1]!.seq) : null };
   }
 
   #paymentsOrRefuse(): Payments & BackOfficeRecords {

@@ -9,6 +9,7 @@ const NORTH_KEY = TILL_KEY;
 const SOUTH_KEY = 'south-till-key-0123456789';
 const READER_KEY = 'erp-reader-key-0123456789abcdef';
 const REFUNDER_KEY = 'support-refunds-key-0123456789abcdef';
+const AUDITOR_KEY = 'auditor-key-0123456789abcdefghij';
 
 describe('back-office payment routes', () => {
   const clock = testClock('wall');
@@ -51,6 +52,7 @@ describe('back-office payment routes', () => {
       backOffice: [
         { id: 'erp', key: READER_KEY, scopes: ['payments:read', 'reports:read'] },
         { id: 'support', key: REFUNDER_KEY, scopes: ['payments:refund'], maxRefundAmount: 5_000 },
+        { id: 'auditor', key: AUDITOR_KEY, scopes: ['audit:read'] },
       ],
     });
     await sale(NORTH_KEY, 'n-1');
@@ -180,5 +182,35 @@ describe('back-office payment routes', () => {
       status: 400,
       body: { status: 'BAD_REQUEST' },
     });
+  });
+
+  it('audits the sales, the back-office refund and the refused attempts, for audit:read only', async () => {
+    expect((await call('GET', '/v1/audit', READER_KEY)).status).toBe(403);
+    const { status, body } = await call('GET', '/v1/audit?limit=500', AUDITOR_KEY);
+    expect(status).toBe(200);
+    const rows = body.entries.map((e: any) => [e.actor.kind, e.actor.id, e.action, e.tillId, e.paymentId, e.outcome]);
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        ['till', 'north-1', 'start', 'north-1', 'n-1', 'ok'],
+        ['till', 'north-1', 'checkout', 'north-1', 'n-1', 'ok'],
+        ['till', 'south-1', 'checkout', 'south-1', 's-1', 'ok'],
+        ['backOffice', 'support', 'refund', 'south-1', 's-1', 'ok'],
+        ['backOffice', 'erp', 'refund', 'north-1', 'n-1', 'SCOPE_MISSING'],
+        ['backOffice', 'support', 'refund', 'north-1', 'n-2', 'REFUND_LIMIT_EXCEEDED'],
+        ['backOffice', 'support', 'refund', 'north-1', 'nope', 'PAYMENT_NOT_FOUND'],
+      ]),
+    );
+    const refund = body.entries.find((e: any) => e.actor.id === 'support' && e.outcome === 'ok');
+    expect(refund).toMatchObject({ refundId: 'bo-1', amount: 1_000, address: expect.any(String) });
+    expect(body.entries.map((e: any) => e.seq)).toEqual([...body.entries.map((e: any) => e.seq)].sort((a, b) => a - b));
+  });
+
+  it('pages the audit log and filters it by payment', async () => {
+    const first = await call('GET', '/v1/audit?limit=1', AUDITOR_KEY);
+    expect(first.body.entries).toHaveLength(1);
+    const second = await call('GET', `/v1/audit?limit=1&cursor=${first.body.next}`, AUDITOR_KEY);
+    expect(second.body.entries[0].seq).toBeGreaterThan(first.body.entries[0].seq);
+    const s1 = await call('GET', '/v1/audit?paymentId=s-1', AUDITOR_KEY);
+    expect(new Set(s1.body.entries.map((e: any) => e.paymentId))).toEqual(new Set(['s-1']));
   });
 });
