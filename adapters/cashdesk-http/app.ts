@@ -13,6 +13,9 @@ import { requestIdOf } from '../http-server/request-id.js';
 import { countRequests, requestCounter } from '../http-server/request-metrics.js';
 import { routeTable } from '../http-server/route-table.js';
 import { cashDeskBridgeAsyncApiDocument } from '../ws/asyncapi.js';
+import { BackOfficeRegistry } from '../../src/cashdesk/back-office/credentials.js';
+import { BackOffice } from '../../src/cashdesk/back-office/service.js';
+import { mountBackOfficePaymentRoutes } from './back-office-routes.js';
 import { tillAdmission } from './guards.js';
 import { cashDeskOpenApiDocument, PAY_WEBHOOK_PATH } from './openapi.js';
 import { type HttpAdapterOptions, resolveHttpAdapterOptions } from './options.js';
@@ -40,7 +43,7 @@ import type { Till } from '../../src/cashdesk/tills.js';
  * const { url, close } = await serveHttp(app, { port: 8080 });
  */
 export function createHttpApp(service: CashDeskService, options?: HttpAdapterOptions): OpenAPIHono<NodeEnv> {
-  const { bodyLimitBytes, logger, health, eventHeartbeatMs } = resolveHttpAdapterOptions(options);
+  const { bodyLimitBytes, logger, health, eventHeartbeatMs, backOffice } = resolveHttpAdapterOptions(options);
   const app = new OpenAPIHono<NodeEnv>();
 
   // The POST routes are raw routes (raw-route.ts): they authenticate, limit, count and refuse
@@ -107,6 +110,9 @@ export function createHttpApp(service: CashDeskService, options?: HttpAdapterOpt
     logger,
     events: { heartbeatMs: eventHeartbeatMs },
   });
+  // Without a back office every caller of its routes is unknown: 401, as for a wrong key.
+  const office = backOffice ?? new BackOffice({ keys: new BackOfficeRegistry([]), tills: [] });
+  mountBackOfficePaymentRoutes(app, { service, backOffice: office, requests, bodyLimitBytes, logger });
 
   app.onError(errorHandler(logger));
   // Every route's methods, the payment routes' included: a wrong method gets 405 with Allow, before any till key is

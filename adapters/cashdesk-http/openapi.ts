@@ -3,6 +3,7 @@ import { registerWebhookSecurity, webhookSecurity } from '../../src/routes/webho
 import { TransactionUpdatedEvent } from '../../src/contracts/pay/index.js';
 import { ErrorEnvelope } from '../../src/contracts/errors.js';
 import { VERSION } from '../../src/version.js';
+import { documentBackOfficeRoutes } from './back-office-openapi.js';
 import { documentPaymentRoutes } from './payments-openapi.js';
 import { healthRoute, liveRoute, metricsRoute, PATHS, RAW_POST_ROUTES, registerComponents } from './routes.js';
 import { demoServers, OPENAPI_LICENSE } from '../../src/routes/openapi-info.js';
@@ -99,6 +100,7 @@ export function cashDeskOpenApiDocument(version: string = VERSION): object {
   ];
   for (const route of routes) app.openAPIRegistry.registerPath(route);
   documentPaymentRoutes(app);
+  documentBackOfficeRoutes(app);
   return withRequestIds(
     app.getOpenAPI31Document({
       openapi: '3.1.0',

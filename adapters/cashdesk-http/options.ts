@@ -2,6 +2,7 @@ import { pino, type Logger } from 'pino';
 import { z } from 'zod';
 import { validationErrors } from '../../src/contracts/validation-errors.js';
 import { ConfigError } from '../../src/errors.js';
+import { BackOffice } from '../../src/cashdesk/back-office/service.js';
 import { HealthCheck } from '../http-server/health.js';
 
 /** Default largest request body: 1 MiB, ample for a Pay API body and far beyond any barcode. */
@@ -29,6 +30,8 @@ export interface HttpAdapterOptions {
    * `proxy_read_timeout`, 60 s by default) keeps it. Default 15 000.
    */
   eventHeartbeatMs?: number;
+  /** The back office behind `/v1/back-office/...` and `/v1/audit`. Default: none, those routes answer 401. */
+  backOffice?: BackOffice;
 }
 
 /** {@link HttpAdapterOptions} with every default applied. */
@@ -37,6 +40,7 @@ export interface ResolvedHttpAdapterOptions {
   eventHeartbeatMs: number;
   logger: Logger;
   health: HealthCheck;
+  backOffice: BackOffice | undefined;
 }
 
 function isLogger(value: unknown): value is Logger {
@@ -58,6 +62,7 @@ const optionsSchema = z
     logger: z.custom<Logger>(isLogger, { error: 'must be a pino Logger' }).optional(),
     health: z.instanceof(HealthCheck, { error: 'must be a HealthCheck' }).optional(),
     eventHeartbeatMs: z.number().int().min(100).max(3_600_000).default(15_000),
+    backOffice: z.instanceof(BackOffice, { error: 'must be a BackOffice' }).optional(),
   })
   .strict();
 
@@ -76,5 +81,6 @@ export function resolveHttpAdapterOptions(options: HttpAdapterOptions = {}): Res
     // Silent by default: an embedding application decides where its logs go.
     logger: parsed.data.logger ?? pino({ level: 'silent' }),
     health: parsed.data.health ?? new HealthCheck({}),
+    backOffice: parsed.data.backOffice,
   };
 }

@@ -1,8 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, Handler } from 'hono';
-import type { ZodType } from 'zod';
 import { ListPayments, PaymentId, type PaymentView, StartPayment } from '../../src/contracts/cashdesk-payments.js';
-import { JSON_TOO_DEEP_MESSAGE, jsonTooDeep } from '../../src/contracts/json-depth.js';
 import { PaymentsError, paymentRefusal } from '../../src/cashdesk/payments/errors.js';
 import type { Payments } from '../../src/cashdesk/payments/api.js';
 import type { CashDeskService } from '../../src/cashdesk/service.js';
@@ -12,19 +10,13 @@ import { REQUEST_ID_HEADER, withRequestId } from '../../src/log/request-id.js';
 import type { NodeEnv } from '../http-server/node-env.js';
 import { paymentEventStream, type PaymentEventsOptions } from './payment-events.js';
 import { requestIdOf } from '../http-server/request-id.js';
-import { isJsonMediaType } from '../http-server/media-type.js';
 import { requestBodyLimit } from '../http-server/body-limit.js';
 import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
 import { CLIENT_CLOSED_REQUEST, isClientAbort } from '../http-server/failures.js';
 import { HttpProblem } from '../http-server/problem.js';
-import {
-  bodyNotJson,
-  databaseUnavailable,
-  invalidBody,
-  payloadTooLarge,
-  unauthorized,
-  unsupportedMediaType,
-} from '../http-server/refusals.js';
+import { databaseUnavailable, invalidBody, payloadTooLarge, unauthorized } from '../http-server/refusals.js';
+import { withAuditCaller } from '../../src/cashdesk/back-office/audit-context.js';
+import { readJsonBody } from './json-body.js';
 import { INTENTS } from './payment-intents.js';
 import type { TillAuthenticator } from './till-keys.js';
 import { clientAddressOf } from '../../src/net/client-address.js';
@@ -56,7 +48,7 @@ export interface PaymentRoutesDeps {
 export const DEFAULT_MAX_EVENT_STREAMS_PER_TILL = 16;
 
 /** The HTTP refusal of a payment call's failure; anything that is none stays as it is (a bug: 500). */
-function problemOf(error: unknown): unknown {
+export function problemOf(error: unknown): unknown {
   if (isDatabaseUnavailable(error)) return databaseUnavailable();
   const refusal = paymentRefusal(error);
   if (refusal === undefined) return error;
@@ -102,29 +94,7 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
     if (!parsed.success) throw new HttpProblem(400, 'BAD_REQUEST', [`paymentId: ${parsed.error.issues[0]!.message}`]);
     return parsed.data;
   };
-  const body = async <T>(c: Context<NodeEnv>, schema: ZodType<T> | undefined): Promise<T> => {
-    // As the raw POST routes (guards.ts): a declared type that is not JSON is refused before reading, a body without
-    // one after. A form or text/plain body is what a page of another origin can send without asking first.
-    const contentType = c.req.header('content-type');
-    if (contentType !== undefined && !isJsonMediaType(contentType)) throw unsupportedMediaType();
-    const text = await c.req.text();
-    if (contentType === undefined && text.length > 0) throw unsupportedMediaType();
-    if (schema === undefined) {
-      if (text.trim() === '' || /^\s*\{\s*\}\s*$/.test(text)) return undefined as T;
-      throw new HttpProblem(400, 'BAD_REQUEST', ['body: must be empty or {}']);
-    }
-    // Bounded before anything walks it (JSON.parse would take any depth; what comes after may not).
-    if (jsonTooDeep(text)) throw new HttpProblem(400, 'BAD_REQUEST', [JSON_TOO_DEEP_MESSAGE]);
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw bodyNotJson();
-    }
-    const parsed = schema.safeParse(value);
-    if (!parsed.success) throw invalidBody(parsed.error);
-    return parsed.data;
-  };
+  const body = readJsonBody;
   // Counted and logged by route pattern: a label per paymentId would grow without bound. The request's id is
   // current while the payment works (withRequestId): the Pay client sends it on, the Pay API's transaction keeps it.
   const counted =
@@ -135,7 +105,8 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
       const log = (status: number) =>
         deps.logger.info({ reqId, method: c.req.method, route, status }, 'payment request');
       try {
-        const response = await withRequestId(reqId, () => handler(c));
+        const address = clientAddressOf(c.env.incoming) ?? null;
+        const response = await withRequestId(reqId, () => withAuditCaller({ address }, () => handler(c)));
         deps.requests.count(route, response.status);
         log(response.status);
         return response;

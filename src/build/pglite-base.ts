@@ -22,6 +22,7 @@ import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { CALLBACK_MIGRATIONS } from '../callback/migrations.js';
+import { auditMigrations } from '../cashdesk/back-office/audit-migrations.js';
 import { paymentMigrations } from '../cashdesk/payments/migrations.js';
 import { loyaltyMigrations } from '../loyalty-program/migrations.js';
 import { SANDBOX_MODULES } from '../sandbox/modules.js';
@@ -42,6 +43,7 @@ const KIT_MIGRATIONS: ReadonlyArray<readonly [module: string, migrations: readon
   ...SANDBOX_MODULES.map((m) => [m.name, m.migrations] as const),
   ['loyalty', loyaltyMigrations],
   ['cashdesk-payments', paymentMigrations],
+  ['cashdesk-audit', auditMigrations],
   ['callback', CALLBACK_MIGRATIONS],
 ];
 

@@ -95,16 +95,22 @@ export class CashDeskService {
   authenticate(key: string | undefined, transport: 'ws' | 'http', remoteAddress?: string): Till | undefined {
     this.admit(remoteAddress);
     const till = this.#tills.authenticate(key);
-    if (till === undefined) {
-      this.metrics.authFailures.inc({ transport });
-      // A lockout is begun by this process's count at once, or by the instances' shared count a moment later.
-      const lockout = this.#limiter?.failed(remoteAddress, undefined, (shared) => this.#lockedOut(shared, transport));
-      if (lockout !== undefined) this.#lockedOut(lockout, transport);
-      else if (this.#limiter?.firstFailureOf(remoteAddress)) {
-        this.#log.warn({ transport, remoteAddress }, 'till authentication failed (told once per address and window)');
-      }
-    }
+    if (till === undefined) this.wrongKey(transport, remoteAddress);
     return till;
+  }
+
+  /**
+   * Counts a wrong key from `remoteAddress` against its budget (till keys and back-office keys share it), locking
+   * the address out once it is spent.
+   */
+  wrongKey(transport: 'ws' | 'http', remoteAddress: string | undefined): void {
+    this.metrics.authFailures.inc({ transport });
+    // A lockout is begun by this process's count at once, or by the instances' shared count a moment later.
+    const lockout = this.#limiter?.failed(remoteAddress, undefined, (shared) => this.#lockedOut(shared, transport));
+    if (lockout !== undefined) this.#lockedOut(lockout, transport);
+    else if (this.#limiter?.firstFailureOf(remoteAddress)) {
+      this.#log.warn({ transport, remoteAddress }, 'till authentication failed (told once per address and window)');
+    }
   }
 
   #lockedOut(lockout: Lockout, transport: 'ws' | 'http'): void {

@@ -133,6 +133,12 @@ export const ERROR_CODES = {
   PAYMENT_MOVED: mapped(503, JSON_RPC.payments),
   PAYMENTS_CLOSED: mapped(503, JSON_RPC.payments),
 
+  // The back office's refusals of a caller that authenticated (`BackOfficeError`).
+  /** The back-office key lacks the scope the route needs. */
+  SCOPE_MISSING: mapped(403),
+  /** The refund is over the back-office key's `maxRefundAmount`. */
+  REFUND_LIMIT_EXCEEDED: mapped(403),
+
   // The Push API and its client (`PushError`); BAD_REQUEST, UNAUTHORIZED, NOT_FOUND above.
   /** The document's 304: called earlier than the account allows (no body; the wait in `Retry-After`). */
   TOO_EARLY: mapped(304),

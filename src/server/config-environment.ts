@@ -19,6 +19,7 @@ export const ENVIRONMENT: Record<
   WPK_PREVIOUS_KEYS: { path: ['verifier', 'previousKeys'], kind: 'list' },
   WPK_BONUS_URL: { path: ['bonus', 'url'], kind: 'string' },
   WPK_TILLS: { path: ['tills'], kind: 'tills' },
+  WPK_BACK_OFFICE: { path: ['backOffice'], kind: 'json' },
   WPK_HOST: { path: ['server', 'host'], kind: 'string' },
   WPK_PORT: { path: ['server', 'port'], kind: 'number' },
   WPK_ALLOWED_ORIGINS: { path: ['server', 'allowedOrigins'], kind: 'list' },

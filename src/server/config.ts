@@ -9,6 +9,7 @@ import { payDialectSchema } from '../contracts/pay/dialect.js';
 import { DEFAULT_PAY_TOKEN, payTokenSchema } from '../contracts/pay/token.js';
 import { DEFAULT_TOKEN_HEADER, payPathsSchema, payProfileSchema, tokenHeaderSchema } from '../pay/options.js';
 import { validationErrors } from '../contracts/validation-errors.js';
+import { backOfficeSection, sharedKeyIssues, storeField } from './config-back-office.js';
 import { ENVIRONMENT, envValue, setPath } from './config-environment.js';
 import { placeholderIssues } from './config-placeholders.js';
 
@@ -146,6 +147,8 @@ export const serveConfigSchema = z
             // A till that reads the bridge's answers as if each were to its previous call gets them in the order it
             // called.
             orderedAnswers: z.boolean({ error: 'must be true or false' }).optional(),
+            // The till's store (shop): the back office's reports group by store, then till.
+            store: storeField,
           })
           .strict(),
         { error: 'must be a list of { id, key }' },
@@ -204,6 +207,8 @@ export const serveConfigSchema = z
       .regex(/^rediss?:\/\//, { error: 'must be a redis:// or rediss:// URL' })
       .optional(),
     pay: paySection.optional(),
+    // Keys of the merchant's back-office systems (Bearer on HTTP only), each with its scopes.
+    backOffice: backOfficeSection,
     database: databaseSection.default({}),
     // Redis or the Pay API not answering at start: a warn line each, and the server starts (false, the default);
     // true: the start fails naming it (--require-dependencies). The database is always required.
@@ -267,6 +272,8 @@ export function resolveServeConfig(
   const parsed = serveConfigSchema.safeParse(merged);
   const issues = [...aliasIssues, ...(parsed.success ? [] : validationErrors(parsed.error, 'config'))];
   if (issues.length > 0 || !parsed.success) throw new ConfigError(issues, 'server configuration');
+  const shared = sharedKeyIssues(parsed.data.tills, parsed.data.backOffice);
+  if (shared.length > 0) throw new ConfigError(shared, 'server configuration');
   const { prefix, delimeter } = parsed.data.verifier;
   if (prefix.includes(delimeter))
     throw new ConfigError(['verifier.prefix: must not contain the delimiter'], 'server configuration');

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger, LevelWithSilent } from 'pino';
+import type { BackOfficeRecords } from '../cashdesk/back-office/records.js';
 import type { Payments } from '../cashdesk/payments/api.js';
 import { PaymentsError } from '../cashdesk/payments/errors.js';
 import type { UpdateListener } from '../cashdesk/payments/feed.js';
@@ -49,7 +50,7 @@ function startWorker(workerData: PaymentsWorkerData): Worker {
  * verify scans and sign Pay API bodies (the verifier, its replay store and
  * its metrics stay here).
  */
-class ThreadPayments implements Payments {
+class ThreadPayments implements Payments, BackOfficeRecords {
   readonly #worker: Worker;
   readonly #calls = new Map<number, Waiter>();
   readonly #listeners = new Map<number, UpdateListener>();
@@ -164,6 +165,15 @@ class ThreadPayments implements Payments {
   }
   list(...args: Parameters<Payments['list']>): Promise<PaymentView[]> {
     return this.call('list', ...args);
+  }
+  search(...args: Parameters<BackOfficeRecords['search']>): ReturnType<BackOfficeRecords['search']> {
+    return this.call('search', ...args);
+  }
+  recordAudit(...args: Parameters<BackOfficeRecords['recordAudit']>): ReturnType<BackOfficeRecords['recordAudit']> {
+    return this.call('recordAudit', ...args);
+  }
+  readAudit(...args: Parameters<BackOfficeRecords['readAudit']>): ReturnType<BackOfficeRecords['readAudit']> {
+    return this.call('readAudit', ...args);
   }
   events(...args: Parameters<Payments['events']>): Promise<SessionUpdate[]> {
     return this.call('events', ...args);

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
+import type { BackOfficeRecords } from '../cashdesk/back-office/records.js';
 import type { Payments } from '../cashdesk/payments/api.js';
 import type { ChannelListeners } from '../cashdesk/payments/coordination.js';
-import { CashDeskPayments } from '../cashdesk/payments/service.js';
+import { BackOfficePayments } from '../cashdesk/back-office/back-office-payments.js';
 import type { BarcodeVerification } from '../contracts/barcode.js';
 import { isDatabaseUnavailable, openChannel, openDatabase, type Database, type SharedChannel } from '../db/index.js';
 import { createPayClient } from '../pay/client.js';
@@ -10,7 +11,7 @@ import { wordsNotUnderstood, type NotUnderstoodCount } from './pay-words.js';
 
 /** The payments of a running server and what they hold open. */
 export interface ServerPayments {
-  readonly payments: Payments;
+  readonly payments: Payments & BackOfficeRecords;
   /** Which database holds the payment rows. */
   readonly databaseKind: Database['kind'];
   /**
@@ -86,7 +87,7 @@ export async function openServerPayments(
     });
     const channel = `wpk_pay_${schema ?? 'public'}`;
     let shared: SharedChannel | undefined;
-    const payments = new CashDeskPayments({
+    const payments = new BackOfficePayments({
       client,
       db,
       verify: (fullBarcode, tillId) => service().verifyForPayment(fullBarcode, tillId),

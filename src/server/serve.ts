@@ -19,6 +19,9 @@ import type { ServeConfig } from './config.js';
 import { CashDeskService } from '../cashdesk/service.js';
 import { TillRegistry } from '../cashdesk/tills.js';
 import { httpBonusHook } from '../cashdesk/bonus.js';
+import { BackOfficeRegistry } from '../cashdesk/back-office/credentials.js';
+import { BackOffice } from '../cashdesk/back-office/service.js';
+import { auditedPayments } from '../cashdesk/back-office/audited-payments.js';
 import { ServerMetrics } from '../cashdesk/metrics.js';
 import { openServerPayments, type ServerPayments } from './payments.js';
 import { openPaymentsThread } from './payments-thread.js';
@@ -210,6 +213,8 @@ async function buildCashDesk(
         : await openServerPayments(paymentsConfig, () => service!, logger, options.clock, count);
   }
   const { pay } = opened;
+  // Every money-moving intent, from a till or the back office, leaves an audit record.
+  const payments = pay && auditedPayments(pay.payments, (err) => logger.warn({ err }, 'audit record not written'));
   // With Redis, the wrong-key budget per address holds for every instance together, not for each.
   const failureCounts = store === undefined ? undefined : new RedisFailureCounts({ client: store.client, logger });
   opened.failureCounts = failureCounts;
@@ -219,7 +224,7 @@ async function buildCashDesk(
     version: VERSION,
     metrics,
     logger,
-    ...(pay ? { payments: pay.payments } : {}),
+    ...(payments ? { payments } : {}),
     ...(signer ? { signer } : {}),
     ...(failureCounts === undefined ? {} : { bruteForce: { shared: failureCounts } }),
   });
@@ -230,10 +235,16 @@ async function buildCashDesk(
     ...(store === undefined ? {} : { redis: () => store.ping() }),
     ...(pay === undefined ? {} : { database: () => pay.ping() }),
   });
+  const backOffice = new BackOffice({
+    keys: new BackOfficeRegistry(config.backOffice),
+    tills: config.tills,
+    ...(payments ? { payments } : {}),
+  });
   const app = createHttpApp(service, {
     bodyLimitBytes: s.bodyLimitBytes,
     logger,
     health,
+    backOffice,
     ...defined({ eventHeartbeatMs: s.eventHeartbeatMs }),
   });
   options.mount?.(app, service);

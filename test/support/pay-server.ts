@@ -94,6 +94,8 @@ export interface PayServerOptions {
   port?: number;
   /** The tills and their keys (default: the demo till). */
   tills?: ServeConfigInput['tills'];
+  /** The back-office keys (default none). */
+  backOffice?: ServeConfigInput['backOffice'];
   /** More of the `pay` section, e.g. a dialect file's `dialect` and `unknownStatusTimeoutMs`. */
   pay?: Record<string, unknown>;
 }
@@ -114,6 +116,7 @@ export function payConfig(sandboxUrl: string, options: PayServerOptions & { webh
       ...demoConfig,
       server: { port: options.port ?? 0 },
       ...(options.tills ? { tills: options.tills } : {}),
+      ...(options.backOffice ? { backOffice: options.backOffice } : {}),
       pay: {
         url: sandboxUrl,
         ...(options.webhookSecret ? { webhookSecret: options.webhookSecret } : {}),

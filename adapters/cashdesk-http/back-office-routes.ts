@@ -1,0 +1,122 @@
+import { clientAddressOf } from '../../src/net/client-address.js';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context, Handler } from 'hono';
+import type { Logger } from 'pino';
+import type { BackOffice } from '../../src/cashdesk/back-office/service.js';
+import { type BackOfficeCaller, bearerKey } from '../../src/cashdesk/back-office/credentials.js';
+import type { CashDeskService } from '../../src/cashdesk/service.js';
+import { AuditQuery, BackOfficePaymentParams, BackOfficePaymentsQuery } from '../../src/contracts/back-office.js';
+import { RefundBody } from '../../src/contracts/cashdesk-payments.js';
+import { REQUEST_ID_HEADER, withRequestId } from '../../src/log/request-id.js';
+import { requestBodyLimit } from '../http-server/body-limit.js';
+import { CLIENT_CLOSED_REQUEST, isClientAbort } from '../http-server/failures.js';
+import type { NodeEnv } from '../http-server/node-env.js';
+import { HttpProblem } from '../http-server/problem.js';
+import { invalidBody, payloadTooLarge, unauthorized } from '../http-server/refusals.js';
+import { requestIdOf } from '../http-server/request-id.js';
+import type { RequestCounter } from '../http-server/request-metrics.js';
+import { readJsonBody } from './json-body.js';
+import { problemOf } from './payments.js';
+
+/** Where the back-office routes live. */
+export const BACK_OFFICE_PATH = '/v1/back-office';
+
+/** The audit log's route. */
+export const AUDIT_PATH = '/v1/audit';
+
+/** The back-office refund's route, as documented and counted. */
+export const BACK_OFFICE_REFUND_ROUTE = `${BACK_OFFICE_PATH}/tills/{tillId}/payments/{paymentId}/refund`;
+
+/** What the back-office routes share with the rest of the app. */
+export interface BackOfficeRoutesDeps {
+  service: CashDeskService;
+  backOffice: BackOffice;
+  requests: RequestCounter;
+  bodyLimitBytes: number;
+  logger: Logger;
+}
+
+/** A route's handler, given the caller its key authenticated. */
+export type CallerRoute = (c: Context<NodeEnv>, caller: BackOfficeCaller) => Promise<Response>;
+
+/**
+ * Wraps a back-office route: the request id current and in the answer, the key of `Authorization: Bearer` only
+ * (never `?key=`: a URL ends up in logs) checked before anything else, wrong keys counted against the caller's
+ * address as till keys are, the answer counted by route pattern and logged in one line.
+ */
+export function backOfficeRoute(deps: BackOfficeRoutesDeps, route: string, handler: CallerRoute): Handler<NodeEnv> {
+  return async (c) => {
+    const reqId = requestIdOf(c.env.incoming);
+    c.header(REQUEST_ID_HEADER, reqId);
+    const log = (status: number) =>
+      deps.logger.info({ reqId, method: c.req.method, route, status }, 'back-office request');
+    try {
+      const response = await withRequestId(reqId, () => handler(c, authenticate(deps, c)));
+      deps.requests.count(route, response.status);
+      log(response.status);
+      return response;
+    } catch (error) {
+      const problem = problemOf(error);
+      const status =
+        problem instanceof HttpProblem ? problem.httpStatus : isClientAbort(problem) ? CLIENT_CLOSED_REQUEST : 500;
+      deps.requests.count(route, status);
+      log(status);
+      throw problem;
+    }
+  };
+}
+
+function authenticate(deps: BackOfficeRoutesDeps, c: Context<NodeEnv>): BackOfficeCaller {
+  const address = clientAddressOf(c.env.incoming);
+  deps.service.admit(address);
+  const caller = deps.backOffice.authenticate(bearerKey(c.req.header('authorization')));
+  if (caller === undefined) {
+    deps.service.wrongKey('http', address);
+    throw unauthorized();
+  }
+  return caller;
+}
+
+/**
+ * Mounts `GET /v1/audit` (`audit:read`), `GET /v1/back-office/payments` (`payments:read`) and
+ * `POST /v1/back-office/tills/{tillId}/payments/{paymentId}/refund` (`payments:refund`).
+ */
+export function mountBackOfficePaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: BackOfficeRoutesDeps): void {
+  const limit = requestBodyLimit(deps.bodyLimitBytes, () => {
+    throw payloadTooLarge(deps.bodyLimitBytes);
+  });
+  app.get(
+    AUDIT_PATH,
+    backOfficeRoute(deps, AUDIT_PATH, async (c, caller) => {
+      deps.backOffice.require(caller, 'audit:read');
+      const query = AuditQuery.safeParse(c.req.query());
+      if (!query.success) throw invalidBody(query.error);
+      return c.json(await deps.backOffice.audit(caller, query.data), 200);
+    }),
+  );
+  const listRoute = `${BACK_OFFICE_PATH}/payments`;
+  app.get(
+    listRoute,
+    backOfficeRoute(deps, listRoute, async (c, caller) => {
+      deps.backOffice.require(caller, 'payments:read');
+      const query = BackOfficePaymentsQuery.safeParse(c.req.query());
+      if (!query.success) throw invalidBody(query.error);
+      return c.json(await deps.backOffice.payments(caller, query.data), 200);
+    }),
+  );
+  app.post(
+    `${BACK_OFFICE_PATH}/tills/:tillId/payments/:paymentId/refund`,
+    backOfficeRoute(deps, BACK_OFFICE_REFUND_ROUTE, async (c, caller) => {
+      const params = BackOfficePaymentParams.safeParse(c.req.param());
+      if (!params.success) throw invalidBody(params.error);
+      let response: Response | undefined;
+      await limit(c, async () => {
+        const intent = await readJsonBody(c, RefundBody);
+        const { tillId, paymentId } = params.data;
+        const address = clientAddressOf(c.env.incoming) ?? null;
+        response = c.json(await deps.backOffice.refund(caller, tillId, paymentId, intent, address), 200);
+      });
+      return response!;
+    }),
+  );
+}
