@@ -70,7 +70,7 @@ export class TicketStore {
     return { ticket, expiresAt };
   }
 
-  /** The till a ticket was issued to, once: the ticket is spent whatever the answer. Undefined if unknown or expired. */
+  /** The till a ticket was issued to, once: a found ticket is spent. Undefined if unknown, spent or expired. */
   redeem(presented: string | undefined): Till | undefined {
     if (typeof presented !== 'string' || presented.length === 0 || presented.length > 512) return undefined;
     this.#sweep();
