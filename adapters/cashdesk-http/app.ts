@@ -21,6 +21,7 @@ import { cashDeskOpenApiDocument, PAY_WEBHOOK_PATH } from './openapi.js';
 import { type HttpAdapterOptions, resolveHttpAdapterOptions } from './options.js';
 import { mountPaymentRoutes } from './payments.js';
 import { healthRoute, liveRoute, metricsRoute, PATHS, RAW_POST_ROUTES, type RawPostRouteName } from './routes.js';
+import { mountTicketRoute } from './tickets.js';
 import { rememberingAuthenticator } from './till-keys.js';
 import { requestDataFrom } from './token-body.js';
 import { fullBarcodeFrom, fullBarcodesFrom } from './verify-body.js';
@@ -29,7 +30,8 @@ import type { Till } from '../../src/cashdesk/tills.js';
 /**
  * The cash desk server's HTTP API (the README's Cash desk server) over a
  * {@link CashDeskService}: `POST /v1/barcode/verify`, `POST /v1/barcode/verify-batch`,
- * `POST /v1/token` (till key required), `GET /healthz` (503 naming a dependency that does not answer), `GET /livez`,
+ * `POST /v1/token`, `POST /v1/tickets` (till key required), `GET /healthz` (503 naming a dependency that does
+ * not answer), `GET /livez`,
  * `GET /metrics`, `GET /openapi.json`, `GET /asyncapi.json` (the bridge's). Every
  * refusal is the envelope `{ status, errors[] }`; the OpenAPI 3.1 document is
  * generated from the same zod schemas that validate the requests.
@@ -113,6 +115,8 @@ export function createHttpApp(service: CashDeskService, options?: HttpAdapterOpt
   // Without a back office every caller of its routes is unknown: 401, as for a wrong key.
   const office = backOffice ?? new BackOffice({ keys: new BackOfficeRegistry([]), tills: [] });
   mountBackOfficePaymentRoutes(app, { service, backOffice: office, requests, bodyLimitBytes, logger });
+
+  mountTicketRoute(app, { service, authenticate, requests, logger });
 
   app.onError(errorHandler(logger));
   // Every route's methods, the payment routes' included: a wrong method gets 405 with Allow, before any till key is

@@ -5,6 +5,7 @@ import { ErrorEnvelope } from '../../src/contracts/errors.js';
 import { VERSION } from '../../src/version.js';
 import { documentBackOfficeRoutes } from './back-office-openapi.js';
 import { documentPaymentRoutes } from './payments-openapi.js';
+import { ticketRoute } from './tickets.js';
 import { healthRoute, liveRoute, metricsRoute, PATHS, RAW_POST_ROUTES, registerComponents } from './routes.js';
 import { demoServers, OPENAPI_LICENSE } from '../../src/routes/openapi-info.js';
 import { withRequestIds } from '../../src/routes/ops.js';
@@ -91,6 +92,7 @@ export function cashDeskOpenApiDocument(version: string = VERSION): object {
   registerWebhookSecurity(app);
   const routes = [
     ...Object.values(RAW_POST_ROUTES),
+    ticketRoute,
     healthRoute,
     liveRoute,
     metricsRoute,

@@ -9,13 +9,22 @@ export function connection(d: RpcBridgeDescription) {
       scheme: 'bearer',
       description: "The till's key: `Authorization: Bearer <key>` on the upgrade request.",
     },
+    tillTicket: {
+      type: 'httpApiKey',
+      in: 'query',
+      name: 'ticket',
+      description:
+        'A one-use ticket from `POST /v1/tickets` (30 s, that till only, the issuing instance) as `?ticket=`, for ' +
+        'clients that cannot set headers (browsers): the key stays out of URLs. Such upgrades are checked against ' +
+        'the allowed origins; a wrong, expired or spent ticket counts as a wrong key.',
+    },
     tillKeyQuery: {
       type: 'httpApiKey',
       in: 'query',
       name: 'key',
       description:
-        "The till's key as `?key=`, for clients that cannot set headers (browsers); " +
-        'such upgrades are checked against the allowed origins.',
+        "Deprecated: the till's key as `?key=` (it lands in proxies' access logs); use `tillTicket`. " +
+        'Such upgrades are checked against the allowed origins.',
     },
   };
   const server = {
@@ -24,7 +33,9 @@ export function connection(d: RpcBridgeDescription) {
     title: 'demo',
     description:
       'The cash desk server as `npm start` runs it; ' + 'point tills at the real server (`wss` behind TLS) instead.',
-    security: ['tillKey', 'tillKeyQuery'].map((scheme) => ({ $ref: `#/components/securitySchemes/${scheme}` })),
+    security: ['tillKey', 'tillTicket', 'tillKeyQuery'].map((scheme) => ({
+      $ref: `#/components/securitySchemes/${scheme}`,
+    })),
   };
   const escaped = d.subprotocol.replace(/\./g, '\\.');
   const protocol = {
@@ -38,7 +49,8 @@ export function connection(d: RpcBridgeDescription) {
     pattern: '^Bearer .+$',
     description: "`Bearer <till key>`: the till's key (or `?key=`).",
   };
-  const key = { type: 'string', description: "The till's key, for clients that cannot set headers." };
+  const key = { type: 'string', description: "Deprecated: the till's key; use `ticket`." };
+  const ticket = { type: 'string', description: 'A one-use ticket from `POST /v1/tickets`.' };
   // The WebSockets binding describes the upgrade request: the one place the subprotocol and the key are given.
   const upgrade = {
     method: 'GET',
@@ -47,7 +59,7 @@ export function connection(d: RpcBridgeDescription) {
       required: ['Sec-WebSocket-Protocol'],
       properties: { 'Sec-WebSocket-Protocol': protocol, Authorization: authorization },
     },
-    query: { type: 'object', properties: { key } },
+    query: { type: 'object', properties: { ticket, key } },
     bindingVersion: '0.1.0',
   };
   return { securitySchemes, server, upgrade };

@@ -117,7 +117,7 @@ class WsBridge implements Bridge {
   }
 
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    // The key may be in the query string: log the path only, never `req.url`.
+    // A key or ticket may be in the query string: log the path only, never `req.url`.
     const remote = { remoteAddress: clientAddressOf(req), path: (req.url ?? '/').split('?')[0] };
     const checked =
       this.#closing !== undefined
@@ -128,6 +128,7 @@ class WsBridge implements Bridge {
               checkUpgrade(req, {
                 allowedOrigins: this.#allowedOrigins,
                 authenticate: (key, address) => this.#service.authenticate(key, 'ws', address),
+                redeemTicket: (ticket, address) => this.#service.redeemTicket(ticket, address),
               }),
             );
     if ('refusal' in checked) {

@@ -23,7 +23,10 @@ export const UPGRADE_REFUSALS = {
   /** Only for an upgrade whose key is not in `Authorization` (a browser's). */
   origin: { status: 403, message: 'origin not allowed' },
   subprotocol: { status: 400, message: `subprotocol ${SUBPROTOCOL} required` },
-  unauthorized: { status: 401, message: 'a valid till key is required (Authorization: Bearer <key> or ?key=)' },
+  unauthorized: {
+    status: 401,
+    message: 'a valid till key or ticket is required (Authorization: Bearer <key>, or ?ticket= from POST /v1/tickets)',
+  },
   /** Checked before everything but `closing`: over the bridge's `maxConnections`. */
   tooManyConnections: { status: 503, message: 'too many connections', headers: { 'Retry-After': '1' } },
   /** Checked after the till key: that till is over `maxConnectionsPerTill`. */
@@ -43,15 +46,18 @@ export interface UpgradeContext {
   allowedOrigins: ReadonlySet<string>;
   /** The till of a key presented from `remoteAddress`; throws `LockoutError` while that address is locked out. */
   authenticate(key: string | undefined, remoteAddress: string | undefined): Till | undefined;
+  /** The till a one-use `?ticket=` was issued to; throws `LockoutError` like `authenticate`. */
+  redeemTicket(ticket: string, remoteAddress: string | undefined): Till | undefined;
 }
 
 /**
- * The till an upgrade request authenticates as, or why it is refused. The
- * `Origin` allowlist applies only to upgrades without a Bearer key in
- * `Authorization` (the key in `?key=`, or none): it protects browsers, whose
- * WebSocket API sends the page's Origin and can put a key only in the URL,
- * never in a header. A client that sets that header is no browser page (many
- * libraries send an Origin anyway, Python's websocket-client among them).
+ * The till an upgrade request authenticates as, or why it is refused: a Bearer
+ * key in `Authorization`, else a one-use `?ticket=` (`POST /v1/tickets`), else
+ * the deprecated `?key=`. The `Origin` allowlist applies only to upgrades
+ * without a Bearer key: it protects browsers, whose WebSocket API sends the
+ * page's Origin and can put a credential only in the URL, never in a header.
+ * A client that sets that header is no browser page (many libraries send an
+ * Origin anyway, Python's websocket-client among them).
  */
 export function checkUpgrade(
   req: IncomingMessage,
@@ -69,7 +75,12 @@ export function checkUpgrade(
   if (!offeredProtocols(req).includes(SUBPROTOCOL)) return { refusal: UPGRADE_REFUSALS.subprotocol };
   let till: Till | undefined;
   try {
-    till = context.authenticate(presentedKey(authorization, req.url), clientAddressOf(req));
+    const ticket = keyInHeader ? undefined : ticketOf(req.url);
+    const address = clientAddressOf(req);
+    till =
+      ticket === undefined
+        ? context.authenticate(presentedKey(authorization, req.url), address)
+        : context.redeemTicket(ticket, address);
   } catch (error) {
     if (!(error instanceof LockoutError)) throw error;
     return {
@@ -86,6 +97,11 @@ export function checkUpgrade(
     };
   }
   return { till };
+}
+
+/** The `?ticket=` of an upgrade's URL, if it has one (empty counts: it is refused as a wrong ticket). */
+function ticketOf(url: string | undefined): string | undefined {
+  return new URL(url ?? '/', 'http://localhost').searchParams.get('ticket') ?? undefined;
 }
 
 /** The serialised origin, so `HTTPS://POS.example.com:443` matches `https://pos.example.com`. */

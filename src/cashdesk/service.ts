@@ -8,6 +8,7 @@ import { FailureLimiter, type FailureLimiterOptions, type Lockout } from '../gua
 import { ServerMetrics } from './metrics.js';
 import type { Payments } from './payments/api.js';
 import { AcceptedScans } from './scans.js';
+import { TicketStore } from './tickets.js';
 import type { Till, TillRegistry } from './tills.js';
 
 /** What the cash desk service needs. */
@@ -33,6 +34,8 @@ export interface CashDeskServiceOptions {
    * server's own payments and the tills' `token.get` alike. Default: the verifier's `getToken`.
    */
   signer?: { getToken(requestData: string): string | Promise<string> };
+  /** The one-use tickets of the bridge's upgrade (`POST /v1/tickets`). Default: a `TicketStore` with its defaults. */
+  tickets?: TicketStore;
 }
 
 /** The answer of `health`. */
@@ -52,6 +55,8 @@ export class CashDeskService {
   readonly metrics: ServerMetrics;
   /** Payments run for the tills, when the server has a Pay API configured. */
   readonly payments: Payments | undefined;
+  /** One-use tickets for the bridge's upgrade, so a browser till's key stays out of URLs. */
+  readonly tickets: TicketStore;
   readonly #verifier: CashDeskServiceOptions['verifier'];
   readonly #signer: NonNullable<CashDeskServiceOptions['signer']>;
   readonly #tills: TillRegistry;
@@ -83,6 +88,7 @@ export class CashDeskService {
           : new FailureLimiter({ ...limiter, perCredential: false });
     this.#log = options.logger ?? pino({ level: 'silent' });
     this.payments = options.payments;
+    this.tickets = options.tickets ?? new TicketStore();
   }
 
   /**
@@ -100,8 +106,21 @@ export class CashDeskService {
   }
 
   /**
-   * Counts a wrong key from `remoteAddress` against its budget (till keys and back-office keys share it), locking
-   * the address out once it is spent.
+   * The till a one-use ticket (`tickets`) was issued to, for the bridge's upgrade from `remoteAddress`. A wrong,
+   * expired or spent ticket is refused and counted exactly as a wrong key.
+   *
+   * @throws LockoutError while `remoteAddress` is locked out: the ticket is then not even looked at (nor spent).
+   */
+  redeemTicket(ticket: string | undefined, remoteAddress?: string): Till | undefined {
+    this.admit(remoteAddress);
+    const till = this.tickets.redeem(ticket);
+    if (till === undefined) this.wrongKey('ws', remoteAddress);
+    return till;
+  }
+
+  /**
+   * Counts a wrong key from `remoteAddress` against its budget (till keys, tickets and back-office keys share it),
+   * locking the address out once it is spent.
    */
   wrongKey(transport: 'ws' | 'http', remoteAddress: string | undefined): void {
     this.metrics.authFailures.inc({ transport });

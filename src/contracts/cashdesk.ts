@@ -156,6 +156,14 @@ export const TokenResponse = z
   })
   .meta({ id: 'TokenResponse' });
 
+/** The answer of `POST /v1/tickets`: a one-use credential for the bridge's upgrade (`/ws?ticket=`). */
+export const TicketResponse = z
+  .object({
+    ticket: z.string().meta({ description: 'Put as `?ticket=` on the `/ws` upgrade; accepted once.' }),
+    expiresAt: z.string().meta({ description: 'RFC 3339 time after which the ticket is refused (30 s on).' }),
+  })
+  .meta({ id: 'TicketResponse' });
+
 export const Health = z
   .object({
     status: z.literal('ok'),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { serverLimitsSchema } from '../../adapters/http-server/server-limits.js';
 import { ConfigError } from '../errors.js';
 import { validationErrors } from '../contracts/validation-errors.js';
+import { trustedProxiesSchema } from '../net/client-address.js';
 
 const schema = z
   .object({
@@ -31,6 +32,11 @@ const schema = z
       .default(8 * 1024 * 1024),
     /** Timeouts and connection cap of the listening server (`startSandbox`); default `DEFAULT_SERVER_LIMITS`. */
     limits: serverLimitsSchema.optional(),
+    /**
+     * Proxies (addresses or CIDRs) whose `Forwarded`/`X-Forwarded-For` names the client: the address the brute-force
+     * limits count and the logs record. Default none: the peer's own address, whatever the headers say.
+     */
+    trustedProxies: trustedProxiesSchema.optional(),
     /**
      * The words of the Pay API: `kit` (ours, as in openapi/pay.json) or `foreign` (another service's wording on the
      * document's paths and fields; see `src/sandbox/pay/dialect`). A Pay module's own `dialect` option wins.

@@ -41,7 +41,7 @@ export async function startSandbox(
   modules?: readonly SandboxModule[],
 ): Promise<RunningSandbox> {
   const { onListening, ...sandboxOptions } = options;
-  const { host, port, limits, dataDir, databaseUrl } = resolveSandboxOptions(sandboxOptions);
+  const { host, port, limits, dataDir, databaseUrl, trustedProxies } = resolveSandboxOptions(sandboxOptions);
   let sandbox: Sandbox | undefined;
   // Listen first only where nothing but a bug can fail after it (no folder lock, no server to reach).
   const { http: server, built: running } = await serveWhileBuilding(
@@ -49,6 +49,7 @@ export async function startSandbox(
       host,
       port,
       limits,
+      ...(trustedProxies === undefined ? {} : { trustedProxies }),
       early: dataDir === undefined && databaseUrl === undefined,
       ...(onListening ? { onListening } : {}),
     },

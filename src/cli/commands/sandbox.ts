@@ -19,7 +19,8 @@ wallet-app simulator and test controls (/sandbox/...), GET /openapi.json.
                    errors, 410 SESSION_EXPIRED, refunds PENDING first); check it with 'pay check --dialect foreign'
                    (the package's examples/dialects/sandbox-foreign.json, its pay.dialect for serve)
   --strict         refuse (409) a /checkout for a card session whose invoice is still open, instead of cancelling it
-LOG_LEVEL sets the log level (default info).
+LOG_LEVEL sets the log level (default info). WPK_TRUSTED_PROXIES: proxies (addresses or CIDRs, comma separated)
+whose X-Forwarded-For names the client.
 
 ${PUSH_ACCOUNT_USAGE}`;
 
@@ -83,6 +84,10 @@ export async function sandbox(argv: string[]): Promise<void> {
     logger,
     dialect: dialect(values.dialect),
     strict: values.strict ?? false,
+    trustedProxies: (process.env.WPK_TRUSTED_PROXIES ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
     onListening: (url) =>
       writeBanner(`
   wallet-partner-kit sandbox ${demo ? '(DEMO records: public keys, never use in production)' : ''}

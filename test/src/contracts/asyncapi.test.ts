@@ -83,10 +83,16 @@ describe('the bridge in its AsyncAPI document', () => {
     expect(doc.servers.demo!.protocol).toBe('ws');
     expect(doc.servers.demo!.security.map((s) => s.$ref)).toEqual([
       '#/components/securitySchemes/tillKey',
+      '#/components/securitySchemes/tillTicket',
       '#/components/securitySchemes/tillKeyQuery',
     ]);
     expect(doc.components.securitySchemes.tillKey).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.components.securitySchemes.tillKeyQuery).toMatchObject({ type: 'httpApiKey', in: 'query', name: 'key' });
+    expect(doc.components.securitySchemes.tillTicket).toMatchObject({
+      type: 'httpApiKey',
+      in: 'query',
+      name: 'ticket',
+    });
     expect(doc.components.schemas.BatchCall).toMatchObject({ type: 'array', minItems: 1, maxItems: DEFAULT_MAX_BATCH });
   });
 

@@ -16,9 +16,10 @@ type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => vo
 export class ConnectError extends Error {}
 
 /**
- * The till's side of the bridge (adapters/ws/README.md): JSON-RPC 2.0 over WebSocket, subprotocol `wallet-pos.v1`,
- * the till key as `?key=` (a browser cannot set headers on a WebSocket). A browser learns nothing of a refused upgrade
- * (no status), so the key is first presented to `GET /v1/payments`, whose 401 or 429 says what is wrong.
+ * The till's side of the bridge (adapters/ws/README.md): JSON-RPC 2.0 over WebSocket, subprotocol `wallet-pos.v1`.
+ * A browser cannot set headers on a WebSocket, and a key in the URL would land in proxies' access logs: the key goes
+ * to `POST /v1/tickets` as a Bearer header, and the upgrade carries the one-use ticket (`?ticket=`) it answers. A
+ * browser learns nothing of a refused upgrade (no status), so that POST's 401 or 429 is what says a key is wrong.
  */
 export class BridgeClient {
   #socket: WebSocket | undefined;
@@ -33,7 +34,7 @@ export class BridgeClient {
   async connect(key: string): Promise<void> {
     let probe: Response;
     try {
-      probe = await fetch('/v1/payments?phase=pending', { headers: { authorization: `Bearer ${key}` } });
+      probe = await fetch('/v1/tickets', { method: 'POST', headers: { authorization: `Bearer ${key}` } });
     } catch {
       throw new ConnectError('The cash desk server does not answer.');
     }
@@ -43,8 +44,10 @@ export class BridgeClient {
       throw new ConnectError(
         `Too many wrong till keys from this address: try again in ${probe.headers.get('retry-after') ?? 'a few'} s.`,
       );
+    if (!probe.ok) throw new ConnectError(`The cash desk server refused a ticket (HTTP ${probe.status}).`);
+    const { ticket } = (await probe.json()) as { ticket: string };
     const url = new URL(`ws${location.protocol === 'https:' ? 's' : ''}://${location.host}/ws`);
-    url.searchParams.set('key', key);
+    url.searchParams.set('ticket', ticket);
     const socket = new WebSocket(url, 'wallet-pos.v1');
     await new Promise<void>((resolve, reject) => {
       socket.onopen = () => resolve();
