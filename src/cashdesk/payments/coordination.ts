@@ -109,10 +109,7 @@ export class Coordination {
   adopt(): Promise<void> {
     if (this.#closed) return Promise.resolve();
     this.#adopting ??= this.#deps.driven
-      .adopt()
-      .then((adopted) => {
-        for (const payment of adopted) this.#resume(payment);
-      })
+      .adopt((payment) => this.#resume(payment))
       .catch((error: unknown) => this.#deps.onError(error, 'payment adoption failed'))
       .finally(() => {
         this.#adopting = undefined;

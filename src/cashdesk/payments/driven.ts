@@ -103,15 +103,14 @@ export class DrivenPayments {
     return loading;
   }
 
-  /** Claims the payments whose lease expired (their instance died), a batch at a time; answers them. */
-  async adopt(): Promise<TillPayment[]> {
-    const adopted: TillPayment[] = [];
+  /** Claims expired leases' payments a batch at a time, each to `carryOn` once taken: a failed batch strands none. */
+  async adopt(carryOn: (payment: TillPayment) => void): Promise<void> {
     for (;;) {
-      if (this.#closed) return adopted;
+      if (this.#closed) return;
       const rows = await this.#deps.leases.claimExpired(ADOPT_BATCH);
       // Claimed here already under an older epoch (a renewal that failed): #take closes the older object.
-      for (const row of rows) adopted.push(await this.#take(row));
-      if (rows.length < ADOPT_BATCH) return adopted;
+      for (const row of rows) carryOn(await this.#take(row));
+      if (rows.length < ADOPT_BATCH) return;
     }
   }
 

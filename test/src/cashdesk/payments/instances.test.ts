@@ -225,6 +225,33 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'payments shared by sev
       },
     );
 
+    const leaseOf = async (paymentId: string) =>
+      (
+        await db.query<{ active: boolean; owner: string | null; lease_until: Date | null }>(
+          'SELECT active, owner, lease_until FROM cashdesk_payments WHERE payment_id = $1',
+          [paymentId],
+        )
+      ).rows[0];
+
+    it('gives up the lease of an ended payment its owner was killed holding before it let it go', async () => {
+      const a = await instance(payApi().client, db);
+      const started = await a.start('till-8', { cardSession: 'CSC', basket: BASKET, paymentId: 'killed-ended' });
+      expect((await webhook(a, succeeded(String(started.transactionId!), 'r'))).status).toBe(204);
+      await expect
+        .poll(() => leaseOf('killed-ended'), { timeout: 10_000 })
+        .toMatchObject({ active: false, owner: null });
+      // as a kill -9 leaves it: the final phase written, the lease still the dead owner's, expired
+      await db.query(
+        "UPDATE cashdesk_payments SET active = TRUE, owner = 'dead', lease_until = now() - interval '1 second' " +
+          "WHERE payment_id = 'killed-ended'",
+      );
+      await instance(payApi().client, db);
+      await expect
+        .poll(() => leaseOf('killed-ended'), { timeout: 10_000 })
+        .toMatchObject({ active: false, owner: null });
+      expect((await leaseOf('killed-ended'))?.lease_until).toBeNull();
+    });
+
     it('serves a till intent on the instance it reached while another instance drives the payment', async () => {
       const pay = payApi();
       const a = await instance(pay.client, db);
