@@ -5,7 +5,8 @@ import { ConfigError } from '../../errors.js';
 import { parseCliArgs } from '../args.js';
 import { openPaymentBooks } from './pay-books.js';
 
-export const PAY_DAY_CLOSE_USAGE = `wallet-partner-kit pay day-close --config FILE --date YYYY-MM-DD [--tz ZONE] [--json | --csv]
+export const PAY_DAY_CLOSE_USAGE = `wallet-partner-kit pay day-close --config FILE --date YYYY-MM-DD [--tz ZONE] \
+[--json | --csv]
 
 'pay day-close' totals a day from the payments 'serve' recorded (no server needs to run): per till, per store
 and in all, the payments begun, paid (money taken that day, late successes included), refunded (money given
@@ -24,7 +25,8 @@ function reportLines(r: DayCloseReport): string[] {
     `${String(t.refunded).padStart(12)} ${String(t.net).padStart(12)}`;
   return [
     `day-close ${r.date} (${r.tz}), amounts in kopecks`,
-    `  ${'till / store'.padEnd(28)} ${'payments'.padStart(8)} ${'paid'.padStart(12)} ${'refunded'.padStart(12)} ${'net'.padStart(12)}`,
+    `  ${'till / store'.padEnd(28)} ${'payments'.padStart(8)} ${'paid'.padStart(12)} ` +
+      `${'refunded'.padStart(12)} ${'net'.padStart(12)}`,
     ...r.tills.map((t) => row(`till ${t.tillId}${t.store ? ` (${t.store})` : ''}`, t)),
     ...r.stores.map((s) => row(`store ${s.store ?? '(none)'}`, s)),
     row('total', r.totals),

@@ -7,8 +7,8 @@ import { parseCliArgs } from '../args.js';
 import { describeCliFailure } from '../errors.js';
 import { openPaymentBooks } from './pay-books.js';
 
-export const PAY_RECONCILE_USAGE = `wallet-partner-kit pay reconcile --config FILE [--from ISO] [--to ISO] [--json] [--csv FILE] \
-[--heal]
+export const PAY_RECONCILE_USAGE = `wallet-partner-kit pay reconcile --config FILE [--from ISO] [--to ISO] [--json] \
+[--csv FILE] [--heal]
 
 'pay reconcile' compares the payments 'serve' recorded (in the database of its configuration FILE; no server
 needs to run) with the Pay service's records: /status of every transaction, read in the configured dialect.
