@@ -1,6 +1,6 @@
-import { dayClose, dayCloseCsv, type DayCloseReport } from '../../cashdesk/day-close/day-close.js';
-import { dayPeriod, isCalendarDate, isTimeZone } from '../../cashdesk/day-close/day.js';
-import { reconcile } from '../../cashdesk/reconcile/reconcile.js';
+import { dayCloseCsv, type DayCloseReport } from '../../cashdesk/day-close/day-close.js';
+import { isCalendarDate, isTimeZone } from '../../cashdesk/day-close/day.js';
+import { dayCloseBody } from '../../cashdesk/reconcile/back-office-reports.js';
 import { ConfigError } from '../../errors.js';
 import { parseCliArgs } from '../args.js';
 import { openPaymentBooks } from './pay-books.js';
@@ -56,21 +56,12 @@ export async function payDayClose(argv: string[]): Promise<void> {
   if (!isTimeZone(tz)) issues.push('--tz: must be an IANA time zone such as Europe/Moscow');
   if (values.json && values.csv) issues.push('--json, --csv: give one, not both');
   if (issues.length > 0) throw new ConfigError(issues, 'arguments');
-  const period = dayPeriod(values.date!, tz);
   const books = await openPaymentBooks(values.config!, process.env);
   try {
-    const found =
-      books.client === undefined
-        ? []
-        : (await reconcile({ db: books.db, client: books.client, period, storeOf: books.storeOf })).discrepancies;
-    const report = await dayClose({
-      db: books.db,
-      date: values.date!,
-      tz,
-      period,
-      storeOf: books.storeOf,
-      discrepancies: found,
-    });
+    const report = await dayCloseBody(
+      { date: values.date!, tz },
+      { db: books.db, ...(books.client ? { client: books.client } : {}), storeOf: books.storeOf },
+    );
     if (values.json) console.log(JSON.stringify(report, null, 2));
     else if (values.csv) process.stdout.write(dayCloseCsv(report));
     else for (const line of reportLines(report)) console.log(line);

@@ -48,7 +48,7 @@ describe('dayClose', () => {
     return { card, transactionId };
   }
 
-  it("totals each till, store and the day as the service's records do, late successes and refunds included", async () => {
+  it("totals each till, store and the day as the service's records do (late successes, refunds)", async () => {
     const sale = await paid('dc-sale');
     await writeKitRow(db, {
       tillId: 'till-a',
