@@ -18,6 +18,8 @@ import {
   type PayCheckFormat,
 } from '../../pay/check/format.js';
 import { ENVIRONMENT } from '../../server/config-environment.js';
+import { PAY_DAY_CLOSE_USAGE } from './pay-day-close.js';
+import { PAY_RECONCILE_USAGE } from './pay-reconcile.js';
 
 export const PAY_USAGE = `wallet-partner-kit pay check --url URL --key HEX [--partner-id ID] [--card-session S | \
 --barcode B]
@@ -49,7 +51,11 @@ and the token are never shown.
   --path OP=/PATH    another path for an operation (availability, availabilityTask, checkout, status, cancel)
   --timeout-ms N     per request (default 10000)
   --json             the report as JSON (for CI)
-  --verbose          the exchanges of every operation, also those that passed`;
+  --verbose          the exchanges of every operation, also those that passed
+
+${PAY_RECONCILE_USAGE}
+
+${PAY_DAY_CLOSE_USAGE}`;
 
 const LAYOUT = new Set(['algorythm', 'passLength', 'prefix', 'interval', 'cardSessionLength', 'delimeter', 'scheme']);
 const OPERATIONS = new Set<PayOperation>([
@@ -163,11 +169,16 @@ function readToken(
   return DEFAULT_PAY_TOKEN;
 }
 
-/** Runs `pay check`. */
+/** Runs `pay check`, `pay reconcile` or `pay day-close`. */
 export async function pay(argv: string[]): Promise<void> {
+  if (argv[0] === 'reconcile') return (await import('./pay-reconcile.js')).payReconcile(argv.slice(1));
+  if (argv[0] === 'day-close') return (await import('./pay-day-close.js')).payDayClose(argv.slice(1));
   if (argv[0] !== 'check') {
     if (argv[0] === undefined || argv[0] === '--help' || argv[0] === '-h') return void console.log(PAY_USAGE);
-    throw new ConfigError([`'${argv[0].slice(0, 40)}': unknown; the pay command has 'check'`], 'arguments');
+    throw new ConfigError(
+      [`'${argv[0].slice(0, 40)}': unknown; the pay command has 'check', 'reconcile' and 'day-close'`],
+      'arguments',
+    );
   }
   const { values } = parseCliArgs({ args: argv.slice(1), strict: true, options: CHECK_OPTIONS });
   if (values.help) return void console.log(PAY_USAGE);
