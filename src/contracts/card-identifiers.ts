@@ -48,9 +48,15 @@ const cardSessionMessage = `must be ${CARD_SESSION_RULE}`;
 /** A card number as the barcode carries it. */
 export const CardNumberText = z
   .string({ error: cardNumberMessage })
+  // abort: one line per field, however many of the checks it fails.
+  .min(1, { error: cardNumberMessage, abort: true })
+  .max(MAX_CARD_NUMBER_BYTES, { error: cardNumberMessage, abort: true })
+  .regex(CARD_CHARACTERS, { error: cardNumberMessage, abort: true })
   .refine(isCardNumber, { error: cardNumberMessage })
   .meta({
-    description: `Loyalty card number: ${CARD_NUMBER_RULE}, as the barcode carries it (never the layout's delimiter).`,
+    description:
+      `Loyalty card number: ${CARD_NUMBER_RULE}, as the barcode carries it (never the layout's delimiter); ` +
+      'URL-encoded in a path.',
     example: '2990001234567893',
   });
 
@@ -58,6 +64,8 @@ export const CardNumberText = z
 export const CardSessionText = singleLine(
   z.string({ error: cardSessionMessage }).regex(SESSION, { error: cardSessionMessage }),
 ).meta({
-  description: `Payment session identifier from the barcode: ${CARD_SESSION_RULE} (exactly the layout's cardSessionLength).`,
+  description:
+    `Payment session identifier from the barcode: ${CARD_SESSION_RULE} ` +
+    "(exactly the layout's cardSessionLength, never its delimiter).",
   example: 'AB12CD34',
 });
