@@ -19,6 +19,7 @@ export const VERIFY_CODE_MISMATCH: i32 = 3;
 /** `parseBarcode`: well formed, the password is still to be checked. */
 export const VERIFY_PARSED: i32 = -1;
 
+/** Card numbers are 1 to 64 UTF-8 bytes (the card cache holds 64). */
 export const MAX_CARD_LENGTH: i32 = 64;
 
 @inline function slot(slots: usize, index: i32, value: i32): void {
@@ -26,17 +27,19 @@ export const MAX_CARD_LENGTH: i32 = 64;
 }
 
 // Character classes of a barcode's fields, one table look-up a byte (the
-// range tests they replace branched per byte, twice per field).
+// range tests they replace branched per byte, twice per field). The interface
+// document types the card number as any String and fixes only the session's
+// length, so the classes refuse only what cannot be a character of them.
 const DIGIT: u8 = 1;
-const SESSION_CHAR: u8 = 2; // [0-9A-Za-z]
-const CARD_CHAR: u8 = 4; // [0-9A-Za-z-]
+const SESSION_CHAR: u8 = 2; // printable ASCII, space to tilde
+const CARD_CHAR: u8 = 4; // any UTF-8 byte but the C0 controls and DEL
 const CLASSES: usize = memory.data(256, 16);
 for (let c = 0; c < 256; c++) {
   const digit = c >= 48 && c < 58;
-  const letter = (c >= 65 && c < 91) || (c >= 97 && c < 123);
+  const printable = c >= 32 && c < 127;
   store<u8>(
     CLASSES + <usize>c,
-    (digit ? DIGIT : 0) | (digit || letter ? SESSION_CHAR | CARD_CHAR : 0) | (c == 45 ? CARD_CHAR : 0),
+    (digit ? DIGIT : 0) | (printable ? SESSION_CHAR : 0) | (c >= 32 && c != 127 ? CARD_CHAR : 0),
   );
 }
 

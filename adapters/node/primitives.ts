@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { ALGORYTHMS, type Algorythm } from '../../src/contracts/barcode.js';
 import { ArgumentError } from '../../src/errors.js';
+import {
+  CARD_NUMBER_RULE,
+  CardNumberText,
+  CardSessionText,
+  isCardNumber,
+} from '../../src/contracts/card-identifiers.js';
 import { initParametersSchema, schemeFields } from './config.js';
 import { AlgId, Core, IO_CAP, KEY_CAP } from '../core/core.js';
 import { bytesToHex, hexToBytes, isHex } from './hex.js';
@@ -15,8 +21,6 @@ function core(): Core {
 }
 
 const encoder = new TextEncoder();
-const CARD_NUMBER = /^[0-9A-Za-z-]{1,64}$/;
-const SESSION = /^[0-9A-Za-z]{1,64}$/;
 
 function algId(algorythm: unknown, what: string): AlgId {
   if (!ALGORYTHMS.includes(algorythm as Algorythm))
@@ -145,8 +149,7 @@ export function deriveCardKey(partnerKeyHex: string, cardNumber: string, algoryt
   ) {
     issues.push('partnerKeyHex: must be hex of 16 to 1024 bytes');
   }
-  if (typeof cardNumber !== 'string' || !CARD_NUMBER.test(cardNumber))
-    issues.push('cardNumber: must be 1 to 64 of [0-9A-Za-z-]');
+  if (!isCardNumber(cardNumber)) issues.push(`cardNumber: must be ${CARD_NUMBER_RULE}`);
   if (!ALGORYTHMS.includes(algorythm)) issues.push('algorythm: must be HMACSHA256 or HMACSHA1');
   if (issues.length > 0) throw new ArgumentError(issues, what);
   const c = core();
@@ -174,21 +177,21 @@ const barcodeSchema = initParametersSchema
   .pick({ algorythm: true, passLength: true, prefix: true, interval: true, delimeter: true })
   .extend({
     scheme: schemeFields.scheme,
-    cardNumber: z
-      .string({ error: 'must be 1 to 64 of [0-9A-Za-z-]' })
-      .regex(CARD_NUMBER, { error: 'must be 1 to 64 of [0-9A-Za-z-]' }),
+    cardNumber: CardNumberText,
     key: hexKey.optional(),
     cardKey: hexKey.optional(),
-    cardSession: z
-      .string({ error: 'must be 1 to 64 of [0-9A-Za-z]' })
-      .regex(SESSION, { error: 'must be 1 to 64 of [0-9A-Za-z]' })
-      .optional(),
+    cardSession: CardSessionText.optional(),
     at: z
       .number({ error: 'must be ms since the epoch' })
       .nonnegative({ error: 'must be ms since the epoch' })
       .optional(),
   })
   .superRefine((o, ctx) => {
+    // A delimiter inside a field would split the barcode elsewhere than the caller meant.
+    for (const field of ['cardNumber', 'cardSession'] as const) {
+      if (o.delimeter !== undefined && o[field]?.includes(o.delimeter))
+        ctx.addIssue({ code: 'custom', path: [field], message: 'must not hold the delimiter' });
+    }
     if (o.scheme === 'card-bound') {
       if (o.cardKey === undefined)
         ctx.addIssue({

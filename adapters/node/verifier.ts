@@ -4,6 +4,7 @@ import { MemoryStore } from '../../src/stores/memory.js';
 import type { SyncStore, VerificationStore } from '../../src/stores/store.js';
 import type { CoreBackend } from '../core/contract.js';
 import { selectBackend } from './backends.js';
+import { byteSlice } from './byte-slice.js';
 import { type BonusAnswer, type BonusHook, type ResolvedConfig, resolveConfig, type VerifierConfig } from './config.js';
 import { BATCH_CODE, BATCH_STRIDE, Slot, VerifyCode } from '../core/core.js';
 import { Decision, REASON_BY_DECISION, StorePolicy } from './policy.js';
@@ -177,13 +178,13 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
     const cardLength = slots[base + Slot.CardLength]!;
     if (code === VerifyCode.PrefixMismatch) return this.#settle(anotherInstance(fullBarcode));
     const cardOffset = slots[base + Slot.CardOffset]!;
-    const cardNumber = cardLength > 0 ? fullBarcode.slice(cardOffset, cardOffset + cardLength) : null;
+    const cardNumber = cardLength > 0 ? byteSlice(fullBarcode, cardOffset, cardLength) : null;
     if (code === VerifyCode.Malformed || cardNumber === null)
       return this.#settle(failed(fullBarcode, cardNumber, 'MALFORMED'));
 
     const sessionLength = slots[base + Slot.SessionLength]!;
     const sessionOffset = slots[base + Slot.SessionOffset]!;
-    const cardSession = sessionLength > 0 ? fullBarcode.slice(sessionOffset, sessionOffset + sessionLength) : null;
+    const cardSession = sessionLength > 0 ? byteSlice(fullBarcode, sessionOffset, sessionLength) : null;
     const ok = code === VerifyCode.Ok;
     // Read now: the slots belong to the next call after this one.
     const keyIndex = slots[base + Slot.KeyIndex]!;

@@ -8,8 +8,11 @@ namespace {
 
 constexpr uint8_t kCardLabel[5] = {'c', 'a', 'r', 'd', ':'};
 
-inline bool isCardChar(uint32_t c) { return (c - 48 < 10) || ((c | 32) - 97 < 26) || c == 45; }
-inline bool isSessionChar(uint32_t c) { return (c - 48 < 10) || ((c | 32) - 97 < 26); }
+// The interface document types the card number as any String and fixes only
+// the session's length: card bytes are any UTF-8 byte but the C0 controls and
+// DEL, session bytes printable ASCII (space to tilde).
+inline bool isCardChar(uint32_t c) { return c >= 32 && c != 127; }
+inline bool isSessionChar(uint32_t c) { return c - 32 < 95; }
 
 bool allMatch(const uint8_t* from, int length, bool session) {
   for (int i = 0; i < length; i++) {

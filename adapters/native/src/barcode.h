@@ -26,6 +26,7 @@ enum Slot : int {
 
 /** Capacity of the wasm core's barcode buffer: longer input counts as truncated. */
 constexpr int kBarcodeCap = 1024;
+/** Card numbers are 1 to 64 UTF-8 bytes (the wasm core's card cache holds 64). */
 constexpr int kMaxCardLength = 64;
 constexpr int kMaxPrefixLength = 16;
 constexpr int kMaxDelimiterLength = 4;

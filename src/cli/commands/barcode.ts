@@ -1,4 +1,5 @@
 import { parseCliArgs } from '../args.js';
+import { isCardSession } from '../../contracts/card-identifiers.js';
 import { drawBarcode } from '../../../adapters/node/primitives.js';
 import { demoConfig } from '../../demo.js';
 import { ConfigError } from '../../errors.js';
@@ -9,7 +10,7 @@ export const BARCODE_USAGE = `wallet-partner-kit barcode (--demo | --config FILE
 
 Prints a barcode as the wallet app would draw it now, for the partner key and scheme of
 the configuration (the demo one with --demo). For testing tills and servers.
-  --session ID   the card session: cardSessionLength (8 in the demo) of [0-9A-Za-z]; default none`;
+  --session ID   the card session: cardSessionLength (8 in the demo) printable ASCII; default none`;
 
 /** Prints a fresh barcode for a card. */
 export function barcode(argv: string[]): void {
@@ -33,10 +34,16 @@ export function barcode(argv: string[]): void {
   const cardNumber = values.card ?? '4000123412341234';
   const session = values.session;
   // A verifier refuses (MALFORMED) a session of another length: say so here instead of printing such a barcode.
-  if (session !== undefined && !new RegExp(`^[0-9A-Za-z]{${v.cardSessionLength}}$`).test(session)) {
+  const sessionValid =
+    session !== undefined &&
+    isCardSession(session) &&
+    session.length === v.cardSessionLength &&
+    !session.includes(v.delimeter);
+  if (session !== undefined && !sessionValid) {
     throw new ConfigError(
       [
-        `--session: must be ${v.cardSessionLength} of [0-9A-Za-z] (the configuration's cardSessionLength), e.g. ` +
+        `--session: must be ${v.cardSessionLength} printable ASCII characters without the delimiter ` +
+          `(the configuration's cardSessionLength), e.g. ` +
           `${'AB12CD34XY'.repeat(7).slice(0, v.cardSessionLength)}`,
       ],
       'arguments',

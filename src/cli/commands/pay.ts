@@ -1,4 +1,5 @@
 import { parseCliArgs } from '../args.js';
+import { CARD_SESSION_RULE } from '../../contracts/card-identifiers.js';
 import { readDialect } from '../dialect-file.js';
 import { createVerifier } from '../../../adapters/node/verifier.js';
 import { CardSession } from '../../contracts/pay/bodies.js';
@@ -130,7 +131,7 @@ function readArguments(values: CheckValues, env: NodeJS.ProcessEnv) {
   if (values['card-session'] !== undefined && values.barcode !== undefined)
     issues.push('--card-session, --barcode: give one, not both');
   if (values['card-session'] !== undefined && !CardSession.safeParse(values['card-session']).success)
-    issues.push('--card-session: must be 1 to 64 of [0-9A-Za-z]');
+    issues.push(`--card-session: must be ${CARD_SESSION_RULE}`);
   const timeoutMs = values['timeout-ms'] === undefined ? undefined : Number(values['timeout-ms']);
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0 && timeoutMs <= 600_000))
     issues.push('--timeout-ms: must be an integer from 1 to 600000');

@@ -1,20 +1,13 @@
 import { z } from 'zod';
+import { CardNumberText } from '../card-identifiers.js';
 import { singleLine } from '../text.js';
 import { MAX_RECEIPT_QR_LENGTH, parseReceiptQr } from './receipt-qr.js';
 
-/** Card numbers the barcode core accepts (the README's Barcodes): 1 to 64 of `[0-9A-Za-z-]`. */
-export const CARD_NUMBER = /^[0-9A-Za-z-]{1,64}$/;
-const CARD_NUMBER_MESSAGE = 'must be 1 to 64 of [0-9A-Za-z-]';
 const ID = /^[A-Za-z0-9._:-]{1,64}$/;
 const ID_MESSAGE = 'must be 1 to 64 of [A-Za-z0-9._:-]';
 
-export const CardNumber = z
-  .string({ error: CARD_NUMBER_MESSAGE })
-  .regex(CARD_NUMBER, { error: CARD_NUMBER_MESSAGE })
-  .meta({
-    description: 'Loyalty card number: 1 to 64 of [0-9A-Za-z-], as the barcode carries it.',
-    example: '2990001234567893',
-  });
+/** Card numbers the barcode cores accept; in a path, URL-encoded. */
+export const CardNumber = CardNumberText;
 export const GroupId = z.string({ error: ID_MESSAGE }).regex(ID, { error: ID_MESSAGE }).meta({ example: 'products' });
 export const CategoryId = z.string({ error: ID_MESSAGE }).regex(ID, { error: ID_MESSAGE }).meta({ example: 'dairy' });
 

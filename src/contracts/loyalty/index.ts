@@ -1,7 +1,6 @@
 export {
   AnonymousCardRequest,
   AnonymousCardResponse,
-  CARD_NUMBER,
   CardNumber,
   CardPath,
   CategoriesResponse,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CardSessionText } from '../card-identifiers.js';
 import { Amounts, Item, MAX_AMOUNT } from './items.js';
 import { freeText, jsonTextRule, singleLine } from '../text.js';
 import { RejectReason, StatusClass, TransactionStatus } from './statuses.js';
@@ -10,10 +11,8 @@ const id = (what: string, example: string) =>
     .meta({ description: what, example });
 
 export const RequestId = id('Identifies one checkout request; a new one for every updated invoice.', 'req-000123');
-export const CardSession = z
-  .string({ error: 'must be a string' })
-  .regex(/^[0-9A-Za-z]{1,64}$/, { error: 'must be 1 to 64 of [0-9A-Za-z]' })
-  .meta({ description: 'Payment session identifier from the barcode.', example: 'AB12CD34' });
+/** The payment session identifier from the barcode. */
+export const CardSession = CardSessionText;
 /**
  * A transactionId as text: the document types it String, so any 1 to 256 characters without control characters (a
  * service's may hold slashes, spaces or run long); the kit's own are `trx_<hex>`.

@@ -2,7 +2,6 @@
 import { randomInt } from 'node:crypto';
 import {
   AnonymousCardResponse,
-  CARD_NUMBER,
   CategoriesResponse,
   FavoritesResponse,
   PromoCodeResponse,
@@ -12,6 +11,7 @@ import {
   type FavoriteSelection,
   type LoyaltyOperation,
 } from '../../contracts/loyalty/index.js';
+import { CARD_NUMBER_RULE, isCardNumber } from '../../contracts/card-identifiers.js';
 import { basicAuthHeader } from '../../net/basic-auth.js';
 import { requestOf, sendRaw } from '../client/transport.js';
 import { hex, type CheckRun } from './check-run.js';
@@ -45,7 +45,7 @@ async function checkIssueAnonymousCard(run: CheckRun): Promise<void> {
   const { send } = run;
   const requestId = run.tag('card');
   const first = expectOk(await send('issueAnonymousCard', { requestId }), AnonymousCardResponse, 'issue');
-  check(CARD_NUMBER.test(first.cardNumber), `cardNumber '${first.cardNumber}' is not 1 to 64 of [0-9A-Za-z-]`);
+  check(isCardNumber(first.cardNumber), `cardNumber '${first.cardNumber}' is not ${CARD_NUMBER_RULE}`);
   const again = expectOk(
     await send('issueAnonymousCard', { requestId }),
     AnonymousCardResponse,

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { CardSessionText } from '../../contracts/card-identifiers.js';
 import { ErrorEnvelope } from '../../contracts/errors.js';
 import {
   AnonymousCardResponse,
@@ -72,11 +73,7 @@ export const IssuedCard = AnonymousCardResponse.extend({ requestId: z.string(), 
 );
 export const CardList = z.object({ cards: z.array(IssuedCard) }).openapi('SandboxCardList');
 export const BarcodeQuery = z.object({
-  cardSession: z
-    .string()
-    .regex(/^[0-9A-Za-z]{1,64}$/, { error: 'must be 1 to 64 of [0-9A-Za-z]' })
-    .optional()
-    .openapi({ param: { name: 'cardSession', in: 'query' } }),
+  cardSession: CardSessionText.optional().openapi({ param: { name: 'cardSession', in: 'query' } }),
 });
 export const Barcode = z.object({ fullBarcode: z.string() }).openapi('SandboxBarcode');
 export const PromoRequest = z

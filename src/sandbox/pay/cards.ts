@@ -3,6 +3,7 @@ import { deriveCardKey, generateBarcode } from '../../../adapters/node/primitive
 import type { Queryable } from '../../db/index.js';
 import { problem } from '../../../adapters/http-server/index.js';
 import type { Partner } from './partners.js';
+import { checkCardFields } from './card-fields.js';
 
 /** A payment provider as the customer of a card sees it (the provider list of the interface document, section 2.4). */
 export interface CardProvider {
@@ -32,6 +33,8 @@ export interface IssuedCard {
 /** Options of {@link issueCard}. */
 export interface IssueCardInput {
   cardNumber?: string;
+  /** The card session to open (a test option). Default: a new random one of the layout's length. */
+  cardSession?: string;
   /** Draw a barcode with a card session (wallet payment available). Default true. */
   withSession?: boolean;
   /**
@@ -72,6 +75,7 @@ export async function issueCard(
   now: number,
   ttlSeconds: number,
 ): Promise<IssuedCard> {
+  checkCardFields(partner, input);
   const cardNumber = input.cardNumber ?? newCardNumber();
   const cardKey =
     partner.scheme === 'card-bound' ? deriveCardKey(partner.keyHex, cardNumber, partner.layout.algorythm) : null;
@@ -94,7 +98,7 @@ export async function issueCard(
   );
   let cardSession: string | null = null;
   let expiresAt: Date | null = null;
-  if ((input.withSession ?? true) && input.keepSession === true) {
+  if ((input.withSession ?? true) && input.keepSession === true && input.cardSession === undefined) {
     const { rows } = await tx.query<{ card_session: string; expires_at: Date }>(
       `SELECT card_session, expires_at FROM pay_card_sessions WHERE partner_id = $1 AND card_number = $2 AND
         closed_at IS NULL AND expires_at > $3
@@ -107,13 +111,14 @@ export async function issueCard(
     }
   }
   if ((input.withSession ?? true) && cardSession === null) {
-    cardSession = newCardSession(partner.layout.cardSessionLength);
+    cardSession = input.cardSession ?? newCardSession(partner.layout.cardSessionLength);
     expiresAt = new Date(now + ttlSeconds * 1000);
-    await tx.query(
+    const opened = await tx.query(
       `INSERT INTO pay_card_sessions (partner_id, card_session, card_number, issued_at, expires_at) VALUES ($1, ` +
-        `$2, $3, $4, $5)`,
+        `$2, $3, $4, $5) ON CONFLICT DO NOTHING`,
       [partner.partnerId, cardSession, cardNumber, new Date(now), expiresAt],
     );
+    if (opened.rowCount === 0) throw problem(409, 'CARD_SESSION_INVALID', ['cardSession: already issued']);
   }
   const keyed = cardKey === null ? { key: partner.keyHex } : { scheme: 'card-bound' as const, cardKey };
   const barcode = generateBarcode({

@@ -8,15 +8,13 @@ import {
   TransactionState,
 } from '../../contracts/pay/index.js';
 import { singleLine } from '../../contracts/text.js';
+import { CardNumberText } from '../../contracts/card-identifiers.js';
 
 const PartnerId = z
   .string()
   .regex(/^[A-Za-z0-9._:-]{1,64}$/, { error: 'must be 1 to 64 of [A-Za-z0-9._:-]' })
   .openapi({ example: 'demo-partner' });
-const CardNumber = z
-  .string()
-  .regex(/^[0-9A-Za-z-]{1,64}$/, { error: 'must be 1 to 64 of [0-9A-Za-z-]' })
-  .openapi({ example: '4000123412341234' });
+const CardNumber = CardNumberText.openapi({ example: '4000123412341234' });
 
 /** A partner's barcode layout (document section 2.1 without the key). */
 export const BarcodeLayoutSchema = z
@@ -77,6 +75,11 @@ export const CardRequest = z
   .object({
     partnerId: PartnerId.optional().openapi({ description: 'Default: the only partner.' }),
     cardNumber: CardNumber.optional().openapi({ description: 'Default: a new 16-digit number.' }),
+    cardSession: CardSession.optional().openapi({
+      description:
+        "A test option: the card session to open, exactly the partner's cardSessionLength printable ASCII " +
+        'characters without its delimiter. Default: a new random one of letters and digits.',
+    }),
     withSession: z
       .boolean()
       .default(true)

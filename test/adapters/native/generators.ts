@@ -41,10 +41,13 @@ export class Rng {
 }
 
 export const DIGITS = '0123456789';
-export const SESSION_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-export const CARD_CHARS = `${SESSION_CHARS}-`;
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+// Beyond the alphanumerics, characters the interface document allows and
+// earlier cores refused; delimiters are drawn from the rest.
+export const SESSION_CHARS = `${ALPHANUMERIC}-_= `;
+export const CARD_CHARS = `${ALPHANUMERIC}- _.`;
 const PRINTABLE = Array.from({ length: 94 }, (_, i) => String.fromCharCode(0x21 + i)).join('');
-const DELIMITER_CHARS = PRINTABLE.replace(/[0-9A-Za-z-]/g, '');
+const DELIMITER_CHARS = PRINTABLE.replace(/[0-9A-Za-z._=-]/g, '');
 /** Characters of every UTF-8 length, lone surrogates, controls and the ASCII a barcode is made of. */
 export const WILD_CHARS: readonly string[] = [
   ...PRINTABLE,

@@ -51,6 +51,30 @@ describe('bridge payments against a service in a foreign dialect', () => {
     });
   });
 
+  it('reaches succeeded with a space and _ in the card number and - and _ in the card session', async () => {
+    const cardNumber = `4000 ${++n}_77`;
+    const card = await sb.sim.issueCard({ cardNumber, cardSession: 'AB-12_CD' });
+    expect(card.barcode).toBe(`CM;${cardNumber};AB-12_CD;${card.barcode.split(';')[3]}`);
+    const paymentId = `foreign-${n}`;
+    const view = await till.call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId });
+    expect(view).toMatchObject({ phase: 'pending', status: 'NEW' });
+    await sb.sim.confirm(view.transactionId);
+    expect(await phase(paymentId, 'succeeded')).toMatchObject({ status: 'PAID', transactionId: view.transactionId });
+    expect(await sb.sim.invoices(cardNumber)).toEqual([]);
+  });
+
+  it('refuses to issue a card whose number or session holds the delimiter, or a session too short', async () => {
+    await expect(sb.sim.issueCard({ cardNumber: '4000;1234' })).rejects.toThrow(/400 .*cardNumber: must not hold/);
+    await expect(sb.sim.issueCard({ cardSession: 'AB;12_CD' })).rejects.toThrow(/400 .*cardSession: must not hold/);
+    await expect(sb.sim.issueCard({ cardSession: 'AB-12' })).rejects.toThrow(/400 .*cardSession: must be 8/);
+  });
+
+  it('refuses to open a card session that was issued already', async () => {
+    const cardSession = `S-${++n}_`.padEnd(8, '=');
+    await sb.sim.issueCard({ cardSession });
+    await expect(sb.sim.issueCard({ cardSession })).rejects.toThrow(/409 .*cardSession: already issued/);
+  });
+
   it('reaches unsuccessful when the bank declines', async () => {
     const { paymentId, view } = await pending();
     await sb.sim.bank('decline', 0);

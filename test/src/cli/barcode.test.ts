@@ -9,8 +9,8 @@ describe('barcode', () => {
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toBe(
-      "wallet-partner-kit: Invalid arguments: --session: must be 8 of [0-9A-Za-z] (the configuration's " +
-        'cardSessionLength), e.g. AB12CD34\n',
+      'wallet-partner-kit: Invalid arguments: --session: must be 8 printable ASCII characters without the ' +
+        "delimiter (the configuration's cardSessionLength), e.g. AB12CD34\n",
     );
   }, 60_000);
 

@@ -91,17 +91,20 @@ describe('createLoyaltyServer', () => {
   it(
     'answers bad bodies and bad path parameters 400 BAD_REQUEST, one line per ' + 'field, without calling the handler',
     async () => {
-      const bad = await post('/v1/promo/code', { cardNumber: 'no spaces allowed', code: '   ' });
+      const bad = await post('/v1/promo/code', { cardNumber: 'no\ttabs allowed', code: '   ' });
       expect(bad.status).toBe(400);
       expect(await bad.json()).toMatchObject({
         status: 'BAD_REQUEST',
-        errors: ['cardNumber: must be 1 to 64 of [0-9A-Za-z-]', 'code: must not be empty'],
+        errors: [
+          'cardNumber: must be 1 to 64 characters (UTF-8 bytes) without control characters',
+          'code: must not be empty',
+        ],
       });
       const path = await get(`/v1/card/${'9'.repeat(65)}/categories`);
       expect(path.status).toBe(400);
       expect(await path.json()).toMatchObject({
         status: 'BAD_REQUEST',
-        errors: ['cardNumber: must be 1 to 64 of [0-9A-Za-z-]'],
+        errors: ['cardNumber: must be 1 to 64 characters (UTF-8 bytes) without control characters'],
       });
       expect((await post('/v1/card/anonymous', '{')).status).toBe(400);
       expect(await (await post('/v1/card/anonymous', { requestId: 'r', extra: 1 })).json()).toMatchObject({
@@ -111,6 +114,14 @@ describe('createLoyaltyServer', () => {
       expect(calls.filter((c) => c.op === 'promo')).toHaveLength(0);
     },
   );
+
+  it('gives the handler the decoded card number when the path carries it URL-encoded', async () => {
+    calls.length = 0;
+    const cardNumber = '4000 12_34.5/Ж';
+    const answer = await get(`/v1/card/${encodeURIComponent(cardNumber)}/categories`);
+    expect(answer.status).toBe(404);
+    expect(calls.at(-1)).toMatchObject({ op: 'list', input: { cardNumber } });
+  });
 
   it('refuses each malformed part of a receipt QR with its own qrCode line', async () => {
     const res = await post('/v1/promo/qrCode', { cardNumber: 'KNOWN', qrCode: 't=20240315&s=10.5&fn=1&i=0&fp=x&n=7' });

@@ -16,6 +16,10 @@ export interface CardProviders {
   walletPayIsDefault?: boolean;
   /** false: every provider is unavailable, each with its message. */
   payEnabled?: boolean;
+  /** The card number to issue (default: a new one). */
+  cardNumber?: string;
+  /** The card session to open (default: a new random one). */
+  cardSession?: string;
 }
 
 /** The sandbox's wallet-app simulator and test controls, over HTTP. */
