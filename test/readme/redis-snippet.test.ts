@@ -27,7 +27,7 @@ describe.skipIf(!redisUrl)('README Redis example', () => {
   it('verifies a barcode through Redis, closes what it opened and exits by itself', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wpk-readme-redis-'));
     try {
-      const kit = pathToFileURL(join(root, 'dist', 'src', 'index.js')).href;
+      const kit = pathToFileURL(join(root, 'dist', 'src', 'entries', 'index.js')).href;
       const scanned = drawBarcode({
         ...demoConfig.verifier,
         cardNumber: `4000${Date.now() % 1e12}`.padEnd(16, '0'),
@@ -39,7 +39,7 @@ describe.skipIf(!redisUrl)('README Redis example', () => {
         `const scanned = ${JSON.stringify(scanned)};`,
         // Each package import becomes the built entry point of its subpath (package.json `exports`).
         redisSnippet().replace(/from 'wallet-partner-kit(\/[a-z]+)?'/g, (_, sub: string | undefined) => {
-          const entry = sub === undefined ? kit : pathToFileURL(join(root, 'dist', 'src', sub, 'index.js')).href;
+          const entry = sub === undefined ? kit : pathToFileURL(join(root, 'dist', 'src', 'entries', `${sub.slice(1)}.js`)).href;
           return `from ${JSON.stringify(entry)}`;
         }),
         'console.log(JSON.stringify({ resultCode: result.resultCode }));',
