@@ -39,7 +39,8 @@ describe.skipIf(!redisUrl)('README Redis example', () => {
         `const scanned = ${JSON.stringify(scanned)};`,
         // Each package import becomes the built entry point of its subpath (package.json `exports`).
         redisSnippet().replace(/from 'wallet-partner-kit(\/[a-z]+)?'/g, (_, sub: string | undefined) => {
-          const entry = sub === undefined ? kit : pathToFileURL(join(root, 'dist', 'src', 'entries', `${sub.slice(1)}.js`)).href;
+          const entry =
+            sub === undefined ? kit : pathToFileURL(join(root, 'dist', 'src', 'entries', `${sub.slice(1)}.js`)).href;
           return `from ${JSON.stringify(entry)}`;
         }),
         'console.log(JSON.stringify({ resultCode: result.resultCode }));',
