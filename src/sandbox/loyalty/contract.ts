@@ -73,7 +73,7 @@ export const IssuedCard = AnonymousCardResponse.extend({ requestId: z.string(), 
 );
 export const CardList = z.object({ cards: z.array(IssuedCard) }).openapi('SandboxCardList');
 export const BarcodeQuery = z.object({
-  cardSession: CardSessionText.optional().openapi({ param: { name: 'cardSession', in: 'query' } }),
+  cardSession: CardSessionText.optional().meta({ param: { name: 'cardSession', in: 'query' } }),
 });
 export const Barcode = z.object({ fullBarcode: z.string() }).openapi('SandboxBarcode');
 export const PromoRequest = z
