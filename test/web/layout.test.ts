@@ -25,7 +25,7 @@ describe.skipIf(!haveChromium())('page layout', { timeout: BROWSER_TEST_TIMEOUT_
   }
 
   for (const [size, viewport] of Object.entries(VIEWPORTS)) {
-    it(`fits the till page with its basket in the ${viewport.width}×${viewport.height} viewport (${size})`, async () => {
+    it(`fits the till page and its basket in ${viewport.width}x${viewport.height} viewport (${size})`, async () => {
       const till = await open(`${system.cashDesk.url}${DEMO_PAGES.till}`, viewport);
       await till.getByLabel('Till key').fill(demoConfig.tills[0].key);
       await till.getByRole('button', { name: 'Connect' }).click();
@@ -34,7 +34,7 @@ describe.skipIf(!haveChromium())('page layout', { timeout: BROWSER_TEST_TIMEOUT_
       expect(await overflows(till)).toEqual([]);
     });
 
-    it(`fits the merchant console and the wallet app in the ${viewport.width}×${viewport.height} viewport`, async () => {
+    it(`fits the merchant console and wallet app in the ${viewport.width}x${viewport.height} viewport`, async () => {
       const merchant = await open(`${system.cashDesk.url}${DEMO_PAGES.merchant}`, viewport);
       await merchant.getByRole('heading').first().waitFor();
       expect(await overflows(merchant), 'merchant console').toEqual([]);

@@ -14,7 +14,7 @@ const PartnerId = z
   .string()
   .regex(/^[A-Za-z0-9._:-]{1,64}$/, { error: 'must be 1 to 64 of [A-Za-z0-9._:-]' })
   .openapi({ example: 'demo-partner' });
-// .meta, not .openapi: the contracts' schema is zod's own, which zod-openapi may not have extended yet when it is built.
+// .meta, not .openapi: the contracts' schema is zod's own, which zod-openapi may not have extended yet.
 const CardNumber = CardNumberText.meta({ example: '4000123412341234' });
 
 /** A partner's barcode layout (document section 2.1 without the key). */
