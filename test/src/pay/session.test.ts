@@ -286,7 +286,7 @@ describe('createPaymentSession, results and late answers (scripted Pay server)',
     try {
       createPaymentSession({
         client: {} as never,
-        cardSession: 'not a session!',
+        cardSession: 'not\ta session',
         basket: { items: [] },
         rescan: 'x' as never,
         pollIntervalMs: 0,

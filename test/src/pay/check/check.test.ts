@@ -247,7 +247,7 @@ describe('checkPayApi', () => {
   });
 
   it('refuses bad options before sending anything', async () => {
-    await expect(check({ cardSession: 'not a session' })).rejects.toThrow(ConfigError);
+    await expect(check({ cardSession: 'not\ta session' })).rejects.toThrow(ConfigError);
     await expect(check({ profile: 'other' as never })).rejects.toThrow(/profile: must be document or kit/);
     expect(fake.received).toEqual([]);
   });
