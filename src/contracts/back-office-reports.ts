@@ -1,6 +1,15 @@
 import { z } from 'zod';
 
-const DISCREPANCY_KINDS = [
+/**
+ * What a comparison of the kit's payments with the Pay service's records can find:
+ * `paid_untold` (the service says paid, the kit does not), `told_unpaid` (the kit says paid, the service does
+ * not), `amount_mismatch`, `refund_unknown` (the service shows more refunded than the kit gave back),
+ * `refund_missing` (the kit counts a refund the service does not show), `late_success` (paid after the payment
+ * abandoned or replaced it, not refunded in full: to refund), `stale_open` (still in transit long after it
+ * began), `status_unreadable` (the service's status could not be read or classed), `receipt_unknown` (a receipt
+ * whose outcome never came).
+ */
+export const DISCREPANCY_KINDS = [
   'paid_untold',
   'told_unpaid',
   'amount_mismatch',
