@@ -44,9 +44,9 @@ export function restore(s: SessionCore, snap: PaymentSessionSnapshot): void {
   }
   let phase = snap.phase;
   if (phase === 'checking' || (phase === 'rescanning' && snap.stage === 'availability')) {
-    // A task may have been registered under the old requestId: never reuse it.
+    // The provider list is asked again with the stored requestId: a task registered before the restart is
+    // answered from the service's record, not registered twice.
     phase = 'new';
-    s.requestId = s.o.newId();
   } else if (phase === 'checkout' || phase === 'rescanning') {
     phase = 'unknown';
   }

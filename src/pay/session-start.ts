@@ -12,6 +12,8 @@ export function start(s: SessionCore): Promise<PaymentPhase> {
     let answer: AvailabilityAnswer;
     for (let rescans = 0; ; rescans++) {
       try {
+        // Stored before the call: a lost answer is asked again with this requestId, after a restart too.
+        await s.o.checkpoint?.();
         answer =
           s.o.availability === 'info'
             ? await s.o.client.availability({ cardSession: s.cardSession })
@@ -27,11 +29,15 @@ export function start(s: SessionCore): Promise<PaymentPhase> {
       } catch (error) {
         if (error instanceof PayError && error.code === 'CARD_SESSION_INVALID' && rescans < s.o.maxRescans) {
           await s.rescan('CARD_SESSION_INVALID', 'new');
+          // A new card session, a new task: the old requestId may name one registered with the old session.
+          s.requestId = s.o.newId();
           s.setPhase('checking');
           continue;
         }
         s.refused(error, 'new');
-        s.requestId = s.o.newId(); // a task may have been registered: never reuse its requestId
+        // The same task is asked again with the same requestId (the service answers a repeat from what it stored):
+        // a new one only when the service says this requestId names another body.
+        if (error instanceof PayError && error.code === 'IDEMPOTENCY_CONFLICT') s.requestId = s.o.newId();
         throw error;
       }
     }

@@ -190,7 +190,7 @@ export interface PaymentSessionOptions {
  * What a session must keep to carry on after its process died: `snapshot()`
  * gives it, `restore` takes it. A session restored in the middle of a call
  * (`checking`, `checkout`, `rescanning`) comes back where no call is in
- * flight: before the provider list (`new`, with a new requestId), or
+ * flight: before the provider list (`new`, asked again with the same requestId), or
  * `unknown` after a /checkout that may have been committed (`recover()` then
  * repeats it with the same requestId and cardSession, document section 7).
  */

@@ -5,7 +5,10 @@ import {
   createPayClient,
   type PayClientEvent,
   type PayError,
+  type PayClient,
+  type PaymentSession,
   type PaymentSessionEvent,
+  type PaymentSessionSnapshot,
 } from '../../../src/entries/pay.js';
 import { paySandboxCases } from './sandbox-harness.js';
 import { SMALLER_BASKET, useSandbox } from './session-fixture.js';
@@ -13,6 +16,22 @@ import { SMALLER_BASKET, useSandbox } from './session-fixture.js';
 const SMALLER_TOTAL = 2 * 8_990;
 const of = <T extends PaymentSessionEvent['type']>(events: PaymentSessionEvent[], type: T) =>
   events.filter((e): e is Extract<PaymentSessionEvent, { type: T }> => e.type === type);
+
+/** The client, keeping the requestId of each /availability-info/task it sends. */
+function taskSpy(client: PayClient, requestIds: string[]): PayClient {
+  return new Proxy(client, {
+    get(target, prop) {
+      if (prop === 'availabilityTask') {
+        return (body: Parameters<PayClient['availabilityTask']>[0]) => {
+          requestIds.push(body.requestId);
+          return target.availabilityTask(body);
+        };
+      }
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
 
 // Document section 7, "Pay API recovery rules": one test per row.
 describe.each(paySandboxCases('Pay recovery rules over HTTP'))(
@@ -129,6 +148,39 @@ describe.each(paySandboxCases('Pay recovery rules over HTTP'))(
       await expect(
         t.client.refund({ transactionId: session.transactionId!, refundId: 'second', amount: 1 }),
       ).rejects.toMatchObject({ code: 'AMOUNT_MISMATCH' });
+    });
+
+    it('a lost answer to /availability-info/task: the same task is asked again with the same requestId', async () => {
+      const card = await t.sim.issueCard({ walletPayIsDefault: true });
+      const tasks: string[] = [];
+      const client = taskSpy(t.clientWith({ retries: false }), tasks);
+      const { session } = t.open(card, { client });
+      await t.sim.fault('/availability-info/task', 'drop-after-commit', 1);
+      await expect(session.start()).rejects.toMatchObject({ code: 'PAY_NETWORK' });
+      expect(session.phase).toBe('new');
+      expect(await session.start()).toBe('pending');
+      // The sandbox answers a repeated requestId from the task it stored (one task, not two).
+      expect(tasks).toEqual([session.requestId, session.requestId]);
+    });
+
+    it('a session restored from its write before the provider list asks it again with the same requestId', async () => {
+      const card = await t.sim.issueCard({ walletPayIsDefault: true });
+      const written: PaymentSessionSnapshot[] = [];
+      const first: { session?: PaymentSession } = {};
+      first.session = t.open(card, {
+        client: t.clientWith({ retries: false }),
+        checkpoint: async () => {
+          written.push(JSON.parse(JSON.stringify(first.session!.snapshot())));
+        },
+      }).session;
+      await t.sim.fault('/availability-info/task', 'drop-after-commit', 1);
+      await expect(first.session.start()).rejects.toMatchObject({ code: 'PAY_NETWORK' });
+      expect(written[0]).toMatchObject({ phase: 'checking', requestId: first.session.requestId });
+      const tasks: string[] = [];
+      const { session } = t.open(card, { client: taskSpy(t.client, tasks), restore: written[0]! });
+      expect(session.phase).toBe('new');
+      expect(await session.start()).toBe('pending');
+      expect(tasks).toEqual([first.session.requestId]);
     });
 
     it(
