@@ -28,16 +28,18 @@ export const notClean = (answers: Record<string, string>): string[] =>
     .map(([what, answer]) => `${what}: ${answer}`);
 
 /**
- * A till connecting to `instance` while PostgreSQL is down: the upgrade, a new payment, reading it over the bridge
- * and over HTTP. Resolves with each answer: a refusal's code, `answered`, `DROPPED` (the connection went) or
+ * A till connecting to `instance` while its PostgreSQL is away (`outage` names how): the upgrade, a new payment,
+ * reading it over the bridge and over HTTP. Resolves with each answer: a refusal's code, `answered`, `DROPPED` (the connection went) or
  * `UNANSWERED`; `upgrade <status>` when the bridge refused the connection.
  */
 export async function probeOutage(
   instance: ServeInstance,
   key: string,
   barcode: string,
+  outage: string,
 ): Promise<Record<string, string>> {
-  const paymentId = `probe-${instance.name}`;
+  const paymentId = `probe-${instance.name}-${outage}`;
+  const name = `${instance.name} (${outage})`;
   const rpc = await RpcClient.connect(instance.wsUrl, { key }).catch(
     (error: { status?: number; code?: string }) => `upgrade ${error.status ?? error.code}`,
   );
@@ -56,10 +58,10 @@ export async function probeOutage(
   };
   const answers: Record<string, string> = {};
   const start = { fullBarcode: barcode, basket: BASKET, paymentId };
-  answers[`${instance.name} pay.start`] = await answer('pay.start', start);
-  answers[`${instance.name} pay.get`] = await answer('pay.get', { paymentId });
+  answers[`${name} pay.start`] = await answer('pay.start', start);
+  answers[`${name} pay.get`] = await answer('pay.get', { paymentId });
   if (typeof rpc !== 'string') rpc.ws.terminate();
-  answers[`${instance.name} GET /v1/payments/{id}`] = await fetch(`${instance.url}/v1/payments/${paymentId}`, {
+  answers[`${name} GET /v1/payments/{id}`] = await fetch(`${instance.url}/v1/payments/${paymentId}`, {
     headers: { authorization: `Bearer ${key}` },
   }).then(
     async (res) => {
@@ -71,44 +73,62 @@ export async function probeOutage(
   return answers;
 }
 
-/** What the wallet service's own records say of the run's payments, one card (one card session) each. */
+/**
+ * What the wallet service's own records say of the run's payments, one card (one card session) each: charges, and
+ * receipts against what each till was told (a receipt told sent is at the service once; one the service has was told).
+ */
 export async function sandboxRecords(sim: Simulator, outcomes: readonly Outcome[]) {
   const chargedTwice: string[] = [];
   const paidUntold: string[] = [];
+  const receiptsDoubled: string[] = [];
+  const receiptsLost: string[] = [];
   let extraTransactions = 0;
   for (const o of outcomes) {
-    const { transactions } = await sim.get<{ transactions: Array<{ transactionId: string; status: string }> }>(
-      `/sandbox/app/transactions?cardNumber=${encodeURIComponent(o.cardNumber)}`,
-    );
+    const { transactions } = await sim.get<{
+      transactions: Array<{ transactionId: string; status: string; receipts: unknown[] }>;
+    }>(`/sandbox/app/transactions?cardNumber=${encodeURIComponent(o.cardNumber)}`);
     extraTransactions += Math.max(0, transactions.length - 1);
     const succeeded = transactions.filter((t) => t.status === 'succeeded').map((t) => t.transactionId);
     if (succeeded.length > 1) chargedTwice.push(`${o.paymentId}: ${succeeded.join(', ')}`);
     if (succeeded.length > 0 && !o.told) paidUntold.push(`${o.paymentId} (${o.end}): ${succeeded.join(', ')}`);
+    const receipts = transactions.reduce((n, t) => n + t.receipts.length, 0);
+    if (receipts > 1) receiptsDoubled.push(`${o.paymentId}: ${receipts} receipts`);
+    if (receipts > 0 !== o.paid) receiptsLost.push(`${o.paymentId} (${o.end}): ${receipts} receipts`);
   }
-  return { chargedTwice, paidUntold, extraTransactions };
+  return { chargedTwice, paidUntold, receiptsDoubled, receiptsLost, extraTransactions };
 }
 
+/** Phases after which nothing more comes for a payment but a till's intent (its receipt, a refund). */
+const FINAL = "('succeeded', 'unsuccessful', 'unavailable', 'blocked', 'abandoned', 'refunded')";
+
 /**
- * The kit's open payments (`till/payment phase`) and the cluster's advisory locks, read by SQL once both are
- * none or `boundMs` has passed: the last receipt's write may still be committing when the tills are done.
+ * The kit's open payments (`till/payment phase`), its payments that ended but are still `active` or hold a lease,
+ * and the cluster's advisory locks, read by SQL once all are none or `boundMs` has passed: the last receipt's write,
+ * and the release of its lease, may still be under way when the tills are done.
  */
-export async function kitLeftovers(url: string, boundMs: number): Promise<{ open: string[]; locks: number }> {
+export async function kitLeftovers(
+  url: string,
+  boundMs: number,
+): Promise<{ open: string[]; leased: string[]; locks: number }> {
   const db = new pg.Client({ connectionString: url });
   await db.connect();
+  const ids = async (where: string) =>
+    (
+      await db.query<{ id: string }>(
+        `SELECT till_id || '/' || payment_id || ' ' || phase AS id FROM cashdesk_payments WHERE ${where} ORDER BY 1`,
+      )
+    ).rows.map((r) => r.id);
   try {
     const read = async () => ({
-      open: (
-        await db.query<{ id: string }>(
-          "SELECT till_id || '/' || payment_id || ' ' || phase AS id FROM cashdesk_payments WHERE open ORDER BY 1",
-        )
-      ).rows.map((r) => r.id),
+      open: await ids('open'),
+      leased: await ids(`(NOT open OR phase IN ${FINAL}) AND (active OR owner IS NOT NULL OR lease_until IS NOT NULL)`),
       locks: (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'"))
         .rows[0]!.n,
     });
     let rest = await read();
     await polled(async () => {
       rest = await read();
-      return rest.open.length === 0 && rest.locks === 0;
+      return rest.open.length === 0 && rest.leased.length === 0 && rest.locks === 0;
     }, boundMs);
     return rest;
   } finally {

@@ -166,11 +166,7 @@ export class ChaosTill {
         if (phase === 'succeeded' && this.told(paymentId)) {
           if (seen.receiptSent === true) return outcome('paid');
           seen = await this.#intent('pay.receipt', { paymentId, receipt: { chaos: paymentId, total: 1 } });
-        } else if (phase === 'unknown' || phase === 'unsuccessful') {
-          if (phase === 'unknown') this.#unknown(paymentId);
-          seen = await this.#intent('pay.retry', { paymentId });
-        } else if (phase === 'new') {
-          // The provider list got no answer (the Pay API or the database was away): ask for it again.
+        } else if (phase === 'unsuccessful') {
           seen = await this.#intent('pay.retry', { paymentId });
         } else if (phase === 'offered') {
           seen = await this.#intent('pay.checkout', { paymentId });
@@ -179,7 +175,10 @@ export class ChaosTill {
           seen = await this.#intent('pay.rescan', { paymentId, fullBarcode: barcode });
         } else {
           // Under way (checking, checkout, pending), or paid but not yet told: the customer acts on a waiting
-          // invoice; the till waits to hear more, and asks when it hears nothing.
+          // invoice; the till waits to hear more, and asks when it hears nothing. A lost answer to the provider
+          // list (`new`) or to /checkout (`unknown`) is the server's to ask again: the till does not, so a payment
+          // its server leaves there is seen stalled.
+          if (phase === 'unknown') this.#unknown(paymentId);
           if (phase === 'pending') this.#customer(card.cardNumber, seen.transactionId);
           ({ seen, heard } = await this.#news(paymentId, heard));
         }
