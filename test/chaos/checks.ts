@@ -29,8 +29,8 @@ export const notClean = (answers: Record<string, string>): string[] =>
 
 /**
  * A till connecting to `instance` while its PostgreSQL is away (`outage` names how): the upgrade, a new payment,
- * reading it over the bridge and over HTTP. Resolves with each answer: a refusal's code, `answered`, `DROPPED` (the connection went) or
- * `UNANSWERED`; `upgrade <status>` when the bridge refused the connection.
+ * reading it over the bridge and over HTTP. Resolves with each answer: a refusal's code, `answered`, `DROPPED` (the
+ * connection went) or `UNANSWERED`; `upgrade <status>` when the bridge refused the connection.
  */
 export async function probeOutage(
   instance: ServeInstance,
