@@ -112,16 +112,22 @@ export async function kitLeftovers(
 ): Promise<{ open: string[]; leased: string[]; locks: number }> {
   const db = new pg.Client({ connectionString: url });
   await db.connect();
-  const ids = async (where: string) =>
+  const ids = async (where: string, more = "''") =>
     (
       await db.query<{ id: string }>(
-        `SELECT till_id || '/' || payment_id || ' ' || phase AS id FROM cashdesk_payments WHERE ${where} ORDER BY 1`,
+        `SELECT till_id || '/' || payment_id || ' ' || phase || ${more} AS id FROM cashdesk_payments WHERE ${where}
+         ORDER BY 1`,
       )
     ).rows.map((r) => r.id);
+  // What holds an ended payment: its flags, its owner, and the transactions its session still watches.
+  const holds = "' active ' || active || ' owner ' || coalesce(owner, '-') || ' left ' || (snapshot -> 'left')::text";
   try {
     const read = async () => ({
       open: await ids('open'),
-      leased: await ids(`(NOT open OR phase IN ${FINAL}) AND (active OR owner IS NOT NULL OR lease_until IS NOT NULL)`),
+      leased: await ids(
+        `(NOT open OR phase IN ${FINAL}) AND (active OR owner IS NOT NULL OR lease_until IS NOT NULL)`,
+        holds,
+      ),
       locks: (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'"))
         .rows[0]!.n,
     });

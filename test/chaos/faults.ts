@@ -156,8 +156,13 @@ export function faultMakers(scene: ChaosScene, report: FaultReport) {
       );
       countLost(left);
       await sim.post('/sandbox/faults/clear');
-      await sim.fault('/checkout', 'drop-after-commit', LOST_ON_RETURN);
-      lostArmed['/checkout'] = LOST_ON_RETURN;
+      // The lost answers not met yet are armed again (the clear took them too), and a few more on /checkout.
+      for (const path of LOST_PATHS) {
+        const count = (left[`drop-after-commit ${path}`] ?? 0) + (path === '/checkout' ? LOST_ON_RETURN : 0);
+        if (count === 0) continue;
+        await sim.fault(path, 'drop-after-commit', count);
+        lostArmed[path] = count;
+      }
     },
   };
   /** Every fault over, the answers lost counted, and the faults left armed cleared. */

@@ -28,7 +28,7 @@ const PAYMENTS = Number(process.env.WPK_CHAOS_PAYMENTS ?? 5);
  * answers are lost and the Pay API fails; PostgreSQL's stop waits for it to be over.
  */
 const ORDER: readonly Fault[] = ['kill', 'partition', 'lost', 'pay', 'postgres'];
-const FAULTS_AT = [0.1, 0.2, 0.25, 0.35, 0.6];
+const FAULTS_AT = [0.25, 0.3, 0.35, 0.45, 0.7];
 /** Which faults to make (all by default): `WPK_CHAOS_FAULTS=kill,pay` looks at some apart from the others. */
 const FAULTS = new Set((process.env.WPK_CHAOS_FAULTS ?? ORDER.join(',')).split(',') as Fault[]);
 /** Leases and adoption: a payment whose instance is gone has a driver again within their sum. */

@@ -241,8 +241,9 @@ export class ChaosTill {
       } catch (error) {
         if (!(error instanceof RpcError) || !REPEAT.has(error.code) || Date.now() - since > STALL_MS) throw error;
         this.run.refused(error.code, true);
-        // Stopping, or its payments gone: another instance can take the intent.
-        if (error.code === 'PAYMENTS_CLOSED') this.drop();
+        // Stopping, its payments gone, or its database away (a load balancer drains an instance saying 503): another
+        // instance can take the intent.
+        if (error.code === 'PAYMENTS_CLOSED' || error.code === 'DATABASE_UNAVAILABLE') this.drop();
         await backoff(attempt);
       }
     }
