@@ -45,6 +45,8 @@ export const ENVIRONMENT: Record<
   WPK_PAY_DIALECT: { path: ['pay', 'dialect'], kind: 'json' },
   WPK_PAY_THREAD: { path: ['pay', 'thread'], kind: 'string' },
   WPK_PAY_THREAD_NICENESS: { path: ['pay', 'threadNiceness'], kind: 'number' },
+  WPK_PAY_RECONCILE_INTERVAL_MS: { path: ['pay', 'reconcile', 'intervalMs'], kind: 'number' },
+  WPK_PAY_RECONCILE_LOOKBACK_MS: { path: ['pay', 'reconcile', 'lookbackMs'], kind: 'number' },
   DATABASE_URL: { path: ['database', 'url'], kind: 'string' },
   WPK_DATA_DIR: { path: ['database', 'dataDir'], kind: 'string' },
   WPK_DATABASE_SCHEMA: { path: ['database', 'schema'], kind: 'string' },

@@ -9,6 +9,7 @@ import { payDialectSchema } from '../contracts/pay/dialect.js';
 import { DEFAULT_PAY_TOKEN, payTokenSchema } from '../contracts/pay/token.js';
 import { DEFAULT_TOKEN_HEADER, payPathsSchema, payProfileSchema, tokenHeaderSchema } from '../pay/options.js';
 import { validationErrors } from '../contracts/validation-errors.js';
+import { reconcileSection } from './config-reconcile.js';
 import { backOfficeSection, sharedKeyIssues, storeField } from './config-back-office.js';
 import { ENVIRONMENT, envValue, setPath } from './config-environment.js';
 import { placeholderIssues } from './config-placeholders.js';
@@ -110,6 +111,7 @@ const paySection = z
       .min(0, { error: 'must be an integer from 0 to 19' })
       .max(19, { error: 'must be an integer from 0 to 19' })
       .default(10),
+    reconcile: reconcileSection,
   })
   .strict();
 

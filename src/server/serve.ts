@@ -204,13 +204,15 @@ async function buildCashDesk(
   let service: CashDeskService | undefined;
   const { pay: payConfig } = config;
   if (payConfig !== undefined) {
-    const paymentsConfig = { database: config.database, pay: payConfig };
+    const stores = config.tills.map((t): [string, string | null] => [t.id, t.store ?? null]);
+    const paymentsConfig = { database: config.database, pay: payConfig, stores };
     const count = (kind: 'status' | 'code', operation: string) =>
       metrics.payWordsNotUnderstood.inc({ operation, kind });
+    const found = (counts: Readonly<Record<string, number>>) => metrics.setDiscrepancies(counts);
     opened.pay =
       payConfig.thread === 'worker' && options.clock === undefined
-        ? await openPaymentsThread(paymentsConfig, () => service!, logger, count)
-        : await openServerPayments(paymentsConfig, () => service!, logger, options.clock, count);
+        ? await openPaymentsThread(paymentsConfig, () => service!, logger, count, found)
+        : await openServerPayments(paymentsConfig, () => service!, logger, options.clock, count, found);
   }
   const { pay } = opened;
   // Every money-moving intent, from a till or the back office, leaves an audit record.
