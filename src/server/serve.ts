@@ -51,11 +51,12 @@ export interface StartServerOptions {
    */
   clock?: () => number;
   /**
-   * Adds routes to the HTTP app before it listens: the demo system's till page and merchant console. Browsers
+   * Adds routes to the HTTP app before it listens: the demo system's till page and merchant console (which acts
+   * through the back office in process, as the `console` actor). Browsers
    * on the server's own origin may then use the bridge (the till page), besides `server.allowedOrigins`.
    * Default none.
    */
-  mount?: (app: OpenAPIHono<NodeEnv>, service: CashDeskService) => void;
+  mount?: (app: OpenAPIHono<NodeEnv>, service: CashDeskService, backOffice: BackOffice) => void;
   /** Awaited first in `close()`: what `mount` added that must end before the drain (event streams). */
   beforeClose?: () => void | Promise<void>;
 }
@@ -249,7 +250,7 @@ async function buildCashDesk(
     backOffice,
     ...defined({ eventHeartbeatMs: s.eventHeartbeatMs }),
   });
-  options.mount?.(app, service);
+  options.mount?.(app, service, backOffice);
   const bridge = createBridge(service, {
     allowedOrigins: s.allowedOrigins,
     maxPayloadBytes: s.maxPayloadBytes,

@@ -91,7 +91,7 @@ export class BackOffice {
     intent: RefundIntent,
     address: string | null,
   ): Promise<PaymentView> {
-    const actor = { kind: 'backOffice' as const, id: caller.id };
+    const actor = { kind: caller.kind ?? ('backOffice' as const), id: caller.id };
     const payments = this.#paymentsOrRefuse();
     try {
       this.require(caller, 'payments:refund');
