@@ -103,7 +103,7 @@ describe.skipIf(!haveChromium())(
       },
     );
 
-    it("shows the day's sale and refund on the day-close page, and no discrepancy on the reconciliation page", async () => {
+    it("shows the day's totals on the day-close page, nothing to act on on the reconciliation page", async () => {
       await merchant.getByRole('link', { name: 'Day close' }).click();
       const total = merchant.getByTestId('day-close').locator('tr', { hasText: 'total' });
       await expect.poll(() => total.textContent()).toContain('725.00');
