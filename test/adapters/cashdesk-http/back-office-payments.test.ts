@@ -241,4 +241,14 @@ describe('back-office payment routes', () => {
     const bad = await call('GET', '/v1/back-office/reports/day-close?date=2026-02-30', READER_KEY);
     expect(bad).toMatchObject({ status: 400, body: { status: 'BAD_REQUEST' } });
   });
+
+  it("records a bridge call's client address in its audit row", async () => {
+    const till = await pay.connect(NORTH_KEY);
+    const card = await pay.sim.issueCard({ walletPayIsDefault: false });
+    await till.call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'ws-1' });
+    const { body } = await call('GET', '/v1/audit?paymentId=ws-1', AUDITOR_KEY);
+    expect(body.entries).toMatchObject([
+      { actor: { kind: 'till', id: 'north-1' }, action: 'start', outcome: 'ok', address: '127.0.0.1' },
+    ]);
+  });
 });
