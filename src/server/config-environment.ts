@@ -47,6 +47,7 @@ export const ENVIRONMENT: Record<
   WPK_PAY_THREAD_NICENESS: { path: ['pay', 'threadNiceness'], kind: 'number' },
   WPK_PAY_RECONCILE_INTERVAL_MS: { path: ['pay', 'reconcile', 'intervalMs'], kind: 'number' },
   WPK_PAY_RECONCILE_LOOKBACK_MS: { path: ['pay', 'reconcile', 'lookbackMs'], kind: 'number' },
+  WPK_AUDIT_RETENTION_DAYS: { path: ['audit', 'retentionDays'], kind: 'number' },
   DATABASE_URL: { path: ['database', 'url'], kind: 'string' },
   WPK_DATA_DIR: { path: ['database', 'dataDir'], kind: 'string' },
   WPK_DATABASE_SCHEMA: { path: ['database', 'schema'], kind: 'string' },

@@ -14,6 +14,7 @@ export function reportsOptions(
   config: {
     pay: Pick<NonNullable<ServeConfig['pay']>, 'reconcile'>;
     stores?: ReadonlyArray<[string, string | null]> | undefined;
+    auditRetentionDays?: number | undefined;
   },
   logger: Logger,
   onCounts?: DiscrepancyCounts,
@@ -22,9 +23,12 @@ export function reportsOptions(
   const { intervalMs, lookbackMs } = config.pay.reconcile;
   const log = logger.child({ part: 'reconcile' });
   const storeOf = (tillId: string) => stores.get(tillId) ?? null;
-  if (intervalMs === 0) return { storeOf };
+  const days = config.auditRetentionDays;
+  const retention = days === undefined ? {} : { auditRetentionDays: days };
+  if (intervalMs === 0) return { storeOf, ...retention };
   return {
     storeOf,
+    ...retention,
     background: {
       intervalMs,
       lookbackMs,

@@ -257,8 +257,9 @@ export async function openPaymentsThread(
   count?: NotUnderstoodCount,
   discrepancies?: DiscrepancyCounts,
 ): Promise<ServerPayments> {
+  const { pay, database, stores, auditRetentionDays } = config;
   const worker = startWorker({
-    config: { pay: config.pay, database: config.database, ...(config.stores ? { stores: config.stores } : {}) },
+    config: { pay, database, stores, auditRetentionDays },
     logLevel: logger.level,
     niceness: config.pay.threadNiceness,
     telemetry: threadTelemetry(),

@@ -37,7 +37,8 @@ export interface PaymentsHost {
 /** The parts of the configuration the payments read; `stores`: each till's store, for the reports. */
 export type PaymentsConfig = Pick<ServeConfig, 'database'> & {
   pay: NonNullable<ServeConfig['pay']>;
-  stores?: ReadonlyArray<[string, string | null]>;
+  stores?: ReadonlyArray<[string, string | null]> | undefined;
+  auditRetentionDays?: number | undefined;
 };
 
 /**

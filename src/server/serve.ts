@@ -206,7 +206,12 @@ async function buildCashDesk(
   const { pay: payConfig } = config;
   if (payConfig !== undefined) {
     const stores = config.tills.map((t): [string, string | null] => [t.id, t.store ?? null]);
-    const paymentsConfig = { database: config.database, pay: payConfig, stores };
+    const paymentsConfig = {
+      database: config.database,
+      pay: payConfig,
+      stores,
+      auditRetentionDays: config.audit.retentionDays,
+    };
     const count = (kind: 'status' | 'code', operation: string) =>
       metrics.payWordsNotUnderstood.inc({ operation, kind });
     const found = (counts: Readonly<Record<string, number>>) => metrics.setDiscrepancies(counts);

@@ -15,7 +15,11 @@ import type { BackOfficeRecords } from './records.js';
 export interface BackOfficeReportsOptions {
   storeOf?: (tillId: string) => string | null;
   background?: Omit<BackgroundReconcileOptions, 'db' | 'client' | 'storeOf'>;
+  /** Audit rows older than this many days are deleted at `init()`, then daily. Default: none deleted. */
+  auditRetentionDays?: number;
 }
+
+const DAY_MS = 86_400_000;
 
 /**
  * The cash desk's payments with what the back office reads beside them, in the same database: every till's
@@ -26,10 +30,13 @@ export class BackOfficePayments extends CashDeskPayments implements BackOfficeRe
   readonly #audit: AuditLog;
   readonly #storeOf: (tillId: string) => string | null;
   readonly #background: BackgroundReconciliation | undefined;
+  readonly #retentionDays: number | undefined;
+  #pruner: NodeJS.Timeout | undefined;
 
   constructor(options: CashDeskPaymentsOptions & { reports?: BackOfficeReportsOptions }) {
     super(options);
     const reports = options.reports ?? {};
+    this.#retentionDays = reports.auditRetentionDays;
     this.#options = options;
     this.#audit = new AuditLog(options.db);
     this.#storeOf = reports.storeOf ?? (() => null);
@@ -48,10 +55,18 @@ export class BackOfficePayments extends CashDeskPayments implements BackOfficeRe
     await migrate(this.#options.db, 'cashdesk-audit', auditMigrations);
     await super.init();
     await this.#background?.start();
+    const days = this.#retentionDays;
+    if (days !== undefined) {
+      await this.#audit.prune(days);
+      const prune = () =>
+        void this.#audit.prune(days).catch((error: unknown) => this.#options.onError?.(error, 'audit retention'));
+      this.#pruner = setInterval(prune, DAY_MS).unref();
+    }
   }
 
-  /** Stops the background comparison, then the payments. */
+  /** Stops the retention and the background comparison, then the payments. */
   override async close(): Promise<void> {
+    clearInterval(this.#pruner);
     await this.#background?.close();
     await super.close();
   }
