@@ -9,7 +9,19 @@ import {
 } from '../../src/contracts/back-office.js';
 import { PaymentView, RefundBody } from '../../src/contracts/cashdesk-payments.js';
 import { ErrorEnvelope } from '../../src/contracts/errors.js';
-import { AUDIT_PATH, BACK_OFFICE_PATH, BACK_OFFICE_REFUND_ROUTE } from './back-office-routes.js';
+import {
+  DayCloseQuery,
+  DayCloseReport,
+  ReconciliationQuery,
+  ReconciliationReport,
+} from '../../src/contracts/back-office-reports.js';
+import {
+  AUDIT_PATH,
+  BACK_OFFICE_PATH,
+  BACK_OFFICE_REFUND_ROUTE,
+  DAY_CLOSE_ROUTE,
+  RECONCILIATION_ROUTE,
+} from './back-office-routes.js';
 
 /** The name of the back-office key scheme in the document. */
 export const BACK_OFFICE_SCHEME = 'backOfficeKey';
@@ -59,6 +71,37 @@ export function documentBackOfficeRoutes(app: Pick<OpenAPIHono, 'openAPIRegistry
     request: { query: BackOfficePaymentsQuery },
     responses: {
       200: { description: 'A page.', content: { 'application/json': { schema: BackOfficePaymentList } } },
+      ...refusals,
+    },
+  });
+  register({
+    operationId: 'backOfficeReconciliation',
+    method: 'get',
+    path: RECONCILIATION_ROUTE,
+    summary: "The kit's payments against the Pay service's records (reports:read)",
+    description:
+      "Without `from` and `to`: the background comparison's last report (`pay.reconcile`), else one made now for " +
+      'the last 24 hours; with them, a comparison of that period made now (a /status per transaction). Never ' +
+      'heals: `pay reconcile --heal` does.',
+    security,
+    request: { query: ReconciliationQuery },
+    responses: {
+      200: { description: 'The report.', content: { 'application/json': { schema: ReconciliationReport } } },
+      ...refusals,
+    },
+  });
+  register({
+    operationId: 'backOfficeDayClose',
+    method: 'get',
+    path: DAY_CLOSE_ROUTE,
+    summary: 'The day-close per till and store (reports:read)',
+    description:
+      'Per till, per store and in all: payments begun that day, money taken that day (late successes included), ' +
+      "money given back that day and net, in kopecks; with the day's discrepancies.",
+    security,
+    request: { query: DayCloseQuery },
+    responses: {
+      200: { description: 'The report.', content: { 'application/json': { schema: DayCloseReport } } },
       ...refusals,
     },
   });

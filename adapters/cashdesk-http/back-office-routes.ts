@@ -6,6 +6,7 @@ import type { BackOffice } from '../../src/cashdesk/back-office/service.js';
 import { type BackOfficeCaller, bearerKey } from '../../src/cashdesk/back-office/credentials.js';
 import type { CashDeskService } from '../../src/cashdesk/service.js';
 import { AuditQuery, BackOfficePaymentParams, BackOfficePaymentsQuery } from '../../src/contracts/back-office.js';
+import { DayCloseQuery, ReconciliationQuery } from '../../src/contracts/back-office-reports.js';
 import { RefundBody } from '../../src/contracts/cashdesk-payments.js';
 import { REQUEST_ID_HEADER, withRequestId } from '../../src/log/request-id.js';
 import { requestBodyLimit } from '../http-server/body-limit.js';
@@ -23,6 +24,10 @@ export const BACK_OFFICE_PATH = '/v1/back-office';
 
 /** The audit log's route. */
 export const AUDIT_PATH = '/v1/audit';
+
+/** The reports' routes. */
+export const RECONCILIATION_ROUTE = `${BACK_OFFICE_PATH}/reconciliation`;
+export const DAY_CLOSE_ROUTE = `${BACK_OFFICE_PATH}/reports/day-close`;
 
 /** The back-office refund's route, as documented and counted. */
 export const BACK_OFFICE_REFUND_ROUTE = `${BACK_OFFICE_PATH}/tills/{tillId}/payments/{paymentId}/refund`;
@@ -78,7 +83,8 @@ function authenticate(deps: BackOfficeRoutesDeps, c: Context<NodeEnv>): BackOffi
 }
 
 /**
- * Mounts `GET /v1/audit` (`audit:read`), `GET /v1/back-office/payments` (`payments:read`) and
+ * Mounts `GET /v1/audit` (`audit:read`), `GET /v1/back-office/payments` (`payments:read`),
+ * `GET /v1/back-office/reconciliation` and `GET /v1/back-office/reports/day-close` (`reports:read`) and
  * `POST /v1/back-office/tills/{tillId}/payments/{paymentId}/refund` (`payments:refund`).
  */
 export function mountBackOfficePaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: BackOfficeRoutesDeps): void {
@@ -102,6 +108,24 @@ export function mountBackOfficePaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: Ba
       const query = BackOfficePaymentsQuery.safeParse(c.req.query());
       if (!query.success) throw invalidBody(query.error);
       return c.json(await deps.backOffice.payments(caller, query.data), 200);
+    }),
+  );
+  app.get(
+    RECONCILIATION_ROUTE,
+    backOfficeRoute(deps, RECONCILIATION_ROUTE, async (c, caller) => {
+      deps.backOffice.require(caller, 'reports:read');
+      const query = ReconciliationQuery.safeParse(c.req.query());
+      if (!query.success) throw invalidBody(query.error);
+      return c.json(await deps.backOffice.reconciliation(caller, query.data), 200);
+    }),
+  );
+  app.get(
+    DAY_CLOSE_ROUTE,
+    backOfficeRoute(deps, DAY_CLOSE_ROUTE, async (c, caller) => {
+      deps.backOffice.require(caller, 'reports:read');
+      const query = DayCloseQuery.safeParse(c.req.query());
+      if (!query.success) throw invalidBody(query.error);
+      return c.json(await deps.backOffice.dayClose(caller, query.data), 200);
     }),
   );
   app.post(

@@ -179,6 +179,7 @@ class WsBridge implements Bridge {
       log,
       this.#budget,
       till.orderedAnswers === true,
+      remote.remoteAddress,
     );
     this.#connections.add(connection);
     this.#perTill.set(till.id, (this.#perTill.get(till.id) ?? 0) + 1);

@@ -38,11 +38,14 @@ export class BridgeConnection {
   #alive = true;
   #badFrames = 0;
   #terminateTimer: NodeJS.Timeout | undefined;
+  /** The client's address (the trusted-proxy rule's), for the audit log of its payment calls. */
+  readonly #address: string | undefined;
 
   /**
    * @param socket the upgraded TCP socket under `ws`: this turn's answers are held on it and sent together.
    * @param budget the bridge's budget for unsent answers over all clients.
    * @param ordered answer frames in the order they arrived (the till's `orderedAnswers`), not each as it is ready.
+   * @param address the client's address under the trusted-proxy rule, recorded with its payment calls' audit rows.
    */
   constructor(
     ws: WebSocket,
@@ -53,7 +56,9 @@ export class BridgeConnection {
     log: Logger,
     budget?: SendBudget,
     ordered = false,
+    address?: string,
   ) {
+    this.#address = address;
     this.#ws = ws;
     this.#budget = budget;
     this.tillId = tillId;
@@ -150,7 +155,14 @@ export class BridgeConnection {
   }
 
   #handle(data: RawData, isBinary: boolean): FrameOutcome | PromiseLike<FrameOutcome> {
-    return this.#dispatcher.handleFrame(toBuffer(data), isBinary, this.#log, this.tillId, this.#onPayStart);
+    return this.#dispatcher.handleFrame(
+      toBuffer(data),
+      isBinary,
+      this.#log,
+      this.tillId,
+      this.#onPayStart,
+      this.#address,
+    );
   }
 
   #onFrame(data: RawData, isBinary: boolean): void {

@@ -1,3 +1,4 @@
+import { withAuditCaller } from '../../src/cashdesk/back-office/audit-context.js';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { BarcodeVerification } from '../../src/contracts/barcode.js';
@@ -46,6 +47,8 @@ export class Dispatcher {
   readonly #tracing = tracingActive();
   /** The current frame's `onPayStart`: calls run synchronously inside `handleFrame`, so one slot serves. */
   #onPayStart: (() => void) | undefined;
+  /** The current frame's client address (the trusted-proxy rule's), for the audit log: one slot, as above. */
+  #address: string | undefined;
   /** `#count` as a function made once: the checks before a call runs take it. */
   readonly #countCall = (method: string, outcome: string): void => this.#count(method, outcome);
 
@@ -68,6 +71,7 @@ export class Dispatcher {
     log: Logger,
     tillId: string,
     onPayStart?: () => void,
+    address?: string,
   ): FrameOutcome | PromiseLike<FrameOutcome> {
     if (isBinary) {
       return this.#frameError(JsonRpcErrorCode.InvalidRequest, 'Invalid Request', 'BINARY_FRAME', [
@@ -83,6 +87,7 @@ export class Dispatcher {
       return this.#frameError(JsonRpcErrorCode.ParseError, 'Parse error', 'PARSE_ERROR');
     }
     this.#onPayStart = onPayStart;
+    this.#address = address;
     if (!Array.isArray(parsed)) {
       const outcome = this.#call(parsed, hasNumberId(parsed) ? requestIdText(text) : undefined, log, tillId);
       return isThenable(outcome) ? outcome.then(singleOutcome) : singleOutcome(outcome);
@@ -151,6 +156,11 @@ export class Dispatcher {
     return traceCall(call.method, call.parent, () => this.#execute(call, log, tillId), errorCodeOf);
   }
 
+  /** Runs a payment call with the frame's client address as the audit log's. */
+  #audited<T>(run: () => T): T {
+    return withAuditCaller({ address: this.#address ?? null }, run);
+  }
+
   #execute({ method, id, notification, params }: Prepared, log: Logger, tillId: string): MaybePromise<CallOutcome> {
     // A payment call's id is current while it runs, so its Pay API requests carry it (and its error, if any);
     // barcode.verify, the hot path, makes one only when it fails.
@@ -161,7 +171,7 @@ export class Dispatcher {
       result =
         rid === undefined
           ? runMethod(method, this.#service, params, tillId)
-          : withRequestId(rid, () => runMethod(method, this.#service, params, tillId));
+          : withRequestId(rid, () => this.#audited(() => runMethod(method, this.#service, params, tillId)));
     } catch (error) {
       return this.#failed(method, id, notification, error, log, rid);
     }

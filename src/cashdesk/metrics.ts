@@ -1,4 +1,5 @@
 import { Gauge, type Metric, type Registry } from 'prom-client';
+import { DISCREPANCY_KINDS } from '../contracts/back-office-reports.js';
 import { Counter, type CounterSeries } from '../metrics/counter.js';
 import { Histogram } from '../metrics/histogram.js';
 import { httpRequestsCounter } from '../metrics/http-requests.js';
@@ -113,6 +114,14 @@ export class ServerMetrics {
     ['operation', 'kind'],
   );
 
+  /** The background reconciliation's discrepancies left to act on (the same figure on every instance: take max). */
+  readonly payDiscrepancies = new Gauge({
+    name: 'wpk_pay_discrepancies',
+    help: "Discrepancies between the kit's payments and the Pay service's records left to act on, by kind.",
+    labelNames: ['kind'],
+    registers: [],
+  });
+
   /** Content type of `render()`. */
   static readonly contentType = METRICS_CONTENT_TYPE;
 
@@ -130,9 +139,15 @@ export class ServerMetrics {
       this.driftSteps,
       this.bonusChecks,
       this.payWordsNotUnderstood,
+      this.payDiscrepancies,
     ]) {
       this.registry.registerMetric(metric as Metric);
     }
+  }
+
+  /** Sets `wpk_pay_discrepancies` from a report's counts: every kind, 0 where none. */
+  setDiscrepancies(counts: Readonly<Record<string, number>>): void {
+    for (const kind of DISCREPANCY_KINDS) this.payDiscrepancies.set({ kind }, counts[kind] ?? 0);
   }
 
   /** Everything in the Prometheus text format: the process's metrics, then the series above. */

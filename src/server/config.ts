@@ -9,6 +9,7 @@ import { payDialectSchema } from '../contracts/pay/dialect.js';
 import { DEFAULT_PAY_TOKEN, payTokenSchema } from '../contracts/pay/token.js';
 import { DEFAULT_TOKEN_HEADER, payPathsSchema, payProfileSchema, tokenHeaderSchema } from '../pay/options.js';
 import { validationErrors } from '../contracts/validation-errors.js';
+import { reconcileSection } from './config-reconcile.js';
 import { backOfficeSection, sharedKeyIssues, storeField } from './config-back-office.js';
 import { ENVIRONMENT, envValue, setPath } from './config-environment.js';
 import { placeholderIssues } from './config-placeholders.js';
@@ -110,6 +111,7 @@ const paySection = z
       .min(0, { error: 'must be an integer from 0 to 19' })
       .max(19, { error: 'must be an integer from 0 to 19' })
       .default(10),
+    reconcile: reconcileSection,
   })
   .strict();
 
@@ -210,6 +212,13 @@ export const serveConfigSchema = z
     // Keys of the merchant's back-office systems (Bearer on HTTP only), each with its scopes.
     backOffice: backOfficeSection,
     database: databaseSection.default({}),
+    // The audit log's retention: rows older than `retentionDays` are deleted (daily); default none, every row kept.
+    audit: z
+      .object({
+        retentionDays: z.number({ error: 'must be an integer from 1 to 36500' }).int().min(1).max(36_500).optional(),
+      })
+      .strict()
+      .default({}),
     // Redis or the Pay API not answering at start: a warn line each, and the server starts (false, the default);
     // true: the start fails naming it (--require-dependencies). The database is always required.
     requireDependencies: z.boolean({ error: 'must be true or false' }).default(false),

@@ -171,9 +171,9 @@ export async function startDemoSystem(options: DemoSystemOptions = {}): Promise<
       startServer(config, logger.child({ system: 'cashdesk' }), {
         clock: options.clock,
         // The till page speaks the bridge from the cash desk server's own origin, which the bridge then accepts.
-        mount: (app, service) => {
+        mount: (app, service, backOffice) => {
           mountWebPage(app, DEMO_PAGES.till, 'till');
-          merchant.mount(app, service);
+          merchant.mount(app, service, backOffice);
         },
         beforeClose: () => merchant.close(),
       }).catch(async (error: unknown) => {

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { Logger, LevelWithSilent } from 'pino';
+import type { Logger } from 'pino';
 import type { BackOfficeRecords } from '../cashdesk/back-office/records.js';
 import type { Payments } from '../cashdesk/payments/api.js';
 import { PaymentsError } from '../cashdesk/payments/errors.js';
@@ -12,6 +12,8 @@ import { currentRequestId } from '../log/request-id.js';
 import { currentTraceparent, threadTelemetry } from '../telemetry/index.js';
 import type { NotUnderstoodCount } from './pay-words.js';
 import type { PaymentsConfig, PaymentsHost, ServerPayments } from './payments.js';
+import type { DiscrepancyCounts } from './payments-reports.js';
+import { relog } from './relog.js';
 import {
   fromWire,
   toWire,
@@ -56,6 +58,8 @@ class ThreadPayments implements Payments, BackOfficeRecords {
   readonly #listeners = new Map<number, UpdateListener>();
   readonly #webhooks: boolean;
   readonly #count: NotUnderstoodCount | undefined;
+  /** Set after construction by {@link openPaymentsThread}: the background comparison's counts. */
+  discrepancies: DiscrepancyCounts | undefined;
   #next = 1;
   #stopped: Error | undefined;
   /** The thread's last word on its health: why it is down, or undefined. */
@@ -100,6 +104,9 @@ class ThreadPayments implements Payments, BackOfficeRecords {
         return;
       case 'health':
         this.#down = message.down;
+        return;
+      case 'discrepancies':
+        this.discrepancies?.(message.counts);
         return;
       default:
     }
@@ -175,6 +182,14 @@ class ThreadPayments implements Payments, BackOfficeRecords {
   readAudit(...args: Parameters<BackOfficeRecords['readAudit']>): ReturnType<BackOfficeRecords['readAudit']> {
     return this.call('readAudit', ...args);
   }
+  reconciliation(
+    ...args: Parameters<BackOfficeRecords['reconciliation']>
+  ): ReturnType<BackOfficeRecords['reconciliation']> {
+    return this.call('reconciliation', ...args);
+  }
+  dayClose(...args: Parameters<BackOfficeRecords['dayClose']>): ReturnType<BackOfficeRecords['dayClose']> {
+    return this.call('dayClose', ...args);
+  }
   events(...args: Parameters<Payments['events']>): Promise<SessionUpdate[]> {
     return this.call('events', ...args);
   }
@@ -230,24 +245,6 @@ class ThreadPayments implements Payments, BackOfficeRecords {
   }
 }
 
-/** A line the thread logged, written again by the server's logger at its level. */
-function relog(logger: Logger, line: string): void {
-  try {
-    const {
-      level,
-      time: _time,
-      pid: _pid,
-      hostname: _hostname,
-      msg,
-      ...fields
-    } = JSON.parse(line) as Record<string, unknown>;
-    const label = logger.levels.labels[Number(level)] as LevelWithSilent | undefined;
-    if (label !== undefined && label !== 'silent') logger[label](fields, typeof msg === 'string' ? msg : undefined);
-  } catch {
-    // not a line pino wrote
-  }
-}
-
 /**
  * Starts the payments thread (see {@link ThreadPayments}): it opens the
  * database and the Pay API client as {@link openServerPayments} does, and
@@ -258,15 +255,18 @@ export async function openPaymentsThread(
   host: () => PaymentsHost,
   logger: Logger,
   count?: NotUnderstoodCount,
+  discrepancies?: DiscrepancyCounts,
 ): Promise<ServerPayments> {
+  const { pay, database, stores, auditRetentionDays } = config;
   const worker = startWorker({
-    config: { pay: config.pay, database: config.database },
+    config: { pay, database, stores, auditRetentionDays },
     logLevel: logger.level,
     niceness: config.pay.threadNiceness,
     telemetry: threadTelemetry(),
   });
   const webhooks = config.pay.webhookSecret !== undefined;
   const payments = new ThreadPayments(worker, webhooks, count);
+  payments.discrepancies = discrepancies;
   const databaseKind = await new Promise<'pglite' | 'postgres'>((resolve, reject) => {
     worker.on('message', (message: FromPayments) => {
       if (message.type === 'ready') resolve(message.databaseKind);

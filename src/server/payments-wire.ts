@@ -38,6 +38,8 @@ export type PaymentsCall =
   | 'search'
   | 'recordAudit'
   | 'readAudit'
+  | 'reconciliation'
+  | 'dayClose'
   | 'events'
   | 'subscribe'
   | 'webhook'
@@ -74,7 +76,9 @@ export type FromPayments =
   /** The thread's view of its database and channel changed (`down`: why it is unhealthy; absent: healthy). */
   | { type: 'health'; down?: string }
   /** A word the Pay dialect does not know: counted in the main thread's metrics (`GET /metrics` is served there). */
-  | { type: 'count'; kind: 'status' | 'code'; operation: PayOperation };
+  | { type: 'count'; kind: 'status' | 'code'; operation: PayOperation }
+  /** The background comparison's discrepancies left to act on, by kind (`wpk_pay_discrepancies` is served there). */
+  | { type: 'discrepancies'; counts: Record<string, number> };
 
 /** A webhook request as it crosses threads, and its answer. */
 export interface WireRequest {

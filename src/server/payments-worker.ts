@@ -139,6 +139,7 @@ try {
     (kind, operation) => {
       send({ type: 'count', kind, operation });
     },
+    (counts) => send({ type: 'discrepancies', counts: { ...counts } }),
   );
   const webhookHandler = pay.payments.webhookHandler();
   reportHealth(pay);

@@ -8,6 +8,7 @@ import { isDatabaseUnavailable, openChannel, openDatabase, type Database, type S
 import { createPayClient } from '../pay/client.js';
 import type { ServeConfig } from './config.js';
 import { wordsNotUnderstood, type NotUnderstoodCount } from './pay-words.js';
+import { type DiscrepancyCounts, reportsOptions } from './payments-reports.js';
 
 /** The payments of a running server and what they hold open. */
 export interface ServerPayments {
@@ -33,8 +34,12 @@ export interface PaymentsHost {
   token(requestData: string): string | Promise<string>;
 }
 
-/** The parts of the configuration the payments read. */
-export type PaymentsConfig = Pick<ServeConfig, 'database'> & { pay: NonNullable<ServeConfig['pay']> };
+/** The parts of the configuration the payments read; `stores`: each till's store, for the reports. */
+export type PaymentsConfig = Pick<ServeConfig, 'database'> & {
+  pay: NonNullable<ServeConfig['pay']>;
+  stores?: ReadonlyArray<[string, string | null]> | undefined;
+  auditRetentionDays?: number | undefined;
+};
 
 /**
  * Opens the server's database (PGlite in memory by default, `database.dataDir`,
@@ -49,6 +54,7 @@ export async function openServerPayments(
   logger: Logger,
   clock?: () => number,
   count?: NotUnderstoodCount,
+  discrepancies?: DiscrepancyCounts,
 ): Promise<ServerPayments> {
   const { url, dataDir, schema } = config.database;
   const log = logger.child({ part: 'payments' });
@@ -126,6 +132,7 @@ export async function openServerPayments(
         if (!isDatabaseUnavailable(error)) log.warn({ err: error }, what);
       },
       ...(clock ? { clock } : {}),
+      reports: reportsOptions(config, log, discrepancies),
     });
     const health = (): string | undefined => {
       if (db.reachable?.() === false) return 'the database does not answer';

@@ -51,11 +51,12 @@ export interface StartServerOptions {
    */
   clock?: () => number;
   /**
-   * Adds routes to the HTTP app before it listens: the demo system's till page and merchant console. Browsers
+   * Adds routes to the HTTP app before it listens: the demo system's till page and merchant console (which acts
+   * through the back office in process, as the `console` actor). Browsers
    * on the server's own origin may then use the bridge (the till page), besides `server.allowedOrigins`.
    * Default none.
    */
-  mount?: (app: OpenAPIHono<NodeEnv>, service: CashDeskService) => void;
+  mount?: (app: OpenAPIHono<NodeEnv>, service: CashDeskService, backOffice: BackOffice) => void;
   /** Awaited first in `close()`: what `mount` added that must end before the drain (event streams). */
   beforeClose?: () => void | Promise<void>;
 }
@@ -204,13 +205,20 @@ async function buildCashDesk(
   let service: CashDeskService | undefined;
   const { pay: payConfig } = config;
   if (payConfig !== undefined) {
-    const paymentsConfig = { database: config.database, pay: payConfig };
+    const stores = config.tills.map((t): [string, string | null] => [t.id, t.store ?? null]);
+    const paymentsConfig = {
+      database: config.database,
+      pay: payConfig,
+      stores,
+      auditRetentionDays: config.audit.retentionDays,
+    };
     const count = (kind: 'status' | 'code', operation: string) =>
       metrics.payWordsNotUnderstood.inc({ operation, kind });
+    const found = (counts: Readonly<Record<string, number>>) => metrics.setDiscrepancies(counts);
     opened.pay =
       payConfig.thread === 'worker' && options.clock === undefined
-        ? await openPaymentsThread(paymentsConfig, () => service!, logger, count)
-        : await openServerPayments(paymentsConfig, () => service!, logger, options.clock, count);
+        ? await openPaymentsThread(paymentsConfig, () => service!, logger, count, found)
+        : await openServerPayments(paymentsConfig, () => service!, logger, options.clock, count, found);
   }
   const { pay } = opened;
   // Every money-moving intent, from a till or the back office, leaves an audit record.
@@ -247,7 +255,7 @@ async function buildCashDesk(
     backOffice,
     ...defined({ eventHeartbeatMs: s.eventHeartbeatMs }),
   });
-  options.mount?.(app, service);
+  options.mount?.(app, service, backOffice);
   const bridge = createBridge(service, {
     allowedOrigins: s.allowedOrigins,
     maxPayloadBytes: s.maxPayloadBytes,

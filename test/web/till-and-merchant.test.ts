@@ -103,6 +103,19 @@ describe.skipIf(!haveChromium())(
       },
     );
 
+    it("shows the day's totals on the day-close page, nothing to act on on the reconciliation page", async () => {
+      await merchant.getByRole('link', { name: 'Day close' }).click();
+      const total = merchant.getByTestId('day-close').locator('tr', { hasText: 'total' });
+      await expect.poll(() => total.textContent()).toContain('725.00');
+      expect(await total.locator('td').allTextContents()).toEqual(['1', '725.00', '725.00', '0.00']);
+      await merchant.getByRole('link', { name: 'Reconciliation' }).click();
+      await merchant.getByRole('button', { name: 'Compare the last 24 hours now' }).click();
+      await expect.poll(() => merchant.getByText(/1 payments, 1 transactions/).count()).toBe(1);
+      expect(await merchant.getByText('No discrepancies').count()).toBe(1);
+      await merchant.getByRole('link', { name: 'Overview' }).click();
+      await expect.poll(() => merchant.getByTestId('transaction').count()).toBeGreaterThan(0);
+    });
+
     it('sends a campaign of 1,000 numbers from a CSV with its progress, and shows ' +
       'the read callback of one message', async () => {
       await merchant

@@ -85,6 +85,12 @@ export class AuditLog {
     );
   }
 
+  /** Deletes the entries older than `days` (at least 1), the one DELETE the table's trigger lets through. */
+  async prune(days: number): Promise<number> {
+    const { rows } = await this.#db.query<{ n: string | number }>('SELECT cashdesk_audit_prune($1::int) AS n', [days]);
+    return Number(rows[0]?.n ?? 0);
+  }
+
   /** Entries in `seq` order. */
   async read(query: AuditQuery): Promise<AuditEntry[]> {
     const where: string[] = [];

@@ -73,6 +73,8 @@ export function auditedPayments(inner: RecordedPayments, onError: (error: unknow
     search: (search) => inner.search(search),
     recordAudit: (record) => inner.recordAudit(record),
     readAudit: (query) => inner.readAudit(query),
+    reconciliation: (query) => inner.reconciliation(query),
+    dayClose: (query) => inner.dayClose(query),
   };
 }
 

@@ -1,10 +1,25 @@
+import type { DayCloseQuery, ReconciliationQuery } from '../../contracts/back-office-reports.js';
 import { migrate } from '../../db/index.js';
+import type { DayCloseReport } from '../day-close/day-close.js';
 import type { CashDeskPaymentsOptions } from '../payments/options.js';
+import { dayCloseBody, reconciliationBody } from '../reconcile/back-office-reports.js';
+import { type BackgroundReconcileOptions, BackgroundReconciliation } from '../reconcile/background.js';
+import type { ReconcileReport } from '../reconcile/report.js';
 import { CashDeskPayments } from '../payments/service.js';
 import { AuditLog, type AuditEntry, type AuditQuery, type AuditRecord } from './audit-log.js';
 import { auditMigrations } from './audit-migrations.js';
 import { searchPayments, type PaymentPage, type PaymentSearch } from './payment-search.js';
 import type { BackOfficeRecords } from './records.js';
+
+/** The reports' options: the tills' stores, and the background comparison (none when absent). */
+export interface BackOfficeReportsOptions {
+  storeOf?: (tillId: string) => string | null;
+  background?: Omit<BackgroundReconcileOptions, 'db' | 'client' | 'storeOf'>;
+  /** Audit rows older than this many days are deleted at `init()`, then daily. Default: none deleted. */
+  auditRetentionDays?: number;
+}
+
+const DAY_MS = 86_400_000;
 
 /**
  * The cash desk's payments with what the back office reads beside them, in the same database: every till's
@@ -13,17 +28,64 @@ import type { BackOfficeRecords } from './records.js';
 export class BackOfficePayments extends CashDeskPayments implements BackOfficeRecords {
   readonly #options: CashDeskPaymentsOptions;
   readonly #audit: AuditLog;
+  readonly #storeOf: (tillId: string) => string | null;
+  readonly #background: BackgroundReconciliation | undefined;
+  readonly #retentionDays: number | undefined;
+  #pruner: NodeJS.Timeout | undefined;
 
-  constructor(options: CashDeskPaymentsOptions) {
+  constructor(options: CashDeskPaymentsOptions & { reports?: BackOfficeReportsOptions }) {
     super(options);
+    const reports = options.reports ?? {};
+    this.#retentionDays = reports.auditRetentionDays;
     this.#options = options;
     this.#audit = new AuditLog(options.db);
+    this.#storeOf = reports.storeOf ?? (() => null);
+    this.#background =
+      reports.background &&
+      new BackgroundReconciliation({
+        ...reports.background,
+        db: options.db,
+        client: options.client,
+        storeOf: this.#storeOf,
+      });
   }
 
-  /** Creates the audit table (append-only), then starts the payments. */
+  /** Creates the audit table (append-only), starts the payments, then the background comparison. */
   override async init(): Promise<void> {
     await migrate(this.#options.db, 'cashdesk-audit', auditMigrations);
     await super.init();
+    await this.#background?.start();
+    const days = this.#retentionDays;
+    if (days !== undefined) {
+      await this.#audit.prune(days);
+      const prune = () =>
+        void this.#audit.prune(days).catch((error: unknown) => this.#options.onError?.(error, 'audit retention'));
+      this.#pruner = setInterval(prune, DAY_MS).unref();
+    }
+  }
+
+  /** Stops the retention and the background comparison, then the payments. */
+  override async close(): Promise<void> {
+    clearInterval(this.#pruner);
+    await this.#background?.close();
+    await super.close();
+  }
+
+  /** The background comparison's last report, or a comparison of the period asked (never healing). */
+  reconciliation(query: ReconciliationQuery): Promise<ReconcileReport> {
+    const background = this.#background;
+    return reconciliationBody(query, {
+      db: this.#options.db,
+      client: this.#options.client,
+      storeOf: this.#storeOf,
+      ...(background ? { lastReport: () => background.last() } : {}),
+      ...(this.#options.clock ? { now: this.#options.clock } : {}),
+    });
+  }
+
+  /** The day-close of `query.date` in `query.tz`, with the day's discrepancies. */
+  dayClose(query: DayCloseQuery): Promise<DayCloseReport> {
+    return dayCloseBody(query, { db: this.#options.db, client: this.#options.client, storeOf: this.#storeOf });
   }
 
   /**

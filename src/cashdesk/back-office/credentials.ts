@@ -18,6 +18,8 @@ export interface BackOfficeCredentials {
 /** An authenticated back-office caller: its id, scopes and refund limit, never its key. */
 export interface BackOfficeCaller {
   readonly id: string;
+  /** Who acts, as the audit log records it: a back-office key (default), or the merchant console. */
+  readonly kind?: 'backOffice' | 'console';
   readonly scopes: ReadonlySet<BackOfficeScope>;
   readonly maxRefundAmount?: number;
 }

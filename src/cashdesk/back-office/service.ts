@@ -3,7 +3,10 @@ import type {
   BackOfficePayment,
   BackOfficePaymentsQuery,
 } from '../../contracts/back-office.js';
+import type { DayCloseQuery, ReconciliationQuery } from '../../contracts/back-office-reports.js';
 import type { PaymentView, RefundIntent } from '../../contracts/cashdesk-payments.js';
+import type { DayCloseReport } from '../day-close/day-close.js';
+import type { ReconcileReport } from '../reconcile/report.js';
 import type { Payments } from '../payments/api.js';
 import { PaymentsError } from '../payments/errors.js';
 import type { BackOfficeCaller, BackOfficeRegistry, BackOfficeScope } from './credentials.js';
@@ -88,7 +91,7 @@ export class BackOffice {
     intent: RefundIntent,
     address: string | null,
   ): Promise<PaymentView> {
-    const actor = { kind: 'backOffice' as const, id: caller.id };
+    const actor = { kind: caller.kind ?? ('backOffice' as const), id: caller.id };
     const payments = this.#paymentsOrRefuse();
     try {
       this.require(caller, 'payments:refund');
@@ -144,6 +147,18 @@ export class BackOffice {
     });
     const page = entries.slice(0, query.limit);
     return { entries: page, next: entries.length > query.limit ? String(page[page.length - 1]!.seq) : null };
+  }
+
+  /** `reports:read`: the background comparison's last report, or a comparison of the period asked. */
+  reconciliation(caller: BackOfficeCaller, query: ReconciliationQuery): Promise<ReconcileReport> {
+    this.require(caller, 'reports:read');
+    return this.#paymentsOrRefuse().reconciliation(query);
+  }
+
+  /** `reports:read`: the day-close of a day in a time zone. */
+  dayClose(caller: BackOfficeCaller, query: DayCloseQuery): Promise<DayCloseReport> {
+    this.require(caller, 'reports:read');
+    return this.#paymentsOrRefuse().dayClose(query);
   }
 
   #paymentsOrRefuse(): Payments & BackOfficeRecords {

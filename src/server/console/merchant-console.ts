@@ -7,6 +7,7 @@ import { countRequests, requestCounter } from '../../../adapters/http-server/req
 import { streamChanges } from '../../../adapters/http-server/change-stream.js';
 import { TopicFeed } from '../../../adapters/http-server/topic-feed.js';
 import { mountWebPage } from '../../../adapters/http-server/web-pages.js';
+import type { BackOffice } from '../../cashdesk/back-office/service.js';
 import type { CashDeskService } from '../../cashdesk/service.js';
 import { validationErrors } from '../../contracts/validation-errors.js';
 import { PushMessage, SubId } from '../../contracts/push/bodies.js';
@@ -16,6 +17,7 @@ import type { RunningSandbox } from '../../sandbox/server.js';
 import type { CallbackLog } from './callback-log.js';
 import type { CampaignRunner } from './campaigns.js';
 import { metricsView, type MetricsView } from './metrics-view.js';
+import { mountConsoleReports } from './reports.js';
 import { transactionViews } from './transactions.js';
 
 /** What changed, for the merchant console's page: it reads that part again. */
@@ -76,9 +78,10 @@ export class MerchantConsole {
   }
 
   /** Mounts the page and its routes on the cash desk server's app (`startServer`'s `mount`). */
-  mount(app: OpenAPIHono<NodeEnv>, service: CashDeskService): void {
+  mount(app: OpenAPIHono<NodeEnv>, service: CashDeskService, backOffice?: BackOffice): void {
     const api = `${MERCHANT_CONSOLE_PATH}/api`;
     mountWebPage(app, MERCHANT_CONSOLE_PATH, 'merchant');
+    if (backOffice !== undefined) mountConsoleReports(app, api, backOffice, () => this.feed.publish('payments'));
     const payments = service.payments;
     if (payments !== undefined) {
       for (const till of this.#options.tills) {

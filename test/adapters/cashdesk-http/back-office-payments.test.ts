@@ -213,4 +213,42 @@ describe('back-office payment routes', () => {
     const s1 = await call('GET', '/v1/audit?paymentId=s-1', AUDITOR_KEY);
     expect(new Set(s1.body.entries.map((e: any) => e.paymentId))).toEqual(new Set(['s-1']));
   });
+
+  it('answers the reconciliation of a period for reports:read, and 403 without it', async () => {
+    expect(await call('GET', '/v1/back-office/reconciliation', REFUNDER_KEY)).toMatchObject({
+      status: 403,
+      body: { status: 'SCOPE_MISSING' },
+    });
+    const from = encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString());
+    const to = encodeURIComponent(new Date(Date.now() + 60_000).toISOString());
+    const { status, body } = await call('GET', `/v1/back-office/reconciliation?from=${from}&to=${to}`, READER_KEY);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ payments: 3, transactions: 3, discrepancies: [] });
+    expect((await call('GET', '/v1/back-office/reconciliation?from=yesterday', READER_KEY)).status).toBe(400);
+  });
+
+  it('answers the day-close by till and store, with the refund of the day', async () => {
+    const date = new Date().toISOString().slice(0, 10);
+    expect((await call('GET', `/v1/back-office/reports/day-close?date=${date}`, AUDITOR_KEY)).status).toBe(403);
+    const { status, body } = await call('GET', `/v1/back-office/reports/day-close?date=${date}&tz=UTC`, READER_KEY);
+    expect(status).toBe(200);
+    expect(body.tills).toEqual([
+      { tillId: 'north-1', store: 'north', payments: 2, paid: 2 * TOTAL, refunded: 0, net: 2 * TOTAL },
+      { tillId: 'south-1', store: 'south', payments: 1, paid: TOTAL, refunded: 1_000, net: TOTAL - 1_000 },
+    ]);
+    expect(body.totals).toEqual({ payments: 3, paid: 3 * TOTAL, refunded: 1_000, net: 3 * TOTAL - 1_000 });
+    expect(body.discrepancies).toEqual([]);
+    const bad = await call('GET', '/v1/back-office/reports/day-close?date=2026-02-30', READER_KEY);
+    expect(bad).toMatchObject({ status: 400, body: { status: 'BAD_REQUEST' } });
+  });
+
+  it("records a bridge call's client address in its audit row", async () => {
+    const till = await pay.connect(NORTH_KEY);
+    const card = await pay.sim.issueCard({ walletPayIsDefault: false });
+    await till.call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'ws-1' });
+    const { body } = await call('GET', '/v1/audit?paymentId=ws-1', AUDITOR_KEY);
+    expect(body.entries).toMatchObject([
+      { actor: { kind: 'till', id: 'north-1' }, action: 'start', outcome: 'ok', address: '127.0.0.1' },
+    ]);
+  });
 });

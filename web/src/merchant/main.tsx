@@ -1,18 +1,40 @@
 import { render } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import '../shared/styles.css';
 import './merchant.css';
 import { call } from '../shared/api';
 import { useChanges } from '../shared/live';
 import { TopBar } from '../shared/ui';
 import { Campaigns } from './campaigns';
+import { DayClose, Reconciliation } from './reports';
 import { Callbacks, Loyalty, Metrics } from './panels';
 import { Transactions } from './transactions';
 import type { CampaignView, LoyaltyView, MetricsView, NumberResult, ReceivedCallback, TransactionView } from './types';
 
 const API = '/console/api';
 
+/** The console's pages, by the URL's hash: the overview, the reconciliation, the day close. */
+const PAGES = [
+  ['', 'Overview'],
+  ['#reconciliation', 'Reconciliation'],
+  ['#day-close', 'Day close'],
+] as const;
+
+/** The page a hash shows: any other hash (the skip link's `#main`) is the overview's. */
+const pageOf = (hash: string) => (PAGES.some(([h]) => h !== '' && h === hash) ? hash : '');
+
+function usePage(): string {
+  const [page, setPage] = useState(location.hash);
+  useEffect(() => {
+    const changed = () => setPage(location.hash);
+    addEventListener('hashchange', changed);
+    return () => removeEventListener('hashchange', changed);
+  }, []);
+  return page;
+}
+
 function App() {
+  const page = usePage();
   const [transactions, setTransactions] = useState<TransactionView[]>([]);
   const [metrics, setMetrics] = useState<MetricsView | undefined>(undefined);
   const [campaigns, setCampaigns] = useState<CampaignView[]>([]);
@@ -61,7 +83,25 @@ function App() {
   return (
     <>
       <TopBar title="Merchant console" subtitle="The merchant's view of the demo system" live={live} />
+      <nav aria-label="Console pages" class="pages">
+        {PAGES.map(([hash, name]) => (
+          <a key={hash} href={hash || '#'} aria-current={pageOf(page) === hash ? 'page' : undefined}>
+            {name}
+          </a>
+        ))}
+      </nav>
       <main id="main">
+        {pageOf(page) === '#reconciliation' && <Reconciliation />}
+        {pageOf(page) === '#day-close' && <DayClose />}
+        {pageOf(page) === '' && overview()}
+      </main>
+    </>
+  );
+
+  // A call, not a component: a component made anew each render would lose the panels' own state (a typed form).
+  function overview() {
+    return (
+      <>
         <Metrics metrics={metrics} />
         <div class="grid">
           <Transactions transactions={transactions} />
@@ -80,9 +120,9 @@ function App() {
           />
           <Loyalty loyalty={loyalty} />
         </div>
-      </main>
-    </>
-  );
+      </>
+    );
+  }
 }
 
 render(<App />, document.getElementById('app')!);

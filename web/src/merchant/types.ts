@@ -68,3 +68,38 @@ export interface LoyaltyView {
     at: string;
   }>;
 }
+
+export interface Discrepancy {
+  kind: string;
+  tillId: string;
+  store: string | null;
+  paymentId: string;
+  transactionId: string | null;
+  kit: { phase?: string; status?: string; totalAmount?: number; refundedAmount?: number };
+  service: { status?: string; totalAmount?: number; refundedAmount?: number; error?: string };
+  healed: boolean;
+}
+
+export interface ReconcileReport {
+  from: string;
+  to: string;
+  payments: number;
+  transactions: number;
+  discrepancies: Discrepancy[];
+}
+
+export interface DayTotals {
+  payments: number;
+  paid: number;
+  refunded: number;
+  net: number;
+}
+
+export interface DayCloseReport {
+  date: string;
+  tz: string;
+  tills: Array<{ tillId: string; store: string | null } & DayTotals>;
+  stores: Array<{ store: string | null } & DayTotals>;
+  totals: DayTotals;
+  discrepancies: Discrepancy[];
+}

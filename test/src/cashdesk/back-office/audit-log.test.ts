@@ -63,4 +63,21 @@ describe.each(databaseCases('the audit log'))('AuditLog on $name', (dbCase) => {
     await expect(db.query('TRUNCATE cashdesk_audit')).rejects.toMatchObject({ code: '42501' });
     expect((await log.read({ limit: 10 })).map((e) => e.outcome)).toEqual(['ok', 'SCOPE_MISSING', 'ok']);
   });
+
+  it('prunes only the rows older than the retention, and still refuses an ordinary DELETE of them', async () => {
+    await db.query(
+      `INSERT INTO cashdesk_audit (at, actor_kind, actor_id, action, till_id, outcome)
+       VALUES (now() - interval '40 days', 'till', 'north-1', 'start', 'north-1', 'ok')`,
+    );
+    const old = "DELETE FROM cashdesk_audit WHERE at < now() - interval '30 days'";
+    await expect(db.query(old)).rejects.toMatchObject({ code: '42501' });
+    await expect(
+      db.query("UPDATE cashdesk_audit SET outcome = 'x' WHERE at < now() - interval '30 days'"),
+    ).rejects.toMatchObject({ code: '42501' });
+    await expect(log.prune(0)).rejects.toMatchObject({ code: '22023' });
+    expect(await log.prune(30)).toBe(1);
+    expect(await log.read({ limit: 10 })).toHaveLength(3);
+    // The bound lived in the prune's own transaction: the next DELETE is refused again.
+    await expect(db.query('DELETE FROM cashdesk_audit')).rejects.toMatchObject({ code: '42501' });
+  });
 });
