@@ -47,7 +47,7 @@ describe('openServerPayments', () => {
     );
     try {
       await pay.payments.init();
-      await pay.payments.start('till-1', { cardSession: 'CS1', basket: BASKET, paymentId: 'p-log' });
+      await pay.payments.intent('start', 'till-1', { cardSession: 'CS1', basket: BASKET, paymentId: 'p-log' });
       const line = log.lines().find((l) => l.msg === 'pay response not understood');
       expect(line).toMatchObject({
         path: '/availability-info/task',
