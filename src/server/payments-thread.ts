@@ -222,7 +222,7 @@ function relog(logger: Logger, line: string): void {
  */
 export async function openPaymentsThread(
   config: PaymentsConfig,
-  host: () => PaymentsHost,
+  host: PaymentsHost,
   logger: Logger,
   count?: NotUnderstoodCount,
 ): Promise<ServerPayments> {
@@ -238,7 +238,7 @@ export async function openPaymentsThread(
     worker.on('message', (message: FromPayments) => {
       if (message.type === 'ready') resolve(message.databaseKind);
       else if (message.type === 'failed') reject(fromWire(message.error));
-      else payments.receive(message, host(), logger);
+      else payments.receive(message, host, logger);
     });
     worker.on('error', (error) => {
       logger.error({ err: error }, 'payments thread failed: payments are refused until the server restarts');

@@ -137,15 +137,9 @@ function run(
 }
 
 try {
-  const pay = await openServerPayments(
-    config,
-    () => host,
-    logger,
-    undefined,
-    (kind, operation) => {
-      send({ type: 'count', kind, operation });
-    },
-  );
+  const pay = await openServerPayments(config, host, logger, undefined, (kind, operation) => {
+    send({ type: 'count', kind, operation });
+  });
   const webhookHandler = pay.payments.webhookHandler();
   reportHealth(pay);
   port.on('message', (message: ToPayments) => {

@@ -39,10 +39,10 @@ describe('openServerPayments', () => {
     );
     const pay = await openServerPayments(
       { database: config.database, pay: config.pay! },
-      () => ({
+      {
         verifyForPayment: () => Promise.reject(new Error('no scans here')),
         token: (text: string) => verifier.getToken(text),
-      }),
+      },
       log.logger,
     );
     try {
