@@ -177,7 +177,8 @@ export class CashDeskService {
 
   /** The `token.get` / `POST /v1/token` answer: `{ token }`, at once or through a promise. */
   tokenAnswer(requestData: string): { token: string } | Promise<{ token: string }> {
-    return this.verifications.tokenAnswer(requestData);
+    const token = this.token(requestData);
+    return typeof token === 'string' ? { token } : token.then((value) => ({ token: value }));
   }
 
   health(): Health {

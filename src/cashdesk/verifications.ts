@@ -163,12 +163,6 @@ export class TillVerifications {
     }
   }
 
-  /** The `token.get` / `POST /v1/token` answer: `{ token }`, at once or through a promise. */
-  tokenAnswer(requestData: string): { token: string } | Promise<{ token: string }> {
-    const token = this.token(requestData);
-    return typeof token === 'string' ? { token } : token.then((value) => ({ token: value }));
-  }
-
   #issued(token: string): string {
     this.#metrics.tokens.inc({ outcome: 'issued' });
     return token;
