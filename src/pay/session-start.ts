@@ -7,8 +7,7 @@ import type { PaymentPhase } from './session-types.js';
 /** Part A step 2 and Part B: the provider list, then `unavailable`, the automatic checkout, or `offered`. */
 export function start(s: SessionCore): Promise<PaymentPhase> {
   return s.exclusive(['new'], async () => {
-    s.stage = 'availability';
-    s.setPhase('checking');
+    s.beginAvailability();
     let answer: AvailabilityAnswer;
     for (let rescans = 0; ; rescans++) {
       try {
@@ -31,12 +30,11 @@ export function start(s: SessionCore): Promise<PaymentPhase> {
           continue;
         }
         s.refused(error, 'new');
-        s.requestId = s.o.newId(); // a task may have been registered: never reuse its requestId
+        s.renewRequestId(); // a task may have been registered: never reuse its requestId
         throw error;
       }
     }
-    s.providers = answer.providers;
-    s.walletPayIsDefault = answer.walletPayIsDefault;
+    s.setProviders(answer.providers, answer.walletPayIsDefault);
     s.emit({ type: 'providers', walletPayIsDefault: answer.walletPayIsDefault, providers: answer.providers });
     const available = answer.providers.filter((p) => p.available);
     if (available.length === 0) {
