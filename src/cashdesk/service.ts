@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { pino } from 'pino';
 import type { BarcodeVerification } from '../contracts/barcode.js';
-import type { LockoutError } from '../errors.js';
+import { ConfigError, type LockoutError } from '../errors.js';
 import { FailureLimiter, type FailureLimiterOptions, type Lockout } from '../guard/failure-limiter.js';
 import { ServerMetrics } from './metrics.js';
 import type { Payments } from './payments/api.js';
@@ -10,8 +10,22 @@ import { TicketStore } from './tickets.js';
 import { TillVerifications, type TillVerificationsOptions, type TokenSigner } from './verifications.js';
 import type { Till, TillRegistry } from './tills.js';
 
-/** What the cash desk service needs beside its verifications. */
-interface CashDeskServiceParts {
+/** What the cash desk service needs. */
+export interface CashDeskServiceOptions {
+  /** Verifies the tills' scans (and signs, without `signer`). Give it, or `verifications` made of it. */
+  verifier?: TillVerificationsOptions['verifier'];
+  /**
+   * Signs Pay API bodies instead of the verifier (`pay.token`'s module, loaded by `loadTokenSigner`), for the
+   * server's own payments and the tills' `token.get` alike. Default: the verifier's `getToken`.
+   */
+  signer?: TokenSigner;
+  /**
+   * Instead of `verifier` and `signer`: the verifications made of them, shared with payments built before the
+   * service (the server's payments verify scans and sign bodies through them).
+   */
+  verifications?: TillVerifications;
+  /** Default: the metrics of `verifications`, or new ones. */
+  metrics?: ServerMetrics;
   tills: TillRegistry;
   /** Package version reported by `health`. */
   version?: string;
@@ -29,16 +43,6 @@ interface CashDeskServiceParts {
   /** The one-use tickets of the bridge's upgrade (`POST /v1/tickets`). Default: a `TicketStore` with its defaults. */
   tickets?: TicketStore;
 }
-
-/**
- * What the cash desk service needs: its verifier (with `signer` and `metrics`, see {@link TillVerificationsOptions};
- * default metrics: new ones), or the verifications already made of them (the server's, which its payments share).
- */
-export type CashDeskServiceOptions = CashDeskServiceParts &
-  (
-    | { verifier: TillVerificationsOptions['verifier']; signer?: TokenSigner; metrics?: ServerMetrics }
-    | { verifications: TillVerifications; metrics: ServerMetrics }
-  );
 
 /** The answer of `health`. */
 export interface Health {
@@ -69,11 +73,8 @@ export class CashDeskService {
 
   constructor(options: CashDeskServiceOptions) {
     this.#tills = options.tills;
-    this.metrics = options.metrics ?? new ServerMetrics();
-    this.verifications =
-      'verifications' in options
-        ? options.verifications
-        : new TillVerifications({ verifier: options.verifier, metrics: this.metrics, signer: options.signer });
+    this.metrics = options.metrics ?? options.verifications?.metrics ?? new ServerMetrics();
+    this.verifications = options.verifications ?? verificationsOf(options, this.metrics);
     this.#version = options.version ?? '0.0.0';
     const limiter = options.bruteForce;
     this.#limiter =
@@ -189,4 +190,11 @@ export class CashDeskService {
       uptimeSeconds: Math.round((performance.now() - this.#started) / 1000),
     };
   }
+}
+
+/** The verifications of `verifier` and `signer`. */
+function verificationsOf(options: CashDeskServiceOptions, metrics: ServerMetrics): TillVerifications {
+  const { verifier, signer } = options;
+  if (verifier === undefined) throw new ConfigError(['verifier: give verifier or verifications'], 'service options');
+  return new TillVerifications({ verifier, metrics, ...(signer === undefined ? {} : { signer }) });
 }

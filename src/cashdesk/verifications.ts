@@ -30,7 +30,8 @@ export interface TillVerificationsOptions {
 export class TillVerifications {
   readonly #verifier: TillVerificationsOptions['verifier'];
   readonly #signer: TokenSigner;
-  readonly #metrics: ServerMetrics;
+  /** Where each verification and token is counted. */
+  readonly metrics: ServerMetrics;
   /**
    * Counter handles by result code, then reason, made on first use: no label text (nor a joined key) per verification.
    */
@@ -43,7 +44,7 @@ export class TillVerifications {
   constructor(options: TillVerificationsOptions) {
     this.#verifier = options.verifier;
     this.#signer = options.signer ?? options.verifier;
-    this.#metrics = options.metrics;
+    this.metrics = options.metrics;
   }
 
   /** The verifier's backend (`health`). */
@@ -134,17 +135,17 @@ export class TillVerifications {
 
   /** Counts one verification that took `ms`. */
   #record(result: BarcodeVerification, ms: number): BarcodeVerification {
-    this.#metrics.verifyDuration.observe(ms / 1000);
+    this.metrics.verifyDuration.observe(ms / 1000);
     this.#verificationSeries(result).inc();
     if (result.keyIndex !== undefined) {
       const index = result.keyIndex;
       let series = this.#keySeries[index];
       if (series === undefined) {
-        series = this.#metrics.keyMatches.series({ key_index: String(index) });
+        series = this.metrics.keyMatches.series({ key_index: String(index) });
         this.#keySeries[index] = series;
       }
       series.inc();
-      this.#metrics.driftSteps.observe(result.driftSteps ?? 0);
+      this.metrics.driftSteps.observe(result.driftSteps ?? 0);
     }
     return result;
   }
@@ -164,12 +165,12 @@ export class TillVerifications {
   }
 
   #issued(token: string): string {
-    this.#metrics.tokens.inc({ outcome: 'issued' });
+    this.metrics.tokens.inc({ outcome: 'issued' });
     return token;
   }
 
   #tokenFailed(error: unknown): never {
-    this.#metrics.tokens.inc({ outcome: error instanceof KitError ? error.code : 'error' });
+    this.metrics.tokens.inc({ outcome: error instanceof KitError ? error.code : 'error' });
     throw error;
   }
 
@@ -181,7 +182,7 @@ export class TillVerifications {
     }
     let series = byReason.get(result.reason);
     if (series === undefined) {
-      series = this.#metrics.verifications.series({ result_code: result.resultCode, reason: result.reason });
+      series = this.metrics.verifications.series({ result_code: result.resultCode, reason: result.reason });
       byReason.set(result.reason, series);
     }
     return series;
