@@ -49,7 +49,7 @@ export async function paymentEventStream(
       wake?.();
     });
     try {
-      queue.unshift(...(await service.events(tillId, paymentId, after)));
+      queue.unshift(...(await service.intent('events', tillId, { paymentId, afterSeq: after })).events);
     } catch (error) {
       unsubscribe();
       throw error;

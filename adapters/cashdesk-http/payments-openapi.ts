@@ -9,7 +9,7 @@ import {
   StartPayment,
 } from '../../src/contracts/cashdesk-payments.js';
 import { ErrorEnvelope } from '../../src/contracts/errors.js';
-import { INTENTS } from './payment-intents.js';
+import { INTENT_ROUTES } from './payment-intents.js';
 import { PAYMENTS_PATH } from './payments.js';
 import { SECURITY_SCHEMES } from './routes.js';
 
@@ -96,12 +96,12 @@ export function documentPaymentRoutes(app: Pick<OpenAPIHono, 'openAPIRegistry'>)
       ...errors([401, 404, 429, 503]),
     },
   });
-  for (const [intent, { body, summary }] of Object.entries(INTENTS)) {
+  for (const { path, intent, body, summary } of INTENT_ROUTES) {
     register({
-      operationId: `${intent}Payment`,
+      operationId: `${path}Payment`,
       method: 'post',
-      path: `${PAYMENTS_PATH}/{paymentId}/${intent}`,
-      summary: `${summary} (pay.${intent === 'basket' ? 'changeBasket' : intent})`,
+      path: `${PAYMENTS_PATH}/{paymentId}/${path}`,
+      summary: `${summary} (pay.${intent})`,
       security: tillSecurity,
       request: {
         params: idParam,

@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, Handler } from 'hono';
-import { ListPayments, PaymentId, type PaymentView, StartPayment } from '../../src/contracts/cashdesk-payments.js';
+import { ListPayments, PaymentId, StartPayment } from '../../src/contracts/cashdesk-payments.js';
 import { PaymentsError, paymentRefusal } from '../../src/cashdesk/payments/errors.js';
 import type { Payments } from '../../src/cashdesk/payments/api.js';
 import type { CashDeskService } from '../../src/cashdesk/service.js';
@@ -17,7 +17,7 @@ import { HttpProblem } from '../http-server/problem.js';
 import { databaseUnavailable, invalidBody, payloadTooLarge, unauthorized } from '../http-server/refusals.js';
 import { withAuditCaller } from '../../src/cashdesk/back-office/audit-context.js';
 import { readJsonBody } from './json-body.js';
-import { INTENTS } from './payment-intents.js';
+import { INTENT_ROUTES } from './payment-intents.js';
 import type { TillAuthenticator } from './till-keys.js';
 import { clientAddressOf } from '../../src/net/client-address.js';
 
@@ -127,7 +127,7 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
       limited(async (c) => {
         const tillId = till(c);
         const input = await body(c, StartPayment);
-        return c.json(await payments().start(tillId, input), 200);
+        return c.json(await payments().intent('start', tillId, input), 200);
       }),
     ),
   );
@@ -137,14 +137,14 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
       const tillId = till(c);
       const query = ListPayments.safeParse(c.req.query());
       if (!query.success) throw invalidBody(query.error);
-      return c.json({ payments: await payments().list(tillId, query.data.phase) }, 200);
+      return c.json(await payments().intent('list', tillId, query.data), 200);
     }),
   );
   app.get(
     `${PAYMENTS_PATH}/:paymentId`,
     counted(`${PAYMENTS_PATH}/{paymentId}`, async (c) => {
       const tillId = till(c);
-      return c.json(await payments().get(tillId, paymentId(c)), 200);
+      return c.json(await payments().intent('get', tillId, { paymentId: paymentId(c) }), 200);
     }),
   );
   // Open event streams per till: a stream lasts as long as its client wants, so without a cap one till key could
@@ -178,17 +178,18 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
       return paymentEventStream(c, service, tillId, id, release, deps.events);
     }),
   );
-  for (const [intent, { body: schema, run }] of Object.entries(INTENTS)) {
-    const route = `${PAYMENTS_PATH}/{paymentId}/${intent}`;
+  for (const { path, intent, body: schema } of INTENT_ROUTES) {
+    const route = `${PAYMENTS_PATH}/{paymentId}/${path}`;
     app.post(
-      `${PAYMENTS_PATH}/:paymentId/${intent}`,
+      `${PAYMENTS_PATH}/:paymentId/${path}`,
       counted(
         route,
         limited(async (c) => {
           const tillId = till(c);
           const id = paymentId(c);
-          const input = await body(c, schema);
-          return c.json((await run(payments(), tillId, id, input)) as PaymentView, 200);
+          // The intent's params: the body's members with the paymentId the path carries.
+          const input = (await body(c, schema)) as object | undefined;
+          return c.json(await payments().intent(intent, tillId, { ...input, paymentId: id } as never), 200);
         }),
       ),
     );

@@ -2,7 +2,8 @@ import type { z } from '@hono/zod-openapi';
 import type { RpcErrorKind, RpcMethodDoc } from './asyncapi-description.js';
 import { rpcBridgeAsyncApiDocument } from './asyncapi-document.js';
 import { Health, TokenResponse, Verification } from '../../src/contracts/cashdesk.js';
-import { PaymentEvents, PaymentList, PaymentView, SessionUpdate } from '../../src/contracts/cashdesk-payments.js';
+import { SessionUpdate } from '../../src/contracts/cashdesk-payments.js';
+import { INTENT_NAMES, intentOf } from '../../src/cashdesk/payments/intents.js';
 import { VERSION } from '../../src/version.js';
 import {
   INVALID_PARAMS,
@@ -14,6 +15,7 @@ import {
 } from './asyncapi-errors.js';
 import { type BridgeMethodName, type BridgeMethods, paramsSchemas } from './methods.js';
 import { DEFAULT_MAX_BATCH } from './options.js';
+import type { PayMethodName } from './pay-methods.js';
 import { SESSION_UPDATED } from './pay-notifications.js';
 import { SUBPROTOCOL } from './upgrade.js';
 
@@ -42,35 +44,7 @@ const METHOD_DOCS: { [M in BridgeMethodName]: MethodDoc<BridgeMethods[M]['result
     errors: [INVALID_PARAMS, REQUEST_DATA_INVALID, OTHER_KIT_ERROR],
   },
   health: { summary: 'Liveness and version of the server.', result: Health, errors: [INVALID_PARAMS] },
-  // Both verify a scan first, so the verifier's errors are theirs too.
-  'pay.start': {
-    summary:
-      'Verifies `fullBarcode` (or takes `cardSession`), stores the payment and asks for the providers; ' +
-      'idempotent by `paymentId`.',
-    result: PaymentView,
-    errors: payErrors(VERIFY_ERRORS),
-  },
-  'pay.rescan': {
-    summary: 'The new scan a `rescanNeeded` asked for.',
-    result: PaymentView,
-    errors: payErrors(VERIFY_ERRORS),
-  },
-  'pay.checkout': payment('The operator checks out (walletPayIsDefault false, the customer agreed).'),
-  'pay.get': payment('The payment as it stands.'),
-  'pay.changeBasket': payment('The customer changed the basket.'),
-  'pay.cancel': payment('The customer cancels (no result yet).'),
-  'pay.retry': payment('An updated checkout after an unsuccessful result (or the same one after `unknown`).'),
-  'pay.refund': payment('Refunds all, `amount` or `items`; idempotent by `refundId`.'),
-  'pay.receipt': payment('Forwards the fiscal receipt to the app.'),
-  'pay.abandon': payment('Falls back to another payment method (an open invoice is cancelled).'),
-  'pay.list': { summary: "This till's payments, optionally in one phase.", result: PaymentList, errors: payErrors() },
-  'pay.events': {
-    summary:
-      "A payment's events after `afterSeq` (the last one the till got), from the last 100 kept; older: its " +
-      'current state, restated. A reconnecting till asks it when a restated state is past the last seq it got.',
-    result: PaymentEvents,
-    errors: payErrors(),
-  },
+  ...payMethodDocs(),
 };
 
 /** The errors of a `pay.*` method, with `more` of its own. */
@@ -78,9 +52,15 @@ function payErrors(more: readonly RpcErrorKind[] = []): RpcErrorKind[] {
   return [INVALID_PARAMS, ...PAY_ERRORS, ...more, OTHER_KIT_ERROR];
 }
 
-/** A `pay.*` method answering the payment's view. */
-function payment(summary: string): MethodDoc<PaymentView> {
-  return { summary, result: PaymentView, errors: payErrors() };
+/** The `pay.*` methods' docs, from their intents' declarations: a scan's verification adds the verifier's errors. */
+function payMethodDocs(): { [M in PayMethodName]: MethodDoc<BridgeMethods[M]['result']> } {
+  const docs = INTENT_NAMES.map((name) => {
+    const { summary, result, errors } = intentOf(name);
+    const own = new Set<string>(errors);
+    const verifies = VERIFY_ERRORS.filter((kind) => kind.dataCodes.some((code) => own.has(code)));
+    return [`pay.${name}`, { summary, result, errors: payErrors(verifies) }] as const;
+  });
+  return Object.fromEntries(docs) as unknown as { [M in PayMethodName]: MethodDoc<BridgeMethods[M]['result']> };
 }
 
 const DESCRIPTION = [

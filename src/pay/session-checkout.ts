@@ -5,13 +5,14 @@ import type {
 import type { CheckoutRequest } from '../contracts/pay/bodies.js';
 import { PayError, PaymentSessionError } from './errors.js';
 import { type RecoveredCheckout, submitCheckout } from './recovery.js';
-import { OVER, type SessionCore } from './session-core.js';
+import type { SessionCore } from './session-core.js';
+import { OVER } from './session-state.js';
 import type { Basket, PaymentPhase } from './session-types.js';
 
 /** The operator triggers the checkout (walletPayIsDefault false, the customer agreed). */
 export function pay(s: SessionCore, providerId?: string): Promise<CheckoutResponse> {
   return s.exclusive(['offered'], () => {
-    s.providerId = providerId;
+    s.chooseProvider(providerId);
     return checkout(s, false, 'offered');
   });
 }
@@ -41,7 +42,7 @@ export function changeBasket(s: SessionCore, basket: Basket): Promise<CheckoutRe
       await cancelCurrent(s);
     }
     // Only now: while the old invoice stands, totalAmount describes it.
-    s.basket = basket;
+    s.setBasket(basket);
     if (from === 'offered') return undefined;
     return checkout(s, true, 'unsuccessful');
   });
@@ -93,9 +94,7 @@ export function abandon(s: SessionCore): Promise<void> {
 /** A checkout with every recovery: rescan on a refused card session, status-first recovery on no answer. */
 export async function checkout(s: SessionCore, fresh: boolean, onRefusal: PaymentPhase): Promise<CheckoutResponse> {
   for (let rescans = 0; ; rescans++) {
-    if (fresh) s.requestId = s.o.newId();
-    s.stage = 'checkout';
-    s.setPhase('checkout');
+    s.beginCheckout(fresh);
     const body: CheckoutRequest = {
       requestId: s.requestId,
       cardSession: s.cardSession,
@@ -122,8 +121,7 @@ export async function checkout(s: SessionCore, fresh: boolean, onRefusal: Paymen
         continue;
       }
       if (error instanceof PaymentSessionError && error.code === 'OUTCOME_UNKNOWN') {
-        s.setPhase('unknown');
-        s.unknownReason = 'OUTCOME_UNKNOWN';
+        s.setUnknown('OUTCOME_UNKNOWN');
       } else {
         s.refused(error, onRefusal);
       }
@@ -134,9 +132,7 @@ export async function checkout(s: SessionCore, fresh: boolean, onRefusal: Paymen
 
 function accept(s: SessionCore, answer: RecoveredCheckout): void {
   if (s.current) s.ledger.leave(s.current.transactionId);
-  s.current = { transactionId: answer.transactionId, requestId: answer.requestId, status: answer.status };
-  s.setPhase('pending');
-  s.emit({ type: 'invoice', checkout: s.current });
+  s.invoiced({ transactionId: answer.transactionId, requestId: answer.requestId, status: answer.status });
   if (answer.state) s.observe(answer.state);
   if (s.phase === 'pending') s.watcher.watch(answer.transactionId);
 }

@@ -1,73 +1,42 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  CheckoutAnswer as CheckoutResponse,
-  TransactionAnswer as TransactionState,
-} from '../contracts/pay/answers.js';
-import { purchaseAmount } from '../contracts/pay/amounts.js';
+import type { TransactionAnswer as TransactionState } from '../contracts/pay/answers.js';
 import { KIT_DIALECT, type PayDialect } from '../contracts/pay/dialect.js';
 import { TRANSITIONS } from '../contracts/pay/statuses.js';
 import type { RetryPolicy } from '../net/backoff.js';
 import { realSleep } from '../time/sleep.js';
 import { PayError, PaymentSessionError } from './errors.js';
-import type {
-  Basket,
-  PaymentPhase,
-  PaymentSessionEvent,
-  PaymentSessionOptions,
-  PaymentSessionSnapshot,
-  Provider,
-  RescanReason,
-  UnknownReason,
-} from './session-types.js';
+import type { PaymentPhase, PaymentSessionOptions, RescanReason } from './session-types.js';
 import { TransactionLedger } from './ledger.js';
-import { Listeners } from './listeners.js';
 import { checkSessionOptions } from './session-options.js';
+import { SessionState } from './session-state.js';
 import { TransactionWatcher } from './watcher.js';
 
-/** Phases after which no operation is allowed. */
-export const OVER: ReadonlySet<PaymentPhase> = new Set(['unavailable', 'refunded', 'blocked', 'abandoned']);
-
 /**
- * The state of one payment session and the moves every operation shares
- * (phase changes, events, observed states, refusals, rescans). Internal:
- * {@link PaymentSession} is the public face; the operations live in the
- * session-* files by concept and work on this.
+ * A payment session's state (see {@link SessionState}) with what every
+ * operation shares beside it: the options, the client's dialect, the ledger
+ * of transactions and refunds, the watcher, and the moves on observed states,
+ * refusals and rescans. Internal: {@link PaymentSession} is the public face;
+ * the operations live in the session-* files by concept and work on this.
  */
-export class SessionCore {
+export class SessionCore extends SessionState {
   readonly o: Required<
     Pick<PaymentSessionOptions, 'client' | 'rescan' | 'availability' | 'maxRescans' | 'newId' | 'sleep' | 'random'>
   > &
     PaymentSessionOptions;
   readonly recovery: RetryPolicy;
   readonly watcher: TransactionWatcher;
-  readonly events: Listeners<PaymentSessionEvent>;
   readonly ledger: TransactionLedger;
   /** The service's words: the client's dialect. */
   readonly dialect: PayDialect;
   readonly clock: () => number;
   /** How long the current transaction may show nothing but status words the dialect does not know. */
   readonly unknownStatusTimeoutMs: number;
-  phase: PaymentPhase = 'new';
-  /** Why the phase is `unknown`: no answer to /checkout, or a status the dialect does not know for too long. */
-  unknownReason: UnknownReason | undefined;
-  /** Since when the current transaction has shown only unknown status words. */
-  unknownSince: number | undefined;
   /** Unknown words already told, per transaction: the desk hears each once, not at every poll. */
   readonly #toldWords = new Set<string>();
-  busy = false;
-  cardSession: string;
-  basket: Basket;
-  requestId: string;
-  providerId: string | undefined;
-  current: CheckoutResponse | undefined;
-  refundId: string | undefined;
-  providers: Provider[] = [];
-  walletPayIsDefault = false;
-  stage: PaymentSessionSnapshot['stage'] = 'availability';
 
   constructor(options: PaymentSessionOptions) {
     checkSessionOptions(options);
-    this.o = {
+    const o = {
       availability: 'task',
       maxRescans: 1,
       newId: randomUUID,
@@ -75,20 +44,18 @@ export class SessionCore {
       random: Math.random,
       ...options,
     };
+    super({ cardSession: options.cardSession, basket: options.basket, newId: o.newId, onEvent: options.onEvent });
+    this.o = o as SessionCore['o'];
     this.recovery = {
       max: options.recovery?.rounds ?? 3,
       baseMs: options.recovery?.baseMs ?? 500,
       maxMs: options.recovery?.maxMs ?? 5_000,
     };
-    this.events = new Listeners(options.onEvent);
     // A hand-made client (a test's stub) may have no dialect: it speaks the kit's words.
     this.dialect = options.client.dialect ?? KIT_DIALECT;
     this.ledger = new TransactionLedger(this.dialect);
     this.clock = options.clock ?? Date.now;
     this.unknownStatusTimeoutMs = options.unknownStatusTimeoutMs ?? 600_000;
-    this.cardSession = options.cardSession;
-    this.basket = options.basket;
-    this.requestId = this.o.newId();
     this.watcher = new TransactionWatcher({
       client: options.client,
       updates: options.updates,
@@ -102,38 +69,12 @@ export class SessionCore {
   get transaction(): TransactionState | undefined {
     return this.current && this.ledger.get(this.current.transactionId);
   }
-  /** totalAmount of the current basket, in kopecks. */
-  get totalAmount(): number {
-    return purchaseAmount(this.basket.items) - (this.basket.discountAmount ?? 0);
-  }
-
-  /** Runs one operation at a time, only in the phases that allow it. */
-  async exclusive<T>(allowed: readonly PaymentPhase[], run: () => Promise<T>): Promise<T> {
-    if (this.busy) throw new PaymentSessionError('SESSION_BUSY', `another operation is running (phase ${this.phase})`);
-    // An operation may name an end phase (a refund or receipt after the refund, a late success's refund).
-    if (!allowed.includes(this.phase)) {
-      if (OVER.has(this.phase)) {
-        throw new PaymentSessionError('SESSION_OVER', `the payment session is over (phase ${this.phase})`);
-      }
-      throw new PaymentSessionError(
-        'SESSION_STATE',
-        `not allowed in phase ${this.phase} (allowed: ${allowed.join(', ')})`,
-      );
-    }
-    this.busy = true;
-    try {
-      return await run();
-    } finally {
-      this.busy = false;
-    }
-  }
-
   /** Asks the till for a new card session; `onFailure` is the phase to go back to when it gives none. */
   async rescan(reason: RescanReason, onFailure: PaymentPhase): Promise<void> {
     this.setPhase('rescanning');
     this.emit({ type: 'rescanNeeded', reason });
     try {
-      this.cardSession = await this.o.rescan(reason);
+      this.setCardSession(await this.o.rescan(reason));
     } catch (cause) {
       this.setPhase(onFailure);
       throw new PaymentSessionError('RESCAN_FAILED', 'the till gave no new card session', { cause });
@@ -166,7 +107,7 @@ export class SessionCore {
     }
     if (!fresh) return;
     this.emit({ type: 'transaction', state });
-    if (current) this.unknownSince = undefined;
+    if (current) this.understood();
     if (this.#final(state)) this.watcher.unwatch(id);
     if (this.ledger.isLeft(id) || (current && this.phase === 'unsuccessful')) {
       if (cls === 'successful') {
@@ -180,14 +121,13 @@ export class SessionCore {
     if (cls === 'transit') {
       // A word it knows again: the payment is back in transit, polled at the usual pace.
       if (unrecognized) {
-        this.unknownReason = undefined;
         this.watcher.pace(id, false);
         this.setPhase('pending');
       }
       return;
     }
+    // Either phase leaves unknownReason behind.
     if (this.phase === 'pending' || unrecognized) {
-      this.unknownReason = undefined;
       this.setPhase(cls === 'successful' ? 'succeeded' : 'unsuccessful');
     }
     this.ledger.settle(state);
@@ -220,32 +160,12 @@ export class SessionCore {
     }
     if (!current) return;
     const now = this.clock();
-    this.unknownSince ??= now;
+    const since = this.notUnderstoodSince(now);
     if (this.phase === 'unknown' && this.unknownReason === 'UNRECOGNIZED_STATUS') {
       this.watcher.pace(state.transactionId, true);
-    } else if (this.phase === 'pending' && now - this.unknownSince >= this.unknownStatusTimeoutMs) {
-      this.unknownReason = 'UNRECOGNIZED_STATUS';
+    } else if (this.phase === 'pending' && now - since >= this.unknownStatusTimeoutMs) {
       this.watcher.pace(state.transactionId, true);
-      this.setPhase('unknown');
+      this.setUnknown('UNRECOGNIZED_STATUS');
     }
-  }
-
-  /** Whether the current transaction's result is still awaited (pending, or unknown for an unrecognized status). */
-  get awaitingResult(): boolean {
-    return this.phase === 'pending' || (this.phase === 'unknown' && this.unknownReason === 'UNRECOGNIZED_STATUS');
-  }
-
-  /** Moves to a phase (told as a `phase` event when it changes). */
-  setPhase(to: PaymentPhase): void {
-    const from = this.phase;
-    if (from === to) return;
-    if (to !== 'unknown') this.unknownReason = undefined;
-    this.phase = to;
-    this.emit({ type: 'phase', from, to });
-  }
-
-  /** Tells the listeners. */
-  emit(event: PaymentSessionEvent): void {
-    this.events.emit(event);
   }
 }

@@ -58,20 +58,18 @@ export function refund(s: SessionCore, { refundId, transactionId, ...part }: Ref
       const status = state?.status ?? 'none';
       throw new PaymentSessionError('SESSION_STATE', `nothing paid to refund (phase ${s.phase}, status ${status})`);
     }
-    if (refundId !== undefined) s.refundId = refundId;
-    s.refundId ??= s.o.newId();
-    const id = s.refundId;
+    const id = s.refundIdFor(refundId);
     let answer: RefundResponse;
     try {
       await s.o.checkpoint?.();
       const sentId = s.o.client.profile === 'document' ? {} : { refundId: id };
       answer = await s.o.client.refund({ transactionId: target, ...sentId, ...part });
     } catch (error) {
-      if (error instanceof PayError && !error.transient) s.refundId = undefined;
+      if (error instanceof PayError && !error.transient) s.refundSettled();
       s.refused(error, s.phase);
       throw error;
     }
-    s.refundId = undefined;
+    s.refundSettled();
     const record: RefundRecord = {
       refundId: id,
       transactionId: target,

@@ -26,32 +26,11 @@ export function snapshot(s: SessionCore): PaymentSessionSnapshot {
 
 /** Comes back from a snapshot where no call is in flight (see PaymentSessionSnapshot). */
 export function restore(s: SessionCore, snap: PaymentSessionSnapshot): void {
-  s.cardSession = snap.cardSession;
-  s.basket = snap.basket;
-  s.requestId = snap.requestId;
-  s.providerId = snap.providerId;
-  s.providers = snap.providers;
-  s.walletPayIsDefault = snap.walletPayIsDefault;
-  s.refundId = snap.refundId;
-  s.stage = snap.stage;
+  s.restoreState(snap);
   for (const transactionId of snap.left) s.ledger.leave(transactionId);
   for (const state of snap.leftStates ?? []) s.ledger.record(state);
   for (const refund of snap.refunds ?? []) s.ledger.refunds.set(refund);
-  if (snap.transaction) {
-    const { transactionId, requestId, status } = snap.transaction;
-    s.current = { transactionId, requestId: requestId ?? snap.requestId, status };
-    if ('statusClass' in snap.transaction) s.ledger.record(snap.transaction);
-  }
-  let phase = snap.phase;
-  if (phase === 'checking' || (phase === 'rescanning' && snap.stage === 'availability')) {
-    // The provider list is asked again with the stored requestId: a task registered before the restart is
-    // answered from the service's record, not registered twice.
-    phase = 'new';
-  } else if (phase === 'checkout' || phase === 'rescanning') {
-    phase = 'unknown';
-  }
-  s.phase = phase;
-  if (phase === 'unknown') s.unknownReason = snap.unknownReason ?? 'OUTCOME_UNKNOWN';
+  if (snap.transaction && 'statusClass' in snap.transaction) s.ledger.record(snap.transaction);
   // A left-behind or cancelled payment may still be answered by the bank: keep watching it.
   for (const transactionId of snap.left) s.watcher.watch(transactionId);
   // A refund answered pending before the restart is followed again.
@@ -59,7 +38,7 @@ export function restore(s: SessionCore, snap: PaymentSessionSnapshot): void {
   const status = s.transaction?.status ?? s.current?.status;
   // A cancelled one in another service's words: the session left it (it cancelled it itself).
   const cancelled = status === 'cancelled' || (s.current !== undefined && s.ledger.isLeft(s.current.transactionId));
-  if (s.current && (s.awaitingResult || (phase === 'unsuccessful' && cancelled))) {
+  if (s.current && (s.awaitingResult || (s.phase === 'unsuccessful' && cancelled))) {
     s.watcher.watch(s.current.transactionId);
   }
 }

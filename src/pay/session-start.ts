@@ -7,8 +7,7 @@ import type { PaymentPhase } from './session-types.js';
 /** Part A step 2 and Part B: the provider list, then `unavailable`, the automatic checkout, or `offered`. */
 export function start(s: SessionCore): Promise<PaymentPhase> {
   return s.exclusive(['new'], async () => {
-    s.stage = 'availability';
-    s.setPhase('checking');
+    s.beginAvailability();
     let answer: AvailabilityAnswer;
     for (let rescans = 0; ; rescans++) {
       try {
@@ -30,19 +29,18 @@ export function start(s: SessionCore): Promise<PaymentPhase> {
         if (error instanceof PayError && error.code === 'CARD_SESSION_INVALID' && rescans < s.o.maxRescans) {
           await s.rescan('CARD_SESSION_INVALID', 'new');
           // A new card session, a new task: the old requestId may name one registered with the old session.
-          s.requestId = s.o.newId();
+          s.renewRequestId();
           s.setPhase('checking');
           continue;
         }
         s.refused(error, 'new');
         // The same task is asked again with the same requestId (the service answers a repeat from what it stored):
         // a new one only when the service says this requestId names another body.
-        if (error instanceof PayError && error.code === 'IDEMPOTENCY_CONFLICT') s.requestId = s.o.newId();
+        if (error instanceof PayError && error.code === 'IDEMPOTENCY_CONFLICT') s.renewRequestId();
         throw error;
       }
     }
-    s.providers = answer.providers;
-    s.walletPayIsDefault = answer.walletPayIsDefault;
+    s.setProviders(answer.providers, answer.walletPayIsDefault);
     s.emit({ type: 'providers', walletPayIsDefault: answer.walletPayIsDefault, providers: answer.providers });
     const available = answer.providers.filter((p) => p.available);
     if (available.length === 0) {

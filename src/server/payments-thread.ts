@@ -7,7 +7,7 @@ import type { BackOfficeRecords } from '../cashdesk/back-office/records.js';
 import type { Payments } from '../cashdesk/payments/api.js';
 import { PaymentsError } from '../cashdesk/payments/errors.js';
 import type { UpdateListener } from '../cashdesk/payments/feed.js';
-import type { PaymentView, SessionUpdate } from '../contracts/cashdesk-payments.js';
+import type { IntentName, IntentParams, IntentResult } from '../cashdesk/payments/intents.js';
 import { currentRequestId } from '../log/request-id.js';
 import { currentTraceparent, threadTelemetry } from '../telemetry/index.js';
 import type { NotUnderstoodCount } from './pay-words.js';
@@ -140,38 +140,8 @@ class ThreadPayments implements Payments, BackOfficeRecords {
   init(): Promise<void> {
     return this.call('init');
   }
-  start(...args: Parameters<Payments['start']>): Promise<PaymentView> {
-    return this.call('start', ...args);
-  }
-  checkout(...args: Parameters<Payments['checkout']>): Promise<PaymentView> {
-    return this.call('checkout', ...args);
-  }
-  get(...args: Parameters<Payments['get']>): Promise<PaymentView> {
-    return this.call('get', ...args);
-  }
-  changeBasket(...args: Parameters<Payments['changeBasket']>): Promise<PaymentView> {
-    return this.call('changeBasket', ...args);
-  }
-  cancel(...args: Parameters<Payments['cancel']>): Promise<PaymentView> {
-    return this.call('cancel', ...args);
-  }
-  retry(...args: Parameters<Payments['retry']>): Promise<PaymentView> {
-    return this.call('retry', ...args);
-  }
-  rescan(...args: Parameters<Payments['rescan']>): Promise<PaymentView> {
-    return this.call('rescan', ...args);
-  }
-  refund(...args: Parameters<Payments['refund']>): Promise<PaymentView> {
-    return this.call('refund', ...args);
-  }
-  receipt(...args: Parameters<Payments['receipt']>): Promise<PaymentView> {
-    return this.call('receipt', ...args);
-  }
-  abandon(...args: Parameters<Payments['abandon']>): Promise<PaymentView> {
-    return this.call('abandon', ...args);
-  }
-  list(...args: Parameters<Payments['list']>): Promise<PaymentView[]> {
-    return this.call('list', ...args);
+  intent<N extends IntentName>(name: N, tillId: string, params: IntentParams<N>): Promise<IntentResult<N>> {
+    return this.call('intent', name, tillId, params);
   }
   search(...args: Parameters<BackOfficeRecords['search']>): ReturnType<BackOfficeRecords['search']> {
     return this.call('search', ...args);
@@ -189,9 +159,6 @@ class ThreadPayments implements Payments, BackOfficeRecords {
   }
   dayClose(...args: Parameters<BackOfficeRecords['dayClose']>): ReturnType<BackOfficeRecords['dayClose']> {
     return this.call('dayClose', ...args);
-  }
-  events(...args: Parameters<Payments['events']>): Promise<SessionUpdate[]> {
-    return this.call('events', ...args);
   }
 
   async subscribe(tillId: string, listener: UpdateListener): Promise<() => void> {
@@ -252,7 +219,7 @@ class ThreadPayments implements Payments, BackOfficeRecords {
  */
 export async function openPaymentsThread(
   config: PaymentsConfig,
-  host: () => PaymentsHost,
+  host: PaymentsHost,
   logger: Logger,
   count?: NotUnderstoodCount,
   discrepancies?: DiscrepancyCounts,
@@ -271,7 +238,7 @@ export async function openPaymentsThread(
     worker.on('message', (message: FromPayments) => {
       if (message.type === 'ready') resolve(message.databaseKind);
       else if (message.type === 'failed') reject(fromWire(message.error));
-      else payments.receive(message, host(), logger);
+      else payments.receive(message, host, logger);
     });
     worker.on('error', (error) => {
       logger.error({ err: error }, 'payments thread failed: payments are refused until the server restarts');

@@ -21,26 +21,18 @@ export type WireError =
   | { kind: 'kit'; code: KitErrorCode; message: string }
   | { kind: 'error'; name: string; message: string; stack?: string };
 
-/** The payments' calls a till's intent (or the server) makes, by name: their arguments are data. */
+/**
+ * The payments' calls by name, their arguments data: `intent` carries any till's payment intent (its name, the
+ * till, its params: see `PAYMENT_INTENTS`); the others are the server's and the back office's own.
+ */
 export type PaymentsCall =
   | 'init'
-  | 'start'
-  | 'checkout'
-  | 'get'
-  | 'changeBasket'
-  | 'cancel'
-  | 'retry'
-  | 'rescan'
-  | 'refund'
-  | 'receipt'
-  | 'abandon'
-  | 'list'
+  | 'intent'
   | 'search'
   | 'recordAudit'
   | 'readAudit'
   | 'reconciliation'
   | 'dayClose'
-  | 'events'
   | 'subscribe'
   | 'webhook'
   | 'ping'

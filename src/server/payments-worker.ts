@@ -3,6 +3,7 @@ import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import type { Payments } from '../cashdesk/payments/api.js';
+import type { IntentName, IntentParams } from '../cashdesk/payments/intents.js';
 import type { BarcodeVerification } from '../contracts/barcode.js';
 import { logPolicyOptions, withRequestId } from '../log/index.js';
 import { startThreadTelemetry, withTraceparent } from '../telemetry/index.js';
@@ -115,6 +116,10 @@ function run(
       return pay.ping();
     case 'close':
       return pay.close().finally(stopTelemetry);
+    case 'intent': {
+      const [name, tillId, params] = args as [IntentName, string, IntentParams<IntentName>];
+      return p.intent(name, tillId, params);
+    }
     case 'webhook':
       return webhook(webhookHandler!, args[0] as WireRequest);
     case 'subscribe': {
@@ -124,6 +129,7 @@ function run(
       return subscribed.then(() => undefined);
     }
     default: {
+      // The back office's calls (search, recordAudit, readAudit), by name.
       const method = (p as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[call]!;
       return method.apply(p, args);
     }
@@ -133,7 +139,7 @@ function run(
 try {
   const pay = await openServerPayments(
     config,
-    () => host,
+    host,
     logger,
     undefined,
     (kind, operation) => {

@@ -46,11 +46,11 @@ export type PaymentsConfig = Pick<ServeConfig, 'database'> & {
  * or PostgreSQL at `database.url`) and the payments run for the tills against
  * `pay.url`, signing with the server's verifier. With PostgreSQL, instances
  * share the payments by lease and a LISTEN/NOTIFY channel named after the schema.
- * `service()` is read lazily: the service is built with these payments.
+ * `host` verifies the scans and signs the bodies (the server's `TillVerifications`).
  */
 export async function openServerPayments(
   config: PaymentsConfig,
-  service: () => PaymentsHost,
+  host: PaymentsHost,
   logger: Logger,
   clock?: () => number,
   count?: NotUnderstoodCount,
@@ -68,7 +68,7 @@ export async function openServerPayments(
   try {
     const client = createPayClient({
       baseUrl: config.pay.url,
-      token: (text) => service().token(text),
+      sign: (text) => host.token(text),
       timeoutMs: config.pay.timeoutMs,
       profile: config.pay.profile,
       tokenHeader: config.pay.tokenHeader,
@@ -96,7 +96,7 @@ export async function openServerPayments(
     const payments = new BackOfficePayments({
       client,
       db,
-      verify: (fullBarcode, tillId) => service().verifyForPayment(fullBarcode, tillId),
+      verify: (fullBarcode, tillId) => host.verifyForPayment(fullBarcode, tillId),
       ...(config.pay.webhookSecret ? { webhookSecret: config.pay.webhookSecret } : {}),
       ...(config.pay.pollIntervalMs ? { pollIntervalMs: config.pay.pollIntervalMs } : {}),
       unknownStatusTimeoutMs: config.pay.unknownStatusTimeoutMs,

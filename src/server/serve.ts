@@ -17,6 +17,7 @@ import { VERSION } from '../version.js';
 import { withoutPassword } from '../net/masked-url.js';
 import type { ServeConfig } from './config.js';
 import { CashDeskService } from '../cashdesk/service.js';
+import { TillVerifications } from '../cashdesk/verifications.js';
 import { TillRegistry } from '../cashdesk/tills.js';
 import { httpBonusHook } from '../cashdesk/bonus.js';
 import { BackOfficeRegistry } from '../cashdesk/back-office/credentials.js';
@@ -202,7 +203,8 @@ async function buildCashDesk(
     ...(bonusAvailable ? { bonusAvailable } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
   });
-  let service: CashDeskService | undefined;
+  // Verifications first, then the payments (they verify scans and sign bodies through them), then the service.
+  const verifications = new TillVerifications({ verifier, metrics, ...(signer ? { signer } : {}) });
   const { pay: payConfig } = config;
   if (payConfig !== undefined) {
     const stores = config.tills.map((t): [string, string | null] => [t.id, t.store ?? null]);
@@ -217,8 +219,8 @@ async function buildCashDesk(
     const found = (counts: Readonly<Record<string, number>>) => metrics.setDiscrepancies(counts);
     opened.pay =
       payConfig.thread === 'worker' && options.clock === undefined
-        ? await openPaymentsThread(paymentsConfig, () => service!, logger, count, found)
-        : await openServerPayments(paymentsConfig, () => service!, logger, options.clock, count, found);
+        ? await openPaymentsThread(paymentsConfig, verifications, logger, count, found)
+        : await openServerPayments(paymentsConfig, verifications, logger, options.clock, count, found);
   }
   const { pay } = opened;
   // Every money-moving intent, from a till or the back office, leaves an audit record.
@@ -226,14 +228,13 @@ async function buildCashDesk(
   // With Redis, the wrong-key budget per address holds for every instance together, not for each.
   const failureCounts = store === undefined ? undefined : new RedisFailureCounts({ client: store.client, logger });
   opened.failureCounts = failureCounts;
-  service = new CashDeskService({
-    verifier,
+  const service = new CashDeskService({
+    verifications,
     tills: new TillRegistry(config.tills),
     version: VERSION,
     metrics,
     logger,
     ...(payments ? { payments } : {}),
-    ...(signer ? { signer } : {}),
     ...(failureCounts === undefined ? {} : { bruteForce: { shared: failureCounts } }),
   });
   await pay?.payments.init();

@@ -1,6 +1,7 @@
 import type { Payments } from '../../src/cashdesk/payments/api.js';
 import type { UpdateListener } from '../../src/cashdesk/payments/feed.js';
-import type { SessionUpdate, PaymentView } from '../../src/contracts/cashdesk-payments.js';
+import type { IntentName, IntentParams, IntentResult } from '../../src/cashdesk/payments/intents.js';
+import type { PaymentView } from '../../src/contracts/cashdesk-payments.js';
 import { databaseUnavailable } from '../../src/db/unavailable.js';
 
 /** A payment view for a fake's answers. */
@@ -34,42 +35,12 @@ export class SwitchablePayments implements Payments {
   }
 
   async init(): Promise<void> {}
-  start(_tillId: string, input: { paymentId?: string }) {
-    return this.#answer(input.paymentId ?? 'p-new');
-  }
-  checkout(_t: string, id: string) {
-    return this.#answer(id);
-  }
-  get(_t: string, id: string) {
-    return this.#answer(id);
-  }
-  changeBasket(_t: string, id: string) {
-    return this.#answer(id);
-  }
-  cancel(_t: string, id: string) {
-    return this.#answer(id);
-  }
-  retry(_t: string, id: string) {
-    return this.#answer(id);
-  }
-  rescan(_t: string, id: string) {
-    return this.#answer(id);
-  }
-  refund(_t: string, id: string) {
-    return this.#answer(id);
-  }
-  receipt(_t: string, id: string) {
-    return this.#answer(id);
-  }
-  abandon(_t: string, id: string) {
-    return this.#answer(id);
-  }
-  async list(): Promise<PaymentView[]> {
-    return [await this.#answer(this.open)];
-  }
-  async events(_t: string, id: string): Promise<SessionUpdate[]> {
-    const view = await this.#answer(id);
-    return [{ paymentId: view.paymentId, phase: view.phase, restated: true }];
+  async intent<N extends IntentName>(name: N, _tillId: string, params: IntentParams<N>): Promise<IntentResult<N>> {
+    const { paymentId } = params as { paymentId?: string };
+    if (name === 'list') return { payments: [await this.#answer(this.open)] } as IntentResult<N>;
+    const view = await this.#answer(paymentId ?? 'p-new');
+    if (name !== 'events') return view as IntentResult<N>;
+    return { events: [{ paymentId: view.paymentId, phase: view.phase, restated: true }] } as IntentResult<N>;
   }
 
   async subscribe(_tillId: string, listener: UpdateListener): Promise<() => void> {

@@ -2,6 +2,13 @@ import type { PaymentView, RefundIntent } from '../../contracts/cashdesk-payment
 import { KitError } from '../../errors.js';
 import { currentRequestId } from '../../log/request-id.js';
 import type { Payments } from '../payments/api.js';
+import {
+  type AuditedIntent,
+  type IntentName,
+  type IntentParams,
+  type IntentResult,
+  intentOf,
+} from '../payments/intents.js';
 import { auditCaller } from './audit-context.js';
 import type { AuditAction, AuditRecord } from './audit-log.js';
 import type { BackOfficeRecords } from './records.js';
@@ -15,10 +22,10 @@ export function outcomeOf(error: unknown): string {
 }
 
 /**
- * Payments whose money-moving intents (start, checkout, cancel, abandon, retry, rescan, refund, receipt) each
- * append an audit record after they settle: `ok` or the refusal's code, by the caller `withAuditCaller` names
- * (default the till), with the request id. A record that cannot be written is reported to `onError` and does
- * not change the intent's answer: the money already moved, or did not.
+ * Payments whose money-moving intents (those `PAYMENT_INTENTS` marks `audited`) each append an audit record after
+ * they settle: `ok` or the refusal's code, by the caller `withAuditCaller` names (default the till), with the
+ * request id. A record that cannot be written is reported to `onError` and does not change the intent's answer:
+ * the money already moved, or did not.
  */
 export function auditedPayments(inner: RecordedPayments, onError: (error: unknown) => void): RecordedPayments {
   const audited = async (
@@ -52,21 +59,19 @@ export function auditedPayments(inner: RecordedPayments, onError: (error: unknow
       throw error;
     }
   };
+  const intent = <N extends IntentName>(name: N, tillId: string, params: IntentParams<N>) => {
+    const run = () => inner.intent(name, tillId, params);
+    if (!intentOf(name).audited) return run();
+    // An audited intent answers the payment's view; its action is its name.
+    const action: AuditAction = name as AuditedIntent;
+    const { paymentId } = params as { paymentId?: string };
+    const refund = name === 'refund' ? (params as IntentParams<'refund'>) : undefined;
+    return audited(action, tillId, paymentId, run as () => Promise<PaymentView>, refund) as Promise<IntentResult<N>>;
+  };
   // Every call forwarded to `inner` itself: its methods may use its private fields.
   return {
     init: () => inner.init(),
-    start: (t, input) => audited('start', t, input.paymentId, () => inner.start(t, input)),
-    checkout: (t, id) => audited('checkout', t, id, () => inner.checkout(t, id)),
-    get: (t, id) => inner.get(t, id),
-    changeBasket: (t, id, basket) => inner.changeBasket(t, id, basket),
-    cancel: (t, id) => audited('cancel', t, id, () => inner.cancel(t, id)),
-    retry: (t, id) => audited('retry', t, id, () => inner.retry(t, id)),
-    rescan: (t, id, barcode) => audited('rescan', t, id, () => inner.rescan(t, id, barcode)),
-    refund: (t, id, part) => audited('refund', t, id, () => inner.refund(t, id, part), part),
-    receipt: (t, id, receipt) => audited('receipt', t, id, () => inner.receipt(t, id, receipt)),
-    abandon: (t, id) => audited('abandon', t, id, () => inner.abandon(t, id)),
-    list: (t, phase) => inner.list(t, phase),
-    events: (t, id, afterSeq) => inner.events(t, id, afterSeq),
+    intent,
     subscribe: (t, listener) => inner.subscribe(t, listener),
     webhookHandler: () => inner.webhookHandler(),
     close: () => inner.close(),

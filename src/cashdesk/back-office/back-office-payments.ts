@@ -96,7 +96,10 @@ export class BackOfficePayments extends CashDeskPayments implements BackOfficeRe
     const page = await searchPayments(this.#options.db, search);
     if (this.#options.writeBehind !== true) return page;
     const payments = await Promise.all(
-      page.payments.map(async (found) => ({ ...found, view: await this.get(found.tillId, found.view.paymentId) })),
+      page.payments.map(async (found) => ({
+        ...found,
+        view: await this.get(found.tillId, { paymentId: found.view.paymentId }),
+      })),
     );
     return { ...page, payments };
   }

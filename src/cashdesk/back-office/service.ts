@@ -112,7 +112,7 @@ export class BackOffice {
       });
       throw error;
     }
-    return withAuditCaller({ actor, address }, () => payments.refund(tillId, paymentId, intent));
+    return withAuditCaller({ actor, address }, () => payments.intent('refund', tillId, { paymentId, ...intent }));
   }
 
   async #withinLimit(
@@ -123,7 +123,7 @@ export class BackOffice {
     intent: RefundIntent,
   ): Promise<void> {
     if (caller.maxRefundAmount === undefined) return;
-    const most = intent.amount ?? refundable(await payments.get(tillId, paymentId), intent.transactionId);
+    const most = intent.amount ?? refundable(await payments.intent('get', tillId, { paymentId }), intent.transactionId);
     if (most <= caller.maxRefundAmount) return;
     throw new BackOfficeError('REFUND_LIMIT_EXCEEDED', `this key refunds at most ${caller.maxRefundAmount}`, [
       `amount: this key refunds at most ${caller.maxRefundAmount} kopecks at once` +

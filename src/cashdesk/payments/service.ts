@@ -1,11 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  PaymentBasket,
-  PaymentView,
-  RefundIntent,
-  SessionUpdate,
-  StartPayment,
-} from '../../contracts/cashdesk-payments.js';
+import type { PaymentView, StartPayment } from '../../contracts/cashdesk-payments.js';
 import { migrate } from '../../db/index.js';
 import { createTransactionUpdates, type TransactionUpdates } from '../../pay/updates.js';
 import type { Payments } from './api.js';
@@ -13,6 +7,7 @@ import { Coordination } from './coordination.js';
 import { DrivenPayments, notFound } from './driven.js';
 import { PaymentsError } from './errors.js';
 import type { UpdateListener } from './feed.js';
+import type { IntentHandlers, IntentName, IntentParams, IntentResult } from './intents.js';
 import { Leases } from './leases.js';
 import type { CashDeskPaymentsOptions } from './options.js';
 import { paymentMigrations } from './migrations.js';
@@ -33,9 +28,9 @@ import { TillPaymentFactory } from './till-payment-factory.js';
  * instance holding its lease (see {@link Leases}); what happened to a payment
  * is a row per event, written with its state before the till is told. Any
  * instance takes any till's intent: it claims the payment, or has it handed
- * over. Transports call this; it imports none of them.
+ * over. Transports call this; it imports none of them. Each intent's handler is the method of its name.
  */
-export class CashDeskPayments implements Payments {
+export class CashDeskPayments implements Payments, IntentHandlers {
   readonly #options: CashDeskPaymentsOptions;
   readonly #store: PaymentStore;
   readonly #leases: Leases;
@@ -101,10 +96,15 @@ export class CashDeskPayments implements Payments {
     await this.#coordination.start();
   }
 
+  /** Runs the intent `name`: its handler, the method of that name (see `PAYMENT_INTENTS`). */
+  intent<N extends IntentName>(name: N, tillId: string, params: IntentParams<N>): Promise<IntentResult<N>> {
+    const handler = (this as IntentHandlers)[name] as (t: string, p: IntentParams<N>) => Promise<IntentResult<N>>;
+    return handler.call(this, tillId, params);
+  }
+
   /**
-   * `pay.start`: verifies `fullBarcode` (CARDSESSION_AVAILABLE only) or takes
-   * `cardSession`, stores the payment and asks for the providers; checks out
-   * at once when walletPayIsDefault. A known `paymentId` answers that payment.
+   * `pay.start`: verifies `fullBarcode` (CARDSESSION_AVAILABLE only) or takes `cardSession`, stores the payment and
+   * asks for the providers; checks out at once when walletPayIsDefault. A known `paymentId` answers that payment.
    */
   async start(tillId: string, input: StartPayment): Promise<PaymentView> {
     this.#open();
@@ -114,7 +114,7 @@ export class CashDeskPayments implements Payments {
     const starting = this.#starting.get(k);
     if (starting !== undefined) {
       return starting.then(
-        () => this.get(tillId, paymentId),
+        () => this.get(tillId, { paymentId }),
         () => this.start(tillId, { ...input, paymentId }),
       );
     }
@@ -153,24 +153,24 @@ export class CashDeskPayments implements Payments {
   }
 
   /** `pay.checkout`: the operator checks out (walletPayIsDefault false, the customer agreed). */
-  checkout(tillId: string, paymentId: string): Promise<PaymentView> {
+  checkout(tillId: string, { paymentId }: IntentParams<'checkout'>): Promise<PaymentView> {
     return this.#intent({ tillId, paymentId }, (p) => p.session.pay());
   }
 
   /** `pay.get`: the payment as last stored (or as this instance runs it). */
-  async get(tillId: string, paymentId: string): Promise<PaymentView> {
+  async get(tillId: string, { paymentId }: IntentParams<'get'>): Promise<PaymentView> {
     const view = await this.#known({ tillId, paymentId });
     if (view === undefined) throw notFound(paymentId);
     return view;
   }
 
   /** `pay.changeBasket`: after the checkout, tell the customer not to confirm, cancel, send an updated checkout. */
-  changeBasket(tillId: string, paymentId: string, basket: PaymentBasket): Promise<PaymentView> {
+  changeBasket(tillId: string, { paymentId, basket }: IntentParams<'changeBasket'>): Promise<PaymentView> {
     return this.#intent({ tillId, paymentId }, (p) => p.session.changeBasket(basket));
   }
 
   /** `pay.cancel`: the customer cancels before the result (ALREADY_PAID when the bank was first: refund it). */
-  cancel(tillId: string, paymentId: string): Promise<PaymentView> {
+  cancel(tillId: string, { paymentId }: IntentParams<'cancel'>): Promise<PaymentView> {
     return this.#intent({ tillId, paymentId }, (p) => p.session.cancel());
   }
 
@@ -178,7 +178,7 @@ export class CashDeskPayments implements Payments {
    * `pay.retry`: an updated checkout after an unsuccessful result; after `unknown`, the same requestId again;
    * in `new` (the provider list got no answer), the provider list again.
    */
-  retry(tillId: string, paymentId: string): Promise<PaymentView> {
+  retry(tillId: string, { paymentId }: IntentParams<'retry'>): Promise<PaymentView> {
     return this.#intent({ tillId, paymentId }, (p) => {
       const { session } = p;
       // `new`: the provider list got no answer (the Pay API or the database was away): ask for it again.
@@ -188,7 +188,7 @@ export class CashDeskPayments implements Payments {
   }
 
   /** `pay.rescan`: the new scan the payment waits for (same card), verified here. */
-  async rescan(tillId: string, paymentId: string, fullBarcode: string): Promise<PaymentView> {
+  async rescan(tillId: string, { paymentId, fullBarcode }: IntentParams<'rescan'>): Promise<PaymentView> {
     this.#open();
     const payment = await this.#driven.drive({ tillId, paymentId });
     if (!payment.awaitingRescan) {
@@ -202,7 +202,7 @@ export class CashDeskPayments implements Payments {
   }
 
   /** `pay.refund`: all, `amount` or `items`, of the current transaction or `transactionId`; idempotent by refundId. */
-  refund(tillId: string, paymentId: string, part: RefundIntent): Promise<PaymentView> {
+  refund(tillId: string, { paymentId, ...part }: IntentParams<'refund'>): Promise<PaymentView> {
     return this.#intent({ tillId, paymentId }, (p) => p.session.refund(part));
   }
 
@@ -210,12 +210,12 @@ export class CashDeskPayments implements Payments {
    * `pay.receipt`: forwards the fiscal receipt at most once (see {@link sendReceiptOnce}); the sale is then closed
    * (not sent again on reconnection).
    */
-  receipt(tillId: string, paymentId: string, receipt: Record<string, unknown>): Promise<PaymentView> {
+  receipt(tillId: string, { paymentId, receipt }: IntentParams<'receipt'>): Promise<PaymentView> {
     return this.#intent({ tillId, paymentId }, (p) => sendReceiptOnce(p, receipt, this.#options.client.profile));
   }
 
   /** `pay.abandon`: the desk falls back to another method; an open invoice is cancelled first. */
-  abandon(tillId: string, paymentId: string): Promise<PaymentView> {
+  abandon(tillId: string, { paymentId }: IntentParams<'abandon'>): Promise<PaymentView> {
     return this.#intent({ tillId, paymentId }, async (p) => {
       await p.dropRescan();
       await p.session.abandon();
@@ -223,25 +223,27 @@ export class CashDeskPayments implements Payments {
   }
 
   /** `pay.list`: the till's payments, most recent first (at most 200), optionally in one phase. */
-  async list(tillId: string, phase?: string): Promise<PaymentView[]> {
+  async list(tillId: string, { phase }: IntentParams<'list'>): Promise<IntentResult<'list'>> {
     this.#open();
     await this.#caughtUp(tillId);
-    return (await this.#store.list(tillId, phase)).map((r) => r.view);
+    return { payments: (await this.#store.list(tillId, phase)).map((r) => r.view) };
   }
 
-  /** A payment's events after `afterSeq` from its kept history (see {@link Payments.events}). */
-  async events(tillId: string, paymentId: string, afterSeq = 0): Promise<SessionUpdate[]> {
+  /**
+   * `pay.events`: a payment's events after `afterSeq` from its kept history, in order; when that history no longer
+   * reaches back to `afterSeq` (or `afterSeq` is 0 or absent), its current state restated first.
+   */
+  async events(tillId: string, { paymentId, afterSeq = 0 }: IntentParams<'events'>): Promise<IntentResult<'events'>> {
     this.#open();
     await this.#caughtUp(tillId);
     const history = await this.#tills.history({ tillId, paymentId }, afterSeq);
     if (history === undefined) throw notFound(paymentId);
-    return history;
+    return { events: history };
   }
 
   /**
-   * Sends a till's updates to `listener` (`pay.sessionUpdated`), first the
-   * current state of each of its open payments: a till that reconnects (to
-   * this instance or another) learns where each payment stands. Returns the unsubscribe.
+   * Sends a till's updates to `listener` (`pay.sessionUpdated`), first the current state of each of its open
+   * payments: a till that reconnects (to this instance or another) learns where each payment stands.
    */
   async subscribe(tillId: string, listener: UpdateListener): Promise<() => void> {
     if (!this.#closed) await this.#caughtUp(tillId);
@@ -262,8 +264,6 @@ export class CashDeskPayments implements Payments {
     await this.#driven.close();
     await this.#coordination.closeChannel();
   }
-
-  // ---- internals -------------------------------------------------------
 
   #open(): void {
     if (this.#closed)

@@ -47,7 +47,9 @@ export async function transactionViews(
 ): Promise<TransactionView[]> {
   const all = (
     await Promise.all(
-      tills.map(async (tillId) => (await payments.list(tillId)).map((payment) => ({ tillId, payment }))),
+      tills.map(async (tillId) =>
+        (await payments.intent('list', tillId, {})).payments.map((payment) => ({ tillId, payment })),
+      ),
     )
   )
     .flat()

@@ -1,3 +1,4 @@
+import type { TillVerificationsOptions } from '../../../src/cashdesk/verifications.js';
 import type { VerifierConfig } from '../../../adapters/node/config.js';
 import { createHttpApp, type HttpAdapterOptions } from '../../../adapters/cashdesk-http/index.js';
 import { serveHttp } from '../../../adapters/http-server/index.js';
@@ -23,7 +24,7 @@ export function barcode(cardNumber = CARD, cardSession: string | undefined = 'AB
 }
 
 /** What the service is built from: the real wasm verifier, or a stand-in for failure tests. */
-export type TestVerifier = ConstructorParameters<typeof CashDeskService>[0]['verifier'];
+export type TestVerifier = TillVerificationsOptions['verifier'];
 
 /** A listening HTTP adapter over a service with one till. */
 export interface TestServer {

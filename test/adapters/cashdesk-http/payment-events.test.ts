@@ -18,9 +18,10 @@ function payments(history: SessionUpdate[], keptFrom = 1) {
       listener(current());
       return () => listeners.delete(listener);
     },
-    async events(_tillId: string, _paymentId: string, after = 0) {
-      if (after === 0 || after + 1 < keptFrom) return [current()];
-      return history.filter((u) => u.seq! > after);
+    async intent(name: string, _tillId: string, { afterSeq: after = 0 }: { afterSeq?: number }) {
+      if (name !== 'events') throw new Error(`no ${name} here`);
+      if (after === 0 || after + 1 < keptFrom) return { events: [current()] };
+      return { events: history.filter((u) => u.seq! > after) };
     },
   } as unknown as Payments;
   const emit = (update: SessionUpdate) => {

@@ -1,3 +1,4 @@
+import type { TillVerificationsOptions } from '../../../src/cashdesk/verifications.js';
 import { STATUS_CODES } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -41,7 +42,7 @@ function gatedVerifier() {
   return { verifier, started, release };
 }
 
-const service = (verifier: ConstructorParameters<typeof CashDeskService>[0]['verifier']) =>
+const service = (verifier: TillVerificationsOptions['verifier']) =>
   new CashDeskService({ verifier, tills: new TillRegistry([{ id: 'till-1', key: TILL_KEY }]) });
 
 const closers: Array<() => Promise<void>> = [];

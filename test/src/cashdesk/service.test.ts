@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ServerMetrics } from '../../../src/cashdesk/metrics.js';
 import { CashDeskService } from '../../../src/cashdesk/service.js';
+import { TillVerifications } from '../../../src/cashdesk/verifications.js';
 import { TillRegistry } from '../../../src/cashdesk/tills.js';
 import { createVerifier, generateBarcode } from '../../../src/entries/index.js';
 import { BASE_CONFIG, NOW } from '../../support/fixtures.js';
@@ -66,5 +68,22 @@ describe('CashDeskService.verifyBatchSync', () => {
         );
     expect(counts(await batch.metrics.render())).toEqual(counts(await single.metrics.render()));
     expect(await batch.metrics.render()).toContain('wpk_barcode_verify_duration_seconds_count 4');
+  });
+});
+
+describe('CashDeskService options', () => {
+  const tills = new TillRegistry([{ id: 't', key: 'till-key-0123456789abcdef' }]);
+
+  it('refuses options with neither a verifier nor verifications (CONFIG_INVALID)', () => {
+    expect(() => new CashDeskService({ tills })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+  });
+
+  it('verifies through the verifications given, counting in their metrics', async () => {
+    const verifier = createVerifier({ ...BASE_CONFIG, backend: 'wasm', clock: () => NOW });
+    const metrics = new ServerMetrics();
+    const s = new CashDeskService({ verifications: new TillVerifications({ verifier, metrics }), tills });
+    await s.verify(generateBarcode({ ...BASE_CONFIG, cardNumber: '1', at: NOW }));
+    expect(s.metrics).toBe(metrics);
+    expect(await metrics.keyMatches.countOf({ key_index: '0' })).toBe(1);
   });
 });

@@ -39,15 +39,15 @@ describe('openServerPayments', () => {
     );
     const pay = await openServerPayments(
       { database: config.database, pay: config.pay! },
-      () => ({
+      {
         verifyForPayment: () => Promise.reject(new Error('no scans here')),
         token: (text: string) => verifier.getToken(text),
-      }),
+      },
       log.logger,
     );
     try {
       await pay.payments.init();
-      await pay.payments.start('till-1', { cardSession: 'CS1', basket: BASKET, paymentId: 'p-log' });
+      await pay.payments.intent('start', 'till-1', { cardSession: 'CS1', basket: BASKET, paymentId: 'p-log' });
       const line = log.lines().find((l) => l.msg === 'pay response not understood');
       expect(line).toMatchObject({
         path: '/availability-info/task',

@@ -80,10 +80,10 @@ describe('Coordination', () => {
     await expect(payments.start('till-1', { cardSession: 'CS1', basket: BASKET, paymentId: 'p1' })).rejects.toThrow(
       PayError,
     );
-    expect((await payments.get('till-1', 'p1')).phase).toBe('new');
+    expect((await payments.get('till-1', { paymentId: 'p1' })).phase).toBe('new');
     api.losing.clear();
     const view = await until(
-      () => payments.get('till-1', 'p1'),
+      () => payments.get('till-1', { paymentId: 'p1' }),
       (v) => v.phase === 'pending',
     );
     expect(view).toMatchObject({ phase: 'pending', transactionId: 'trx-1' });
@@ -95,11 +95,11 @@ describe('Coordination', () => {
     await expect(payments.start('till-1', { cardSession: 'CS1', basket: BASKET, paymentId: 'p2' })).rejects.toThrow(
       /no answer to \/checkout/,
     );
-    expect((await payments.get('till-1', 'p2')).phase).toBe('unknown');
+    expect((await payments.get('till-1', { paymentId: 'p2' })).phase).toBe('unknown');
     const tried = api.checkouts.length;
     api.losing.clear();
     const view = await until(
-      () => payments.get('till-1', 'p2'),
+      () => payments.get('till-1', { paymentId: 'p2' }),
       (v) => v.phase === 'pending',
     );
     expect(view).toMatchObject({ phase: 'pending', transactionId: 'trx-1' });

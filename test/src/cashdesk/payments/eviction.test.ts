@@ -47,27 +47,30 @@ describe('CashDeskPayments: ended payments leave memory', () => {
       const view = await start('evict-1', true);
       expect(payments.inMemory).toBe(1);
       await sb.sim.confirm(view.transactionId!);
-      await expect.poll(() => payments.get('till-1', 'evict-1').then((v) => v.phase)).toBe('succeeded');
+      await expect.poll(() => payments.get('till-1', { paymentId: 'evict-1' }).then((v) => v.phase)).toBe('succeeded');
       expect(payments.inMemory).toBe(1); // paid, receipt not sent yet: still the till's business
 
-      expect(await payments.receipt('till-1', 'evict-1', { fiscalSign: '1' })).toMatchObject({
+      expect(await payments.receipt('till-1', { paymentId: 'evict-1', receipt: { fiscalSign: '1' } })).toMatchObject({
         phase: 'succeeded',
         receiptSent: true,
       });
       expect(payments.inMemory).toBe(0);
-      expect(await payments.get('till-1', 'evict-1')).toMatchObject({
+      expect(await payments.get('till-1', { paymentId: 'evict-1' })).toMatchObject({
         phase: 'succeeded',
         receiptSent: true,
         transactionId: view.transactionId,
       });
 
       // A partial refund: still paid (the rest can be refunded), and at rest again.
-      expect(await payments.refund('till-1', 'evict-1', { refundId: 'r-1', amount: 1_000 })).toMatchObject({
+      expect(await payments.refund('till-1', { paymentId: 'evict-1', refundId: 'r-1', amount: 1_000 })).toMatchObject({
         phase: 'succeeded',
         refundedAmount: 1_000,
       });
       expect(payments.inMemory).toBe(0);
-      expect(await payments.get('till-1', 'evict-1')).toMatchObject({ phase: 'succeeded', refundedAmount: 1_000 });
+      expect(await payments.get('till-1', { paymentId: 'evict-1' })).toMatchObject({
+        phase: 'succeeded',
+        refundedAmount: 1_000,
+      });
       expect((await sb.sim.transaction(view.transactionId!)).refundedAmount).toBe(1_000);
     },
   );
@@ -75,9 +78,11 @@ describe('CashDeskPayments: ended payments leave memory', () => {
   it('forgets an abandoned payment with no invoice at once', async () => {
     expect(await start('evict-2', false)).toMatchObject({ phase: 'offered' });
     expect(payments.inMemory).toBe(1);
-    expect(await payments.abandon('till-1', 'evict-2')).toMatchObject({ phase: 'abandoned' });
+    expect(await payments.abandon('till-1', { paymentId: 'evict-2' })).toMatchObject({ phase: 'abandoned' });
     expect(payments.inMemory).toBe(0);
-    expect(await payments.list('till-1', 'abandoned')).toEqual([expect.objectContaining({ paymentId: 'evict-2' })]);
+    expect((await payments.list('till-1', { phase: 'abandoned' })).payments).toEqual([
+      expect.objectContaining({ paymentId: 'evict-2' }),
+    ]);
   });
 
   it('keeps an abandoned payment whose cancelled invoice the bank paid late until that is refunded', async () => {
@@ -85,13 +90,16 @@ describe('CashDeskPayments: ended payments leave memory', () => {
     try {
       const view = await start('evict-3', true);
       await sb.sim.confirm(view.transactionId!);
-      expect(await payments.abandon('till-1', 'evict-3')).toMatchObject({ phase: 'abandoned', status: 'cancelled' });
+      expect(await payments.abandon('till-1', { paymentId: 'evict-3' })).toMatchObject({
+        phase: 'abandoned',
+        status: 'cancelled',
+      });
       expect(payments.inMemory).toBe(1);
       await expect.poll(() => updates.some((u) => u.paymentId === 'evict-3' && u.event === 'lateResult')).toBe(true);
       expect(payments.inMemory).toBe(1); // the customer's money: the payment stays the till's business
-      await payments.refund('till-1', 'evict-3', { refundId: 'late-3', transactionId: view.transactionId });
+      await payments.refund('till-1', { paymentId: 'evict-3', refundId: 'late-3', transactionId: view.transactionId });
       await expect.poll(() => payments.inMemory).toBe(0);
-      expect(await payments.get('till-1', 'evict-3')).toMatchObject({ phase: 'abandoned' });
+      expect(await payments.get('till-1', { paymentId: 'evict-3' })).toMatchObject({ phase: 'abandoned' });
     } finally {
       await sb.sim.bank('approve', 0);
     }

@@ -192,7 +192,7 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'payments shared by sev
       gate.freeze(); // A stops answering: its lease runs out
       expect((await webhook(b, succeeded(String(started.transactionId!), 'r'))).status).toBe(204);
       await expect.poll(() => told.find((u) => u.paymentId === 'orphan' && u.phase === 'succeeded')).toBeDefined();
-      expect(await b.get('till-2', 'orphan')).toMatchObject({ phase: 'succeeded' });
+      expect(await b.get('till-2', { paymentId: 'orphan' })).toMatchObject({ phase: 'succeeded' });
       gate.thaw();
     });
 
@@ -211,7 +211,7 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'payments shared by sev
         await expect.poll(() => second.checkouts.length).toBe(1);
         expect(second.checkouts[0]!.requestId).toBe(first.checkouts[0]!.requestId);
         expect((await webhook(b, succeeded('trx-CSY', second.checkouts[0]!.requestId))).status).toBe(204);
-        await expect.poll(() => b.get('till-3', 'taken').then((v) => v.phase)).toBe('succeeded');
+        await expect.poll(() => b.get('till-3', { paymentId: 'taken' }).then((v) => v.phase)).toBe('succeeded');
         const callsBefore = first.calls();
         gate.thaw();
         // the stale owner's /checkout answers late: its write of it is refused, and it lets the payment go
@@ -258,9 +258,11 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'payments shared by sev
       const b = await instance(pay.client, db);
       const started = await a.start('till-4', { cardSession: 'CSZ', basket: BASKET, paymentId: 'handed' });
       expect((await webhook(a, succeeded(String(started.transactionId!), 'r'))).status).toBe(204);
-      await expect.poll(() => a.get('till-4', 'handed').then((v) => v.phase)).toBe('succeeded');
-      expect(await b.cancel('till-4', 'handed').catch((e: { code?: string }) => e.code)).toBe('SESSION_STATE');
-      expect((await b.get('till-4', 'handed')).phase).toBe('succeeded');
+      await expect.poll(() => a.get('till-4', { paymentId: 'handed' }).then((v) => v.phase)).toBe('succeeded');
+      expect(await b.cancel('till-4', { paymentId: 'handed' }).catch((e: { code?: string }) => e.code)).toBe(
+        'SESSION_STATE',
+      );
+      expect((await b.get('till-4', { paymentId: 'handed' })).phase).toBe('succeeded');
     });
 
     it('holds no advisory lock once its payments are done', async () => {

@@ -71,7 +71,7 @@ describe('sendReceiptOnce', () => {
     expect(started).toMatchObject({ phase: 'pending' });
     await sim.confirm(started.transactionId!);
     const paid = await until(
-      () => payments.get('till-1', paymentId),
+      () => payments.get('till-1', { paymentId: paymentId }),
       (v) => v.phase === 'succeeded',
     );
     expect(paid.phase).toBe('succeeded');
@@ -89,32 +89,43 @@ describe('sendReceiptOnce', () => {
   it('forwards one receipt under profile kit when its answer was lost and the till repeats pay.receipt', async () => {
     const { payments, receipts } = await paidSale('kit', 'kit-lost');
     await sim.fault('/receipt', 'drop-after-commit', 1);
-    await expect(payments.receipt('till-1', 'kit-lost', RECEIPT)).rejects.toMatchObject({ code: 'PAY_NETWORK' });
-    expect(await payments.get('till-1', 'kit-lost')).toMatchObject({ receiptSent: false, receiptStatus: 'sending' });
-    expect(await payments.receipt('till-1', 'kit-lost', RECEIPT)).toMatchObject({
+    await expect(payments.receipt('till-1', { paymentId: 'kit-lost', receipt: RECEIPT })).rejects.toMatchObject({
+      code: 'PAY_NETWORK',
+    });
+    expect(await payments.get('till-1', { paymentId: 'kit-lost' })).toMatchObject({
+      receiptSent: false,
+      receiptStatus: 'sending',
+    });
+    expect(await payments.receipt('till-1', { paymentId: 'kit-lost', receipt: RECEIPT })).toMatchObject({
       receiptSent: true,
       receiptStatus: 'sent',
     });
-    expect(await payments.receipt('till-1', 'kit-lost', RECEIPT)).toMatchObject({ receiptStatus: 'sent' });
+    expect(await payments.receipt('till-1', { paymentId: 'kit-lost', receipt: RECEIPT })).toMatchObject({
+      receiptStatus: 'sent',
+    });
     expect(await receipts()).toHaveLength(1);
   });
 
   it('says the outcome is unknown under profile document and never sends the receipt again itself', async () => {
     const { payments, receipts } = await paidSale('document', 'doc-lost');
     await sim.fault('/receipt', 'drop-after-commit', 1);
-    expect(await payments.receipt('till-1', 'doc-lost', RECEIPT)).toMatchObject({
+    expect(await payments.receipt('till-1', { paymentId: 'doc-lost', receipt: RECEIPT })).toMatchObject({
       receiptSent: false,
       receiptStatus: 'unknown',
     });
-    expect(await payments.receipt('till-1', 'doc-lost', RECEIPT)).toMatchObject({ receiptStatus: 'unknown' });
+    expect(await payments.receipt('till-1', { paymentId: 'doc-lost', receipt: RECEIPT })).toMatchObject({
+      receiptStatus: 'unknown',
+    });
     expect(await receipts()).toHaveLength(1);
   });
 
   it('sends a receipt that the service refused again when the till repeats it', async () => {
     const { payments, receipts } = await paidSale('kit', 'kit-refused');
     await sim.fault('/receipt', 'fail-before-commit', 1);
-    await expect(payments.receipt('till-1', 'kit-refused', RECEIPT)).rejects.toThrow();
-    expect(await payments.receipt('till-1', 'kit-refused', RECEIPT)).toMatchObject({ receiptStatus: 'sent' });
+    await expect(payments.receipt('till-1', { paymentId: 'kit-refused', receipt: RECEIPT })).rejects.toThrow();
+    expect(await payments.receipt('till-1', { paymentId: 'kit-refused', receipt: RECEIPT })).toMatchObject({
+      receiptStatus: 'sent',
+    });
     expect(await receipts()).toHaveLength(1);
   });
 });

@@ -92,7 +92,7 @@ describe('CashDeskPayments', () => {
         const told: SessionUpdate[] = [];
         const subscribed = payments.subscribe('till-1', (update) => told.push(update));
         await gate.wasRead; // the stored state (offered) is read; the payment moves on before the read answers
-        expect(await payments.checkout('till-1', 'p1')).toMatchObject({ phase: 'pending' });
+        expect(await payments.checkout('till-1', { paymentId: 'p1' })).toMatchObject({ phase: 'pending' });
         gate.release();
         await subscribed;
         expect(told.map((u) => u.phase)).toEqual(['offered', 'checkout', 'pending']);
@@ -137,13 +137,16 @@ describe('CashDeskPayments', () => {
         ).toMatchObject({ phase: 'offered' });
         holding = true;
         // Every write of the checkout is held: the intent still answers and the till is told.
-        expect(await payments.checkout('till-wb', 'p-wb')).toMatchObject({ phase: 'pending', transactionId: 'trx_1' });
+        expect(await payments.checkout('till-wb', { paymentId: 'p-wb' })).toMatchObject({
+          phase: 'pending',
+          transactionId: 'trx_1',
+        });
         expect(told.map((u) => u.phase)).toEqual(expect.arrayContaining(['checkout', 'pending']));
         expect(told.at(-1)?.phase).toBe('pending');
         const again: SessionUpdate[] = [];
         // A till reconnecting now is told once the rows hold what it was told: never a phase older than the last.
         const resubscribed = payments.subscribe('till-wb', (update) => again.push(update));
-        const listed = payments.list('till-wb');
+        const listed = payments.list('till-wb', {}).then((l) => l.payments);
         const { rows: before } = await own.query<{ phase: string }>(
           "SELECT phase FROM cashdesk_payments WHERE payment_id = 'p-wb'",
         );
@@ -222,8 +225,8 @@ describe('CashDeskPayments', () => {
       await expect(
         payments.start('till-3', { cardSession: 'CS1', basket: BASKET, paymentId: 'again' }),
       ).rejects.toMatchObject({ code: 'PAY_SERVER' });
-      expect(await payments.get('till-3', 'again')).toMatchObject({ phase: 'new' });
-      expect(await payments.retry('till-3', 'again')).toMatchObject({ phase: 'offered' });
+      expect(await payments.get('till-3', { paymentId: 'again' })).toMatchObject({ phase: 'new' });
+      expect(await payments.retry('till-3', { paymentId: 'again' })).toMatchObject({ phase: 'offered' });
       expect(asked).toBe(2);
     } finally {
       await payments.close();
