@@ -217,7 +217,8 @@ export class SessionState {
   /**
    * Comes back to a snapshot's state, no call in flight: one in `checking` (or rescanning for it) starts over
    * (`new`, asked again with the stored requestId: a task registered before the restart is answered from the
-   * service's record, not registered twice); one in `checkout` (or rescanning for it) is `unknown`. No `phase` event: nothing changed since the snapshot.
+   * service's record, not registered twice); one in `checkout` (or rescanning for it) is `unknown`. No `phase`
+   * event: nothing changed since the snapshot.
    */
   restoreState(snap: PaymentSessionSnapshot): void {
     this.#cardSession = snap.cardSession;
