@@ -52,11 +52,7 @@ export function problemOf(error: unknown): unknown {
   if (isDatabaseUnavailable(error)) return databaseUnavailable();
   const refusal = paymentRefusal(error);
   if (refusal === undefined) return error;
-  return new HttpProblem(
-    refusal.httpStatus,
-    refusal.code,
-    refusal.errors.length > 0 ? refusal.errors : [refusal.message],
-  );
+  return new HttpProblem(refusal.code, refusal.errors.length > 0 ? refusal.errors : [refusal.message]);
 }
 
 /**
@@ -91,7 +87,7 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
   };
   const paymentId = (c: Context<NodeEnv>): string => {
     const parsed = PaymentId.safeParse(c.req.param('paymentId'));
-    if (!parsed.success) throw new HttpProblem(400, 'BAD_REQUEST', [`paymentId: ${parsed.error.issues[0]!.message}`]);
+    if (!parsed.success) throw new HttpProblem('BAD_REQUEST', [`paymentId: ${parsed.error.issues[0]!.message}`]);
     return parsed.data;
   };
   const body = readJsonBody;
@@ -154,8 +150,8 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
   const holdStream = (tillId: string): (() => void) => {
     const open = streams.get(tillId) ?? 0;
     if (open >= maxStreams) {
-      throw new HttpProblem(429, 'TOO_MANY_REQUESTS', [`events: at most ${maxStreams} open event streams per till`], {
-        'retry-after': '1',
+      throw new HttpProblem('TOO_MANY_REQUESTS', [`events: at most ${maxStreams} open event streams per till`], {
+        headers: { 'retry-after': '1' },
       });
     }
     streams.set(tillId, open + 1);

@@ -175,24 +175,23 @@ export async function createCallbackReceiver(options: CallbackReceiverOptions): 
       webhookId = verifier.verify(c.req.raw.headers, body).id;
     } catch (error) {
       if (!(error instanceof WebhookError)) throw error;
-      throw problem(error.code === 'WEBHOOK_HEADERS_MISSING' ? 400 : 401, error.code, [error.message]);
+      throw problem(error.code, [error.message]);
     }
     let text: string;
     let json: unknown;
     try {
       text = utf8.decode(body);
-      if (jsonTooDeep(text)) throw problem(400, 'BAD_REQUEST', [JSON_TOO_DEEP_MESSAGE]);
+      if (jsonTooDeep(text)) throw problem('BAD_REQUEST', [JSON_TOO_DEEP_MESSAGE]);
       json = JSON.parse(text);
     } catch (error) {
       if (error instanceof HttpProblem) throw error;
-      throw problem(400, 'BAD_REQUEST', ['body: must be JSON in UTF-8']);
+      throw problem('BAD_REQUEST', ['body: must be JSON in UTF-8']);
     }
     const event = CallbackEvent.safeParse(json);
-    if (!event.success) throw problem(400, 'BAD_REQUEST', validationErrors(event.error));
-    if (event.data.eventId !== webhookId)
-      throw problem(400, 'BAD_REQUEST', ['eventId: must equal the webhook-id header']);
+    if (!event.success) throw problem('BAD_REQUEST', validationErrors(event.error));
+    if (event.data.eventId !== webhookId) throw problem('BAD_REQUEST', ['eventId: must equal the webhook-id header']);
     if (!RFC3339.test(event.data.occurredAt) || Number.isNaN(Date.parse(event.data.occurredAt))) {
-      throw problem(400, 'BAD_REQUEST', ['occurredAt: must be an RFC 3339 time']);
+      throw problem('BAD_REQUEST', ['occurredAt: must be an RFC 3339 time']);
     }
     // Committed before the 200: an event acknowledged is an event kept.
     const stored = await store.insert(event.data, text, new Date(clock()));
@@ -203,11 +202,11 @@ export async function createCallbackReceiver(options: CallbackReceiverOptions): 
     if (queryToken !== undefined) {
       const presented = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
       if (!safeEqual(presented, queryToken))
-        throw problem(401, 'UNAUTHORIZED', ['Invalid authorization token'], { 'WWW-Authenticate': 'Bearer' });
+        throw problem('UNAUTHORIZED', ['Invalid authorization token'], { headers: { 'WWW-Authenticate': 'Bearer' } });
     }
     const { messageId } = c.req.valid('param');
     const state = await store.messageState(messageId);
-    if (state === undefined) throw problem(404, 'NOT_FOUND', ['messageId: no event received for this message']);
+    if (state === undefined) throw problem('NOT_FOUND', ['messageId: no event received for this message']);
     return c.json(state, 200);
   });
   mountHealthRoutes(app, new HealthCheck({ database: () => db.query('SELECT 1') }, { clock }), () => ({

@@ -117,14 +117,15 @@ export function createLoyaltyServer(options: LoyaltyServerOptions): OpenAPIHono<
     try {
       answer = await run(ctx);
     } catch (error) {
-      if (error instanceof LoyaltyError) throw problem(error.httpStatus, error.code, error.errors);
+      // The status the error carries: its code's, unless the handler chose another (LoyaltyError's `httpStatus`).
+      if (error instanceof LoyaltyError) throw problem(error.code, error.errors, { httpStatus: error.httpStatus });
       throw error;
     }
     const checked = RESPONSES[operation].safeParse(answer);
     if (!checked.success) {
       // Paths and messages only: the values may be personal data.
       logger.error({ operation, issues: validationErrors(checked.error) }, 'handler answered off-contract');
-      throw problem(500, 'INTERNAL', ['Internal error']);
+      throw problem('INTERNAL', ['Internal error']);
     }
     return checked.data as T;
   }
@@ -167,7 +168,6 @@ export function createLoyaltyServer(options: LoyaltyServerOptions): OpenAPIHono<
     // The schema already refused a bad string; this only narrows the type.
     if (!parsed.ok)
       throw problem(
-        400,
         'BAD_REQUEST',
         parsed.problems.map((p) => `qrCode: ${p}`),
       );

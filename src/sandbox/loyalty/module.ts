@@ -23,10 +23,10 @@ async function relay<T>(call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (error) {
     if (error instanceof LoyaltyError) {
-      throw problem(502, 'MERCHANT_ERROR', [`merchant answered ${error.httpStatus} ${error.code}`, ...error.errors]);
+      throw problem('MERCHANT_ERROR', [`merchant answered ${error.httpStatus} ${error.code}`, ...error.errors]);
     }
     if (error instanceof LoyaltyClientError) {
-      throw problem(502, error.code === 'LOYALTY_PROTOCOL' ? 'MERCHANT_OFF_CONTRACT' : 'MERCHANT_UNREACHABLE', [
+      throw problem(error.code === 'LOYALTY_PROTOCOL' ? 'MERCHANT_OFF_CONTRACT' : 'MERCHANT_UNREACHABLE', [
         error.message,
       ]);
     }
@@ -51,7 +51,7 @@ function mount(app: OpenAPIHono<Env>, ctx: SandboxContext): void {
   const target = async (): Promise<DriverTarget> => {
     const found = await store.target();
     if (!found)
-      throw problem(409, 'TARGET_NOT_CONFIGURED', [
+      throw problem('TARGET_NOT_CONFIGURED', [
         'target: none yet; PUT /sandbox/loyalty/target {url, login, password} first',
       ]);
     return found;
@@ -98,13 +98,13 @@ function mount(app: OpenAPIHono<Env>, ctx: SandboxContext): void {
     const { cardNumber } = c.req.valid('param');
     const { cardSession } = c.req.valid('query');
     const card = await store.card(cardNumber);
-    if (!card) throw problem(404, 'NOT_FOUND', ['cardNumber: not a card the sandbox was issued']);
+    if (!card) throw problem('NOT_FOUND', ['cardNumber: not a card the sandbox was issued']);
     const {
       barcode: { key, ...layout },
     } = await target();
     // card-bound merchants gave the card its key; rfc6238 ones did not, and the app draws with the partner key.
     if (card.cardKey === undefined && key === undefined) {
-      throw problem(409, 'PARTNER_KEY_UNKNOWN', [
+      throw problem('PARTNER_KEY_UNKNOWN', [
         'barcode.key: the card has no cardKey (an rfc6238 merchant); PUT /sandbox/loyalty/target with ' +
           'barcode.key, the partner key',
       ]);

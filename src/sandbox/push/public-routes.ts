@@ -43,7 +43,7 @@ export function mountPublicRoutes(app: OpenAPIHono<Env>, ctx: SandboxContext): v
     const account = currentAccount(c);
     const { password } = c.req.valid('json');
     if (await verifyPassword(password, account.passwordHash)) {
-      throw problem(400, 'BAD_REQUEST', ['password: must differ from the current password']);
+      throw problem('BAD_REQUEST', ['password: must differ from the current password']);
     }
     await setPassword(ctx.db, account.login, await hashPassword(password), ctx.clock());
     ctx.logger.info({ login: account.login }, 'push account password reset');
@@ -109,7 +109,7 @@ export function mountPublicRoutes(app: OpenAPIHono<Env>, ctx: SandboxContext): v
       [messageId, currentAccount(c).login],
     );
     const row = rows[0];
-    if (row === undefined) throw problem(404, 'NOT_FOUND', ['messageId: no such message']);
+    if (row === undefined) throw problem('NOT_FOUND', ['messageId: no such message']);
     const state: PushMessageState = {
       messageId: row.message_id,
       subId: row.sub_id,
