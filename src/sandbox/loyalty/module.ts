@@ -46,7 +46,8 @@ function freshReceipt(now: number, sum: number): string {
   });
 }
 
-function mount(app: OpenAPIHono<Env>, ctx: SandboxContext): void {
+/** The driver's store and its configured target, and a Loyalty client for that target. */
+function driverOf(ctx: SandboxContext) {
   const store = new DriverStore(ctx.db);
   const target = async (): Promise<DriverTarget> => {
     const found = await store.target();
@@ -60,11 +61,13 @@ function mount(app: OpenAPIHono<Env>, ctx: SandboxContext): void {
     const t = await target();
     return { target: t, client: createLoyaltyClient({ baseUrl: t.url, login: t.login, password: t.password }) };
   };
-  const publicTarget = (t: DriverTarget) => {
-    const { key: _key, ...layout } = t.barcode;
-    return { url: t.url, login: t.login, barcode: layout };
-  };
+  return { store, target, client };
+}
 
+type Driver = ReturnType<typeof driverOf>;
+
+function mount(app: OpenAPIHono<Env>, ctx: SandboxContext): void {
+  const driver = driverOf(ctx);
   // What the customer did reaches the merchant: the pages (the merchant console's loyalty part) read again.
   for (const path of ['/sandbox/loyalty/cards', '/sandbox/loyalty/cards/*']) {
     app.use(path, async (c, next) => {
@@ -72,7 +75,16 @@ function mount(app: OpenAPIHono<Env>, ctx: SandboxContext): void {
       if (c.req.method === 'POST' && c.res.status < 300) ctx.changes.publish('loyalty');
     });
   }
+  mountTargetAndCards(app, ctx, driver);
+  mountCustomerCalls(app, ctx, driver);
+}
 
+/** The target to drive, the cards issued through it, and their barcodes as the app shows them. */
+function mountTargetAndCards(app: OpenAPIHono<Env>, ctx: SandboxContext, { store, target, client }: Driver): void {
+  const publicTarget = (t: DriverTarget) => {
+    const { key: _key, ...layout } = t.barcode;
+    return { url: t.url, login: t.login, barcode: layout };
+  };
   app.openapi(routes.putTarget, async (c) => {
     const body = c.req.valid('json');
     const t = {
@@ -115,7 +127,10 @@ function mount(app: OpenAPIHono<Env>, ctx: SandboxContext): void {
       200,
     );
   });
+}
 
+/** What the customer does in the app, relayed to the merchant's Loyalty server; and its conformance check. */
+function mountCustomerCalls(app: OpenAPIHono<Env>, ctx: SandboxContext, { target, client }: Driver): void {
   app.openapi(routes.categories, async (c) => {
     const { client: loyalty } = await client();
     return c.json(await relay(() => loyalty.listCategories(c.req.valid('param').cardNumber)), 200);
