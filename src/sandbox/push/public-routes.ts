@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { Env } from 'hono';
+import type { Context, Env } from 'hono';
 import { PUSH_HEADERS, PUSH_PATHS, type PushMessageState, type PushStatus } from '../../contracts/push/index.js';
 import { registerPushOpenApi } from '../../routes/push-openapi.js';
 import { PUSH_ROUTES } from '../../routes/push.js';
@@ -60,39 +60,27 @@ export function mountPublicRoutes(app: OpenAPIHono<Env>, ctx: SandboxContext): v
     ctx.changes.publish('push');
   });
 
+  // The send's context: the caller's account, the sandbox's clock, the request's Idempotency-Key.
+  const sendContext = (c: Context<Env>, path: string, idempotencyKey: string | undefined) => ({
+    db: ctx.db,
+    account: currentAccount(c),
+    now: ctx.clock(),
+    timeScale: ctx.timeScale,
+    idempotencyKey,
+    path,
+  });
   app.openapi(
     PUSH_ROUTES.sendSingle,
     async (c) =>
       answer(() =>
-        sendSingle(
-          {
-            db: ctx.db,
-            account: currentAccount(c),
-            now: ctx.clock(),
-            timeScale: ctx.timeScale,
-            idempotencyKey: c.req.valid('header')['idempotency-key'],
-            path: PUSH_PATHS.single,
-          },
-          c.req.valid('json'),
-        ),
+        sendSingle(sendContext(c, PUSH_PATHS.single, c.req.valid('header')['idempotency-key']), c.req.valid('json')),
       ) as never,
   );
-
   app.openapi(
     PUSH_ROUTES.sendBatch,
     async (c) =>
       answer(() =>
-        sendBatch(
-          {
-            db: ctx.db,
-            account: currentAccount(c),
-            now: ctx.clock(),
-            timeScale: ctx.timeScale,
-            idempotencyKey: c.req.valid('header')['idempotency-key'],
-            path: PUSH_PATHS.batch,
-          },
-          c.req.valid('json'),
-        ),
+        sendBatch(sendContext(c, PUSH_PATHS.batch, c.req.valid('header')['idempotency-key']), c.req.valid('json')),
       ) as never,
   );
 
