@@ -26,6 +26,8 @@ import { rememberingAuthenticator } from './till-keys.js';
 import { requestDataFrom } from './token-body.js';
 import { fullBarcodeFrom, fullBarcodesFrom } from './verify-body.js';
 import type { Till } from '../../src/cashdesk/tills.js';
+import type { Logger } from 'pino';
+import type { RequestCounter } from '../http-server/request-metrics.js';
 
 /**
  * The cash desk server's HTTP API (the README's Cash desk server) over a
@@ -56,53 +58,9 @@ export function createHttpApp(service: CashDeskService, options?: HttpAdapterOpt
   const requests = requestCounter(service.metrics);
   const authenticate = rememberingAuthenticator(service);
   const deps = { admit: tillAdmission(authenticate, bodyLimitBytes), requests, bodyLimitBytes, logger };
-  // verifySync: no promise per request with an in-process store (a promise of the result with Redis).
-  // The till is the requester: its retry after a lost answer gets the first answer again (`repeated: true`).
-  // Keyed by RAW_POST_ROUTES' names, so a route declared (and documented) there cannot go unmounted.
-  const answers: Record<RawPostRouteName, Answer<Till>> = {
-    verify: (body, till) => service.verifySync(fullBarcodeFrom(body), till.id),
-    verifyBatch: (body, till) => withResults(service.verifyBatchSync(fullBarcodesFrom(body), till.id)),
-    token: (body) => service.tokenAnswer(requestDataFrom(body)),
-  };
-  const nodeRoutes = new Map<string, NodeHandler>();
-  for (const [name, route] of Object.entries(RAW_POST_ROUTES) as Array<
-    [RawPostRouteName, (typeof RAW_POST_ROUTES)[RawPostRouteName]]
-  >) {
-    const handler = rawJsonRoute(deps, route.path, answers[name]);
-    app.post(route.path, honoRoute(handler));
-    nodeRoutes.set(route.path, handler);
-  }
-  attachNodeRoutes(app, nodeRoutes);
+  mountRawPostRoutes(app, service, deps);
 
-  // Pay's transaction.updated events (Standard Webhooks, signed with the configured secret): no till key, the signature
-  // is the auth.
-  const payWebhook = service.payments?.webhookHandler();
-  if (payWebhook !== undefined) {
-    // The body limit first: the signature can only be checked over the whole body, so without it any caller
-    // could have a body of any size held in memory (no credentials needed to send one).
-    const limit = requestBodyLimit(bodyLimitBytes, () => {
-      throw payloadTooLarge(bodyLimitBytes);
-    });
-    app.post(PAY_WEBHOOK_PATH, async (c) => {
-      // The sandbox sends the id of the request that created the transaction: the payment's id in both servers' logs.
-      const id = requestIdOf(c.env.incoming);
-      let answer: Response | undefined;
-      try {
-        await limit(c, async () => {
-          answer = await withRequestId(id, () => payWebhook(c.req.raw));
-        });
-      } catch (error) {
-        // Refused before the webhook could look (the body's size): counted here, answered by onError.
-        requests.count(PAY_WEBHOOK_PATH, error instanceof HttpProblem ? error.httpStatus : 500);
-        throw error;
-      }
-      logger.info({ reqId: id, route: PAY_WEBHOOK_PATH, status: answer!.status }, 'pay webhook');
-      requests.count(PAY_WEBHOOK_PATH, answer!.status);
-      const headers = new Headers(answer!.headers);
-      headers.set(REQUEST_ID_HEADER, id);
-      return new Response(answer!.body, { status: answer!.status, headers });
-    });
-  }
+  mountPayWebhook(app, service, { requests, bodyLimitBytes, logger });
 
   mountPaymentRoutes(app, {
     service,
@@ -151,4 +109,66 @@ export function createHttpApp(service: CashDeskService, options?: HttpAdapterOpt
 /** The batch route's answer, `{ results }`, from the results or a promise of them. */
 function withResults<T>(results: T[] | Promise<T[]>): { results: T[] } | Promise<{ results: T[] }> {
   return Array.isArray(results) ? { results } : results.then((settled) => ({ results: settled }));
+}
+
+/** The POST routes as raw routes, each keyed by its name in RAW_POST_ROUTES, answered by the service. */
+function mountRawPostRoutes(
+  app: OpenAPIHono<NodeEnv>,
+  service: CashDeskService,
+  deps: Parameters<typeof rawJsonRoute<Till>>[0],
+): void {
+  // verifySync: no promise per request with an in-process store (a promise of the result with Redis).
+  // The till is the requester: its retry after a lost answer gets the first answer again (`repeated: true`).
+  // Keyed by RAW_POST_ROUTES' names, so a route declared (and documented) there cannot go unmounted.
+  const answers: Record<RawPostRouteName, Answer<Till>> = {
+    verify: (body, till) => service.verifySync(fullBarcodeFrom(body), till.id),
+    verifyBatch: (body, till) => withResults(service.verifyBatchSync(fullBarcodesFrom(body), till.id)),
+    token: (body) => service.tokenAnswer(requestDataFrom(body)),
+  };
+  const nodeRoutes = new Map<string, NodeHandler>();
+  for (const [name, route] of Object.entries(RAW_POST_ROUTES) as Array<
+    [RawPostRouteName, (typeof RAW_POST_ROUTES)[RawPostRouteName]]
+  >) {
+    const handler = rawJsonRoute(deps, route.path, answers[name]);
+    app.post(route.path, honoRoute(handler));
+    nodeRoutes.set(route.path, handler);
+  }
+  attachNodeRoutes(app, nodeRoutes);
+}
+
+/**
+ * `POST /webhooks/pay`, when the service has payments: Pay's transaction.updated events (Standard Webhooks,
+ * signed with the configured secret): no till key, the signature is the auth.
+ */
+function mountPayWebhook(
+  app: OpenAPIHono<NodeEnv>,
+  service: CashDeskService,
+  { requests, bodyLimitBytes, logger }: { requests: RequestCounter; bodyLimitBytes: number; logger: Logger },
+): void {
+  const payWebhook = service.payments?.webhookHandler();
+  if (payWebhook === undefined) return;
+  // The body limit first: the signature can only be checked over the whole body, so without it any caller
+  // could have a body of any size held in memory (no credentials needed to send one).
+  const limit = requestBodyLimit(bodyLimitBytes, () => {
+    throw payloadTooLarge(bodyLimitBytes);
+  });
+  app.post(PAY_WEBHOOK_PATH, async (c) => {
+    // The sandbox sends the id of the request that created the transaction: the payment's id in both servers' logs.
+    const id = requestIdOf(c.env.incoming);
+    let answer: Response | undefined;
+    try {
+      await limit(c, async () => {
+        answer = await withRequestId(id, () => payWebhook(c.req.raw));
+      });
+    } catch (error) {
+      // Refused before the webhook could look (the body's size): counted here, answered by onError.
+      requests.count(PAY_WEBHOOK_PATH, error instanceof HttpProblem ? error.httpStatus : 500);
+      throw error;
+    }
+    logger.info({ reqId: id, route: PAY_WEBHOOK_PATH, status: answer!.status }, 'pay webhook');
+    requests.count(PAY_WEBHOOK_PATH, answer!.status);
+    const headers = new Headers(answer!.headers);
+    headers.set(REQUEST_ID_HEADER, id);
+    return new Response(answer!.body, { status: answer!.status, headers });
+  });
 }

@@ -35,18 +35,11 @@ const refusals = {
   503: refusal('DATABASE_UNAVAILABLE or PAY_NOT_CONFIGURED.'),
 };
 
-/** Registers the back-office key scheme and routes in an OpenAPI document. */
-export function documentBackOfficeRoutes(app: Pick<OpenAPIHono, 'openAPIRegistry'>): void {
-  app.openAPIRegistry.registerComponent('securitySchemes', BACK_OFFICE_SCHEME, {
-    type: 'http',
-    scheme: 'bearer',
-    description:
-      'A back-office key (`backOffice` in the configuration): `Authorization: Bearer <key>`, never in the URL. Its ' +
-      'scopes: payments:read, payments:refund, reports:read, audit:read.',
-  });
-  const security = [{ [BACK_OFFICE_SCHEME]: [] }];
-  const register = (route: Parameters<typeof createRoute>[0]) => app.openAPIRegistry.registerPath(createRoute(route));
-  register({
+const security = [{ [BACK_OFFICE_SCHEME]: [] }];
+
+/** The back-office routes as the document describes them: one entry a route. */
+const BACK_OFFICE_ROUTES: ReadonlyArray<Parameters<typeof createRoute>[0]> = [
+  {
     operationId: 'auditLog',
     method: 'get',
     path: AUDIT_PATH,
@@ -60,8 +53,8 @@ export function documentBackOfficeRoutes(app: Pick<OpenAPIHono, 'openAPIRegistry
       200: { description: 'A page.', content: { 'application/json': { schema: AuditList } } },
       ...refusals,
     },
-  });
-  register({
+  },
+  {
     operationId: 'backOfficePayments',
     method: 'get',
     path: `${BACK_OFFICE_PATH}/payments`,
@@ -73,8 +66,8 @@ export function documentBackOfficeRoutes(app: Pick<OpenAPIHono, 'openAPIRegistry
       200: { description: 'A page.', content: { 'application/json': { schema: BackOfficePaymentList } } },
       ...refusals,
     },
-  });
-  register({
+  },
+  {
     operationId: 'backOfficeReconciliation',
     method: 'get',
     path: RECONCILIATION_ROUTE,
@@ -89,8 +82,8 @@ export function documentBackOfficeRoutes(app: Pick<OpenAPIHono, 'openAPIRegistry
       200: { description: 'The report.', content: { 'application/json': { schema: ReconciliationReport } } },
       ...refusals,
     },
-  });
-  register({
+  },
+  {
     operationId: 'backOfficeDayClose',
     method: 'get',
     path: DAY_CLOSE_ROUTE,
@@ -104,8 +97,8 @@ export function documentBackOfficeRoutes(app: Pick<OpenAPIHono, 'openAPIRegistry
       200: { description: 'The report.', content: { 'application/json': { schema: DayCloseReport } } },
       ...refusals,
     },
-  });
-  register({
+  },
+  {
     operationId: 'backOfficeRefund',
     method: 'post',
     path: BACK_OFFICE_REFUND_ROUTE,
@@ -127,5 +120,17 @@ export function documentBackOfficeRoutes(app: Pick<OpenAPIHono, 'openAPIRegistry
       415: refusal('UNSUPPORTED_MEDIA_TYPE.'),
       502: refusal('The Pay API failed (PAY_SERVER, PAY_NETWORK, ...).'),
     },
+  },
+];
+
+/** Registers the back-office key scheme and routes in an OpenAPI document. */
+export function documentBackOfficeRoutes(app: Pick<OpenAPIHono, 'openAPIRegistry'>): void {
+  app.openAPIRegistry.registerComponent('securitySchemes', BACK_OFFICE_SCHEME, {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'A back-office key (`backOffice` in the configuration): `Authorization: Bearer <key>`, never in the URL. Its ' +
+      'scopes: payments:read, payments:refund, reports:read, audit:read.',
   });
+  for (const route of BACK_OFFICE_ROUTES) app.openAPIRegistry.registerPath(createRoute(route));
 }

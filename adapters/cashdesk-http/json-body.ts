@@ -19,10 +19,10 @@ export async function readJsonBody<T>(c: Context<NodeEnv>, schema: ZodType<T> | 
   if (contentType === undefined && text.length > 0) throw unsupportedMediaType();
   if (schema === undefined) {
     if (text.trim() === '' || /^\s*\{\s*\}\s*$/.test(text)) return undefined as T;
-    throw new HttpProblem(400, 'BAD_REQUEST', ['body: must be empty or {}']);
+    throw new HttpProblem('BAD_REQUEST', ['body: must be empty or {}']);
   }
   // Bounded before anything walks it (JSON.parse would take any depth; what comes after may not).
-  if (jsonTooDeep(text)) throw new HttpProblem(400, 'BAD_REQUEST', [JSON_TOO_DEEP_MESSAGE]);
+  if (jsonTooDeep(text)) throw new HttpProblem('BAD_REQUEST', [JSON_TOO_DEEP_MESSAGE]);
   let value: unknown;
   try {
     value = JSON.parse(text);

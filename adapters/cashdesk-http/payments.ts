@@ -52,11 +52,7 @@ export function problemOf(error: unknown): unknown {
   if (isDatabaseUnavailable(error)) return databaseUnavailable();
   const refusal = paymentRefusal(error);
   if (refusal === undefined) return error;
-  return new HttpProblem(
-    refusal.httpStatus,
-    refusal.code,
-    refusal.errors.length > 0 ? refusal.errors : [refusal.message],
-  );
+  return new HttpProblem(refusal.code, refusal.errors.length > 0 ? refusal.errors : [refusal.message]);
 }
 
 /**
@@ -65,11 +61,75 @@ export function problemOf(error: unknown): unknown {
  * server-sent events. Refusals are the envelope with the stable code as `status`.
  */
 export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoutesDeps): void {
+  const { counted, limited, till, payments, paymentId } = paymentRequests(deps);
+  const holdStream = eventStreamCap(deps.maxEventStreamsPerTill ?? DEFAULT_MAX_EVENT_STREAMS_PER_TILL);
+  app.post(
+    PAYMENTS_PATH,
+    counted(
+      PAYMENTS_PATH,
+      limited(async (c) => {
+        const tillId = till(c);
+        const input = await readJsonBody(c, StartPayment);
+        return c.json(await payments().intent('start', tillId, input), 200);
+      }),
+    ),
+  );
+  app.get(
+    PAYMENTS_PATH,
+    counted(PAYMENTS_PATH, async (c) => {
+      const tillId = till(c);
+      const query = ListPayments.safeParse(c.req.query());
+      if (!query.success) throw invalidBody(query.error);
+      return c.json(await payments().intent('list', tillId, query.data), 200);
+    }),
+  );
+  app.get(
+    `${PAYMENTS_PATH}/:paymentId`,
+    counted(`${PAYMENTS_PATH}/{paymentId}`, async (c) => {
+      const tillId = till(c);
+      return c.json(await payments().intent('get', tillId, { paymentId: paymentId(c) }), 200);
+    }),
+  );
+  app.get(
+    `${PAYMENTS_PATH}/:paymentId/events`,
+    counted(`${PAYMENTS_PATH}/{paymentId}/events`, async (c) => {
+      const tillId = till(c);
+      const id = paymentId(c);
+      const service = payments();
+      const release = holdStream(tillId);
+      return paymentEventStream(c, service, tillId, id, release, deps.events);
+    }),
+  );
+  for (const { path, intent, body: schema } of INTENT_ROUTES) {
+    const route = `${PAYMENTS_PATH}/{paymentId}/${path}`;
+    app.post(
+      `${PAYMENTS_PATH}/:paymentId/${path}`,
+      counted(
+        route,
+        limited(async (c) => {
+          const tillId = till(c);
+          const id = paymentId(c);
+          // The intent's params: the body's members with the paymentId the path carries.
+          const input = (await readJsonBody(c, schema)) as object | undefined;
+          return c.json(await payments().intent(intent, tillId, { ...input, paymentId: id } as never), 200);
+        }),
+      ),
+    );
+  }
+}
+
+type Route = (c: Context<NodeEnv>) => Promise<Response>;
+
+/**
+ * What every payment route does around its handler: `counted` counts and logs the answer by route pattern,
+ * `limited` caps the body, `till` authenticates the till, `payments` is the service (or PAY_NOT_CONFIGURED),
+ * `paymentId` reads the path's id.
+ */
+function paymentRequests(deps: PaymentRoutesDeps) {
   // Inside `counted`, so a refusal for the body's size is counted like any other answer.
   const limit = requestBodyLimit(deps.bodyLimitBytes, () => {
     throw payloadTooLarge(deps.bodyLimitBytes);
   });
-  type Route = (c: Context<NodeEnv>) => Promise<Response>;
   const limited =
     (handler: Route): Route =>
     async (c) => {
@@ -91,14 +151,13 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
   };
   const paymentId = (c: Context<NodeEnv>): string => {
     const parsed = PaymentId.safeParse(c.req.param('paymentId'));
-    if (!parsed.success) throw new HttpProblem(400, 'BAD_REQUEST', [`paymentId: ${parsed.error.issues[0]!.message}`]);
+    if (!parsed.success) throw new HttpProblem('BAD_REQUEST', [`paymentId: ${parsed.error.issues[0]!.message}`]);
     return parsed.data;
   };
-  const body = readJsonBody;
   // Counted and logged by route pattern: a label per paymentId would grow without bound. The request's id is
   // current while the payment works (withRequestId): the Pay client sends it on, the Pay API's transaction keeps it.
   const counted =
-    (route: string, handler: (c: Context<NodeEnv>) => Promise<Response>): Handler<NodeEnv> =>
+    (route: string, handler: Route): Handler<NodeEnv> =>
     async (c) => {
       const reqId = requestIdOf(c.env.incoming);
       c.header(REQUEST_ID_HEADER, reqId);
@@ -119,43 +178,21 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
         throw problem;
       }
     };
+  return { counted, limited, till, payments, paymentId };
+}
 
-  app.post(
-    PAYMENTS_PATH,
-    counted(
-      PAYMENTS_PATH,
-      limited(async (c) => {
-        const tillId = till(c);
-        const input = await body(c, StartPayment);
-        return c.json(await payments().intent('start', tillId, input), 200);
-      }),
-    ),
-  );
-  app.get(
-    PAYMENTS_PATH,
-    counted(PAYMENTS_PATH, async (c) => {
-      const tillId = till(c);
-      const query = ListPayments.safeParse(c.req.query());
-      if (!query.success) throw invalidBody(query.error);
-      return c.json(await payments().intent('list', tillId, query.data), 200);
-    }),
-  );
-  app.get(
-    `${PAYMENTS_PATH}/:paymentId`,
-    counted(`${PAYMENTS_PATH}/{paymentId}`, async (c) => {
-      const tillId = till(c);
-      return c.json(await payments().intent('get', tillId, { paymentId: paymentId(c) }), 200);
-    }),
-  );
-  // Open event streams per till: a stream lasts as long as its client wants, so without a cap one till key could
-  // hold every connection the server allows (the bridge caps a till's WebSocket connections the same way).
+/**
+ * Open event streams per till: a stream lasts as long as its client wants, so without a cap one till key could
+ * hold every connection the server allows (the bridge caps a till's WebSocket connections the same way). The
+ * answer holds one more stream of `tillId`, or refuses 429; call what it returns once the stream ends.
+ */
+function eventStreamCap(maxStreams: number): (tillId: string) => () => void {
   const streams = new Map<string, number>();
-  const maxStreams = deps.maxEventStreamsPerTill ?? DEFAULT_MAX_EVENT_STREAMS_PER_TILL;
-  const holdStream = (tillId: string): (() => void) => {
+  return (tillId) => {
     const open = streams.get(tillId) ?? 0;
     if (open >= maxStreams) {
-      throw new HttpProblem(429, 'TOO_MANY_REQUESTS', [`events: at most ${maxStreams} open event streams per till`], {
-        'retry-after': '1',
+      throw new HttpProblem('TOO_MANY_REQUESTS', [`events: at most ${maxStreams} open event streams per till`], {
+        headers: { 'retry-after': '1' },
       });
     }
     streams.set(tillId, open + 1);
@@ -168,30 +205,4 @@ export function mountPaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: PaymentRoute
       else streams.set(tillId, left);
     };
   };
-  app.get(
-    `${PAYMENTS_PATH}/:paymentId/events`,
-    counted(`${PAYMENTS_PATH}/{paymentId}/events`, async (c) => {
-      const tillId = till(c);
-      const id = paymentId(c);
-      const service = payments();
-      const release = holdStream(tillId);
-      return paymentEventStream(c, service, tillId, id, release, deps.events);
-    }),
-  );
-  for (const { path, intent, body: schema } of INTENT_ROUTES) {
-    const route = `${PAYMENTS_PATH}/{paymentId}/${path}`;
-    app.post(
-      `${PAYMENTS_PATH}/:paymentId/${path}`,
-      counted(
-        route,
-        limited(async (c) => {
-          const tillId = till(c);
-          const id = paymentId(c);
-          // The intent's params: the body's members with the paymentId the path carries.
-          const input = (await body(c, schema)) as object | undefined;
-          return c.json(await payments().intent(intent, tillId, { ...input, paymentId: id } as never), 200);
-        }),
-      ),
-    );
-  }
 }

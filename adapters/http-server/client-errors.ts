@@ -2,29 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errorEnvelope } from '../../src/contracts/errors.js';
+import { type ErrorCode, httpStatusOf } from '../../src/errors/codes.js';
 
 /** The refusal of each failure Node's HTTP server reports as `clientError`, by the error's code. */
-function refusalFor(code: string | undefined): { status: number; code: string; message: string } {
+function refusalFor(code: string | undefined): { code: ErrorCode; message: string } {
   switch (code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { status: 408, code: 'REQUEST_TIMEOUT', message: 'request: not received in time' };
+      return { code: 'REQUEST_TIMEOUT', message: 'request: not received in time' };
     case 'HPE_HEADER_OVERFLOW':
-      return {
-        status: 431,
-        code: 'REQUEST_HEADER_FIELDS_TOO_LARGE',
-        message: 'headers: larger than the server accepts',
-      };
+      return { code: 'REQUEST_HEADER_FIELDS_TOO_LARGE', message: 'headers: larger than the server accepts' };
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return {
-        status: 413,
-        code: 'PAYLOAD_TOO_LARGE',
-        message: 'body: chunk extensions larger than the server accepts',
-      };
+      return { code: 'PAYLOAD_TOO_LARGE', message: 'body: chunk extensions larger than the server accepts' };
     default:
       // The parser's code (HPE_INVALID_HEADER_TOKEN, HPE_UNEXPECTED_CONTENT_LENGTH...) says what was wrong, never what
       // was sent.
       return {
-        status: 400,
         code: 'BAD_REQUEST',
         message: `request: not valid HTTP/1.1${code?.startsWith('HPE_') ? ` (${code})` : ''}`,
       };
@@ -50,7 +42,8 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
     socket.destroy();
     return;
   }
-  const { status, code, message } = refusalFor(error.code);
+  const { code, message } = refusalFor(error.code);
+  const status = httpStatusOf(code);
   const requestId = randomUUID();
   const body = JSON.stringify(errorEnvelope(code, [message], requestId));
   socket.on('error', () => socket.destroy());

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { sqlState } from '../../src/db/database.js';
 import { KitError, LockoutError, RequestDataError } from '../../src/errors.js';
 import { HttpProblem } from './problem.js';
-import { databaseUnavailable, internalError, problemOfCode, requestDataInvalid, tooManyRequests } from './refusals.js';
+import { databaseUnavailable, internalError, problem, requestDataInvalid, tooManyRequests } from './refusals.js';
 import { httpStatusOf } from '../../src/errors/codes.js';
 
 /**
@@ -14,7 +14,7 @@ import { httpStatusOf } from '../../src/errors/codes.js';
  */
 export const CLIENT_CLOSED_REQUEST = httpStatusOf('CLIENT_CLOSED_REQUEST');
 
-const CLIENT_CLOSED = problemOfCode('CLIENT_CLOSED_REQUEST', ['The client closed the request']);
+const CLIENT_CLOSED = problem('CLIENT_CLOSED_REQUEST', ['The client closed the request']);
 
 /**
  * True when `error` says the client went away before its body ended: the raw
@@ -38,7 +38,7 @@ export function isClientAbort(error: unknown, incoming?: IncomingMessage): boole
 export function databaseRefusal(error: unknown): HttpProblem | undefined {
   const code = sqlState(error);
   if (code === undefined || !code.startsWith('22')) return undefined;
-  return problemOfCode('BAD_REQUEST', [
+  return problem('BAD_REQUEST', [
     'body: a value was refused as invalid data; check text fields for control characters and lengths',
   ]);
 }
@@ -58,7 +58,7 @@ function classify(error: unknown): { problem: HttpProblem; log?: 'warn' | 'error
         };
       case 'STORE_UNAVAILABLE':
         return {
-          problem: problemOfCode('STORE_UNAVAILABLE', [
+          problem: problem('STORE_UNAVAILABLE', [
             'The verification store is unavailable; the barcode was neither accepted nor refused',
           ]),
           log: 'warn',
@@ -72,14 +72,15 @@ function classify(error: unknown): { problem: HttpProblem; log?: 'warn' | 'error
         return { problem: databaseUnavailable() };
       case 'VERIFIER_CLOSED':
         // Only while the server drains: the till should retry, not report a fault.
-        return { problem: problemOfCode('VERIFIER_CLOSED', ['The server is shutting down']), log: 'warn' };
+        return { problem: problem('VERIFIER_CLOSED', ['The server is shutting down']), log: 'warn' };
       default:
         break;
     }
     // Any other kit error: its code and status, as the bridge answers it (its message carries no secrets).
     const own = 'errors' in error && Array.isArray(error.errors) ? (error.errors as string[]) : [];
-    const problem = problemOfCode(error.code, own.length > 0 ? own : [error.message]);
-    return { problem, log: problem.httpStatus === 503 ? 'warn' : problem.httpStatus >= 500 ? 'error' : undefined };
+    const refusal = problem(error.code, own.length > 0 ? own : [error.message]);
+    const log = refusal.httpStatus === 503 ? 'warn' : refusal.httpStatus >= 500 ? 'error' : undefined;
+    return { problem: refusal, log };
   }
   return { problem: internalError(), log: 'error' };
 }

@@ -1,90 +1,74 @@
 import type { ZodError } from 'zod';
 import { validationErrors } from '../../src/contracts/validation-errors.js';
 import { DATABASE_RETRY_AFTER_SECONDS, type KitErrorCode, type LockoutError } from '../../src/errors.js';
-import { httpStatusOf } from '../../src/errors/codes.js';
-import { HttpProblem } from './problem.js';
+import { HttpProblem, type HttpProblemOptions } from './problem.js';
 
 /**
- * A refusal to throw from a route of any of the kit's servers. Every one
+ * A refusal to throw from a route of any of the kit's servers, answered with
+ * the code's HTTP status from the table (src/errors/codes.ts). Every one
  * answers the envelope `{ status, errors[] }`.
  *
  * @example
- * throw problem(404, 'NOT_FOUND', ['transactionId: no such transaction']);
+ * throw problem('NOT_FOUND', ['transactionId: no such transaction']);
  */
-export function problem(
-  httpStatus: number,
-  status: KitErrorCode,
-  errors: readonly string[],
-  headers?: Record<string, string>,
-): HttpProblem {
-  return new HttpProblem(httpStatus, status, errors, headers);
-}
-
-/** The problem for a kit error's code, with the code's status from the table. */
-export function problemOfCode(
-  code: KitErrorCode,
-  errors: readonly string[],
-  headers?: Record<string, string>,
-): HttpProblem {
-  return new HttpProblem(httpStatusOf(code), code, errors, headers);
+export function problem(code: KitErrorCode, errors: readonly string[], options?: HttpProblemOptions): HttpProblem {
+  return new HttpProblem(code, errors, options);
 }
 
 /** 401: no key, or a key of no till. The wording is the interface document's. */
 export function unauthorized(): HttpProblem {
-  return problemOfCode('UNAUTHORIZED', ['Invalid authorization token'], { 'www-authenticate': 'Bearer' });
+  return problem('UNAUTHORIZED', ['Invalid authorization token'], { headers: { 'www-authenticate': 'Bearer' } });
 }
 
 /** 400: the body (or a field of it) failed the route's schema. */
 export function invalidBody(error: ZodError): HttpProblem {
-  return problemOfCode('BAD_REQUEST', validationErrors(error));
+  return problem('BAD_REQUEST', validationErrors(error));
 }
 
 /** 400: the body is not JSON at all. */
 export function bodyNotJson(): HttpProblem {
-  return problemOfCode('BAD_REQUEST', ['body: must be JSON']);
+  return problem('BAD_REQUEST', ['body: must be JSON']);
 }
 
 /** 400 with the kit's own code: the text to sign is not JSON. */
 export function requestDataInvalid(detail?: string): HttpProblem {
   const suffix = detail === undefined ? '' : ` (${detail})`;
-  return problemOfCode('REQUEST_DATA_INVALID', [`requestData: must be the JSON text of the request body${suffix}`]);
+  return problem('REQUEST_DATA_INVALID', [`requestData: must be the JSON text of the request body${suffix}`]);
 }
 
 /** 413: the body is over the configured limit. */
 export function payloadTooLarge(limitBytes: number): HttpProblem {
-  return problemOfCode('PAYLOAD_TOO_LARGE', [`body: must be at most ${limitBytes} bytes`]);
+  return problem('PAYLOAD_TOO_LARGE', [`body: must be at most ${limitBytes} bytes`]);
 }
 
 /** 415: a body that is not declared as JSON. */
 export function unsupportedMediaType(): HttpProblem {
-  return problemOfCode('UNSUPPORTED_MEDIA_TYPE', ['Content-Type: must be application/json']);
+  return problem('UNSUPPORTED_MEDIA_TYPE', ['Content-Type: must be application/json']);
 }
 
 /** 404: no route has this path. */
 export function notFound(): HttpProblem {
-  return problemOfCode('NOT_FOUND', ['No such route']);
+  return problem('NOT_FOUND', ['No such route']);
 }
 
 /** 405: the path exists, but only under `allowed` methods (sent as `Allow`). */
 export function methodNotAllowed(allowed: readonly string[]): HttpProblem {
-  return problemOfCode('METHOD_NOT_ALLOWED', [`method: must be ${allowed.join(' or ')}`], {
-    allow: allowed.join(', '),
+  return problem('METHOD_NOT_ALLOWED', [`method: must be ${allowed.join(' or ')}`], {
+    headers: { allow: allowed.join(', ') },
   });
 }
 
 /** 429: too many failed authentications; `Retry-After` says when to try again. */
 export function tooManyRequests(error: LockoutError): HttpProblem {
-  return problemOfCode(
-    'TOO_MANY_REQUESTS',
-    [`Too many failed authentications: retry after ${error.retryAfterSeconds} s`],
-    { 'retry-after': String(error.retryAfterSeconds) },
-  );
+  return problem('TOO_MANY_REQUESTS', [`Too many failed authentications: retry after ${error.retryAfterSeconds} s`], {
+    headers: { 'retry-after': String(error.retryAfterSeconds) },
+  });
 }
 
 /** 503: the database does not answer; the till retries the same intent after `Retry-After`. */
 export function databaseUnavailable(): HttpProblem {
-  return problemOfCode('DATABASE_UNAVAILABLE', ['The database is unavailable: retry later'], {
-    'retry-after': String(DATABASE_RETRY_AFTER_SECONDS),
+  return problem('DATABASE_UNAVAILABLE', ['The database is unavailable: retry later'], {
+    headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
   });
 }
 
@@ -93,4 +77,4 @@ export function internalError(): HttpProblem {
   return INTERNAL;
 }
 
-const INTERNAL = problemOfCode('INTERNAL', ['Internal error']);
+const INTERNAL = problem('INTERNAL', ['Internal error']);

@@ -25,7 +25,7 @@ export function refuseControlsInUrl(): MiddlewareHandler {
       ['query', search],
     ] as const) {
       if (ENCODED_CONTROL.test(text) || RAW_CONTROL.test(text))
-        throw problem(400, 'BAD_REQUEST', [`${field}: ${CONTROL_CHARACTERS_MESSAGE}`]);
+        throw problem('BAD_REQUEST', [`${field}: ${CONTROL_CHARACTERS_MESSAGE}`]);
     }
     await next();
   };
@@ -35,7 +35,7 @@ const TOO_DEEP = new WeakSet<Request>();
 
 /** The refusal of a body nested deeper than the limit. */
 export function jsonTooDeepProblem() {
-  return problem(400, 'BAD_REQUEST', [JSON_TOO_DEEP_MESSAGE]);
+  return problem('BAD_REQUEST', [JSON_TOO_DEEP_MESSAGE]);
 }
 
 /** Whether this request's body was refused for its depth (the validator reports any JSON failure as one 400). */

@@ -4,6 +4,7 @@ import type { PaymentsErrorCode } from '../../src/cashdesk/payments/errors.js';
 import type { PayClientErrorCode, PaymentSessionErrorCode } from '../../src/pay/errors.js';
 import { KIT_ERROR_RPC_CODES, PAYMENT_RPC_CODES } from './errors.js';
 import { JsonRpcErrorCode } from './jsonrpc.js';
+import { bridgeCodesOf } from './protocol-errors.js';
 
 /**
  * The bridge's error kinds, for its AsyncAPI document: the JSON-RPC codes are
@@ -65,7 +66,7 @@ export const INVALID_PARAMS = kind(
   'InvalidParams',
   JsonRpcErrorCode.InvalidParams,
   'Params refused; `data.errors` lists `<field>: <message>`.',
-  { BAD_REQUEST: 'the params fail the schema, or are an array (params are named)' },
+  bridgeCodesOf(JsonRpcErrorCode.InvalidParams),
 );
 
 /** A kit error without a number of its own. */
@@ -116,15 +117,24 @@ export const PAY_ERRORS: RpcErrorKind[] = [
 
 /** Errors of a frame, or of any call whatever its method. */
 export const PROTOCOL_ERRORS: RpcErrorKind[] = [
-  kind('ParseError', JsonRpcErrorCode.ParseError, 'The frame is not JSON; `id` is null.', {
-    PARSE_ERROR: 'not JSON text',
-  }),
-  kind('InvalidRequest', JsonRpcErrorCode.InvalidRequest, 'Not a request; `data.errors` says why.', {
-    INVALID_REQUEST: 'not a JSON-RPC 2.0 request object, or an empty batch',
-    BINARY_FRAME: 'a binary frame: send text frames',
-    BATCH_TOO_LARGE: 'a batch over `maxBatch` calls: refused whole, no call of it ran',
-  }),
-  kind('MethodNotFound', JsonRpcErrorCode.MethodNotFound, 'No such method.', { METHOD_NOT_FOUND: 'an unknown method' }),
+  kind(
+    'ParseError',
+    JsonRpcErrorCode.ParseError,
+    'The frame is not JSON; `id` is null.',
+    bridgeCodesOf(JsonRpcErrorCode.ParseError),
+  ),
+  kind(
+    'InvalidRequest',
+    JsonRpcErrorCode.InvalidRequest,
+    'Not a request; `data.errors` says why.',
+    bridgeCodesOf(JsonRpcErrorCode.InvalidRequest),
+  ),
+  kind(
+    'MethodNotFound',
+    JsonRpcErrorCode.MethodNotFound,
+    'No such method.',
+    bridgeCodesOf(JsonRpcErrorCode.MethodNotFound),
+  ),
   kind('InternalError', JsonRpcErrorCode.InternalError, 'A bug on the server: logged, nothing about it is sent.', {
     INTERNAL: 'an unexpected failure; quote `data.requestId` when reporting it',
   }),

@@ -7,7 +7,8 @@ import { SeriesCounter } from '../../src/cashdesk/metrics.js';
 import { withRequestId } from '../../src/log/request-id.js';
 import type { DatabaseNotice } from './database-notice.js';
 import { errorForException } from './errors.js';
-import { failure, JsonRpcErrorCode, type JsonRpcErrorObject, type JsonRpcId, success } from './jsonrpc.js';
+import { type JsonRpcErrorObject, type JsonRpcId, success } from './jsonrpc.js';
+import { type BridgeErrorCode, bridgeFailure } from './protocol-errors.js';
 import { batchIdTexts, requestIdText } from './raw-ids.js';
 import { type BridgeMethodName, runMethod } from './methods.js';
 import { hasNumberId, isPrepared, type Prepared, prepareCall } from './prepare-call.js';
@@ -74,9 +75,7 @@ export class Dispatcher {
     address?: string,
   ): FrameOutcome | PromiseLike<FrameOutcome> {
     if (isBinary) {
-      return this.#frameError(JsonRpcErrorCode.InvalidRequest, 'Invalid Request', 'BINARY_FRAME', [
-        'frame: must be a text frame holding JSON, not a binary frame',
-      ]);
+      return this.#frameError('BINARY_FRAME', ['frame: must be a text frame holding JSON, not a binary frame']);
     }
     let parsed: unknown;
     const text = data.toString('utf8');
@@ -84,7 +83,7 @@ export class Dispatcher {
       parsed = JSON.parse(text);
     } catch {
       // The spec's answer to unparsable text: -32700 with a null id (no id could be read).
-      return this.#frameError(JsonRpcErrorCode.ParseError, 'Parse error', 'PARSE_ERROR');
+      return this.#frameError('PARSE_ERROR');
     }
     this.#onPayStart = onPayStart;
     this.#address = address;
@@ -93,13 +92,11 @@ export class Dispatcher {
       return isThenable(outcome) ? outcome.then(singleOutcome) : singleOutcome(outcome);
     }
     if (parsed.length === 0) {
-      return this.#frameError(JsonRpcErrorCode.InvalidRequest, 'Invalid Request', 'INVALID_REQUEST', [
-        'batch: must not be empty',
-      ]);
+      return this.#frameError('INVALID_REQUEST', ['batch: must not be empty']);
     }
     if (parsed.length > this.#maxBatch) {
       // Refused whole, before any call runs: a partial batch would leave the till guessing which calls happened.
-      return this.#frameError(JsonRpcErrorCode.InvalidRequest, 'Invalid Request', 'BATCH_TOO_LARGE', [
+      return this.#frameError('BATCH_TOO_LARGE', [
         `batch: must hold at most ${this.#maxBatch} calls, got ${parsed.length}`,
       ]);
     }
@@ -264,15 +261,9 @@ export class Dispatcher {
   }
 
   /** An error answering the whole frame (there is no request id to echo). */
-  #frameError(code: number, message: string, dataCode: string, errors?: string[]): FrameOutcome {
-    this.#count('other', dataCode);
-    const requestId = randomUUID();
-    return {
-      reply: JSON.stringify(
-        failure(null, code, message, errors ? { code: dataCode, errors, requestId } : { code: dataCode, requestId }),
-      ),
-      bad: true,
-    };
+  #frameError(code: BridgeErrorCode, errors?: string[]): FrameOutcome {
+    this.#count('other', code);
+    return { reply: JSON.stringify(bridgeFailure(null, code, errors)), bad: true };
   }
 
   /** `wpk_bridge_calls_total{method,outcome}`; unknown method names are folded into `other` to bound the label set. */

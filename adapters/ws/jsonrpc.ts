@@ -60,9 +60,10 @@ export type JsonRpcErrorCode = (typeof JsonRpcErrorCode)[keyof typeof JsonRpcErr
 
 /**
  * The stable, machine-readable part of every error the bridge sends, in
- * `error.data.code`: `PARSE_ERROR`, `INVALID_REQUEST`, `BINARY_FRAME`,
- * `BATCH_TOO_LARGE`, `METHOD_NOT_FOUND`, `BAD_REQUEST` (invalid params),
- * `INTERNAL`, or a `KitError` code such as `REQUEST_DATA_INVALID`.
+ * `error.data.code`: one of the bridge's own (protocol-errors.ts: `PARSE_ERROR`,
+ * `INVALID_REQUEST`, `BINARY_FRAME`, `BATCH_TOO_LARGE`, `METHOD_NOT_FOUND`,
+ * `BAD_REQUEST` for invalid params) or a `KitError` code of the code table
+ * (`INTERNAL`, `REQUEST_DATA_INVALID`...).
  */
 export interface JsonRpcErrorData {
   code: string;

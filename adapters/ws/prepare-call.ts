@@ -1,8 +1,8 @@
 // A JSON-RPC request checked before it runs: the call to run, or the outcome of one refused without running.
-import { randomUUID } from 'node:crypto';
 import type { Context } from '@opentelemetry/api';
 import { callParent } from '../../src/telemetry/rpc-span.js';
-import { checkRequest, failure, JsonRpcErrorCode, type JsonRpcId } from './jsonrpc.js';
+import { checkRequest, type JsonRpcId } from './jsonrpc.js';
+import { bridgeFailure } from './protocol-errors.js';
 import { type BridgeMethodName, checkParams, InvalidParams, isBridgeMethod } from './methods.js';
 import { answer, type CallOutcome } from './frame-outcome.js';
 
@@ -37,37 +37,20 @@ export function prepareCall(
     count('other', 'INVALID_REQUEST');
     return {
       invalid: true,
-      response: failure(check.id, JsonRpcErrorCode.InvalidRequest, 'Invalid Request', {
-        code: 'INVALID_REQUEST',
-        errors: check.errors,
-        requestId: randomUUID(),
-      }),
+      response: bridgeFailure(check.id, 'INVALID_REQUEST', check.errors),
     };
   }
   const { request, notification } = check;
   const id = request.id ?? null;
   if (!isBridgeMethod(request.method)) {
     count('other', 'METHOD_NOT_FOUND');
-    return answer(
-      notification,
-      failure(id, JsonRpcErrorCode.MethodNotFound, 'Method not found', {
-        code: 'METHOD_NOT_FOUND',
-        requestId: randomUUID(),
-      }),
-    );
+    return answer(notification, bridgeFailure(id, 'METHOD_NOT_FOUND'));
   }
   const method = request.method;
   const params = checkParams(method, request.params);
   if (params instanceof InvalidParams) {
     count(method, 'BAD_REQUEST');
-    return answer(
-      notification,
-      failure(id, JsonRpcErrorCode.InvalidParams, 'Invalid params', {
-        code: 'BAD_REQUEST',
-        errors: params.errors,
-        requestId: randomUUID(),
-      }),
-    );
+    return answer(notification, bridgeFailure(id, 'BAD_REQUEST', params.errors));
   }
   const parent = tracing ? callParent(request.params) : undefined;
   return { prepared: true, method, id, notification, params, parent };

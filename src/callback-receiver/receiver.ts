@@ -142,18 +142,7 @@ export async function createCallbackReceiver(options: CallbackReceiverOptions): 
   const logger = withLogPolicy(options.logger ?? silentLogger());
   const verifier = createWebhookVerifier(options.secrets, { toleranceSeconds, clock });
 
-  const given = options.database;
-  const owned = given === undefined || !('query' in given);
-  const db: Database = owned
-    ? await openDatabase((given as DatabaseOptions | undefined) ?? { url: process.env.DATABASE_URL || undefined })
-    : given;
-  const store = new CallbackStore(db);
-  try {
-    await store.migrate();
-  } catch (error) {
-    if (owned) await db.close();
-    throw error;
-  }
+  const { db, owned, store } = await openCallbackStore(options.database);
   const dispatcher =
     options.handler === undefined
       ? undefined
@@ -169,33 +158,9 @@ export async function createCallbackReceiver(options: CallbackReceiverOptions): 
 
   const app = createApiApp({ logger, bodyLimitBytes });
   app.post(path, async (c) => {
-    const body = new Uint8Array(await c.req.arrayBuffer());
-    let webhookId: string;
-    try {
-      webhookId = verifier.verify(c.req.raw.headers, body).id;
-    } catch (error) {
-      if (!(error instanceof WebhookError)) throw error;
-      throw problem(error.code === 'WEBHOOK_HEADERS_MISSING' ? 400 : 401, error.code, [error.message]);
-    }
-    let text: string;
-    let json: unknown;
-    try {
-      text = utf8.decode(body);
-      if (jsonTooDeep(text)) throw problem(400, 'BAD_REQUEST', [JSON_TOO_DEEP_MESSAGE]);
-      json = JSON.parse(text);
-    } catch (error) {
-      if (error instanceof HttpProblem) throw error;
-      throw problem(400, 'BAD_REQUEST', ['body: must be JSON in UTF-8']);
-    }
-    const event = CallbackEvent.safeParse(json);
-    if (!event.success) throw problem(400, 'BAD_REQUEST', validationErrors(event.error));
-    if (event.data.eventId !== webhookId)
-      throw problem(400, 'BAD_REQUEST', ['eventId: must equal the webhook-id header']);
-    if (!RFC3339.test(event.data.occurredAt) || Number.isNaN(Date.parse(event.data.occurredAt))) {
-      throw problem(400, 'BAD_REQUEST', ['occurredAt: must be an RFC 3339 time']);
-    }
+    const { event, text } = receivedEvent(verifier, c.req.raw.headers, new Uint8Array(await c.req.arrayBuffer()));
     // Committed before the 200: an event acknowledged is an event kept.
-    const stored = await store.insert(event.data, text, new Date(clock()));
+    const stored = await store.insert(event, text, new Date(clock()));
     if (stored) dispatcher?.kick();
     return c.json({ status: 'OK', duplicate: !stored }, 200);
   });
@@ -203,11 +168,11 @@ export async function createCallbackReceiver(options: CallbackReceiverOptions): 
     if (queryToken !== undefined) {
       const presented = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
       if (!safeEqual(presented, queryToken))
-        throw problem(401, 'UNAUTHORIZED', ['Invalid authorization token'], { 'WWW-Authenticate': 'Bearer' });
+        throw problem('UNAUTHORIZED', ['Invalid authorization token'], { headers: { 'WWW-Authenticate': 'Bearer' } });
     }
     const { messageId } = c.req.valid('param');
     const state = await store.messageState(messageId);
-    if (state === undefined) throw problem(404, 'NOT_FOUND', ['messageId: no event received for this message']);
+    if (state === undefined) throw problem('NOT_FOUND', ['messageId: no event received for this message']);
     return c.json(state, 200);
   });
   mountHealthRoutes(app, new HealthCheck({ database: () => db.query('SELECT 1') }, { clock }), () => ({
@@ -244,4 +209,58 @@ export async function createCallbackReceiver(options: CallbackReceiverOptions): 
       return closing;
     },
   };
+}
+
+/** The store on the given database, or on one of its own (`owned`: closed with the receiver), migrated. */
+async function openCallbackStore(
+  given: CallbackReceiverOptions['database'],
+): Promise<{ db: Database; owned: boolean; store: CallbackStore }> {
+  const owned = given === undefined || !('query' in given);
+  const db: Database = owned
+    ? await openDatabase((given as DatabaseOptions | undefined) ?? { url: process.env.DATABASE_URL || undefined })
+    : given;
+  const store = new CallbackStore(db);
+  try {
+    await store.migrate();
+  } catch (error) {
+    if (owned) await db.close();
+    throw error;
+  }
+  return { db, owned, store };
+}
+
+/**
+ * The event a callback request carries, and its text as received, or the refusal: the signature over the raw
+ * body first (WEBHOOK_* codes), then the body (`BAD_REQUEST`): JSON in UTF-8, the event's contract, its
+ * `eventId` the `webhook-id` header, its `occurredAt` an RFC 3339 time.
+ */
+function receivedEvent(
+  verifier: ReturnType<typeof createWebhookVerifier>,
+  headers: Headers,
+  body: Uint8Array,
+): { event: CallbackEvent; text: string } {
+  let webhookId: string;
+  try {
+    webhookId = verifier.verify(headers, body).id;
+  } catch (error) {
+    if (!(error instanceof WebhookError)) throw error;
+    throw problem(error.code, [error.message]);
+  }
+  let text: string;
+  let json: unknown;
+  try {
+    text = utf8.decode(body);
+    if (jsonTooDeep(text)) throw problem('BAD_REQUEST', [JSON_TOO_DEEP_MESSAGE]);
+    json = JSON.parse(text);
+  } catch (error) {
+    if (error instanceof HttpProblem) throw error;
+    throw problem('BAD_REQUEST', ['body: must be JSON in UTF-8']);
+  }
+  const event = CallbackEvent.safeParse(json);
+  if (!event.success) throw problem('BAD_REQUEST', validationErrors(event.error));
+  if (event.data.eventId !== webhookId) throw problem('BAD_REQUEST', ['eventId: must equal the webhook-id header']);
+  if (!RFC3339.test(event.data.occurredAt) || Number.isNaN(Date.parse(event.data.occurredAt))) {
+    throw problem('BAD_REQUEST', ['occurredAt: must be an RFC 3339 time']);
+  }
+  return { event: event.data, text };
 }

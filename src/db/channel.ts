@@ -49,93 +49,112 @@ export async function openChannel(options: ChannelOptions): Promise<SharedChanne
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(options.channel)) throw new Error('channel: must be 1 to 63 of [a-z0-9_]');
   // Imported on use, so a process on PGlite never loads pg.
   const { default: pgModule } = await import('pg');
-  const policy = options.reconnect ?? RECONNECT;
-  let client: pg.Client | undefined;
-  let connected = false;
-  let closed = false;
-  let timer: NodeJS.Timeout | undefined;
-  let attempt = 0;
+  const channel = new ListenChannel(pgModule.Client, options);
+  await channel.open();
+  return channel;
+}
 
-  const connect = async (): Promise<void> => {
-    const next = new pgModule.Client({ connectionString: options.url, connectionTimeoutMillis: 10_000 });
+/** The LISTEN connection and its reconnection: one attempt at a time, with backoff, until closed. */
+class ListenChannel implements SharedChannel {
+  #client: pg.Client | undefined;
+  #connected = false;
+  #closed = false;
+  #timer: NodeJS.Timeout | undefined;
+  #attempt = 0;
+  #closing: Promise<void> | undefined;
+  readonly #policy: RetryPolicy;
+
+  constructor(
+    private readonly Client: typeof pg.Client,
+    private readonly options: ChannelOptions,
+  ) {
+    this.#policy = options.reconnect ?? RECONNECT;
+  }
+
+  get connected(): boolean {
+    return this.#connected;
+  }
+
+  /** The first connection: rejects when it fails, and then tries no more. */
+  async open(): Promise<void> {
+    try {
+      await this.#connect();
+    } catch (error) {
+      this.#closed = true;
+      clearTimeout(this.#timer);
+      await this.#client?.end().catch(() => {});
+      throw error;
+    }
+  }
+
+  async notify(payload: string): Promise<void> {
+    await this.options.notifyWith.query('SELECT pg_notify($1, $2)', [this.options.channel, payload]);
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      this.#closed = true;
+      clearTimeout(this.#timer);
+      this.#connected = false;
+      await this.#client?.end().catch(() => {});
+    })();
+    return this.#closing;
+  }
+
+  async #connect(): Promise<void> {
+    const { options } = this;
+    const next = new this.Client({ connectionString: options.url, connectionTimeoutMillis: 10_000 });
     next.on('notification', (message) => {
       if (message.channel === options.channel && message.payload !== undefined) options.onMessage(message.payload);
     });
     // 'error' and 'end' both mean the connection is gone; either may come first, or alone.
-    next.on('error', (error) => lost(next, error));
-    next.on('end', () => lost(next));
-    client = next;
+    next.on('error', (error) => this.#lost(next, error));
+    next.on('end', () => this.#lost(next));
+    this.#client = next;
     await next.connect();
     await next.query(`LISTEN ${options.channel}`);
-    if (closed) {
+    if (this.#closed) {
       await next.end().catch(() => {});
       return;
     }
-    connected = true;
-    attempt = 0;
-  };
+    this.#connected = true;
+    this.#attempt = 0;
+  }
 
-  const lost = (which: pg.Client, error?: Error): void => {
-    if (which !== client || closed) return;
-    client = undefined;
+  #lost(which: pg.Client, error?: Error): void {
+    if (which !== this.#client || this.#closed) return;
+    this.#client = undefined;
     which.end().catch(() => {});
-    if (connected) {
-      connected = false;
-      options.onStateChange?.(false, error);
+    if (this.#connected) {
+      this.#connected = false;
+      this.options.onStateChange?.(false, error);
     }
-    schedule();
-  };
+    this.#schedule();
+  }
 
-  const schedule = (): void => {
-    if (closed || timer !== undefined) return;
-    attempt++;
-    timer = setTimeout(
+  #schedule(): void {
+    if (this.#closed || this.#timer !== undefined) return;
+    this.#attempt++;
+    this.#timer = setTimeout(
       () => {
-        timer = undefined;
-        connect().then(
+        this.#timer = undefined;
+        this.#connect().then(
           () => {
-            if (!connected) return;
-            options.onStateChange?.(true);
-            options.onReconnect?.();
+            if (!this.#connected) return;
+            this.options.onStateChange?.(true);
+            this.options.onReconnect?.();
           },
-          (error: unknown) => {
-            const failed = client;
-            client = undefined;
+          () => {
+            const failed = this.#client;
+            this.#client = undefined;
             failed?.end().catch(() => {});
-            void error; // the state is already "down": one line was said when it went
-            schedule();
+            // The state is already "down": one line was said when it went.
+            this.#schedule();
           },
         );
       },
-      backoffDelay(attempt, policy, Math.random),
+      backoffDelay(this.#attempt, this.#policy, Math.random),
     );
-    timer.unref();
-  };
-
-  try {
-    await connect();
-  } catch (error) {
-    closed = true;
-    clearTimeout(timer);
-    await client?.end().catch(() => {});
-    throw error;
+    this.#timer.unref();
   }
-  let closing: Promise<void> | undefined;
-  return {
-    get connected() {
-      return connected;
-    },
-    async notify(payload) {
-      await options.notifyWith.query('SELECT pg_notify($1, $2)', [options.channel, payload]);
-    },
-    close() {
-      closing ??= (async () => {
-        closed = true;
-        clearTimeout(timer);
-        connected = false;
-        await client?.end().catch(() => {});
-      })();
-      return closing;
-    },
-  };
 }

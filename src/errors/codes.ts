@@ -80,6 +80,8 @@ export const ERROR_CODES = {
   NOT_FOUND: mapped(404, JSON_RPC.pay),
   METHOD_NOT_ALLOWED: mapped(405),
   REQUEST_TIMEOUT: mapped(408),
+  /** The request's head is larger than the server accepts (Node's parser refused it). */
+  REQUEST_HEADER_FIELDS_TOO_LARGE: mapped(431),
   PAYLOAD_TOO_LARGE: mapped(413),
   UNSUPPORTED_MEDIA_TYPE: mapped(415),
   /** The client closed the connection before its body ended: nobody is left to answer (nginx's 499). */

@@ -58,8 +58,8 @@ export function basicAuth(
       given !== undefined && (await check(given)) ? given : undefined,
     );
     if (given === undefined || admitted === undefined) {
-      throw problem(401, 'UNAUTHORIZED', [LOYALTY_UNAUTHORIZED_MESSAGE], {
-        'www-authenticate': LOYALTY_WWW_AUTHENTICATE,
+      throw problem('UNAUTHORIZED', [LOYALTY_UNAUTHORIZED_MESSAGE], {
+        headers: { 'www-authenticate': LOYALTY_WWW_AUTHENTICATE },
       });
     }
     c.set('loyaltyLogin', given.login);

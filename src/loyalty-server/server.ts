@@ -103,31 +103,8 @@ export function createLoyaltyServer(options: LoyaltyServerOptions): OpenAPIHono<
   const limiter = limiterFrom(options.bruteForce);
   app.use('/v1/*', basicAuth(options.auth, limiter && { limiter, logger, realm: 'loyalty' }));
 
-  /** Runs a handler: LoyaltyError to its envelope, the answer checked against the contract. */
-  async function call<T>(
-    operation: LoyaltyOperation,
-    c: Context<Env>,
-    run: (ctx: LoyaltyCallContext) => Promise<T>,
-  ): Promise<T> {
-    const ctx: LoyaltyCallContext = {
-      requestId: c.res.headers.get(REQUEST_ID_HEADER) ?? '',
-      login: c.get('loyaltyLogin'),
-    };
-    let answer: T;
-    try {
-      answer = await run(ctx);
-    } catch (error) {
-      if (error instanceof LoyaltyError) throw problem(error.httpStatus, error.code, error.errors);
-      throw error;
-    }
-    const checked = RESPONSES[operation].safeParse(answer);
-    if (!checked.success) {
-      // Paths and messages only: the values may be personal data.
-      logger.error({ operation, issues: validationErrors(checked.error) }, 'handler answered off-contract');
-      throw problem(500, 'INTERNAL', ['Internal error']);
-    }
-    return checked.data as T;
-  }
+  const call = <T>(operation: LoyaltyOperation, c: Context<Env>, run: (ctx: LoyaltyCallContext) => Promise<T>) =>
+    runHandler(logger, operation, c, run);
 
   app.openapi(LOYALTY_ROUTES.issueAnonymousCard, async (c) => {
     const { requestId } = c.req.valid('json');
@@ -167,7 +144,6 @@ export function createLoyaltyServer(options: LoyaltyServerOptions): OpenAPIHono<
     // The schema already refused a bad string; this only narrows the type.
     if (!parsed.ok)
       throw problem(
-        400,
         'BAD_REQUEST',
         parsed.problems.map((p) => `qrCode: ${p}`),
       );
@@ -179,4 +155,32 @@ export function createLoyaltyServer(options: LoyaltyServerOptions): OpenAPIHono<
     );
   });
   return app;
+}
+
+/** Runs a handler: LoyaltyError to its envelope, the answer checked against the contract. */
+async function runHandler<T>(
+  logger: Logger,
+  operation: LoyaltyOperation,
+  c: Context<Env>,
+  run: (ctx: LoyaltyCallContext) => Promise<T>,
+): Promise<T> {
+  const ctx: LoyaltyCallContext = {
+    requestId: c.res.headers.get(REQUEST_ID_HEADER) ?? '',
+    login: c.get('loyaltyLogin'),
+  };
+  let answer: T;
+  try {
+    answer = await run(ctx);
+  } catch (error) {
+    // The status the error carries: its code's, unless the handler chose another (LoyaltyError's `httpStatus`).
+    if (error instanceof LoyaltyError) throw problem(error.code, error.errors, { httpStatus: error.httpStatus });
+    throw error;
+  }
+  const checked = RESPONSES[operation].safeParse(answer);
+  if (!checked.success) {
+    // Paths and messages only: the values may be personal data.
+    logger.error({ operation, issues: validationErrors(checked.error) }, 'handler answered off-contract');
+    throw problem('INTERNAL', ['Internal error']);
+  }
+  return checked.data as T;
 }

@@ -9,6 +9,7 @@ import {
   serveOpenApi,
 } from '../../adapters/http-server/index.js';
 import { silentLogger, withLogPolicy } from '../log/index.js';
+import type { Logger } from 'pino';
 import { VERSION } from '../version.js';
 import { ChangeFeed } from './changes.js';
 import { mountAppEvents } from './app-events.js';
@@ -46,43 +47,9 @@ export async function createSandbox(
   const resolved = resolveSandboxOptions(options);
   const logger = withLogPolicy(options.logger ?? silentLogger());
   const clock = options.clock ?? Date.now;
-  const db: Database = await openDatabase({
-    url: resolved.databaseUrl,
-    dataDir: resolved.dataDir,
-    schema: resolved.databaseSchema,
-  });
-  try {
-    await migrate(db, 'outbox', outboxMigrations);
-    for (const module of modules) await migrate(db, module.name, module.migrations);
-  } catch (error) {
-    await db.close();
-    throw error;
-  }
-  const changes = new ChangeFeed();
-  // Pay deliveries are what the merchant console shows: a campaign's thousand push callbacks must not make it read them
-  // a thousand times.
-  const outbox = new Outbox({
-    db,
-    clock,
-    logger,
-    timeScale: resolved.timeScale,
-    onAttempt: (topic) => {
-      if (topic === 'pay') changes.publish('webhooks');
-    },
-  });
-  const authLimiter = limiterFrom(options.bruteForce, clock);
-  const context: SandboxContext = {
-    db,
-    clock,
-    logger,
-    outbox,
-    demo: resolved.demo,
-    timeScale: resolved.timeScale,
-    changes,
-    dialect: resolved.dialect,
-    strict: resolved.strict,
-    ...(authLimiter ? { authLimiter } : {}),
-  };
+  const db = await openSandboxDatabase(resolved, modules);
+  const context = sandboxContext(db, resolved, { logger, clock, bruteForce: options.bruteForce });
+  const { outbox, changes } = context;
   // One line per request at info: the Pay API's side of a payment's request id in the logs. The id is in the
   // header only: the sandbox answers the wallet service's documented error bodies word for word.
   const app = createApiApp({
@@ -123,5 +90,58 @@ export async function createSandbox(
       })();
       return closing;
     },
+  };
+}
+
+/** The sandbox's database, with the outbox's and every module's migrations run. */
+async function openSandboxDatabase(
+  resolved: ReturnType<typeof resolveSandboxOptions>,
+  modules: readonly SandboxModule[],
+): Promise<Database> {
+  const db: Database = await openDatabase({
+    url: resolved.databaseUrl,
+    dataDir: resolved.dataDir,
+    schema: resolved.databaseSchema,
+  });
+  try {
+    await migrate(db, 'outbox', outboxMigrations);
+    for (const module of modules) await migrate(db, module.name, module.migrations);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return db;
+}
+
+/** What every module shares: the database, the clock, the outbox, the change feed, the options it reads. */
+function sandboxContext(
+  db: Database,
+  resolved: ReturnType<typeof resolveSandboxOptions>,
+  { logger, clock, bruteForce }: { logger: Logger; clock: () => number; bruteForce: SandboxOptions['bruteForce'] },
+): SandboxContext {
+  const changes = new ChangeFeed();
+  // Pay deliveries are what the merchant console shows: a campaign's thousand push callbacks must not make it read them
+  // a thousand times.
+  const outbox = new Outbox({
+    db,
+    clock,
+    logger,
+    timeScale: resolved.timeScale,
+    onAttempt: (topic) => {
+      if (topic === 'pay') changes.publish('webhooks');
+    },
+  });
+  const authLimiter = limiterFrom(bruteForce, clock);
+  return {
+    db,
+    clock,
+    logger,
+    outbox,
+    demo: resolved.demo,
+    timeScale: resolved.timeScale,
+    changes,
+    dialect: resolved.dialect,
+    strict: resolved.strict,
+    ...(authLimiter ? { authLimiter } : {}),
   };
 }

@@ -98,105 +98,29 @@ export async function startDemoSystem(options: DemoSystemOptions = {}): Promise<
   const { port, host } = checkOptions(options);
   const logger = options.logger ?? pino({ level: 'silent' });
   const portOf = (offset: number) => (port === 0 ? 0 : port + offset);
-  const dataDirs =
-    options.dataDir === undefined
-      ? undefined
-      : {
-          cashdesk: join(options.dataDir, 'cashdesk'),
-          sandbox: join(options.dataDir, 'sandbox'),
-          loyalty: join(options.dataDir, 'loyalty'),
-        };
-  if (dataDirs !== undefined) for (const dir of Object.values(dataDirs)) mkdirSync(dir, { recursive: true });
-
-  if (port !== 0) {
-    for (const [what, offset] of [
-      ['cash desk server', 0],
-      ['sandbox', 10],
-      ['Loyalty server', 11],
-      ['callback receiver', 12],
-    ] as const) {
-      await listening(what, host, port + offset, () => probePort(host, port + offset));
-    }
-  }
+  const dataDirs = demoDataDirs(options.dataDir);
+  if (port !== 0) await checkPortsFree(host, port);
   const started: Array<{ close(): Promise<void> }> = [];
   const stopAll = async () => {
     for (const server of started.reverse())
       await server.close().catch((error: unknown) => logger.error({ err: error }, 'stopping a demo server failed'));
   };
   try {
-    // The two have no need of each other to start; their databases open side by side.
-    const [loyaltyStart, sandboxStart] = await Promise.allSettled([
-      listening('Loyalty server', host, portOf(11), () =>
-        startLoyaltyProgram({
-          host,
-          port: portOf(11),
-          dataDir: dataDirs?.loyalty,
-          demo: true,
-          logger: logger.child({ system: 'loyalty' }),
-        }),
-      ),
-      listening('sandbox', host, portOf(10), () =>
-        startSandbox({
-          host,
-          port: portOf(10),
-          dataDir: dataDirs?.sandbox,
-          demo: true,
-          timeScale: options.timeScale,
-          logger: logger.child({ system: 'sandbox' }),
-          ...(options.clock ? { clock: options.clock } : {}),
-        }),
-      ),
-    ]);
-    for (const start of [loyaltyStart, sandboxStart]) if (start.status === 'fulfilled') started.push(start.value);
-    for (const start of [loyaltyStart, sandboxStart]) if (start.status === 'rejected') throw start.reason;
-    const loyalty = (loyaltyStart as PromiseFulfilledResult<RunningLoyaltyProgram>).value;
-    const sandbox = (sandboxStart as PromiseFulfilledResult<RunningSandbox>).value;
-    // Embedded defaults whatever the environment says: the env is not read (no DATABASE_URL, no WPK_*).
-    const config = resolveServeConfig(
-      {
-        ...demoConfig,
-        server: { host, port: portOf(0) },
-        pay: { ...demoConfig.pay, url: sandbox.url },
-        database: dataDirs === undefined ? {} : { dataDir: dataDirs.cashdesk },
-      },
-      {},
-    );
+    const { loyalty, sandbox } = await startLoyaltyAndSandbox(options, { host, portOf, dataDirs, logger }, started);
     const {
       receiver,
       url: callbackUrl,
       merchant,
     } = await startBackOffice(sandbox, loyalty, host, portOf(12), logger, options.clock);
     started.push({ close: () => receiver.close() });
-    const cashDesk = await listening('cash desk server', host, portOf(0), () =>
-      startServer(config, logger.child({ system: 'cashdesk' }), {
-        clock: options.clock,
-        // The till page speaks the bridge from the cash desk server's own origin, which the bridge then accepts.
-        mount: (app, service, backOffice) => {
-          mountWebPage(app, DEMO_PAGES.till, 'till');
-          merchant.mount(app, service, backOffice);
-        },
-        beforeClose: () => merchant.close(),
-      }).catch(async (error: unknown) => {
-        await merchant.close();
-        throw error;
-      }),
-    );
+    const cashDesk = await startCashDesk(sandbox, merchant, options, { host, portOf, dataDirs, logger });
     started.push(cashDesk);
-
     const webhookUrl = `${cashDesk.url}/webhooks/pay`;
-    const { partnerId, key } = demoConfig.verifier;
-    await sandboxCall(sandbox, 'POST', '/sandbox/partners', {
-      partnerId,
-      key,
-      webhookUrl,
-      webhookSecret: demoConfig.pay.webhookSecret,
-    });
-    await sandboxCall(sandbox, 'PUT', '/sandbox/loyalty/target', { url: loyalty.url, ...demoConfig.loyalty });
+    await connectSandbox(sandbox, loyalty, webhookUrl);
     logger.info(
       { cashDesk: cashDesk.url, sandbox: sandbox.url, loyalty: loyalty.url, webhookUrl },
       'demo system listening',
     );
-
     let closing: Promise<void> | undefined;
     return {
       cashDesk,
@@ -206,6 +130,7 @@ export async function startDemoSystem(options: DemoSystemOptions = {}): Promise<
       dataDirs,
       callbacks: { url: callbackUrl },
       async issueCard(card = {}) {
+        const { partnerId } = demoConfig.verifier;
         const issued = await sandboxCall<DemoCard>(sandbox, 'POST', '/sandbox/cards', { partnerId, ...card });
         return { cardNumber: issued.cardNumber, cardSession: issued.cardSession, barcode: issued.barcode };
       },
@@ -218,4 +143,120 @@ export async function startDemoSystem(options: DemoSystemOptions = {}): Promise<
     await stopAll();
     throw error;
   }
+}
+
+type DataDirs = RunningDemoSystem['dataDirs'];
+
+/** Where each server of the demo runs: host, port by offset from the base, data folders, logger. */
+interface DemoPlace {
+  host: string;
+  portOf: (offset: number) => number;
+  dataDirs: DataDirs;
+  logger: Logger;
+}
+
+/** The data folders of the three servers under `dataDir`, made; undefined (in memory) without one. */
+function demoDataDirs(dataDir: string | undefined): DataDirs {
+  if (dataDir === undefined) return undefined;
+  const dirs = {
+    cashdesk: join(dataDir, 'cashdesk'),
+    sandbox: join(dataDir, 'sandbox'),
+    loyalty: join(dataDir, 'loyalty'),
+  };
+  for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
+  return dirs;
+}
+
+/** Refuses to start anything while one of the four ports is taken: nothing half-started to stop again. */
+async function checkPortsFree(host: string, port: number): Promise<void> {
+  for (const [what, offset] of [
+    ['cash desk server', 0],
+    ['sandbox', 10],
+    ['Loyalty server', 11],
+    ['callback receiver', 12],
+  ] as const) {
+    await listening(what, host, port + offset, () => probePort(host, port + offset));
+  }
+}
+
+/** The Loyalty server and the sandbox, started side by side; each one that started is pushed on `started`. */
+async function startLoyaltyAndSandbox(
+  options: DemoSystemOptions,
+  { host, portOf, dataDirs, logger }: DemoPlace,
+  started: Array<{ close(): Promise<void> }>,
+): Promise<{ loyalty: RunningLoyaltyProgram; sandbox: RunningSandbox }> {
+  // The two have no need of each other to start; their databases open side by side.
+  const [loyaltyStart, sandboxStart] = await Promise.allSettled([
+    listening('Loyalty server', host, portOf(11), () =>
+      startLoyaltyProgram({
+        host,
+        port: portOf(11),
+        dataDir: dataDirs?.loyalty,
+        demo: true,
+        logger: logger.child({ system: 'loyalty' }),
+      }),
+    ),
+    listening('sandbox', host, portOf(10), () =>
+      startSandbox({
+        host,
+        port: portOf(10),
+        dataDir: dataDirs?.sandbox,
+        demo: true,
+        timeScale: options.timeScale,
+        logger: logger.child({ system: 'sandbox' }),
+        ...(options.clock ? { clock: options.clock } : {}),
+      }),
+    ),
+  ]);
+  for (const start of [loyaltyStart, sandboxStart]) if (start.status === 'fulfilled') started.push(start.value);
+  for (const start of [loyaltyStart, sandboxStart]) if (start.status === 'rejected') throw start.reason;
+  return {
+    loyalty: (loyaltyStart as PromiseFulfilledResult<RunningLoyaltyProgram>).value,
+    sandbox: (sandboxStart as PromiseFulfilledResult<RunningSandbox>).value,
+  };
+}
+
+/** The cash desk server on the demo's configuration, its Pay client pointed at the sandbox, serving the pages. */
+async function startCashDesk(
+  sandbox: RunningSandbox,
+  merchant: Awaited<ReturnType<typeof startBackOffice>>['merchant'],
+  options: DemoSystemOptions,
+  { host, portOf, dataDirs, logger }: DemoPlace,
+): Promise<RunningServer> {
+  // Embedded defaults whatever the environment says: the env is not read (no DATABASE_URL, no WPK_*).
+  const config = resolveServeConfig(
+    {
+      ...demoConfig,
+      server: { host, port: portOf(0) },
+      pay: { ...demoConfig.pay, url: sandbox.url },
+      database: dataDirs === undefined ? {} : { dataDir: dataDirs.cashdesk },
+    },
+    {},
+  );
+  return listening('cash desk server', host, portOf(0), () =>
+    startServer(config, logger.child({ system: 'cashdesk' }), {
+      clock: options.clock,
+      // The till page speaks the bridge from the cash desk server's own origin, which the bridge then accepts.
+      mount: (app, service, backOffice) => {
+        mountWebPage(app, DEMO_PAGES.till, 'till');
+        merchant.mount(app, service, backOffice);
+      },
+      beforeClose: () => merchant.close(),
+    }).catch(async (error: unknown) => {
+      await merchant.close();
+      throw error;
+    }),
+  );
+}
+
+/** Registers the demo partner in the sandbox (webhooks to the cash desk server) and points it at the Loyalty server. */
+async function connectSandbox(sandbox: RunningSandbox, loyalty: RunningLoyaltyProgram, webhookUrl: string) {
+  const { partnerId, key } = demoConfig.verifier;
+  await sandboxCall(sandbox, 'POST', '/sandbox/partners', {
+    partnerId,
+    key,
+    webhookUrl,
+    webhookSecret: demoConfig.pay.webhookSecret,
+  });
+  await sandboxCall(sandbox, 'PUT', '/sandbox/loyalty/target', { url: loyalty.url, ...demoConfig.loyalty });
 }

@@ -64,33 +64,8 @@ export async function openServerPayments(
     ...(schema ? { schema } : {}),
     logger: log.child({ part: 'database' }),
   });
-  const words = wordsNotUnderstood(log, count);
   try {
-    const client = createPayClient({
-      baseUrl: config.pay.url,
-      sign: (text) => host.token(text),
-      timeoutMs: config.pay.timeoutMs,
-      profile: config.pay.profile,
-      tokenHeader: config.pay.tokenHeader,
-      paths: config.pay.paths,
-      dialect: config.pay.dialect,
-      // Paths and timings only: never bodies or tokens.
-      onEvent: (e) => {
-        if (e.type === 'request') log.info({ path: e.path, attempt: e.attempt }, 'pay request');
-        else if (e.type === 'failure')
-          log.warn({ path: e.path, attempt: e.attempt, code: e.error.code }, 'pay request failed');
-        // Field names only: what the service answered that the client does not read (pay check tells which option
-        // fits).
-        else if (e.type === 'responseNotUnderstood') {
-          log.warn(
-            { path: e.path, httpStatus: e.httpStatus, unknown: e.unknown, missing: e.missing, invalid: e.invalid },
-            'pay response not understood',
-          );
-        } else {
-          words(e);
-        }
-      },
-    });
+    const client = serverPayClient(config.pay, host, log, count);
     const channel = `wpk_pay_${schema ?? 'public'}`;
     let shared: SharedChannel | undefined;
     const payments = new BackOfficePayments({
@@ -106,23 +81,8 @@ export async function openServerPayments(
       writeBehind: db.kind === 'pglite' && dataDir === undefined,
       ...(db.kind === 'postgres' && url
         ? {
-            openChannel: async ({ onMessage, onDown, onReconnect }: ChannelListeners) => {
-              shared = await openChannel({
-                url,
-                channel,
-                notifyWith: db,
-                onMessage,
-                onReconnect,
-                // One line per change of state, never one per attempt.
-                onStateChange: (up, error) => {
-                  if (up) {
-                    log.info('payment channel listening again: reading what was written meanwhile');
-                  } else {
-                    onDown();
-                    log.warn({ err: error }, 'payment channel lost: reconnecting; instances read the rows meanwhile');
-                  }
-                },
-              });
+            openChannel: async (listeners: ChannelListeners) => {
+              shared = await openPaymentChannel(url, channel, db, listeners, log);
               return shared;
             },
           }
@@ -157,4 +117,65 @@ export async function openServerPayments(
     await db.close();
     throw error;
   }
+}
+
+/** The server's Pay client: tokens from the server's verifier; logs paths and timings, never bodies or tokens. */
+function serverPayClient(
+  pay: PaymentsConfig['pay'],
+  host: PaymentsHost,
+  log: Logger,
+  count: NotUnderstoodCount | undefined,
+) {
+  const words = wordsNotUnderstood(log, count);
+  return createPayClient({
+    baseUrl: pay.url,
+    sign: (text) => host.token(text),
+    timeoutMs: pay.timeoutMs,
+    profile: pay.profile,
+    tokenHeader: pay.tokenHeader,
+    paths: pay.paths,
+    dialect: pay.dialect,
+    // Paths and timings only: never bodies or tokens.
+    onEvent: (e) => {
+      if (e.type === 'request') log.info({ path: e.path, attempt: e.attempt }, 'pay request');
+      else if (e.type === 'failure')
+        log.warn({ path: e.path, attempt: e.attempt, code: e.error.code }, 'pay request failed');
+      // Field names only: what the service answered that the client does not read (pay check tells which option
+      // fits).
+      else if (e.type === 'responseNotUnderstood') {
+        log.warn(
+          { path: e.path, httpStatus: e.httpStatus, unknown: e.unknown, missing: e.missing, invalid: e.invalid },
+          'pay response not understood',
+        );
+      } else {
+        words(e);
+      }
+    },
+  });
+}
+
+/** The instances' LISTEN/NOTIFY channel on PostgreSQL at `url`, logged once per change of state. */
+function openPaymentChannel(
+  url: string,
+  channel: string,
+  db: Database,
+  { onMessage, onDown, onReconnect }: ChannelListeners,
+  log: Logger,
+): Promise<SharedChannel> {
+  return openChannel({
+    url,
+    channel,
+    notifyWith: db,
+    onMessage,
+    onReconnect,
+    // One line per change of state, never one per attempt.
+    onStateChange: (up, error) => {
+      if (up) {
+        log.info('payment channel listening again: reading what was written meanwhile');
+      } else {
+        onDown();
+        log.warn({ err: error }, 'payment channel lost: reconnecting; instances read the rows meanwhile');
+      }
+    },
+  });
 }

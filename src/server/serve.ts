@@ -79,15 +79,6 @@ export async function startServer(
 ): Promise<RunningServer> {
   const logger = withLogPolicy(given);
   const { server: s } = config;
-  const limits = defined({
-    headersTimeoutMs: s.headersTimeoutMs,
-    requestTimeoutMs: s.requestTimeoutMs,
-    keepAliveTimeoutMs: s.keepAliveTimeoutMs,
-    // Upgraded sockets stay counted by the HTTP server: by default a full bridge still leaves HTTP its own 1024.
-    maxConnections:
-      s.maxConnections ?? DEFAULT_SERVER_LIMITS.maxConnections + (s.maxWsConnections ?? DEFAULT_MAX_CONNECTIONS),
-    maxConnectionsPerAddress: s.maxConnectionsPerAddress,
-  });
   const opened: Opened = {};
   // Late, never early: Redis and the payments' database can fail while it builds, and the verify path's raw
   // routes (node-routes.ts) are taken from the built app when the listener is made.
@@ -95,7 +86,7 @@ export async function startServer(
     {
       host: s.host,
       port: s.port,
-      limits,
+      limits: serverLimits(s),
       logger,
       early: false,
       trustedProxies: config.trustedProxies,
@@ -109,14 +100,7 @@ export async function startServer(
     },
   );
   const { service, verifier, bridge, store, pay, failureCounts } = built;
-  http.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (wantsWebSocket(req) && new URL(req.url ?? '/', 'http://localhost').pathname === BRIDGE_PATH) {
-      bridge.handleUpgrade(req, socket, head);
-      return;
-    }
-    // Any other upgrade (h2c from Java's HttpClient and curl --http2) is ignored: the request is served as HTTP/1.1.
-    http.serveAsHttp(req, socket, head);
-  });
+  routeUpgrades(http, bridge);
   const { port, protocol } = new URL(http.url);
   const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;
   if (options.mount !== undefined) {
@@ -164,6 +148,34 @@ export async function startServer(
   };
 }
 
+/** The HTTP server's limits: the configured ones, the callee's defaults for the rest. */
+function serverLimits(s: ServeConfig['server']) {
+  return defined({
+    headersTimeoutMs: s.headersTimeoutMs,
+    requestTimeoutMs: s.requestTimeoutMs,
+    keepAliveTimeoutMs: s.keepAliveTimeoutMs,
+    // Upgraded sockets stay counted by the HTTP server: by default a full bridge still leaves HTTP its own 1024.
+    maxConnections:
+      s.maxConnections ?? DEFAULT_SERVER_LIMITS.maxConnections + (s.maxWsConnections ?? DEFAULT_MAX_CONNECTIONS),
+    maxConnectionsPerAddress: s.maxConnectionsPerAddress,
+  });
+}
+
+/** Upgrades to the bridge's path go to the bridge; any other is served as HTTP/1.1. */
+function routeUpgrades(
+  http: Awaited<ReturnType<typeof serveWhileBuilding>>['http'],
+  bridge: ReturnType<typeof createBridge>,
+): void {
+  http.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (wantsWebSocket(req) && new URL(req.url ?? '/', 'http://localhost').pathname === BRIDGE_PATH) {
+      bridge.handleUpgrade(req, socket, head);
+      return;
+    }
+    // Any other upgrade (h2c from Java's HttpClient and curl --http2) is ignored: the request is served as HTTP/1.1.
+    http.serveAsHttp(req, socket, head);
+  });
+}
+
 /** What a cash desk's build opened so far: released when the start fails. */
 interface Opened {
   pay?: ServerPayments;
@@ -205,23 +217,7 @@ async function buildCashDesk(
   });
   // Verifications first, then the payments (they verify scans and sign bodies through them), then the service.
   const verifications = new TillVerifications({ verifier, metrics, ...(signer ? { signer } : {}) });
-  const { pay: payConfig } = config;
-  if (payConfig !== undefined) {
-    const stores = config.tills.map((t): [string, string | null] => [t.id, t.store ?? null]);
-    const paymentsConfig = {
-      database: config.database,
-      pay: payConfig,
-      stores,
-      auditRetentionDays: config.audit.retentionDays,
-    };
-    const count = (kind: 'status' | 'code', operation: string) =>
-      metrics.payWordsNotUnderstood.inc({ operation, kind });
-    const found = (counts: Readonly<Record<string, number>>) => metrics.setDiscrepancies(counts);
-    opened.pay =
-      payConfig.thread === 'worker' && options.clock === undefined
-        ? await openPaymentsThread(paymentsConfig, verifications, logger, count, found)
-        : await openServerPayments(paymentsConfig, verifications, logger, options.clock, count, found);
-  }
+  opened.pay = await openPayments(config, verifications, metrics, logger, options);
   const { pay } = opened;
   // Every money-moving intent, from a till or the back office, leaves an audit record.
   const payments = pay && auditedPayments(pay.payments, (err) => logger.warn({ err }, 'audit record not written'));
@@ -268,6 +264,30 @@ async function buildCashDesk(
     }),
   });
   return { app, service, verifier, bridge, store, pay, failureCounts };
+}
+
+/** The payments (in their thread, or in this one under an injected clock), when `pay` is configured. */
+async function openPayments(
+  config: ServeConfig,
+  verifications: TillVerifications,
+  metrics: ServerMetrics,
+  logger: Logger,
+  options: StartServerOptions,
+): Promise<ServerPayments | undefined> {
+  const { pay: payConfig } = config;
+  if (payConfig === undefined) return undefined;
+  const stores = config.tills.map((t): [string, string | null] => [t.id, t.store ?? null]);
+  const paymentsConfig = {
+    database: config.database,
+    pay: payConfig,
+    stores,
+    auditRetentionDays: config.audit.retentionDays,
+  };
+  const count = (kind: 'status' | 'code', operation: string) => metrics.payWordsNotUnderstood.inc({ operation, kind });
+  const found = (counts: Readonly<Record<string, number>>) => metrics.setDiscrepancies(counts);
+  return payConfig.thread === 'worker' && options.clock === undefined
+    ? openPaymentsThread(paymentsConfig, verifications, logger, count, found)
+    : openServerPayments(paymentsConfig, verifications, logger, options.clock, count, found);
 }
 
 /** `fields` without the ones not set, so the callee's defaults apply. */

@@ -1,5 +1,4 @@
 import { KitError, type KitErrorCode } from '../../errors.js';
-import { httpStatusOf } from '../../errors/codes.js';
 import { PayError, PaymentSessionError } from '../../pay/errors.js';
 
 /**
@@ -42,8 +41,6 @@ export interface PaymentRefusal {
   code: KitErrorCode;
   message: string;
   errors: readonly string[];
-  /** The HTTP status of the `/v1/payments` twin (the code's, src/errors/codes.ts). */
-  httpStatus: number;
 }
 
 /**
@@ -75,5 +72,5 @@ export function paymentRefusal(error: unknown): PaymentRefusal | undefined {
   if (source === undefined) return undefined;
   const { code, message } = error as PayError | PaymentSessionError | PaymentsError;
   const errors = error instanceof PayError || error instanceof PaymentsError ? error.errors : [];
-  return { source, code, message, errors, httpStatus: httpStatusOf(code) };
+  return { source, code, message, errors };
 }

@@ -30,36 +30,7 @@ export function bridgeUrl(baseUrl: URL): string {
  */
 export async function bridgeLoad(o: BridgeLoadOptions): Promise<TransportResult> {
   const url = bridgeUrl(o.baseUrl);
-  const socket = new WebSocket(url, 'wallet-pos.v1', {
-    headers: { authorization: `Bearer ${o.tillKey}` },
-    perMessageDeflate: false,
-  });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('unexpected-response', (_request, response) => {
-      const status = response.statusCode ?? 0;
-      response.resume();
-      socket.terminate();
-      reject(
-        status === 401
-          ? new ConfigError([`--till-key: ${url} answered 401 (no till has this key)`], 'arguments')
-          : new KitError(
-              'BACKEND_UNAVAILABLE',
-              `${url} refused the WebSocket upgrade (HTTP ${status}); is it a cash desk server's bridge?`,
-            ),
-      );
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => {
-      reject(
-        new KitError(
-          'BACKEND_UNAVAILABLE',
-          `no cash desk bridge answers at ${url} (${error.code ?? error.message}); check --url`,
-          { cause: error },
-        ),
-      );
-    });
-  });
-
+  const socket = await openBridge(url, o.tillKey);
   const window = new MeasureWindow(o.warmupMs, o.durationMs);
   o.onStart?.(window);
   const sentAt = new Map<number, number>();
@@ -113,4 +84,38 @@ export async function bridgeLoad(o: BridgeLoadOptions): Promise<TransportResult>
     }, 50);
     for (let i = 0; i < o.inFlight; i++) send();
   });
+}
+
+/** The open connection as a till makes it, or why none: a refused till key (ConfigError), no bridge there. */
+async function openBridge(url: string, tillKey: string): Promise<WebSocket> {
+  const socket = new WebSocket(url, 'wallet-pos.v1', {
+    headers: { authorization: `Bearer ${tillKey}` },
+    perMessageDeflate: false,
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('unexpected-response', (_request, response) => {
+      const status = response.statusCode ?? 0;
+      response.resume();
+      socket.terminate();
+      reject(
+        status === 401
+          ? new ConfigError([`--till-key: ${url} answered 401 (no till has this key)`], 'arguments')
+          : new KitError(
+              'BACKEND_UNAVAILABLE',
+              `${url} refused the WebSocket upgrade (HTTP ${status}); is it a cash desk server's bridge?`,
+            ),
+      );
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        new KitError(
+          'BACKEND_UNAVAILABLE',
+          `no cash desk bridge answers at ${url} (${error.code ?? error.message}); check --url`,
+          { cause: error },
+        ),
+      );
+    });
+  });
+  return socket;
 }

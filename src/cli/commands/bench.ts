@@ -1,14 +1,15 @@
-import cliProgress from 'cli-progress';
-import { cpus, loadavg } from 'node:os';
 import { parseCliArgs } from '../args.js';
 import { demoConfig } from '../../demo.js';
 import { ConfigError } from '../../errors.js';
 import { resolveServeConfig } from '../../server/config.js';
 import { readConfigFile } from '../config-file.js';
-import { barcodeSource, type BarcodeSource } from '../bench/barcodes.js';
+import { barcodeSource } from '../bench/barcodes.js';
 import { httpLoad } from '../bench/http-load.js';
-import type { MeasureWindow, TransportResult } from '../bench/window.js';
-import { bridgeLoad, bridgeUrl } from '../bench/ws-load.js';
+import { type BenchReport, benchReport, formatReport, withProgress } from '../bench/report.js';
+import type { TransportResult } from '../bench/window.js';
+import { bridgeLoad } from '../bench/ws-load.js';
+
+export type { BenchReport };
 
 /** `bench --help`, also part of the CLI's help. */
 export const BENCH_USAGE = `wallet-partner-kit bench [--url URL --till-key KEY] [--config FILE | --demo] [--seconds S]
@@ -36,20 +37,6 @@ deployment: exits 1 with one line when a transport's rate is under --min-rate.
 Each run draws barcodes for cards of its own (random 16-digit numbers starting with 9): on a real
 deployment they leave replay marks, and without --config failure counts, that expire as configured.`;
 
-/** What `bench --json` prints. */
-export interface BenchReport {
-  target: { url: string; wsUrl: string; inProcess: boolean };
-  barcodes: { kind: BarcodeSource['kind']; note: string };
-  settings: { seconds: number; warmupSeconds: number; connections: number; inFlight: number };
-  transports: TransportResult[];
-  minRate: number | null;
-  /** One line per transport under --min-rate; empty when all passed. */
-  failures: string[];
-  passed: boolean;
-  machine: { cpuModel: string; cores: number; node: string; loadAverage: number[] };
-  date: string;
-}
-
 function positive(name: string, value: string | undefined, fallback: number, integer: boolean): number {
   if (value === undefined) return fallback;
   const n = Number(value);
@@ -59,29 +46,88 @@ function positive(name: string, value: string | undefined, fallback: number, int
   return n;
 }
 
+/** The command's options, as `parseCliArgs` reads them. */
+const BENCH_OPTIONS = {
+  url: { type: 'string' },
+  'till-key': { type: 'string' },
+  config: { type: 'string' },
+  demo: { type: 'boolean' },
+  seconds: { type: 'string' },
+  connections: { type: 'string' },
+  'in-flight': { type: 'string' },
+  transport: { type: 'string' },
+  'min-rate': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean' },
+} as const;
+
+type BenchValues = ReturnType<
+  typeof parseCliArgs<{ args: string[]; strict: true; options: typeof BENCH_OPTIONS }>
+>['values'];
+
 /** Runs `bench`: measures a cash desk server, prints the figures, sets exit code 1 under --min-rate. */
 export async function bench(argv: string[]): Promise<void> {
-  const { values } = parseCliArgs({
-    args: argv,
-    strict: true,
-    options: {
-      url: { type: 'string' },
-      'till-key': { type: 'string' },
-      config: { type: 'string' },
-      demo: { type: 'boolean' },
-      seconds: { type: 'string' },
-      connections: { type: 'string' },
-      'in-flight': { type: 'string' },
-      transport: { type: 'string' },
-      'min-rate': { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean' },
-    },
-  });
+  const { values } = parseCliArgs({ args: argv, strict: true, options: BENCH_OPTIONS });
   if (values.help) {
     console.log(BENCH_USAGE);
     return;
   }
+  const settings = benchSettings(values);
+  const { config, barcodes, tillKey } = benchSubject(values, settings.baseUrl === undefined);
+  // In process: the verifier and tills alone (no payments, Redis, bonus hook or database), on a free loopback port.
+  // Imported only here: measuring a server elsewhere loads none of the server's code.
+  const server =
+    settings.baseUrl === undefined
+      ? await (await import('../../server/serve.js')).startServer({
+          ...config,
+          pay: undefined,
+          redisUrl: undefined,
+          bonus: undefined,
+          database: {},
+          server: { ...config.server, host: '127.0.0.1', port: 0, drainSeconds: 1 },
+        })
+      : undefined;
+  const target = settings.baseUrl ?? new URL(server!.url);
+  const { seconds, connections, inFlight, minRate } = settings;
+  const warmupMs = seconds * 200;
+  const durationMs = seconds * 1000;
+  const transports: TransportResult[] = [];
+  try {
+    if (settings.transport !== 'bridge') {
+      transports.push(
+        await withProgress('HTTP  ', (onStart) =>
+          httpLoad({ baseUrl: target, tillKey, barcodes, connections, warmupMs, durationMs, onStart }),
+        ),
+      );
+    }
+    if (settings.transport !== 'http') {
+      transports.push(
+        await withProgress('bridge', (onStart) =>
+          bridgeLoad({ baseUrl: target, tillKey, barcodes, inFlight, warmupMs, durationMs, onStart }),
+        ),
+      );
+    }
+  } finally {
+    await server?.close();
+  }
+  const report = benchReport({
+    target,
+    inProcess: server !== undefined,
+    barcodes,
+    settings: { seconds, warmupSeconds: warmupMs / 1000, connections, inFlight },
+    transports,
+    minRate,
+  });
+  if (values.json) console.log(JSON.stringify(report, null, 2));
+  else for (const line of formatReport(report)) console.log(line);
+  if (report.failures.length > 0) {
+    console.error(`wallet-partner-kit: bench: ${report.failures.join('; ')}`);
+    process.exitCode = 1;
+  }
+}
+
+/** The load's settings from the arguments, checked; `baseUrl` undefined: measure a demo server in this process. */
+function benchSettings(values: BenchValues) {
   const seconds = positive('seconds', values.seconds, 5, false);
   const connections = positive('connections', values.connections, 16, true);
   const inFlight = positive('in-flight', values['in-flight'], 32, true);
@@ -100,7 +146,11 @@ export async function bench(argv: string[]): Promise<void> {
     if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:')
       throw new ConfigError(['--url: must be an http(s) URL'], 'arguments');
   }
+  return { seconds, connections, inFlight, minRate, transport, baseUrl };
+}
 
+/** What is measured: the server's configuration (the in-process one's), the barcodes drawn for it, the till key. */
+function benchSubject(values: BenchValues, inProcess: boolean) {
   // The verifier section decides the barcodes: the given configuration's, else the demo's.
   // A configuration file is read as serve reads it (WPK_* variables apply); the demo one as it stands.
   const fromFile = values.config !== undefined;
@@ -109,7 +159,6 @@ export async function bench(argv: string[]): Promise<void> {
     fromFile ? process.env : {},
     { port: 0, host: '127.0.0.1' },
   );
-  const inProcess = baseUrl === undefined;
   const valid = inProcess || values.config !== undefined || values.demo === true;
   const note =
     values.config !== undefined
@@ -125,133 +174,5 @@ export async function bench(argv: string[]): Promise<void> {
       ['--till-key: required with --url (or WPK_TILL_KEY); the server refuses calls without a till key'],
       'arguments',
     );
-
-  // In process: the verifier and tills alone (no payments, Redis, bonus hook or database), on a free loopback port.
-  // Imported only here: measuring a server elsewhere loads none of the server's code.
-  const server = inProcess
-    ? await (await import('../../server/serve.js')).startServer({
-        ...config,
-        pay: undefined,
-        redisUrl: undefined,
-        bonus: undefined,
-        database: {},
-        server: { ...config.server, host: '127.0.0.1', port: 0, drainSeconds: 1 },
-      })
-    : undefined;
-  const target = baseUrl ?? new URL(server!.url);
-  const warmupMs = seconds * 200;
-  const durationMs = seconds * 1000;
-  const transports: TransportResult[] = [];
-  try {
-    if (transport !== 'bridge') {
-      transports.push(
-        await withProgress('HTTP  ', (onStart) =>
-          httpLoad({ baseUrl: target, tillKey, barcodes, connections, warmupMs, durationMs, onStart }),
-        ),
-      );
-    }
-    if (transport !== 'http') {
-      transports.push(
-        await withProgress('bridge', (onStart) =>
-          bridgeLoad({ baseUrl: target, tillKey, barcodes, inFlight, warmupMs, durationMs, onStart }),
-        ),
-      );
-    }
-  } finally {
-    await server?.close();
-  }
-
-  const failures =
-    minRate === null
-      ? []
-      : transports
-          .filter((t) => t.rate < minRate)
-          .map(
-            (t) =>
-              `${name(t)} ${t.rate.toLocaleString('en-US')}/s is under --min-rate ${minRate.toLocaleString('en-US')}`,
-          );
-  const report: BenchReport = {
-    target: { url: target.origin, wsUrl: bridgeUrl(target), inProcess },
-    barcodes: { kind: barcodes.kind, note: barcodes.note },
-    settings: { seconds, warmupSeconds: warmupMs / 1000, connections, inFlight },
-    transports,
-    minRate,
-    failures,
-    passed: failures.length === 0,
-    machine: {
-      cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
-      cores: cpus().length,
-      node: process.version,
-      loadAverage: loadavg().map((l) => Math.round(l * 100) / 100),
-    },
-    date: new Date().toISOString(),
-  };
-  if (values.json) console.log(JSON.stringify(report, null, 2));
-  else for (const line of formatReport(report)) console.log(line);
-  if (failures.length > 0) {
-    console.error(`wallet-partner-kit: bench: ${failures.join('; ')}`);
-    process.exitCode = 1;
-  }
-}
-
-function name(t: TransportResult): string {
-  return t.transport === 'http' ? 'HTTP' : 'bridge';
-}
-
-/** The text report: one line per transport, then what the figures mean. */
-export function formatReport(r: BenchReport): string[] {
-  const lines = [
-    `cash desk server ` +
-      `${r.target.url}${r.target.inProcess ? ' (demo, started in this process: the load shares its CPU)' : ''}`,
-    `barcodes: ${r.barcodes.note}`,
-    `${r.settings.seconds} s per transport after ${r.settings.warmupSeconds} s of warm-up; HTTP ` +
-      `${r.settings.connections} connections, bridge ${r.settings.inFlight} calls in flight on one connection`,
-    '',
-  ];
-  for (const t of r.transports) {
-    const what = t.transport === 'http' ? 'HTTP   POST /v1/barcode/verify' : 'bridge barcode.verify         ';
-    lines.push(
-      `${what}  ${t.rate.toLocaleString('en-US').padStart(9)}/s   p50 ${t.latencyMs.p50.toFixed(2)} ms   p99 ` +
-        `${t.latencyMs.p99.toFixed(2)} ms   ` +
-        `accepted ${t.accepted}/${t.calls}   errors ${t.errors}${t.firstError ? ` (first: ${t.firstError})` : ''}`,
-    );
-  }
-  if (r.barcodes.kind === 'valid' && r.transports.some((t) => t.calls > 0 && t.accepted < t.calls)) {
-    lines.push(
-      '',
-      "Some drawn barcodes were refused: does the configuration match the server's (key, scheme, layout), and " +
-        'do the clocks agree?',
-    );
-  }
-  if (r.minRate !== null)
-    lines.push(
-      '',
-      r.passed
-        ? `every transport reached --min-rate ${r.minRate.toLocaleString('en-US')}/s`
-        : `UNDER --min-rate: ${r.failures.join('; ')}`,
-    );
-  return lines;
-}
-
-/** A progress bar on stderr while a transport runs, when stderr is a terminal. */
-async function withProgress(
-  label: string,
-  run: (onStart: (window: MeasureWindow) => void) => Promise<TransportResult>,
-): Promise<TransportResult> {
-  if (process.stderr.isTTY !== true) return run(() => {});
-  const bar = new cliProgress.SingleBar(
-    { format: `${label} {bar} {percentage}% | {calls} answered`, hideCursor: true, stream: process.stderr },
-    cliProgress.Presets.shades_classic,
-  );
-  let timer: NodeJS.Timeout | undefined;
-  bar.start(100, 0, { calls: 0 });
-  try {
-    return await run((window) => {
-      timer = setInterval(() => bar.update(Math.round(window.progress() * 100), { calls: window.calls }), 200);
-    });
-  } finally {
-    clearInterval(timer);
-    bar.update(100);
-    bar.stop();
-  }
+  return { config, barcodes, tillKey };
 }

@@ -99,26 +99,25 @@ function progressView(total: number): { update(p: CampaignProgressEvent): void; 
   };
 }
 
+/** The options of `push send`, as `parseCliArgs` reads them. */
+const SEND_OPTIONS = {
+  url: { type: 'string' },
+  login: { type: 'string' },
+  password: { type: 'string' },
+  file: { type: 'string' },
+  'sub-id': { type: 'string' },
+  title: { type: 'string' },
+  text: { type: 'string' },
+  deeplink: { type: 'string' },
+  progress: { type: 'string' },
+  results: { type: 'string' },
+  'batch-size': { type: 'string' },
+  column: { type: 'string' },
+  help: { type: 'boolean' },
+} as const;
+
 async function send(argv: string[]): Promise<void> {
-  const { values } = parseCliArgs({
-    args: argv,
-    strict: true,
-    options: {
-      url: { type: 'string' },
-      login: { type: 'string' },
-      password: { type: 'string' },
-      file: { type: 'string' },
-      'sub-id': { type: 'string' },
-      title: { type: 'string' },
-      text: { type: 'string' },
-      deeplink: { type: 'string' },
-      progress: { type: 'string' },
-      results: { type: 'string' },
-      'batch-size': { type: 'string' },
-      column: { type: 'string' },
-      help: { type: 'boolean' },
-    },
-  });
+  const { values } = parseCliArgs({ args: argv, strict: true, options: SEND_OPTIONS });
   if (values.help) {
     console.log(PUSH_USAGE);
     return;

@@ -23,10 +23,10 @@ async function relay<T>(call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (error) {
     if (error instanceof LoyaltyError) {
-      throw problem(502, 'MERCHANT_ERROR', [`merchant answered ${error.httpStatus} ${error.code}`, ...error.errors]);
+      throw problem('MERCHANT_ERROR', [`merchant answered ${error.httpStatus} ${error.code}`, ...error.errors]);
     }
     if (error instanceof LoyaltyClientError) {
-      throw problem(502, error.code === 'LOYALTY_PROTOCOL' ? 'MERCHANT_OFF_CONTRACT' : 'MERCHANT_UNREACHABLE', [
+      throw problem(error.code === 'LOYALTY_PROTOCOL' ? 'MERCHANT_OFF_CONTRACT' : 'MERCHANT_UNREACHABLE', [
         error.message,
       ]);
     }
@@ -46,12 +46,13 @@ function freshReceipt(now: number, sum: number): string {
   });
 }
 
-function mount(app: OpenAPIHono<Env>, ctx: SandboxContext): void {
+/** The driver's store and its configured target, and a Loyalty client for that target. */
+function driverOf(ctx: SandboxContext) {
   const store = new DriverStore(ctx.db);
   const target = async (): Promise<DriverTarget> => {
     const found = await store.target();
     if (!found)
-      throw problem(409, 'TARGET_NOT_CONFIGURED', [
+      throw problem('TARGET_NOT_CONFIGURED', [
         'target: none yet; PUT /sandbox/loyalty/target {url, login, password} first',
       ]);
     return found;
@@ -60,11 +61,13 @@ function mount(app: OpenAPIHono<Env>, ctx: SandboxContext): void {
     const t = await target();
     return { target: t, client: createLoyaltyClient({ baseUrl: t.url, login: t.login, password: t.password }) };
   };
-  const publicTarget = (t: DriverTarget) => {
-    const { key: _key, ...layout } = t.barcode;
-    return { url: t.url, login: t.login, barcode: layout };
-  };
+  return { store, target, client };
+}
 
+type Driver = ReturnType<typeof driverOf>;
+
+function mount(app: OpenAPIHono<Env>, ctx: SandboxContext): void {
+  const driver = driverOf(ctx);
   // What the customer did reaches the merchant: the pages (the merchant console's loyalty part) read again.
   for (const path of ['/sandbox/loyalty/cards', '/sandbox/loyalty/cards/*']) {
     app.use(path, async (c, next) => {
@@ -72,7 +75,16 @@ function mount(app: OpenAPIHono<Env>, ctx: SandboxContext): void {
       if (c.req.method === 'POST' && c.res.status < 300) ctx.changes.publish('loyalty');
     });
   }
+  mountTargetAndCards(app, ctx, driver);
+  mountCustomerCalls(app, ctx, driver);
+}
 
+/** The target to drive, the cards issued through it, and their barcodes as the app shows them. */
+function mountTargetAndCards(app: OpenAPIHono<Env>, ctx: SandboxContext, { store, target, client }: Driver): void {
+  const publicTarget = (t: DriverTarget) => {
+    const { key: _key, ...layout } = t.barcode;
+    return { url: t.url, login: t.login, barcode: layout };
+  };
   app.openapi(routes.putTarget, async (c) => {
     const body = c.req.valid('json');
     const t = {
@@ -98,13 +110,13 @@ function mount(app: OpenAPIHono<Env>, ctx: SandboxContext): void {
     const { cardNumber } = c.req.valid('param');
     const { cardSession } = c.req.valid('query');
     const card = await store.card(cardNumber);
-    if (!card) throw problem(404, 'NOT_FOUND', ['cardNumber: not a card the sandbox was issued']);
+    if (!card) throw problem('NOT_FOUND', ['cardNumber: not a card the sandbox was issued']);
     const {
       barcode: { key, ...layout },
     } = await target();
     // card-bound merchants gave the card its key; rfc6238 ones did not, and the app draws with the partner key.
     if (card.cardKey === undefined && key === undefined) {
-      throw problem(409, 'PARTNER_KEY_UNKNOWN', [
+      throw problem('PARTNER_KEY_UNKNOWN', [
         'barcode.key: the card has no cardKey (an rfc6238 merchant); PUT /sandbox/loyalty/target with ' +
           'barcode.key, the partner key',
       ]);
@@ -115,7 +127,10 @@ function mount(app: OpenAPIHono<Env>, ctx: SandboxContext): void {
       200,
     );
   });
+}
 
+/** What the customer does in the app, relayed to the merchant's Loyalty server; and its conformance check. */
+function mountCustomerCalls(app: OpenAPIHono<Env>, ctx: SandboxContext, { target, client }: Driver): void {
   app.openapi(routes.categories, async (c) => {
     const { client: loyalty } = await client();
     return c.json(await relay(() => loyalty.listCategories(c.req.valid('param').cardNumber)), 200);

@@ -1,10 +1,11 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { guardedCheck, isJsonMediaType, problem } from '../../../adapters/http-server/index.js';
+import { guardedCheck, isJsonMediaType } from '../../../adapters/http-server/index.js';
 import { resolvePartner, type Partner } from './partners.js';
 import type { PayRuntime } from './runtime.js';
 import { blockAfterRefusedToken } from './refused-token.js';
 import { precheckWalletToken, verifyWalletToken } from './token.js';
 import { hmacTokenPartner } from './token-hmac.js';
+import { payRefusal } from './pay-refusals.js';
 
 const PARTNER_KEY = 'payPartner';
 
@@ -20,7 +21,7 @@ export function signedPartner(c: Context): Partner {
   return partner;
 }
 
-const refused = (header: string) => problem(401, 'TOKEN_INVALID', [`${header}: invalid`]);
+const refused = (header: string) => payRefusal('TOKEN_INVALID', [`${header}: invalid`]);
 
 /**
  * Checks `X-Wallet-Token` over the raw body bytes before anything else
@@ -90,7 +91,7 @@ export function walletToken(rt: PayRuntime, { required }: { required: boolean })
     }
     const type = c.req.header('content-type');
     if (type === undefined || !isJsonMediaType(type)) {
-      throw problem(415, 'UNSUPPORTED_MEDIA_TYPE', ['content-type: must be application/json']);
+      throw payRefusal('UNSUPPORTED_MEDIA_TYPE', ['content-type: must be application/json']);
     }
     await next();
   };

@@ -1,5 +1,5 @@
-import { problem } from '../../../adapters/http-server/index.js';
 import type { Partner } from './partners.js';
+import { payRefusal } from './pay-refusals.js';
 
 /**
  * Refuses a card number or card session the partner's barcode cannot carry: the
@@ -14,5 +14,5 @@ export function checkCardFields(partner: Partner, fields: { cardNumber?: string;
   if (session?.includes(delimeter)) problems.push(`cardSession: must not hold the delimiter ${delimeter}`);
   if (session !== undefined && session.length !== cardSessionLength)
     problems.push(`cardSession: must be ${cardSessionLength} characters, the partner's cardSessionLength`);
-  if (problems.length > 0) throw problem(400, 'BAD_REQUEST', problems);
+  if (problems.length > 0) throw payRefusal('BAD_REQUEST', problems);
 }

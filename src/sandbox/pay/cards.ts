@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { deriveCardKey, generateBarcode } from '../../../adapters/node/primitives.js';
 import type { Queryable } from '../../db/index.js';
-import { problem } from '../../../adapters/http-server/index.js';
 import type { Partner } from './partners.js';
 import { checkCardFields } from './card-fields.js';
+import { payRefusal } from './pay-refusals.js';
 
 /** A payment provider as the customer of a card sees it (the provider list of the interface document, section 2.4). */
 export interface CardProvider {
@@ -118,7 +118,7 @@ export async function issueCard(
         `$2, $3, $4, $5) ON CONFLICT DO NOTHING`,
       [partner.partnerId, cardSession, cardNumber, new Date(now), expiresAt],
     );
-    if (opened.rowCount === 0) throw problem(409, 'CARD_SESSION_INVALID', ['cardSession: already issued']);
+    if (opened.rowCount === 0) throw payRefusal('CARD_SESSION_INVALID', ['cardSession: already issued']);
   }
   const keyed = cardKey === null ? { key: partner.keyHex } : { scheme: 'card-bound' as const, cardKey };
   const barcode = generateBarcode({
@@ -160,7 +160,7 @@ export interface CardSessionRecord {
 const BLOCKED = 'cardSession: blocked after a request with an invalid token; scan the barcode again';
 
 /** The answer to any call with a blocked card session. */
-export const blockedProblem = () => problem(409, 'CARD_SESSION_INVALID', [BLOCKED]);
+export const blockedProblem = () => payRefusal('CARD_SESSION_INVALID', [BLOCKED]);
 
 /**
  * 409 CARD_SESSION_INVALID when a card session was blocked by a refused token.
@@ -219,7 +219,7 @@ export async function requireSession(
 ): Promise<CardSessionRecord> {
   const session = await findSession(tx, partnerId, cardSession, lock);
   const why = sessionProblem(session, now);
-  if (why !== undefined) throw problem(409, 'CARD_SESSION_INVALID', [why]);
+  if (why !== undefined) throw payRefusal('CARD_SESSION_INVALID', [why]);
   return session!;
 }
 

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { currentRequestId } from '../../log/request-id.js';
 import { amountMismatch, type CheckoutResponse, type Item } from '../../contracts/pay/index.js';
 import type { Queryable } from '../../db/index.js';
-import { problem } from '../../../adapters/http-server/index.js';
 import { findSession, refuseIfBlocked, sessionProblem } from './cards.js';
 import { enqueueTransactionUpdated } from './events.js';
 import type { Partner } from './partners.js';
@@ -11,6 +10,7 @@ import { write, type Effects, type PayRuntime } from './runtime.js';
 import { providersFor, requireOffered } from './providers.js';
 import { move } from './state-machine.js';
 import { transactionFromRow, type TransactionRow } from './transactions.js';
+import { payRefusal } from './pay-refusals.js';
 
 /** A validated checkout body (the contract's output: measure defaulted). */
 export interface CheckoutBody {
@@ -33,7 +33,7 @@ export function bodyHash(body: unknown): string {
 /** 422 when totalAmount is not sum(quantity x price) - discountAmount (document section 2.4). */
 export function checkAmounts(items: readonly Item[], discountAmount: number, totalAmount: number): void {
   const mismatch = amountMismatch(items, discountAmount, totalAmount);
-  if (mismatch !== undefined) throw problem(422, 'AMOUNT_MISMATCH', [mismatch]);
+  if (mismatch !== undefined) throw payRefusal('AMOUNT_MISMATCH', [mismatch]);
 }
 
 function canonical(body: CheckoutBody): CheckoutBody {
@@ -80,7 +80,7 @@ async function openInvoices(
   }
   if (open.length > 0) {
     // No id or status word here: the message reaches the client in whatever dialect the sandbox speaks.
-    throw problem(409, 'INVOICE_OPEN', [
+    throw payRefusal('INVOICE_OPEN', [
       'cardSession: an invoice of this card session is still open; cancel it before a new checkout',
     ]);
   }
@@ -95,7 +95,7 @@ async function stored(tx: Queryable, partnerId: string, requestId: string, hash:
   const row = rows[0];
   if (row === undefined) return undefined;
   if (row.body_hash !== hash) {
-    throw problem(409, 'IDEMPOTENCY_CONFLICT', [
+    throw payRefusal('IDEMPOTENCY_CONFLICT', [
       'requestId: already used for another checkout (other body or cardSession); use a new requestId',
     ]);
   }
@@ -131,7 +131,7 @@ export async function checkout(rt: PayRuntime, partner: Partner, body: CheckoutB
     const repeat = await stored(tx, partner.partnerId, body.requestId, hash);
     if (repeat !== undefined) return repeat;
     const why = sessionProblem(session, now);
-    if (why !== undefined) throw problem(409, 'CARD_SESSION_INVALID', [why]);
+    if (why !== undefined) throw payRefusal('CARD_SESSION_INVALID', [why]);
     requireOffered(providersFor(rt, session!), body.providerId, 'providerId');
     const open = await openInvoices(tx, rt, partner.partnerId, body.cardSession, effects);
     const transactionId = rt.dialect.newTransactionId();
@@ -163,7 +163,7 @@ export async function checkout(rt: PayRuntime, partner: Partner, body: CheckoutB
     if (rows[0] === undefined) {
       const raced = await stored(tx, partner.partnerId, body.requestId, hash);
       if (raced !== undefined) return raced;
-      throw problem(409, 'IDEMPOTENCY_CONFLICT', ['requestId: a checkout with this requestId is being created; retry']);
+      throw payRefusal('IDEMPOTENCY_CONFLICT', ['requestId: a checkout with this requestId is being created; retry']);
     }
     const created = transactionFromRow(rows[0]);
     effects.kick ||= await enqueueTransactionUpdated(tx, rt, created);

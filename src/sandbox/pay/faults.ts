@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { problem } from '../../../adapters/http-server/index.js';
+import { payRefusal } from './pay-refusals.js';
 
 /** What an injected fault does to a request. */
 export type FaultAction = 'drop-after-commit' | 'fail-before-commit' | 'delay';
@@ -61,9 +61,7 @@ export class Faults {
       const fault = this.take(path);
       if (fault === undefined) return next();
       if (fault.action === 'fail-before-commit') {
-        throw problem(503, 'UNAVAILABLE', [
-          'The Pay service is unavailable (injected fault); nothing was stored, retry',
-        ]);
+        throw payRefusal('UNAVAILABLE', ['The Pay service is unavailable (injected fault); nothing was stored, retry']);
       }
       if (fault.action === 'delay') {
         await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
@@ -73,7 +71,7 @@ export class Faults {
       // The request ran and committed; its answer is lost. Only a real socket can be cut.
       const socket = (c.env as { incoming?: { socket?: { destroy(): void } } } | undefined)?.incoming?.socket;
       if (socket === undefined) {
-        throw problem(503, 'UNAVAILABLE', ['drop-after-commit needs the sandbox served over HTTP (answer replaced)']);
+        throw payRefusal('UNAVAILABLE', ['drop-after-commit needs the sandbox served over HTTP (answer replaced)']);
       }
       socket.destroy();
     };

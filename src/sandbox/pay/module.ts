@@ -66,32 +66,7 @@ export function createPayModule(options: PayModuleOptions = {}): SandboxModule {
       instances.set(ctx, { rt, bank, faults });
       mountPay(app, rt, faults);
     },
-    async seedDemo(ctx) {
-      const v = demoConfig.verifier;
-      await upsertPartner(
-        ctx.db,
-        {
-          partnerId: v.partnerId,
-          key: v.key,
-          scheme: v.scheme,
-          layout: {
-            algorythm: v.algorythm,
-            passLength: v.passLength,
-            prefix: v.prefix,
-            interval: v.interval,
-            cardSessionLength: v.cardSessionLength,
-            delimeter: v.delimeter,
-          },
-        },
-        new Date(ctx.clock()),
-      );
-      return [
-        `Pay API    {url}/checkout ... (partner ${v.partnerId}: tokens of the demo verifier are valid)`,
-        'Simulator  {url}/sandbox/app',
-        "Demo card  curl -s -X POST -H 'Content-Type: application/json' -d '{}' {url}/sandbox/cards   (a card, " +
-          'its key, a barcode with a card session)',
-      ];
-    },
+    seedDemo: seedDemoPartner,
     start(ctx) {
       const instance = instances.get(ctx);
       if (instance === undefined || instance.sweeper !== undefined) return;
@@ -126,6 +101,34 @@ export function createPayModule(options: PayModuleOptions = {}): SandboxModule {
       }
     },
   };
+}
+
+/** The demo partner (the demo verifier's key and layout), and the banner lines saying where to start. */
+async function seedDemoPartner(ctx: SandboxContext): Promise<string[]> {
+  const v = demoConfig.verifier;
+  await upsertPartner(
+    ctx.db,
+    {
+      partnerId: v.partnerId,
+      key: v.key,
+      scheme: v.scheme,
+      layout: {
+        algorythm: v.algorythm,
+        passLength: v.passLength,
+        prefix: v.prefix,
+        interval: v.interval,
+        cardSessionLength: v.cardSessionLength,
+        delimeter: v.delimeter,
+      },
+    },
+    new Date(ctx.clock()),
+  );
+  return [
+    `Pay API    {url}/checkout ... (partner ${v.partnerId}: tokens of the demo verifier are valid)`,
+    'Simulator  {url}/sandbox/app',
+    "Demo card  curl -s -X POST -H 'Content-Type: application/json' -d '{}' {url}/sandbox/cards   (a card, " +
+      'its key, a barcode with a card session)',
+  ];
 }
 
 /** The Pay module with default options, as the sandbox mounts it. */

@@ -6,7 +6,6 @@ import type {
   ReceiptResponse,
   TransactionState,
 } from '../../contracts/pay/index.js';
-import { problem } from '../../../adapters/http-server/index.js';
 import { blockedProblem, findSession, isBlocked, refuseIfBlocked, requireSession } from './cards.js';
 import { bodyHash, checkAmounts } from './checkout.js';
 import { expireIfDue, invoiceDue } from './expiry.js';
@@ -16,6 +15,7 @@ import { write, type PayRuntime } from './runtime.js';
 import { invalidState, move } from './state-machine.js';
 import { settleDueRefunds } from './refunds-deferred.js';
 import { requireTransaction, transactionState, type TransactionKey, type TransactionRow } from './transactions.js';
+import { payRefusal } from './pay-refusals.js';
 
 /** POST /availability-info: the providers for the customer of a live card session. */
 export async function availability(
@@ -54,7 +54,7 @@ export async function availabilityTask(rt: PayRuntime, partner: Partner, body: T
     );
     if (earlier.rows[0] !== undefined) {
       if (earlier.rows[0].body_hash !== hash)
-        throw problem(409, 'IDEMPOTENCY_CONFLICT', ['requestId: already used for another task']);
+        throw payRefusal('IDEMPOTENCY_CONFLICT', ['requestId: already used for another task']);
       return earlier.rows[0].response;
     }
     const session = await requireSession(tx, partner.partnerId, body.cardSession, rt.ctx.clock());
@@ -83,7 +83,7 @@ export async function availabilityTask(rt: PayRuntime, partner: Partner, body: T
       ],
     );
     if (rowCount === 0)
-      throw problem(409, 'IDEMPOTENCY_CONFLICT', ['requestId: a task with this requestId is being registered; retry']);
+      throw payRefusal('IDEMPOTENCY_CONFLICT', ['requestId: a task with this requestId is being registered; retry']);
     return text;
   });
 }

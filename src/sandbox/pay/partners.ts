@@ -1,8 +1,8 @@
 import type { PasswordScheme } from '../../contracts/barcode.js';
 import { generateWebhookSecret } from '../../webhooks/secret.js';
 import type { Queryable } from '../../db/index.js';
-import { problem } from '../../../adapters/http-server/index.js';
 import { tokenKeyOf } from './token.js';
+import { payRefusal } from './pay-refusals.js';
 
 /** The barcode layout of a partner's verifier (document section 2.1, without the key). */
 export interface BarcodeLayout {
@@ -113,7 +113,7 @@ export async function resolvePartner(db: Queryable, partnerId: string | undefine
 export async function requirePartner(db: Queryable, partnerId: string | undefined): Promise<Partner> {
   const partner = await resolvePartner(db, partnerId);
   if (partner !== undefined) return partner;
-  throw problem(404, 'NOT_FOUND', [
+  throw payRefusal('NOT_FOUND', [
     partnerId === undefined
       ? 'partnerId: required when the sandbox knows no partner or several (create one with POST /sandbox/partners)'
       : 'partnerId: no such partner',

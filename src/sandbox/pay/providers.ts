@@ -1,6 +1,6 @@
-import { problem } from '../../../adapters/http-server/index.js';
 import type { CardProvider, CardSessionRecord } from './cards.js';
 import type { PayRuntime } from './runtime.js';
+import { payRefusal } from './pay-refusals.js';
 
 const DISABLED = 'Wallet payment is not enabled for this customer';
 
@@ -37,6 +37,6 @@ export function requireOffered(
   field: string,
 ): void {
   if (providerId !== undefined && !providers.some((p) => p.providerId === providerId)) {
-    throw problem(400, 'BAD_REQUEST', [`${field}: not a provider offered to this customer`]);
+    throw payRefusal('BAD_REQUEST', [`${field}: not a provider offered to this customer`]);
   }
 }

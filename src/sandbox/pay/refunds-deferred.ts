@@ -1,5 +1,4 @@
 import type { Queryable } from '../../db/index.js';
-import { problem } from '../../../adapters/http-server/index.js';
 import { closeSession } from './cards.js';
 import type { RefundView } from './dialect/index.js';
 import { enqueueTransactionUpdated } from './events.js';
@@ -9,6 +8,7 @@ import { amountToRefund, refundHash, refundItemsJson, refundUnits, type RefundBo
 import { write, type PayRuntime } from './runtime.js';
 import { invalidState } from './state-machine.js';
 import { requireTransaction, transactionFromRow, type TransactionRow } from './transactions.js';
+import { payRefusal } from './pay-refusals.js';
 
 function viewOf(row: Record<string, unknown>, t: TransactionRow): RefundView {
   return {
@@ -49,7 +49,7 @@ export async function deferredRefund(rt: PayRuntime, partner: Partner, body: Ref
     );
     if (previous.rows[0] !== undefined) {
       if (previous.rows[0].body_hash !== hash) {
-        throw problem(409, 'IDEMPOTENCY_CONFLICT', ['refundId: already used for another refund of this transaction']);
+        throw payRefusal('IDEMPOTENCY_CONFLICT', ['refundId: already used for another refund of this transaction']);
       }
       return viewOf(previous.rows[0], t);
     }

@@ -1,6 +1,5 @@
 import { lineAmount, purchaseAmountExact, type Item, type RefundResponse } from '../../contracts/pay/index.js';
 import type { Queryable } from '../../db/index.js';
-import { problem } from '../../../adapters/http-server/index.js';
 import { closeSession } from './cards.js';
 import { bodyHash } from './checkout.js';
 import { enqueueTransactionUpdated } from './events.js';
@@ -8,6 +7,7 @@ import type { Partner } from './partners.js';
 import { write, type PayRuntime } from './runtime.js';
 import { invalidState } from './state-machine.js';
 import { requireTransaction, transactionFromRow, type TransactionRow } from './transactions.js';
+import { payRefusal } from './pay-refusals.js';
 
 /** A validated refund body. */
 export interface RefundBody {
@@ -112,14 +112,14 @@ export async function amountToRefund(
         errors.push(`items: article ${name}: ${units} to refund, ${left} left of ${bought.get(article)} bought`);
       }
     }
-    if (errors.length > 0) throw problem(422, 'AMOUNT_MISMATCH', errors);
+    if (errors.length > 0) throw payRefusal('AMOUNT_MISMATCH', errors);
     amount = itemsRefundAmount({ ...t, refundedAmount: t.refundedAmount + reserved }, refunded, request);
   } else {
     amount = body.amount ?? remaining;
   }
-  if (remaining === 0) throw problem(422, 'AMOUNT_MISMATCH', ['amount: nothing left to refund']);
+  if (remaining === 0) throw payRefusal('AMOUNT_MISMATCH', ['amount: nothing left to refund']);
   if (amount > remaining) {
-    throw problem(422, 'AMOUNT_MISMATCH', [`amount: ${amount} is more than the ${remaining} left to refund`]);
+    throw payRefusal('AMOUNT_MISMATCH', [`amount: ${amount} is more than the ${remaining} left to refund`]);
   }
   return amount;
 }
@@ -141,7 +141,7 @@ export async function refund(rt: PayRuntime, partner: Partner, body: RefundBody)
     );
     if (previous.rows[0] !== undefined) {
       if (previous.rows[0].body_hash !== hash)
-        throw problem(409, 'IDEMPOTENCY_CONFLICT', ['refundId: already used for another refund of this transaction']);
+        throw payRefusal('IDEMPOTENCY_CONFLICT', ['refundId: already used for another refund of this transaction']);
       return previous.rows[0].response;
     }
     if (t.status !== 'succeeded') throw invalidState(t, 'refunded (only a succeeded transaction can be)');

@@ -1,6 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, Env } from 'hono';
-import { problem } from '../../../adapters/http-server/index.js';
 import { setBankSettings, type BankSettings } from './bank.js';
 import type { FaultAction, Faults } from './faults.js';
 import { transactionRecord } from './records.js';
@@ -17,6 +16,7 @@ import {
   webhooksRoute,
 } from './simulator-spec.js';
 import { requireTransaction } from './transactions.js';
+import { payRefusal } from './pay-refusals.js';
 
 const param = (c: Context, name: string) => (c.req.valid as (t: 'param') => Record<string, string>)('param')[name]!;
 
@@ -51,8 +51,7 @@ export function mountControls(app: OpenAPIHono<Env>, rt: PayRuntime, faults: Fau
 
   handle(redeliverRoute, async (c) => {
     const id = param(c, 'id');
-    if (!(await rt.ctx.outbox.redeliver(id)))
-      throw problem(404, 'NOT_FOUND', ['id: no such pending or failed delivery']);
+    if (!(await rt.ctx.outbox.redeliver(id))) throw payRefusal('NOT_FOUND', ['id: no such pending or failed delivery']);
     return c.json({ id, redelivered: true as const });
   });
 

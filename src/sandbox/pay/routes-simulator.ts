@@ -1,6 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, Env } from 'hono';
-import { problem } from '../../../adapters/http-server/index.js';
 import { mountWebPage } from '../../../adapters/http-server/web-pages.js';
 import { confirmInvoice } from './bank.js';
 import { issueCard } from './cards.js';
@@ -23,6 +22,7 @@ import {
   partnerRoute,
 } from './simulator-spec.js';
 import { transactionState } from './transactions.js';
+import { payRefusal } from './pay-refusals.js';
 
 const param = (c: Context, name: string) => (c.req.valid as (t: 'param') => Record<string, string>)('param')[name]!;
 const query = <T>(c: Context) => (c.req.valid as (t: 'query') => T)('query');
@@ -65,7 +65,7 @@ export function mountSimulator(app: OpenAPIHono<Env>, rt: PayRuntime): void {
       cardNumber,
     ]);
     if (known.rows.length === 0)
-      throw problem(404, 'NOT_FOUND', ['cardNumber: no such card; issue it with POST /sandbox/cards']);
+      throw payRefusal('NOT_FOUND', ['cardNumber: no such card; issue it with POST /sandbox/cards']);
     return c.json(await write(rt, (tx) => issueCard(tx, partner, { ...input, cardNumber }, rt.ctx.clock(), ttl)));
   });
 

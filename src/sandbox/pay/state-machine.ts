@@ -1,9 +1,9 @@
 import { canMove, type RejectReason, type TransactionStatus } from '../../contracts/pay/index.js';
 import type { Queryable } from '../../db/index.js';
-import { problem } from '../../../adapters/http-server/index.js';
 import { enqueueTransactionUpdated } from './events.js';
 import type { Moved, PayRuntime } from './runtime.js';
 import { transactionFromRow, type TransactionRow } from './transactions.js';
+import { payRefusal } from './pay-refusals.js';
 
 /** Columns a move may set besides status, reason, version and updated_at. */
 export interface MoveFields {
@@ -21,7 +21,7 @@ export interface MoveFields {
 
 /** 409 INVALID_STATE for a move the rules of `TRANSITIONS` forbid. */
 export function invalidState(t: Pick<TransactionRow, 'status'>, action: string) {
-  return problem(409, 'INVALID_STATE', [`status: the transaction is ${t.status}; it cannot be ${action}`]);
+  return payRefusal('INVALID_STATE', [`status: the transaction is ${t.status}; it cannot be ${action}`]);
 }
 
 const ALLOWED_COLUMNS = new Set([

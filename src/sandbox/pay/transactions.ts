@@ -1,7 +1,7 @@
 import type { Item, RejectReason, TransactionState, TransactionStatus } from '../../contracts/pay/index.js';
 import { statusClass } from '../../contracts/pay/index.js';
 import type { Queryable } from '../../db/index.js';
-import { problem } from '../../../adapters/http-server/index.js';
+import { payRefusal } from './pay-refusals.js';
 
 /** A stored transaction, as the sandbox works with it. */
 export interface TransactionRow {
@@ -121,7 +121,7 @@ export async function findTransaction(
 export async function requireTransaction(tx: Queryable, key: TransactionKey, lock = false): Promise<TransactionRow> {
   const found = await findTransaction(tx, key, lock);
   if (found === undefined) {
-    throw problem(404, 'NOT_FOUND', [
+    throw payRefusal('NOT_FOUND', [
       'transactionId' in key
         ? 'transactionId: no such transaction'
         : 'requestId: no such checkout for this cardSession',

@@ -9,7 +9,7 @@ import { DUMMY_HASH, verifyPassword } from './password.js';
 
 /** The 401 of the Push API, word for word (document section 7), with the Basic challenge. */
 export function pushUnauthorized(): HttpProblem {
-  return problem(401, 'UNAUTHORIZED', [UNAUTHORIZED_MESSAGE], { 'www-authenticate': 'Basic realm="push"' });
+  return problem('UNAUTHORIZED', [UNAUTHORIZED_MESSAGE], { headers: { 'www-authenticate': 'Basic realm="push"' } });
 }
 
 /**

@@ -107,20 +107,20 @@ export function mountControlRoutes(app: OpenAPIHono<Env>, ctx: SandboxContext): 
   app.openapi(createAccountRoute, async (c) => {
     const input = c.req.valid('json');
     const created = await createAccount(ctx.db, ctx.clock(), input);
-    if (created === undefined) throw problem(409, 'ACCOUNT_EXISTS', [`login: ${input.login} exists`]);
+    if (created === undefined) throw problem('ACCOUNT_EXISTS', [`login: ${input.login} exists`]);
     ctx.logger.info({ login: created.login, partner: created.partner }, 'push account created');
     return c.json(created, 200);
   });
 
   app.openapi(getAccountRoute, async (c) => {
     const account = await findAccount(ctx.db, c.req.valid('param').login);
-    if (account === undefined) throw problem(404, 'NOT_FOUND', ['login: no such account']);
+    if (account === undefined) throw problem('NOT_FOUND', ['login: no such account']);
     return c.json(accountView(account), 200);
   });
 
   app.openapi(updateAccountRoute, async (c) => {
     const account = await updateAccount(ctx.db, c.req.valid('param').login, ctx.clock(), c.req.valid('json'));
-    if (account === undefined) throw problem(404, 'NOT_FOUND', ['login: no such account']);
+    if (account === undefined) throw problem('NOT_FOUND', ['login: no such account']);
     return c.json(accountView(account), 200);
   });
 
@@ -133,7 +133,7 @@ export function mountControlRoutes(app: OpenAPIHono<Env>, ctx: SandboxContext): 
 
   app.openapi(statsRoute, async (c) => {
     const { login, subId } = c.req.valid('query');
-    if ((await findAccount(ctx.db, login)) === undefined) throw problem(404, 'NOT_FOUND', ['login: no such account']);
+    if ((await findAccount(ctx.db, login)) === undefined) throw problem('NOT_FOUND', ['login: no such account']);
     return c.json(await pushStats(ctx.db, login, subId), 200);
   });
 
@@ -146,7 +146,7 @@ export function mountControlRoutes(app: OpenAPIHono<Env>, ctx: SandboxContext): 
     const { id } = c.req.valid('param');
     const [delivery] = await ctx.outbox.list({ topic: PUSH_TOPIC, id, limit: 1 });
     if (delivery === undefined || !(await ctx.outbox.redeliver(id)))
-      throw problem(404, 'NOT_FOUND', ['id: no such Push delivery waiting or failed']);
+      throw problem('NOT_FOUND', ['id: no such Push delivery waiting or failed']);
     const [after] = await ctx.outbox.list({ topic: PUSH_TOPIC, id, limit: 1 });
     return c.json(after!, 200);
   });

@@ -48,7 +48,7 @@ export async function recallOrReserve(
     return { kind: 'new' };
   }
   if (row.request_hash !== hash) {
-    throw problem(409, 'IDEMPOTENCY_CONFLICT', ['Idempotency-Key: was used with another request body within 24 h']);
+    throw problem('IDEMPOTENCY_CONFLICT', ['Idempotency-Key: was used with another request body within 24 h']);
   }
   return { kind: 'replay', response: JSON.parse(row.response) };
 }

@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { Env } from 'hono';
+import type { Context, Env } from 'hono';
 import { PUSH_HEADERS, PUSH_PATHS, type PushMessageState, type PushStatus } from '../../contracts/push/index.js';
 import { registerPushOpenApi } from '../../routes/push-openapi.js';
 import { PUSH_ROUTES } from '../../routes/push.js';
@@ -43,7 +43,7 @@ export function mountPublicRoutes(app: OpenAPIHono<Env>, ctx: SandboxContext): v
     const account = currentAccount(c);
     const { password } = c.req.valid('json');
     if (await verifyPassword(password, account.passwordHash)) {
-      throw problem(400, 'BAD_REQUEST', ['password: must differ from the current password']);
+      throw problem('BAD_REQUEST', ['password: must differ from the current password']);
     }
     await setPassword(ctx.db, account.login, await hashPassword(password), ctx.clock());
     ctx.logger.info({ login: account.login }, 'push account password reset');
@@ -60,39 +60,27 @@ export function mountPublicRoutes(app: OpenAPIHono<Env>, ctx: SandboxContext): v
     ctx.changes.publish('push');
   });
 
+  // The send's context: the caller's account, the sandbox's clock, the request's Idempotency-Key.
+  const sendContext = (c: Context<Env>, path: string, idempotencyKey: string | undefined) => ({
+    db: ctx.db,
+    account: currentAccount(c),
+    now: ctx.clock(),
+    timeScale: ctx.timeScale,
+    idempotencyKey,
+    path,
+  });
   app.openapi(
     PUSH_ROUTES.sendSingle,
     async (c) =>
       answer(() =>
-        sendSingle(
-          {
-            db: ctx.db,
-            account: currentAccount(c),
-            now: ctx.clock(),
-            timeScale: ctx.timeScale,
-            idempotencyKey: c.req.valid('header')['idempotency-key'],
-            path: PUSH_PATHS.single,
-          },
-          c.req.valid('json'),
-        ),
+        sendSingle(sendContext(c, PUSH_PATHS.single, c.req.valid('header')['idempotency-key']), c.req.valid('json')),
       ) as never,
   );
-
   app.openapi(
     PUSH_ROUTES.sendBatch,
     async (c) =>
       answer(() =>
-        sendBatch(
-          {
-            db: ctx.db,
-            account: currentAccount(c),
-            now: ctx.clock(),
-            timeScale: ctx.timeScale,
-            idempotencyKey: c.req.valid('header')['idempotency-key'],
-            path: PUSH_PATHS.batch,
-          },
-          c.req.valid('json'),
-        ),
+        sendBatch(sendContext(c, PUSH_PATHS.batch, c.req.valid('header')['idempotency-key']), c.req.valid('json')),
       ) as never,
   );
 
@@ -109,7 +97,7 @@ export function mountPublicRoutes(app: OpenAPIHono<Env>, ctx: SandboxContext): v
       [messageId, currentAccount(c).login],
     );
     const row = rows[0];
-    if (row === undefined) throw problem(404, 'NOT_FOUND', ['messageId: no such message']);
+    if (row === undefined) throw problem('NOT_FOUND', ['messageId: no such message']);
     const state: PushMessageState = {
       messageId: row.message_id,
       subId: row.sub_id,

@@ -57,11 +57,10 @@ export async function markRead(
       [messageId, msisdn],
     );
     const row = rows[0];
-    if (row === undefined) throw problem(404, 'NOT_FOUND', ['messageId: no such message on this phone']);
+    if (row === undefined) throw problem('NOT_FOUND', ['messageId: no such message on this phone']);
     if (row.status === 'READ') return 0;
-    if (row.status === 'FAILED')
-      throw problem(409, 'INVALID_STATE', ['messageId: the message failed and cannot be read']);
-    if (row.state === 'unreachable') throw problem(409, 'INVALID_STATE', ['msisdn: the phone is unreachable']);
+    if (row.status === 'FAILED') throw problem('INVALID_STATE', ['messageId: the message failed and cannot be read']);
+    if (row.state === 'unreachable') throw problem('INVALID_STATE', ['msisdn: the phone is unreachable']);
     await tx.query("UPDATE push_messages SET status = 'READ', updated_at = $2, next_at = NULL WHERE message_id = $1", [
       messageId,
       new Date(now),

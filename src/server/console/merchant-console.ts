@@ -119,7 +119,7 @@ export class MerchantConsole {
     });
     app.get(`${api}/campaigns`, (c) => c.json({ campaigns: this.#options.campaigns.list() }));
     const campaignLimit = requestBodyLimit(8 * 1024 * 1024, () => {
-      throw new HttpProblem(413, 'PAYLOAD_TOO_LARGE', ['body: at most 8 MiB']);
+      throw new HttpProblem('PAYLOAD_TOO_LARGE', ['body: at most 8 MiB']);
     });
     // Counted like the server's own routes: a refused campaign is an answer too.
     app.post(`${api}/campaigns`, countRequests(requestCounter(service.metrics)), campaignLimit, async (c) => {
@@ -127,21 +127,21 @@ export class MerchantConsole {
       try {
         json = await c.req.json();
       } catch {
-        throw new HttpProblem(400, 'BAD_REQUEST', ['body: must be JSON']);
+        throw new HttpProblem('BAD_REQUEST', ['body: must be JSON']);
       }
       const parsed = CampaignBody.safeParse(json);
-      if (!parsed.success) throw new HttpProblem(400, 'BAD_REQUEST', validationErrors(parsed.error));
+      if (!parsed.success) throw new HttpProblem('BAD_REQUEST', validationErrors(parsed.error));
       try {
         return c.json(await this.#options.campaigns.start(parsed.data));
       } catch (error) {
         if (error instanceof PushError && error.code === 'SOURCE_INVALID')
-          throw new HttpProblem(400, 'BAD_REQUEST', [error.message]);
+          throw new HttpProblem('BAD_REQUEST', [error.message]);
         throw error;
       }
     });
     app.get(`${api}/campaigns/:campaignId/results`, (c) => {
       const results = this.#options.campaigns.results(c.req.param('campaignId'));
-      if (results === undefined) throw new HttpProblem(404, 'NOT_FOUND', ['campaignId: no such campaign']);
+      if (results === undefined) throw new HttpProblem('NOT_FOUND', ['campaignId: no such campaign']);
       return c.json({
         results: results.map((r) => ({
           ...r,

@@ -40,7 +40,7 @@ const answered =
 /** `value` as `schema` reads it, or 400 naming each bad field. */
 function parsed<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value);
-  if (!result.success) throw new HttpProblem(400, 'BAD_REQUEST', validationErrors(result.error));
+  if (!result.success) throw new HttpProblem('BAD_REQUEST', validationErrors(result.error));
   return result.data;
 }
 
@@ -69,7 +69,7 @@ export function mountConsoleReports(
     }),
   );
   const limit = requestBodyLimit(64 * 1024, () => {
-    throw new HttpProblem(413, 'PAYLOAD_TOO_LARGE', ['body: at most 64 KiB']);
+    throw new HttpProblem('PAYLOAD_TOO_LARGE', ['body: at most 64 KiB']);
   });
   app.post(
     `${api}/tills/:tillId/payments/:paymentId/refund`,

@@ -33,7 +33,7 @@ function testApp(logged: unknown[] = []) {
     (c) => c.json({ name: c.req.valid('json').name }, 200),
   );
   app.get('/refuse', () => {
-    throw problem(409, 'INVALID_STATE', ['status: must be created'], { 'retry-after': '1' });
+    throw problem('INVALID_STATE', ['status: must be created'], { headers: { 'retry-after': '1' } });
   });
   app.get('/crash', () => {
     throw new Error('db password=hunter2 leaked in a driver message');

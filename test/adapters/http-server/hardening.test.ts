@@ -25,7 +25,7 @@ function app(log = captureLog(), db?: Database) {
   );
   api.get('/things/:id', (c) => c.json({ id: c.req.param('id') }));
   api.use('/private/*', async () => {
-    throw problem(401, 'UNAUTHORIZED', ['Invalid authorization token']);
+    throw problem('UNAUTHORIZED', ['Invalid authorization token']);
   });
   api.get('/private/thing', (c) => c.json({}));
   api.post('/store', async (c) => {

@@ -48,7 +48,7 @@ const EXPORTED: Record<string, () => Error> = {
 
 /** Errors the kit throws and catches itself: under the same root, though not exported. */
 const INTERNAL: Record<string, () => Error> = {
-  HttpProblem: () => new HttpProblem(404, 'NOT_FOUND', ['No such route']),
+  HttpProblem: () => new HttpProblem('NOT_FOUND', ['No such route']),
   ClientAborted: () => new ClientAborted(),
   RelayedRefusal: () =>
     new RelayedRefusal({
@@ -56,7 +56,6 @@ const INTERNAL: Record<string, () => Error> = {
       code: 'PAYMENT_BUSY',
       message: 'busy',
       errors: [],
-      httpStatus: 503,
     }),
   LeaseLostError: () => new LeaseLostError('p-1'),
   CheckFailure: () => new CheckFailure('expected 200'),

@@ -1,4 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpApp } from '../../../adapters/cashdesk-http/index.js';
@@ -6,7 +8,7 @@ import { serveHttp } from '../../../adapters/http-server/serve.js';
 import { problemFor } from '../../../adapters/http-server/failures.js';
 import { createBridge } from '../../../adapters/ws/index.js';
 import { errorForException } from '../../../adapters/ws/errors.js';
-import { paymentRefusal } from '../../../src/cashdesk/payments/errors.js';
+import { problemOf } from '../../../adapters/cashdesk-http/payments.js';
 import { CashDeskService } from '../../../src/cashdesk/service.js';
 import { TillRegistry } from '../../../src/cashdesk/tills.js';
 import {
@@ -48,9 +50,20 @@ describe('ERROR_CODES', () => {
     new PaymentsError('BARCODE_REFUSED', 'not a barcode with a card session'),
   ])('answers a payment refusal $code by the table, on the payments routes and the bridge', (error) => {
     const { http, jsonRpc } = ERROR_CODES[error.code];
-    // The payments routes answer the refusal's status and code (adapters/http/payments.ts).
-    expect(paymentRefusal(error)).toMatchObject({ httpStatus: http, code: error.code });
+    // The payments routes answer the code's status (adapters/cashdesk-http/payments.ts).
+    expect(problemOf(error)).toMatchObject({ httpStatus: http, status: error.code });
     expect(answers(error).rpc).toEqual({ code: jsonRpc, dataCode: error.code });
+  });
+
+  it('holds no code that nothing in src/ or adapters/ raises or answers', () => {
+    const root = resolve(import.meta.dirname, '..', '..', '..');
+    const text = ['src', 'adapters']
+      .flatMap((dir) => sourceFiles(join(root, dir)))
+      .filter((file) => !file.endsWith(join('src', 'errors', 'codes.ts')))
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n');
+    const unused = codes.filter((code) => !new RegExp(`['"\`]${code}['"\`]|\\b${code}:`).test(text));
+    expect(unused).toEqual([]);
   });
 
   it('gives no two families the same client code', () => {
@@ -102,3 +115,12 @@ describe('a closed verifier', () => {
     }
   });
 });
+
+/** The TypeScript files under `dir`, recursively. */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
