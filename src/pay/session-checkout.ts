@@ -85,10 +85,21 @@ export function abandon(s: SessionCore): Promise<void> {
     // An invoice whose status is not understood still stands: it is cancelled like a pending one.
     if (s.awaitingResult) {
       s.emit({ type: 'tellCustomerNotToConfirm', reason: 'CANCELLING' });
-      await cancelCurrent(s);
+      await cancelCurrent(s).catch((error: unknown) => cancelFailed(s, error));
     }
     s.setPhase('abandoned');
   });
+}
+
+/**
+ * The desk falls back whether or not the service took the cancel: an invoice the Pay API could not cancel stays open
+ * there, left behind and watched, so a payment the customer still makes comes as `lateResult` (reconciliation's
+ * `late_success`, to refund) instead of a sale the kit would count as the desk's. A refused token, or a failure that
+ * is not the Pay API's, still refuses the abandon.
+ */
+function cancelFailed(s: SessionCore, error: unknown): void {
+  if (!(error instanceof PayError) || s.phase === 'blocked') throw error;
+  s.ledger.leave(s.current!.transactionId);
 }
 
 /** A checkout with every recovery: rescan on a refused card session, status-first recovery on no answer. */

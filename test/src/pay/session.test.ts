@@ -281,6 +281,19 @@ describe('createPaymentSession, results and late answers (scripted Pay server)',
     session.close();
   });
 
+  it('abandons when the service cannot cancel, and a later success there is still a late result', async () => {
+    const { session, updates, events } = scripted();
+    fake.script('/checkout', { status: 200, body: { transactionId: 'trx-7', requestId: 'req-1', status: 'created' } });
+    fake.script('/cancel', { status: 400, body: { code: 'VALIDATION_ERROR', message: 'not now' } });
+    await session.start();
+    await session.abandon();
+    expect(session.phase).toBe('abandoned');
+    updates.publish(state('trx-7', 'succeeded'));
+    expect(events.filter((e) => e.type === 'lateResult')).toHaveLength(1);
+    expect(session.phase).toBe('abandoned');
+    session.close();
+  });
+
   it('names every bad option at creation', () => {
     let error: unknown;
     try {
