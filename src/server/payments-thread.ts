@@ -112,12 +112,12 @@ class ThreadPayments implements Payments, BackOfficeRecords {
     }
   }
 
-  /** The thread is gone: calls under way and later ones are refused. */
   /** Why the payments are unhealthy as the thread last said (or stopped), or undefined. */
   health(): string | undefined {
     return this.#stopped?.message ?? this.#down;
   }
 
+  /** The thread is gone: calls under way and later ones are refused. */
   stopped(error: Error): void {
     this.#stopped = error;
     for (const waiter of this.#calls.values()) waiter.reject(error);
