@@ -11,6 +11,7 @@ import { Decision, REASON_BY_DECISION, StorePolicy } from './policy.js';
 import { anotherInstance, failed, REASON_BY_CODE, valid } from './verdicts.js';
 import type { Verifier, VerifyOptions, VerifyResult } from './verifier-api.js';
 import { checkedToken, hmacToken, signerThrew } from './token-scheme.js';
+import { withBonus } from './bonus-answer.js';
 
 /**
  * Creates a verifier from the seven init parameters plus options. Its
@@ -231,11 +232,7 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
       : { ...answer, repeated: true };
   }
 
-  /**
-   * The valid result, with what the bonus hook says for the card. A hook that
-   * throws or rejects counts as `false`: the password is already claimed, so
-   * failing the scan would cost the customer a fresh barcode for a side question.
-   */
+  /** The valid result, with what the bonus hook says for the card ({@link withBonus}). */
   #valid(
     fullBarcode: string,
     cardNumber: string,
@@ -243,21 +240,9 @@ class KitVerifier implements Verifier<BarcodeVerification | Promise<BarcodeVerif
     keyIndex: number,
     driftSteps: number,
   ): AcceptedVerification | Promise<AcceptedVerification> {
-    const hook = this.#bonus;
-    if (hook === undefined) return valid(fullBarcode, cardNumber, cardSession, keyIndex, driftSteps, true);
-    let answer: boolean | Promise<boolean>;
-    try {
-      answer = hook(cardNumber);
-    } catch {
-      return valid(fullBarcode, cardNumber, cardSession, keyIndex, driftSteps, false);
-    }
-    if (typeof (answer as { then?: unknown } | null)?.then === 'function') {
-      return Promise.resolve(answer).then(
-        (available) => valid(fullBarcode, cardNumber, cardSession, keyIndex, driftSteps, available === true),
-        () => valid(fullBarcode, cardNumber, cardSession, keyIndex, driftSteps, false),
-      );
-    }
-    return valid(fullBarcode, cardNumber, cardSession, keyIndex, driftSteps, answer === true);
+    return withBonus(this.#bonus, cardNumber, (available) =>
+      valid(fullBarcode, cardNumber, cardSession, keyIndex, driftSteps, available),
+    );
   }
 
   /**
