@@ -91,6 +91,9 @@ export async function openServerPayments(
       onError: (error, what) => {
         if (!isDatabaseUnavailable(error)) log.warn({ err: error }, what);
       },
+      // Ids only: where a chaos run's or an incident's payment went, and who let it go.
+      onOwnership: ({ change, tillId, paymentId, epoch }) =>
+        log.info({ till: tillId, paymentId, epoch }, `payment lease ${change}`),
       ...(clock ? { clock } : {}),
       reports: reportsOptions(config, log, discrepancies),
     });

@@ -86,6 +86,7 @@ export class Coordination {
     this.#every(this.#deps.renewIntervalMs, () => {
       this.#renew();
       this.#resend();
+      tills.retry();
     });
     await this.adopt();
     this.#renew();

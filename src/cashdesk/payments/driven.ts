@@ -1,8 +1,10 @@
 import type { TransactionUpdates } from '../../pay/updates.js';
-import { PaymentsError } from './errors.js';
+import { notFound, PaymentsError } from './errors.js';
 import type { HintBody } from './hints.js';
 import type { Leases } from './leases.js';
-import { keyOf, type PaymentKey, type StoredPayment } from './rows.js';
+import type { OwnershipEvent } from './ownership.js';
+import { ReleaseWaits } from './release-waits.js';
+import { keyFields, keyOf, type PaymentKey, type StoredPayment } from './rows.js';
 import type { PaymentStore } from './store.js';
 import type { TillPayment } from './till-payment.js';
 
@@ -23,6 +25,8 @@ export interface DrivenDeps {
    */
   alone: boolean;
   onError(error: unknown, what: string): void;
+  /** Each change of a payment's lease here (for the log). */
+  owned?(event: OwnershipEvent): void;
 }
 
 /** Payments claimed per adoption statement: an instance that finds many orphans takes them a batch at a time. */
@@ -40,7 +44,7 @@ export class DrivenPayments {
   readonly #loading = new Map<string, Promise<TillPayment>>();
   readonly #releasing = new Map<string, Promise<void>>();
   readonly #wanted = new Set<string>();
-  readonly #released = new Map<string, Set<() => void>>();
+  readonly #released = new ReleaseWaits();
   /** When (performance.now()) each payment driven here was claimed: a renewal begun earlier cannot judge it. */
   readonly #claimedAt = new Map<string, number>();
   #strays = new Set<string>();
@@ -105,11 +109,12 @@ export class DrivenPayments {
 
   /** Claims expired leases' payments a batch at a time, each to `carryOn` once taken: a failed batch strands none. */
   async adopt(carryOn: (payment: TillPayment) => void): Promise<void> {
+    for (const key of await this.#deps.leases.endExpired()) this.#deps.owned?.({ ...key, change: 'swept' });
     for (;;) {
       if (this.#closed) return;
       const rows = await this.#deps.leases.claimExpired(ADOPT_BATCH);
       // Claimed here already under an older epoch (a renewal that failed): #take closes the older object.
-      for (const row of rows) carryOn(await this.#take(row));
+      for (const row of rows) carryOn(await this.#take(row, 'adopted'));
       if (rows.length < ADOPT_BATCH) return;
     }
   }
@@ -129,6 +134,7 @@ export class DrivenPayments {
         strays.add(k);
         continue;
       }
+      this.#deps.owned?.({ ...lease, change: 'stray' });
       this.#deps.leases
         .release(lease, lease.epoch)
         .catch((error: unknown) => this.#deps.onError(error, 'payment lease release failed'));
@@ -155,15 +161,17 @@ export class DrivenPayments {
 
   /** The owner released a payment this instance may be waiting for. */
   released(key: PaymentKey): void {
-    for (const wake of this.#released.get(keyOf(key)) ?? []) wake();
+    this.#released.released(key);
   }
 
   /** A write found the lease gone: the payment is no longer driven here. */
   lost(payment: TillPayment): void {
     const k = keyOf(payment);
     payment.close();
-    if (this.#driven.get(k) === payment) this.#forget(k);
     this.#wanted.delete(k);
+    if (this.#driven.get(k) !== payment) return;
+    this.#forget(k);
+    this.#deps.owned?.({ ...keyFields(payment), epoch: payment.epoch, change: 'lost' });
   }
 
   /** The payment may be at rest: given up (at rest, or wanted elsewhere) once nothing runs and all is written. */
@@ -172,15 +180,19 @@ export class DrivenPayments {
     if (this.#closed || payment.closed || this.#driven.get(k) !== payment || payment.busy) return;
     const wanted = this.#wanted.has(k);
     if (!wanted && (payment.needsDriver || (this.#deps.alone && payment.open))) return;
+    // Read before close(): closing stops the session's watching.
+    const active = payment.needsDriver;
     this.#forget(k);
     this.#wanted.delete(k);
     payment.close();
     const releasing = this.#deps.leases
-      .release(payment, payment.epoch, payment.needsDriver)
+      .release(payment, payment.epoch, active)
       .then(
         (released) => {
-          if (released && wanted)
-            this.#deps.hint({ kind: 'released', tillId: payment.tillId, paymentId: payment.paymentId });
+          if (!released) return;
+          const change = wanted ? 'handedOver' : active ? 'released' : 'ended';
+          this.#deps.owned?.({ ...keyFields(payment), epoch: payment.epoch, change });
+          if (wanted) this.#deps.hint({ kind: 'released', tillId: payment.tillId, paymentId: payment.paymentId });
         },
         (error: unknown) => this.#deps.onError(error, 'payment lease release failed'),
       )
@@ -228,11 +240,11 @@ export class DrivenPayments {
       throw new PaymentsError('PAYMENTS_CLOSED', 'the server is stopping: retry on another instance or later');
     await this.#releasing.get(keyOf(key));
     const claimed = await this.#deps.leases.claim(key);
-    if (claimed !== undefined) return this.#take(claimed);
+    if (claimed !== undefined) return this.#take(claimed, 'claimed');
     const adopted = this.#driven.get(keyOf(key)); // adopted here meanwhile
     if (adopted !== undefined) return adopted;
     if ((await this.#deps.store.find(key)) === undefined) throw notFound(key.paymentId);
-    return this.#take(await this.#handedOver(key));
+    return this.#take(await this.#handedOver(key), 'claimed');
   }
 
   /** Asks the owner to hand the payment over and claims it once released (or expired). */
@@ -247,35 +259,17 @@ export class DrivenPayments {
       if (left <= 0 || this.#closed) {
         throw new PaymentsError('PAYMENT_BUSY', `payment ${key.paymentId} is busy on another server instance: retry`);
       }
-      await this.#releasedOrAfter(key, Math.min(left, pollMs));
+      await this.#released.releasedOrAfter(key, Math.min(left, pollMs));
       const claimed = await this.#deps.leases.claim(key);
       if (claimed !== undefined) return claimed;
     }
   }
 
-  #releasedOrAfter(key: PaymentKey, ms: number): Promise<void> {
-    const k = keyOf(key);
-    return new Promise((resolve) => {
-      let set = this.#released.get(k);
-      if (set === undefined) {
-        set = new Set();
-        this.#released.set(k, set);
-      }
-      const wake = () => {
-        clearTimeout(timer);
-        set.delete(wake);
-        if (set.size === 0 && this.#released.get(k) === set) this.#released.delete(k);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      set.add(wake);
-    });
-  }
-
   /** Makes the payment object of a claimed row and hands it the webhook states kept for its transactions. */
-  async #take(stored: StoredPayment): Promise<TillPayment> {
+  async #take(stored: StoredPayment, change: 'claimed' | 'adopted'): Promise<TillPayment> {
     const payment = this.#deps.restore(stored);
     this.#hold(payment);
+    this.#deps.owned?.({ ...keyFields(payment), epoch: stored.epoch, change });
     const snapshot = stored.record.snapshot;
     const ids = [
       ...(snapshot.transaction ? [String(snapshot.transaction.transactionId)] : []),
@@ -288,11 +282,4 @@ export class DrivenPayments {
     }
     return payment;
   }
-}
-
-/** No such payment for this till. */
-export function notFound(paymentId: string): PaymentsError {
-  return new PaymentsError('PAYMENT_NOT_FOUND', `this till has no payment ${paymentId}`, [
-    'paymentId: no such payment for this till',
-  ]);
 }

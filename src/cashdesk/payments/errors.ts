@@ -74,3 +74,10 @@ export function paymentRefusal(error: unknown): PaymentRefusal | undefined {
   const errors = error instanceof PayError || error instanceof PaymentsError ? error.errors : [];
   return { source, code, message, errors };
 }
+
+/** No such payment for this till. */
+export function notFound(paymentId: string): PaymentsError {
+  return new PaymentsError('PAYMENT_NOT_FOUND', `this till has no payment ${paymentId}`, [
+    'paymentId: no such payment for this till',
+  ]);
+}

@@ -2,6 +2,7 @@
 // (docs/architecture.md, "The path of a payment").
 export { CashDeskPayments } from './service.js';
 export type { CashDeskPaymentsOptions } from './options.js';
+export type { OwnershipChange, OwnershipEvent } from './ownership.js';
 export type { Payments } from './api.js';
 export {
   PaymentsError,

@@ -88,6 +88,23 @@ export class Leases {
     return rows.map(fromRow);
   }
 
+  /**
+   * Ends the expired leases of payments that need no driver (`active` false): an owner killed, or cut off from the
+   * database, between a payment's last write and the release of its lease leaves it so, and nothing else would
+   * clear it (adoption takes only active ones). The epoch moves on, so that owner, should it come back, writes
+   * nothing more. Answers the payments whose lease it ended.
+   */
+  async endExpired(): Promise<PaymentKey[]> {
+    const { rows } = await this.#db.query<{ till_id: string; payment_id: string }>(
+      `UPDATE cashdesk_payments SET owner = NULL, lease_until = NULL, wanted = FALSE, epoch = epoch + 1
+       WHERE owner IS NOT NULL AND NOT active AND owner IS DISTINCT FROM $1
+         AND (lease_until IS NULL OR lease_until < now() OR $2::boolean)
+       RETURNING till_id, payment_id`,
+      [this.#options.owner, this.#options.alone],
+    );
+    return rows.map((r) => ({ tillId: r.till_id, paymentId: r.payment_id }));
+  }
+
   /** Extends every lease this instance holds, in one statement; answers what it still holds. */
   async renew(): Promise<HeldLease[]> {
     const { rows } = await this.#db.query<{ till_id: string; payment_id: string; epoch: number; wanted: boolean }>(

@@ -3,6 +3,7 @@ import type { Database, SharedChannel } from '../../db/index.js';
 import type { Sleep } from '../../time/sleep.js';
 import type { PayClient } from '../../pay/client.js';
 import type { ChannelListeners } from './coordination.js';
+import type { OwnershipEvent } from './ownership.js';
 
 /** Options of {@link CashDeskPayments}. */
 export interface CashDeskPaymentsOptions {
@@ -49,4 +50,6 @@ export interface CashDeskPaymentsOptions {
   writeBehind?: boolean;
   /** Failures nobody is waiting for (a background write, a hint). */
   onError?: (error: unknown, what: string) => void;
+  /** Each change of a payment's lease on this instance (claimed, adopted, lost, released, ended): for its log. */
+  onOwnership?: (event: OwnershipEvent) => void;
 }

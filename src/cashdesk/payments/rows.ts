@@ -25,6 +25,9 @@ export interface StoredEvent extends PaymentKey {
 /** The text that names a payment in maps and messages. Till ids never hold '/' ([A-Za-z0-9._-]). */
 export const keyOf = (key: PaymentKey): string => `${key.tillId}/${key.paymentId}`;
 
+/** A payment's key alone (a log line names no more of it). */
+export const keyFields = ({ tillId, paymentId }: PaymentKey): PaymentKey => ({ tillId, paymentId });
+
 /** A `cashdesk_payments` row as the record and lease it holds. */
 export function fromRow(row: Record<string, unknown>): StoredPayment {
   return {

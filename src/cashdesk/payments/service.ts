@@ -4,8 +4,8 @@ import { migrate } from '../../db/index.js';
 import { createTransactionUpdates, type TransactionUpdates } from '../../pay/updates.js';
 import type { Payments } from './api.js';
 import { Coordination } from './coordination.js';
-import { DrivenPayments, notFound } from './driven.js';
-import { PaymentsError } from './errors.js';
+import { DrivenPayments } from './driven.js';
+import { notFound, PaymentsError } from './errors.js';
 import type { UpdateListener } from './feed.js';
 import type { IntentHandlers, IntentName, IntentParams, IntentResult } from './intents.js';
 import { Leases } from './leases.js';
@@ -61,6 +61,7 @@ export class CashDeskPayments implements Payments, IntentHandlers {
       handoffTimeoutMs: options.handoffTimeoutMs ?? 15_000,
       alone: options.openChannel === undefined,
       onError: (error, what) => this.#error(error, what),
+      ...(options.onOwnership === undefined ? {} : { owned: options.onOwnership }),
     });
     this.#tills = new TillFeedRelay({ store: this.#store, onError: (error, what) => this.#error(error, what) });
     this.#coordination = new Coordination({

@@ -23,6 +23,10 @@ export class TillFeedRelay {
   readonly #deps: TillFeedRelayDeps;
   readonly #feed = new TillFeed();
   readonly #reading = new Map<string, Promise<void>>();
+  /** Hints whose read failed (the database stumbled), the highest seq per payment: read again by `retry`. */
+  readonly #unread = new Map<string, { key: PaymentKey; seq: number }>();
+  /** A resynchronisation whose read failed, from when: done again by `retry`. */
+  #resyncFrom: Date | undefined;
   #downSince = Date.now();
 
   constructor(deps: TillFeedRelayDeps) {
@@ -96,7 +100,12 @@ export class TillFeedRelay {
           this.#feed.deliver(key.tillId, { ...event.update, seq: event.seq });
         }
       })
-      .catch((error: unknown) => this.#deps.onError(error, 'payment events not read: read again on the next hint'))
+      .catch((error: unknown) => {
+        // Often the last hint of its payment (its result): nothing else would make this instance read it again.
+        const unread = this.#unread.get(k);
+        if (unread === undefined || unread.seq < seq) this.#unread.set(k, { key, seq });
+        this.#deps.onError(error, 'payment events not read: read again shortly');
+      })
       .finally(() => {
         if (this.#reading.get(k) === read) this.#reading.delete(k);
       });
@@ -109,15 +118,27 @@ export class TillFeedRelay {
   }
 
   /** The channel is back: every connected till is told the events written since it went down. */
-  resync(): void {
-    const since = new Date(this.#downSince - RESYNC_MARGIN_MS);
+  resync(since = new Date(this.#downSince - RESYNC_MARGIN_MS)): void {
     for (const tillId of this.#feed.tills()) {
       this.#deps.store.eventsOfTill(tillId, since).then(
         (events) => {
           for (const event of events) this.#feed.deliver(tillId, { ...event.update, seq: event.seq });
         },
-        (error: unknown) => this.#deps.onError(error, 'payment events not read after the channel came back'),
+        (error: unknown) => {
+          if (this.#resyncFrom === undefined || since < this.#resyncFrom) this.#resyncFrom = since;
+          this.#deps.onError(error, 'payment events not read after the channel came back: read again shortly');
+        },
       );
     }
+  }
+
+  /** Reads again what could not be read (a hint's events, a resynchronisation): called on a timer. */
+  retry(): void {
+    const unread = [...this.#unread.values()];
+    this.#unread.clear();
+    for (const { key, seq } of unread) this.hinted(key, seq);
+    const from = this.#resyncFrom;
+    this.#resyncFrom = undefined;
+    if (from !== undefined) this.resync(from);
   }
 }

@@ -20,6 +20,7 @@ describe('DrivenPayments', () => {
     let batches = 0;
     const leases = {
       ttlMs: 1_000,
+      endExpired: async () => [],
       claimExpired: async () => {
         batches++;
         if (batches > 1) throw new Error('the database went away');

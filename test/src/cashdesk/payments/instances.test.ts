@@ -252,6 +252,22 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'payments shared by sev
       expect((await leaseOf('killed-ended'))?.lease_until).toBeNull();
     });
 
+    it('ends the lease of a payment whose owner was killed between its final write and its release', async () => {
+      const a = await instance(payApi().client, db);
+      const started = await a.start('till-9', { cardSession: 'CSD', basket: BASKET, paymentId: 'ended-unreleased' });
+      expect((await webhook(a, succeeded(String(started.transactionId!), 'r'))).status).toBe(204);
+      await expect.poll(() => leaseOf('ended-unreleased'), { timeout: 10_000 }).toMatchObject({ active: false });
+      // as a kill -9 leaves it: `active` false written, the lease still the dead owner's, expired
+      await db.query(
+        "UPDATE cashdesk_payments SET owner = 'dead', lease_until = now() - interval '1 second' " +
+          "WHERE payment_id = 'ended-unreleased'",
+      );
+      await instance(payApi().client, db);
+      await expect
+        .poll(() => leaseOf('ended-unreleased'), { timeout: 10_000 })
+        .toEqual({ active: false, owner: null, lease_until: null });
+    });
+
     it('serves a till intent on the instance it reached while another instance drives the payment', async () => {
       const pay = payApi();
       const a = await instance(pay.client, db);

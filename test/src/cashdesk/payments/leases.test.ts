@@ -119,6 +119,17 @@ describe.each(databaseCases('payment leases'))('Leases on $name', ({ open }) => 
     expect(await fresh.leases.claimExpired(50)).toEqual([]);
   });
 
+  it('ends the expired lease of an ended payment whose owner never let it go, and fences that owner', async () => {
+    await a.store.insert(write(record('ended-held'), 1));
+    // its last write says nothing more is to drive; the owner dies (or loses the database) before its release
+    expect(await a.store.save(write(record('ended-held', 'succeeded'), 1, false))).toBe(true);
+    expect(await b.leases.endExpired()).not.toContainEqual(key('ended-held'));
+    await expire('ended-held');
+    expect(await b.leases.endExpired()).toContainEqual(key('ended-held'));
+    expect(await a.store.find(key('ended-held'))).toMatchObject({ owner: null, epoch: 2 });
+    expect(await a.store.save(write(record('ended-held', 'succeeded'), 1, false))).toBe(false);
+  });
+
   it('hands a payment over: the owner releases what another instance wants, and that one claims it', async () => {
     await a.store.insert(write(record('wanted'), 1));
     await b.leases.want(key('wanted'));
