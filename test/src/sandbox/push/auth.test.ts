@@ -106,7 +106,9 @@ describe.each(sandboxCases('Push auth'))('Push API authentication on $name', ({ 
   it('refuses the same password written in another Unicode form (NFD for NFC), as scrypt sees them', async () => {
     const login = freshLogin('auth');
     const nfc = 'caf\u00e9-password-1';
-    expect((await call(url, 'POST', '/sandbox/push/accounts', { login, partner: 'p', password: nfc })).status).toBe(200);
+    expect((await call(url, 'POST', '/sandbox/push/accounts', { login, partner: 'p', password: nfc })).status).toBe(
+      200,
+    );
     const same = await call(
       url,
       'PUT',
