@@ -1,11 +1,13 @@
 /**
  * A separate process for the replicas-start-together test:
  *
- *   node --import tsx test/support/migrate-child.ts <databaseUrl> <schema>
+ *   node --import tsx test/support/migrate-child.ts <databaseUrl>
  *
- * Loads the kit, prints `READY`, waits for a line on stdin (so a test releases several at the same moment), then
- * does what a starting `serve` does to an empty database: opens it in `schema` and applies every module's
- * migrations. Prints `MIGRATED` and exits 0, or prints the error's code and message and exits 1.
+ * Loads the kit and prints `READY`. Then, for each line on stdin (a schema name, so a test releases several
+ * processes at the same moment), does what a starting `serve` does to an empty database: opens it in that schema
+ * with a connection of its own, applies every module's migrations and closes it; prints `MIGRATED`, or the error's
+ * code and message as one JSON line. Exits 0 when stdin ends. One process serves several rounds so a round costs
+ * the migrations, not another load of the kit.
  */
 import { createInterface } from 'node:readline';
 import { CALLBACK_MIGRATIONS } from '../../src/callback/migrations.js';
@@ -16,13 +18,7 @@ import { loyaltyMigrations } from '../../src/loyalty-program/migrations.js';
 import { SANDBOX_MODULES } from '../../src/sandbox/modules.js';
 import { outboxMigrations } from '../../src/sandbox/outbox/migrations.js';
 
-async function main(): Promise<void> {
-  const [url, schema] = process.argv.slice(2);
-  if (!url || !schema) throw new TypeError('usage: migrate-child.ts <databaseUrl> <schema>');
-  process.stdout.write('READY\n');
-  const lines = createInterface({ input: process.stdin });
-  await new Promise<void>((resolve) => lines.once('line', () => resolve()));
-  lines.close();
+async function migrateAll(url: string, schema: string): Promise<void> {
   const db = await openPostgres({ url, schema, logger: { info() {}, warn() {} } });
   try {
     await migrate(db, 'outbox', outboxMigrations);
@@ -33,11 +29,24 @@ async function main(): Promise<void> {
   } finally {
     await db.close();
   }
-  process.stdout.write('MIGRATED\n');
+}
+
+async function main(): Promise<void> {
+  const [url] = process.argv.slice(2);
+  if (!url) throw new TypeError('usage: migrate-child.ts <databaseUrl>');
+  process.stdout.write('READY\n');
+  for await (const schema of createInterface({ input: process.stdin })) {
+    try {
+      await migrateAll(url, schema);
+      process.stdout.write('MIGRATED\n');
+    } catch (error) {
+      const e = error as { code?: unknown; message?: unknown };
+      process.stdout.write(`${JSON.stringify({ error: { code: e.code, message: e.message } })}\n`);
+    }
+  }
 }
 
 main().catch((error: unknown) => {
-  const e = error as { code?: unknown; message?: unknown };
-  process.stdout.write(`${JSON.stringify({ error: { code: e.code, message: e.message } })}\n`);
+  process.stderr.write(`${String(error)}\n`);
   process.exit(1);
 });

@@ -27,14 +27,24 @@ export class VerifiedPasswords {
     this.#max = max;
   }
 
+  // NFC as scrypt sees it (password.ts), so the cache and a scrypt check never disagree.
   #digest(password: string): Buffer {
-    return createHmac('sha256', this.#key).update(password, 'utf8').digest();
+    return createHmac('sha256', this.#key).update(password.normalize('NFC'), 'utf8').digest();
   }
 
   /** True when `password` is known to match `hash` (constant-time). */
   has(login: string, hash: string, password: string): boolean {
+    return this.matches(login, hash, password) === true;
+  }
+
+  /**
+   * Whether `password` is the one `hash` was checked against (constant-time); undefined when no password is
+   * remembered for that hash, so only scrypt can tell.
+   */
+  matches(login: string, hash: string, password: string): boolean | undefined {
     const entry = this.#entries.get(login);
-    return entry !== undefined && entry.hash === hash && timingSafeEqual(entry.digest, this.#digest(password));
+    if (entry === undefined || entry.hash !== hash) return undefined;
+    return timingSafeEqual(entry.digest, this.#digest(password));
   }
 
   remember(login: string, hash: string, password: string): void {

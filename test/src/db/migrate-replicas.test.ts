@@ -16,26 +16,40 @@ const running = new Set<ChildProcess>();
 const schemas: string[] = [];
 
 interface Replica {
+  /** Resolves once the kit is loaded (or the process has exited). */
   ready: Promise<void>;
-  /** Everything it printed, once it has exited, and its exit code. */
-  done: Promise<{ code: number | null; output: string }>;
-  go(): void;
+  /** Releases it on `schema`; resolves with the line it answers (`MIGRATED` or an error), or what it printed. */
+  migrate(schema: string): Promise<string>;
+  /** Ends its input; resolves with its exit code and everything it printed. */
+  end(): Promise<{ code: number | null; output: string }>;
 }
 
-function startReplica(url: string, schema: string): Replica {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, url, schema], {
+function startReplica(url: string): Replica {
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, url], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   running.add(child);
   let output = '';
-  let markReady!: () => void;
-  const ready = new Promise<void>((resolve) => {
-    markReady = resolve;
-  });
+  const lines: string[] = [];
+  let exited: string | undefined;
+  let waiter: ((line: string) => void) | undefined;
+  const answered = () => {
+    if (waiter === undefined) return;
+    const line = lines.shift() ?? exited;
+    if (line === undefined) return;
+    const wake = waiter;
+    waiter = undefined;
+    wake(line);
+  };
+  let pending = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
     output += chunk;
-    if (output.startsWith('READY\n')) markReady();
+    pending += chunk;
+    const complete = pending.split('\n');
+    pending = complete.pop()!;
+    lines.push(...complete);
+    answered();
   });
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
     output += chunk;
@@ -43,11 +57,28 @@ function startReplica(url: string, schema: string): Replica {
   const done = new Promise<{ code: number | null; output: string }>((resolve) => {
     child.once('exit', (code) => {
       running.delete(child);
-      markReady();
+      exited = `exited ${code}: ${output}`;
+      answered();
       resolve({ code, output });
     });
   });
-  return { ready, done, go: () => child.stdin!.write('go\n') };
+  const next = () =>
+    new Promise<string>((resolve) => {
+      waiter = resolve;
+      answered();
+    });
+  const ready = next().then(() => {});
+  return {
+    ready,
+    migrate: (schema) => {
+      child.stdin!.write(`${schema}\n`);
+      return next();
+    },
+    end: () => {
+      child.stdin!.end();
+      return done;
+    },
+  };
 }
 
 describe.skipIf(!haveService('DATABASE_URL', DATABASE_URL, 'the replicas-start-together migration test'))(
@@ -62,14 +93,14 @@ describe.skipIf(!haveService('DATABASE_URL', DATABASE_URL, 'the replicas-start-t
     });
 
     it('brings every replica up, each migration applied once, when they start at once on an empty schema', async () => {
+      // The same processes take every round: each round is a fresh schema and fresh connections, released at once.
+      const replicas = Array.from({ length: REPLICAS }, () => startReplica(DATABASE_URL!));
+      await Promise.all(replicas.map((r) => r.ready));
       for (let round = 0; round < ROUNDS; round++) {
         const schema = `wpk_replicas_${randomBytes(4).toString('hex')}`;
         schemas.push(schema);
-        const replicas = Array.from({ length: REPLICAS }, () => startReplica(DATABASE_URL!, schema));
-        await Promise.all(replicas.map((r) => r.ready));
-        for (const replica of replicas) replica.go();
-        const results = await Promise.all(replicas.map((r) => r.done));
-        for (const result of results) expect(result, result.output).toMatchObject({ code: 0 });
+        const answers = await Promise.all(replicas.map((r) => r.migrate(schema)));
+        expect(answers).toEqual(replicas.map(() => 'MIGRATED'));
         const client = new pg.Client({ connectionString: DATABASE_URL });
         await client.connect();
         const twice = await client.query(
@@ -77,6 +108,9 @@ describe.skipIf(!haveService('DATABASE_URL', DATABASE_URL, 'the replicas-start-t
         );
         await client.end();
         expect(twice.rows).toEqual([]);
+      }
+      for (const result of await Promise.all(replicas.map((r) => r.end()))) {
+        expect(result, result.output).toMatchObject({ code: 0 });
       }
     }, 120_000);
   },

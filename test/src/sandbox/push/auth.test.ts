@@ -103,6 +103,22 @@ describe.each(sandboxCases('Push auth'))('Push API authentication on $name', ({ 
     );
   });
 
+  it('refuses the same password written in another Unicode form (NFD for NFC), as scrypt sees them', async () => {
+    const login = freshLogin('auth');
+    const nfc = 'caf\u00e9-password-1';
+    expect((await call(url, 'POST', '/sandbox/push/accounts', { login, partner: 'p', password: nfc })).status).toBe(
+      200,
+    );
+    const same = await call(
+      url,
+      'PUT',
+      '/public/user/reset-password',
+      { password: nfc.normalize('NFD') },
+      basic(login, nfc),
+    );
+    expect(same).toMatchObject({ status: 400, body: { errors: ['password: must differ from the current password'] } });
+  });
+
   it('checks the new password against the contract and keeps the initial state on a bad one', async () => {
     const { login, password } = await newAccount();
     const res = await call(url, 'PUT', '/public/user/reset-password', { password: 'short' }, basic(login, password));
