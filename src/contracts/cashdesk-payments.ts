@@ -180,6 +180,17 @@ export const PaymentRefund = z
     status: z.enum(['pending', 'succeeded', 'failed']).meta({
       description: 'pending: the service has not settled it yet (followed); failed: nothing was given back.',
     }),
+    origin: z
+      .enum(['kit', 'service'])
+      .optional()
+      .meta({
+        description:
+          'service: made outside the kit (another system at the Pay API), recorded by `pay reconcile --heal`; ' +
+          'absent: made through the kit.',
+      }),
+    at: z.string().optional().meta({
+      description: 'RFC 3339 time the service made it (origin service only): the day-close counts it that day.',
+    }),
   })
   .meta({ id: 'PaymentRefund' });
 export type PaymentRefund = z.infer<typeof PaymentRefund>;

@@ -116,6 +116,10 @@ export interface RefundRecord {
   state: RefundState;
   /** The service's last answer about it. */
   answer: RefundAnswer;
+  /** `service`: made outside the kit and recorded from the service's figures (no call was made). Default the kit. */
+  origin?: 'service';
+  /** RFC 3339 time the service made it (origin `service`). */
+  at?: string;
 }
 
 /** A transaction of the session as the desk sees it: the current one, and every one it left behind. */

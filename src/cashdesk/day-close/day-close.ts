@@ -69,7 +69,10 @@ function amountOf(record: PaymentRecord, transactionId: string): number {
   return t?.totalAmount ?? record.view.totalAmount;
 }
 
-/** Adds each till's money of the day: successes and settled refunds, each on the day it was first told. */
+/**
+ * Adds each till's money of the day: successes and settled refunds, each on the day it was first told (a refund
+ * made outside the kit, recorded by `pay reconcile --heal`, on the day the service made it).
+ */
 function addMoney(
   records: PaymentRecord[],
   events: StoredUpdate[],
@@ -91,7 +94,9 @@ function addMoney(
     const refund = body.refund;
     if (refund?.status === 'succeeded') {
       const id = `${keyOf(e)}:${refund.refundId}`;
-      if (!refundSeen.has(id) && inDay(e.at)) add(e.tillId, { refunded: refund.amount ?? 0 });
+      // One made outside the kit and healed later counts on the day the service made it.
+      const at = refund.at === undefined ? e.at : new Date(refund.at);
+      if (!refundSeen.has(id) && inDay(at)) add(e.tillId, { refunded: refund.amount ?? 0 });
       refundSeen.add(id);
     }
   }

@@ -22,7 +22,8 @@ export function told(event: PaymentSessionEvent): boolean {
 export function refundOf(r: RefundRecord): PaymentRefund {
   const amount = r.answer.amount ?? r.amount;
   const { refundId, transactionId, state: status } = r;
-  return { refundId, transactionId, ...(amount === undefined ? {} : { amount }), status };
+  const outside = r.origin === undefined ? {} : { origin: r.origin, ...(r.at === undefined ? {} : { at: r.at }) };
+  return { refundId, transactionId, ...(amount === undefined ? {} : { amount }), status, ...outside };
 }
 
 /** The `pay.sessionUpdated` that tells a session event, over the payment's view once the event happened. */

@@ -71,30 +71,8 @@ export async function healPaidUntold(
     ...(state.statusClass ? { statusClass: state.statusClass } : {}),
     transactionId: state.transactionId,
   };
-  const { rows } = await target.db.query<{ seq: string | number }>(
-    `WITH u AS (
-       UPDATE cashdesk_payments SET phase = 'succeeded', open = $3, active = FALSE, snapshot = $4::jsonb,
-         view = $5::jsonb, updated_at = $6, seq = seq + 1, epoch = epoch + 1, owner = NULL, lease_until = NULL,
-         wanted = FALSE
-       WHERE till_id = $1 AND payment_id = $2 AND (owner IS NULL OR lease_until IS NULL OR lease_until < now())
-       RETURNING till_id, payment_id, seq
-     ), e AS (
-       INSERT INTO cashdesk_payment_events (till_id, payment_id, seq, body)
-       SELECT till_id, payment_id, seq, $7::jsonb || jsonb_build_object('seq', seq) FROM u
-     )
-     SELECT seq FROM u`,
-    [
-      record.tillId,
-      record.paymentId,
-      isOpen(paid),
-      JSON.stringify(paid.snapshot),
-      JSON.stringify(paid.view),
-      at,
-      JSON.stringify(update),
-    ],
-  );
-  if (rows[0] !== undefined) {
-    const seq = Number(rows[0].seq);
+  const seq = await writeUnheld(target, paid, update, at);
+  if (seq !== undefined) {
     await notify(target, { kind: 'events', tillId: record.tillId, paymentId: record.paymentId, seq });
     return;
   }
@@ -103,7 +81,44 @@ export async function healPaidUntold(
   await notify(target, { kind: 'state', transactionId: String(state.transactionId) });
 }
 
-async function notify(target: HealTarget, hint: HintBody): Promise<void> {
+/**
+ * Writes a healed payment no live instance holds (no lease, or a lapsed one) with one event for its till, in one
+ * statement; the epoch moves on so an owner that comes back cannot write over it. Undefined when one holds it.
+ */
+export async function writeUnheld(
+  target: HealTarget,
+  healed: PaymentRecord,
+  update: SessionUpdate,
+  at: string,
+): Promise<number | undefined> {
+  const { rows } = await target.db.query<{ seq: string | number }>(
+    `WITH u AS (
+       UPDATE cashdesk_payments SET phase = $3, open = $4, active = FALSE, snapshot = $5::jsonb,
+         view = $6::jsonb, updated_at = $7, seq = seq + 1, epoch = epoch + 1, owner = NULL, lease_until = NULL,
+         wanted = FALSE
+       WHERE till_id = $1 AND payment_id = $2 AND (owner IS NULL OR lease_until IS NULL OR lease_until < now())
+       RETURNING till_id, payment_id, seq
+     ), e AS (
+       INSERT INTO cashdesk_payment_events (till_id, payment_id, seq, body)
+       SELECT till_id, payment_id, seq, $8::jsonb || jsonb_build_object('seq', seq) FROM u
+     )
+     SELECT seq FROM u`,
+    [
+      healed.tillId,
+      healed.paymentId,
+      healed.view.phase,
+      isOpen(healed),
+      JSON.stringify(healed.snapshot),
+      JSON.stringify(healed.view),
+      at,
+      JSON.stringify(update),
+    ],
+  );
+  return rows[0] === undefined ? undefined : Number(rows[0].seq);
+}
+
+/** Tells the instances a heal was written (PostgreSQL's channel; PGlite has one process and no channel). */
+export async function notify(target: HealTarget, hint: HintBody): Promise<void> {
   if (target.channel === undefined || target.db.kind !== 'postgres') return;
   await target.db.query('SELECT pg_notify($1, $2)', [target.channel, JSON.stringify({ ...hint, from: HEALER })]);
 }

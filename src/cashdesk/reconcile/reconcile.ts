@@ -4,6 +4,7 @@ import type { PayClient } from '../../pay/client.js';
 import type { PaymentRecord } from '../payments/record.js';
 import { compareTransaction, receiptFinding, type ServiceAnswer, transactionsOf } from './compare.js';
 import { type HealTarget, healPaidUntold } from './heal.js';
+import { healRefundUnknown } from './heal-refund.js';
 import { type Period, paymentsOfPeriod } from './period.js';
 import type { Discrepancy, ReconcileReport } from './report.js';
 
@@ -17,7 +18,7 @@ export interface ReconcileOptions extends HealTarget {
   period: Period;
   /** A till's store; null when it names none. Default: none for every till. */
   storeOf?: (tillId: string) => string | null;
-  /** Record what the service says where no money moves (`paid_untold`). Default false. */
+  /** Record what the service says where no money moves (`paid_untold`, `refund_unknown`). Default false. */
   heal?: boolean;
   /** Default {@link DEFAULT_STALE_AFTER_MS}. */
   staleAfterMs?: number;
@@ -40,11 +41,22 @@ async function ask(client: PayClient, record: PaymentRecord, id: string | number
   }
 }
 
+/** Records what the service says of one discrepancy where no money moves; whether it was recorded. */
+async function heal(target: HealTarget, record: PaymentRecord, d: Discrepancy, state: TransactionAnswer) {
+  if (d.kind === 'paid_untold') {
+    await healPaidUntold(target, record, state);
+    return true;
+  }
+  if (d.kind === 'refund_unknown') return healRefundUnknown(target, record, state);
+  return false;
+}
+
 /**
  * Compares the kit's payments of a period with the Pay service: reads them
  * from the database (no server needs to run), asks /status about every
  * transaction, and reports each difference. With `heal`, a `paid_untold`
- * payment is recorded as paid; nothing is ever refunded or cancelled.
+ * payment is recorded as paid and a `refund_unknown` refund as made by the
+ * service (see healRefundUnknown); nothing is ever refunded or cancelled.
  */
 export async function reconcile(options: ReconcileOptions): Promise<ReconcileReport> {
   const now = options.now ?? Date.now;
@@ -55,15 +67,16 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRep
   let transactions = 0;
   for (const record of records) {
     const store = storeOf(record.tillId);
+    // One heal per payment and run: a second would write over the first from the record as it was read.
+    let healed = false;
     for (const transaction of transactionsOf(record)) {
       transactions++;
       const answer = await ask(options.client, record, transaction.transactionId, options.timeoutMs);
       const found = compareTransaction({ record, transaction, answer, store, now: now(), staleAfterMs });
       for (const d of found) {
-        if (d.kind === 'paid_untold' && options.heal && 'state' in answer) {
-          await healPaidUntold(options, record, answer.state as TransactionAnswer);
-          d.healed = true;
-        }
+        if (!options.heal || healed || !('state' in answer)) continue;
+        d.healed = await heal(options, record, d, answer.state);
+        healed = d.healed;
       }
       discrepancies.push(...found);
     }

@@ -21,7 +21,8 @@ error.
   --json         the report as JSON
   --csv FILE     also write the discrepancies to FILE as CSV
   --heal         record what the service says where no money moves (a paid_untold payment becomes succeeded
-                 and its till is told); never refunds or cancels`;
+                 and its till is told; a refund_unknown refund is recorded as the service's); never refunds
+                 or cancels`;
 
 const DAY_MS = 86_400_000;
 

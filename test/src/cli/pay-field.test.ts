@@ -103,14 +103,14 @@ describe.runIf(ready)('the back office in the field', () => {
       expect(found).toHaveLength(3);
     });
 
-    it('pay reconcile --heal records the paid_untold payment as succeeded, and nothing else', async () => {
+    it('pay reconcile --heal records the paid_untold payment and the outside refund, and nothing else', async () => {
       const { code, stdout } = await scene.pay('reconcile', '--heal', '--json');
       expect(code).toBe(1);
       const healed = JSON.parse(stdout).discrepancies.map((d: any) => [d.kind, d.healed]);
       expect(healed).toEqual(
         expect.arrayContaining([
           ['paid_untold', true],
-          ['refund_unknown', false],
+          ['refund_unknown', true],
           ['late_success', false],
         ]),
       );
@@ -135,6 +135,13 @@ describe.runIf(ready)('the back office in the field', () => {
       expect(String(view.transactionId)).toBe(ids.s2);
       // Its event stream, replayed from the start, ends in the success the heal wrote.
       expect(await scene.eventsUntil(KEYS.south, 's-2', '"phase":"succeeded"')).toContain('"phase":"succeeded"');
+      // The refund another system made is the payment's now, for its till and the back office alike.
+      const refunded = await scene.view(KEYS.south, 's-1');
+      expect(refunded).toMatchObject({ refundedAmount: OTHER_REFUND });
+      expect(refunded.refunds).toEqual([expect.objectContaining({ amount: OTHER_REFUND, origin: 'service' })]);
+      const list = await scene.call('GET', '/v1/back-office/payments?tillId=south-1', KEYS.erp);
+      const listed = list.body.payments.find((p: any) => p.paymentId === 's-1');
+      expect(listed).toMatchObject({ refundedAmount: OTHER_REFUND });
     });
 
     it('refunds the late success from the back office over HTTP, and refuses a key without the scope', async () => {
@@ -158,7 +165,8 @@ describe.runIf(ready)('the back office in the field', () => {
       };
       expect(expected).toEqual({ paid: 4 * TOTAL, refunded: PART + OTHER_REFUND + TOTAL });
       // A run across midnight (UTC) closes both days: their sums are what the sandbox holds.
-      const totals = { payments: 0, paid: 0, refunded: 0, unknownRefunds: 0 };
+      const totals = { payments: 0, paid: 0, refunded: 0 };
+      const tills = new Map<string, { paid: number; refunded: number }>();
       for (const date of dates) {
         const cli = await scene.pay('day-close', '--date', date, '--json');
         expect(cli.code, cli.stderr).toBe(0);
@@ -170,16 +178,23 @@ describe.runIf(ready)('the back office in the field', () => {
         totals.payments += report.totals.payments;
         totals.paid += report.totals.paid;
         totals.refunded += report.totals.refunded;
-        // The refund another system made is the service's, not the kit's: the report names it as a discrepancy.
-        for (const d of report.discrepancies.filter((d: any) => d.kind === 'refund_unknown'))
-          totals.unknownRefunds += d.service.refundedAmount - d.kit.refundedAmount;
+        for (const t of report.tills) {
+          const sum = tills.get(t.tillId) ?? { paid: 0, refunded: 0 };
+          tills.set(t.tillId, { paid: sum.paid + t.paid, refunded: sum.refunded + t.refunded });
+        }
+        // Healed, the refund another system made is no discrepancy any more: it is in `refunded`.
+        expect(report.discrepancies.filter((d: any) => d.kind === 'refund_unknown')).toEqual([]);
       }
-      expect(totals).toEqual({
-        payments: 4,
-        paid: expected.paid,
-        refunded: expected.refunded - OTHER_REFUND,
-        unknownRefunds: OTHER_REFUND,
-      });
+      expect(totals).toEqual({ payments: 4, ...expected });
+      // Per till too: each till's figures are the sandbox's for the payments that till made.
+      const tillOf = (paymentId: string) => (paymentId.startsWith('n-') ? 'north-1' : 'south-1');
+      const own = new Map<string, { paid: number; refunded: number }>();
+      for (const r of sandbox) {
+        const sum = own.get(tillOf(r.paymentId)) ?? { paid: 0, refunded: 0 };
+        const paid = r.status === 'succeeded' ? r.totalAmount : 0;
+        own.set(tillOf(r.paymentId), { paid: sum.paid + paid, refunded: sum.refunded + r.refunded });
+      }
+      expect(Object.fromEntries(tills)).toEqual(Object.fromEntries(own));
     });
 
     it('shows the audit log to the audit key only, with who did what', async () => {
