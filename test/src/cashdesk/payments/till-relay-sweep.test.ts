@@ -58,8 +58,7 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'payments shared by sev
         webhookSecret: secret,
         adoptIntervalMs: 50,
         leaseMs: 600,
-        openChannel: (l) =>
-          openChannel({ url, channel: `wpk_pay_${schema}`, notifyWith, onMessage: l.onMessage }),
+        openChannel: (l) => openChannel({ url, channel: `wpk_pay_${schema}`, notifyWith, onMessage: l.onMessage }),
       });
       await payments.init();
       running.push(payments);
