@@ -82,6 +82,8 @@ export class Coordination {
     this.#every(this.#deps.adoptIntervalMs, () => {
       void this.adopt();
       this.#resumeStalled();
+      // Alone on its database, every event is told from here: only beside others can a hint be missed for good.
+      if (this.#channel !== undefined) tills.sweep();
     });
     this.#every(this.#deps.renewIntervalMs, () => {
       this.#renew();

@@ -174,6 +174,16 @@ export class PaymentStore {
     return rows.map(fromRow);
   }
 
+  /** The last event number of each open payment of these tills (one indexed read, whatever their number). */
+  async openSeqsOf(tillIds: readonly string[]): Promise<Array<PaymentKey & { seq: number }>> {
+    if (tillIds.length === 0) return [];
+    const { rows } = await this.#db.query<{ till_id: string; payment_id: string; seq: number }>(
+      'SELECT till_id, payment_id, seq FROM cashdesk_payments WHERE till_id = ANY($1::text[]) AND open',
+      [tillIds],
+    );
+    return rows.map((row) => ({ tillId: row.till_id, paymentId: row.payment_id, seq: Number(row.seq) }));
+  }
+
   /** A payment's events after `afterSeq`, in order (at most those kept). */
   async eventsOf(key: PaymentKey, afterSeq: number): Promise<StoredEvent[]> {
     const { rows } = await this.#db.query<{ seq: number; body: SessionUpdate }>(

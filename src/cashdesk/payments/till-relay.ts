@@ -28,6 +28,7 @@ export class TillFeedRelay {
   /** A resynchronisation whose read failed, from when: done again by `retry`. */
   #resyncFrom: Date | undefined;
   #downSince = Date.now();
+  #sweeping = false;
 
   constructor(deps: TillFeedRelayDeps) {
     this.#deps = deps;
@@ -130,6 +131,29 @@ export class TillFeedRelay {
         },
       );
     }
+  }
+
+  /**
+   * Reads how far each open payment of the tills connected here has gone and tells what they were not told: the
+   * hints that never came (their writer died or lost its lease between its commit and its NOTIFY, or a write it
+   * took for failed committed after all) are read here. One read of the payment rows per call, one at a time;
+   * events only for payments behind. Called on a slow timer.
+   */
+  sweep(): void {
+    const tills = this.#feed.tills();
+    if (this.#sweeping || tills.length === 0) return;
+    this.#sweeping = true;
+    this.#deps.store
+      .openSeqsOf(tills)
+      .then(
+        (open) => {
+          for (const { seq, ...key } of open) this.hinted(key, seq);
+        },
+        (error: unknown) => this.#deps.onError(error, 'open payments not read: read again at the next sweep'),
+      )
+      .finally(() => {
+        this.#sweeping = false;
+      });
   }
 
   /** Reads again what could not be read (a hint's events, a resynchronisation): called on a timer. */

@@ -13,6 +13,13 @@ function stumblingStore() {
   const store = {
     failing: 0,
     openOf: async () => [],
+    openSeqsOf: async () => {
+      if (store.failing > 0) {
+        store.failing--;
+        throw databaseUnavailable('connection reset');
+      }
+      return [{ ...key, seq: paid.seq }];
+    },
     eventsOf: async (): Promise<StoredEvent[]> => {
       if (store.failing > 0) {
         store.failing--;
@@ -78,5 +85,35 @@ describe('TillFeedRelay', () => {
     relay.retry();
     await reads();
     expect(told).toHaveLength(1);
+  });
+
+  it('tells a payment result whose hint never came at the next sweep', async () => {
+    const store = stumblingStore();
+    const relay = relayOn(store);
+    const told: SessionUpdate[] = [];
+    await relay.subscribe('till-1', (u) => told.push(u), false);
+    // The writer committed the result and died (or lost its lease) before its NOTIFY: no hint, no channel loss.
+    await reads();
+    expect(told).toEqual([]);
+    relay.sweep();
+    await reads();
+    expect(told).toEqual([{ ...paid.update, seq: 3 }]);
+    relay.sweep();
+    await reads();
+    expect(told).toHaveLength(1);
+  });
+
+  it('sweeps again after a sweep whose read failed', async () => {
+    const store = stumblingStore();
+    const relay = relayOn(store);
+    const told: SessionUpdate[] = [];
+    await relay.subscribe('till-1', (u) => told.push(u), false);
+    store.failing = 1;
+    relay.sweep();
+    await reads();
+    expect(told).toEqual([]);
+    relay.sweep();
+    await reads();
+    expect(told).toEqual([{ ...paid.update, seq: 3 }]);
   });
 });
