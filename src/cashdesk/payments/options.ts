@@ -3,6 +3,7 @@ import type { Database, SharedChannel } from '../../db/index.js';
 import type { Sleep } from '../../time/sleep.js';
 import type { PayClient } from '../../pay/client.js';
 import type { ChannelListeners } from './coordination.js';
+import type { IntentAudit } from './intent-audit.js';
 
 /** Options of {@link CashDeskPayments}. */
 export interface CashDeskPaymentsOptions {
@@ -47,6 +48,11 @@ export interface CashDeskPaymentsOptions {
    * costs each payment a write's wait per phase.
    */
   writeBehind?: boolean;
+  /**
+   * Where the payments keep an audit log (`cashdesk_audit`, migrated by the caller): the `ok` record of each intent
+   * of AUDITED_IN_WRITE is then written in the statement that writes its effect. Default: none written here.
+   */
+  audit?: IntentAudit;
   /** Failures nobody is waiting for (a background write, a hint). */
   onError?: (error: unknown, what: string) => void;
 }
