@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
+import { auditCaller } from '../cashdesk/back-office/audit-context.js';
 import type { BackOfficeRecords } from '../cashdesk/back-office/records.js';
 import type { Payments } from '../cashdesk/payments/api.js';
 import { PaymentsError } from '../cashdesk/payments/errors.js';
@@ -130,9 +131,18 @@ class ThreadPayments implements Payments, BackOfficeRecords {
     // The request's id crosses with the call: the thread's Pay API requests carry it on.
     const rid = currentRequestId();
     const tp = currentTraceparent();
+    // And its caller: the refunds' audit records are written there, with their effect.
+    const caller = auditCaller();
     return new Promise<T>((resolve, reject) => {
       this.#calls.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      const message: ToPayments = { type: 'call', id, call, args, ...(rid === undefined ? {} : { requestId: rid }) };
+      const message: ToPayments = {
+        type: 'call',
+        id,
+        call,
+        args,
+        ...(rid === undefined ? {} : { requestId: rid }),
+        ...(caller.actor === undefined && caller.address == null ? {} : { caller }),
+      };
       this.#post(tp === undefined ? message : { ...message, traceparent: tp });
     });
   }

@@ -1,3 +1,4 @@
+import type { AuditCaller } from '../cashdesk/back-office/audit-context.js';
 import { paymentRefusal, RelayedRefusal, type PaymentRefusal } from '../cashdesk/payments/errors.js';
 import type { SessionUpdate } from '../contracts/cashdesk-payments.js';
 import { KitError, type KitErrorCode } from '../errors.js';
@@ -49,6 +50,8 @@ export type ToPayments =
       requestId?: string;
       /** The W3C traceparent of the span that made the call, when tracing: the thread's spans are its children. */
       traceparent?: string;
+      /** Who made the call (withAuditCaller), when known: the audit records the thread writes name them. */
+      caller?: AuditCaller;
     }
   | { type: 'unsubscribe'; subscription: number }
   | { type: 'answer'; id: number; ok: true; value: unknown }

@@ -2,6 +2,7 @@ import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
+import { withAuditCaller } from '../cashdesk/back-office/audit-context.js';
 import type { Payments } from '../cashdesk/payments/api.js';
 import type { IntentName, IntentParams } from '../cashdesk/payments/intents.js';
 import type { BarcodeVerification } from '../contracts/barcode.js';
@@ -163,8 +164,9 @@ try {
         () => {},
       );
     } else {
-      const { id, call, args, requestId: rid, traceparent } = message;
-      const traced = () => withTraceparent(traceparent, () => run(pay, webhookHandler, call, args));
+      const { id, call, args, requestId: rid, traceparent, caller } = message;
+      const as = () => withAuditCaller(caller ?? {}, () => run(pay, webhookHandler, call, args));
+      const traced = () => withTraceparent(traceparent, as);
       (rid === undefined ? traced() : withRequestId(rid, traced)).then(
         (value) => send({ type: 'result', id, ok: true, value }),
         (error: unknown) => send({ type: 'result', id, ok: false, error: toWire(error) }),

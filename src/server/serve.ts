@@ -219,7 +219,7 @@ async function buildCashDesk(
   const verifications = new TillVerifications({ verifier, metrics, ...(signer ? { signer } : {}) });
   opened.pay = await openPayments(config, verifications, metrics, logger, options);
   const { pay } = opened;
-  // Every money-moving intent, from a till or the back office, leaves an audit record.
+  // Every money-moving intent, from a till or the back office, leaves an audit record (a refund's, with its effect).
   const payments = pay && auditedPayments(pay.payments, (err) => logger.warn({ err }, 'audit record not written'));
   // With Redis, the wrong-key budget per address holds for every instance together, not for each.
   const failureCounts = store === undefined ? undefined : new RedisFailureCounts({ client: store.client, logger });

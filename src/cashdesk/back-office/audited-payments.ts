@@ -1,7 +1,7 @@
-import type { PaymentView, RefundIntent } from '../../contracts/cashdesk-payments.js';
+import type { PaymentView } from '../../contracts/cashdesk-payments.js';
 import { KitError } from '../../errors.js';
-import { currentRequestId } from '../../log/request-id.js';
 import type { Payments } from '../payments/api.js';
+import { AUDITED_IN_WRITE } from '../payments/intent-audit.js';
 import {
   type AuditedIntent,
   type IntentName,
@@ -9,8 +9,8 @@ import {
   type IntentResult,
   intentOf,
 } from '../payments/intents.js';
-import { auditCaller } from './audit-context.js';
-import type { AuditAction, AuditRecord } from './audit-log.js';
+import type { AuditAction } from './audit-log.js';
+import { type AuditedCall, auditRecordOf } from './audit-record.js';
 import type { BackOfficeRecords } from './records.js';
 
 /** The payments with their audit log. */
@@ -22,37 +22,24 @@ export function outcomeOf(error: unknown): string {
 }
 
 /**
- * Payments whose money-moving intents (those `PAYMENT_INTENTS` marks `audited`) each append an audit record after
- * they settle: `ok` or the refusal's code, by the caller `withAuditCaller` names (default the till), with the
- * request id. A record that cannot be written is reported to `onError` and does not change the intent's answer:
- * the money already moved, or did not.
+ * Payments whose money-moving intents (those `PAYMENT_INTENTS` marks `audited`) each leave one audit record: `ok`
+ * or the refusal's code, by the caller `withAuditCaller` names (default the till), with the request id. A refusal
+ * is recorded here once it settles (it changed nothing to write with), and so is a success of an intent outside
+ * `inWrite`; the payments write the `ok` record of each intent in `inWrite` (default AUDITED_IN_WRITE, as
+ * BackOfficePayments does) themselves, in the statement that stores its effect. A record this wrapper cannot
+ * write is reported to `onError` and does not change the intent's answer: the money already moved, or did not.
  */
-export function auditedPayments(inner: RecordedPayments, onError: (error: unknown) => void): RecordedPayments {
-  const audited = async (
-    action: AuditAction,
-    tillId: string,
-    paymentId: string | undefined,
-    run: () => Promise<PaymentView>,
-    refund?: RefundIntent,
-  ): Promise<PaymentView> => {
-    const write = (outcome: string, view?: PaymentView) => {
-      const caller = auditCaller();
-      const record: AuditRecord = {
-        actor: caller.actor ?? { kind: 'till', id: tillId },
-        address: caller.address ?? null,
-        action,
-        tillId,
-        paymentId: view?.paymentId ?? paymentId ?? null,
-        refundId: refund?.refundId ?? null,
-        amount: amountOf(view, refund),
-        outcome,
-        requestId: currentRequestId() ?? null,
-      };
-      return inner.recordAudit(record).catch(onError);
-    };
+export function auditedPayments(
+  inner: RecordedPayments,
+  onError: (error: unknown) => void,
+  inWrite: ReadonlySet<IntentName> = AUDITED_IN_WRITE,
+): RecordedPayments {
+  const audited = async (call: AuditedCall, run: () => Promise<PaymentView>, okInWrite: boolean) => {
+    const write = (outcome: string, view?: PaymentView) =>
+      inner.recordAudit(auditRecordOf(call, outcome, view)).catch(onError);
     try {
       const view = await run();
-      await write('ok', view);
+      if (!okInWrite) await write('ok', view);
       return view;
     } catch (error) {
       await write(outcomeOf(error));
@@ -66,7 +53,8 @@ export function auditedPayments(inner: RecordedPayments, onError: (error: unknow
     const action: AuditAction = name as AuditedIntent;
     const { paymentId } = params as { paymentId?: string };
     const refund = name === 'refund' ? (params as IntentParams<'refund'>) : undefined;
-    return audited(action, tillId, paymentId, run as () => Promise<PaymentView>, refund) as Promise<IntentResult<N>>;
+    const call: AuditedCall = { action, tillId, paymentId, refund };
+    return audited(call, run as () => Promise<PaymentView>, inWrite.has(name)) as Promise<IntentResult<N>>;
   };
   // Every call forwarded to `inner` itself: its methods may use its private fields.
   return {
@@ -81,13 +69,4 @@ export function auditedPayments(inner: RecordedPayments, onError: (error: unknow
     reconciliation: (query) => inner.reconciliation(query),
     dayClose: (query) => inner.dayClose(query),
   };
-}
-
-/** The amount a record names: the refund's (asked, or as answered), else the payment's total. */
-function amountOf(view: PaymentView | undefined, refund: RefundIntent | undefined): number | null {
-  if (refund !== undefined) {
-    const answered = view?.refunds?.find((r) => r.refundId === refund.refundId)?.amount;
-    return refund.amount ?? answered ?? null;
-  }
-  return view?.totalAmount ?? null;
 }

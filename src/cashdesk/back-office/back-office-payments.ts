@@ -1,6 +1,9 @@
 import type { DayCloseQuery, ReconciliationQuery } from '../../contracts/back-office-reports.js';
+import type { RefundIntent } from '../../contracts/cashdesk-payments.js';
 import { migrate } from '../../db/index.js';
 import type { DayCloseReport } from '../day-close/day-close.js';
+import type { RecordOf } from '../payments/intent-audit.js';
+import type { AuditedIntent } from '../payments/intents.js';
 import type { CashDeskPaymentsOptions } from '../payments/options.js';
 import { dayCloseBody, reconciliationBody } from '../reconcile/back-office-reports.js';
 import { type BackgroundReconcileOptions, BackgroundReconciliation } from '../reconcile/background.js';
@@ -8,6 +11,7 @@ import type { ReconcileReport } from '../reconcile/report.js';
 import { CashDeskPayments } from '../payments/service.js';
 import { AuditLog, type AuditEntry, type AuditQuery, type AuditRecord } from './audit-log.js';
 import { auditMigrations } from './audit-migrations.js';
+import { auditRecordOf } from './audit-record.js';
 import { searchPayments, type PaymentPage, type PaymentSearch } from './payment-search.js';
 import type { BackOfficeRecords } from './records.js';
 
@@ -20,6 +24,13 @@ export interface BackOfficeReportsOptions {
 }
 
 const DAY_MS = 86_400_000;
+
+/** The `ok` record maker the payments use for an intent they audit in its write (see AUDITED_IN_WRITE). */
+function recordOf(action: AuditedIntent, tillId: string, params: unknown): RecordOf {
+  const { paymentId } = params as { paymentId?: string };
+  const refund = action === 'refund' ? (params as RefundIntent) : undefined;
+  return (view) => auditRecordOf({ action, tillId, paymentId, refund }, 'ok', view);
+}
 
 /**
  * The cash desk's payments with what the back office reads beside them, in the same database: every till's
@@ -34,7 +45,8 @@ export class BackOfficePayments extends CashDeskPayments implements BackOfficeRe
   #pruner: NodeJS.Timeout | undefined;
 
   constructor(options: CashDeskPaymentsOptions & { reports?: BackOfficeReportsOptions }) {
-    super(options);
+    // The audit table is this class's: the refunds' records are written with their effect (AUDITED_IN_WRITE).
+    super({ ...options, audit: { recordOf } });
     const reports = options.reports ?? {};
     this.#retentionDays = reports.auditRetentionDays;
     this.#options = options;

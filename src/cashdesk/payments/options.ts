@@ -4,6 +4,7 @@ import type { Sleep } from '../../time/sleep.js';
 import type { PayClient } from '../../pay/client.js';
 import type { ChannelListeners } from './coordination.js';
 import type { OwnershipEvent } from './ownership.js';
+import type { IntentAudit } from './intent-audit.js';
 
 /** Options of {@link CashDeskPayments}. */
 export interface CashDeskPaymentsOptions {
@@ -48,6 +49,11 @@ export interface CashDeskPaymentsOptions {
    * costs each payment a write's wait per phase.
    */
   writeBehind?: boolean;
+  /**
+   * Where the payments keep an audit log (`cashdesk_audit`, migrated by the caller): the `ok` record of each intent
+   * of AUDITED_IN_WRITE is then written in the statement that writes its effect. Default: none written here.
+   */
+  audit?: IntentAudit;
   /** Failures nobody is waiting for (a background write, a hint). */
   onError?: (error: unknown, what: string) => void;
   /** Each change of a payment's lease on this instance (claimed, adopted, lost, released, ended): for its log. */

@@ -1,4 +1,5 @@
 import type { SessionUpdate } from '../../contracts/cashdesk-payments.js';
+import type { AuditRecord } from '../back-office/audit-log.js';
 import { backoffDelay, type RetryPolicy } from '../../net/backoff.js';
 import { PaymentsError } from './errors.js';
 import type { PaymentWrite } from './store.js';
@@ -16,7 +17,7 @@ export interface RecordWritesDeps {
   /** Writes under the lease; false when the lease was lost. */
   save(write: PaymentWrite): Promise<boolean>;
   /** The payment's state to write now (its events are added here). */
-  current(): Omit<PaymentWrite, 'events'>;
+  current(): Omit<PaymentWrite, 'events' | 'audit'>;
   /** A write ended (either way): the payment may have come to rest. */
   written(): void;
   /** These events are stored (told to the till from here on). */
@@ -33,12 +34,14 @@ const RETRY: RetryPolicy = { max: Infinity, baseMs: 250, maxMs: 10_000 };
  * The writes of one payment's record, one at a time and in order. Writes
  * coalesce: a queued write takes the record as it is when it runs, with every
  * event not yet written. A write that fails keeps its events for the next one
- * and is tried again with backoff, so nothing told is left unwritten; a write
- * refused for a lost lease ends the writing for good.
+ * and is tried again with backoff, so nothing told is left unwritten (its audit
+ * records too: they go with the state they record); a write refused for a lost
+ * lease ends the writing for good.
  */
 export class RecordWrites {
   readonly #deps: RecordWritesDeps;
   #events: Array<{ seq: number; update: SessionUpdate }> = [];
+  #audit: AuditRecord[] = [];
   #chain: Promise<void> = Promise.resolve();
   #queued: Promise<void> | undefined;
   #pending = 0;
@@ -58,7 +61,7 @@ export class RecordWrites {
 
   /** Whether events wait for a write, or a failed write waits to be tried again: the payment is not at rest. */
   get unwritten(): boolean {
-    return this.#events.length > 0 || this.#retry !== undefined;
+    return this.#events.length > 0 || this.#audit.length > 0 || this.#retry !== undefined;
   }
 
   /** Whether a write was refused for a lost lease. */
@@ -69,6 +72,11 @@ export class RecordWrites {
   /** Adds an event to the next write. */
   add(seq: number, update: SessionUpdate): void {
     this.#events.push({ seq, update });
+  }
+
+  /** Adds an audit record to the next write: stored in its statement, or not at all. */
+  audit(record: AuditRecord): void {
+    this.#audit.push(record);
   }
 
   /** The record's first write (its insert), under way: every later write goes after it. */
@@ -102,12 +110,15 @@ export class RecordWrites {
     this.#queued = undefined;
     if (this.#lost) throw new LeaseLostError(this.#deps.paymentId);
     const events = this.#events;
+    const audit = this.#audit;
     this.#events = [];
+    this.#audit = [];
     let written: boolean;
     try {
-      written = await this.#deps.save({ ...this.#deps.current(), events });
+      written = await this.#deps.save({ ...this.#deps.current(), events, ...(audit.length > 0 ? { audit } : {}) });
     } catch (error) {
       this.#events = [...events, ...this.#events];
+      this.#audit = [...audit, ...this.#audit];
       this.#later();
       throw error;
     }

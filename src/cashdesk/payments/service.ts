@@ -7,6 +7,7 @@ import { Coordination } from './coordination.js';
 import { DrivenPayments } from './driven.js';
 import { notFound, PaymentsError } from './errors.js';
 import type { UpdateListener } from './feed.js';
+import type { RecordOf } from './intent-audit.js';
 import type { IntentHandlers, IntentName, IntentParams, IntentResult } from './intents.js';
 import { Leases } from './leases.js';
 import type { CashDeskPaymentsOptions } from './options.js';
@@ -21,14 +22,12 @@ import type { TillPayment } from './till-payment.js';
 import { TillPaymentFactory } from './till-payment-factory.js';
 
 /**
- * The payments the cash desk server runs for its tills: one payment session
- * (src/pay) per till payment, run on the till's behalf. A till only sends
- * intents (start, checkout, cancel, ...) and is told every phase change and
- * session event through `subscribe`. Payments are rows, each driven by the
- * instance holding its lease (see {@link Leases}); what happened to a payment
- * is a row per event, written with its state before the till is told. Any
- * instance takes any till's intent: it claims the payment, or has it handed
- * over. Transports call this; it imports none of them. Each intent's handler is the method of its name.
+ * The payments the cash desk server runs for its tills: one payment session (src/pay) per till payment, run on the
+ * till's behalf. A till only sends intents (start, checkout, cancel, ...) and is told every phase change and session
+ * event through `subscribe`. Payments are rows, each driven by the instance holding its lease (see {@link Leases});
+ * what happened to a payment is a row per event, written with its state before the till is told. Any instance takes
+ * any till's intent: it claims the payment, or has it handed over. Transports call this; it imports none of them.
+ * Each intent's handler is the method of its name.
  */
 export class CashDeskPayments implements Payments, IntentHandlers {
   readonly #options: CashDeskPaymentsOptions;
@@ -203,8 +202,10 @@ export class CashDeskPayments implements Payments, IntentHandlers {
   }
 
   /** `pay.refund`: all, `amount` or `items`, of the current transaction or `transactionId`; idempotent by refundId. */
-  refund(tillId: string, { paymentId, ...part }: IntentParams<'refund'>): Promise<PaymentView> {
-    return this.#intent({ tillId, paymentId }, (p) => p.session.refund(part));
+  refund(tillId: string, params: IntentParams<'refund'>): Promise<PaymentView> {
+    const { paymentId, ...part } = params;
+    const audit = this.#options.audit?.recordOf('refund', tillId, params);
+    return this.#intent({ tillId, paymentId }, (p) => p.session.refund(part), audit);
   }
 
   /**
@@ -271,12 +272,12 @@ export class CashDeskPayments implements Payments, IntentHandlers {
       throw new PaymentsError('PAYMENTS_CLOSED', 'the server is stopping: retry on another instance or later');
   }
 
-  async #intent(key: PaymentKey, op: (payment: TillPayment) => Promise<unknown>): Promise<PaymentView> {
+  async #intent(key: PaymentKey, op: (p: TillPayment) => Promise<unknown>, audit?: RecordOf): Promise<PaymentView> {
     this.#open();
     for (;;) {
       const payment = await this.#driven.drive(key);
       // Given up or moved while this intent waited its turn: the row is the payment now.
-      if (!payment.closed) return payment.run(() => op(payment));
+      if (!payment.closed) return payment.run(() => op(payment), audit);
     }
   }
 

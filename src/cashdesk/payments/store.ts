@@ -1,6 +1,8 @@
 import type { SessionUpdate } from '../../contracts/cashdesk-payments.js';
 import type { TransactionAnswer as TransactionState } from '../../contracts/pay/answers.js';
 import type { Queryable } from '../../db/index.js';
+import type { AuditRecord } from '../back-office/audit-log.js';
+import { AUDIT_INSERT, auditRow } from './intent-audit.js';
 import { isOpen, type PaymentRecord } from './record.js';
 import { fromRow, keyOf, type PaymentKey, type StoredEvent, type StoredPayment } from './rows.js';
 import { TurnBatch } from './turn-batch.js';
@@ -19,6 +21,8 @@ export interface PaymentWrite {
   active: boolean;
   /** The payment's events since its last write, each with its sequence number. */
   events: Array<{ seq: number; update: SessionUpdate }>;
+  /** Audit records written in the same statement, only if the payment's write is (AUDITED_IN_WRITE). */
+  audit?: AuditRecord[];
 }
 
 const TTL = (n: number) => `$${n}::bigint * interval '1 millisecond'`;
@@ -90,26 +94,32 @@ export class PaymentStore {
     return writes.map((w) => first.get(keyOf(w.record)) === w && inserted.has(keyOf(w.record)));
   }
 
-  /** One statement for a batch: the fenced updates, their events, and the pruning of events past those kept. */
+  /**
+   * One statement for a batch: the fenced updates, their events and audit records, and the pruning of events past
+   * those kept. One fails, none is written (each is tried again by its payment).
+   */
   async #saveAll(writes: PaymentWrite[]): Promise<boolean[]> {
     // Of two writes of one payment in a batch the later holds; its events are the union (numbers never repeat).
     const last = new Map<string, PaymentWrite>();
     for (const w of writes) {
       const before = last.get(keyOf(w.record));
-      last.set(keyOf(w.record), before === undefined ? w : { ...w, events: [...before.events, ...w.events] });
+      const audit = [...(before?.audit ?? []), ...(w.audit ?? [])];
+      last.set(keyOf(w.record), before === undefined ? w : { ...w, events: [...before.events, ...w.events], audit });
     }
+    // Only a batch with audit records names the audit table (the payments alone have none).
+    const audited = [...last.values()].some((w) => (w.audit ?? []).length > 0);
     const { rows } = await this.#db.query<{ till_id: string; payment_id: string; epoch: number }>(
       `WITH r AS (
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(till_id text, payment_id text, epoch bigint, phase text,
            open boolean, active boolean, receipt_sent boolean, snapshot jsonb, view jsonb, updated_at timestamptz,
-           seq bigint, events jsonb)
+           seq bigint, events jsonb, audit jsonb)
        ), u AS (
          UPDATE cashdesk_payments AS p SET phase = r.phase, open = r.open, active = r.active,
            receipt_sent = r.receipt_sent, snapshot = r.snapshot, view = r.view, updated_at = r.updated_at,
            seq = GREATEST(p.seq, r.seq), lease_until = now() + ${TTL(3)}
          FROM r WHERE p.till_id = r.till_id AND p.payment_id = r.payment_id AND p.owner = $2 AND p.epoch = r.epoch
-         RETURNING p.till_id, p.payment_id, p.epoch, p.seq, r.events
-       ), e AS (
+         RETURNING p.till_id, p.payment_id, p.epoch, p.seq, r.events, r.audit
+       )${audited ? AUDIT_INSERT : ''}, e AS (
          INSERT INTO cashdesk_payment_events (till_id, payment_id, seq, body)
          SELECT u.till_id, u.payment_id, (x.value ->> 'seq')::bigint, x.value -> 'update'
          FROM u, jsonb_array_elements(u.events) AS x ON CONFLICT DO NOTHING
@@ -121,7 +131,7 @@ export class PaymentStore {
        SELECT till_id, payment_id, epoch FROM u`,
       [
         JSON.stringify(
-          [...last.values()].map(({ record: r, epoch, active, events }) => ({
+          [...last.values()].map(({ record: r, epoch, active, events, audit }) => ({
             till_id: r.tillId,
             payment_id: r.paymentId,
             epoch,
@@ -134,6 +144,7 @@ export class PaymentStore {
             updated_at: r.view.updatedAt,
             seq: events.reduce((max, e) => Math.max(max, e.seq), 0),
             events,
+            audit: (audit ?? []).map(auditRow),
           })),
         ),
         this.#owner,

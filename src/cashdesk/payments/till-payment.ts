@@ -7,6 +7,7 @@ import { refundOf, told, updateFor } from './payment-updates.js';
 import { isOpen, type PaymentRecord } from './record.js';
 import { LeaseLostError, RecordWrites } from './record-writes.js';
 import { RescanWait } from './rescan-wait.js';
+import type { AuditRecord } from '../back-office/audit-log.js';
 import type { ReceiptMark } from './receipt-mark.js';
 import type { PaymentWrite } from './store.js';
 import type { TillPaymentDeps, TillPaymentInit } from './till-payment-deps.js';
@@ -45,6 +46,8 @@ export class TillPayment {
   readonly #rescan = new RescanWait();
   #op: Promise<unknown> | undefined;
   #running = 0;
+  /** Audited intents under way: their events wait for the write that carries their audit record (checkpoints aside). */
+  #holding = 0;
   #closed = false;
 
   constructor(deps: TillPaymentDeps<TillPayment>, init: TillPaymentInit) {
@@ -173,19 +176,26 @@ export class TillPayment {
    * Runs a till's intent: resolves with the payment's view once the intent is
    * done, or as soon as the session waits for the till's rescan (the till then
    * sends `pay.rescan`; the intent carries on and its outcome comes as updates).
-   * Its state is written before the answer.
+   * Its state is written before the answer. With `audit`, the intent's events
+   * (but those its checkpoints write) wait for the write after it, which holds
+   * the record `audit` makes of its answer: the effect and its record are one
+   * statement (tried again together when it fails). A refusal gets no record here.
    */
-  async run(op: () => Promise<unknown>): Promise<PaymentView> {
+  async run(op: () => Promise<unknown>, audit?: (view: PaymentView) => AuditRecord): Promise<PaymentView> {
     const rescan = this.#rescan.asked();
     this.#running++;
+    if (audit !== undefined) this.#holding++;
+    let answered = false;
     try {
       const done = op();
       this.#op = done;
       const first = await Promise.race([done.then(() => 'done' as const), rescan.promise]);
       // Carried on after the answer: its refusals reach the till as phases (RESCAN_FAILED: back where it was).
       if (first === 'rescan') done.catch((error: unknown) => this.#background(error));
+      answered = true;
     } finally {
       rescan.stop();
+      if (audit !== undefined) this.#release(answered ? audit(this.view()) : undefined);
       // A refusal too is answered only once what it changed is written.
       if (this.#deps.writeBehind !== true) await this.#writes.done();
       this.#running--;
@@ -248,6 +258,13 @@ export class TillPayment {
     this.#rescan.drop(new PaymentSessionError('SESSION_OVER', 'the server is stopping'));
   }
 
+  /** An audited intent ended: what it held is written, with its record when it succeeded. */
+  #release(record: AuditRecord | undefined): void {
+    this.#holding--;
+    if (record !== undefined) this.#writes.audit(record);
+    if (this.#holding === 0 && this.#writes.unwritten) this.flush().catch(() => {});
+  }
+
   #onEvent(event: PaymentSessionEvent): void {
     // A state that ends a watch is reported before the watch ends: look again once it has.
     if (event.type === 'transaction') queueMicrotask(() => this.#deps.settled(this));
@@ -257,10 +274,11 @@ export class TillPayment {
     const update = { ...updateFor(this.view(), event), seq: ++this.#seq };
     this.#writes.add(update.seq, update);
     if (this.#deps.writeBehind === true) {
-      void this.#flushBehind();
+      if (this.#holding === 0) void this.#flushBehind();
       this.#deps.publish(this.tillId, update);
       return;
     }
+    if (this.#holding > 0) return; // written with the audited intent's record
     // Written first, then told: published when its write stores it (RecordWrites' `stored`), a write that
     // failed (tried again) included, so every event a till was told is in the rows, numbered as it was told.
     this.flush().catch(() => {});

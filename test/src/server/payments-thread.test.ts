@@ -4,6 +4,7 @@ import { BASKET, startPayServer, TILL_KEY, TOTAL, type PayServer } from '../../s
 import { paySandboxCases, type PaySandbox } from '../pay/sandbox-harness.js';
 
 const [pglite] = paySandboxCases('payments thread');
+const AUDITOR_KEY = 'auditor-key-0123456789abcdef';
 
 // The server's default: payments on a worker thread (no injected clock, so the real one on both sides).
 describe('payments on their own thread (pay.thread worker)', () => {
@@ -11,7 +12,10 @@ describe('payments on their own thread (pay.thread worker)', () => {
   let pay: PayServer;
   beforeAll(async () => {
     sb = await pglite!.start(Date.now);
-    pay = await startPayServer(sb, { webhook: true });
+    pay = await startPayServer(sb, {
+      webhook: true,
+      backOffice: [{ id: 'auditor', key: AUDITOR_KEY, scopes: ['audit:read'] }],
+    });
   }, 120_000);
   afterAll(async () => {
     await pay?.close();
@@ -99,4 +103,20 @@ describe('payments on their own thread (pay.thread worker)', () => {
       expect((await till.call('pay.abandon', { paymentId: 'thread-3' })).phase).toBe('abandoned');
     },
   );
+
+  it("writes a refund's audit row on the thread with the bridge caller's address, once", async () => {
+    const till = await pay.connect();
+    const card = await pay.sim.issueCard({ walletPayIsDefault: true });
+    const started = await till.call('pay.start', { fullBarcode: card.barcode, basket: BASKET, paymentId: 'thread-4' });
+    await pay.sim.confirm(started.transactionId);
+    await till.until((u) => u.paymentId === 'thread-4' && u.phase === 'succeeded');
+    await till.call('pay.refund', { paymentId: 'thread-4', refundId: 'thread-rf', amount: 100 });
+    const audit = await fetch(`${pay.server.url}/v1/audit?paymentId=thread-4`, {
+      headers: { authorization: `Bearer ${AUDITOR_KEY}` },
+    });
+    const { entries } = (await audit.json()) as { entries: Array<Record<string, unknown>> };
+    expect(entries.filter((e) => e.action === 'refund')).toMatchObject([
+      { actor: { kind: 'till' }, refundId: 'thread-rf', amount: 100, outcome: 'ok', address: '127.0.0.1' },
+    ]);
+  });
 });
