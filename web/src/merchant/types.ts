@@ -1,3 +1,10 @@
+// The report shapes are the server's own contract (type-only: nothing of it is bundled).
+import type { z } from 'zod';
+import type {
+  DayCloseReport as DayCloseSchema,
+  Discrepancy as DiscrepancySchema,
+  ReconciliationReport,
+} from '../../../src/contracts/back-office-reports.js';
 import type { PaymentView } from '../shared/types';
 
 export interface MetricsView {
@@ -69,37 +76,7 @@ export interface LoyaltyView {
   }>;
 }
 
-export interface Discrepancy {
-  kind: string;
-  tillId: string;
-  store: string | null;
-  paymentId: string;
-  transactionId: string | null;
-  kit: { phase?: string; status?: string; totalAmount?: number; refundedAmount?: number };
-  service: { status?: string; totalAmount?: number; refundedAmount?: number; error?: string };
-  healed: boolean;
-}
-
-export interface ReconcileReport {
-  from: string;
-  to: string;
-  payments: number;
-  transactions: number;
-  discrepancies: Discrepancy[];
-}
-
-export interface DayTotals {
-  payments: number;
-  paid: number;
-  refunded: number;
-  net: number;
-}
-
-export interface DayCloseReport {
-  date: string;
-  tz: string;
-  tills: Array<{ tillId: string; store: string | null } & DayTotals>;
-  stores: Array<{ store: string | null } & DayTotals>;
-  totals: DayTotals;
-  discrepancies: Discrepancy[];
-}
+export type Discrepancy = z.infer<typeof DiscrepancySchema>;
+export type ReconcileReport = z.infer<typeof ReconciliationReport>;
+export type DayCloseReport = z.infer<typeof DayCloseSchema>;
+export type DayTotals = DayCloseReport['totals'];
