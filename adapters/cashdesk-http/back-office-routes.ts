@@ -8,16 +8,12 @@ import type { CashDeskService } from '../../src/cashdesk/service.js';
 import { AuditQuery, BackOfficePaymentParams, BackOfficePaymentsQuery } from '../../src/contracts/back-office.js';
 import { DayCloseQuery, ReconciliationQuery } from '../../src/contracts/back-office-reports.js';
 import { RefundBody } from '../../src/contracts/cashdesk-payments.js';
-import { REQUEST_ID_HEADER, withRequestId } from '../../src/log/request-id.js';
 import { requestBodyLimit } from '../http-server/body-limit.js';
-import { CLIENT_CLOSED_REQUEST, isClientAbort } from '../http-server/failures.js';
 import type { NodeEnv } from '../http-server/node-env.js';
-import { HttpProblem } from '../http-server/problem.js';
 import { invalidBody, payloadTooLarge, unauthorized } from '../http-server/refusals.js';
-import { requestIdOf } from '../http-server/request-id.js';
 import type { RequestCounter } from '../http-server/request-metrics.js';
 import { readJsonBody } from './json-body.js';
-import { problemOf } from './payments.js';
+import { countedAnswer } from './counted-answer.js';
 
 /** Where the back-office routes live. */
 export const BACK_OFFICE_PATH = '/v1/back-office';
@@ -50,25 +46,7 @@ export type CallerRoute = (c: Context<NodeEnv>, caller: BackOfficeCaller) => Pro
  * address as till keys are, the answer counted by route pattern and logged in one line.
  */
 export function backOfficeRoute(deps: BackOfficeRoutesDeps, route: string, handler: CallerRoute): Handler<NodeEnv> {
-  return async (c) => {
-    const reqId = requestIdOf(c.env.incoming);
-    c.header(REQUEST_ID_HEADER, reqId);
-    const log = (status: number) =>
-      deps.logger.info({ reqId, method: c.req.method, route, status }, 'back-office request');
-    try {
-      const response = await withRequestId(reqId, () => handler(c, authenticate(deps, c)));
-      deps.requests.count(route, response.status);
-      log(response.status);
-      return response;
-    } catch (error) {
-      const problem = problemOf(error);
-      const status =
-        problem instanceof HttpProblem ? problem.httpStatus : isClientAbort(problem) ? CLIENT_CLOSED_REQUEST : 500;
-      deps.requests.count(route, status);
-      log(status);
-      throw problem;
-    }
-  };
+  return (c) => countedAnswer(c, deps, route, 'back-office request', () => handler(c, authenticate(deps, c)));
 }
 
 function authenticate(deps: BackOfficeRoutesDeps, c: Context<NodeEnv>): BackOfficeCaller {
@@ -91,43 +69,41 @@ export function mountBackOfficePaymentRoutes(app: OpenAPIHono<NodeEnv>, deps: Ba
   const limit = requestBodyLimit(deps.bodyLimitBytes, () => {
     throw payloadTooLarge(deps.bodyLimitBytes);
   });
-  app.get(
-    AUDIT_PATH,
-    backOfficeRoute(deps, AUDIT_PATH, async (c, caller) => {
-      deps.backOffice.require(caller, 'audit:read');
-      const query = AuditQuery.safeParse(c.req.query());
-      if (!query.success) throw invalidBody(query.error);
-      return c.json(await deps.backOffice.audit(caller, query.data), 200);
-    }),
-  );
-  const listRoute = `${BACK_OFFICE_PATH}/payments`;
-  app.get(
-    listRoute,
-    backOfficeRoute(deps, listRoute, async (c, caller) => {
-      deps.backOffice.require(caller, 'payments:read');
-      const query = BackOfficePaymentsQuery.safeParse(c.req.query());
-      if (!query.success) throw invalidBody(query.error);
-      return c.json(await deps.backOffice.payments(caller, query.data), 200);
-    }),
-  );
-  app.get(
-    RECONCILIATION_ROUTE,
-    backOfficeRoute(deps, RECONCILIATION_ROUTE, async (c, caller) => {
-      deps.backOffice.require(caller, 'reports:read');
-      const query = ReconciliationQuery.safeParse(c.req.query());
-      if (!query.success) throw invalidBody(query.error);
-      return c.json(await deps.backOffice.reconciliation(caller, query.data), 200);
-    }),
-  );
-  app.get(
-    DAY_CLOSE_ROUTE,
-    backOfficeRoute(deps, DAY_CLOSE_ROUTE, async (c, caller) => {
-      deps.backOffice.require(caller, 'reports:read');
-      const query = DayCloseQuery.safeParse(c.req.query());
-      if (!query.success) throw invalidBody(query.error);
-      return c.json(await deps.backOffice.dayClose(caller, query.data), 200);
-    }),
-  );
+  // The reads: a path, the scope it needs, its query's schema and the back office's answer.
+  const reads = [
+    { path: AUDIT_PATH, scope: 'audit:read', query: AuditQuery, read: deps.backOffice.audit },
+    {
+      path: `${BACK_OFFICE_PATH}/payments`,
+      scope: 'payments:read',
+      query: BackOfficePaymentsQuery,
+      read: deps.backOffice.payments,
+    },
+    {
+      path: RECONCILIATION_ROUTE,
+      scope: 'reports:read',
+      query: ReconciliationQuery,
+      read: deps.backOffice.reconciliation,
+    },
+    { path: DAY_CLOSE_ROUTE, scope: 'reports:read', query: DayCloseQuery, read: deps.backOffice.dayClose },
+  ] as const;
+  for (const { path, scope, query: schema, read } of reads) {
+    app.get(
+      path,
+      backOfficeRoute(deps, path, async (c, caller) => {
+        deps.backOffice.require(caller, scope);
+        const query = schema.safeParse(c.req.query());
+        if (!query.success) throw invalidBody(query.error);
+        return c.json(
+          await (read as (caller: BackOfficeCaller, query: unknown) => Promise<unknown>).call(
+            deps.backOffice,
+            caller,
+            query.data,
+          ),
+          200,
+        );
+      }),
+    );
+  }
   app.post(
     `${BACK_OFFICE_PATH}/tills/:tillId/payments/:paymentId/refund`,
     backOfficeRoute(deps, BACK_OFFICE_REFUND_ROUTE, async (c, caller) => {

@@ -1,22 +1,19 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, Handler } from 'hono';
 import { ListPayments, PaymentId, StartPayment } from '../../src/contracts/cashdesk-payments.js';
-import { PaymentsError, paymentRefusal } from '../../src/cashdesk/payments/errors.js';
+import { PaymentsError } from '../../src/cashdesk/payments/errors.js';
 import type { Payments } from '../../src/cashdesk/payments/api.js';
 import type { CashDeskService } from '../../src/cashdesk/service.js';
 import type { RequestCounter } from '../http-server/request-metrics.js';
 import type { Logger } from 'pino';
-import { REQUEST_ID_HEADER, withRequestId } from '../../src/log/request-id.js';
 import type { NodeEnv } from '../http-server/node-env.js';
 import { paymentEventStream, type PaymentEventsOptions } from './payment-events.js';
-import { requestIdOf } from '../http-server/request-id.js';
 import { requestBodyLimit } from '../http-server/body-limit.js';
-import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
-import { CLIENT_CLOSED_REQUEST, isClientAbort } from '../http-server/failures.js';
 import { HttpProblem } from '../http-server/problem.js';
-import { databaseUnavailable, invalidBody, payloadTooLarge, unauthorized } from '../http-server/refusals.js';
+import { invalidBody, payloadTooLarge, unauthorized } from '../http-server/refusals.js';
 import { withAuditCaller } from '../../src/cashdesk/back-office/audit-context.js';
 import { readJsonBody } from './json-body.js';
+import { countedAnswer, problemOf } from './counted-answer.js';
 import { INTENT_ROUTES } from './payment-intents.js';
 import type { TillAuthenticator } from './till-keys.js';
 import { clientAddressOf } from '../../src/net/client-address.js';
@@ -46,14 +43,6 @@ export interface PaymentRoutesDeps {
 
 /** Open event streams per till by default: as many as the bridge's WebSocket connections per till. */
 export const DEFAULT_MAX_EVENT_STREAMS_PER_TILL = 16;
-
-/** The HTTP refusal of a payment call's failure; anything that is none stays as it is (a bug: 500). */
-export function problemOf(error: unknown): unknown {
-  if (isDatabaseUnavailable(error)) return databaseUnavailable();
-  const refusal = paymentRefusal(error);
-  if (refusal === undefined) return error;
-  return new HttpProblem(refusal.code, refusal.errors.length > 0 ? refusal.errors : [refusal.message]);
-}
 
 /**
  * Mounts `/v1/payments` (till key as for the other routes): the twins of the
@@ -158,26 +147,10 @@ function paymentRequests(deps: PaymentRoutesDeps) {
   // current while the payment works (withRequestId): the Pay client sends it on, the Pay API's transaction keeps it.
   const counted =
     (route: string, handler: Route): Handler<NodeEnv> =>
-    async (c) => {
-      const reqId = requestIdOf(c.env.incoming);
-      c.header(REQUEST_ID_HEADER, reqId);
-      const log = (status: number) =>
-        deps.logger.info({ reqId, method: c.req.method, route, status }, 'payment request');
-      try {
-        const address = clientAddressOf(c.env.incoming) ?? null;
-        const response = await withRequestId(reqId, () => withAuditCaller({ address }, () => handler(c)));
-        deps.requests.count(route, response.status);
-        log(response.status);
-        return response;
-      } catch (error) {
-        const problem = problemOf(error);
-        const status =
-          problem instanceof HttpProblem ? problem.httpStatus : isClientAbort(problem) ? CLIENT_CLOSED_REQUEST : 500;
-        deps.requests.count(route, status);
-        log(status);
-        throw problem;
-      }
-    };
+    (c) =>
+      countedAnswer(c, deps, route, 'payment request', () =>
+        withAuditCaller({ address: clientAddressOf(c.env.incoming) ?? null }, () => handler(c)),
+      );
   return { counted, limited, till, payments, paymentId };
 }
 

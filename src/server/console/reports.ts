@@ -5,7 +5,7 @@ import { requestBodyLimit } from '../../../adapters/http-server/body-limit.js';
 import type { NodeEnv } from '../../../adapters/http-server/node-env.js';
 import { HttpProblem } from '../../../adapters/http-server/problem.js';
 import { readJsonBody } from '../../../adapters/cashdesk-http/json-body.js';
-import { problemOf } from '../../../adapters/cashdesk-http/payments.js';
+import { problemOf } from '../../../adapters/cashdesk-http/counted-answer.js';
 import type { BackOfficeCaller } from '../../cashdesk/back-office/credentials.js';
 import type { BackOffice } from '../../cashdesk/back-office/service.js';
 import { DayCloseQuery, ReconciliationQuery } from '../../contracts/back-office-reports.js';

@@ -8,7 +8,7 @@ import { serveHttp } from '../../../adapters/http-server/serve.js';
 import { problemFor } from '../../../adapters/http-server/failures.js';
 import { createBridge } from '../../../adapters/ws/index.js';
 import { errorForException } from '../../../adapters/ws/errors.js';
-import { problemOf } from '../../../adapters/cashdesk-http/payments.js';
+import { problemOf } from '../../../adapters/cashdesk-http/counted-answer.js';
 import { CashDeskService } from '../../../src/cashdesk/service.js';
 import { TillRegistry } from '../../../src/cashdesk/tills.js';
 import {
