@@ -41,8 +41,10 @@ export function registerComponents(app: Pick<OpenAPIHono, 'openAPIRegistry'>): v
     name: 'key',
     description: "The till's key as `?key=`, for tills that cannot set headers.",
   });
-  // The token body is described by hand (below), so its schema is registered explicitly for the $ref.
-  app.openAPIRegistry.register('TokenRequest', TokenRequest);
+  // The token body is described by hand (below), so its schema is registered explicitly for the $ref. A clone made
+  // now: zod copies ZodType's prototype methods (`.openapi`, which register() calls) onto a schema when it is made,
+  // and the contract may have been made before @hono/zod-openapi extended zod (register() then threw: a 500).
+  app.openAPIRegistry.register('TokenRequest', TokenRequest.clone());
 }
 
 // Either scheme admits the request.

@@ -34,3 +34,11 @@ export function preloadPglite(): Promise<PglitePreload | undefined> {
   })();
   return preloading;
 }
+
+/**
+ * Takes what another thread preloaded (a compiled module crosses to a worker
+ * thread without compiling again), unless this thread has begun its own.
+ */
+export function adoptPglitePreload(given: PglitePreload): void {
+  preloading ??= Promise.resolve(given);
+}

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
+import { preloadPglite } from '../db/pglite-preload.js';
 import { auditCaller } from '../cashdesk/back-office/audit-context.js';
 import type { BackOfficeRecords } from '../cashdesk/back-office/records.js';
 import type { Payments } from '../cashdesk/payments/api.js';
@@ -29,10 +30,16 @@ import {
 
 type Waiter = { resolve(value: unknown): void; reject(error: unknown): void };
 
-/** The worker's entry: the built .js next to this file, or the .ts source under tsx (tests, `npm run bench`). */
+/**
+ * The worker's entry: the built .js next to this file; from the .ts sources (tests, `npm run bench`), the built
+ * worker `WPK_PAYMENTS_WORKER` names (the tests' global setup names dist/'s once it is current: loading the
+ * sources again through tsx cost each server ~1.5 s of CPU), else the .ts source under tsx.
+ */
 function startWorker(workerData: PaymentsWorkerData): Worker {
   const here = import.meta.url;
   if (!here.endsWith('.ts')) return new Worker(new URL('./payments-worker.js', here), { workerData });
+  const built = process.env.WPK_PAYMENTS_WORKER;
+  if (built) return new Worker(pathToFileURL(built), { workerData });
   // A worker does not inherit the loader hooks of its parent: it registers tsx's (its ESM API, `tsx/esm/api`) itself.
   const tsx = pathToFileURL(
     join(dirname(createRequire(here).resolve('tsx/package.json')), 'dist/esm/api/index.mjs'),
@@ -235,7 +242,9 @@ export async function openPaymentsThread(
   discrepancies?: DiscrepancyCounts,
 ): Promise<ServerPayments> {
   const { pay, database, stores, auditRetentionDays } = config;
+  const pglite = database.url === undefined ? await preloadPglite() : undefined;
   const worker = startWorker({
+    ...(pglite === undefined ? {} : { pglite }),
     config: { pay, database, stores, auditRetentionDays },
     logLevel: logger.level,
     niceness: config.pay.threadNiceness,

@@ -1,3 +1,4 @@
+import type { PglitePreload } from '../db/pglite-preload.js';
 import type { AuditCaller } from '../cashdesk/back-office/audit-context.js';
 import { paymentRefusal, RelayedRefusal, type PaymentRefusal } from '../cashdesk/payments/errors.js';
 import type { SessionUpdate } from '../contracts/cashdesk-payments.js';
@@ -14,6 +15,8 @@ export interface PaymentsWorkerData {
   niceness: number;
   /** The module that sets up this process's OpenTelemetry SDK in the thread too (`setThreadTelemetry`), if any. */
   telemetry?: string;
+  /** PGlite compiled once per process by the main thread (an in-process database only), not again per thread. */
+  pglite?: PglitePreload;
 }
 
 /** An error as it crosses threads: a payment refusal or a kit error keeps what transports branch on. */

@@ -1,3 +1,4 @@
+import { adoptPglitePreload } from '../db/pglite-preload.js';
 import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -25,7 +26,8 @@ import {
 // thread, which keeps the tills' connections, verification and tokens.
 
 const port = parentPort!;
-const { config, logLevel, niceness, telemetry } = workerData as PaymentsWorkerData;
+const { config, logLevel, niceness, telemetry, pglite } = workerData as PaymentsWorkerData;
+if (pglite !== undefined) adoptPglitePreload(pglite);
 // The SDK's registration is per thread: the same tracing as the main thread's, before anything makes a span.
 const stopTelemetry = await startThreadTelemetry(telemetry);
 

@@ -42,6 +42,10 @@ export default function setup(): void {
       );
     }
   }
+  // Servers the tests start from src/ run their payments thread on the built worker, now current, not on the sources
+  // loaded again through tsx in every thread (src/server/payments-thread.ts).
+  const worker = join(root, 'dist', 'src', 'server', 'payments-worker.js');
+  if (existsSync(worker)) process.env.WPK_PAYMENTS_WORKER = worker;
   // The console's pages (web/): the browser tests load the build, so it must not be older than its sources.
   if (
     Math.max(newest('web', '.tsx'), newest('web', '.ts'), newest('web', '.css'), newest('web', '.html')) >

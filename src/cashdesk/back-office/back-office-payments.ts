@@ -84,7 +84,8 @@ export class BackOfficePayments extends CashDeskPayments implements BackOfficeRe
   }
 
   /** The background comparison's last report, or a comparison of the period asked (never healing). */
-  reconciliation(query: ReconciliationQuery): Promise<ReconcileReport> {
+  async reconciliation(query: ReconciliationQuery): Promise<ReconcileReport> {
+    await this.caughtUp();
     const background = this.#background;
     return reconciliationBody(query, {
       db: this.#options.db,
@@ -96,24 +97,15 @@ export class BackOfficePayments extends CashDeskPayments implements BackOfficeRe
   }
 
   /** The day-close of `query.date` in `query.tz`, with the day's discrepancies. */
-  dayClose(query: DayCloseQuery): Promise<DayCloseReport> {
+  async dayClose(query: DayCloseQuery): Promise<DayCloseReport> {
+    await this.caughtUp();
     return dayCloseBody(query, { db: this.#options.db, client: this.#options.client, storeOf: this.#storeOf });
   }
 
-  /**
-   * A page of every till's stored payments. With writes behind (PGlite in memory), a row may lag what its till
-   * was told by a moment: each payment is then answered as it stands here.
-   */
+  /** A page of every till's stored payments (with writes behind, once the rows hold what the tills were told). */
   async search(search: PaymentSearch): Promise<PaymentPage> {
-    const page = await searchPayments(this.#options.db, search);
-    if (this.#options.writeBehind !== true) return page;
-    const payments = await Promise.all(
-      page.payments.map(async (found) => ({
-        ...found,
-        view: await this.get(found.tillId, { paymentId: found.view.paymentId }),
-      })),
-    );
-    return { ...page, payments };
+    await this.caughtUp();
+    return searchPayments(this.#options.db, search);
   }
 
   /** Appends to the audit log. */
@@ -122,7 +114,9 @@ export class BackOfficePayments extends CashDeskPayments implements BackOfficeRe
   }
 
   /** Reads the audit log in `seq` order. */
-  readAudit(query: AuditQuery): Promise<AuditEntry[]> {
+  async readAudit(query: AuditQuery): Promise<AuditEntry[]> {
+    // With writes behind (PGlite in memory), a refund's record is in the write that follows its answer.
+    await this.caughtUp();
     return this.#audit.read(query);
   }
 }

@@ -66,11 +66,11 @@ export class DrivenPayments {
     return [...this.#driven.values()];
   }
 
-  /** Settles when the writes of every payment of `tillId` driven here are done. */
-  async writesDone(tillId: string): Promise<void> {
+  /** Settles when the writes of every payment of `tillId` (of every till without one) driven here are done. */
+  async writesDone(tillId?: string): Promise<void> {
     await Promise.all(
       this.all()
-        .filter((p) => p.tillId === tillId)
+        .filter((p) => tillId === undefined || p.tillId === tillId)
         .map((p) => p.writesDone()),
     );
   }

@@ -227,7 +227,7 @@ export class CashDeskPayments implements Payments, IntentHandlers {
   /** `pay.list`: the till's payments, most recent first (at most 200), optionally in one phase. */
   async list(tillId: string, { phase }: IntentParams<'list'>): Promise<IntentResult<'list'>> {
     this.#open();
-    await this.#caughtUp(tillId);
+    await this.caughtUp(tillId);
     return { payments: (await this.#store.list(tillId, phase)).map((r) => r.view) };
   }
 
@@ -237,7 +237,7 @@ export class CashDeskPayments implements Payments, IntentHandlers {
    */
   async events(tillId: string, { paymentId, afterSeq = 0 }: IntentParams<'events'>): Promise<IntentResult<'events'>> {
     this.#open();
-    await this.#caughtUp(tillId);
+    await this.caughtUp(tillId);
     const history = await this.#tills.history({ tillId, paymentId }, afterSeq);
     if (history === undefined) throw notFound(paymentId);
     return { events: history };
@@ -248,7 +248,7 @@ export class CashDeskPayments implements Payments, IntentHandlers {
    * payments: a till that reconnects (to this instance or another) learns where each payment stands.
    */
   async subscribe(tillId: string, listener: UpdateListener): Promise<() => void> {
-    if (!this.#closed) await this.#caughtUp(tillId);
+    if (!this.#closed) await this.caughtUp(tillId);
     return this.#tills.subscribe(tillId, listener, this.#closed);
   }
 
@@ -281,8 +281,8 @@ export class CashDeskPayments implements Payments, IntentHandlers {
     }
   }
 
-  /** With writes behind: waits until the rows of the till's payments hold what the till has been told. */
-  async #caughtUp(tillId: string): Promise<void> {
+  /** With writes behind: waits until the rows of the till's (every till's) payments hold what was told. */
+  protected async caughtUp(tillId?: string): Promise<void> {
     if (this.#options.writeBehind !== true) return;
     await this.#driven.writesDone(tillId);
   }

@@ -1,6 +1,12 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { barcode, request, startServer, type TestServer } from './client.js';
 import { cashDeskOpenApiDocument } from '../../../adapters/cashdesk-http/index.js';
+
+const run = promisify(execFile);
+const root = join(import.meta.dirname, '..', '..', '..');
 
 let server: TestServer;
 beforeAll(async () => {
@@ -107,4 +113,15 @@ describe('GET /openapi.json', () => {
       expect(doc).toEqual(cashDeskOpenApiDocument(doc.info.version));
     },
   );
+
+  it('builds the document in a process that made the contracts before it loaded @hono/zod-openapi', async () => {
+    // zod gives a schema its prototype's methods when it is made: the contracts, made first, lack zod-to-openapi's.
+    const program = [
+      "await import('./dist/src/contracts/cashdesk.js');",
+      "const { cashDeskOpenApiDocument } = await import('./dist/adapters/cashdesk-http/index.js');",
+      'console.log(Object.keys(cashDeskOpenApiDocument().components.schemas).includes("TokenRequest"));',
+    ].join('\n');
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', program], { cwd: root });
+    expect(stdout.trim()).toBe('true');
+  });
 });
