@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/support/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -17,5 +18,7 @@ export default defineConfig({
     // (vi.mock) or leaves globals changed, so sharing the graph is safe; a file that ever needs a fresh graph
     // belongs in a vitest project of its own with isolate: true.
     isolate: false,
+    // The longest files first, whether or not vitest has their durations cached (test/support/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
   },
 });

@@ -1,7 +1,7 @@
-import type { PglitePreload } from '../db/pglite-preload.js';
 import type { AuditCaller } from '../cashdesk/back-office/audit-context.js';
 import { paymentRefusal, RelayedRefusal, type PaymentRefusal } from '../cashdesk/payments/errors.js';
 import type { SessionUpdate } from '../contracts/cashdesk-payments.js';
+import type { PglitePreload } from '../db/pglite-preload.js';
 import { KitError, type KitErrorCode } from '../errors.js';
 import type { PayOperation } from '../pay/events.js';
 import type { PaymentsConfig } from './payments.js';

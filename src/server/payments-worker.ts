@@ -1,4 +1,3 @@
-import { adoptPglitePreload } from '../db/pglite-preload.js';
 import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -7,6 +6,7 @@ import { withAuditCaller } from '../cashdesk/back-office/audit-context.js';
 import type { Payments } from '../cashdesk/payments/api.js';
 import type { IntentName, IntentParams } from '../cashdesk/payments/intents.js';
 import type { BarcodeVerification } from '../contracts/barcode.js';
+import { adoptPglitePreload } from '../db/pglite-preload.js';
 import { logPolicyOptions, withRequestId } from '../log/index.js';
 import { startThreadTelemetry, withTraceparent } from '../telemetry/index.js';
 import { openServerPayments, type ServerPayments } from './payments.js';
