@@ -32,13 +32,17 @@ describe('CashDeskPayments giving a payment up at rest', () => {
   const secret = generateWebhookSecret();
   let db: Database;
   const running: CashDeskPayments[] = [];
-  const instance = (): CashDeskPayments => {
+  /** `shared`: beside other instances (a channel that carries nothing), so a payment at rest is given up. */
+  const instance = ({ shared = false } = {}): CashDeskPayments => {
     const payments = new CashDeskPayments({
       client,
       db,
       verify: () => Promise.reject(new Error('no scans here')),
       webhookSecret: secret,
       pollIntervalMs: 3_600_000,
+      ...(shared
+        ? { openChannel: async () => ({ connected: true, notify: async () => {}, close: async () => {} }) }
+        : {}),
     });
     running.push(payments);
     return payments;
@@ -55,6 +59,16 @@ describe('CashDeskPayments giving a payment up at rest', () => {
     );
   };
 
+  const succeeded = (transactionId: string | number): TransactionState => ({
+    transactionId: String(transactionId),
+    requestId: 'r',
+    status: 'succeeded',
+    statusClass: 'successful',
+    totalAmount: 8_990,
+    refundedAmount: 0,
+    updatedAt: new Date().toISOString(),
+  });
+
   beforeEach(async () => {
     db = await openDatabase();
   });
@@ -63,7 +77,7 @@ describe('CashDeskPayments giving a payment up at rest', () => {
     await db.close();
   });
 
-  it('gives the payment up once its receipt is sent when its result reached this instance before the adoption', async () => {
+  it('gives the payment up once its receipt is sent when it heard the result before adopting it', async () => {
     const first = instance();
     await first.init();
     const started = await first.start('till-1', { cardSession: 'CS1', basket: BASKET, paymentId: 'p1' });
@@ -72,19 +86,21 @@ describe('CashDeskPayments giving a payment up at rest', () => {
 
     const second = instance();
     // The result comes here first (webhooks go to one instance): remembered as the transaction's last state.
-    const succeeded: TransactionState = {
-      transactionId: String(started.transactionId),
-      requestId: 'r',
-      status: 'succeeded',
-      statusClass: 'successful',
-      totalAmount: 8_990,
-      refundedAmount: 0,
-      updatedAt: new Date().toISOString(),
-    };
-    expect((await webhook(second, succeeded)).status).toBe(204);
+    expect((await webhook(second, succeeded(started.transactionId!))).status).toBe(204);
     await second.init(); // adopts the payment: restored pending, it learns the result as it watches again
     const sent = await second.receipt('till-1', { paymentId: 'p1', receipt: { total: 8_990 } });
     expect(sent).toMatchObject({ phase: 'succeeded', receiptSent: true });
     expect(second.inMemory).toBe(0);
+  });
+
+  it('gives the payment up after an intent it refused', async () => {
+    const payments = instance({ shared: true });
+    await payments.init();
+    const started = await payments.start('till-2', { cardSession: 'CS2', basket: BASKET, paymentId: 'p2' });
+    expect((await webhook(payments, succeeded(started.transactionId!))).status).toBe(204);
+    await expect.poll(() => payments.inMemory).toBe(0); // at rest once its result is written
+    // Claimed again for the intent, which the session refuses: nothing runs, nothing is left to write.
+    await expect(payments.cancel('till-2', { paymentId: 'p2' })).rejects.toMatchObject({ code: 'SESSION_STATE' });
+    expect(payments.inMemory).toBe(0);
   });
 });
