@@ -37,9 +37,17 @@ export class TransactionWatcher {
   /** Starts watching (idempotent). */
   watch(transactionId: TransactionRef): void {
     if (this.#watched.has(transactionId) || this.#stop.signal.aborted) return;
-    const unsubscribe =
+    // Watched before subscribing: `subscribe` hands over the last known state at once, and a final one unwatches the
+    // transaction then. Entered after, it would stay watched (and polled) for good, its payment never at rest.
+    let unsubscribe = (): void => {};
+    const entry = (): void => unsubscribe();
+    this.#watched.set(transactionId, entry);
+    unsubscribe =
       this.#options.updates?.subscribe(transactionId, (state) => this.#options.onState(state)) ?? (() => {});
-    this.#watched.set(transactionId, unsubscribe);
+    if (this.#watched.get(transactionId) !== entry) {
+      unsubscribe(); // unwatched (or closed) by that state
+      return;
+    }
     if (!this.#polling) void this.#poll();
   }
 

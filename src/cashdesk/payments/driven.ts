@@ -119,7 +119,10 @@ export class DrivenPayments {
     }
   }
 
-  /** Extends every lease held; drops the payments whose lease went elsewhere; hands over the wanted ones. */
+  /**
+   * Extends every lease held; drops the payments whose lease went elsewhere; hands over the wanted ones, and gives
+   * up those at rest.
+   */
   async renew(): Promise<void> {
     const started = performance.now();
     const held = await this.#deps.leases.renew();
@@ -147,6 +150,9 @@ export class DrivenPayments {
         this.lost(payment);
       } else if (lease.wanted) {
         this.wanted(payment);
+      } else {
+        // Each trigger (an intent's end, a write, a result) offers it once: one missed, it is still given up here.
+        this.settled(payment);
       }
     }
   }

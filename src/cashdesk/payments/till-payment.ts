@@ -199,8 +199,9 @@ export class TillPayment {
       // A refusal too is answered only once what it changed is written.
       if (this.#deps.writeBehind !== true) await this.#writes.done();
       this.#running--;
+      // A refused intent too: its writes were done while it ran, so nothing else would offer the payment again.
+      this.#deps.settled(this);
     }
-    this.#deps.settled(this);
     return this.view();
   }
 

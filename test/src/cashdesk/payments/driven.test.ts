@@ -42,4 +42,46 @@ describe('DrivenPayments', () => {
     expect(carried).toHaveLength(ADOPT_BATCH);
     expect(driven.size).toBe(ADOPT_BATCH);
   });
+
+  it('gives up at its next lease renewal a payment at rest that nothing offered to be given up', async () => {
+    const released: Array<{ paymentId: string; epoch: number; active: boolean | undefined }> = [];
+    const leases = {
+      ttlMs: 1_000,
+      renew: async () => [{ tillId: 'till-1', paymentId: 'p1', epoch: 1, wanted: false }],
+      release: async (key: { paymentId: string }, epoch: number, active?: boolean) => {
+        released.push({ paymentId: key.paymentId, epoch, active });
+        return true;
+      },
+    } as unknown as Leases;
+    const driven = new DrivenPayments({
+      store: {} as PaymentStore,
+      leases,
+      updates: {} as TransactionUpdates,
+      restore: () => {
+        throw new Error('nothing is claimed here');
+      },
+      hint: () => {},
+      handoffTimeoutMs: 1_000,
+      alone: false,
+      onError: () => {},
+    });
+    // At rest (nothing runs, all is written, no call or result to come), held since before the renewal.
+    const payment = {
+      tillId: 'till-1',
+      paymentId: 'p1',
+      epoch: 1,
+      busy: false,
+      needsDriver: false,
+      open: true,
+      closed: false,
+      close() {
+        this.closed = true;
+      },
+    };
+    driven.add(payment as unknown as TillPayment);
+    await driven.renew();
+    expect(driven.size).toBe(0);
+    expect(payment.closed).toBe(true);
+    expect(released).toEqual([{ paymentId: 'p1', epoch: 1, active: false }]);
+  });
 });
