@@ -1,32 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CashDeskPayments } from '../../../../src/cashdesk/payments/service.js';
-import type { PaymentBasket } from '../../../../src/contracts/cashdesk-payments.js';
-import type { CheckoutRequest, TransactionState } from '../../../../src/contracts/pay/bodies.js';
+import type { TransactionState } from '../../../../src/contracts/pay/bodies.js';
 import { openDatabase, type Database } from '../../../../src/db/index.js';
-import { generateWebhookSecret, signWebhook } from '../../../../src/entries/webhooks.js';
-import type { PayClient } from '../../../../src/pay/client.js';
-
-const BASKET: PaymentBasket = {
-  items: [{ name: 'Milk', article: 'MILK-1', measure: 'PIECE', quantity: 1, price: 8_990 }],
-  discountAmount: 0,
-};
-
-/** A Pay API offering wallet pay as the default; results come only from webhooks (its /status never answers). */
-const client = {
-  profile: 'kit',
-  availabilityTask: async () => ({
-    taskId: 't',
-    walletPayIsDefault: true,
-    providers: [{ providerId: 'wallet', name: 'Wallet', available: true }],
-  }),
-  checkout: async (body: CheckoutRequest) => ({
-    transactionId: `trx-${body.cardSession}`,
-    requestId: body.requestId,
-    status: 'created' as const,
-  }),
-  status: () => new Promise(() => {}),
-  receipt: async ({ transactionId }: { transactionId: string }) => ({ transactionId, status: 'sent' }),
-} as unknown as PayClient;
+import { generateWebhookSecret } from '../../../../src/entries/webhooks.js';
+import { BASKET, sendPayWebhook, webhookOnlyPayClient } from './webhook-only-pay.js';
 
 describe('CashDeskPayments giving a payment up at rest', () => {
   const secret = generateWebhookSecret();
@@ -35,7 +12,7 @@ describe('CashDeskPayments giving a payment up at rest', () => {
   /** `shared`: beside other instances (a channel that carries nothing), so a payment at rest is given up. */
   const instance = ({ shared = false } = {}): CashDeskPayments => {
     const payments = new CashDeskPayments({
-      client,
+      client: webhookOnlyPayClient,
       db,
       verify: () => Promise.reject(new Error('no scans here')),
       webhookSecret: secret,
@@ -47,17 +24,7 @@ describe('CashDeskPayments giving a payment up at rest', () => {
     running.push(payments);
     return payments;
   };
-  const webhook = (payments: CashDeskPayments, state: TransactionState) => {
-    const body = JSON.stringify({ type: 'transaction.updated', timestamp: new Date().toISOString(), data: state });
-    const headers = signWebhook(secret, {
-      id: `msg_${state.transactionId}_${state.status}`,
-      timestampSeconds: Math.floor(Date.now() / 1000),
-      body,
-    });
-    return payments.webhookHandler()!(
-      new Request('http://x/webhooks/pay', { method: 'POST', headers: { ...headers }, body }),
-    );
-  };
+  const webhook = (payments: CashDeskPayments, state: TransactionState) => sendPayWebhook(payments, secret, state);
 
   const succeeded = (transactionId: string | number): TransactionState => ({
     transactionId: String(transactionId),

@@ -4,9 +4,10 @@ import type { PaymentBasket, SessionUpdate } from '../../../../src/contracts/cas
 import type { CheckoutRequest, TransactionState } from '../../../../src/contracts/pay/bodies.js';
 import { openChannel, openDatabase, type Database } from '../../../../src/db/index.js';
 import type { PayClient } from '../../../../src/pay/client.js';
-import { generateWebhookSecret, signWebhook } from '../../../../src/entries/webhooks.js';
+import { generateWebhookSecret } from '../../../../src/entries/webhooks.js';
 import { uniqueSchema } from '../../../support/databases.js';
 import { DATABASE_URL, haveService } from '../../../support/services.js';
+import { sendPayWebhook } from './webhook-only-pay.js';
 
 const BASKET: PaymentBasket = {
   items: [{ name: 'Milk', article: 'MILK-1', measure: 'PIECE', quantity: 1, price: 8_990 }],
@@ -117,17 +118,7 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'payments shared by sev
       running.push(payments);
       return payments;
     };
-    const webhook = (payments: CashDeskPayments, state: TransactionState) => {
-      const body = JSON.stringify({ type: 'transaction.updated', timestamp: new Date().toISOString(), data: state });
-      const headers = signWebhook(secret, {
-        id: `msg_${state.transactionId}_${state.status}`,
-        timestampSeconds: Math.floor(Date.now() / 1000),
-        body,
-      });
-      return payments.webhookHandler()!(
-        new Request('http://x/webhooks/pay', { method: 'POST', headers: { ...headers }, body }),
-      );
-    };
+    const webhook = (payments: CashDeskPayments, state: TransactionState) => sendPayWebhook(payments, secret, state);
     const succeeded = (transactionId: string, requestId: string): TransactionState => ({
       transactionId,
       requestId,

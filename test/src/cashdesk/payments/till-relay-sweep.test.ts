@@ -1,33 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CashDeskPayments } from '../../../../src/cashdesk/payments/service.js';
-import type { PaymentBasket, SessionUpdate } from '../../../../src/contracts/cashdesk-payments.js';
-import type { CheckoutRequest, TransactionState } from '../../../../src/contracts/pay/bodies.js';
+import type { SessionUpdate } from '../../../../src/contracts/cashdesk-payments.js';
+import type { TransactionState } from '../../../../src/contracts/pay/bodies.js';
 import { openChannel, openDatabase, type Database } from '../../../../src/db/index.js';
-import type { PayClient } from '../../../../src/pay/client.js';
-import { generateWebhookSecret, signWebhook } from '../../../../src/entries/webhooks.js';
+import { generateWebhookSecret } from '../../../../src/entries/webhooks.js';
 import { uniqueSchema } from '../../../support/databases.js';
 import { DATABASE_URL, haveService } from '../../../support/services.js';
-
-const BASKET: PaymentBasket = {
-  items: [{ name: 'Milk', article: 'MILK-1', measure: 'PIECE', quantity: 1, price: 8_990 }],
-  discountAmount: 0,
-};
-
-/** A Pay API that offers wallet pay and answers /checkout; results come only from webhooks. */
-const payClient = {
-  profile: 'kit',
-  availabilityTask: async () => ({
-    taskId: 't',
-    walletPayIsDefault: true,
-    providers: [{ providerId: 'wallet', name: 'Wallet', available: true }],
-  }),
-  checkout: async (body: CheckoutRequest) => ({
-    transactionId: `trx-${body.cardSession}`,
-    requestId: body.requestId,
-    status: 'created' as const,
-  }),
-  status: () => new Promise<never>(() => {}),
-} as unknown as PayClient;
+import { BASKET, sendPayWebhook, webhookOnlyPayClient } from './webhook-only-pay.js';
 
 /** The database through which NOTIFY is lost without a word, as a writer that died between its commit and its hint. */
 function losingNotifies(db: Database): Database {
@@ -51,7 +30,7 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'payments shared by sev
 
     const instance = async (notifyWith: Database) => {
       const payments = new CashDeskPayments({
-        client: payClient,
+        client: webhookOnlyPayClient,
         db,
         verify: () => Promise.reject(new Error('no scans here')),
         pollIntervalMs: 3_600_000,
@@ -64,14 +43,7 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'payments shared by sev
       running.push(payments);
       return payments;
     };
-    const webhook = (payments: CashDeskPayments, state: TransactionState) => {
-      const body = JSON.stringify({ type: 'transaction.updated', timestamp: new Date().toISOString(), data: state });
-      const id = `msg_${state.transactionId}_${state.status}`;
-      const headers = signWebhook(secret, { id, timestampSeconds: Math.floor(Date.now() / 1000), body });
-      return payments.webhookHandler()!(
-        new Request('http://x/webhooks/pay', { method: 'POST', headers: { ...headers }, body }),
-      );
-    };
+    const webhook = (payments: CashDeskPayments, state: TransactionState) => sendPayWebhook(payments, secret, state);
 
     beforeAll(async () => {
       db = await openDatabase({ url, schema, maxConnections: 10 });
