@@ -5,6 +5,7 @@ import { markBaked, type BakedMigrations } from './baked-migrations.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { BytesBlob } from './bytes-blob.js';
 import { pgliteBase } from './pglite-base.js';
+import { keepSpare, noteFreshShape, takeSpare } from './pglite-spares.js';
 import { preloadPglite } from './pglite-preload.js';
 import { pgliteStartParams } from './pglite-settings.js';
 import type { Database, QueryResult, Queryable } from './database.js';
@@ -42,11 +43,22 @@ async function create(dataDir: string | undefined): Promise<{ pg: PGlite; baked?
   return { pg, ...(base?.stamp.migrations === undefined ? {} : { baked: base.stamp.migrations }) };
 }
 
+/** A new in-memory database: a spare from an earlier close when there is one, else one made now. */
+async function createInMemory(): Promise<{ pg: PGlite; baked?: BakedMigrations }> {
+  const spare = await takeSpare();
+  if (spare !== undefined) return spare;
+  const made = await create(undefined);
+  if (made.baked !== undefined) await noteFreshShape(made.pg);
+  return made;
+}
+
 /**
  * PostgreSQL compiled to wasm, in this process: in memory, or kept in
  * `dataDir` across restarts, which this process then holds alone (a lock
  * file; see {@link lockDataDir}). One connection; PGlite queues concurrent
- * callers, and a transaction holds the connection until it ends.
+ * callers, and a transaction holds the connection until it ends. An in-memory
+ * database from the snapshot is, once closed, kept a moment for the next open
+ * in this process (reset to a fresh one's state first; see pglite-spares.ts).
  *
  * @throws DataDirInUseError when another live process holds `dataDir`.
  */
@@ -55,25 +67,25 @@ export async function openPglite(dataDir?: string, schema?: string): Promise<Dat
   let pg: PGlite;
   let baked: BakedMigrations | undefined;
   try {
-    ({ pg, baked } = await create(dataDir));
+    ({ pg, baked } = dataDir === undefined ? await createInMemory() : await create(dataDir));
     if (schema !== undefined) await pg.exec(`CREATE SCHEMA IF NOT EXISTS "${schema}"; SET search_path TO "${schema}"`);
   } catch (error) {
     release();
     throw error;
   }
-  const direct = wrap(pg);
   let closed: Promise<void> | undefined;
+  // After close() the PGlite may serve the next open: this handle must not reach it.
+  const open = <T>(run: () => Promise<T>): Promise<T> =>
+    closed === undefined ? run() : Promise.reject(new Error('PGlite is closed'));
+  const direct = wrap(pg);
   const db: Database = {
     kind: 'pglite',
-    query: direct.query,
-    async exec(sql) {
-      await pg.exec(sql);
-    },
-    transaction(fn) {
-      return pg.transaction((tx) => fn(wrap(tx)));
-    },
+    query: (sql, params) => open(() => direct.query(sql, params)),
+    exec: (sql) => open(async () => void (await pg.exec(sql))),
+    transaction: (fn) => open(() => pg.transaction((tx) => fn(wrap(tx)))),
     close() {
-      closed ??= pg.close().finally(release);
+      const spare = dataDir === undefined && baked !== undefined ? { pg, baked } : undefined;
+      closed ??= spare === undefined ? pg.close().finally(release) : keepSpare(spare);
       return closed;
     },
   };
