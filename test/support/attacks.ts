@@ -116,6 +116,14 @@ export function slowBody(
   });
 }
 
+/** Whether `received` holds a whole answer: its head and the `content-length` bytes of body it declares. */
+function answerComplete(received: string): boolean {
+  const headEnd = received.indexOf('\r\n\r\n');
+  if (headEnd < 0) return false;
+  const length = /\r\ncontent-length: *(\d+)\r\n/i.exec(received.slice(0, headEnd + 2))?.[1];
+  return length !== undefined && received.length - headEnd - 4 >= Number(length);
+}
+
 /** The answer to a huge body, and how much of it the client managed to send before the answer. */
 export interface HugeOutcome extends RawOutcome {
   /** Body bytes written before the server's answer arrived. */
@@ -151,6 +159,8 @@ export function hugeBody(
         // Nothing more to send: the server closes once it has seen the end of the stream.
         socket.end();
       }
+      // The whole answer is here: closed now, rather than when the server stops draining a body that never ends.
+      if (answerComplete(received)) socket.destroy();
     });
     socket.on('close', () =>
       resolve({ statusLine: received.split('\r\n')[0] || undefined, received, sentBeforeAnswer: answeredAt ?? sent }),

@@ -106,7 +106,7 @@ describe.each(databases)('serve killed with -9 mid-payment, with $name', ({ args
         // The checkout reaches the sandbox and waits there: the server dies while it is in flight. Should the kill come
         // later than the delay (a very loaded machine), the payment is `pending` when it dies, and the same assertions
         // hold.
-        await sb.sim.fault('/checkout', 'delay', 1, 3_000);
+        await sb.sim.fault('/checkout', 'delay', 1, 1_000);
         const till = await Till.connect(first.wsUrl, LIVE_TILL_KEY);
         const checkoutSent = waitForOutput(first.child, { text: '' }, /"path":"\/checkout"/, 'the /checkout request');
         void till
