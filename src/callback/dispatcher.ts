@@ -23,6 +23,9 @@ export interface DispatcherOptions {
   leaseMs?: number;
 }
 
+/** Events claimed at a time. */
+const CLAIM_LIMIT = 16;
+
 /**
  * Hands stored events to the handler, oldest first, one at a time (so a
  * message's delivery comes before its reading). A failed call is recorded and
@@ -61,7 +64,7 @@ export class CallbackDispatcher {
   async #drain(): Promise<void> {
     const { store, handler, clock, leaseMs, retryBaseMs, retryMaxMs, logger } = this.#options;
     while (!this.#poller.stopped) {
-      const due = await store.claimDue(new Date(clock()), 16, leaseMs);
+      const due = await store.claimDue(new Date(clock()), CLAIM_LIMIT, leaseMs);
       if (due.length === 0) return;
       for (const [i, { event, attempts }] of due.entries()) {
         if (this.#poller.stopped) {
@@ -90,6 +93,9 @@ export class CallbackDispatcher {
           await store.markFailed(event.eventId, reason, new Date(clock() + wait));
         }
       }
+      // Fewer than asked for: nothing else was due. One arriving since has kicked another run, so asking again now
+      // would only cost a query per event when they come one at a time (a campaign's callbacks).
+      if (due.length < CLAIM_LIMIT) return;
     }
   }
 }
