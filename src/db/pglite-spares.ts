@@ -63,7 +63,8 @@ const SHAPE = `SELECT md5(string_agg(item, E'\\n' ORDER BY item)) AS shape FROM 
   SELECT 'function ' || p.oid::regprocedure::text FROM pg_proc p
   JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'public'
   UNION ALL
-  SELECT 'trigger ' || tgrelid::regclass::text || ' ' || tgname || ' ' || tgenabled::text FROM pg_trigger WHERE NOT tgisinternal
+  SELECT 'trigger ' || tgrelid::regclass::text || ' ' || tgname || ' ' || tgenabled::text
+  FROM pg_trigger WHERE NOT tgisinternal
   UNION ALL
   SELECT 'sequence ' || sequencename || ' ' || coalesce(last_value::text, '-') FROM pg_sequences
   UNION ALL
@@ -82,7 +83,8 @@ async function shapeOf(pg: PGlite): Promise<string> {
 /** Whether every table of a fresh database but the migrations' is empty, as a reset leaves them. */
 async function rowless(pg: PGlite): Promise<boolean> {
   const tables = await pg.query<{ name: string }>(
-    "SELECT format('public.%I', tablename) AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'wpk_migrations'",
+    `SELECT format('public.%I', tablename) AS name FROM pg_tables
+     WHERE schemaname = 'public' AND tablename <> 'wpk_migrations'`,
   );
   if (tables.rows.length === 0) return true;
   const sum = tables.rows.map(({ name }) => `(SELECT count(*) FROM ${name})`).join(' + ');
