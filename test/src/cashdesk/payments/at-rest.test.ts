@@ -3,7 +3,7 @@ import { CashDeskPayments } from '../../../../src/cashdesk/payments/service.js';
 import type { TransactionState } from '../../../../src/contracts/pay/bodies.js';
 import { openDatabase, type Database } from '../../../../src/db/index.js';
 import { generateWebhookSecret } from '../../../../src/entries/webhooks.js';
-import { BASKET, sendPayWebhook, webhookOnlyPayClient } from './webhook-only-pay.js';
+import { BASKET, sendPayWebhook, succeededState, webhookOnlyPayClient } from './webhook-only-pay.js';
 
 describe('CashDeskPayments giving a payment up at rest', () => {
   const secret = generateWebhookSecret();
@@ -26,16 +26,6 @@ describe('CashDeskPayments giving a payment up at rest', () => {
   };
   const webhook = (payments: CashDeskPayments, state: TransactionState) => sendPayWebhook(payments, secret, state);
 
-  const succeeded = (transactionId: string | number): TransactionState => ({
-    transactionId: String(transactionId),
-    requestId: 'r',
-    status: 'succeeded',
-    statusClass: 'successful',
-    totalAmount: 8_990,
-    refundedAmount: 0,
-    updatedAt: new Date().toISOString(),
-  });
-
   beforeEach(async () => {
     db = await openDatabase();
   });
@@ -53,7 +43,7 @@ describe('CashDeskPayments giving a payment up at rest', () => {
 
     const second = instance();
     // The result comes here first (webhooks go to one instance): remembered as the transaction's last state.
-    expect((await webhook(second, succeeded(started.transactionId!))).status).toBe(204);
+    expect((await webhook(second, succeededState(started.transactionId!))).status).toBe(204);
     await second.init(); // adopts the payment: restored pending, it learns the result as it watches again
     const sent = await second.receipt('till-1', { paymentId: 'p1', receipt: { total: 8_990 } });
     expect(sent).toMatchObject({ phase: 'succeeded', receiptSent: true });
@@ -64,7 +54,7 @@ describe('CashDeskPayments giving a payment up at rest', () => {
     const payments = instance({ shared: true });
     await payments.init();
     const started = await payments.start('till-2', { cardSession: 'CS2', basket: BASKET, paymentId: 'p2' });
-    expect((await webhook(payments, succeeded(started.transactionId!))).status).toBe(204);
+    expect((await webhook(payments, succeededState(started.transactionId!))).status).toBe(204);
     await expect.poll(() => payments.inMemory).toBe(0); // at rest once its result is written
     // Claimed again for the intent, which the session refuses: nothing runs, nothing is left to write.
     await expect(payments.cancel('till-2', { paymentId: 'p2' })).rejects.toMatchObject({ code: 'SESSION_STATE' });

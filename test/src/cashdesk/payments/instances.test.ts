@@ -7,7 +7,7 @@ import type { PayClient } from '../../../../src/pay/client.js';
 import { generateWebhookSecret } from '../../../../src/entries/webhooks.js';
 import { uniqueSchema } from '../../../support/databases.js';
 import { DATABASE_URL, haveService } from '../../../support/services.js';
-import { sendPayWebhook } from './webhook-only-pay.js';
+import { sendPayWebhook, succeededState } from './webhook-only-pay.js';
 
 const BASKET: PaymentBasket = {
   items: [{ name: 'Milk', article: 'MILK-1', measure: 'PIECE', quantity: 1, price: 8_990 }],
@@ -119,15 +119,6 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'payments shared by sev
       return payments;
     };
     const webhook = (payments: CashDeskPayments, state: TransactionState) => sendPayWebhook(payments, secret, state);
-    const succeeded = (transactionId: string, requestId: string): TransactionState => ({
-      transactionId,
-      requestId,
-      status: 'succeeded',
-      statusClass: 'successful',
-      totalAmount: 8_990,
-      refundedAmount: 0,
-      updatedAt: new Date().toISOString(),
-    });
 
     // Named, so the advisory-lock check below counts only this file's connections, not other test files' migrations.
     const applicationName = `wpk-${schema}`;
@@ -181,7 +172,7 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'payments shared by sev
       const started = await a.start('till-2', { cardSession: 'CSX', basket: BASKET, paymentId: 'orphan' });
       expect(started).toMatchObject({ phase: 'pending' });
       gate.freeze(); // A stops answering: its lease runs out
-      expect((await webhook(b, succeeded(String(started.transactionId!), 'r'))).status).toBe(204);
+      expect((await webhook(b, succeededState(started.transactionId!))).status).toBe(204);
       await expect.poll(() => told.find((u) => u.paymentId === 'orphan' && u.phase === 'succeeded')).toBeDefined();
       expect(await b.get('till-2', { paymentId: 'orphan' })).toMatchObject({ phase: 'succeeded' });
       gate.thaw();
@@ -201,7 +192,7 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'payments shared by sev
         const b = await instance(second.client, db);
         await expect.poll(() => second.checkouts.length).toBe(1);
         expect(second.checkouts[0]!.requestId).toBe(first.checkouts[0]!.requestId);
-        expect((await webhook(b, succeeded('trx-CSY', second.checkouts[0]!.requestId))).status).toBe(204);
+        expect((await webhook(b, succeededState('trx-CSY', second.checkouts[0]!.requestId))).status).toBe(204);
         await expect.poll(() => b.get('till-3', { paymentId: 'taken' }).then((v) => v.phase)).toBe('succeeded');
         const callsBefore = first.calls();
         gate.thaw();
@@ -227,7 +218,7 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'payments shared by sev
     it('gives up the lease of an ended payment its owner was killed holding before it let it go', async () => {
       const a = await instance(payApi().client, db);
       const started = await a.start('till-8', { cardSession: 'CSC', basket: BASKET, paymentId: 'killed-ended' });
-      expect((await webhook(a, succeeded(String(started.transactionId!), 'r'))).status).toBe(204);
+      expect((await webhook(a, succeededState(started.transactionId!))).status).toBe(204);
       await expect
         .poll(() => leaseOf('killed-ended'), { timeout: 10_000 })
         .toMatchObject({ active: false, owner: null });
@@ -246,7 +237,7 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'payments shared by sev
     it('ends the lease of a payment whose owner was killed between its final write and its release', async () => {
       const a = await instance(payApi().client, db);
       const started = await a.start('till-9', { cardSession: 'CSD', basket: BASKET, paymentId: 'ended-unreleased' });
-      expect((await webhook(a, succeeded(String(started.transactionId!), 'r'))).status).toBe(204);
+      expect((await webhook(a, succeededState(started.transactionId!))).status).toBe(204);
       await expect.poll(() => leaseOf('ended-unreleased'), { timeout: 10_000 }).toMatchObject({ active: false });
       // as a kill -9 leaves it: `active` false written, the lease still the dead owner's, expired
       await db.query(
@@ -264,7 +255,7 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'payments shared by sev
       const a = await instance(pay.client, db);
       const b = await instance(pay.client, db);
       const started = await a.start('till-4', { cardSession: 'CSZ', basket: BASKET, paymentId: 'handed' });
-      expect((await webhook(a, succeeded(String(started.transactionId!), 'r'))).status).toBe(204);
+      expect((await webhook(a, succeededState(started.transactionId!))).status).toBe(204);
       await expect.poll(() => a.get('till-4', { paymentId: 'handed' }).then((v) => v.phase)).toBe('succeeded');
       expect(await b.cancel('till-4', { paymentId: 'handed' }).catch((e: { code?: string }) => e.code)).toBe(
         'SESSION_STATE',

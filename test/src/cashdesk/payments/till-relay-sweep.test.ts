@@ -6,7 +6,7 @@ import { openChannel, openDatabase, type Database } from '../../../../src/db/ind
 import { generateWebhookSecret } from '../../../../src/entries/webhooks.js';
 import { uniqueSchema } from '../../../support/databases.js';
 import { DATABASE_URL, haveService } from '../../../support/services.js';
-import { BASKET, sendPayWebhook, webhookOnlyPayClient } from './webhook-only-pay.js';
+import { BASKET, sendPayWebhook, succeededState, webhookOnlyPayClient } from './webhook-only-pay.js';
 
 /** The database through which NOTIFY is lost without a word, as a writer that died between its commit and its hint. */
 function losingNotifies(db: Database): Database {
@@ -62,15 +62,7 @@ describe.runIf(haveService('DATABASE_URL', DATABASE_URL, 'payments shared by sev
       const told: SessionUpdate[] = [];
       await b.subscribe('till-1', (u) => told.push(u));
       const started = await a.start('till-1', { cardSession: 'CS1', basket: BASKET, paymentId: 'p1' });
-      const state: TransactionState = {
-        transactionId: String(started.transactionId!),
-        requestId: 'r',
-        status: 'succeeded',
-        statusClass: 'successful',
-        totalAmount: 8_990,
-        refundedAmount: 0,
-        updatedAt: new Date().toISOString(),
-      };
+      const state = succeededState(started.transactionId!);
       expect((await webhook(a, state)).status).toBe(204);
       await expect.poll(() => a.get('till-1', { paymentId: 'p1' }).then((v) => v.phase)).toBe('succeeded');
       // No hint reaches B and its channel never went down: only its sweep of the open payments can tell the till.

@@ -30,6 +30,19 @@ export const webhookOnlyPayClient = {
   receipt: async ({ transactionId }: { transactionId: string }) => ({ transactionId, status: 'sent' }),
 } as unknown as PayClient;
 
+/** The Pay API's word that the {@link BASKET} payment `transactionId` (of the /checkout `requestId`) succeeded. */
+export function succeededState(transactionId: string | number, requestId = 'r'): TransactionState {
+  return {
+    transactionId: String(transactionId),
+    requestId,
+    status: 'succeeded',
+    statusClass: 'successful',
+    totalAmount: 8_990,
+    refundedAmount: 0,
+    updatedAt: new Date().toISOString(),
+  };
+}
+
 /** `state` as the Pay API's signed `transaction.updated` webhook, handed to `payments`' handler. */
 export function sendPayWebhook(payments: CashDeskPayments, secret: string, state: TransactionState): Promise<Response> {
   const body = JSON.stringify({ type: 'transaction.updated', timestamp: new Date().toISOString(), data: state });
