@@ -31,11 +31,12 @@ import { migrationDigest } from '../db/baked-migrations.js';
 import type { Database, Queryable } from '../db/database.js';
 import { migrate, type Migration } from '../db/migrate.js';
 import type { PgliteBaseStamp } from '../db/pglite-base.js';
+import { databaseShape } from '../db/pglite-spares.js';
 import { pgliteStartParams } from '../db/pglite-settings.js';
 import { tarFolder } from '../db/tar.js';
 
 /** Bump when the way the snapshot is made changes, so existing ones are rebuilt. */
-const RECIPE = 2;
+const RECIPE = 3;
 
 /** Every module the kit migrates, under the name its `migrate()` call uses. */
 const KIT_MIGRATIONS: ReadonlyArray<readonly [module: string, migrations: readonly Migration[]]> = [
@@ -80,7 +81,9 @@ const stamp: PgliteBaseStamp = {
 
 function upToDate(): boolean {
   try {
-    return existsSync(tar) && isDeepStrictEqual(JSON.parse(readFileSync(stampPath, 'utf8')), stamp);
+    // The shape is read off the snapshot once built: what it is made from is the rest.
+    const { shape, ...made } = JSON.parse(readFileSync(stampPath, 'utf8')) as PgliteBaseStamp;
+    return existsSync(tar) && shape !== undefined && isDeepStrictEqual(made, stamp);
   } catch {
     return false;
   }
@@ -127,21 +130,25 @@ function trimWal(dataDir: string): void {
   }
 }
 
-/** Loads `bytes` as the kit will and checks the migrations are there. */
-async function verify(bytes: Buffer, expected: number): Promise<boolean> {
+/**
+ * Loads `bytes` as the kit will and checks the migrations are there; its shape (what a reused in-memory database
+ * is checked against), or undefined when it does not load or lacks migrations.
+ */
+async function verify(bytes: Buffer, expected: number): Promise<{ shape: string | null } | undefined> {
   try {
     const pg = await PGlite.create({
       loadDataDir: new Blob([new Uint8Array(bytes)]),
       startParams: pgliteStartParams(),
     });
     try {
-      return (await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM wpk_migrations')).rows[0]?.n === expected;
+      const { rows } = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM wpk_migrations');
+      return rows[0]?.n === expected ? { shape: await databaseShape(pg) } : undefined;
     } finally {
       await pg.close();
     }
   } catch (error) {
     console.warn(`build-pglite-base: a candidate snapshot does not load (${(error as Error).message})`);
-    return false;
+    return undefined;
   }
 }
 
@@ -172,13 +179,15 @@ async function build(): Promise<number> {
     trimWal(dataDir);
     const trimmed = tarFolder(dataDir);
     // The trimmed one unless it fails to load (a PostgreSQL whose control file moved): then the whole folder.
-    const chosen = (await verify(trimmed, expected)) ? trimmed : (await verify(full, expected)) ? full : undefined;
-    if (chosen === undefined) throw new Error('build-pglite-base: the snapshot does not load');
+    let chosen = trimmed;
+    let loaded = await verify(trimmed, expected);
+    if (loaded === undefined) [chosen, loaded] = [full, await verify(full, expected)];
+    if (loaded === undefined) throw new Error('build-pglite-base: the snapshot does not load');
     mkdirSync(dirname(tar), { recursive: true });
     // Write then rename: a reader never sees half a snapshot, and the stamp follows the tarball.
     writeFileSync(`${tar}.${process.pid}`, chosen);
     renameSync(`${tar}.${process.pid}`, tar);
-    writeFileSync(stampPath, `${JSON.stringify(stamp)}\n`);
+    writeFileSync(stampPath, `${JSON.stringify({ ...stamp, shape: loaded.shape })}\n`);
     return chosen.length;
   } finally {
     rmSync(work, { recursive: true, force: true });

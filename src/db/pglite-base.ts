@@ -15,6 +15,11 @@ export interface PgliteBaseStamp {
   recipe?: number;
   /** The migrations applied in it, per module: migration id to the SHA-256 of its SQL. */
   migrations?: Record<string, Record<string, string>>;
+  /**
+   * Its catalogue's shape (`databaseShape` in pglite-spares.ts), which a closed in-memory database must have again
+   * after its reset to be reused; null when it holds rows a reset would delete (then none is reused).
+   */
+  shape?: string | null;
 }
 
 /** A loaded snapshot: the tarball for PGlite's `loadDataDir` and its stamp. */

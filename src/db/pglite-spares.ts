@@ -6,8 +6,9 @@ import type { BakedMigrations } from './baked-migrations.js';
  * test suite starting a sandbox per test, the sandbox started and stopped by a merchant's own tests) then pays
  * PGlite's start-up (its file system built, PostgreSQL booted: 0.3-0.6 s of CPU each) once, and a reset (a few tens
  * of ms) after. A spare is reset when it is taken, not when it is given back, so closing costs nothing; only one
- * whose shape after the reset is exactly a fresh snapshot's (schemas, tables and their columns, functions,
- * triggers, sequences, the migrations recorded, no rows) is reused, any other is closed.
+ * whose shape after the reset is exactly the snapshot's (schemas, tables and their columns, functions, triggers,
+ * sequences, the migrations recorded, no rows: {@link databaseShape}, recorded in the snapshot's stamp when it is
+ * built) is reused, any other is closed.
  */
 
 /** How long a spare waits for the next open before it is closed for real. */
@@ -15,10 +16,11 @@ const SPARE_MS = 5_000;
 /** At most this many spares at a time: each holds PGlite's memory. */
 const MAX_SPARES = 2;
 
-/** A database born from the snapshot, with the migrations it holds. */
+/** A database born from the snapshot, with the migrations it holds and its shape when fresh (from the stamp). */
 export interface SnapshotDatabase {
   readonly pg: PGlite;
   readonly baked: BakedMigrations;
+  readonly shape: string | null | undefined;
 }
 
 interface Spare extends SnapshotDatabase {
@@ -26,8 +28,6 @@ interface Spare extends SnapshotDatabase {
 }
 
 const spares: Spare[] = [];
-/** A fresh snapshot database's shape (see SHAPE); null once one was found that a reset could not give back. */
-let freshShape: string | null | undefined;
 let reused = 0;
 
 /** Back to a fresh snapshot's state: the session's state, the schemas a caller made, every row but the migrations'. */
@@ -80,34 +80,23 @@ async function shapeOf(pg: PGlite): Promise<string> {
   return (await pg.query<{ shape: string }>(SHAPE)).rows[0]!.shape;
 }
 
-/** Whether every table of a fresh database but the migrations' is empty, as a reset leaves them. */
-async function rowless(pg: PGlite): Promise<boolean> {
+/**
+ * A fresh database's shape, which a reset spare must have again to be reused; null when a table other than the
+ * migrations' holds rows (a reset would delete them). `npm run build:pglite` records it in the snapshot's stamp.
+ */
+export async function databaseShape(pg: PGlite): Promise<string | null> {
   const tables = await pg.query<{ name: string }>(
     `SELECT format('public.%I', tablename) AS name FROM pg_tables
      WHERE schemaname = 'public' AND tablename <> 'wpk_migrations'`,
   );
-  if (tables.rows.length === 0) return true;
-  const sum = tables.rows.map(({ name }) => `(SELECT count(*) FROM ${name})`).join(' + ');
-  return (await pg.query<{ rows: number }>(`SELECT ${sum} AS rows`)).rows[0]!.rows === 0;
-}
-
-/**
- * Records, once per process, what a fresh snapshot database looks like, before the caller changes it; spares are
- * compared with it. A snapshot with rows beyond the migrations' turns reuse off.
- */
-export async function noteFreshShape(pg: PGlite): Promise<void> {
-  if (freshShape !== undefined) return;
-  try {
-    freshShape = (await rowless(pg)) ? await shapeOf(pg) : null;
-  } catch {
-    // A catalogue this PGlite words otherwise: no reuse, the opens go on as before.
-    freshShape = null;
-  }
+  const sum = ['0', ...tables.rows.map(({ name }) => `(SELECT count(*) FROM ${name})`)].join(' + ');
+  const rows = (await pg.query<{ rows: number }>(`SELECT ${sum} AS rows`)).rows[0]!.rows;
+  return rows === 0 ? await shapeOf(pg) : null;
 }
 
 /** Keeps a closed in-memory snapshot database for the next {@link takeSpare}, or closes it when none is wanted. */
 export function keepSpare(database: SnapshotDatabase): Promise<void> {
-  if (freshShape === null || freshShape === undefined || spares.length >= MAX_SPARES) return database.pg.close();
+  if (typeof database.shape !== 'string' || spares.length >= MAX_SPARES) return database.pg.close();
   const timer = setTimeout(() => {
     const at = spares.findIndex((spare) => spare.timer === timer);
     if (at >= 0) void closeQuietly(spares.splice(at, 1)[0]!.pg);
@@ -120,12 +109,12 @@ export function keepSpare(database: SnapshotDatabase): Promise<void> {
 export async function takeSpare(): Promise<SnapshotDatabase | undefined> {
   for (let spare = spares.pop(); spare !== undefined; spare = spares.pop()) {
     clearTimeout(spare.timer);
-    const { pg, baked } = spare;
+    const { pg, baked, shape } = spare;
     try {
       for (const statement of RESET) await pg.exec(statement);
-      if ((await shapeOf(pg)) === freshShape) {
+      if ((await shapeOf(pg)) === shape) {
         reused++;
-        return { pg, baked };
+        return { pg, baked, shape };
       }
     } catch {
       // Left in a state a reset cannot undo (an open transaction, a changed table): closed below, never reused.

@@ -5,7 +5,7 @@ import { markBaked, type BakedMigrations } from './baked-migrations.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { BytesBlob } from './bytes-blob.js';
 import { pgliteBase } from './pglite-base.js';
-import { keepSpare, noteFreshShape, takeSpare } from './pglite-spares.js';
+import { keepSpare, takeSpare } from './pglite-spares.js';
 import { preloadPglite } from './pglite-preload.js';
 import { pgliteStartParams } from './pglite-settings.js';
 import type { Database, QueryResult, Queryable } from './database.js';
@@ -22,12 +22,19 @@ function wrap(runner: Pick<PGlite, 'query'>): Queryable {
   };
 }
 
+/** An opened PGlite, with what the snapshot it came from (if it did) says of it. */
+interface Created {
+  pg: PGlite;
+  baked?: BakedMigrations | undefined;
+  shape?: string | null | undefined;
+}
+
 /**
  * A new database starts from the build-time snapshot when there is one (no
  * initdb, the kit's migrations applied); an existing folder resumes. Returns
- * the migrations the new database holds, if it came from the snapshot.
+ * the migrations the new database holds and its shape, if it came from the snapshot.
  */
-async function create(dataDir: string | undefined): Promise<{ pg: PGlite; baked?: BakedMigrations }> {
+async function create(dataDir: string | undefined): Promise<Created> {
   const fresh = dataDir === undefined || !existsSync(join(dataDir, 'PG_VERSION'));
   const base = fresh ? pgliteBase() : undefined;
   const preloaded = await preloadPglite();
@@ -40,16 +47,12 @@ async function create(dataDir: string | undefined): Promise<{ pg: PGlite; baked?
       : { pgliteWasmModule: preloaded.wasmModule, fsBundle: new BytesBlob(new Uint8Array(preloaded.fsBundle)) }),
     startParams: pgliteStartParams(),
   });
-  return { pg, ...(base?.stamp.migrations === undefined ? {} : { baked: base.stamp.migrations }) };
+  return { pg, baked: base?.stamp.migrations, shape: base?.stamp.shape };
 }
 
 /** A new in-memory database: a spare from an earlier close when there is one, else one made now. */
-async function createInMemory(): Promise<{ pg: PGlite; baked?: BakedMigrations }> {
-  const spare = await takeSpare();
-  if (spare !== undefined) return spare;
-  const made = await create(undefined);
-  if (made.baked !== undefined) await noteFreshShape(made.pg);
-  return made;
+async function createInMemory(): Promise<Created> {
+  return (await takeSpare()) ?? (await create(undefined));
 }
 
 /**
@@ -66,8 +69,9 @@ export async function openPglite(dataDir?: string, schema?: string): Promise<Dat
   const release = dataDir === undefined ? () => {} : lockDataDir(dataDir);
   let pg: PGlite;
   let baked: BakedMigrations | undefined;
+  let shape: string | null | undefined;
   try {
-    ({ pg, baked } = dataDir === undefined ? await createInMemory() : await create(dataDir));
+    ({ pg, baked, shape } = dataDir === undefined ? await createInMemory() : await create(dataDir));
     if (schema !== undefined) await pg.exec(`CREATE SCHEMA IF NOT EXISTS "${schema}"; SET search_path TO "${schema}"`);
   } catch (error) {
     release();
@@ -84,7 +88,7 @@ export async function openPglite(dataDir?: string, schema?: string): Promise<Dat
     exec: (sql) => open(async () => void (await pg.exec(sql))),
     transaction: (fn) => open(() => pg.transaction((tx) => fn(wrap(tx)))),
     close() {
-      const spare = dataDir === undefined && baked !== undefined ? { pg, baked } : undefined;
+      const spare = dataDir === undefined && baked !== undefined ? { pg, baked, shape } : undefined;
       closed ??= spare === undefined ? pg.close().finally(release) : keepSpare(spare);
       return closed;
     },
