@@ -240,6 +240,40 @@ describe.each(databaseCases('PhoneSimulator'))('PhoneSimulator on $name', ({ ope
       await simulator.close();
     },
   );
+
+  it('opens no transaction on a tick with nothing due, and one once a message is due', async () => {
+    let transactions = 0;
+    const counted = new Proxy(db, {
+      get(target, key) {
+        if (key === 'transaction') {
+          return (fn: Parameters<Database['transaction']>[0]) => {
+            transactions += 1;
+            return target.transaction(fn);
+          };
+        }
+        const value = Reflect.get(target, key);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    await createAccount(db, bulkTime.now(), { login: 'idle', partner: 'p' });
+    await sendBatch(
+      { db, account: (await findAccount(db, 'idle'))!, now: bulkTime.now(), timeScale: 1, path: '/public/push/batch' },
+      { msisdn: numbers(1), subId: 's', message },
+    );
+    const simulator = new PhoneSimulator({
+      db: counted,
+      outbox,
+      clock: bulkTime.now,
+      logger: (await import('pino')).pino({ level: 'silent' }),
+      timeScale: 1,
+    });
+    expect(await simulator.runDue()).toBe(0);
+    expect(transactions).toBe(0);
+    bulkTime.advance(200);
+    expect(await simulator.runDue()).toBe(1);
+    expect(transactions).toBe(1);
+    await simulator.close();
+  });
 });
 
 describe.skipIf(!haveService('DATABASE_URL', DATABASE_URL, 'two Push sandboxes on one PostgreSQL'))(
