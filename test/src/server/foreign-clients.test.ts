@@ -1,4 +1,4 @@
-import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../../src/demo.js';
 import { startDemoSystem, type RunningDemoSystem } from '../../../src/server/demo-system.js';
+import { JVM_ONE_SHOT } from '../../support/till-run.js';
 
 const TILL_AUTH = `Authorization: Bearer ${demoConfig.tills[0].key}`;
 const LOYALTY_AUTH = `Authorization: Basic ${Buffer.from(
@@ -63,7 +64,8 @@ async function answersCounted(url: string): Promise<number> {
 }
 
 /** Runs a client of the servers: never synchronously, the servers answer on this process's event loop. */
-const run = async (file: string, args: string[]) => (await promisify(execFile)(file, args)).stdout;
+const run = async (file: string, args: string[], env = process.env) =>
+  (await promisify(execFile)(file, args, { env })).stdout;
 
 /** Whether a program is on the PATH. */
 const have = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
@@ -179,8 +181,9 @@ public class Till {
 }
 `,
         );
-        execFileSync('javac', ['-d', dir, join(dir, 'Till.java')]);
-        const out = await run('java', ['-cp', dir, 'Till', system.cashDesk.url, demoConfig.tills[0].key]);
+        const jvm = { ...process.env, JAVA_TOOL_OPTIONS: JVM_ONE_SHOT };
+        await run('javac', ['-d', dir, join(dir, 'Till.java')], jvm);
+        const out = await run('java', ['-cp', dir, 'Till', system.cashDesk.url, demoConfig.tills[0].key], jvm);
         expect(out.trim().split('\n')).toEqual(['200 HTTP_1_1', '200 HTTP_1_1', '200 HTTP_1_1']);
       } finally {
         rmSync(dir, { recursive: true, force: true });
