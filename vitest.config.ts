@@ -15,7 +15,7 @@ export default defineConfig({
     // One worker and a half per core (3 on this 2-core machine and in CI): a file spends much of its time waiting on a
     // child process, a socket or a timer, and a third worker fills that time with another file's work. Measured on
     // the 2-core machine with a clean cache (identical runs vary by up to 25% here): 2 workers 314-345 s, 3 workers
-    // 257-325 s, 4 workers 345 s (contention).
+    // 257-325 s, 4 workers 345 s (contention); on a faster 2-core VM, 3 workers 209-228 s, 4 workers 241 s.
     // (A percentage would not do: vitest caps it at the number of cores.)
     maxWorkers: Math.round(availableParallelism() * 1.5),
     // One module graph per worker, not per file: re-importing src/ (zod schemas, hono, pglite, wasm) for each of
